@@ -1,0 +1,181 @@
+"""Values the rules engine speaks in: board and card tables, what the engine
+waits for (a seat's :class:`Decision` or a table :class:`Request`), the
+public :class:`Event` log and the :class:`Outcome`.
+
+Options of a decision are small tuples ``(verb, *args)``; their text form is
+the record notation (``play mr-boggis``, ``minion dolly-sisters``) defined in
+:mod:`ankh.core.notation`.  Arguments are typed by position: area indices
+0..11, seats 0..3, ``"troll"``/``"demon"`` for neutral minions, card handles
+(deck positions) for cards.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .catalog import AREAS, CARDS, EVENTS, PERSONALITIES
+
+COLOURS = ("red", "yellow", "green", "blue")
+LETTERS = ("R", "Y", "G", "B")
+TROLL = "troll"
+DEMON = "demon"
+
+NUM_AREAS = 12
+AREA_IDS = tuple(a["id"] for a in AREAS)
+AREA_INDEX = {a["id"]: i for i, a in enumerate(AREAS)}
+AREA_NAMES = tuple(a["name"] for a in AREAS)
+COST = tuple(a["cost"] for a in AREAS)
+ADJ = tuple(frozenset(n - 1 for n in a["adjacent"]) for a in AREAS)
+RIVER = tuple(a["river"] for a in AREAS)
+ABILITY = tuple(a["ability"] for a in AREAS)
+ABILITY_PARAMS = tuple(a["params"] for a in AREAS)
+SMALL_GODS = AREA_INDEX["small-gods"]
+UNREAL_ESTATE = AREA_INDEX["unreal-estate"]
+ISLE_OF_GODS = AREA_INDEX["isle-of-gods"]
+STARTING_AREAS = (AREA_INDEX["dolly-sisters"], AREA_INDEX["the-scours"], AREA_INDEX["the-shades"])
+
+CARD = {c["id"]: c for c in CARDS}
+EVENT = {e["id"]: e for e in EVENTS}
+PERSONALITY = {p["id"]: p for p in PERSONALITIES}
+INTERRUPT_KIND = {c["id"]: c["interrupt"] for c in CARDS if "interrupt" in c}
+GREEN = tuple(c["id"] for c in CARDS if c["deck"] == "green")
+BROWN = tuple(c["id"] for c in CARDS if c["deck"] == "brown")
+TWO_PLAYER_REMOVED_CARDS = tuple(c["id"] for c in CARDS if c.get("two_player_excluded"))
+TWO_PLAYER_REMOVED_PERSONALITIES = ("chrysoprase",)
+
+MINIONS_PER_PLAYER = 12
+BUILDINGS_PER_PLAYER = 6
+STARTING_MONEY = 10
+HAND_SIZE = 5
+LOAN_REPAY = 12
+LOAN_PENALTY = 15
+
+
+def deck_lists(players: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The green and brown card ids in play for a table of ``players``."""
+    if players == 2:
+        return GREEN, tuple(c for c in BROWN if c not in TWO_PLAYER_REMOVED_CARDS)
+    return GREEN, BROWN
+
+
+def personality_list(players: int) -> tuple[str, ...]:
+    ids = tuple(p["id"] for p in PERSONALITIES)
+    if players == 2:
+        return tuple(p for p in ids if p not in TWO_PLAYER_REMOVED_PERSONALITIES)
+    return ids
+
+
+class RulesError(Exception):
+    """Base of the engine's errors."""
+
+
+class MalformedAction(RulesError):
+    """The answer is not even of the right shape (unknown verb, bad value)."""
+
+
+class IllegalAction(RulesError):
+    """The answer is well formed but not allowed in this position."""
+
+
+# --- what the engine waits for -------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A choice that seat ``seat`` must make among ``options``.
+
+    ``options`` are computed from what that seat can see.  ``kind`` names the
+    situation (``turn``, ``action``, ``window``, ``target`` ...) and ``prompt``
+    explains it in words for the interface.
+    """
+    seat: int
+    kind: str
+    options: tuple[tuple, ...]
+    prompt: str
+
+
+@dataclass(frozen=True, slots=True)
+class RollDie:
+    """Roll the twelve-sided die; answer with an int 1..12."""
+    purpose: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealCard:
+    """Deal hidden card ``handle`` of ``deck`` to ``seat``; answer with its id if
+    this engine may know it (it is the seat's, or the engine sees all), else None."""
+    deck: str
+    handle: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Show cards to everybody; answer with a tuple of their ids."""
+    deck: str
+    handles: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PassCard:
+    """Move a hidden card from one seat's hand to another's; answer with its id
+    if this engine may know it, else None."""
+    handle: int
+    giver: int
+    receiver: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowCards:
+    """Show hidden cards to ``seat`` only; answer with a tuple of ids, or None
+    entries where this engine may not know them."""
+    deck: str
+    handles: tuple[int, ...]
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PickRandom:
+    """Choose ``k`` of ``items`` uniformly at random; answer with the tuple of
+    chosen items (in the order drawn)."""
+    items: tuple
+    k: int
+    purpose: str
+
+
+Request = RollDie | DealCard | Reveal | PassCard | ShowCards | PickRandom
+Pending = Decision | Request
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A public happening, for the log.  ``text`` uses the record notation."""
+    kind: str
+    seat: int | None
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the game ended.  ``reason`` is ``personality`` (``detail`` names it),
+    ``vimes`` (draw pile ran out with Commander Vimes in play), or
+    ``points`` (``detail`` is ``draw-pile`` or ``riots``)."""
+    winners: tuple[int, ...]
+    reason: str
+    detail: str = ""
+    scores: tuple[int, ...] | None = None
+    personalities: tuple[str | None, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": [COLOURS[w] for w in self.winners],
+            "reason": self.reason,
+            "detail": self.detail,
+            "scores": list(self.scores) if self.scores is not None else None,
+        }
+
+
+@dataclass(slots=True)
+class Options:
+    """Setup options that are not chance: player count only, for now."""
+    players: int = 4
+    extra: dict = field(default_factory=dict)

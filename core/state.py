@@ -1,0 +1,273 @@
+"""The game state: the board, the players, the hidden cards as handles, and
+the engine's stack of work still to do.
+
+A :class:`State` is mutated in place by :meth:`State.choose` and
+:meth:`State.fulfil` (python-chess style); :meth:`State.copy` is cheap, so
+bots copy before they explore.  Cards are *handles*: a player card's handle
+is its position in the shuffled draw pile (0 = top), a personality's its
+position in the personality deck, an event's in the event deck.  ``card[h]``
+is the identity this engine knows, or None.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .model import (
+    ADJ, BUILDINGS_PER_PLAYER, CARD, COLOURS, COST, DEMON, HAND_SIZE, MINIONS_PER_PLAYER,
+    NUM_AREAS, STARTING_AREAS, STARTING_MONEY, TROLL, Decision, Event, IllegalAction,
+    MalformedAction, Outcome, Pending, RulesError, deck_lists, personality_list,
+)
+
+NOBODY = -1
+REMOVED = -2  # a City Area card put out of the game by Bloody Stupid Johnson
+
+
+class State:
+    __slots__ = (
+        "players", "minions", "trolls", "demons", "trouble", "building", "city_owner",
+        "money", "supply", "buildings_left", "hand", "loans", "penalties",
+        "card", "handle_of", "draw", "discard", "in_play", "dest",
+        "pers", "personality", "unused_pers", "pers_seen", "seen",
+        "event", "event_deck", "events_done",
+        "current", "turn", "used", "gained", "played", "last_played", "chain",
+        "stack", "pending", "resume", "outcome", "events", "ending",
+    )
+
+    # --- construction ------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int) -> "State":
+        """A fresh game for 2-4 players, waiting for the first setup request."""
+        if players not in (2, 3, 4):
+            raise MalformedAction(f"the game is for 2 to 4 players, not {players}")
+        s = cls.__new__(cls)
+        n = s.players = players
+        s.minions = [[0] * n for _ in range(NUM_AREAS)]
+        s.trolls = [0] * NUM_AREAS
+        s.demons = [0] * NUM_AREAS
+        s.trouble = [False] * NUM_AREAS
+        s.building = [NOBODY] * NUM_AREAS
+        s.city_owner = [NOBODY] * NUM_AREAS
+        for a in STARTING_AREAS:
+            s.minions[a] = [1] * n
+            s.trouble[a] = True
+        s.money = [STARTING_MONEY] * n
+        s.supply = [MINIONS_PER_PLAYER - len(STARTING_AREAS)] * n
+        s.buildings_left = [BUILDINGS_PER_PLAYER] * n
+        s.hand = [[] for _ in range(n)]
+        s.loans = [[] for _ in range(n)]
+        s.penalties = [[] for _ in range(n)]
+        green, brown = deck_lists(n)
+        ncards = len(green) + len(brown)
+        s.card = [None] * ncards
+        s.handle_of = {}
+        s.draw = list(range(ncards - 1, -1, -1))  # top of the pile is the list's end
+        s.discard = []
+        s.in_play = []
+        s.dest = {}
+        npers = len(personality_list(n))
+        s.pers = [None] * npers
+        s.personality = list(range(n))
+        s.unused_pers = list(range(n, npers))
+        s.pers_seen = [set() for _ in range(n)]
+        s.seen = [set() for _ in range(n)]
+        s.event = [None] * 12
+        s.event_deck = list(range(11, -1, -1))
+        s.events_done = []
+        s.current = 0
+        s.turn = 0
+        s.used = set()
+        s.gained = set()
+        s.played = 0
+        s.last_played = None
+        s.chain = None
+        s.stack = []
+        s.pending = None
+        s.resume = None
+        s.outcome = None
+        s.events = []
+        s.ending = False
+        return s
+
+    def copy(self) -> "State":
+        s = State.__new__(State)
+        s.players = self.players
+        s.minions = [row[:] for row in self.minions]
+        s.trolls = self.trolls[:]
+        s.demons = self.demons[:]
+        s.trouble = self.trouble[:]
+        s.building = self.building[:]
+        s.city_owner = self.city_owner[:]
+        s.money = self.money[:]
+        s.supply = self.supply[:]
+        s.buildings_left = self.buildings_left[:]
+        s.hand = [h[:] for h in self.hand]
+        s.loans = [h[:] for h in self.loans]
+        s.penalties = [h[:] for h in self.penalties]
+        s.card = self.card[:]
+        s.handle_of = dict(self.handle_of)
+        s.draw = self.draw[:]
+        s.discard = self.discard[:]
+        s.in_play = self.in_play[:]
+        s.dest = dict(self.dest)
+        s.pers = self.pers[:]
+        s.personality = self.personality[:]
+        s.unused_pers = self.unused_pers[:]
+        s.pers_seen = [set(x) for x in self.pers_seen]
+        s.seen = [set(x) for x in self.seen]
+        s.event = self.event[:]
+        s.event_deck = self.event_deck[:]
+        s.events_done = self.events_done[:]
+        s.current = self.current
+        s.turn = self.turn
+        s.used = set(self.used)
+        s.gained = set(self.gained)
+        s.played = self.played
+        s.last_played = self.last_played
+        s.chain = self.chain
+        s.stack = self.stack[:]
+        s.pending = self.pending
+        s.resume = self.resume
+        s.outcome = self.outcome
+        s.events = []
+        s.ending = self.ending
+        return s
+
+    # --- the engine's interface ----------------------------------------------------------
+
+    def choose(self, option: tuple) -> list[Event]:
+        """Answer the pending :class:`Decision` with one of its options."""
+        p = self.pending
+        if not isinstance(p, Decision):
+            raise IllegalAction(f"no decision is pending (waiting for {p!r})")
+        if not isinstance(option, tuple) or not option:
+            raise MalformedAction(f"an option is a tuple (verb, *args), not {option!r}")
+        if option not in p.options:
+            raise IllegalAction(f"{option!r} is not among the options of {p.kind} for "
+                                f"{COLOURS[p.seat]}")
+        return self._resume(option)
+
+    def fulfil(self, answer) -> list[Event]:
+        """Answer the pending table request (see :mod:`ankh.core.model`)."""
+        p = self.pending
+        if p is None or isinstance(p, Decision):
+            raise IllegalAction(f"no request is pending (waiting for {p!r})")
+        from .engine import check_answer  # the checks live beside the requests' producers
+        answer = check_answer(self, p, answer)
+        return self._resume(answer)
+
+    def _resume(self, answer) -> list[Event]:
+        pending, (fn, args) = self.pending, self.resume
+        self.pending = None
+        self.resume = None
+        self.events = []
+        try:
+            fn(self, answer, *args)
+        except RulesError:
+            # Continuations check before they change anything: nothing was applied.
+            self.pending, self.resume = pending, (fn, args)
+            raise
+        self.run()
+        return self.events
+
+    def run(self) -> None:
+        """Run queued work until something must be asked (or the game is over)."""
+        stack = self.stack
+        while self.pending is None and stack:
+            task = stack.pop()
+            task[0](self, *task[1:])
+
+    # --- helpers used by the rules -----------------------------------------------------
+
+    def ask(self, seat: int, kind: str, options, prompt: str, fn: Callable, *args) -> None:
+        self.pending = Decision(seat, kind, tuple(options), prompt)
+        self.resume = (fn, args)
+
+    def request(self, req, fn: Callable, *args) -> None:
+        self.pending = req
+        self.resume = (fn, args)
+
+    def push(self, fn: Callable, *args) -> None:
+        self.stack.append((fn, *args))
+
+    def log(self, kind: str, seat: int | None, text: str) -> None:
+        self.events.append(Event(kind, seat, text))
+
+    # --- board queries --------------------------------------------------------------------
+
+    def minion_total(self, a: int) -> int:
+        return sum(self.minions[a]) + self.trolls[a] + self.demons[a]
+
+    def on_board(self, p: int) -> int:
+        return MINIONS_PER_PLAYER - self.supply[p]
+
+    def own_areas(self, p: int) -> list[int]:
+        return [a for a in range(NUM_AREAS) if self.minions[a][p]]
+
+    def placement_areas(self, p: int) -> set[int]:
+        """Areas where ``p`` may place a minion under the normal rule."""
+        own = self.own_areas(p)
+        if not own:
+            return set(range(NUM_AREAS))
+        out = set(own)
+        for a in own:
+            out |= ADJ[a]
+        return out
+
+    def trouble_count(self) -> int:
+        return sum(self.trouble)
+
+    def controls(self, p: int, a: int) -> bool:
+        """Control (rulebook p.6): more pieces (minions + building) than every other
+        single player and than the trolls there; never in an area with a demon."""
+        if self.demons[a]:
+            return False
+        row = self.minions[a]
+        b = self.building[a]
+        mine = row[p] + (b == p)
+        if mine <= self.trolls[a]:
+            return False
+        for q in range(self.players):
+            if q != p and row[q] + (b == q) >= mine:
+                return False
+        return True
+
+    def controller(self, a: int) -> int:
+        for p in range(self.players):
+            if self.controls(p, a):
+                return p
+        return NOBODY
+
+    def pieces_of(self, who, a: int) -> int:
+        if who == TROLL:
+            return self.trolls[a]
+        if who == DEMON:
+            return self.demons[a]
+        return self.minions[a][who]
+
+    def buildings_on_board(self, p: int) -> list[int]:
+        return [a for a in range(NUM_AREAS) if self.building[a] == p]
+
+    def refill_need(self, p: int) -> int:
+        return max(0, HAND_SIZE - len(self.hand[p]) - len(self.penalties[p]))
+
+    def card_id(self, h: int) -> str | None:
+        return self.card[h]
+
+    def card_data(self, h: int) -> dict | None:
+        cid = self.card[h]
+        return CARD[cid] if cid is not None else None
+
+    def all_card_handles(self) -> list[int]:
+        """Every player-card handle by location (for accounting checks)."""
+        out = list(self.draw) + list(self.discard) + list(self.in_play)
+        for p in range(self.players):
+            out += self.hand[p] + self.loans[p] + self.penalties[p]
+        return out
+
+    def card_ids_unknown(self, p: int) -> bool:
+        """True when this engine cannot see some card in ``p``'s hand."""
+        return any(self.card[h] is None for h in self.hand[p])
+
+    def is_over(self) -> bool:
+        return self.outcome is not None
