@@ -35,10 +35,18 @@ def card_name(s: State, h: int) -> str:
 # --- starting a game ------------------------------------------------------------------------
 
 
-def new_game(players: int) -> State:
-    """A new game, waiting for its first setup request (personality deal)."""
+def new_game(players: int, position=None) -> State:
+    """A new game, waiting for its first setup request (personality deal).
+
+    ``position`` (a :class:`ankh.core.record.Position`) replaces the
+    rulebook's starting position once the cards are dealt: scenarios."""
+    if position is not None:
+        from .record import check_position
+        problem = check_position(position, players)
+        if problem:
+            raise MalformedAction(f"impossible position: {problem}")
     s = State.new(players)
-    s.push(t_first_player)
+    s.push(t_first_player, position)
     for p in reversed(range(players)):
         s.push(t_draw, p, 5)
     s.push(t_deal_personality, 0)
@@ -60,14 +68,42 @@ def r_personality_dealt(s: State, cid, i: int) -> None:
     s.pers_seen[i].add(h)
 
 
-def t_first_player(s: State) -> None:
-    s.request(PickRandom(tuple(range(s.players)), 1, "first player"), r_first_player)
+def t_first_player(s: State, position) -> None:
+    s.request(PickRandom(tuple(range(s.players)), 1, "first player"), r_first_player, position)
 
 
-def r_first_player(s: State, picked) -> None:
+def r_first_player(s: State, picked, position) -> None:
     first = picked[0]
     s.log("setup", first, f"{COLOURS[first]} goes first")
     s.push(t_start_turn, first)
+    if position is not None and not position.is_empty():
+        s.push(t_position, position)
+
+
+def t_position(s: State, pos) -> None:
+    """Set up a scenario's position (areas listed replace their content)."""
+    for a, st in pos.areas.items():
+        for q in range(s.players):
+            s.supply[q] += s.minions[a][q] - st.minions[q]
+            s.minions[a][q] = st.minions[q]
+        s.trolls[a], s.demons[a], s.trouble[a] = st.trolls, st.demons, st.trouble
+        if s.building[a] != NOBODY:
+            remove_building(s, a)
+        if st.building is not None:
+            put_building(s, st.building, a)
+    s.gained = set()
+    for q, m in pos.money.items():
+        s.money[q] = m
+    if pos.draw_pile is not None and len(s.draw) > pos.draw_pile:
+        gone = tuple(reversed(s.draw[:len(s.draw) - pos.draw_pile]))
+        s.request(Reveal("player", gone), r_position_discard, gone)
+
+
+def r_position_discard(s: State, ids, gone) -> None:
+    for h, cid in zip(gone, ids):
+        learn(s, h, cid)
+        s.draw.remove(h)
+        s.discard.append(h)
 
 
 # --- drawing cards ---------------------------------------------------------------------------
@@ -874,7 +910,7 @@ def r_final_revealed(s: State, ids, detail: str, winner, hidden) -> None:
         best = max(best_city_card(s, p) for p in tied)
         tied = [p for p in tied if best_city_card(s, p) == best]
     s.outcome = Outcome(tuple(tied), "points", detail, scores, pers)
-    s.log("win", tied[0], " and ".join(COLOURS[p] for p in tied) + f" win on points ({top})")
+    s.log("win", tied[0], " and ".join(COLOURS[p] for p in tied) + (" win" if len(tied) > 1 else " wins") + f" on points ({top})")
 
 
 # --- checking the table's answers ------------------------------------------------------------------

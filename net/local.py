@@ -8,29 +8,18 @@ machine knows every card.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 
+from ankh.core.engine import new_game
 from ankh.core.model import (
-    DealCard, PassCard, PickRandom, Reveal, RollDie, ShowCards, deck_lists, personality_list,
+    COLOURS, DealCard, Decision, Event, IllegalAction, PassCard, PickRandom, Reveal, RollDie,
+    RulesError, ShowCards, deck_lists, personality_list,
 )
+from ankh.core.notation import format_option, normalise, parse_option
 from ankh.core.model import EVENTS as _EVENTS
+from ankh.core.record import Fixed, Line, Record, RecordError, format_record, parse_record
 from ankh.core.state import State
 
 EVENT_IDS = tuple(e["id"] for e in _EVENTS)
-
-
-@dataclass
-class Fixed:
-    """Chance outcomes fixed by hand (a scenario); anything left open is drawn
-    from the seed.  ``hands`` and ``deck`` give cards from the top of the draw
-    pile down: first the starting hands (seat 0's five, then seat 1's ...),
-    then ``deck``."""
-    hands: dict[int, list[str]] = field(default_factory=dict)
-    deck: list[str] = field(default_factory=list)
-    personalities: dict[int, str] = field(default_factory=dict)
-    events: list[str] = field(default_factory=list)
-    rolls: list[int] = field(default_factory=list)
-    first: int | None = None
 
 
 class SetupError(ValueError):
@@ -134,3 +123,201 @@ class LocalTable:
     def fulfil(self, state: State):
         """Answer ``state``'s pending request; returns the events."""
         return state.fulfil(self.answer(state.pending))
+
+
+# --- records: replaying, and recording a game as it is played -----------------------------
+
+
+def chance_text(state: State, req, answer) -> str | None:
+    """The record line (without ``* ``) for a chance outcome worth writing down:
+    die rolls and random picks.  Deals and reveals follow from the deck orders."""
+    if isinstance(req, RollDie):
+        return f"roll {answer}"
+    if isinstance(req, PickRandom):
+        return "pick " + " ".join(_pick_word(state, req, x) for x in answer)
+    return None
+
+
+def _pick_word(state: State, req: PickRandom, item) -> str:
+    if req.purpose == "first player":
+        return COLOURS[item]
+    if req.purpose in ("zorgo", "mrs-cake"):
+        return state.pers[item] or f"#{item}"
+    return state.card[item] or f"#{item}"
+
+
+def chance_from_text(state: State, req, line: Line):
+    words = line.text.split()
+    if isinstance(req, RollDie):
+        if len(words) != 2 or words[0] != "roll" or not words[1].isdigit():
+            raise RecordError(line.number, f"a die roll is due ({req.purpose}); expected '* roll N'")
+        return int(words[1])
+    if isinstance(req, PickRandom):
+        if not words or words[0] != "pick":
+            raise RecordError(line.number, f"a random pick is due ({req.purpose}); expected '* pick ...'")
+        by_word = {_pick_word(state, req, x): x for x in req.items}
+        try:
+            return tuple(by_word[w] for w in words[1:])
+        except KeyError as e:
+            raise RecordError(line.number, f"{e.args[0]!r} cannot be picked here") from None
+    raise RecordError(line.number, f"no chance outcome is due here (waiting for {type(req).__name__})")
+
+
+class LocalGame:
+    """A game at one table: the state, the table, the seats' bots, and the
+    record written as the game goes (``record``).  Seats without a bot are
+    people: :meth:`advance` stops when one of them must decide."""
+
+    def __init__(self, record: Record, bots: dict[int, object] | None = None):
+        self.bots = dict(bots or {})
+        self.record = Record(record.players, record.seed, record.fixed, record.position, [])
+        self.state = new_game(record.players, record.position)
+        self.table = LocalTable(record.players, record.seed, record.fixed)
+        self.log: list[Event] = []
+        self._barrier = 0         # lines before this index can no longer be taken back
+        self._choices: list[int] = []  # indices of people's real choices (more than one option)
+        self._replay(record.lines)
+
+    @classmethod
+    def new(cls, players: int, seed: int, bots: dict[int, object] | None = None) -> "LocalGame":
+        return cls(Record(players=players, seed=seed), bots)
+
+    @classmethod
+    def from_text(cls, text: str, bots: dict[int, object] | None = None) -> "LocalGame":
+        return cls(parse_record(text), bots)
+
+    # --- replay -----------------------------------------------------------------------------
+
+    def _replay(self, lines: list[Line]) -> None:
+        s = self.state
+        i = 0
+        while s.outcome is None:
+            d = s.pending
+            if isinstance(d, Decision):
+                if len(d.options) == 1:
+                    # Forced decisions need no line (one is accepted if written).
+                    only = d.options[0]
+                    if (i < len(lines) and lines[i].who == COLOURS[d.seat]
+                            and normalise(lines[i].text) == format_option(s, only)):
+                        i += 1
+                    self._apply_choice(only)
+                    continue
+                if i >= len(lines):
+                    break
+                line = lines[i]
+                if line.who == "*":
+                    raise RecordError(line.number, f"a decision by {COLOURS[d.seat]} is due "
+                                                   f"({d.prompt}), not a chance outcome")
+                if line.who != COLOURS[d.seat]:
+                    raise RecordError(line.number, f"it is {COLOURS[d.seat]}'s decision "
+                                                   f"({d.prompt}), not {line.who}'s")
+                try:
+                    opt = parse_option(s, line.text)
+                except RulesError as e:
+                    raise RecordError(line.number, str(e)) from None
+                self._apply_choice(opt)
+                i += 1
+            else:
+                answer = self.table.answer(d)
+                if (i < len(lines) and lines[i].who == "*"
+                        and isinstance(d, (RollDie, PickRandom))):
+                    answer = chance_from_text(s, d, lines[i])
+                    i += 1
+                try:
+                    self._apply_answer(answer)
+                except RulesError as e:
+                    n = lines[i - 1].number if i else 0
+                    raise RecordError(n, str(e)) from None
+        if i < len(lines):
+            raise RecordError(lines[i].number, "the game is already over" if s.outcome
+                              else "this line has nothing to apply to")
+
+    def _apply_choice(self, opt: tuple) -> None:
+        s = self.state
+        d = s.pending
+        text = format_option(s, opt)
+        self.log += s.choose(opt)
+        if len(d.options) > 1:
+            self.record.lines.append(Line(0, COLOURS[d.seat], text))
+        if d.seat in self.bots:
+            self._barrier = len(self.record.lines)
+        elif len(d.options) > 1:
+            self._choices.append(len(self.record.lines) - 1)
+
+    def _apply_answer(self, answer) -> None:
+        s = self.state
+        req = s.pending
+        line = chance_text(s, req, answer)
+        self.log += s.fulfil(answer)
+        if line is not None:
+            self.record.lines.append(Line(0, "*", line))
+        if self._informs(req):
+            self._barrier = len(self.record.lines)
+
+    def _informs(self, req) -> bool:
+        """Did this request bring new information to the people at the table?
+        Revealing a person's own card does not; draws, rolls, picks do."""
+        if isinstance(req, Reveal) and req.deck == "player":
+            people = [p for p in range(self.state.players) if p not in self.bots]
+            return not all(any(h in self.state.seen[p] for p in people) for h in req.handles)
+        return True
+
+    # --- playing ----------------------------------------------------------------------------
+
+    @property
+    def people(self) -> list[int]:
+        return [p for p in range(self.state.players) if p not in self.bots]
+
+    def step(self) -> bool:
+        """Do one thing that needs no person: fulfil a request, let a bot decide, or
+        answer a person's decision that has a single option.  False when a person
+        must decide or the game is over."""
+        s = self.state
+        if s.outcome is not None:
+            return False
+        d = s.pending
+        if not isinstance(d, Decision):
+            self._apply_answer(self.table.answer(d))
+            return True
+        bot = self.bots.get(d.seat)
+        if bot is not None:
+            self._apply_choice(bot.choose(s, d))
+            return True
+        if len(d.options) == 1:
+            self._apply_choice(d.options[0])
+            return True
+        return False
+
+    def advance(self) -> None:
+        while self.step():
+            pass
+
+    def choose(self, option: tuple) -> None:
+        """A person's decision (checked by the rules)."""
+        d = self.state.pending
+        if not isinstance(d, Decision) or d.seat in self.bots:
+            raise IllegalAction("it is not a person's decision now")
+        self._apply_choice(option)
+
+    def choose_text(self, text: str) -> None:
+        self.choose(parse_option(self.state, text))
+
+    # --- undo -------------------------------------------------------------------------------
+
+    def can_undo(self) -> bool:
+        return any(i >= self._barrier for i in self._choices)
+
+    def undo(self) -> None:
+        """Take back the last real choice of a person, if no new information
+        (a card drawn or revealed, a die rolled, a bot's move) came after it."""
+        if not self.can_undo():
+            raise IllegalAction("nothing to take back since new information appeared")
+        cut = self._choices[-1]
+        lines = self.record.lines[:cut]
+        fresh = LocalGame(Record(self.record.players, self.record.seed, self.record.fixed,
+                                 self.record.position, lines), self.bots)
+        fresh._barrier = min(self._barrier, len(fresh.record.lines))
+        self.__dict__.update(fresh.__dict__)
+
+    def save_text(self) -> str:
+        return format_record(self.record)

@@ -1,0 +1,233 @@
+"""Game records: the setup, any chance outcomes fixed by hand, a starting
+position, and the sequence of decisions in the record notation.  The format
+is described in ``docs/record.md``.  This module only turns text into values
+and back; replaying a record needs a table (:mod:`ankh.net.local`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .model import AREA_INDEX, AREA_IDS, COLOURS, NUM_AREAS, RulesError
+
+MAGIC = "# ankh record 1"
+
+
+class RecordError(RulesError):
+    """A record that cannot be read or replayed; names the line."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass
+class Fixed:
+    """Chance outcomes fixed by hand; anything left open is drawn from the seed.
+    ``hands`` and ``deck`` fix player cards from the top of the draw pile down:
+    first the starting hands (seat 0's five, then seat 1's ...), then ``deck``."""
+    hands: dict[int, list[str]] = field(default_factory=dict)
+    deck: list[str] = field(default_factory=list)
+    personalities: dict[int, str] = field(default_factory=dict)
+    events: list[str] = field(default_factory=list)
+    rolls: list[int] = field(default_factory=list)
+    first: int | None = None
+
+
+@dataclass
+class AreaSetup:
+    minions: list[int]            # per seat
+    trolls: int = 0
+    demons: int = 0
+    trouble: bool = False
+    building: int | None = None
+
+
+@dataclass
+class Position:
+    """A starting position that replaces the rulebook's (scenarios)."""
+    areas: dict[int, AreaSetup] = field(default_factory=dict)
+    money: dict[int, int] = field(default_factory=dict)
+    draw_pile: int | None = None  # keep only this many cards; the rest go to the discard pile
+
+    def is_empty(self) -> bool:
+        return not self.areas and not self.money and self.draw_pile is None
+
+
+@dataclass
+class Line:
+    number: int
+    who: str          # a colour for a decision, "*" for a chance outcome
+    text: str
+
+
+@dataclass
+class Record:
+    players: int = 4
+    seed: int = 0
+    fixed: Fixed = field(default_factory=Fixed)
+    position: Position = field(default_factory=Position)
+    lines: list[Line] = field(default_factory=list)
+
+    def to_text(self) -> str:
+        return format_record(self)
+
+
+def _seat(word: str, players: int, n: int) -> int:
+    if word not in COLOURS[:players]:
+        raise RecordError(n, f"{word!r} is not a seat in a {players}-player game "
+                             f"({', '.join(COLOURS[:players])})")
+    return COLOURS.index(word)
+
+
+def _area(word: str, n: int) -> int:
+    if word not in AREA_INDEX:
+        raise RecordError(n, f"{word!r} is not an area")
+    return AREA_INDEX[word]
+
+
+def _int(word: str, n: int, what: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise RecordError(n, f"{what} must be a whole number, not {word!r}") from None
+
+
+def parse_record(text: str) -> Record:
+    """Read a record; raises :class:`RecordError` naming the offending line."""
+    rec = Record()
+    header = True
+    pending_header: list[tuple[int, str, str]] = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("*"):
+            header = False
+            rec.lines.append(Line(n, "*", line[1:].strip()))
+            continue
+        key, sep, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if not sep:
+            raise RecordError(n, f"expected 'key: value' or 'colour: move', got {line!r}")
+        if key in COLOURS:
+            header = False
+            if not value:
+                raise RecordError(n, "a move line needs a move after the colon")
+            rec.lines.append(Line(n, key, value))
+            continue
+        if not header:
+            raise RecordError(n, f"setup line {key!r} after the moves began")
+        if key == "players":
+            rec.players = _int(value, n, "players")
+            if rec.players not in (2, 3, 4):
+                raise RecordError(n, "the game is for 2 to 4 players")
+        else:
+            pending_header.append((n, key, value))
+    for n, key, value in pending_header:
+        _header_line(rec, n, key, value)
+    return rec
+
+
+def _header_line(rec: Record, n: int, key: str, value: str) -> None:
+    words = value.split()
+    head, _, arg = key.partition(" ")
+    if key == "seed":
+        rec.seed = _int(value, n, "seed")
+    elif key == "first":
+        rec.fixed.first = _seat(value, rec.players, n)
+    elif head == "personality":
+        rec.fixed.personalities[_seat(arg, rec.players, n)] = value
+    elif head == "hand":
+        if len(words) != 5:
+            raise RecordError(n, f"a starting hand has 5 cards, not {len(words)}")
+        rec.fixed.hands[_seat(arg, rec.players, n)] = words
+    elif key == "deck":
+        rec.fixed.deck = words
+    elif key == "events":
+        rec.fixed.events = words
+    elif key == "rolls":
+        rec.fixed.rolls = [_int(w, n, "a roll") for w in words]
+        if any(not 1 <= r <= 12 for r in rec.fixed.rolls):
+            raise RecordError(n, "die rolls are 1 to 12")
+    elif head == "money":
+        rec.position.money[_seat(arg, rec.players, n)] = _int(value, n, "money")
+    elif key == "draw-pile":
+        rec.position.draw_pile = _int(value, n, "draw-pile")
+    elif head == "area":
+        rec.position.areas[_area(arg, n)] = _area_setup(words, rec.players, n)
+    else:
+        raise RecordError(n, f"unknown setup line {key!r}")
+
+
+def _area_setup(words: list[str], players: int, n: int) -> AreaSetup:
+    a = AreaSetup([0] * players)
+    for w in words:
+        if w in COLOURS[:players]:
+            a.minions[COLOURS.index(w)] += 1
+        elif w == "troll":
+            a.trolls += 1
+        elif w == "demon":
+            a.demons += 1
+        elif w == "trouble":
+            a.trouble = True
+        elif w.startswith("building="):
+            a.building = _seat(w[9:], players, n)
+        elif w != "empty":
+            raise RecordError(n, f"{w!r}: expected colours, troll, demon, trouble, "
+                                 f"building=<colour> or empty")
+    return a
+
+
+def format_record(rec: Record) -> str:
+    out = [MAGIC, f"players: {rec.players}", f"seed: {rec.seed}"]
+    f = rec.fixed
+    if f.first is not None:
+        out.append(f"first: {COLOURS[f.first]}")
+    for seat, pid in sorted(f.personalities.items()):
+        out.append(f"personality {COLOURS[seat]}: {pid}")
+    for seat, hand in sorted(f.hands.items()):
+        out.append(f"hand {COLOURS[seat]}: {' '.join(hand)}")
+    if f.deck:
+        out.append(f"deck: {' '.join(f.deck)}")
+    if f.events:
+        out.append(f"events: {' '.join(f.events)}")
+    if f.rolls:
+        out.append(f"rolls: {' '.join(map(str, f.rolls))}")
+    pos = rec.position
+    for seat, m in sorted(pos.money.items()):
+        out.append(f"money {COLOURS[seat]}: {m}")
+    for a, st in sorted(pos.areas.items()):
+        words = []
+        for seat, k in enumerate(st.minions):
+            words += [COLOURS[seat]] * k
+        words += ["troll"] * st.trolls + ["demon"] * st.demons
+        if st.trouble:
+            words.append("trouble")
+        if st.building is not None:
+            words.append(f"building={COLOURS[st.building]}")
+        out.append(f"area {AREA_IDS[a]}: {' '.join(words) or 'empty'}")
+    if pos.draw_pile is not None:
+        out.append(f"draw-pile: {pos.draw_pile}")
+    out.append("")
+    for line in rec.lines:
+        out.append(f"* {line.text}" if line.who == "*" else f"{line.who}: {line.text}")
+    return "\n".join(out) + "\n"
+
+
+def check_position(pos: Position, players: int) -> str | None:
+    """Why ``pos`` cannot be set up (too many pieces), or None."""
+    from .model import MINIONS_PER_PLAYER, BUILDINGS_PER_PLAYER, STARTING_AREAS
+    for seat in range(players):
+        minions = sum(pos.areas[a].minions[seat] if a in pos.areas
+                      else (1 if a in STARTING_AREAS else 0) for a in range(NUM_AREAS))
+        if minions > MINIONS_PER_PLAYER:
+            return f"{COLOURS[seat]} has more than {MINIONS_PER_PLAYER} minions"
+        builds = sum(1 for st in pos.areas.values() if st.building == seat)
+        if builds > BUILDINGS_PER_PLAYER:
+            return f"{COLOURS[seat]} has more than {BUILDINGS_PER_PLAYER} buildings"
+    if sum(st.trolls for st in pos.areas.values()) > 3:
+        return "there are only 3 trolls"
+    if sum(st.demons for st in pos.areas.values()) > 4:
+        return "there are only 4 demons"
+    return None
