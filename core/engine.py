@@ -101,7 +101,7 @@ def t_position(s: State, pos) -> None:
 
 def r_position_discard(s: State, ids, gone) -> None:
     for h, cid in zip(gone, ids):
-        learn(s, h, cid)
+        reveal(s, h, cid)
         s.draw.remove(h)
         s.discard.append(h)
 
@@ -133,6 +133,13 @@ def r_drawn(s: State, cid, p: int) -> None:
 def learn(s: State, h: int, cid: str) -> None:
     s.card[h] = cid
     s.handle_of[cid] = h
+
+
+def reveal(s: State, h: int, cid: str) -> None:
+    """A card shown to everybody: every seat now knows it."""
+    learn(s, h, cid)
+    for seen in s.seen:
+        seen.add(h)
 
 
 # --- the turn ----------------------------------------------------------------------------------
@@ -218,7 +225,7 @@ def r_card_revealed(s: State, ids, p: int, h: int) -> None:
     cid = ids[0]
     if cid in INTERRUPT_KIND:
         raise IllegalAction(f"{cid} is an interrupt and cannot be played as a turn's card")
-    learn(s, h, cid)
+    reveal(s, h, cid)
     s.hand[p].remove(h)
     s.in_play.append(h)
     s.played += 1
@@ -405,7 +412,7 @@ def play_mossy(s: State, p: int, h: int) -> None:
 def r_mossy_revealed(s: State, ids, p: int, h: int) -> None:
     if ids[0] != "doctor-mossy-lawn" or not s.played:
         raise IllegalAction(f"{ids[0]} cannot interrupt your own turn")
-    learn(s, h, ids[0])
+    reveal(s, h, ids[0])
     s.hand[p].remove(h)
     s.discard.append(h)
     back = s.last_played
@@ -530,7 +537,7 @@ def discard_card(s: State, p: int, h: int) -> None:
 
 
 def r_discard_revealed(s: State, ids, p: int, h: int) -> None:
-    learn(s, h, ids[0])
+    reveal(s, h, ids[0])
     s.hand[p].remove(h)
     s.discard.append(h)
     s.log("discard", p, f"{COLOURS[p]}: discard {ids[0]}")
@@ -782,7 +789,7 @@ def r_guard_revealed(s: State, ids, q: int, kind: str, cause, h: int) -> None:
     cid = ids[0]
     if not interrupt_applies(cid, kind, cause, q):
         raise IllegalAction(f"{cid} does not answer this ({kind})")
-    learn(s, h, cid)
+    reveal(s, h, cid)
     s.hand[q].remove(h)
     s.discard.append(h)
     guarded = pop_guarded(s)

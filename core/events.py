@@ -143,9 +143,9 @@ def fog(s: State, p: int) -> None:
 
 
 def r_fog(s: State, ids, top) -> None:
-    from .engine import learn
+    from .engine import reveal
     for h, cid in zip(top, ids):
-        learn(s, h, cid)
+        reveal(s, h, cid)
         s.draw.remove(h)
         s.discard.append(h)
     s.log("fog", None, "fog discards " + ", ".join(ids))

@@ -56,3 +56,72 @@ def run_to_decision(s, table) -> None:
     """Fulfil table requests until a seat must decide (or the game ends)."""
     while s.outcome is None and not isinstance(s.pending, Decision):
         table.fulfil(s)
+
+
+# --- scenarios: a position written as a record, then moves by hand --------------------------
+
+from ankh.core.model import AREA_INDEX, COLOURS  # noqa: E402
+from ankh.net.local import LocalGame  # noqa: E402
+
+
+class Scenario:
+    """A game where every seat is a person, built from record setup lines.
+
+    ``do("red: play mr-boggis", "red: scroll")`` applies moves exactly as a
+    record would (forced single-option decisions are applied on their own);
+    a move written ``"?red: target yellow"`` is applied only if it is asked
+    (a choice among one target is not).
+    """
+
+    def __init__(self, setup: str):
+        text = "# ankh record 1\n" + "\n".join(l.strip() for l in setup.strip().splitlines())
+        self.game = LocalGame.from_text(text + "\n")
+        self.game.advance()
+
+    @property
+    def s(self):
+        return self.game.state
+
+    def do(self, *moves: str) -> "Scenario":
+        for move in moves:
+            optional = move.startswith("?")
+            who, _, text = move.lstrip("?").partition(":")
+            d = self.s.pending
+            if optional and (not isinstance(d, Decision) or COLOURS[d.seat] != who.strip()
+                             or " ".join(text.split()) not in self.options()):
+                continue  # "?move": a decision that only exists when it has a choice
+            assert isinstance(d, Decision), f"no decision pending for {move!r}: {d!r}"
+            assert COLOURS[d.seat] == who.strip(), (
+                f"{move!r}: it is {COLOURS[d.seat]}'s decision ({d.prompt}): {self.options()}")
+            self.game.choose_text(text)
+            self.game.advance()
+        return self
+
+    def options(self) -> list[str]:
+        from ankh.core.notation import format_option
+        d = self.s.pending
+        return [format_option(self.s, o) for o in d.options] if isinstance(d, Decision) else []
+
+    @property
+    def waiting(self) -> str:
+        d = self.s.pending
+        return f"{COLOURS[d.seat]}:{d.kind}" if isinstance(d, Decision) else type(d).__name__
+
+    def money(self, colour: str) -> int:
+        return self.s.money[COLOURS.index(colour)]
+
+    def minions(self, area: str, colour: str) -> int:
+        return self.s.minions[AREA_INDEX[area]][COLOURS.index(colour)]
+
+    def trouble(self, area: str) -> bool:
+        return self.s.trouble[AREA_INDEX[area]]
+
+    def building(self, area: str):
+        b = self.s.building[AREA_INDEX[area]]
+        return None if b < 0 else COLOURS[b]
+
+    def hand(self, colour: str) -> list[str]:
+        return [self.s.card[h] for h in self.s.hand[COLOURS.index(colour)]]
+
+    def log_text(self) -> str:
+        return "\n".join(e.text for e in self.game.log)

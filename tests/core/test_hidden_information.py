@@ -1,0 +1,103 @@
+"""The engine is shaped for hidden information: an engine that knows only
+one seat's cards asks the same questions in the same order as an engine
+that knows everything, offers that seat the same options, and learns a
+card only when the rules show it to that seat."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ankh.core.bots.random_bot import RandomBot
+from ankh.core.engine import new_game
+from ankh.core.model import DealCard, Decision, PassCard, PickRandom, Reveal, RollDie, ShowCards
+from ankh.net.local import LocalTable
+
+
+class SeatTable:
+    """Answers as a fair protocol would for one seat: identities only where the
+    rules show them to ``viewer``."""
+
+    def __init__(self, table: LocalTable, viewer: int):
+        self.table, self.viewer = table, viewer
+
+    def answer(self, req, full):
+        v = self.viewer
+        if isinstance(req, DealCard):
+            return full if req.seat == v else None
+        if isinstance(req, PassCard):
+            return full if v in (req.receiver, req.giver) else None
+        if isinstance(req, ShowCards):
+            return full if req.seat == v else tuple(None for _ in full)
+        return full  # Reveal, RollDie, PickRandom: public
+
+
+def play_pair(players: int, seed: int, viewer: int):
+    truth = new_game(players)
+    seat = new_game(players)
+    table = LocalTable(players, seed)
+    masked = SeatTable(table, viewer)
+    bot = RandomBot(random.Random(seed))
+    steps = 0
+    while truth.outcome is None:
+        d = truth.pending
+        e = seat.pending
+        if isinstance(d, Decision):
+            assert isinstance(e, Decision), (steps, d, e)
+            assert (e.seat, e.kind) == (d.seat, d.kind), (steps, d, e)
+            if d.seat == viewer:
+                assert e.options == d.options, "the seat's own options must not depend on others' cards"
+            opt = bot.choose(truth, d)
+            assert opt in e.options
+            truth.choose(opt)
+            seat.choose(opt)
+        else:
+            assert type(e) is type(d) and e == d, (steps, d, e)
+            full = table.answer(d)
+            truth.fulfil(full)
+            seat.fulfil(masked.answer(d, full))
+        steps += 1
+        check_knowledge(truth, seat, viewer)
+    assert seat.outcome == truth.outcome
+    return truth, seat
+
+
+def check_knowledge(truth, seat, viewer):
+    # The seat's engine knows a card only if the viewer has seen it or it is public.
+    public = set(seat.discard) | set(seat.in_play)
+    for q in range(seat.players):
+        public |= set(seat.loans[q]) | set(seat.penalties[q])
+    for h, cid in enumerate(seat.card):
+        if cid is not None:
+            assert cid == truth.card[h]
+    is_seat = viewer < seat.players
+    seen = truth.seen[viewer] if is_seat else set.intersection(*truth.seen)
+    if is_seat:
+        for h in seat.hand[viewer]:
+            assert seat.card[h] == truth.card[h], "a seat always knows its own hand"
+    for q in range(seat.players):
+        if q == viewer:
+            continue
+        for h in seat.hand[q]:
+            if seat.card[h] is not None:
+                assert h in seen, "the engine knows a card its viewer never saw"
+    for h in seat.draw:
+        assert seat.card[h] is None, "nobody knows the draw pile"
+    for q in range(seat.players):
+        ph = seat.personality[q]
+        if (q != viewer and seat.outcome is None
+                and not (is_seat and ph in truth.pers_seen[viewer])
+                and not all(ph in x for x in truth.pers_seen)):
+            assert seat.pers[ph] is None, "another seat's personality leaked"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_seat_engine_asks_the_same_questions(players):
+    for seed in range(12):
+        play_pair(players, seed, viewer=seed % players)
+
+
+def test_all_hidden_cards_stay_hidden_from_a_spectator_engine():
+    # viewer 9 is no seat: a spectator learns only public cards.
+    for seed in range(6):
+        play_pair(3, seed, viewer=9)  # check_knowledge runs at every step
