@@ -58,13 +58,13 @@ def t_deal_personality(s: State, i: int) -> None:
     if i >= s.players:
         return
     s.push(t_deal_personality, i + 1)
-    s.request(DealCard("personality", s.personality[i], i), r_personality_dealt, i)
+    s.request(DealCard("personality", (s.personality[i],), i), r_personality_dealt, i)
 
 
-def r_personality_dealt(s: State, cid, i: int) -> None:
+def r_personality_dealt(s: State, ids, i: int) -> None:
     h = s.personality[i]
-    if cid is not None:
-        s.pers[h] = cid
+    if ids[0] is not None:
+        s.pers[h] = ids[0]
     s.pers_seen[i].add(h)
 
 
@@ -110,22 +110,24 @@ def r_position_discard(s: State, ids, gone) -> None:
 
 
 def t_draw(s: State, p: int, k: int) -> None:
-    """Draw ``k`` cards from the draw pile into ``p``'s hand, one request each."""
-    if k <= 0 or not s.draw:
+    """Draw ``k`` cards from the draw pile into ``p``'s hand (one request)."""
+    k = min(k, len(s.draw))
+    if k <= 0:
         return
-    s.push(t_draw, p, k - 1)
-    s.request(DealCard("player", s.draw[-1], p), r_drawn, p)
+    s.request(DealCard("player", tuple(s.draw[-1:-k - 1:-1]), p), r_drawn, p)
 
 
-def r_drawn(s: State, cid, p: int) -> None:
-    h = s.draw.pop()
-    if cid is not None:
-        learn(s, h, cid)
-    s.hand[p].append(h)
-    s.seen[p].add(h)
+def r_drawn(s: State, ids, p: int) -> None:
+    hand, seen, draw = s.hand[p], s.seen[p], s.draw
+    for cid in ids:
+        h = draw.pop()
+        if cid is not None:
+            learn(s, h, cid)
+        hand.append(h)
+        seen.add(h)
     if s.turn:
-        s.log("draw", p, f"{COLOURS[p]} draws a card ({len(s.draw)} left)")
-    if not s.draw and s.turn:
+        s.log("draw", p, f"{COLOURS[p]} draws {len(ids)} ({len(draw)} left)")
+    if not draw and s.turn:
         # A4: the game ends as soon as the last card of the draw pile is taken.
         end_game(s, "draw-pile")
 
@@ -443,7 +445,7 @@ def ability_usable(s: State, p: int, a: int) -> bool:
 
 
 def ability_options(s: State, p: int) -> list[tuple]:
-    if s.current != p or s.ending:
+    if s.current != p or s.ending or p not in s.city_owner:
         return []
     out = []
     for a in range(NUM_AREAS):
@@ -954,17 +956,16 @@ def check_answer(s: State, req, answer):
         if type(answer) is not int or not 1 <= answer <= 12:
             raise MalformedAction(f"a d12 roll is an int from 1 to 12, not {answer!r}")
         return answer
-    if isinstance(req, (DealCard, PassCard)):
+    if isinstance(req, PassCard):
         if answer is not None:
-            deck = req.deck if isinstance(req, DealCard) else "player"
-            _check_card_id(s, deck, req.handle, answer)
+            _check_card_id(s, "player", req.handle, answer)
         return answer
-    if isinstance(req, (Reveal, ShowCards)):
+    if isinstance(req, (DealCard, Reveal, ShowCards)):
         if not isinstance(answer, (tuple, list)) or len(answer) != len(req.handles):
             raise MalformedAction(f"expected {len(req.handles)} card ids, got {answer!r}")
         answer = tuple(answer)
         for h, cid in zip(req.handles, answer):
-            if cid is None and isinstance(req, ShowCards):
+            if cid is None and not isinstance(req, Reveal):
                 continue
             _check_card_id(s, req.deck, h, cid)
         return answer

@@ -11,7 +11,7 @@ the record notation (``play mr-boggis``, ``minion dolly-sisters``) defined in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 
@@ -79,13 +79,13 @@ class IllegalAction(RulesError):
 
 # --- what the engine waits for -------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
     """A choice that seat ``seat`` must make among ``options``.
 
     ``options`` are computed from what that seat can see.  ``kind`` names the
     situation (``turn``, ``action``, ``window``, ``target`` ...) and ``prompt``
-    explains it in words for the interface.
+    explains it in words for the interface.  (A named tuple: made at every
+    step, it must be cheap.)
     """
     seat: int
     kind: str
@@ -101,10 +101,11 @@ class RollDie:
 
 @dataclass(frozen=True, slots=True)
 class DealCard:
-    """Deal hidden card ``handle`` of ``deck`` to ``seat``; answer with its id if
-    this engine may know it (it is the seat's, or the engine sees all), else None."""
+    """Deal the hidden cards ``handles`` of ``deck`` (the top of it, in order) to
+    ``seat``; answer with a tuple of their ids where this engine may know them
+    (they are the seat's, or the engine sees all), else None entries."""
     deck: str
-    handle: int
+    handles: tuple[int, ...]
     seat: int
 
 
@@ -146,8 +147,7 @@ Request = RollDie | DealCard | Reveal | PassCard | ShowCards | PickRandom
 Pending = Decision | Request
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """A public happening, for the log.  ``text`` uses the record notation."""
     kind: str
     seat: int | None
@@ -172,10 +172,3 @@ class Outcome:
             "detail": self.detail,
             "scores": list(self.scores) if self.scores is not None else None,
         }
-
-
-@dataclass(slots=True)
-class Options:
-    """Setup options that are not chance: player count only, for now."""
-    players: int = 4
-    extra: dict = field(default_factory=dict)

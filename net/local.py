@@ -104,9 +104,7 @@ class LocalTable:
         """The omniscient answer to a request of the rules engine."""
         if isinstance(req, RollDie):
             return self.roll()
-        if isinstance(req, DealCard):
-            return self._deck(req.deck)[req.handle]
-        if isinstance(req, (Reveal, ShowCards)):
+        if isinstance(req, (DealCard, Reveal, ShowCards)):
             d = self._deck(req.deck)
             return tuple(d[h] for h in req.handles)
         if isinstance(req, PassCard):

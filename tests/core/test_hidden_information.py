@@ -24,7 +24,7 @@ class SeatTable:
     def answer(self, req, full):
         v = self.viewer
         if isinstance(req, DealCard):
-            return full if req.seat == v else None
+            return full if req.seat == v else tuple(None for _ in full)
         if isinstance(req, PassCard):
             return full if v in (req.receiver, req.giver) else None
         if isinstance(req, ShowCards):

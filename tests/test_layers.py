@@ -1,0 +1,63 @@
+"""The layers' promises: ``core`` is standard library only and never touches
+randomness, clocks or I/O; ``net`` never imports the terminal UI."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FORBIDDEN_IN_CORE = {
+    "random", "secrets", "time", "datetime", "socket", "asyncio", "select", "selectors",
+    "ssl", "os", "io", "pathlib", "shutil", "tempfile", "subprocess", "threading",
+    "multiprocessing", "urllib", "http", "uuid", "glob", "fileinput", "signal",
+}
+FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__"}
+
+
+def imports_of(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def test_core_imports_only_the_standard_library_and_no_chance_clock_or_io():
+    files = sorted((ROOT / "core").rglob("*.py"))
+    assert files
+    for f in files:
+        for mod in imports_of(f):
+            assert mod in sys.stdlib_module_names or mod == "ankh", f"{f.name} imports {mod}"
+            assert mod not in FORBIDDEN_IN_CORE, f"{f.name} imports {mod}"
+            if mod == "ankh":
+                src = f.read_text()
+                assert "ankh.net" not in src and "ankh.tui" not in src, f"{f.name} reaches up a layer"
+        tree = ast.parse(f.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                assert node.func.id not in FORBIDDEN_CALLS, f"{f.name} calls {node.func.id}()"
+
+
+def test_net_never_imports_textual():
+    for f in sorted((ROOT / "net").rglob("*.py")):
+        mods = imports_of(f)
+        assert "textual" not in mods and "rich" not in mods, f"{f.name} imports the UI toolkit"
+        assert "ankh" not in mods or "ankh.tui" not in f.read_text(), f"{f.name} imports ankh.tui"
+
+
+def test_importing_core_loads_nothing_outside_it():
+    code = (
+        "import sys; import ankh.core.engine, ankh.core.views, ankh.core.record, "
+        "ankh.core.notation, ankh.core.bots.random_bot; "
+        "print(' '.join(sorted(m for m in sys.modules)))"
+    )
+    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                check=True).stdout.split())
+    for bad in ("textual", "rich", "msgpack", "nacl", "cryptography", "zeroconf", "random",
+                "socket", "asyncio", "threading", "ankh.net", "ankh.tui"):
+        assert bad not in loaded, f"importing ankh.core loaded {bad}"
