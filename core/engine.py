@@ -723,7 +723,10 @@ def interrupt_applies(cid: str, kind: str, cause, q: int) -> bool:
 
 
 def small_gods_usable(s: State, q: int) -> bool:
-    return (s.city_owner[SMALL_GODS] == q and not s.demons[SMALL_GODS] and s.money[q] >= 3)
+    """Small Gods answers random events in any turn, but like every City Area
+    card not in the turn it was gained, nor while a demon is in Small Gods."""
+    return (s.city_owner[SMALL_GODS] == q and not s.demons[SMALL_GODS] and s.money[q] >= 3
+            and not (q == s.current and SMALL_GODS in s.gained))
 
 
 def window_could_use_hand(kind: str, cause, q: int) -> bool:
