@@ -224,8 +224,10 @@ def t_land(s: State, a: int, piece: str) -> None:
 
 
 def guard_landing(s: State, p: int, a: int, piece: str) -> None:
-    """A9: a player with a piece there may pay Small Gods to keep the demon or
-    troll off the board."""
+    """A9: a player with a piece there may pay Small Gods to keep the demon off
+    the board (official FAQ) or the troll (not covered officially; the
+    reference recommends the same treatment in A9 and events.json, against
+    a contrary remark in its list of another implementation's deviations)."""
     s.push(t_land, a, piece)
     for q in reversed(in_turn_order(s, p)):
         if s.minions[a][q] or s.building[a] == q:
