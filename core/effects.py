@@ -20,7 +20,7 @@ from .engine import (
     targets_in, assassination_options, put_building, learn, who_name,
 )
 from .model import (
-    ADJ, AREA_IDS, CARD, COLOURS, COST, DEMON, ISLE_OF_GODS, NUM_AREAS, TROLL, UNREAL_ESTATE,
+    ADJ, AREA_IDS, CARD, COLOURS, COST, NUM_AREAS, UNREAL_ESTATE,
     PassCard, PickRandom, RollDie, ShowCards,
 )
 from .state import NOBODY, State

@@ -16,7 +16,7 @@ from __future__ import annotations
 from .model import (
     ABILITY, ABILITY_PARAMS, ADJ, AREA_IDS, CARD, COLOURS, COST, DEMON, EVENT,
     INTERRUPT_KIND, LOAN_PENALTY, LOAN_REPAY, NUM_AREAS, PERSONALITY, SMALL_GODS, TROLL,
-    DealCard, Decision, IllegalAction, MalformedAction, Outcome, PassCard, PickRandom,
+    DealCard, IllegalAction, MalformedAction, Outcome, PassCard, PickRandom,
     Reveal, RollDie, ShowCards, personality_list,
 )
 from .state import NOBODY, REMOVED, State

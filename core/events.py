@@ -10,7 +10,7 @@ from __future__ import annotations
 from .engine import (
     arrive, depart, end_game, remove_building, remove_minion, t_do_remove, t_guard,
 )
-from .model import ADJ, AREA_IDS, COLOURS, DEMON, NUM_AREAS, RIVER, TROLL, Reveal, RollDie
+from .model import ADJ, AREA_IDS, COLOURS, DEMON, RIVER, TROLL, Reveal, RollDie
 from .state import NOBODY, REMOVED, State
 
 EVENT = ("event", None)

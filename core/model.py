@@ -10,7 +10,7 @@ the record notation (``play mr-boggis``, ``minion dolly-sisters``) defined in
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .catalog import AREAS, CARDS, EVENTS, PERSONALITIES

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Callable
 
 from .model import (
-    ADJ, BUILDINGS_PER_PLAYER, CARD, COLOURS, COST, DEMON, HAND_SIZE, MINIONS_PER_PLAYER,
+    ADJ, BUILDINGS_PER_PLAYER, CARD, COLOURS, DEMON, HAND_SIZE, MINIONS_PER_PLAYER,
     NUM_AREAS, STARTING_AREAS, STARTING_MONEY, TROLL, Decision, Event, IllegalAction,
-    MalformedAction, Outcome, Pending, RulesError, deck_lists, personality_list,
+    MalformedAction, RulesError, deck_lists, personality_list,
 )
 
 NOBODY = -1

@@ -14,6 +14,12 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--json", action="store_true", help="print the final state as JSON")
     vp = sub.add_parser("verify", help="audit a saved networked game's transcript")
     vp.add_argument("file")
+    # Options of the game itself (no subcommand), handed on to ankh.tui.app.run.
+    parser.add_argument("--seed", type=int, help="seed for new games (default: random)")
+    parser.add_argument("--bot-delay", type=float, metavar="SECONDS",
+                        help="pause before each bot decision (default 0.4)")
+    parser.add_argument("--load", metavar="FILE", help="resume a saved game or a record")
+    parser.add_argument("--ansi", action="store_true", help="use the 16 terminal colours only")
     args, rest = parser.parse_known_args(argv)
     if args.command == "replay":
         return replay(args.file, args.json)
@@ -21,7 +27,13 @@ def main(argv: list[str] | None = None) -> int:
         from ankh.net.verify import main as verify_main
         return verify_main([args.file])
     from ankh.tui.app import run
-    return run(rest)
+    game = []
+    for opt in ("seed", "bot_delay", "load"):
+        if getattr(args, opt) is not None:
+            game += ["--" + opt.replace("_", "-"), str(getattr(args, opt))]
+    if args.ansi:
+        game.append("--ansi")
+    return run(game + rest)
 
 
 def replay(path: str, as_json: bool) -> int:

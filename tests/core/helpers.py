@@ -5,9 +5,24 @@ import random
 
 from ankh.core.bots.random_bot import RandomBot
 from ankh.core.engine import new_game
-from ankh.core.model import BUILDINGS_PER_PLAYER, MINIONS_PER_PLAYER, NUM_AREAS, Decision, deck_lists
-from ankh.core.state import NOBODY, REMOVED
-from ankh.net.local import Fixed, LocalTable
+from ankh.core.model import (
+    BUILDINGS_PER_PLAYER, MINIONS_PER_PLAYER, NUM_AREAS, DealCard, Decision, PassCard, ShowCards,
+    deck_lists,
+)
+from ankh.core.state import REMOVED
+from ankh.net.local import LocalTable
+
+
+def masked_answer(req, full, viewer: int):
+    """The answer a fair protocol gives ``viewer``'s engine: card identities only
+    where the rules show them to that seat (rolls, picks and reveals are public)."""
+    if isinstance(req, DealCard):
+        return full if req.seat == viewer else tuple(None for _ in full)
+    if isinstance(req, PassCard):
+        return full if viewer in (req.receiver, req.giver) else None
+    if isinstance(req, ShowCards):
+        return full if req.seat == viewer else tuple(None for _ in full)
+    return full
 
 
 def check_invariants(s) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from ankh.core.catalog import CARDS
-from ankh.core.model import AREA_INDEX, COLOURS
+from ankh.core.model import AREA_INDEX
 
 from .cards import game
 

@@ -10,33 +10,16 @@ import pytest
 
 from ankh.core.bots.random_bot import RandomBot
 from ankh.core.engine import new_game
-from ankh.core.model import DealCard, Decision, PassCard, PickRandom, Reveal, RollDie, ShowCards
+from ankh.core.model import Decision
 from ankh.net.local import LocalTable
 
-
-class SeatTable:
-    """Answers as a fair protocol would for one seat: identities only where the
-    rules show them to ``viewer``."""
-
-    def __init__(self, table: LocalTable, viewer: int):
-        self.table, self.viewer = table, viewer
-
-    def answer(self, req, full):
-        v = self.viewer
-        if isinstance(req, DealCard):
-            return full if req.seat == v else tuple(None for _ in full)
-        if isinstance(req, PassCard):
-            return full if v in (req.receiver, req.giver) else None
-        if isinstance(req, ShowCards):
-            return full if req.seat == v else tuple(None for _ in full)
-        return full  # Reveal, RollDie, PickRandom: public
+from .helpers import masked_answer
 
 
 def play_pair(players: int, seed: int, viewer: int):
     truth = new_game(players)
     seat = new_game(players)
     table = LocalTable(players, seed)
-    masked = SeatTable(table, viewer)
     bot = RandomBot(random.Random(seed))
     steps = 0
     while truth.outcome is None:
@@ -55,7 +38,7 @@ def play_pair(players: int, seed: int, viewer: int):
             assert type(e) is type(d) and e == d, (steps, d, e)
             full = table.answer(d)
             truth.fulfil(full)
-            seat.fulfil(masked.answer(d, full))
+            seat.fulfil(masked_answer(d, full, viewer))
         steps += 1
         check_knowledge(truth, seat, viewer)
     assert seat.outcome == truth.outcome

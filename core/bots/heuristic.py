@@ -1,0 +1,546 @@
+"""A heuristic bot: plays toward its own personality and against the leader.
+
+How it decides
+--------------
+Every option of a decision is tried on a *copy* of the state (``State.copy``)
+and the copy is scored with a position evaluation (:meth:`HeuristicBot.evaluate`);
+the best score wins, ties broken by the bot's own generator.  When a decision
+has many options (more than ``PRUNE_ABOVE``: placements, moves ...) a cheap
+first pass keeps the ``PRUNE_KEEP`` most promising ones for the full look.
+
+After an option is applied, the copy is carried forward ("settled") only
+through steps that need no hidden information:
+
+* the bot's own further decisions inside the same card (targets, placements,
+  the card's remaining optional symbols ...) are taken greedily, each by a
+  one-step evaluation; the look-ahead stops at the bot's next card choice
+  (decision kinds ``turn``/``another``/``extra``/``end``), so a card is judged
+  with all its symbols, and the last card of a turn together with the refill;
+* a ``Reveal`` of player cards is answered only when the seat has already
+  seen every card in it (in practice: its own card being played or
+  discarded), with those known ids;
+* ``DealCard`` (player cards) and ``PassCard`` are answered with ``None``, the
+  answer of an engine that may not know the card: the copy then holds an
+  unknown card, which the evaluation counts as an average card;
+* another seat's interrupt window is answered ``pass`` -- its options are never
+  looked at, since they depend on that seat's hand; another seat's
+  ``give``/``choice``/``pick``/``area``/``move``/``target`` decision takes its first
+  option (those options come from public information only, and the identity
+  of a card given is never read);
+* everything else stops the look-ahead and the position is evaluated as it
+  stands: a die roll, a random pick, a random event (the event deck), a
+  personality, cards shown to one seat, any other decision of another seat.
+
+What it looks at
+----------------
+Public information: the board (minions, trolls, demons, trouble markers,
+buildings, City Area cards), every seat's money, loans, penalty cards, hand
+*size* and minions/buildings left, the number of cards left in the draw pile,
+whose turn it is, and the options of its own decision.  Private information
+of its own seat: the identities of the cards it holds or has seen
+(``state.card[h]`` for ``h`` in ``state.hand[seat]`` or ``state.seen[seat]``), its
+own personality (``state.pers[state.personality[seat]]``) and personalities it
+has been shown (``state.pers_seen[seat]``: Mrs Cake, Zorgo).  It never reads
+another seat's card identities, another seat's hidden personality, the unused
+personalities it was not shown, the order of the draw pile or of the event
+deck, or the options of another seat's decision (beyond taking the first of
+the public kinds above).  ``tests/bots`` check this by running the bot on an
+engine that knows only that seat's cards and requiring the same choices.
+
+The evaluation
+--------------
+Opponents' personalities are unknown, so each opponent is treated as a
+uniform mix of the personalities the seat cannot account for (all but its
+own and any it was shown).  In rough victory-point units the score is
+
+* progress toward the bot's own condition -- Vetinari: demon-free areas with
+  a minion; the Lords: areas controlled, plus ties and narrow deficits as
+  half-steps; Dragon King: trouble markers; Chrysoprase: net worth;
+  Commander Vimes: cards gone from the draw pile -- with a large bonus once
+  the condition is met;
+* minus each opponent's expected closeness to a win (steeply convex, so the
+  player nearest to a win -- the leader -- matters most): its minion areas,
+  controlled areas and net worth, the trouble count, and the draw pile
+  running out (if Vimes may be among the opponents);
+* plus a share of (own points - best opponent's points), for games decided
+  on points;
+* plus the future use of the City Area cards held (per-turn value times the
+  own turns likely left);
+* plus the value of the cards in hand to this personality (a pending refill
+  counts as average cards), so a good card is not spent on nothing and an
+  interrupt is kept for a minion worth saving.
+
+A look-ahead that reaches the end of the game scores a win or a loss (the
+draw pile running out: a win for Vimes, a probable loss for anyone else
+when a Vimes may be in the game, otherwise decided on points).
+"""
+from __future__ import annotations
+
+from ..engine import personality_met, score, t_final_reveal
+from ..model import (
+    ABILITY, ABILITY_PARAMS, CARD, COST, LOAN_PENALTY, LOAN_REPAY, NUM_AREAS, PERSONALITY,
+    DealCard, Decision, PassCard, Reveal, RulesError, personality_list,
+)
+
+VETINARI = "lord-vetinari"
+LORDS = frozenset({"lord-selachii", "lord-rust", "lord-de-worde"})
+DRAGON = "dragon-king-of-arms"
+CHRYSOPRASE = "chrysoprase"
+VIMES = "commander-vimes"
+
+WIN = 10_000.0
+VIMES_FEAR = 150.0
+# Own decisions where a look-ahead stops: the next card choice of the bot.
+BOUNDARY = frozenset({"turn", "another", "extra", "end", "check-win"})
+# Other seats' decisions a look-ahead may take (first option); public options only.
+OTHER_FIRST = frozenset({"give", "choice", "pick", "area", "move", "target"})
+MAX_INNER = 8          # own decisions followed greedily inside one look-ahead
+PRUNE_ABOVE = 16       # decisions with more options are pruned by a cheap first pass
+PRUNE_KEEP = 8
+MAX_SETTLE = 400       # safety net on automatic steps in one look-ahead
+
+# --- card values (how good a card is to keep in hand) ---------------------------------------
+
+SYMBOL_VALUE = {
+    "minion": 2.5, "building": 2.0, "assassinate": 2.0, "remove_trouble": 0.5,
+    "play_another": 1.0, "event": -0.5, "scroll": 0.0,
+}
+EFFECT_VALUE = {
+    "take_loan": 0.5, "target_gives_cards": 2.5, "each_other_player_gives_money_or_card": 2.0,
+    "give_card_receive_money": 1.0, "steal_money_from_each_other_player": 3.0,
+    "steal_money_from_player": 2.0, "force_payment_between_others": 0.5,
+    "pay_or_receive_penalty_card": 2.0, "swap_personality_with_random_unused": 0.0,
+    "gain_money_per_trouble_marker": 2.0, "discard_any_for_money": 1.0, "discard_cards": 0.2,
+    "roll_die": 1.0, "draw_cards": 1.5, "draw_random_from_discard": 1.5,
+    "gain_money_per_minion_in_area": 1.5, "move_other_minion": 1.5,
+    "pay_or_lose_building": 1.0, "play_additional_cards": 3.0,
+    "view_unused_personalities": 0.0, "take_over_building": 2.5, "build_at_discount": 3.0,
+    "place_minion": 3.0, "gain_money_per_minion_in_chosen_trouble_area": 2.0,
+    "take_random_cards_keep_one": 1.5, "gain_money_per_building_on_board": 2.0,
+    "move_own_minion": 1.5, "pay_player_then_move_own_minion": 1.0, "swap_two_minions": 1.0,
+    "remove_minion": 1.0, "roll_areas_remove_minions": 1.0, "others_remove_own_minion": 2.0,
+    "pay_player_who_removes_minion": 0.5, "pay_player_then_assassinate": 1.5,
+    "place_trouble": 1.0, "look_at_hand_discard_one": 1.5, "swap_hands": 0.0,
+    "draw_cards_per_own_building": 1.0, "discard_up_to_then_refill": 0.5,
+}
+INTERRUPT_VALUE = {
+    "prevent_removal": 5.0, "prevent_move_or_removal": 5.0,
+    "replace_removal_with_placement": 4.0, "immunity_to_card_text": 2.5,
+    "end_own_turn_keep_previous_card": 1.0,
+}
+
+
+def _card_value(cid: str, pid: str | None) -> float:
+    c = CARD[cid]
+    if "interrupt" in c:
+        return INTERRUPT_VALUE.get(c["interrupt"], 2.0)
+    v = 0.0
+    for sym in c["symbols"]:
+        if sym.startswith("money:"):
+            n = int(sym[6:])
+            v += n * (0.8 if pid == CHRYSOPRASE else 0.5)
+            continue
+        w = SYMBOL_VALUE.get(sym, 0.0)
+        if pid == VETINARI and sym == "minion":
+            w *= 1.5
+        elif pid in LORDS and sym in ("minion", "building", "assassinate"):
+            w *= 1.3
+        elif pid == DRAGON and sym == "remove_trouble":
+            w = -0.5
+        elif pid == CHRYSOPRASE and sym == "building":
+            w *= 1.4
+        elif pid == VIMES and sym == "play_another":
+            w *= 2.0
+        v += w
+    eff = c.get("effect")
+    if eff:
+        e = EFFECT_VALUE.get(eff, 0.5)
+        if pid == DRAGON and eff == "place_trouble":
+            e = 4.0
+        if pid == VIMES and eff in ("draw_cards", "draw_cards_per_own_building",
+                                    "play_additional_cards"):
+            e *= 2.0
+        if pid == CHRYSOPRASE and eff == "take_loan":
+            e = -2.0
+        v += e
+    return v
+
+
+CARD_VALUE: dict[str | None, dict[str, float]] = {}
+
+
+def card_values(pid: str | None) -> dict[str, float]:
+    t = CARD_VALUE.get(pid)
+    if t is None:
+        t = CARD_VALUE[pid] = {cid: _card_value(cid, pid) for cid in CARD}
+    return t
+
+
+def average_value(pid: str | None) -> float:
+    t = card_values(pid)
+    return sum(t.values()) / len(t)
+
+
+def money_weight(pid: str | None) -> float:
+    return 3.0 if pid == CHRYSOPRASE else 0.6
+
+
+def ability_values(pid: str | None) -> list[float]:
+    """What one use of each area's City Area card is worth to ``pid`` (points units)."""
+    mw = money_weight(pid)
+    out = []
+    for a in range(NUM_AREAS):
+        kind, prm = ABILITY[a], ABILITY_PARAMS[a]
+        if kind == "take_money":
+            v = mw * prm["amount"]
+        elif kind == "discard_for_money":
+            v = mw * prm["amount"] * 0.6
+        elif kind == "pay_to_place_minion":
+            v = {VETINARI: 10.0, DRAGON: 5.0}.get(pid, 8.0 if pid in LORDS else 2.0) - mw * prm["cost"]
+        elif kind == "place_trouble":
+            v = 10.0 if pid == DRAGON else 0.3
+        elif kind == "pay_to_remove_trouble":
+            v = 0.3
+        elif kind == "draw_then_discard":
+            v = 3.0 if pid == VIMES else 1.0
+        else:
+            v = 1.0
+        out.append(max(0.0, v))
+    return out
+
+
+# --- the bot ---------------------------------------------------------------------------------------
+
+
+class Context:
+    """What the deciding seat knows, computed once per decision."""
+
+    __slots__ = ("seat", "pid", "known", "values", "avg", "opp_pers", "need", "draw0",
+                 "players", "p_vimes", "need_vet", "need_lord", "opp_w", "ability")
+
+    def __init__(self, s, seat: int):
+        self.seat = seat
+        self.players = n = s.players
+        own_h = s.personality[seat]
+        self.pid = pid = s.pers[own_h]  # the seat's own personality (always known to it)
+        self.known = set(s.seen[seat]) | set(s.hand[seat])
+        self.values = card_values(pid)
+        self.avg = average_value(pid)
+        # Personalities accounted for: own, and any the seat has been shown.
+        seen = s.pers_seen[seat]
+        exact: dict[int, str] = {}
+        placed = {pid}
+        for q in range(n):
+            h = s.personality[q]
+            if q != seat and h in seen and s.pers[h] is not None:
+                exact[q] = s.pers[h]
+                placed.add(s.pers[h])
+        for h in s.unused_pers:
+            if h in seen and s.pers[h] is not None:
+                placed.add(s.pers[h])
+        pool = [x for x in personality_list(n) if x not in placed]
+        self.opp_pers = {}
+        for q in range(n):
+            if q == seat:
+                continue
+            if q in exact:
+                self.opp_pers[q] = {exact[q]: 1.0}
+            elif pool:
+                w = 1.0 / len(pool)
+                self.opp_pers[q] = {x: w for x in pool}
+            else:
+                self.opp_pers[q] = {}
+        self.need = {x: PERSONALITY[x]["thresholds"].get(n) for x in personality_list(n)}
+        self.draw0 = len(s.card) - 5 * n  # the draw pile after the deal
+        self.p_vimes = sum(d.get(VIMES, 0.0) for d in self.opp_pers.values())
+        self.ability = ability_values(pid)
+        self.need_vet = self.need[VETINARI]
+        self.need_lord = self.need["lord-rust"]
+        # Per opponent: the chance it is Vetinari, a Lord, the Dragon King, Chrysoprase.
+        self.opp_w = [(q, (d.get(VETINARI, 0.0), sum(d.get(x, 0.0) for x in LORDS),
+                           d.get(DRAGON, 0.0), d.get(CHRYSOPRASE, 0.0)))
+                      for q, d in self.opp_pers.items()]
+
+
+class HeuristicBot:
+    name = "heuristic"
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.errors: list[tuple] = []  # look-ahead steps the engine refused (should stay empty)
+
+    # --- the interface ----------------------------------------------------------------------
+
+    def choose(self, state, decision: Decision) -> tuple:
+        opts = decision.options
+        if len(opts) == 1:
+            return opts[0]
+        seat = decision.seat
+        ctx = Context(state, seat)
+        if decision.kind == "check-win":
+            met = ctx.pid is not None and personality_met(state, seat, ctx.pid)
+            want = ("win",) if met else ("no-win",)
+            return want if want in opts else opts[0]
+        if decision.kind == "discard" and not any(
+                o[0] == "discard" and o[1] in state.hand[seat] for o in opts):
+            # Cable Street: a card of another player's (shown to this seat) to throw away.
+            return max(opts, key=lambda o: (ctx.values.get(state.card[o[1]], 0.0)
+                                            if o[1] in ctx.known else 0.0, self.rng.random()))
+        if len(opts) > PRUNE_ABOVE:
+            # Many options (placements, moves ...): a cheap first pass without the
+            # greedy continuation picks the candidates worth a full look.
+            quick = sorted(opts, key=lambda o: self.value_of(state, o, ctx, inner=0), reverse=True)
+            opts = quick[:PRUNE_KEEP]
+        best, best_v = opts[0], None
+        for o in opts:
+            v = self.value_of(state, o, ctx, inner=MAX_INNER) + self.rng.random() * 1e-6
+            if best_v is None or v > best_v:
+                best, best_v = o, v
+        return best
+
+    # --- look-ahead --------------------------------------------------------------------------
+
+    def value_of(self, s, option, ctx: Context, inner: int) -> float:
+        try:
+            return self._value_of(s, option, ctx, inner)
+        except RulesError as e:
+            # The engine refused a step of the look-ahead (it should not):
+            # never prefer this option, and keep the problem for inspection.
+            if len(self.errors) < 100:
+                self.errors.append((option, repr(e)))
+            return -2 * WIN
+
+    def _value_of(self, s, option, ctx: Context, inner: int) -> float:
+        s2 = s.copy()
+        s2.choose(option)
+        stop = self.settle(s2, ctx)
+        while stop == "own" and inner > 0:
+            d = s2.pending
+            if d.kind in BOUNDARY:
+                break
+            inner -= 1
+            if len(d.options) == 1:
+                o = d.options[0]
+            else:
+                o = max(d.options, key=lambda x: self.value_of(s2, x, ctx, 0))
+            s2.choose(o)
+            stop = self.settle(s2, ctx)
+        return self.evaluate(s2, ctx)
+
+    def settle(self, s, ctx: Context) -> str:
+        """Carry a copy forward through steps that need no hidden information."""
+        me = ctx.seat
+        for _ in range(MAX_SETTLE):
+            if s.outcome is not None or s.ending:
+                return "end"
+            p = s.pending
+            if p is None:
+                return "stop"
+            if isinstance(p, Decision):
+                if p.seat == me:
+                    return "own"
+                if p.kind == "window":
+                    s.choose(("pass",))
+                    continue
+                if p.kind in OTHER_FIRST:
+                    s.choose(p.options[0])
+                    continue
+                return "stop"
+            if isinstance(p, Reveal):
+                if p.deck == "player" and all(h in ctx.known and s.card[h] is not None
+                                              for h in p.handles):
+                    s.fulfil(tuple(s.card[h] for h in p.handles))
+                    continue
+                return "stop"
+            if isinstance(p, PassCard):
+                s.fulfil(None)
+                continue
+            if isinstance(p, DealCard):
+                if p.deck != "player":
+                    return "stop"
+                s.fulfil((None,) * len(p.handles))
+                continue
+            return "stop"
+        return "stop"
+
+    # --- evaluation --------------------------------------------------------------------------
+
+    def evaluate(self, s, ctx: Context) -> float:
+        me = ctx.seat
+        n = ctx.players
+        if s.outcome is not None:
+            if me in s.outcome.winners:
+                return WIN
+            return -WIN
+        if s.ending:
+            return self.terminal(s, ctx)
+        pid = ctx.pid
+        presence, control, board, bval = board_stats(s)
+        trouble = s.trouble_count()
+        v = self.own_value(s, ctx, presence, control, bval, trouble)
+        v += self.income_value(s, ctx)
+        # Opponents' expected danger.
+        nv, nl = ctx.need_vet, ctx.need_lord
+        for q, (wv, wl, wd, wc) in ctx.opp_w:
+            d = 0.0
+            if wv:
+                d += wv * closeness(presence[q] / nv)
+            if wl:
+                d += wl * closeness(control[q] / nl)
+            if wd:
+                d += wd * closeness(trouble / 8.0)
+            if wc:
+                d += wc * closeness((s.money[q] - LOAN_REPAY * len(s.loans[q]) + bval[q]) / 50.0)
+            v -= d
+        refill = max(0, 5 - len(s.hand[me]) - len(s.penalties[me]))
+        gone = (ctx.draw0 - len(s.draw) + refill) / ctx.draw0  # of the draw pile, with the refill
+        if ctx.p_vimes:
+            v -= ctx.p_vimes * VIMES_FEAR * gone ** 4
+        # Points: own score against the best other score.
+        mine = points(s, me, board, bval)
+        best_other = max(points(s, q, board, bval) for q in range(n) if q != me)
+        v += 0.35 * (mine - best_other) + 0.15 * mine
+        # Cards in hand (a pending refill counts as average cards).
+        vals = ctx.values
+        known = ctx.known
+        hv = 0.0
+        for h in s.hand[me]:
+            hv += vals.get(s.card[h], 0.0) if h in known and s.card[h] else ctx.avg
+        hv += refill * ctx.avg
+        v += hv - 3.0 * len(s.penalties[me])
+        # The draw pile: Vimes wants it gone.
+        if pid == VIMES:
+            v += 60.0 * gone + 120.0 * gone ** 4
+        return v
+
+    def terminal(self, s, ctx: Context) -> float:
+        """The look-ahead reached the end of the game (all that is left is to
+        reveal the personalities)."""
+        me = ctx.seat
+        detail, winner = "draw-pile", None
+        for task in reversed(s.stack):
+            if task[0] is t_final_reveal:
+                detail, winner = task[1], task[2]
+                break
+        if detail == "personality":
+            return WIN if winner == me else -WIN
+        if detail == "draw-pile":
+            if ctx.pid == VIMES:
+                return WIN
+            pv = min(1.0, ctx.p_vimes)
+        else:
+            pv = 0.0
+        mine = score(s, me)
+        best_other = max(score(s, q) for q in range(s.players) if q != me)
+        pts = WIN / 2 if mine > best_other else (0.0 if mine == best_other else -WIN / 2)
+        return -WIN * pv + (1 - pv) * pts
+
+    def own_value(self, s, ctx: Context, presence, control, bval, trouble) -> float:
+        me, pid = ctx.seat, ctx.pid
+        if pid == VETINARI:
+            need = ctx.need_vet
+            k = presence[me]
+            return (600.0 if k >= need else 0.0) + 22.0 * k + 6.0 * max(0, k - (need - 3)) ** 2
+        if pid in LORDS:
+            need = ctx.need_lord
+            return (600.0 if control[me] >= need else 0.0) + self.control_value(s, me, need)
+        if pid == DRAGON:
+            t = trouble
+            return (600.0 if t >= 8 else 0.0) + 25.0 * t + 5.0 * max(0, t - 4) ** 2
+        if pid == CHRYSOPRASE:
+            nw = s.money[me] - LOAN_REPAY * len(s.loans[me]) + bval[me]
+            return (600.0 if nw >= 50 else 0.0) + 2.5 * nw + 0.05 * max(0, nw - 30) ** 2
+        return 0.0
+
+    def income_value(self, s, ctx: Context) -> float:
+        """Future use of the City Area cards held: per-turn value times the
+        own turns likely left (from the size of the draw pile)."""
+        me = ctx.seat
+        total = 0.0
+        table = ctx.ability
+        for a in range(NUM_AREAS):
+            if s.city_owner[a] == me and not s.demons[a]:
+                total += table[a]
+        if not total:
+            return 0.0
+        turns_left = min(8.0, len(s.draw) / (1.6 * ctx.players))
+        return 0.5 * total * turns_left
+
+    def control_value(self, s, p: int, need: int) -> float:
+        c = 0
+        soft = 0.0
+        for a in range(NUM_AREAS):
+            if s.demons[a]:
+                continue
+            row = s.minions[a]
+            b = s.building[a]
+            mine = row[p] + (b == p)
+            if not mine:
+                continue
+            other = s.trolls[a]
+            for q in range(s.players):
+                if q != p:
+                    x = row[q] + (b == q)
+                    if x > other:
+                        other = x
+            margin = mine - other
+            if margin > 0:
+                c += 1
+                soft += 4.0 if margin >= 2 else 0.0
+            elif margin == 0:
+                soft += 8.0
+            elif margin == -1:
+                soft += 2.0
+        return 40.0 * c + 8.0 * max(0, c - (need - 2)) ** 2 + soft
+
+
+def closeness(f: float) -> float:
+    """How dangerous a seat is at fraction ``f`` of a win condition (1 = met)."""
+    return 600.0 if f >= 1.0 else 200.0 * f ** 4
+
+
+def board_stats(s):
+    """One pass over the board.  Per seat: demon-free areas holding one of its
+    minions, areas it controls, points on the board (5 a minion, a building its
+    cost; nothing in demon areas), and the value of its buildings."""
+    n = s.players
+    presence = [0] * n
+    control = [0] * n
+    board = [0] * n
+    bval = [0] * n
+    minions, trolls, demons, building = s.minions, s.trolls, s.demons, s.building
+    for a in range(NUM_AREAS):
+        if demons[a]:
+            continue
+        row = minions[a]
+        b = building[a]
+        if b >= 0:
+            bval[b] += COST[a]
+        t = trolls[a]
+        best, second, who = t, -1, -1
+        for q in range(n):
+            x = row[q]
+            if x:
+                presence[q] += 1
+                board[q] += 5 * x
+            if b == q:
+                x += 1
+            if x > best:
+                second, best, who = best, x, q
+            elif x > second:
+                second = x
+        if who >= 0 and best > second:
+            control[who] += 1
+    return presence, control, board, bval
+
+
+def points(s, q: int, board: list[int], bval: list[int]) -> int:
+    """``engine.score`` from precomputed board points (A15 loans)."""
+    cash = s.money[q]
+    pts = board[q] + bval[q]
+    for _ in s.loans[q]:
+        if cash >= LOAN_REPAY:
+            cash -= LOAN_REPAY
+        else:
+            pts -= LOAN_PENALTY
+    return pts + cash
