@@ -1,0 +1,81 @@
+"""Errors of the protocol layer, split the way h11 splits them.
+
+``RemoteProtocolError`` means a peer misbehaved (or sent garbage); it carries
+the offending seat when that is known.  ``LocalProtocolError`` means we asked
+for something impossible: a bug on our side, never the peer's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class ProtocolError(Exception):
+    """Base class; never raised directly."""
+
+
+class LocalProtocolError(ProtocolError):
+    """We misused the protocol (our bug, or a request the state forbids)."""
+
+
+class RemoteProtocolError(ProtocolError):
+    """A peer broke the protocol.
+
+    ``seat`` is the seat held responsible (``None`` when nobody can be named
+    yet), ``who`` its display name when known, and ``evidence`` the signed
+    frames that prove it, so a third party can check the accusation.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        seat: int | None = None,
+        who: str | None = None,
+        evidence: Sequence[bytes] = (),
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.seat = seat
+        self.who = who
+        self.evidence = tuple(evidence)
+
+    def blamed(self, seat: int | None, who: str | None = None) -> RemoteProtocolError:
+        """Fill in the culprit if it is still unknown; returns self."""
+        if self.seat is None:
+            self.seat = seat
+        if self.who is None and self.seat == seat:
+            self.who = who
+        return self
+
+    def __str__(self) -> str:
+        if self.seat is None:
+            return self.message
+        name = self.who if self.who is not None else f"seat {self.seat}"
+        return f"{name}: {self.message}"
+
+
+class Stalled(RemoteProtocolError):
+    """The current step cannot finish: these seats have not sent their part."""
+
+    def __init__(self, seats: Sequence[int], names: Sequence[str], what: str) -> None:
+        self.seats = tuple(seats)
+        self.names = tuple(names)
+        listed = ", ".join(f"{n} (seat {s})" for s, n in zip(self.seats, self.names, strict=True))
+        super().__init__(
+            f"stalled: waiting for {listed} to send their part of {what}",
+            seat=self.seats[0] if len(self.seats) == 1 else None,
+            who=self.names[0] if len(self.names) == 1 else None,
+        )
+
+
+class Divergence(RemoteProtocolError):
+    """A peer's running transcript hash differs from ours.
+
+    Someone told different things to different seats (or a message was lost);
+    comparing the seats' logs (``transcript.find_equivocation``) names who.
+    """
+
+
+class Equivocation(RemoteProtocolError):
+    """A seat signed two different messages with the same sequence number."""

@@ -1,0 +1,584 @@
+"""The public game log as a state machine, the same for every seat and the verifier.
+
+The ledger knows which step is under way, whose messages it still needs and
+in what order, and checks each message completely before applying anything
+(check, then apply: a rejected message leaves no trace).  The protocol is a
+table (``_STEPS``): for each kind of step, which message kind answers it,
+whether seats answer in turn or in any order, and the check/apply/finish
+functions.  No rule asks "is this me or them?": a seat's own messages go
+through the same path (only the proof checks are skipped, since we made
+them).
+
+A seat's ledger also holds what that seat was told privately (``viewer``):
+the keys other seats sent it in sealed messages.  The offline verifier runs
+a ledger with no viewer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import deck as decks
+from . import dice, group
+from .deck import Disclosure, KeyMessage, LockMessage, PublicDeck
+from .envelope import MAX_BIN, Envelope, open_frame
+from .errors import Divergence, LocalProtocolError, RemoteProtocolError
+from .group import GroupError
+from .ops import (
+    KIND_OF,
+    OP_SCHEMA,
+    SEQUENTIAL,
+    Audit,
+    Deal,
+    Draw,
+    Hello,
+    LockDeck,
+    Op,
+    Pick,
+    Reveal,
+    Roll,
+    Show,
+    ShuffleDeck,
+    Sync,
+    from_wire,
+    to_wire,
+)
+from .schema import Bin, Int, List, Map, Str
+from .seal import Boxes
+from .transcript import Roster, Transcript, next_hash
+
+MAX_DECKS = 8
+NOTHING_TO_SEND = "nothing to send: everyone concerned already knows"
+_B32 = Bin(32)
+_POINTS = Bin(unit=32, max_len=32 * decks.MAX_DECK)
+_COMMON = {"op": OP_SCHEMA, "basis": _B32}
+
+KEYS_BODY = Map({**_COMMON, "k": _POINTS, "A": _B32, "As": _POINTS, "s": _B32})
+
+BODIES = {
+    "hello": Map({**_COMMON, "name": Str(32), "box": _B32, "dice": _B32, "len": Int(1, dice.MAX_CHAIN_LENGTH)}),
+    "shuffle": Map({**_COMMON, "E": _B32, "pts": _POINTS}),
+    "lock": Map({**_COMMON, "Y": _POINTS, "T": _POINTS, "R": _B32, "z": _B32, "zs": _POINTS}),
+    "dice": Map({**_COMMON, "v": _B32}, optional={"renew": _B32, "len": Int(1, dice.MAX_CHAIN_LENGTH)}),
+    "keys": KEYS_BODY,
+    "sealed": Map({**_COMMON, "ct": Bin(max_len=MAX_BIN)}),
+    "audit": Map(
+        {
+            **_COMMON,
+            "decks": List(
+                Map({"deck": Str(16), "e": _B32, "perm": Bin(max_len=decks.MAX_DECK), "k": _POINTS}),
+                MAX_DECKS,
+            ),
+        }
+    ),
+    "sync": Map(dict(_COMMON)),
+}
+INNER_KINDS = {"keys": KEYS_BODY}
+
+
+@dataclass(frozen=True)
+class AuditOutcome:
+    """The end-of-game audit: the order of every deck, and who cheated if anyone did."""
+
+    decks: Mapping[str, tuple[str, ...]]
+    violations: tuple[tuple[int, str], ...]
+
+    @property
+    def fair(self) -> bool:
+        return not self.violations
+
+
+@dataclass
+class Anomaly:
+    deck: str
+    position: int
+    message: str
+    seat: int | None
+
+
+@dataclass
+class _Step:
+    kind: str
+    check: Callable[[Ledger, Envelope, bool], Any]
+    apply: Callable[[Ledger, Envelope, Any], None]
+    finish: Callable[[Ledger], Any]
+
+
+class Ledger:
+    def __init__(self, roster: Roster, *, viewer: int | None = None, boxes: Boxes | None = None) -> None:
+        self.roster = roster
+        self.n = roster.size
+        self.viewer = viewer
+        self.boxes = boxes
+        self.keyring = roster.keyring()
+        self.index = 0
+        self.basis = roster.genesis()
+        self.op: Op | None = None
+        self.op_wire: dict[str, Any] | None = None
+        self._senders: list[int] = []
+        self.got: dict[int, Envelope] = {}
+        self.log: list[tuple[dict[str, Any], list[bytes]]] = []
+        self.results: list[Any] = []
+        self.history: list[Op] = []
+        self.box: list[bytes | None] = [None] * self.n
+        self.chains: list[dice.ChainState | None] = [None] * self.n
+        self.decks: dict[str, PublicDeck] = {}
+        self.private: dict[tuple[str, int], dict[int, int]] = {}
+        self.rolls = 0
+        self.dealt = 0
+        self.revealed = 0
+        self.audit: AuditOutcome | None = None
+        self.anomalies: list[Anomaly] = []
+        self._scratch: dict[int, Any] = {}
+
+    # -- bookkeeping ------------------------------------------------------------
+
+    def who(self, seat: int | None) -> str | None:
+        return self.roster.who(seat)
+
+    def blame(self, seat: int | None, message: str, evidence: tuple[bytes, ...] = ()) -> RemoteProtocolError:
+        return RemoteProtocolError(message, seat=seat, who=self.who(seat), evidence=evidence)
+
+    def deck(self, name: str) -> PublicDeck:
+        try:
+            return self.decks[name]
+        except KeyError:
+            raise LocalProtocolError(f"no deck named {name!r}") from None
+
+    def transcript(self) -> Transcript:
+        return Transcript(self.roster, [list(frames) for _, frames in self.log])
+
+    def digest(self) -> bytes:
+        """A hash of everything applied so far (for "nothing applied" checks)."""
+        h = hashlib.sha256(self.basis)
+        h.update(repr(sorted(self.got)).encode())
+        for s in sorted(self.got):
+            h.update(self.got[s].frame)
+        for name, d in self.decks.items():
+            h.update(name.encode())
+            h.update(repr((len(d.shuffled), len(d.locked), d.cursor, sorted(d.public.items()))).encode())
+            h.update(repr([sorted(k.items()) for k in d.keys]).encode())
+            h.update(repr([sorted((t, sorted(v)) for t, v in s.items()) for s in d.shown]).encode())
+        h.update(repr(sorted((k, sorted(v.items())) for k, v in self.private.items())).encode())
+        h.update(repr(self.chains).encode())
+        return h.digest()
+
+    # -- which steps are legal, and who answers them -----------------------------
+
+    def senders(self, op: Op) -> list[int]:
+        everyone = list(range(self.n))
+        if isinstance(op, Deal):
+            return [s for s in everyone if s != op.to]
+        if isinstance(op, Reveal):
+            d = self.decks[op.deck]
+            return [s for s in everyone if any(s not in d.keys[p] for p in op.positions)]
+        if isinstance(op, Show):
+            d = self.decks[op.deck]
+            return [s for s in everyone if s != op.to and any(not d.knows_key(p, s, op.to) for p in op.positions)]
+        return everyone
+
+    def covered(self, op: Op, seat: int) -> list[int]:
+        """The positions whose key ``seat`` must send in this step."""
+        if isinstance(op, (Deal, Draw)):
+            return list(op.positions)
+        d = self.decks[op.deck]  # type: ignore[union-attr]
+        if isinstance(op, Reveal):
+            return [p for p in op.positions if seat not in d.keys[p]]
+        if isinstance(op, Show):
+            return [p for p in op.positions if not d.knows_key(p, seat, op.to)]
+        raise LocalProtocolError(f"{type(op).__name__} carries no keys")
+
+    def problem(self, op: Op) -> str | None:
+        """Why ``op`` cannot be the next step (None if it can)."""
+        if self.op is not None:
+            return "a step is already under way"
+        if isinstance(op, Hello):
+            return None if self.index == 0 else "hello comes once, first"
+        if self.index == 0:
+            return "hello comes first"
+        if self.audit is not None and not isinstance(op, Sync):
+            return "the game is over: the decks were audited"
+        if isinstance(op, (Sync, Roll)):
+            return None
+        if isinstance(op, Pick):
+            return None if 0 < op.k <= op.n <= dice.MAX_PICK_N else f"cannot pick {op.k} of {op.n}"
+        if isinstance(op, ShuffleDeck):
+            if op.spec.name in self.decks:
+                return f"deck {op.spec.name} already exists"
+            return None if len(self.decks) < MAX_DECKS else "too many decks"
+        if isinstance(op, Audit):
+            unready = [name for name, d in self.decks.items() if not d.ready]
+            return f"decks not ready: {unready}" if unready else None
+        deck_name = op.deck  # type: ignore[union-attr]
+        d = self.decks.get(deck_name)
+        if d is None:
+            return f"no deck named {deck_name!r}"
+        if isinstance(op, LockDeck):
+            if len(d.shuffled) != self.n:
+                return f"deck {deck_name} is not shuffled"
+            return None if not d.locked else f"deck {deck_name} is already locked"
+        if not d.ready:
+            return f"deck {deck_name} is not ready"
+        positions = op.positions  # type: ignore[union-attr]
+        if not positions or len(set(positions)) != len(positions) or not all(0 <= p < d.size for p in positions):
+            return "bad positions"
+        if isinstance(op, (Deal, Draw)):
+            if positions != tuple(range(d.cursor, d.cursor + len(positions))):
+                return f"{deck_name}: the next cards are {d.cursor}.., not {positions}"
+        if isinstance(op, (Deal, Show)) and not 0 <= op.to < self.n:
+            return f"no seat {op.to}"
+        if not self.senders(op):
+            return NOTHING_TO_SEND
+        return None
+
+    def begin(self, op: Op) -> None:
+        problem = self.problem(op)
+        if problem is not None:
+            raise LocalProtocolError(problem)
+        if isinstance(op, ShuffleDeck):
+            self.decks[op.spec.name] = PublicDeck(op.spec, self.n)
+        self.op = op
+        self.op_wire = to_wire(op, self.index)
+        self._senders = self.senders(op)
+        self.got = {}
+        self._scratch = {}
+
+    def pending(self) -> list[int]:
+        """Seats whose message the current step still needs."""
+        if self.op is None:
+            return []
+        return [s for s in self._senders if s not in self.got]
+
+    def next_senders(self) -> list[int]:
+        """Seats whose message may be accepted now (only one, in turn, for passes)."""
+        rest = self.pending()
+        return rest[:1] if isinstance(self.op, SEQUENTIAL) else rest
+
+    # -- accepting messages ---------------------------------------------------------
+
+    def check(self, env: Envelope, own: bool = False) -> Any:
+        """Validate ``env`` against the current step.  Changes nothing."""
+        if self.op is None:
+            raise LocalProtocolError("no step under way")
+        body = env.body
+        if body["op"]["i"] != self.index:
+            raise self.blame(env.sender, f"message for step {body['op']['i']}, but this is step {self.index}")
+        if body["basis"] != self.basis:
+            raise Divergence(
+                f"{self.who(env.sender)}'s log differs from ours at step {self.index}: "
+                "someone told different things to different seats"
+            )
+        if body["op"] != self.op_wire:
+            raise self.blame(env.sender, f"message answers a different step than {self.op_wire['t']}")
+        kind = KIND_OF[type(self.op)]
+        if env.kind != kind:
+            raise self.blame(env.sender, f"sent {env.kind!r} where {kind!r} was expected")
+        if env.sender not in self.next_senders():
+            raise self.blame(env.sender, f"{env.kind!r} message out of turn")
+        return _STEPS[kind].check(self, env, own)
+
+    def apply(self, env: Envelope, staged: Any) -> tuple[bool, Any]:
+        kind = KIND_OF[type(self.op)]
+        _STEPS[kind].apply(self, env, staged)
+        self.got[env.sender] = env
+        if self.pending():
+            return False, None
+        return True, self._complete(kind)
+
+    def accept(self, env: Envelope, own: bool = False) -> tuple[bool, Any]:
+        """Check then apply one message; returns (step finished, its result)."""
+        staged = self.check(env, own)
+        return self.apply(env, staged)
+
+    def follow(self, env: Envelope, own: bool = False) -> tuple[bool, Any]:
+        """Like ``accept``, but a new step is taken from the message itself."""
+        if self.op is None:
+            index, op = from_wire(env.body["op"])
+            if index != self.index:
+                raise self.blame(env.sender, f"message for step {index}, but this is step {self.index}")
+            try:
+                self.begin(op)
+            except LocalProtocolError as exc:
+                raise self.blame(env.sender, f"started an impossible step: {exc}") from None
+        return self.accept(env, own)
+
+    def _complete(self, kind: str) -> Any:
+        result = _STEPS[kind].finish(self)
+        frames = [self.got[s].frame for s in sorted(self.got)]
+        self.log.append((self.op_wire or {}, frames))
+        self.basis = next_hash(self.basis, self.op_wire or {}, frames)
+        self.results.append(result)
+        self.history.append(self.op)  # type: ignore[arg-type]
+        self.index += 1
+        self.op = None
+        self.op_wire = None
+        self.got = {}
+        return result
+
+    # -- the steps --------------------------------------------------------------------
+
+    def _check_hello(self, env: Envelope, own: bool) -> Any:
+        b = env.body
+        if b["name"] != self.roster.names[env.sender]:
+            raise self.blame(env.sender, "hello under a name that is not the roster's")
+        try:
+            group.check_point(b["box"])
+        except GroupError:
+            raise self.blame(env.sender, "hello with an unusable box key") from None
+        return b["box"], dice.ChainState.committed(b["dice"], b["len"])
+
+    def _apply_hello(self, env: Envelope, staged: Any) -> None:
+        self.box[env.sender], self.chains[env.sender] = staged
+
+    def _check_shuffle(self, env: Envelope, own: bool) -> Any:
+        d = self.decks[self.op.spec.name]  # type: ignore[union-attr]
+        try:
+            E = group.check_point(env.body["E"])
+            pts = group.split_points(env.body["pts"])
+        except GroupError as exc:
+            raise self.blame(env.sender, f"shuffle of {d.name}: {exc}") from None
+        if len(pts) != d.size:
+            raise self.blame(env.sender, f"shuffle of {d.name} has {len(pts)} cards, not {d.size}")
+        return E, pts
+
+    def _apply_shuffle(self, env: Envelope, staged: Any) -> None:
+        d = self.decks[self.op.spec.name]  # type: ignore[union-attr]
+        d.E.append(staged[0])
+        d.shuffled.append(staged[1])
+
+    def _check_lock(self, env: Envelope, own: bool) -> Any:
+        d = self.decks[self.op.deck]  # type: ignore[union-attr]
+        b = env.body
+        msg = LockMessage(b["Y"], b["T"], b["R"], b["z"], b["zs"])
+        X = d.lock_input(env.sender)
+        if own:
+            Y = group.split_points(msg.Y)
+            if len(Y) != d.size:
+                raise LocalProtocolError("own lock message has the wrong size")
+            return Y
+        ctx = decks.lock_context(self.roster.game_id, self.basis, env.sender, d.name, d.E[env.sender])
+        Y, bad = decks.verify_lock(ctx, d.E[env.sender], X, msg)
+        if bad:
+            where = "the whole proof" if -1 in bad else f"positions {bad[:8]}"
+            raise self._deck_blame(d, env.sender, f"lock of {d.name}: proof fails ({where})")
+        return Y
+
+    def _apply_lock(self, env: Envelope, staged: Any) -> None:
+        self.decks[self.op.deck].locked.append(staged)  # type: ignore[union-attr]
+
+    def _deck_blame(
+        self, d: PublicDeck, default: int, message: str, evidence: tuple[bytes, ...] = ()
+    ) -> RemoteProtocolError:
+        """Blame ``default`` -- unless an earlier seat slipped in a point outside the group."""
+        culprit = decks.forensics(d)
+        if culprit is not None and culprit != default:
+            return self.blame(
+                culprit, f"{d.name}: published a point outside the group (found while checking: {message})"
+            )
+        return self.blame(default, message, evidence)
+
+    def _check_dice(self, env: Envelope, own: bool) -> Any:
+        b = env.body
+        if ("renew" in b) != ("len" in b):
+            raise self.blame(env.sender, "dice renewal needs both a commitment and a length")
+        renew = (b["renew"], b["len"]) if "renew" in b else None
+        chain = self.chains[env.sender]
+        assert chain is not None
+        try:
+            state = chain.after(b["v"], renew)
+        except RemoteProtocolError as exc:
+            raise self.blame(env.sender, exc.message) from None
+        return state, b["v"]
+
+    def _apply_dice(self, env: Envelope, staged: Any) -> None:
+        self.chains[env.sender] = staged[0]
+        self._scratch[env.sender] = staged[1]
+
+    def _finish_dice(self) -> Any:
+        values = [self._scratch[s] for s in range(self.n)]
+        index = self.rolls
+        self.rolls += 1
+        op = self.op
+        if isinstance(op, Roll):
+            return dice.d12(self.roster.game_id, index, op.purpose, values)
+        assert isinstance(op, Pick)
+        return dice.pick(self.roster.game_id, index, op.purpose, op.k, op.n, values)
+
+    def _key_statement(self, env: Envelope, positions: list[int]) -> tuple[PublicDeck, bytes]:
+        d = self.decks[self.op.deck]  # type: ignore[union-attr]
+        ctx = decks.keys_context(self.roster.game_id, self.basis, env.sender, d.name, positions)
+        return d, ctx
+
+    def _verify_key_body(
+        self, env: Envelope, body: Mapping[str, Any], own: bool, evidence: tuple[bytes, ...]
+    ) -> dict[int, int]:
+        positions = self.covered(self.op, env.sender)  # type: ignore[arg-type]
+        d, ctx = self._key_statement(env, positions)
+        msg = KeyMessage(body["k"], body["A"], body["As"], body["s"])
+        if own:
+            keys = group.split_scalars(msg.keys)
+        else:
+            checked = decks.verify_keys(
+                ctx, msg, positions, d.E[env.sender], d.lock_input(env.sender), d.locked[env.sender]
+            )
+            if checked is None:
+                raise self._deck_blame(
+                    d, env.sender, f"{d.name}: wrong key or bad key proof for positions {positions}", evidence
+                )
+            keys = checked
+        if len(keys) != len(positions):
+            raise self.blame(env.sender, "wrong number of keys")
+        return dict(zip(positions, keys, strict=True))
+
+    def _check_keys(self, env: Envelope, own: bool) -> Any:
+        return self._verify_key_body(env, env.body, own, (env.frame,))
+
+    def _apply_keys(self, env: Envelope, staged: Any) -> None:
+        d = self.decks[self.op.deck]  # type: ignore[union-attr]
+        for pos, k in staged.items():
+            d.keys[pos][env.sender] = k
+
+    def _finish_keys(self) -> Any:
+        op = self.op
+        d = self.decks[op.deck]  # type: ignore[union-attr]
+        if isinstance(op, Deal):
+            d.cursor += len(op.positions)
+            for p in op.positions:
+                d.dealt[p] = op.to
+            self.dealt += len(op.positions)
+            return op.positions
+        if isinstance(op, Draw):
+            d.cursor += len(op.positions)
+        out: dict[int, str | None] = {}
+        for p in op.positions:  # type: ignore[union-attr]
+            if p in d.public:
+                out[p] = d.public[p]
+                continue
+            if len(d.keys[p]) < self.n:
+                out[p] = None
+                continue
+            card = decks.unlock(d, p, d.keys[p])
+            out[p] = card
+            if card is None:
+                self.anomalies.append(
+                    Anomaly(d.name, p, f"{d.name}: position {p} does not hold a printed card", decks.forensics(d))
+                )
+                continue
+            twin = next((q for q, c in d.public.items() if c == card), None)
+            if twin is not None:
+                self.anomalies.append(
+                    Anomaly(d.name, p, f"{d.name}: {card} at both positions {twin} and {p}", decks.forensics(d))
+                )
+            d.public[p] = card
+            self.revealed += 1
+        # A card turned face up from the top of the deck has left it.
+        while d.cursor < d.size and (d.cursor in d.public or d.cursor in d.dealt):
+            d.cursor += 1
+        return out
+
+    def _check_sealed(self, env: Envelope, own: bool) -> Any:
+        op = self.op
+        assert isinstance(op, Show)
+        if own or self.viewer != op.to:
+            return None
+        if self.boxes is None or self.box[env.sender] is None:  # pragma: no cover - hello always precedes
+            raise LocalProtocolError("cannot open private messages")
+        evidence: tuple[bytes, ...] = (env.frame,)
+        try:
+            inner = self.boxes.open(env.sender, op.to, env.seq, self.box[env.sender], env.body["ct"])
+        except RemoteProtocolError as exc:
+            raise self.blame(env.sender, f"private message to us: {exc.message}", evidence) from None
+        try:
+            inner_env = open_frame(inner, game_id=self.roster.game_id, keys=self.keyring, kinds=INNER_KINDS)
+        except RemoteProtocolError as exc:
+            raise self.blame(env.sender, f"private message to us is malformed: {exc.message}", evidence) from None
+        evidence = (env.frame, inner)
+        b = inner_env.body
+        if inner_env.sender != env.sender or inner_env.seq != env.seq:
+            raise self.blame(env.sender, "private message signed for another slot", evidence)
+        if b["op"] != self.op_wire or b["basis"] != self.basis:
+            raise self.blame(env.sender, "private message answers another step", evidence)
+        return self._verify_key_body(env, b, False, evidence)
+
+    def _apply_sealed(self, env: Envelope, staged: Any) -> None:
+        op = self.op
+        assert isinstance(op, Show)
+        d = self.decks[op.deck]
+        for p in self.covered(op, env.sender):
+            d.shown[p].setdefault(op.to, set()).add(env.sender)
+        if staged:
+            for p, k in staged.items():
+                self.private.setdefault((d.name, p), {})[env.sender] = k
+
+    def _finish_show(self) -> Any:
+        return self.op.positions  # type: ignore[union-attr]
+
+    def _check_audit(self, env: Envelope, own: bool) -> Any:
+        entries = env.body["decks"]
+        if [e["deck"] for e in entries] != list(self.decks):
+            raise self.blame(env.sender, "audit does not cover exactly the decks of the game")
+        disclosures: dict[str, Disclosure] = {}
+        problems: list[tuple[int, str]] = []
+        for entry in entries:
+            d = self.decks[entry["deck"]]
+            try:
+                e = group.scalar_from_bytes(entry["e"])
+                keys = group.split_scalars(entry["k"])
+            except GroupError as exc:
+                raise self.blame(env.sender, f"audit of {d.name}: {exc}") from None
+            perm = list(entry["perm"])
+            if len(perm) != d.size or len(keys) != d.size:
+                raise self.blame(env.sender, f"audit of {d.name}: wrong sizes")
+            disclosure = Disclosure(e, perm, keys)
+            problem = decks.check_disclosure(d, env.sender, disclosure)
+            if problem is not None:
+                problems.append((env.sender, problem))
+            else:
+                disclosures[d.name] = disclosure
+        return disclosures, problems
+
+    def _apply_audit(self, env: Envelope, staged: Any) -> None:
+        self._scratch[env.sender] = staged
+
+    def _finish_audit(self) -> Any:
+        violations: list[tuple[int, str]] = []
+        for s in range(self.n):
+            violations.extend(self._scratch[s][1])
+        orders: dict[str, tuple[str, ...]] = {}
+        for name, d in self.decks.items():
+            per_seat = {s: self._scratch[s][0].get(name) for s in range(self.n)}
+            if any(v is None for v in per_seat.values()):
+                continue
+            cards, blame = decks.audit_deck(d, per_seat)  # type: ignore[arg-type]
+            violations.extend(blame)
+            if not blame:
+                for p, card in d.public.items():
+                    if cards[p] != card:  # pragma: no cover - a verified reveal always matches
+                        violations.append((-1, f"{name}: position {p} was revealed as {card}, audit says {cards[p]}"))
+                orders[name] = tuple(cards)
+        self.audit = AuditOutcome(orders, tuple(violations))
+        return self.audit
+
+    def _check_sync(self, env: Envelope, own: bool) -> Any:
+        return None
+
+    def _apply_nothing(self, env: Envelope, staged: Any) -> None:
+        return None
+
+    def _finish_nothing(self) -> Any:
+        return None
+
+
+_STEPS: dict[str, _Step] = {
+    "hello": _Step("hello", Ledger._check_hello, Ledger._apply_hello, Ledger._finish_nothing),
+    "shuffle": _Step("shuffle", Ledger._check_shuffle, Ledger._apply_shuffle, Ledger._finish_nothing),
+    "lock": _Step("lock", Ledger._check_lock, Ledger._apply_lock, Ledger._finish_nothing),
+    "dice": _Step("dice", Ledger._check_dice, Ledger._apply_dice, Ledger._finish_dice),
+    "keys": _Step("keys", Ledger._check_keys, Ledger._apply_keys, Ledger._finish_keys),
+    "sealed": _Step("sealed", Ledger._check_sealed, Ledger._apply_sealed, Ledger._finish_show),
+    "audit": _Step("audit", Ledger._check_audit, Ledger._apply_audit, Ledger._finish_audit),
+    "sync": _Step("sync", Ledger._check_sync, Ledger._apply_nothing, Ledger._finish_nothing),
+}

@@ -1,0 +1,221 @@
+"""The steps a table can be asked to take, and their wire descriptors.
+
+The rules engine (the same on every machine) decides which step comes next;
+every message of a step carries the step's descriptor, so a peer can check it
+is answering the same question, and an offline verifier can follow a saved
+game without the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .deck import MAX_CARD_ID, MAX_DECK, DeckSpec
+from .dice import MAX_PICK_N
+from .envelope import MAX_ARRAY
+from .errors import RemoteProtocolError
+from .schema import Const, Int, List, Map, Str, Tagged
+
+MAX_POSITIONS = 64
+PURPOSE = Str(64)
+DECK_NAME = Str(16, r"[a-z][a-z0-9-]{0,15}")
+
+
+@dataclass(frozen=True)
+class Hello:
+    """Every seat publishes its name, its box key and its dice commitment."""
+
+
+@dataclass(frozen=True)
+class ShuffleDeck:
+    """The shuffle pass of one deck, seat after seat."""
+
+    spec: DeckSpec
+
+
+@dataclass(frozen=True)
+class LockDeck:
+    """The locking pass of one deck, seat after seat."""
+
+    deck: str
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A d12 for some purpose (e.g. "assassinate:the-shades")."""
+
+    purpose: str
+
+
+@dataclass(frozen=True)
+class Pick:
+    """k distinct indices of range(n), uniformly (a random card, the first player)."""
+
+    k: int
+    n: int
+    purpose: str
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The next positions of a deck, secretly to one seat."""
+
+    deck: str
+    to: int
+    positions: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """The next positions of a deck, face up for everyone."""
+
+    deck: str
+    positions: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """Turn face up cards that are hidden from someone (a played card)."""
+
+    deck: str
+    positions: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Show:
+    """Let one seat see cards: a pass (gift, exchange, steal) or a look."""
+
+    deck: str
+    positions: tuple[int, ...]
+    to: int
+
+
+@dataclass(frozen=True)
+class Audit:
+    """End of game: every seat discloses its shuffle secrets and keys."""
+
+
+@dataclass(frozen=True)
+class Sync:
+    """Every seat states the hash of the log it accepted."""
+
+
+Op = Hello | ShuffleDeck | LockDeck | Roll | Pick | Deal | Draw | Reveal | Show | Audit | Sync
+
+KIND_OF = {
+    Hello: "hello",
+    ShuffleDeck: "shuffle",
+    LockDeck: "lock",
+    Roll: "dice",
+    Pick: "dice",
+    Deal: "keys",
+    Draw: "keys",
+    Reveal: "keys",
+    Show: "sealed",
+    Audit: "audit",
+    Sync: "sync",
+}
+
+SEQUENTIAL = (ShuffleDeck, LockDeck)
+
+
+def describe(op: Op) -> str:
+    name = type(op).__name__.lower()
+    if isinstance(op, (ShuffleDeck,)):
+        return f"{name} {op.spec.name}"
+    if isinstance(op, (LockDeck, Deal, Draw, Reveal, Show)):
+        return f"{name} {op.deck}"
+    if isinstance(op, (Roll, Pick)):
+        return f"{name} ({op.purpose})"
+    return name
+
+
+def to_wire(op: Op, index: int) -> dict[str, Any]:
+    if isinstance(op, Hello):
+        return {"i": index, "t": "hello"}
+    if isinstance(op, ShuffleDeck):
+        return {"i": index, "t": "shuffle", "deck": op.spec.name, "segs": op.spec.to_wire()}
+    if isinstance(op, LockDeck):
+        return {"i": index, "t": "lock", "deck": op.deck}
+    if isinstance(op, Roll):
+        return {"i": index, "t": "roll", "why": op.purpose}
+    if isinstance(op, Pick):
+        return {"i": index, "t": "pick", "k": op.k, "n": op.n, "why": op.purpose}
+    if isinstance(op, Deal):
+        return {"i": index, "t": "deal", "deck": op.deck, "to": op.to, "pos": list(op.positions)}
+    if isinstance(op, Draw):
+        return {"i": index, "t": "draw", "deck": op.deck, "pos": list(op.positions)}
+    if isinstance(op, Reveal):
+        return {"i": index, "t": "reveal", "deck": op.deck, "pos": list(op.positions)}
+    if isinstance(op, Show):
+        return {"i": index, "t": "show", "deck": op.deck, "to": op.to, "pos": list(op.positions)}
+    if isinstance(op, Audit):
+        return {"i": index, "t": "audit"}
+    if isinstance(op, Sync):
+        return {"i": index, "t": "sync"}
+    raise TypeError(f"not an op: {op!r}")
+
+
+_INDEX = Int(0, 2**32 - 1)
+_SEAT = Int(0, 7)
+_POSITIONS = List(Int(0, MAX_DECK - 1), MAX_POSITIONS, min_len=1, unique=True)
+_CARD = Str(MAX_CARD_ID)
+
+OP_SCHEMA = Tagged(
+    "t",
+    {
+        "hello": Map({"i": _INDEX, "t": Const("hello")}),
+        "shuffle": Map(
+            {
+                "i": _INDEX,
+                "t": Const("shuffle"),
+                "deck": DECK_NAME,
+                "segs": List(List(_CARD, MAX_ARRAY, min_len=1), 8, min_len=1),
+            }
+        ),
+        "lock": Map({"i": _INDEX, "t": Const("lock"), "deck": DECK_NAME}),
+        "roll": Map({"i": _INDEX, "t": Const("roll"), "why": PURPOSE}),
+        "pick": Map(
+            {"i": _INDEX, "t": Const("pick"), "k": Int(1, MAX_PICK_N), "n": Int(1, MAX_PICK_N), "why": PURPOSE}
+        ),
+        "deal": Map({"i": _INDEX, "t": Const("deal"), "deck": DECK_NAME, "to": _SEAT, "pos": _POSITIONS}),
+        "draw": Map({"i": _INDEX, "t": Const("draw"), "deck": DECK_NAME, "pos": _POSITIONS}),
+        "reveal": Map({"i": _INDEX, "t": Const("reveal"), "deck": DECK_NAME, "pos": _POSITIONS}),
+        "show": Map({"i": _INDEX, "t": Const("show"), "deck": DECK_NAME, "to": _SEAT, "pos": _POSITIONS}),
+        "audit": Map({"i": _INDEX, "t": Const("audit")}),
+        "sync": Map({"i": _INDEX, "t": Const("sync")}),
+    },
+)
+
+
+def from_wire(d: dict[str, Any]) -> tuple[int, Op]:
+    """Parse an (already schema-checked) descriptor.  Raises RemoteProtocolError."""
+    t, index = d["t"], d["i"]
+    if t == "hello":
+        return index, Hello()
+    if t == "shuffle":
+        try:
+            spec = DeckSpec(d["deck"], tuple(tuple(seg) for seg in d["segs"]))
+        except Exception as exc:  # DeckSpec raises LocalProtocolError for bad input
+            raise RemoteProtocolError(f"bad deck definition: {exc}") from None
+        return index, ShuffleDeck(spec)
+    if t == "lock":
+        return index, LockDeck(d["deck"])
+    if t == "roll":
+        return index, Roll(d["why"])
+    if t == "pick":
+        return index, Pick(d["k"], d["n"], d["why"])
+    if t == "deal":
+        return index, Deal(d["deck"], d["to"], tuple(d["pos"]))
+    if t == "draw":
+        return index, Draw(d["deck"], tuple(d["pos"]))
+    if t == "reveal":
+        return index, Reveal(d["deck"], tuple(d["pos"]))
+    if t == "show":
+        return index, Show(d["deck"], tuple(d["pos"]), d["to"])
+    if t == "audit":
+        return index, Audit()
+    if t == "sync":
+        return index, Sync()
+    raise RemoteProtocolError(f"unknown step {t!r}")  # pragma: no cover - schema rejects it first

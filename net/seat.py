@@ -1,0 +1,393 @@
+"""One seat of a game as a sans-I/O protocol object (h11-style).
+
+The local rules engine says what the next step is (``request``); bytes from
+peers come in through ``receive(frame, via=seat)`` and produce events; bytes
+to broadcast come out of ``data_to_send``.  No sockets, no clock: when a step
+takes too long, the caller asks ``waiting_for()`` who is holding it up.
+
+A seat holds only its own secrets.  What it knows about hidden cards is what
+the protocol gave it: its own keys, the keys published by others, and keys
+sent to it privately.
+
+Checks run in a fixed order: frame size, signature, bounded decode, field
+types, sequence number, then the ledger (step, turn, proofs).  A link whose
+bytes fail before the signature is known good (garbage, a forged signature)
+is COMPROMISED and accepts nothing more, like magic-wormhole's ``S3_scared``;
+a validly signed message that breaks the rules is refused and pinned on its
+signer, and nothing of it is applied.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from . import deck as decks
+from . import group
+from .deck import DeckSpec
+from .dice import CHAIN_LENGTH, OwnChain
+from .envelope import Envelope, SeqTracker, open_frame, seal
+from .errors import Divergence, LocalProtocolError, RemoteProtocolError
+from .ledger import BODIES, Ledger
+from .ops import (
+    KIND_OF,
+    Audit,
+    Deal,
+    Draw,
+    Hello,
+    LockDeck,
+    Op,
+    Pick,
+    Reveal,
+    Roll,
+    Show,
+    ShuffleDeck,
+    Sync,
+)
+from .seal import Boxes
+from .secrets import SeatSecrets
+from .transcript import Roster, Transcript
+
+MAX_BUFFERED = 64  # messages held for steps we have not reached yet
+MAX_AHEAD = 8  # how many steps ahead of us a peer may be
+
+
+class Link(Enum):
+    OPEN = "open"
+    COMPROMISED = "compromised"
+
+
+@dataclass(frozen=True)
+class StepDone:
+    """A step finished; ``result`` is the face, the picks, the positions, the cards..."""
+
+    index: int
+    op: Op
+    result: Any
+
+
+@dataclass(frozen=True)
+class Alarm:
+    """Something is wrong with a deck after a step finished (not a card, a duplicate).
+
+    The step itself completed everywhere; ``error`` names the culprit when the
+    evidence already does, otherwise the audit will.
+    """
+
+    error: RemoteProtocolError
+
+
+@dataclass(frozen=True)
+class CardSeen:
+    """This seat now knows which card lies at ``position`` of ``deck``."""
+
+    deck: str
+    position: int
+    card: str
+
+
+class SeatProtocol:
+    def __init__(self, roster: Roster, secrets: SeatSecrets, *, chain_length: int = CHAIN_LENGTH) -> None:
+        if secrets.game_id != roster.game_id:
+            raise LocalProtocolError("secrets belong to another game")
+        if roster.keys[secrets.seat] != secrets.identity.public_key:
+            raise LocalProtocolError("this identity does not hold that seat")
+        self.roster = roster
+        self.secrets = secrets
+        self.seat = secrets.seat
+        self.name = roster.names[self.seat]
+        self.boxes = Boxes(secrets.box_private, roster.game_id)
+        self.ledger = Ledger(roster, viewer=self.seat, boxes=self.boxes)
+        self.chain = OwnChain(secrets.dice_seed, chain_length)
+        self.links = [Link.OPEN] * roster.size
+        self.known: dict[str, dict[int, str]] = {}
+        self._seq_in = SeqTracker(roster.size)
+        self._seq_out = 0
+        self._outbox: list[bytes] = []
+        self._requests: deque[Op] = deque()
+        self._buffer: list[Envelope] = []
+        self._accepted: list[bytes] = []
+        self.alarms: list[RemoteProtocolError] = []
+
+    # -- the engine's side --------------------------------------------------------
+
+    def request(self, op: Op) -> list[Any]:
+        """The local engine says this is the next step.  Raises LocalProtocolError if impossible."""
+        if self.ledger.op is None and not self._requests:
+            problem = self.ledger.problem(op)
+            if problem is not None:
+                raise LocalProtocolError(problem)
+        self._requests.append(op)
+        return self._advance()
+
+    def waiting_for(self) -> tuple[int, ...]:
+        return tuple(self.ledger.pending())
+
+    def busy(self) -> bool:
+        return self.ledger.op is not None or bool(self._requests)
+
+    def card(self, deck: str, position: int) -> str | None:
+        return self.known.get(deck, {}).get(position)
+
+    def material(self, deck: str, position: int) -> dict[int, int]:
+        """Every key this seat holds for a position (its own, public, sent to it)."""
+        d = self.ledger.deck(deck)
+        keys = dict(d.keys[position])
+        keys.update(self.ledger.private.get((deck, position), {}))
+        keys[self.seat] = self.secrets.deck(d.spec).key(position)
+        return keys
+
+    def transcript(self) -> Transcript:
+        return self.ledger.transcript()
+
+    def view(self) -> list[bytes]:
+        """Every authentic frame this seat accepted (for equivocation checks)."""
+        return list(self._accepted)
+
+    # -- the transport's side -------------------------------------------------------
+
+    def data_to_send(self) -> list[bytes]:
+        out, self._outbox = self._outbox, []
+        return out
+
+    def receive(self, frame: bytes, *, via: int) -> list[Any]:
+        """Bytes from the link to seat ``via``.  Raises RemoteProtocolError on any fault."""
+        if not 0 <= via < self.roster.size or via == self.seat:
+            raise LocalProtocolError(f"no link to seat {via}")
+        if self.links[via] is Link.COMPROMISED:
+            raise self.ledger.blame(via, "link already compromised; nothing more is accepted")
+        try:
+            env = open_frame(frame, game_id=self.roster.game_id, keys=self.ledger.keyring, kinds=BODIES)
+        except RemoteProtocolError as exc:
+            if exc.seat is None:
+                self.links[via] = Link.COMPROMISED
+                exc.blamed(via, self.roster.who(via))
+            elif exc.who is None:
+                exc.who = self.roster.who(exc.seat)
+            raise
+        if env.sender != via:
+            # Seats talk directly (a full mesh): a frame signed by X arrives on X's link.
+            raise self.ledger.blame(via, f"relayed a message from seat {env.sender}")
+        try:
+            self._seq_in.check(env.sender, env.seq)
+        except RemoteProtocolError as exc:
+            raise exc.blamed(via, self.roster.who(via)) from None
+        index = env.body["op"]["i"]
+        if index < self.ledger.index:
+            raise self.ledger.blame(env.sender, f"message for step {index}, which is over")
+        if index > self.ledger.index + MAX_AHEAD:
+            raise self.ledger.blame(env.sender, f"message for step {index}, too far ahead of step {self.ledger.index}")
+        if self._must_wait(env):
+            if len(self._buffer) >= MAX_BUFFERED:
+                raise self.ledger.blame(env.sender, "too many messages ahead of the game")
+            self._buffer.append(env)
+            self._seq_in.advance(env.sender)
+            self._accepted.append(frame)
+            return []
+        events = self._accept(env)
+        self._seq_in.advance(env.sender)
+        self._accepted.append(frame)
+        events += self._drain()
+        events += self._advance()
+        return events
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _must_wait(self, env: Envelope) -> bool:
+        index = env.body["op"]["i"]
+        if index > self.ledger.index or self.ledger.op is None:
+            return True
+        return env.sender in self.ledger.pending() and env.sender not in self.ledger.next_senders()
+
+    def _accept(self, env: Envelope, own: bool = False) -> list[Any]:
+        try:
+            done, result = self.ledger.accept(env, own)
+        except Divergence:
+            raise
+        except RemoteProtocolError as exc:
+            raise exc.blamed(env.sender, self.roster.who(env.sender)) from None
+        if not done:
+            return []
+        return self._on_done(self.ledger.index - 1, self.ledger.history[-1], result)
+
+    def _drain(self) -> list[Any]:
+        events: list[Any] = []
+        progress = True
+        while progress:
+            progress = False
+            for env in list(self._buffer):
+                if self.ledger.op is None or env.body["op"]["i"] != self.ledger.index:
+                    continue
+                if env.sender not in self.ledger.next_senders():
+                    continue
+                self._buffer.remove(env)
+                events += self._accept(env)
+                events += self._advance(drain=False)
+                progress = True
+                break
+        return events
+
+    def _advance(self, drain: bool = True) -> list[Any]:
+        events: list[Any] = []
+        while True:
+            if self.ledger.op is None and self._requests:
+                self.ledger.begin(self._requests.popleft())
+                if drain:
+                    events += self._drain()
+                continue
+            if self.ledger.op is not None and self.seat in self.ledger.next_senders():
+                events += self._send_own()
+                continue
+            return events
+
+    def _send_own(self) -> list[Any]:
+        op = self.ledger.op
+        assert op is not None
+        kind = KIND_OF[type(op)]
+        body = {"op": self.ledger.op_wire, "basis": self.ledger.basis, **self._body(op)}
+        seq = self._seq_out
+        frame = seal(self.secrets.identity, self.seat, self.roster.game_id, seq, kind, body)
+        self._seq_out += 1
+        env = Envelope(self.roster.game_id, seq, self.seat, kind, body, frame)
+        self._outbox.append(frame)
+        self._accepted.append(frame)
+        return self._accept(env, own=True)
+
+    def _deck_secrets(self, name: str) -> decks.DeckSecrets:
+        return self.secrets.deck(self.ledger.deck(name).spec)
+
+    def _body(self, op: Op) -> dict[str, Any]:
+        L = self.ledger
+        if isinstance(op, Hello):
+            return {
+                "name": self.name,
+                "box": self.secrets.box_public,
+                "dice": self.chain.commitment(0),
+                "len": self.chain.length,
+            }
+        if isinstance(op, ShuffleDeck):
+            d = L.deck(op.spec.name)
+            E, pts = decks.shuffle(d.shuffle_input(self.seat), self.secrets.deck(op.spec))
+            return {"E": E, "pts": b"".join(pts)}
+        if isinstance(op, LockDeck):
+            d = L.deck(op.deck)
+            ctx = decks.lock_context(self.roster.game_id, L.basis, self.seat, d.name, d.E[self.seat])
+            m = decks.lock(ctx, d.lock_input(self.seat), self._deck_secrets(op.deck))
+            return {"Y": m.Y, "T": m.T, "R": m.R, "z": m.z, "zs": m.zs}
+        if isinstance(op, (Roll, Pick)):
+            state = L.chains[self.seat]
+            assert state is not None
+            value, renew = self.chain.reveal(state)
+            body: dict[str, Any] = {"v": value}
+            if renew is not None:
+                body["renew"], body["len"] = renew
+            return body
+        if isinstance(op, (Deal, Draw, Reveal)):
+            return self._key_body(op)
+        if isinstance(op, Show):
+            inner_body = {"op": L.op_wire, "basis": L.basis, **self._key_body(op)}
+            inner = seal(self.secrets.identity, self.seat, self.roster.game_id, self._seq_out, "keys", inner_body)
+            box = L.box[op.to]
+            assert box is not None
+            return {"ct": self.boxes.seal(self.seat, op.to, self._seq_out, box, inner)}
+        if isinstance(op, Audit):
+            entries = []
+            for name, d in L.decks.items():
+                ds = self.secrets.deck(d.spec)
+                entries.append(
+                    {
+                        "deck": name,
+                        "e": group.scalar_to_bytes(ds.e),
+                        "perm": bytes(ds.perm),
+                        "k": b"".join(group.scalar_to_bytes(ds.key(j)) for j in range(d.size)),
+                    }
+                )
+            return {"decks": entries}
+        if isinstance(op, Sync):
+            return {}
+        raise LocalProtocolError(f"cannot answer {op!r}")  # pragma: no cover
+
+    def _key_body(self, op: Op) -> dict[str, Any]:
+        L = self.ledger
+        d = L.deck(op.deck)  # type: ignore[union-attr]
+        positions = L.covered(op, self.seat)
+        ctx = decks.keys_context(self.roster.game_id, L.basis, self.seat, d.name, positions)
+        m = decks.prove_keys(ctx, self._deck_secrets(d.name), positions, d.E[self.seat], d.locked[self.seat])
+        return {"k": m.keys, "A": m.A, "As": m.As, "s": m.s}
+
+    def _on_done(self, index: int, op: Op, result: Any) -> list[Any]:
+        events: list[Any] = [StepDone(index, op, result)]
+        if isinstance(op, (Draw, Reveal)):
+            for anomaly in self.ledger.anomalies:
+                if anomaly.position in op.positions and anomaly.deck == op.deck:
+                    events += self._alarm(anomaly.seat, anomaly.message)
+            for p, card in result.items():
+                if card is not None:
+                    events += self._learn(op.deck, p, card)
+        elif (isinstance(op, Deal) and op.to == self.seat) or (isinstance(op, Show) and op.to == self.seat):
+            d = self.ledger.deck(op.deck)
+            for p in op.positions:
+                if self.card(op.deck, p) is not None:
+                    continue
+                keys = self.material(op.deck, p)
+                if len(keys) < self.roster.size:
+                    continue
+                card = decks.unlock(d, p, keys)
+                if card is None:
+                    events += self._alarm(decks.forensics(d), f"{d.name}: position {p} does not hold a printed card")
+                    continue
+                events += self._learn(op.deck, p, card)
+        elif isinstance(op, Audit):
+            for name, cards in result.decks.items():
+                for p, card in enumerate(cards):
+                    if self.card(name, p) is None:
+                        self.known.setdefault(name, {})[p] = card
+        return events
+
+    def _learn(self, deck: str, position: int, card: str) -> list[Any]:
+        mine = self.known.setdefault(deck, {})
+        twin = next((p for p, c in mine.items() if c == card and p != position), None)
+        mine[position] = card
+        events: list[Any] = [CardSeen(deck, position, card)]
+        if twin is not None:
+            culprit = decks.forensics(self.ledger.deck(deck))
+            events += self._alarm(culprit, f"{deck}: {card} at both positions {twin} and {position}")
+        return events
+
+    def _alarm(self, seat: int | None, message: str) -> list[Any]:
+        if seat is None:
+            message += "; the audit will say who"
+        error = self.ledger.blame(seat, message)
+        self.alarms.append(error)
+        return [Alarm(error)]
+
+    # -- resuming after a crash -------------------------------------------------------
+
+    @classmethod
+    def resume(cls, roster: Roster, secrets: SeatSecrets, transcript: Transcript) -> SeatProtocol:
+        """Rebuild a seat from its secrets and the public transcript of the game so far."""
+        if transcript.roster != roster:
+            raise LocalProtocolError("transcript of another game")
+        seat = cls(roster, secrets)
+        for frame in transcript.frames():
+            env = open_frame(frame, game_id=roster.game_id, keys=seat.ledger.keyring, kinds=BODIES)
+            own = env.sender == seat.seat
+            if own:
+                seat._seq_out = env.seq + 1
+            else:
+                seat._seq_in.check(env.sender, env.seq)
+                seat._seq_in.advance(env.sender)
+            seat._accepted.append(frame)
+            if own and isinstance(env.body, dict) and env.kind == "hello":
+                seat.chain = OwnChain(secrets.dice_seed, env.body["len"])
+            done, result = seat.ledger.follow(env, own)
+            if done:
+                seat._on_done(seat.ledger.index - 1, seat.ledger.history[-1], result)
+        if seat.ledger.op is not None:
+            raise LocalProtocolError("the transcript ends in the middle of a step")
+        return seat
+
+
+__all__ = ["SeatProtocol", "StepDone", "CardSeen", "Alarm", "Link", "DeckSpec"]

@@ -1,0 +1,149 @@
+"""Shared helpers for the net tests (deck fixtures, tampering, oracles)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ankh.net import group
+from ankh.net.deck import DeckSpec
+from ankh.net.envelope import HEADER_LEN, Identity, seal, unpack_strict
+from ankh.net.group import L
+from ankh.net.seal import Boxes
+from ankh.net.table import Table
+
+GREEN = [f"green-{i:02d}" for i in range(48)]
+BROWN = [f"brown-{i:02d}" for i in range(53)]
+PERSONALITIES = ["vimes", "vetinari", "chrysoprase", "dragon", "selachii", "rust", "ventre"]
+EVENTS = [f"event-{i:02d}" for i in range(12)]
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+
+
+def full_decks(players: int = 4) -> list[DeckSpec]:
+    brown = BROWN[:-2] if players == 2 else BROWN
+    personalities = PERSONALITIES[:6] if players == 2 else PERSONALITIES
+    return [
+        DeckSpec.player(GREEN, brown),
+        DeckSpec.of("personalities", personalities),
+        DeckSpec.of("events", EVENTS),
+    ]
+
+
+def small_decks() -> list[DeckSpec]:
+    return [
+        DeckSpec.player([f"g{i}" for i in range(6)], [f"b{i}" for i in range(6)]),
+        DeckSpec.of("personalities", PERSONALITIES),
+    ]
+
+
+def table(players: int = 3, *, seed: bytes = b"t", decks: list[DeckSpec] | None = None, **kw: Any) -> Table:
+    t = Table.new(NAMES[:players], seed=seed, **kw)
+    if decks is not None:
+        t.setup(decks)
+    return t
+
+
+def decode(frame: bytes) -> dict[str, Any]:
+    return unpack_strict(frame[HEADER_LEN:])
+
+
+def resign(frame: bytes, identity: Identity, mutate: Callable[[dict[str, Any]], None]) -> bytes:
+    """The same message with its body changed, signed again by its sender."""
+    payload = decode(frame)
+    body = payload["body"]
+    mutate(body)
+    return seal(identity, payload["from"], payload["game"], payload["seq"], payload["kind"], body)
+
+
+class Tamper:
+    """A wire hook: the first frame of ``kind`` from ``sender`` (matching ``when``)
+    is replaced, for every recipient, by ``change(frame)``; or dropped if it returns None.
+
+    ``digests`` records each recipient's ledger digest just before it gets the
+    altered frame (to check that nothing was applied)."""
+
+    def __init__(
+        self,
+        t: Table,
+        sender: int,
+        kind: str,
+        change: Callable[[bytes], bytes | None],
+        when: Callable[[dict[str, Any]], bool] = lambda body: True,
+        only_to: set[int] | None = None,
+    ) -> None:
+        self.t, self.sender, self.kind, self.change, self.when = t, sender, kind, change, when
+        self.only_to = only_to
+        self.target: bytes | None = None
+        self.replacement: bytes | None = None
+        self.digests: dict[int, bytes] = {}
+        t.wire = self
+
+    def __call__(self, frame: bytes, sender: int, recipient: int) -> bytes | None:
+        if self.target is None and sender == self.sender:
+            payload = decode(frame)
+            if payload["kind"] == self.kind and self.when(payload["body"]):
+                self.target = frame
+                self.replacement = self.change(frame)
+        if frame == self.target and (self.only_to is None or recipient in self.only_to):
+            self.digests[recipient] = self.t.seats[recipient].ledger.digest()
+            return self.replacement
+        return frame
+
+
+def identity(t: Table, seat: int) -> Identity:
+    return t.seats[seat].secrets.identity
+
+
+def swap_scalar(blob: bytes, index: int, value: int) -> bytes:
+    return blob[: 32 * index] + group.scalar_to_bytes(value % L) + blob[32 * (index + 1) :]
+
+
+def attempt_unlock(t: Table, seat: int, deck: str, pos: int) -> str | None:
+    """Everything ``seat`` holds for this position, multiplied out: a card only if it has every key."""
+    d = t.seats[seat].ledger.deck(deck)
+    prod = 1
+    for k in t.seats[seat].material(deck, pos).values():
+        prod = prod * k % L
+    point = group.mul(pow(prod, -1, L), d.final[pos])
+    return d.card_of(point)
+
+
+def reseal(t: Table, frame: bytes, to: int, mutate_inner: Callable[[dict[str, Any]], None]) -> bytes:
+    """A sealed (private) message re-made by its sender with the inner body changed."""
+    payload = decode(frame)
+    sender, seq = payload["from"], payload["seq"]
+    secrets = t.seats[sender].secrets
+    boxes = Boxes(secrets.box_private, t.game_id)
+    peer = t.seats[sender].ledger.box[to]
+    inner = boxes.open(sender, to, seq, peer, payload["body"]["ct"])
+    inner2 = resign(inner, secrets.identity, mutate_inner)
+
+    def outer(body: dict[str, Any]) -> None:
+        body["ct"] = boxes.seal(sender, to, seq, peer, inner2)
+
+    return resign(frame, secrets.identity, outer)
+
+
+def cheat_body(
+    t: Table,
+    seat: int,
+    kind: str,
+    mutate: Callable[[dict[str, Any]], None],
+    when: Callable[[Any], bool] = lambda op: True,
+) -> None:
+    """Make ``seat`` itself cheat consistently: its next ``kind`` message body is
+    altered before it signs it and applies it to its own log."""
+    from ankh.net.ops import KIND_OF
+
+    s = t.seats[seat]
+    honest = s._body
+    done = []
+
+    def body(op: Any) -> dict[str, Any]:
+        b = honest(op)
+        if not done and KIND_OF[type(op)] == kind and when(op):
+            mutate(b)
+            done.append(op)
+        return b
+
+    s._body = body  # type: ignore[method-assign]

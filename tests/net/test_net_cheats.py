@@ -1,0 +1,261 @@
+"""The cheat catalogue: each cheat is detected, pinned on the right seat, and
+leaves nothing applied at the seat that caught it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from ankh.net import deck as decks
+from ankh.net import group
+from ankh.net.envelope import open_frame
+from ankh.net.errors import Equivocation, RemoteProtocolError, Stalled
+from ankh.net.ledger import BODIES, INNER_KINDS
+from ankh.net.ops import Roll
+from ankh.net.seat import Link
+from ankh.net.verify import verify_transcript
+
+from .nethelp import Tamper, cheat_body, decode, identity, reseal, resign, small_decks, swap_scalar, table
+
+
+def caught(exc: RemoteProtocolError, t, tamper: Tamper, seat: int) -> int:
+    """Common checks; returns the seat that reported the cheat."""
+    assert exc.seat == seat, str(exc)
+    assert exc.who == t.names[seat]
+    reporter = exc.reporter  # type: ignore[attr-defined]
+    assert t.seats[reporter].ledger.digest() == tamper.digests[reporter], "something was applied"
+    return reporter
+
+
+def test_forged_signature_compromises_the_link() -> None:
+    t = table(3, seed=b"forged")
+    tamper = Tamper(t, 1, "hello", lambda f: f[:9] + bytes([f[9] ^ 0x40]) + f[10:])
+    with pytest.raises(RemoteProtocolError) as info:
+        t.roll("first")
+    reporter = caught(info.value, t, tamper, 1)
+    assert "signature" in info.value.message
+    assert t.seats[reporter].links[1] is Link.COMPROMISED
+    # once compromised, even the genuine frame is refused
+    with pytest.raises(RemoteProtocolError):
+        t.seats[reporter].receive(tamper.target, via=1)
+
+
+def test_message_forged_in_another_seats_name_is_pinned_on_the_sender() -> None:
+    t = table(3, seed=b"impostor", decks=small_decks())
+    for s in t.seats:
+        s.request(Roll("x"))
+    frame = t.seats[2].data_to_send()[0]
+    forged = bytes([1]) + frame[1:]  # seat 2 claims to be seat 1
+    before = t.seats[0].ledger.digest()
+    with pytest.raises(RemoteProtocolError) as info:
+        t.seats[0].receive(forged, via=2)
+    assert info.value.seat == 2 and "signature" in info.value.message
+    assert t.seats[0].ledger.digest() == before
+    assert t.seats[0].links[2] is Link.COMPROMISED
+    # a genuine frame of seat 1 handed on by seat 0 is refused too (seats talk directly)
+    genuine = t.seats[1].data_to_send()[0]
+    with pytest.raises(RemoteProtocolError) as info:
+        t.seats[2].receive(genuine, via=0)
+    assert info.value.seat == 0 and "relayed" in info.value.message
+
+
+def test_replayed_message() -> None:
+    t = table(3, seed=b"replay", decks=small_decks())
+    old = t.transcript().ops[0][1]  # seat 1's hello
+    before = t.seats[0].ledger.digest(), t.seats[0]._seq_in.snapshot()
+    with pytest.raises(RemoteProtocolError) as info:
+        t.seats[0].receive(old, via=1)
+    assert info.value.seat == 1 and "replayed" in info.value.message
+    assert (t.seats[0].ledger.digest(), t.seats[0]._seq_in.snapshot()) == before
+
+
+def test_reordered_messages() -> None:
+    # Two tables from the same seed say exactly the same things; the second runs ahead.
+    a = table(3, seed=b"order", decks=small_decks())
+    b = table(3, seed=b"order", decks=small_decks())
+    assert a.transcript().to_bytes() == b.transcript().to_bytes()
+    b.roll("one")
+    b.roll("two")
+    first, second = b.transcript().ops[-2][1], b.transcript().ops[-1][1]
+    for s in a.seats:
+        s.request(Roll("one"))
+    before = a.seats[0].ledger.digest()
+    with pytest.raises(RemoteProtocolError) as info:
+        a.seats[0].receive(second, via=1)
+    assert info.value.seat == 1 and "out-of-order" in info.value.message
+    assert a.seats[0].ledger.digest() == before
+    a.seats[0].receive(first, via=1)  # the right one is still welcome
+
+
+@pytest.mark.parametrize("step", ["deal", "reveal"])
+def test_wrong_key_in_a_deal_or_reveal(step: str) -> None:
+    t = table(3, seed=b"badkey-" + step.encode(), decks=small_decks())
+    cheat = 1
+    if step == "reveal":
+        (pos,) = t.deal("player", cheat)
+
+    def wrong_key(frame: bytes) -> bytes:
+        return resign(frame, identity(t, cheat), lambda b: b.__setitem__("k", swap_scalar(b["k"], 0, 12345)))
+
+    tamper = Tamper(t, cheat, "keys", wrong_key)
+    with pytest.raises(RemoteProtocolError) as info:
+        if step == "deal":
+            t.deal("player", 0)
+        else:
+            t.reveal("player", [pos])
+    reporter = caught(info.value, t, tamper, cheat)
+    assert "wrong key" in info.value.message
+    # nothing was applied: the honest frame is still accepted afterwards
+    t.seats[reporter].receive(tamper.target, via=cheat)
+
+
+def test_wrong_key_in_a_private_pass() -> None:
+    t = table(3, seed=b"badpass", decks=small_decks())
+    (pos,) = t.deal("player", 1)
+    tamper = Tamper(
+        t, 1, "sealed", lambda f: reseal(t, f, 2, lambda b: b.__setitem__("k", swap_scalar(b["k"], 0, 777)))
+    )
+    with pytest.raises(RemoteProtocolError) as info:
+        t.pass_cards("player", [pos], 2)
+    assert caught(info.value, t, tamper, 1) == 2  # only the receiver can see inside
+    assert t.known(2, "player", pos) is None
+    # The receiver can show everyone the signed lie: the inner frame is signed by
+    # seat 1 and its key fails against public data alone.
+    outer, inner = info.value.evidence
+    env = open_frame(inner, game_id=t.game_id, keys=t.ledger.keyring, kinds=INNER_KINDS)
+    assert env.sender == 1 and env.seq == decode(outer)["seq"]
+    d = t.seats[0].ledger.deck("player")
+    b = env.body
+    ctx = decks.keys_context(t.game_id, b["basis"], 1, "player", [pos])
+    msg = decks.KeyMessage(b["k"], b["A"], b["As"], b["s"])
+    assert decks.verify_keys(ctx, msg, [pos], d.E[1], d.lock_input(1), d.locked[1]) is None
+
+
+@pytest.mark.parametrize("field", ["z", "zs", "R", "T"])
+def test_bad_lock_proof(field: str) -> None:
+    t = table(3, seed=b"badlock-" + field.encode())
+
+    def spoil(body: dict) -> None:
+        if field == "z":
+            body["z"] = group.scalar_to_bytes(group.scalar_from_bytes(body["z"]) + 1)
+        elif field == "zs":
+            body["zs"] = swap_scalar(body["zs"], 3, 99)
+        elif field == "R":
+            body["R"] = group.mul(2, body["R"])
+        else:
+            body["T"] = body["T"][32:64] + body["T"][:32] + body["T"][64:]
+
+    tamper = Tamper(t, 2, "lock", lambda f: resign(f, identity(t, 2), spoil))
+    with pytest.raises(RemoteProtocolError) as info:
+        t.setup(small_decks())
+    caught(info.value, t, tamper, 2)
+    assert "proof fails" in info.value.message
+
+
+def test_bad_key_proof() -> None:
+    t = table(3, seed=b"badkeyproof", decks=small_decks())
+    tamper = Tamper(
+        t, 0, "keys", lambda f: resign(f, identity(t, 0), lambda b: b.__setitem__("s", swap_scalar(b["s"], 0, 5)))
+    )
+    with pytest.raises(RemoteProtocolError) as info:
+        t.draw("personalities")
+    caught(info.value, t, tamper, 0)
+
+
+def _replace_point(t, cheat: int, index: int, new_point) -> None:
+    """``cheat`` swaps one point of its shuffle of the personalities (and keeps to its story)."""
+
+    def edit(body: dict) -> None:
+        pts = body["pts"]
+        body["pts"] = pts[: 32 * index] + new_point(pts) + pts[32 * (index + 1) :]
+
+    cheat_body(t, cheat, "shuffle", edit, when=lambda op: op.spec.name == "personalities")
+
+
+def test_card_duplicated_in_the_shuffle_is_caught_in_play_and_by_the_audit() -> None:
+    t = table(3, seed=b"duplicate")
+    _replace_point(t, 1, 2, lambda pts: pts[32 * 5 : 32 * 6])  # position 2 := position 5
+    t.setup(small_decks())  # the shuffle pass carries no proof: nothing to see yet
+    with pytest.raises(RemoteProtocolError) as info:
+        t.draw("personalities", 7)
+    assert info.value.seat is None and "both positions" in info.value.message
+    outcome = t.audit()
+    assert not outcome.fair
+    assert {seat for seat, _ in outcome.violations} == {1}
+    assert "substituted" in outcome.violations[0][1]
+    report = verify_transcript(t.transcript().to_bytes())
+    assert not report.fair and {v.seat for v in report.violations} == {None, 1}
+    assert any(v.name == "Bob" and "substituted" in v.message for v in report.violations)
+
+
+def test_card_substituted_in_the_shuffle_is_caught_by_the_audit() -> None:
+    t = table(3, seed=b"substitute")
+    _replace_point(t, 2, 4, lambda pts: group.mul(3, pts[32 * 4 : 32 * 5]))  # not a printed card
+    t.setup(small_decks())
+    t.deal("personalities", 0, 3)  # the game goes on; nobody can tell yet
+    outcome = t.audit()
+    assert [seat for seat, _ in outcome.violations] == [2]
+    assert "personalities" not in outcome.decks and "player" in outcome.decks
+
+
+def _twist_point(rng: random.Random) -> bytes:
+    p = group.P
+    while True:
+        u = rng.randrange(2, p - 1)
+        if pow((u * u * u + group.A * u * u + u) % p, (p - 1) // 2, p) == p - 1:
+            return u.to_bytes(32, "little")
+
+
+def test_point_off_the_curve_is_pinned_on_whoever_published_it() -> None:
+    # A point on the twist slipped into a shuffle makes an honest seat's lock
+    # proof fail later; the checker then finds who published the bad point.
+    t = table(3, seed=b"twist")
+    bad = _twist_point(random.Random(1))
+    assert not group.is_valid_point(bad)
+    _replace_point(t, 1, 3, lambda pts: bad)
+    with pytest.raises(RemoteProtocolError) as info:
+        t.setup(small_decks())
+    assert info.value.seat == 1 and "outside the group" in info.value.message
+
+
+def test_withheld_reveal_is_reported_as_a_stall_by_name() -> None:
+    t = table(3, seed=b"stall")
+    t.roll("warm-up")
+    t.wire = lambda f, s, r: None if s == 2 and decode(f)["kind"] == "dice" else f
+    with pytest.raises(Stalled) as info:
+        t.roll("assassinate")
+    assert info.value.seats == (2,) and info.value.names == ("Cat",)
+    assert "Cat" in str(info.value) and "roll" in str(info.value)
+    assert t.seats[0].waiting_for() == (2,)
+
+
+def test_equivocation_is_caught_by_the_running_hash() -> None:
+    t = table(3, seed=b"equivocate")
+
+    def other_order(frame: bytes) -> bytes:
+        def swap_first_two(body: dict) -> None:
+            body["pts"] = body["pts"][32:64] + body["pts"][:32] + body["pts"][64:]
+
+        return resign(frame, identity(t, 1), swap_first_two)
+
+    Tamper(t, 1, "shuffle", other_order, only_to={2})  # seat 2 hears another story
+    with pytest.raises(Equivocation) as info:
+        t.setup(small_decks())
+    assert info.value.seat == 1 and info.value.who == "Bob"
+    first, second = info.value.evidence
+    for frame in (first, second):
+        env = open_frame(frame, game_id=t.game_id, keys=t.ledger.keyring, kinds=BODIES)
+        assert env.sender == 1
+    assert first != second and decode(first)["seq"] == decode(second)["seq"]
+
+
+def test_equivocation_in_the_last_message_is_caught_by_sync() -> None:
+    t = table(3, seed=b"equivocate-late", decks=small_decks())
+    (pos,) = t.deal("player", 1)
+    garbled = lambda f: resign(f, identity(t, 1), lambda b: b.__setitem__("ct", b["ct"][::-1]))  # noqa: E731
+    Tamper(t, 1, "sealed", garbled, only_to={0})  # seat 0 cannot open it anyway
+    t.pass_cards("player", [pos], 2)
+    assert t.known(2, "player", pos) is not None
+    with pytest.raises(Equivocation) as info:
+        t.sync()
+    assert info.value.seat == 1

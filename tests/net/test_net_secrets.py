@@ -1,0 +1,54 @@
+"""A seat's secrets survive a round trip through bytes, and a crashed seat resumes."""
+
+from __future__ import annotations
+
+import pytest
+from ankh.net.errors import LocalProtocolError, RemoteProtocolError
+from ankh.net.seat import SeatProtocol
+from ankh.net.secrets import SeatSecrets
+from ankh.net.transcript import Transcript
+
+from .nethelp import small_decks, table
+
+
+def test_secrets_round_trip() -> None:
+    t = table(2, seed=b"secrets", decks=small_decks())
+    original = t.seats[1].secrets
+    data = original.to_bytes()
+    again = SeatSecrets.from_bytes(data)
+    assert again.to_bytes() == data
+    assert (again.game_id, again.seat, again.master) == (original.game_id, original.seat, original.master)
+    assert again.identity.public_key == original.identity.public_key
+    assert again.box_public == original.box_public and again.dice_seed(3) == original.dice_seed(3)
+    spec = small_decks()[0]
+    a, b = original.deck(spec), again.deck(spec)
+    assert (a.e, a.perm, [a.key(j) for j in range(spec.size)]) == (b.e, b.perm, [b.key(j) for j in range(spec.size)])
+    for bad in (b"", data[:-3], data.replace(b"ankh-seat-secrets", b"ankh-seat-secretz"), b"\x80"):
+        with pytest.raises(RemoteProtocolError):
+            SeatSecrets.from_bytes(bad)
+
+
+def test_crashed_seat_resumes_from_secrets_and_transcript() -> None:
+    t = table(3, seed=b"resume", decks=small_decks())
+    (mine,) = t.deal("player", 2)
+    (gift,) = t.deal("player", 1)
+    t.pass_cards("player", [gift], 2)  # seat 2 learns it from a private message
+    t.roll("before the crash")
+    old = t.seats[2]
+    saved_secrets, saved_log = t.secrets(2), t.transcript(0).to_bytes()
+
+    seat = SeatProtocol.resume(t.roster, SeatSecrets.from_bytes(saved_secrets), Transcript.from_bytes(saved_log))
+    assert seat.ledger.basis == old.ledger.basis
+    assert seat.known == old.known and seat.card("player", gift) is not None
+    assert seat.ledger.private == old.ledger.private
+    t.replace(2, seat)
+    (third,) = t.deal("player", 2)
+    assert t.known(2, "player", third) is not None
+    t.roll("after the crash")
+    t.look("personalities", [0, 1], 2)
+    outcome = t.audit()
+    assert outcome.fair
+    assert t.known(2, "player", mine) == outcome.decks["player"][mine]
+
+    with pytest.raises(LocalProtocolError):
+        SeatProtocol.resume(table(3, seed=b"another").roster, seat.secrets, Transcript.from_bytes(saved_log))
