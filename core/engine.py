@@ -100,7 +100,12 @@ def t_position(s: State, pos) -> None:
 
 
 def r_position_discard(s: State, ids, gone) -> None:
-    for h, cid in zip(gone, ids):
+    discard_from_draw(s, gone, ids)
+
+
+def discard_from_draw(s: State, handles, ids) -> None:
+    """Cards turned face up from the draw pile onto the discard pile."""
+    for h, cid in zip(handles, ids):
         reveal(s, h, cid)
         s.draw.remove(h)
         s.discard.append(h)
@@ -864,13 +869,19 @@ def score(s: State, p: int) -> int:
         pts += 5 * s.minions[a][p]
         if s.building[a] == p:
             pts += COST[a]
-    cash = s.money[p]
-    for _ in s.loans[p]:
+    return pts + after_loans(s.money[p], len(s.loans[p]))
+
+
+def after_loans(cash: int, loans: int) -> int:
+    """Points left from ``cash`` once ``loans`` are settled (A15): each repaid
+    with $12 while possible, else -15 points."""
+    penalty = 0
+    for _ in range(loans):
         if cash >= LOAN_REPAY:
             cash -= LOAN_REPAY
         else:
-            pts -= LOAN_PENALTY
-    return pts + cash
+            penalty += LOAN_PENALTY
+    return cash - penalty
 
 
 def best_city_card(s: State, p: int) -> int:

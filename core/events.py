@@ -8,7 +8,7 @@ asked in turn order starting with the player who drew the event.
 from __future__ import annotations
 
 from .engine import (
-    arrive, depart, end_game, remove_building, remove_minion, t_do_remove, t_guard,
+    arrive, depart, discard_from_draw, end_game, remove_building, remove_minion, t_do_remove, t_guard,
 )
 from .model import ADJ, AREA_IDS, COLOURS, DEMON, RIVER, TROLL, Reveal, RollDie
 from .state import NOBODY, REMOVED, State
@@ -143,11 +143,7 @@ def fog(s: State, p: int) -> None:
 
 
 def r_fog(s: State, ids, top) -> None:
-    from .engine import reveal
-    for h, cid in zip(top, ids):
-        reveal(s, h, cid)
-        s.draw.remove(h)
-        s.discard.append(h)
+    discard_from_draw(s, top, ids)
     s.log("fog", None, "fog discards " + ", ".join(ids))
     if not s.draw:
         end_game(s, "draw-pile")  # A4: Fog taking the last card ends the game too

@@ -76,9 +76,9 @@ when a Vimes may be in the game, otherwise decided on points).
 """
 from __future__ import annotations
 
-from ..engine import personality_met, score, t_final_reveal
+from ..engine import after_loans, personality_met, score, t_final_reveal
 from ..model import (
-    ABILITY, ABILITY_PARAMS, CARD, COST, LOAN_PENALTY, LOAN_REPAY, NUM_AREAS, PERSONALITY,
+    ABILITY, ABILITY_PARAMS, CARD, COST, LOAN_REPAY, NUM_AREAS, PERSONALITY,
     DealCard, Decision, PassCard, Reveal, RulesError, personality_list,
 )
 
@@ -536,11 +536,4 @@ def board_stats(s):
 
 def points(s, q: int, board: list[int], bval: list[int]) -> int:
     """``engine.score`` from precomputed board points (A15 loans)."""
-    cash = s.money[q]
-    pts = board[q] + bval[q]
-    for _ in s.loans[q]:
-        if cash >= LOAN_REPAY:
-            cash -= LOAN_REPAY
-        else:
-            pts -= LOAN_PENALTY
-    return pts + cash
+    return board[q] + bval[q] + after_loans(s.money[q], len(s.loans[q]))

@@ -140,3 +140,22 @@ class Scenario:
 
     def log_text(self) -> str:
         return "\n".join(e.text for e in self.game.log)
+
+
+# Personalities that cannot win by accident in test positions (Commander Vimes
+# only wins when the draw pile runs out); a test's own personality lines win.
+QUIET = ("commander-vimes", "dragon-king-of-arms", "chrysoprase", "lord-vetinari")
+
+
+def quiet_personalities(players: int, lines) -> list[str]:
+    """Record lines giving every seat not named in ``lines`` a quiet personality."""
+    given = {l.split()[1].rstrip(":"): l.split()[2] for l in lines
+             if l.startswith("personality ")}
+    out = []
+    for c in COLOURS[:players]:
+        if c not in given:
+            pid = next(p for p in QUIET if p not in given.values()
+                       and not (players == 2 and p == "chrysoprase"))
+            given[c] = pid
+            out.append(f"personality {c}: {pid}")
+    return out

@@ -11,7 +11,7 @@ import pytest
 from ankh.core.model import AREA_INDEX, COLOURS
 from ankh.core.state import NOBODY
 
-from tests.core.helpers import Scenario, check_invariants
+from tests.core.helpers import Scenario, check_invariants, quiet_personalities
 
 A = AREA_INDEX
 RED, YELLOW = 0, 1
@@ -24,22 +24,6 @@ HANDS = {
 }
 
 
-# Personalities that cannot win by accident in these positions (Commander Vimes
-# only wins when the draw pile runs out); a test's own personality lines win.
-QUIET = ("commander-vimes", "dragon-king-of-arms", "chrysoprase", "lord-vetinari")
-
-
-def quiet_personalities(players: int, lines) -> list[str]:
-    given = {l.split()[1].rstrip(":"): l.split()[2] for l in lines
-             if l.startswith("personality ")}
-    out = []
-    for c in COLOURS[:players]:
-        if c not in given:
-            pid = next(p for p in QUIET if p not in given.values()
-                       and not (players == 2 and p == "chrysoprase"))
-            given[c] = pid
-            out.append(f"personality {c}: {pid}")
-    return out
 
 
 def game(*lines: str, players: int = 2, first: str = "red", hands: dict | None = None,

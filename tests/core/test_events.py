@@ -12,7 +12,7 @@ from __future__ import annotations
 from ankh.core.model import AREA_INDEX, COLOURS
 from ankh.core.state import NOBODY, REMOVED
 
-from tests.core.helpers import Scenario, check_invariants
+from tests.core.helpers import Scenario, check_invariants, quiet_personalities
 
 A = AREA_INDEX
 RED, YELLOW, GREEN = 0, 1, 2
@@ -25,22 +25,6 @@ HANDS = {
 }
 
 
-# Personalities that cannot win by accident in these positions (Commander Vimes
-# only wins when the draw pile runs out); a test's own personality lines win.
-QUIET = ("commander-vimes", "dragon-king-of-arms", "chrysoprase", "lord-vetinari")
-
-
-def quiet_personalities(players: int, lines) -> list[str]:
-    given = {l.split()[1].rstrip(":"): l.split()[2] for l in lines
-             if l.startswith("personality ")}
-    out = []
-    for c in COLOURS[:players]:
-        if c not in given:
-            pid = next(p for p in QUIET if p not in given.values()
-                       and not (players == 2 and p == "chrysoprase"))
-            given[c] = pid
-            out.append(f"personality {c}: {pid}")
-    return out
 
 
 def game(*lines: str, event: str | None = None, rolls=(), players: int = 3,
