@@ -291,10 +291,10 @@ class LocalGame:
             pass
 
     def choose(self, option: tuple) -> None:
-        """A person's decision (checked by the rules)."""
-        d = self.state.pending
-        if not isinstance(d, Decision) or d.seat in self.bots:
-            raise IllegalAction("it is not a person's decision now")
+        """The pending decision: a person's, or a bot's worked out elsewhere (in
+        a worker, on a copy of the state).  The rules check it either way."""
+        if not isinstance(self.state.pending, Decision):
+            raise IllegalAction("no decision is pending")
         self._apply_choice(option)
 
     def choose_text(self, text: str) -> None:

@@ -1,0 +1,22 @@
+"""Driving the app as a person would: wait for the game to need us, then press keys."""
+from __future__ import annotations
+
+from ankh.tui.screens.end import EndScreen
+from ankh.tui.screens.game import GameScreen
+
+
+def deciding(app) -> bool:
+    screen = app.screen
+    return (isinstance(screen, GameScreen) and screen.view is not None
+            and screen.view.decision is not None and not screen._handing_over)
+
+
+async def settle(pilot, limit: int = 400) -> None:
+    """Wait until a person must decide or the game is over."""
+    app = pilot.app
+    for _ in range(limit):
+        if not app.workers and (isinstance(app.screen, EndScreen) or deciding(app)):
+            return
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    raise AssertionError(f"the game did not come back to a person (screen: {app.screen!r})")

@@ -1,0 +1,71 @@
+"""Game situations fixed by records (docs/record.md): hands, personalities,
+areas and the moves so far are all written down, so each opens the same way."""
+from __future__ import annotations
+
+SETUP = """\
+# ankh record 1
+players: 3
+seed: 5
+first: {first}
+personality red: lord-vetinari
+personality yellow: lord-rust
+personality green: dragon-king-of-arms
+hand red: gaspode groat hex the-royal-mint {red5}
+hand yellow: mr-gryle captain-carrot the-mended-drum modo sergeant-angua
+hand green: librarian dr-cruces the-dysk rincewind history-monks
+area the-hippo: red yellow building=green
+area dimwell: red red red troll
+"""
+
+# Yellow assassinates red's minion in The Shades; red holds Gaspode: an interrupt window.
+INTERRUPT_WINDOW = SETUP.format(first="yellow", red5="nobby-nobbs") + """
+yellow: play mr-gryle
+yellow: assassinate the-shades red
+"""
+
+# Red plays Nobby Nobbs and carries out its text: take $3 from which player?
+CARD_TARGET = SETUP.format(first="red", red5="nobby-nobbs") + """
+red: play nobby-nobbs
+red: scroll
+"""
+
+# Red plays Queen Molly; the bot chosen must pick two cards to give red.
+GIVE_TWO = SETUP.format(first="red", red5="queen-molly") + """
+red: play queen-molly
+red: minion the-hippo
+red: scroll
+"""
+
+# The last card of the draw pile goes at the end of red's turn: scored on points.
+SCORED = """\
+# ankh record 1
+players: 3
+seed: 9
+first: red
+personality red: lord-vetinari
+personality yellow: lord-rust
+personality green: dragon-king-of-arms
+hand red: groat gaspode hex the-royal-mint nobby-nobbs
+area the-hippo: red yellow building=green
+area dimwell: red red red troll
+area small-gods: yellow yellow building=yellow
+draw-pile: 1
+
+red: play groat
+red: minion dragons-landing
+"""
+
+# Red's turn with an empty hand choice: the first decision of a game.
+OPENING = """\
+# ankh record 1
+players: 3
+seed: 3
+first: red
+personality red: lord-vetinari
+hand red: hex drumknott zorgo-the-retro-phrenologist shonky-shop the-ankh-morpork-sunshine-dragon-sanctuary
+"""
+
+# Red plays Groat: place a minion (areas can be clicked on the map).
+PLACE_MINION = SETUP.format(first="red", red5="nobby-nobbs") + """
+red: play groat
+"""

@@ -1,0 +1,101 @@
+"""The session under the screens: seats, bots, saving and resuming exactly."""
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from ankh.tui.bots import bot_kinds, default_bot_kind, make_bot
+from ankh.tui.session import GameSession, list_saves, parse_seats
+
+
+def play(session: GameSession, rng: random.Random, stop_after: int | None = None) -> int:
+    """Play people's decisions at random (bots answer through think/apply_bot)."""
+    made = 0
+    while True:
+        nxt = session.next()
+        if nxt.kind == "over" or (stop_after is not None and made >= stop_after):
+            return made
+        if nxt.kind == "bot":
+            session.apply_bot(nxt, session.think_job(nxt)())
+        else:
+            session.choose(rng.choice(nxt.decision.options))
+            made += 1
+
+
+def test_bot_registry_prefers_the_heuristic_bot_when_installed():
+    kinds = bot_kinds()
+    assert "random" in kinds
+    assert default_bot_kind() == kinds[0]
+    assert kinds[0] == ("heuristic" if "heuristic" in kinds else "random")
+    assert make_bot("random", random.Random(1)).choose(None, type("D", (), {"options": (("x",),)})()) == ("x",)
+    with pytest.raises(ValueError):
+        make_bot("clairvoyant", random.Random(1))
+
+
+@pytest.mark.parametrize("kind", bot_kinds())
+def test_a_saved_game_resumes_exactly_and_bots_play_on_the_same(kind):
+    whole = GameSession.new(3, you=1, kind=kind, seed=99, save=False)
+    play(whole, random.Random(5))
+    assert whole.over
+
+    first = GameSession.new(3, you=1, kind=kind, seed=99, save=False)
+    rng = random.Random(5)
+    play(first, rng, stop_after=15)
+    text = first.save_text()
+    assert parse_seats(text) == {0: f"bot:{kind}", 1: "person", 2: f"bot:{kind}"}
+    resumed = GameSession.from_text(text)
+    assert resumed.view(1) == first.view(1)
+    assert resumed.people == [1]
+    play(resumed, rng)
+    assert resumed.save_text() == whole.save_text()
+
+
+def test_saves_are_listed_newest_first_with_a_summary(ankh_home):
+    a = GameSession.new(2, seed=1)
+    a.next()
+    a.save()
+    b = GameSession.new(4, you=3, bots=2, seed=2)
+    b.next()
+    b.save()
+    broken = ankh_home / "saves" / "broken.ankh"
+    broken.write_text("players: 9\n")
+    for age, path in enumerate((b.path, a.path, broken)):
+        os.utime(path, (1_000_000 - age, 1_000_000 - age))
+    saves = list_saves()
+    assert [s.path for s in saves] == [b.path, a.path, broken]
+    assert saves[0].summary == "4 players · people: green, blue · turn 1"
+    assert saves[1].summary == "2 players · you: red · turn 1"
+    assert not saves[2].ok and saves[2].summary.startswith("cannot be loaded")
+    assert [s for s in saves if not s.ok][0].summary.startswith("cannot be loaded")
+
+
+def test_a_record_without_seats_seats_red_and_bots():
+    s = GameSession.from_text("# ankh record 1\nplayers: 3\nseed: 4\n")
+    assert s.people == [0] and sorted(s.bots) == [1, 2]
+
+
+def test_with_two_people_each_takes_back_only_their_own_choices():
+    s = GameSession.from_text("""\
+# ankh record 1
+# ankh-tui seats: red=person yellow=person
+players: 2
+seed: 5
+first: red
+hand red: groat gaspode hex the-royal-mint nobby-nobbs
+""")
+    s.viewer = 0
+    nxt = s.next()
+    assert nxt.kind == "person" and nxt.seat == 0
+    s.choose(("play", next(h for h, c in s.view(0).hand if c == "groat")))
+    s.next()
+    assert s.can_undo()            # red's own choice, nothing new since
+    s.viewer = 1                   # yellow at the keyboard may not take it back
+    assert not s.can_undo()
+
+
+def test_a_save_naming_a_bot_that_is_not_installed_still_loads():
+    s = GameSession.from_text("# ankh record 1\n# ankh-tui seats: red=person yellow=bot:oracle\n"
+                              "players: 2\nseed: 4\n")
+    assert s.bots[1].kind in bot_kinds()

@@ -1,0 +1,75 @@
+"""What the screens look like, at 80×24 and at 120×40 (pytest-textual-snapshot).
+
+Every situation is built from a record with fixed hands, personalities and
+moves, and nothing on screen depends on a clock.  After an intended change of
+the look: ``pytest tests/tui --snapshot-update`` and inspect the SVG files."""
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+from ankh.tui.app import AnkhApp
+from ankh.tui.session import GameSession
+
+from . import scenarios
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+def game(record: str) -> AnkhApp:
+    return AnkhApp(GameSession.from_text(record), bot_delay=0)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_title(snap_compare, size):
+    assert snap_compare(AnkhApp(bot_delay=0), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_new_game_dialog(snap_compare, size):
+    assert snap_compare(AnkhApp(bot_delay=0), press=["n", "right"], terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_opening_turn(snap_compare, size):
+    assert snap_compare(game(scenarios.OPENING), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_interrupt_window(snap_compare, size):
+    assert snap_compare(game(scenarios.INTERRUPT_WINDOW), press=["down"], terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_card_needing_a_target(snap_compare, size):
+    assert snap_compare(game(scenarios.CARD_TARGET), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_hand_panel(snap_compare, size):
+    assert snap_compare(game(scenarios.OPENING), press=["h", "down", "down"], terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help_rules(snap_compare, size):
+    assert snap_compare(AnkhApp(bot_delay=0), press=["r"], terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help_card_search(snap_compare, size):
+    async def search(pilot):
+        pilot.app.action_help("cards")
+        await pilot.pause()
+        pilot.app.screen.query_one(Input).cursor_blink = False
+        await pilot.press(*"gaspode")
+
+    assert snap_compare(AnkhApp(bot_delay=0), run_before=search, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_end_scored(snap_compare, size):
+    assert snap_compare(game(scenarios.SCORED), terminal_size=size)
+
+
+def test_too_small(snap_compare):
+    assert snap_compare(AnkhApp(bot_delay=0), terminal_size=(60, 20))

@@ -1,0 +1,52 @@
+"""The real ``ankh`` command in a real terminal (tmux): start it, play, leave,
+resize, quit, and read the screen back with ``capture-pane``."""
+from __future__ import annotations
+
+import shlex
+import time
+
+from .terminal import Terminal, ankh_command
+
+
+def test_ankh_in_tmux_plays_saves_resizes_and_quits(tmp_path):
+    home = tmp_path / "home"
+    status = tmp_path / "status"
+    command = (f"env ANKH_HOME={shlex.quote(str(home))} TERM=xterm-256color "
+               f"{shlex.quote(str(ankh_command()))} --seed 5; echo $? > {shlex.quote(str(status))}")
+    term = Terminal(f"sh -c {shlex.quote(command)}", 80, 24)
+    try:
+        term.wait_for("New game against bots", "Load a saved game", "q Quit")
+        term.keys("n")
+        term.wait_for("Players", "Your colour", "Bots play")
+        term.keys("Enter")
+        screen = term.wait_for("1 Dolly Sisters", "12 Nap Hill", "Ankh", "Choose")
+        lines = screen.splitlines()
+        assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+        assert "q Quit" in lines[-1]                     # the whole footer fits
+        # play until it is our turn to play a card, then play one
+        for _ in range(30):
+            screen = term.wait_for("Choose")
+            if "Your turn: Play a card" in screen:
+                break
+            term.keys("1")
+            time.sleep(0.3)
+        term.keys("1")
+        term.wait_for("Turn")
+        # too small, then big again
+        term.run("resize-window", "-t", "ankh", "-x", "60", "-y", "20")
+        term.wait_for("too small", "60×20")
+        term.run("resize-window", "-t", "ankh", "-x", "120", "-y", "40")
+        screen = term.wait_for("1 Dolly Sisters", "Your hand")
+        assert "too small" not in screen
+        term.keys("q")
+        term.wait_for("New game against bots")
+        saves = list((home / "saves").glob("*.ankh"))
+        assert len(saves) == 1 and "# ankh-tui seats:" in saves[0].read_text(encoding="utf-8")
+        term.keys("q")
+        end = time.monotonic() + 10
+        while term.alive() and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not term.alive(), "ankh did not quit"
+        assert status.read_text().strip() == "0"
+    finally:
+        term.close()

@@ -1,0 +1,153 @@
+"""The Textual application: ``ankh`` with no subcommand opens it on the title
+screen; a new game puts you against bots."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Iterable
+
+from textual import events
+from textual.app import App, SystemCommand
+from textual.geometry import Size
+from textual.screen import Screen
+
+from .screens.dialogs import MIN_HEIGHT, MIN_WIDTH, TooSmall
+from .screens.title import GameSetup, TitleScreen
+
+
+class AnkhApp(App[int]):
+    """Discworld: Ankh-Morpork.  ``session`` opens straight into a game (tests,
+    ``--load``); ``bot_delay`` paces the bots so a person can follow them."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Discworld: Ankh-Morpork"
+
+    def __init__(self, session=None, *, bot_delay: float = 0.4, seed: int | None = None,
+                 ansi: bool = False) -> None:
+        super().__init__()
+        self.start_session = session
+        self.bot_delay = bot_delay
+        self.seed = seed
+        self.force_ansi = ansi
+
+    def get_default_screen(self) -> Screen:
+        return TitleScreen()
+
+    def on_mount(self) -> None:
+        if self.force_ansi or (not self.is_headless and self.console.color_system == "standard"):
+            self.theme = "ansi-dark"
+        if self.start_session is not None:
+            self.open_game(self.start_session)
+        self.check_size()
+
+    # --- size ------------------------------------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.check_size(event.size)
+
+    def check_size(self, size: Size | None = None) -> None:
+        size = size or self.size
+        small = size.width < MIN_WIDTH or size.height < MIN_HEIGHT
+        showing = isinstance(self.screen, TooSmall)
+        if small and not showing:
+            self.push_screen(TooSmall())
+        elif not small and showing:
+            self.pop_screen()
+
+    # --- games -----------------------------------------------------------------------------------
+
+    def open_game(self, session) -> None:
+        from .screens.game import GameScreen
+        self.push_screen(GameScreen(session, bot_delay=self.bot_delay))
+
+    def start_new(self, setup: GameSetup) -> None:
+        from .session import GameSession
+        self.open_game(GameSession.new(setup.players, setup.you, setup.bots, setup.kind, seed=self.seed))
+
+    def start_load(self, path: Path) -> None:
+        from .session import GameSession
+        try:
+            session = GameSession.load(path)
+        except Exception as e:  # a damaged record: say why, stay on the title
+            self.notify(f"Cannot load {path.name}: {e}", severity="error", timeout=8)
+            return
+        self.open_game(session)
+
+    # --- actions ---------------------------------------------------------------------------------
+
+    def action_help(self, tab: str = "rules") -> None:
+        """Open the help (built once, then kept) at ``tab``: rules, cards or keys."""
+        from .screens.help import HelpScreen
+        if not self.is_screen_installed("help"):
+            self.install_screen(HelpScreen(tab), "help")
+        help_screen = self.get_screen("help")
+        if self.screen is not help_screen:
+            self.push_screen(help_screen)
+        help_screen.show_tab(tab)
+
+    def action_to_title(self) -> None:
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, TitleScreen):
+            self.pop_screen()
+
+    def action_new_game(self) -> None:
+        self.action_to_title()
+        self.screen.action_choose("new")
+
+    def action_load_game(self) -> None:
+        self.action_to_title()
+        self.screen.action_choose("load")
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield SystemCommand("New game", "Start a new game against bots", self.action_new_game)
+        yield SystemCommand("Load game", "Resume a saved game", self.action_load_game)
+        yield SystemCommand("Rules", "How to play", lambda: self.action_help("rules"))
+        yield SystemCommand("Card reference", "Search every card, area, event and personality",
+                            lambda: self.action_help("cards"))
+        yield SystemCommand("Keys", "Every key of the game", lambda: self.action_help("keys"))
+        from .screens.game import GameScreen
+        if isinstance(screen, GameScreen):
+            yield SystemCommand("Undo", "Take back your last choice", screen.action_undo)
+            if screen.mode == "compact":
+                for name in ("map", "hand", "players", "log"):
+                    yield SystemCommand(f"Show {name}", f"Show the {name} panel",
+                                        lambda n=name: screen.action_show_panel(n))
+        yield SystemCommand("Title screen", "Leave to the title screen (games are saved)",
+                            self.action_to_title)
+        yield from super().get_system_commands(screen)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="ankh", description="Play Discworld: Ankh-Morpork in the terminal.")
+    p.add_argument("--seed", type=int, default=None, help="seed for new games (default: random)")
+    p.add_argument("--bot-delay", type=float, default=0.4, metavar="SECONDS",
+                   help="pause before each bot decision so you can follow it (default 0.4)")
+    p.add_argument("--load", type=Path, default=None, metavar="FILE", help="resume a saved game or record")
+    p.add_argument("--ansi", action="store_true", help="use the 16 terminal colours only")
+    return p.parse_args(argv)
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run the game; returns the exit status."""
+    args = parse_args(argv)
+    session = None
+    if args.load is not None:
+        from .session import GameSession
+        try:
+            session = GameSession.load(args.load)
+        except OSError as e:
+            print(f"ankh: cannot read {args.load}: {e.strerror}", file=sys.stderr)
+            return 2
+        except Exception as e:
+            print(f"ankh: {args.load}: {e}", file=sys.stderr)
+            return 1
+    # Textual sizes the screen with shutil.get_terminal_size, which believes
+    # COLUMNS/LINES when they are exported (readline does that): in a real
+    # terminal they are stale after the first resize, so ask the terminal.
+    if sys.__stderr__ is not None and sys.__stderr__.isatty():
+        os.environ.pop("COLUMNS", None)
+        os.environ.pop("LINES", None)
+    app = AnkhApp(session, bot_delay=max(0.0, args.bot_delay), seed=args.seed, ansi=args.ansi)
+    result = app.run()
+    return result if isinstance(result, int) else (app.return_code or 0)

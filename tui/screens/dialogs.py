@@ -1,0 +1,57 @@
+"""Small screens that return a value with ``dismiss``: handing the keyboard
+over, the terminal being too small."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Middle
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..text import seat_tag
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+
+
+class HandOver(ModalScreen[None]):
+    """Hides the table until the next person at this keyboard is ready."""
+
+    BINDINGS = [Binding("enter", "ready", "I am ready", key_display="⏎")]
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        t = Text.assemble("Pass the keyboard to ", seat_tag(self.seat), ".\n\n",
+                          "The others should look away: your hand and personality are secret.\n\n",
+                          ("Press Enter when you are ready.", "bold"))
+        with Middle():
+            with Center():
+                yield Static(t, id="handover")
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+
+class TooSmall(ModalScreen[None]):
+    """Shown over everything while the terminal is smaller than 80×24."""
+
+    BINDINGS = [Binding("q", "app.quit", "Quit"), Binding("ctrl+c", "app.quit", show=False)]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
+
+    def on_mount(self) -> None:
+        self.update_size(self.app.size)
+
+    def on_resize(self, event) -> None:
+        self.update_size(event.size)
+
+    def update_size(self, size) -> None:
+        w, h = size
+        self.query_one("#too-small", Static).update(
+            f"The terminal is too small: {w}×{h}.\n"
+            f"Ankh-Morpork needs at least {MIN_WIDTH}×{MIN_HEIGHT}.\n"
+            "Enlarge the window (or press q to quit).")

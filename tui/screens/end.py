@@ -1,0 +1,87 @@
+"""The end of the game: personalities revealed, who won and why, the points."""
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ankh.core.model import COLOURS
+
+from ..text import PERSONALITY, personality_name, score_parts, seat_tag
+
+
+def why(view) -> Text:
+    o = view.outcome
+    names = Text(" and ").join(seat_tag(w) for w in o.winners)
+    t = Text()
+    t.append_text(names)
+    t.append(" wins" if len(o.winners) == 1 else " share the win", style="bold")
+    if o.reason == "personality":
+        w = o.winners[0]
+        pid = o.personalities[w] if o.personalities else o.detail
+        t.append(f": {personality_name(pid)} met the win condition at the start of the turn.\n")
+        p = PERSONALITY.get(pid)
+        if p:
+            t.append(p["text"], style="italic")
+    elif o.reason == "vimes":
+        t.append(": the draw pile ran out, and Commander Vimes wins when that happens.")
+    elif o.detail == "riots":
+        t.append(" on points: Riots broke out with 8 or more trouble markers on the board.")
+    else:
+        t.append(" on points: the draw pile ran out and nobody had won.")
+    return t
+
+
+def table(view) -> Table:
+    o = view.outcome
+    tb = Table(title="Points" if o.scores is not None else "Personalities", expand=False,
+               title_style="bold", header_style="bold")
+    tb.add_column("Player")
+    tb.add_column("Personality")
+    if o.scores is not None:
+        for col in ("Minions", "Buildings", "Money", "Loans", "Total"):
+            tb.add_column(col, justify="right")
+    for s in range(view.players):
+        pid = o.personalities[s] if o.personalities else view.seats[s].personality
+        name = seat_tag(s)
+        if s in o.winners:
+            name.append(" ★", style="bold")
+        row = [name, personality_name(pid)]
+        if o.scores is not None:
+            m, b, money, loans = score_parts(view, s)
+            row += [str(m), str(b), f"${money}", str(loans) if loans else "", Text(str(o.scores[s]), style="bold")]
+        tb.add_row(*row)
+    return tb
+
+
+class EndScreen(Screen):
+    BINDINGS = [
+        Binding("b", "app.pop_screen", "Board"),
+        Binding("t", "app.to_title", "Title"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, view) -> None:
+        super().__init__()
+        self.final = view
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="end"):
+            with Center():
+                yield Static(Text("The game is over", style="bold reverse"), id="end-title")
+            with Center():
+                with Vertical(id="end-body"):
+                    yield Static(why(self.final), id="why")
+                    yield Static(Group(table(self.final)), id="points")
+                    yield Static(Text("b: look at the final board   t: title screen   q: quit",
+                                      style="dim"), id="end-keys")
+        yield Footer(compact=True)
+
+    @property
+    def winners(self) -> list[str]:
+        return [COLOURS[w] for w in self.final.outcome.winners]

@@ -1,0 +1,140 @@
+"""Help: the rules in our own words, a searchable reference of every card,
+area, event and personality, and the keys."""
+from __future__ import annotations
+
+from importlib import resources
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Markdown, OptionList, Static, TabbedContent, TabPane
+from textual.widgets.option_list import Option
+
+from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
+
+from ..text import card_symbols
+
+KEYS = """\
+Everywhere
+  ctrl+p     command palette (search every command)
+  ?  or F1   this help
+  q          quit (on the title) / leave the game (it is saved)
+
+Deciding (the prompt at the bottom)
+  ↑ ↓        move between the options
+  Enter      choose the highlighted option
+  1 … 9      choose option 1 … 9 at once
+  u          take back your last choice (while nothing new has appeared)
+  mouse      click an option, or click an area on the map
+
+Looking around (80×24; larger terminals show everything at once)
+  m          the map
+  h          your hand, with every card's text
+  p          the players, and your personality's progress
+  l          the log of the game in record notation
+
+After the game
+  r          the results again    b  back to the board    t  title screen
+"""
+
+
+def reference() -> list[tuple[str, str, Text]]:
+    """(kind, name, full text) for every card, area, event and personality."""
+    out = []
+    for c in CARDS:
+        body = Text.assemble((c["name"], "bold"), f"  ({c['deck']} card)\n",
+                             ("Symbols: ", "bold"), card_symbols(c["id"]) + "\n")
+        if c.get("text"):
+            body.append(c["text"])
+        out.append(("card", c["name"], body))
+    for a in AREAS:
+        adj = ", ".join(AREAS[n - 1]["name"] for n in a["adjacent"])
+        body = Text.assemble((f"{a['number']} {a['name']}", "bold"), f"  (area, building ${a['cost']})\n",
+                             ("Borders: ", "bold"), adj + "\n",
+                             ("River: ", "bold"), ("yes" if a["river"] else "no") + "\n",
+                             ("City Area card: ", "bold"), a["text"])
+        out.append(("area", a["name"], body))
+    for e in EVENTS:
+        out.append(("event", e["name"], Text.assemble((e["name"], "bold"), "  (random event)\n", e["text"])))
+    for p in PERSONALITIES:
+        out.append(("personality", p["name"],
+                    Text.assemble((p["name"], "bold"), "  (personality)\n", p["text"])))
+    return out
+
+
+class HelpScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Close"),
+        Binding("tab", "app.focus_next", "Next field", key_display="tab"),
+        Binding("f1", "app.pop_screen", show=False),
+    ]
+
+    def __init__(self, tab: str = "rules") -> None:
+        super().__init__()
+        self.tab = tab
+        self.entries = reference()
+        self.shown: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        rules = resources.files("ankh.tui").joinpath("data/rules.md").read_text(encoding="utf-8")
+        with TabbedContent(initial=self.tab, id="help-tabs"):
+            with TabPane("Rules", id="rules"):
+                with VerticalScroll():
+                    yield Markdown(rules, id="rules-text")
+            with TabPane("Cards", id="cards"):
+                with Vertical():
+                    yield Input(placeholder="Search cards, areas, events, personalities…", id="search")
+                    with Horizontal():
+                        yield OptionList(id="entries")
+                        with VerticalScroll(id="entry-scroll"):
+                            yield Static(id="entry")
+            with TabPane("Keys", id="keys"):
+                with VerticalScroll():
+                    yield Static(KEYS, id="keys-text")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self._filter("")
+
+    def show_tab(self, tab: str) -> None:
+        if self.is_mounted:
+            self.query_one(TabbedContent).active = tab
+        else:
+            self.tab = tab
+
+    @on(Input.Changed, "#search")
+    def _search(self, event: Input.Changed) -> None:
+        self._filter(event.value)
+
+    @on(Input.Submitted, "#search")
+    def _to_list(self) -> None:
+        self.query_one("#entries", OptionList).focus()
+
+    def _filter(self, query: str) -> None:
+        q = query.strip().lower()
+        self.shown = [i for i, (kind, name, body) in enumerate(self.entries)
+                      if not q or q in body.plain.lower() or q in kind]
+        entries = self.query_one("#entries", OptionList)
+        entries.set_options(
+            Option(Text.assemble(self.entries[i][1], (f"  {self.entries[i][0]}", "dim")), id=str(i))
+            for i in self.shown)
+        if self.shown:
+            entries.highlighted = 0
+            self._show(self.shown[0])
+        else:
+            self.query_one("#entry", Static).update(Text("Nothing matches.", style="dim"))
+
+    @on(OptionList.OptionHighlighted, "#entries")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._show(int(event.option.id))
+
+    def _show(self, i: int) -> None:
+        self.query_one("#entry", Static).update(self.entries[i][2])
+
+    @on(TabbedContent.TabActivated)
+    def _tab(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id == "cards":
+            self.query_one("#search", Input).focus()

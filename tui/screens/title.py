@@ -1,0 +1,196 @@
+"""The title screen: new local game, load a saved game, rules, quit."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Middle, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ankh.core.model import COLOURS
+
+from ..bots import bot_kinds, default_bot_kind
+from ..text import seat_tag
+from ..widgets.choices import Choices
+from ..widgets.stepper import Stepper
+
+BANNER = r"""
+ ___  _                        _    _
+|   \(_)___ __ __ __ _____ _ _| |__| |
+| |) | (_-</ _|\ V  V / _ \ '_| / _` |
+|___/|_/__/\__| \_/\_/\___/_| |_\__,_|
+     A N K H  -  M O R P O R K
+"""
+
+MENU = (
+    ("new", "New game against bots", "n"),
+    ("load", "Load a saved game", "l"),
+    ("rules", "Rules and card reference", "r"),
+    ("quit", "Quit", "q"),
+)
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    players: int
+    you: int
+    bots: int
+    kind: str
+
+
+class TitleScreen(Screen):
+    BINDINGS = [
+        Binding("n", "choose('new')", "New game"),
+        Binding("l", "choose('load')", "Load"),
+        Binding("r", "choose('rules')", "Rules"),
+        Binding("q", "choose('quit')", "Quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Middle():
+            with Center():
+                yield Static(Text(BANNER.strip("\n"), style="bold"), id="banner")
+            with Center():
+                yield Static(Text("The city is yours to rule, if you can keep your aims secret.",
+                                  style="italic"), id="tagline")
+            with Center():
+                yield Choices(
+                    *[Option(Text.assemble((f"{key}  ", "bold"), label), id=name)
+                      for name, label, key in MENU],
+                    id="menu")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#menu", OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#menu")
+    def _menu(self, event: OptionList.OptionSelected) -> None:
+        self.action_choose(event.option.id)
+
+    def action_choose(self, what: str) -> None:
+        app = self.app
+        if what == "new":
+            app.push_screen(NewGameScreen(), self._start)
+        elif what == "load":
+            app.push_screen(LoadScreen(), self._load)
+        elif what == "rules":
+            app.action_help()
+        elif what == "quit":
+            app.exit(0)
+
+    def _start(self, setup: GameSetup | None) -> None:
+        if setup is not None:
+            self.app.start_new(setup)
+
+    def _load(self, path) -> None:
+        if path is not None:
+            self.app.start_load(path)
+
+
+class NewGameScreen(ModalScreen[GameSetup | None]):
+    """Seats, bots and your colour; Enter starts."""
+
+    BINDINGS = [
+        Binding("enter", "start", "Start", key_display="⏎"),
+        Binding("escape", "cancel", "Back"),
+        Binding("up", "app.focus_previous", "Field", key_display="↑↓"),
+        Binding("down", "app.focus_next", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        kinds = bot_kinds()
+        with Vertical(id="new-game", classes="dialog"):
+            yield Static(Text("New game", style="bold"), classes="dialog-title")
+            yield Stepper("Players", [(str(n), n) for n in (2, 3, 4)], 1, id="players")
+            yield Stepper("Your colour", self._colours(3), 0, id="colour")
+            yield Stepper("Bots", self._bots(3), 2, id="bots")
+            yield Stepper("Bots play", [(k, k) for k in kinds], kinds.index(default_bot_kind()),
+                          id="kind")
+            yield Static(id="summary")
+            yield Static(Text("↑↓ field   ←→ change   Enter start   Esc back", style="dim"))
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#players", Stepper).focus()
+        self._summarise()
+
+    @staticmethod
+    def _colours(players: int):
+        return [(seat_tag(s).plain, s) for s in range(players)]
+
+    @staticmethod
+    def _bots(players: int):
+        return [(str(n), n) for n in range(players)]
+
+    @on(Stepper.Changed)
+    def _changed(self, event: Stepper.Changed) -> None:
+        if event.stepper.id == "players":
+            n = event.stepper.value
+            colour = self.query_one("#colour", Stepper)
+            colour.set_choices(self._colours(n), min(colour.value, n - 1))
+            bots = self.query_one("#bots", Stepper)
+            bots.set_choices(self._bots(n), n - 1)
+        self._summarise()
+
+    def setup(self) -> GameSetup:
+        return GameSetup(
+            players=self.query_one("#players", Stepper).value,
+            you=self.query_one("#colour", Stepper).value,
+            bots=self.query_one("#bots", Stepper).value,
+            kind=self.query_one("#kind", Stepper).value,
+        )
+
+    def _summarise(self) -> None:
+        s = self.setup()
+        others = [c for i, c in enumerate(COLOURS[: s.players]) if i != s.you]
+        bots, people = others[: s.bots], others[s.bots:]
+        t = Text.assemble("You play ", seat_tag(s.you))
+        if bots:
+            t.append(f"; bots play {', '.join(bots)}")
+        if people:
+            t.append(f"; {', '.join(people)} also play here (taking turns at this keyboard)")
+        t.append(".")
+        self.query_one("#summary", Static).update(t)
+
+    def action_start(self) -> None:
+        self.dismiss(self.setup())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class LoadScreen(ModalScreen):
+    """Saved games, newest first."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Back"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        from ..session import list_saves, saves_dir
+
+        self.saves = list_saves()
+        with Vertical(id="load-game", classes="dialog"):
+            yield Static(Text("Load a saved game", style="bold"), classes="dialog-title")
+            if self.saves:
+                yield Choices(*[
+                    Option(Text.assemble((i.path.stem, "bold"), "\n  ", (i.summary, "dim")),
+                           id=str(n), disabled=not i.ok)
+                    for n, i in enumerate(self.saves)], id="saves")
+            else:
+                yield Static(f"No saved games yet in {saves_dir()}.", id="no-saves")
+            yield Static(Text("↑↓ choose   Enter load   Esc back", style="dim"))
+        yield Footer(compact=True)
+
+    @on(OptionList.OptionSelected, "#saves")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.saves[int(event.option.id)].path)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+

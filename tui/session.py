@@ -1,0 +1,309 @@
+"""A local game as the screens see it: the :class:`LocalGame`, who sits where
+(people and bots), and the save file written as the game goes.
+
+No Textual here.  The game screen asks :meth:`GameSession.next` what the game
+waits for, lets a bot think in a worker (:meth:`GameSession.think` works on a
+copy of the state) and applies the answer with :meth:`GameSession.apply_bot`.
+"""
+from __future__ import annotations
+
+import os
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ankh.core.model import COLOURS, Decision
+from ankh.core.views import PlayerView, view_for
+from ankh.net.local import LocalGame
+
+from .bots import bot_kinds, default_bot_kind, make_bot
+
+SEATS_TAG = "# ankh-tui seats:"
+
+
+def ankh_home() -> Path:
+    """Where saves live: ``$ANKH_HOME``, by default ``~/.local/share/ankh``."""
+    env = os.environ.get("ANKH_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".local" / "share" / "ankh"
+
+
+def saves_dir() -> Path:
+    return ankh_home() / "saves"
+
+
+class SeatBot:
+    """A bot at one seat.  Its generator is reseeded before every decision from
+    (game seed, seat, move number), so a loaded game plays on exactly as the
+    original would have, and a decision thought out in a worker is the one
+    the table applies."""
+
+    def __init__(self, kind: str, seed: int, seat: int):
+        self.kind = kind
+        self.seed = seed
+        self.seat = seat
+        self.rng = random.Random()
+        self.bot = make_bot(kind, self.rng)
+        self.ply = 0
+
+    def reseed(self, ply: int) -> None:
+        self.rng.seed(f"{self.seed}:{self.seat}:{ply}")
+
+    def think(self, state, decision: Decision, ply: int) -> tuple:
+        self.reseed(ply)
+        return self.bot.choose(state, decision)
+
+    def choose(self, state, decision: Decision) -> tuple:
+        """Called by the table when nobody thought ahead in a worker."""
+        if len(decision.options) == 1:
+            return decision.options[0]
+        return self.think(state, decision, self.ply)
+
+
+@dataclass(frozen=True)
+class Next:
+    """What the game waits for: ``person``/``bot`` (``seat``), or ``over``."""
+    kind: str
+    seat: int | None = None
+    decision: Decision | None = None
+
+
+class GameSession:
+    def __init__(self, game: LocalGame, bots: dict[int, SeatBot], path: Path | None = None):
+        self.game = game
+        self.bots = bots
+        self.path = path
+        self.viewer = self.people[0] if self.people else 0
+
+    # --- making one ---------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int, you: int = 0, bots: int | None = None, kind: str | None = None,
+            seed: int | None = None, save: bool = True) -> "GameSession":
+        """``bots`` of the other seats (all of them by default) are bots of ``kind``;
+        the rest are people taking turns at this keyboard."""
+        if seed is None:
+            seed = random.SystemRandom().randrange(1, 10**9)
+        kind = kind or default_bot_kind()
+        others = [s for s in range(players) if s != you]
+        nbots = len(others) if bots is None else max(0, min(bots, len(others)))
+        seated = {s: SeatBot(kind, seed, s) for s in others[:nbots]}
+        game = LocalGame.new(players, seed, seated)
+        path = new_save_path(seed) if save else None
+        session = cls(game, seated, path)
+        session.viewer = you
+        session._hook_plies()
+        return session
+
+    @classmethod
+    def from_text(cls, text: str, path: Path | None = None) -> "GameSession":
+        """Resume a record (a save, or any record: seats not named in a
+        ``# ankh-tui seats:`` line are bots, except red)."""
+        seats = parse_seats(text)
+        if seats is None:
+            seats = {0: "person"}
+        seed = _seed_of(text)
+        players = _players_of(text)
+        kinds = {}
+        for s in range(players):
+            what = seats.get(s, f"bot:{default_bot_kind()}")
+            if what.startswith("bot:"):
+                kinds[s] = what[4:] if what[4:] in bot_kinds() else default_bot_kind()
+        bots = {s: SeatBot(k, seed, s) for s, k in kinds.items()}
+        game = LocalGame.from_text(text, bots)
+        session = cls(game, bots, path)
+        session._hook_plies()
+        return session
+
+    @classmethod
+    def load(cls, path: Path) -> "GameSession":
+        return cls.from_text(path.read_text(encoding="utf-8"), path)
+
+    def _hook_plies(self) -> None:
+        for b in self.bots.values():
+            b.ply = self.ply
+
+    # --- what the screen reads ----------------------------------------------------------------
+
+    @property
+    def people(self) -> list[int]:
+        return self.game.people
+
+    @property
+    def players(self) -> int:
+        return self.game.state.players
+
+    @property
+    def ply(self) -> int:
+        """Lines of the record so far: the move number bots seed from."""
+        return len(self.game.record.lines)
+
+    def view(self, seat: int | None = None) -> PlayerView:
+        return view_for(self.game.state, self.viewer if seat is None else seat)
+
+    @property
+    def log(self) -> list:
+        return self.game.log
+
+    @property
+    def over(self) -> bool:
+        return self.game.state.outcome is not None
+
+    def next(self) -> Next:
+        """Settle everything that needs nobody (table requests, forced choices),
+        then say who must decide."""
+        g = self.game
+        while True:
+            s = g.state
+            if s.outcome is not None:
+                return Next("over")
+            d = s.pending
+            if not isinstance(d, Decision):
+                g.step()
+                continue
+            if len(d.options) == 1:
+                self._sync_ply()
+                g.step()
+                continue
+            if d.seat in self.bots:
+                return Next("bot", d.seat, d)
+            return Next("person", d.seat, d)
+
+    def _sync_ply(self) -> None:
+        ply = self.ply
+        for b in self.bots.values():
+            b.ply = ply
+
+    # --- bots -----------------------------------------------------------------------------------
+
+    def think_job(self, nxt: Next):
+        """A callable a worker may run: it thinks on a copy of the state and
+        returns the option; nothing of the game is touched."""
+        bot = self.bots[nxt.seat]
+        state = self.game.state.copy()
+        ply = self.ply
+        decision = nxt.decision
+        return lambda: bot.think(state, decision, ply)
+
+    def apply_bot(self, nxt: Next, option: tuple) -> bool:
+        """Apply a bot's answer if the game still waits for it."""
+        if self.game.state.pending != nxt.decision:
+            return False
+        self._sync_ply()
+        self.game.choose(option)
+        return True
+
+    # --- people ---------------------------------------------------------------------------------
+
+    def choose(self, option: tuple) -> None:
+        self.game.choose(option)
+
+    def can_undo(self) -> bool:
+        """Whether the person at the keyboard may take back their last choice.
+        With several people at one keyboard, only their own."""
+        if not self.game.can_undo():
+            return False
+        last = next((line for line in reversed(self.game.record.lines)
+                     if line.who in COLOURS and COLOURS.index(line.who) not in self.bots), None)
+        return last is not None and last.who == COLOURS[self.viewer]
+
+    def undo(self) -> None:
+        self.game.undo()
+        # LocalGame.undo rebuilds the game around the same bot objects.
+        self.bots = {s: b for s, b in self.game.bots.items()}
+
+    # --- saving ---------------------------------------------------------------------------------
+
+    def seats_line(self) -> str:
+        words = []
+        for s in range(self.players):
+            b = self.bots.get(s)
+            words.append(f"{COLOURS[s]}=" + (f"bot:{b.kind}" if b else "person"))
+        return f"{SEATS_TAG} {' '.join(words)}"
+
+    def save_text(self) -> str:
+        text = self.game.save_text()
+        head, _, rest = text.partition("\n")
+        return f"{head}\n{self.seats_line()}\n{rest}"
+
+    def save(self) -> None:
+        """Write the record so far (the screen does after every change)."""
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(self.save_text(), encoding="utf-8")
+        tmp.replace(self.path)
+
+
+def new_save_path(seed: int) -> Path:
+    d = saves_dir()
+    stem = time.strftime("%Y-%m-%d-%H%M%S")
+    path = d / f"{stem}.ankh"
+    n = 2
+    while path.exists():
+        path = d / f"{stem}-{n}.ankh"
+        n += 1
+    return path
+
+
+def parse_seats(text: str) -> dict[int, str] | None:
+    for line in text.splitlines():
+        if line.startswith(SEATS_TAG):
+            seats = {}
+            for word in line[len(SEATS_TAG):].split():
+                colour, _, what = word.partition("=")
+                if colour in COLOURS:
+                    seats[COLOURS.index(colour)] = what
+            return seats
+    return None
+
+
+def _setup_value(text: str, key: str) -> str | None:
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith(key + ":"):
+            return line.split(":", 1)[1].strip()
+    return None
+
+
+def _seed_of(text: str) -> int:
+    v = _setup_value(text, "seed")
+    return int(v) if v and v.lstrip("-").isdigit() else 0
+
+
+def _players_of(text: str) -> int:
+    v = _setup_value(text, "players")
+    return int(v) if v and v.isdigit() else 4
+
+
+@dataclass(frozen=True)
+class SaveInfo:
+    path: Path
+    when: float
+    summary: str
+    ok: bool
+
+
+def list_saves() -> list[SaveInfo]:
+    """Saved games, newest first, each with a one-line summary."""
+    d = saves_dir()
+    if not d.is_dir():
+        return []
+    out = []
+    for p in d.glob("*.ankh"):
+        try:
+            text = p.read_text(encoding="utf-8")
+            s = GameSession.from_text(text, p)
+            st = s.game.state
+            people = ", ".join(COLOURS[x] for x in s.people)
+            who = f"people: {people}" if len(s.people) > 1 else f"you: {people}"
+            state = "finished" if st.outcome else f"turn {st.turn}"
+            summary = f"{st.players} players · {who} · {state}"
+            ok = True
+        except Exception as e:  # a damaged or foreign file: show why, do not crash
+            summary = f"cannot be loaded: {e}"
+            ok = False
+        out.append(SaveInfo(p, p.stat().st_mtime, summary, ok))
+    out.sort(key=lambda i: i.when, reverse=True)
+    return out

@@ -1,0 +1,81 @@
+"""The table's players: what everyone may see of each seat, and your own
+secret personality with its progress towards the win."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..text import (
+    PERSONALITY, SEAT_STYLE, SHORT_AREA, card_name, personality_name, progress, seat_tag,
+)
+from ankh.core.catalog import AREAS
+
+
+class Players(Widget):
+    """One block per seat: money, pieces left, City Area cards, loans,
+    penalty cards, hand size."""
+
+    DEFAULT_CSS = """
+    Players { height: auto; }
+    """
+
+    view = reactive(None, layout=True)
+
+    def render(self) -> Text:
+        view = self.view
+        out = Text(no_wrap=True, overflow="ellipsis")
+        if view is None:
+            return out
+        for i, s in enumerate(view.seats):
+            if i:
+                out.append("\n")
+            turn = s.seat == view.current and view.outcome is None
+            out.append("▶ " if turn else "  ", style="bold")
+            out.append_text(seat_tag(s.seat))
+            if s.seat == view.viewer:
+                out.append(" (you)", style="bold")
+            out.append(f"  ${s.money}", style="bold")
+            out.append(f"  hand {s.hand_size}")
+            out.append(f"\n    left: {s.minions_left} minions, {s.buildings_left} buildings")
+            extras = []
+            if s.city_cards:
+                extras.append(Text("cards: " + ", ".join(SHORT_AREA[AREAS[a]["id"]] for a in s.city_cards),
+                                   style="dim"))
+            if s.loans:
+                extras.append(Text("loans: " + ", ".join(card_name(c) for c in s.loans), style="dim"))
+            if s.penalties:
+                extras.append(Text("penalty: " + ", ".join(card_name(c) for c in s.penalties), style="dim"))
+            if s.personality and s.seat != view.viewer:
+                extras.append(Text("is " + personality_name(s.personality), style=SEAT_STYLE[s.seat]))
+            for e in extras:
+                out.append("\n    ")
+                out.append_text(e)
+        return out
+
+
+class You(Widget):
+    """Your secret personality, what it needs, and how far you are."""
+
+    DEFAULT_CSS = """
+    You { height: auto; }
+    """
+
+    view = reactive(None, layout=True)
+
+    def render(self) -> Text:
+        view = self.view
+        out = Text()
+        if view is None or view.viewer is None:
+            return out
+        pid = view.personality
+        out.append_text(seat_tag(view.viewer))
+        out.append(" (you) secretly ")
+        out.append(personality_name(pid), style="bold reverse")
+        short, long = progress(view)
+        if long:
+            out.append("\n" + long, style="bold")
+        p = PERSONALITY.get(pid or "")
+        if p:
+            out.append("\n" + p["text"], style="italic")
+        return out

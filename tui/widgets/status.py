@@ -1,0 +1,53 @@
+"""One line at the top of the game: the turn, whose it is, the piles, and you."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..text import letter, personality_name, progress, seat_tag
+
+
+class StatusBar(Widget):
+    DEFAULT_CSS = """
+    StatusBar { height: 1; background: $panel; }
+    """
+
+    view = reactive(None)
+
+    def render(self) -> Text:
+        view = self.view
+        if view is None:
+            return Text("")
+        # the less important parts go first when the line is too long
+        for events, pile in ((True, True), (False, True), (False, False)):
+            t = self._line(view, events, pile)
+            if len(t) <= self.size.width:
+                break
+        t.no_wrap = True
+        t.overflow = "ellipsis"
+        return t
+
+    @staticmethod
+    def _line(view, events: bool, pile: bool) -> Text:
+        t = Text()
+        t.append(f" Turn {view.turn} ", style="bold")
+        if view.outcome is None:
+            t.append_text(seat_tag(view.current))
+            t.append(" to play")
+        else:
+            t.append("game over", style="bold")
+        if pile:
+            t.append(f" · draw {view.draw_size}")
+        if events:
+            t.append(f" · events {view.events_left}")
+        if view.viewer is not None:
+            me = view.seats[view.viewer]
+            t.append(" │ you ", style="dim")
+            t.append_text(letter(view.viewer))
+            t.append(f" ${me.money} ", style="bold")
+            t.append(personality_name(view.personality), style="bold")
+            short, _ = progress(view)
+            if short:
+                t.append(f" {short}")
+        return t
