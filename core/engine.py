@@ -837,19 +837,29 @@ def r_event_revealed(s: State, ids, p: int) -> None:
 # --- personalities, end of game, scoring -------------------------------------------------------
 
 
-def personality_met(s: State, p: int, pid: str) -> bool:
-    """The start-of-turn win check for personality ``pid`` held by ``p``."""
+def personality_progress(s: State, p: int, pid: str) -> tuple[int, int | None]:
+    """``(have, need)`` toward personality ``pid``'s win, for ``p``.  Commander
+    Vimes has no threshold: ``have`` is then the cards left in the draw pile."""
     cond = PERSONALITY[pid]["condition"]
     need = PERSONALITY[pid]["thresholds"].get(s.players)
     if cond == "minion_presence":
-        return sum(1 for a in range(NUM_AREAS) if s.minions[a][p] and not s.demons[a]) >= need
-    if cond == "area_control":
-        return sum(1 for a in range(NUM_AREAS) if s.controls(p, a)) >= need
-    if cond == "trouble_markers_on_board":
-        return s.trouble_count() >= need
-    if cond == "net_worth":
-        return net_worth(s, p) >= need
-    return False  # Commander Vimes wins only when the draw pile runs out
+        have = sum(1 for a in range(NUM_AREAS) if s.minions[a][p] and not s.demons[a])
+    elif cond == "area_control":
+        have = sum(1 for a in range(NUM_AREAS) if s.controls(p, a))
+    elif cond == "trouble_markers_on_board":
+        have = s.trouble_count()
+    elif cond == "net_worth":
+        have = net_worth(s, p)
+    else:
+        return len(s.draw), None
+    return have, need
+
+
+def personality_met(s: State, p: int, pid: str) -> bool:
+    """The start-of-turn win check for personality ``pid`` held by ``p``
+    (Commander Vimes wins only when the draw pile runs out)."""
+    have, need = personality_progress(s, p, pid)
+    return need is not None and have >= need
 
 
 def net_worth(s: State, p: int) -> int:
@@ -862,14 +872,19 @@ def net_worth(s: State, p: int) -> int:
 def score(s: State, p: int) -> int:
     """Points: 5 a minion, a building its cost (nothing in a demon area), $1 a
     point after loans; A15: each loan is repaid with $12 while possible, else -15."""
-    pts = 0
+    return sum(score_parts(s, p))
+
+
+def score_parts(s: State, p: int) -> tuple[int, int, int, int]:
+    """``score`` by source: minions, buildings, money, loans (repaid or -15 each)."""
+    minions = buildings = 0
     for a in range(NUM_AREAS):
-        if s.demons[a]:
-            continue
-        pts += 5 * s.minions[a][p]
-        if s.building[a] == p:
-            pts += COST[a]
-    return pts + after_loans(s.money[p], len(s.loans[p]))
+        if not s.demons[a]:
+            minions += 5 * s.minions[a][p]
+            if s.building[a] == p:
+                buildings += COST[a]
+    cash = s.money[p]
+    return minions, buildings, cash, after_loans(cash, len(s.loans[p])) - cash
 
 
 def after_loans(cash: int, loans: int) -> int:

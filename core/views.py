@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from .model import (
     AREA_IDS, AREA_NAMES, COLOURS, COST, NUM_AREAS, Decision, Outcome,
 )
+from .engine import personality_progress, score_parts
 from .notation import format_option
 from .state import NOBODY, REMOVED, State
 
@@ -41,6 +42,8 @@ class SeatView:
     penalties: tuple[str, ...]
     personality: str | None       # known to the viewer (own, revealed, or looked at)
     known_hand: tuple[str, ...]   # cards of this hand the viewer knows
+    progress: tuple[int, int | None] | None  # (have, need) toward the known personality's win
+    score: tuple[int, int, int, int]         # points now: minions, buildings, money, loans
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +99,9 @@ def view_for(s: State, viewer: int | None) -> PlayerView:
                               len(s.hand[q]),
                               tuple(a for a in range(NUM_AREAS) if s.city_owner[a] == q),
                               tuple(s.card[h] or "?" for h in s.loans[q]),
-                              tuple(s.card[h] or "?" for h in s.penalties[q]), pid, known))
+                              tuple(s.card[h] or "?" for h in s.penalties[q]), pid, known,
+                              personality_progress(s, q, pid) if pid else None,
+                              score_parts(s, q)))
     hand = tuple((h, s.card[h] or "?") for h in s.hand[viewer]) if viewer is not None else ()
     d = s.pending
     mine = d if isinstance(d, Decision) and d.seat == viewer else None

@@ -228,45 +228,26 @@ def option_detail(text: str, prompt: str = "", kind: str = "") -> str:
 
 
 def progress(view, seat: int | None = None) -> tuple[str, str]:
-    """``(short, long)`` progress of ``seat``'s known personality towards its
-    win, computed from what the view shows."""
+    """``(short, long)`` words for ``seat``'s progress toward its known
+    personality's win (the numbers come from the rules, via the view)."""
     seat = view.viewer if seat is None else seat
-    pid = view.seats[seat].personality if seat is not None else None
-    if pid is None or pid not in PERSONALITY:
+    sv = view.seats[seat] if seat is not None else None
+    if sv is None or sv.personality not in PERSONALITY or sv.progress is None:
         return "", ""
-    p = PERSONALITY[pid]
-    need = p["thresholds"].get(view.players)
-    cond = p["condition"]
+    have, need = sv.progress
+    cond = PERSONALITY[sv.personality]["condition"]
     if cond == "minion_presence":
-        have = sum(1 for a in view.areas if a.minions[seat] and not a.demons)
         return f"{have}/{need} areas", f"Your minions are in {have} of the {need} demon-free areas you need."
     if cond == "area_control":
-        have = sum(1 for a in view.areas if a.controller == seat)
         return f"{have}/{need} controlled", f"You control {have} of the {need} areas you need."
     if cond == "trouble_markers_on_board":
-        have = sum(1 for a in view.areas if a.trouble)
         return f"{have}/{need} trouble", f"{have} of the {need} trouble markers you need are on the board."
     if cond == "net_worth":
-        s = view.seats[seat]
-        worth = s.money - 12 * len(s.loans) + sum(
-            a.cost for a in view.areas if a.building == seat and not a.demons)
-        return f"${worth}/${need} worth", f"Your net worth is ${worth} of the ${need} you need."
-    if cond == "draw_pile_exhausted":
-        return (f"{view.draw_size} cards left",
-                f"You win if the draw pile runs out ({view.draw_size} cards left) before anyone else wins.")
-    return "", ""
+        return f"${have}/${need} worth", f"Your net worth is ${have} of the ${need} you need."
+    return (f"{have} cards left",
+            f"You win if the draw pile runs out ({have} cards left) before anyone else wins.")
 
 
 def score_parts(view, seat: int) -> tuple[int, int, int, int]:
-    """Points from the final view: minions, buildings, money, loans (A15)."""
-    minions = sum(5 * a.minions[seat] for a in view.areas if not a.demons)
-    buildings = sum(a.cost for a in view.areas if a.building == seat and not a.demons)
-    cash = view.seats[seat].money
-    loans = 0
-    for _ in view.seats[seat].loans:
-        if cash >= 12:
-            cash -= 12
-            loans -= 12
-        else:
-            loans -= 15
-    return minions, buildings, view.seats[seat].money, loans
+    """Points by source (minions, buildings, money, loans), as the rules score them."""
+    return view.seats[seat].score

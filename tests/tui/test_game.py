@@ -97,7 +97,7 @@ async def test_two_people_at_one_keyboard_hand_over():
 
 async def test_paced_bots_think_in_a_worker_and_show_who_is_deciding():
     app = app_for(scenarios.GIVE_TWO)
-    app.bot_delay = 0.05
+    app.bot_delay = 0.5  # long enough that the screen is still waiting when we look
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("1")                      # yellow must give red two cards
