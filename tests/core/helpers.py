@@ -159,3 +159,17 @@ def quiet_personalities(players: int, lines) -> list[str]:
             given[c] = pid
             out.append(f"personality {c}: {pid}")
     return out
+
+
+def scenario(*lines: str, hands: dict[str, str], players: int = 2, first: str = "red",
+             event: str | None = None, rolls=()) -> Scenario:
+    """A scenario from setup ``lines`` with fixed ``hands`` (colour -> 5 card ids)
+    and quiet personalities for every seat the lines leave open."""
+    head = [f"players: {players}", f"first: {first}"]
+    head += [f"hand {c}: {hands[c]}" for c in COLOURS[:players]]
+    head += quiet_personalities(players, lines)
+    if event:
+        head.append(f"events: {event}")
+    if rolls:
+        head.append("rolls: " + " ".join(map(str, rolls)))
+    return Scenario("\n".join(head + list(lines)))

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from ankh.core.model import AREA_INDEX, COLOURS
+from ankh.core.model import AREA_INDEX
 from ankh.core.state import NOBODY
 
-from tests.core.helpers import Scenario, check_invariants, quiet_personalities
+from tests.core.helpers import Scenario, check_invariants, scenario
 
 A = AREA_INDEX
 RED, YELLOW = 0, 1
@@ -26,17 +26,9 @@ HANDS = {
 
 
 
-def game(*lines: str, players: int = 2, first: str = "red", hands: dict | None = None,
-         event: str | None = None, rolls=()) -> Scenario:
-    hands = {**HANDS, **(hands or {})}
-    head = [f"players: {players}", f"first: {first}"]
-    head += [f"hand {c}: {hands[c]}" for c in COLOURS[:players]]
-    head += quiet_personalities(players, lines)
-    if event:
-        head.append(f"events: {event}")
-    if rolls:
-        head.append("rolls: " + " ".join(map(str, rolls)))
-    return Scenario("\n".join(head + list(lines)))
+def game(*lines: str, players: int = 2, hands: dict | None = None, **setup) -> Scenario:
+    """A scenario whose hands hold no interrupt unless ``hands`` says so."""
+    return scenario(*lines, hands={**HANDS, **(hands or {})}, players=players, **setup)
 
 
 def abilities(sc: Scenario) -> set[str]:

@@ -9,10 +9,10 @@ card (``red:another``).
 """
 from __future__ import annotations
 
-from ankh.core.model import AREA_INDEX, COLOURS
+from ankh.core.model import AREA_INDEX
 from ankh.core.state import NOBODY, REMOVED
 
-from tests.core.helpers import Scenario, check_invariants, quiet_personalities
+from tests.core.helpers import Scenario, check_invariants, scenario
 
 A = AREA_INDEX
 RED, YELLOW, GREEN = 0, 1, 2
@@ -27,18 +27,9 @@ HANDS = {
 
 
 
-def game(*lines: str, event: str | None = None, rolls=(), players: int = 3,
-         first: str = "red", hands: dict | None = None) -> Scenario:
+def game(*lines: str, players: int = 3, hands: dict | None = None, **setup) -> Scenario:
     """A scenario whose hands hold no interrupt unless ``hands`` says so."""
-    hands = {**HANDS, **(hands or {})}
-    head = [f"players: {players}", f"first: {first}"]
-    head += [f"hand {c}: {hands[c]}" for c in COLOURS[:players]]
-    head += quiet_personalities(players, lines)
-    if event:
-        head.append(f"events: {event}")
-    if rolls:
-        head.append("rolls: " + " ".join(map(str, rolls)))
-    return Scenario("\n".join(head + list(lines)))
+    return scenario(*lines, hands={**HANDS, **(hands or {})}, players=players, **setup)
 
 
 def pieces(sc: Scenario, area: str):
