@@ -618,7 +618,14 @@ def r_carcer_rolled(s: State, roll: int, p: int) -> None:
     s.log("roll", p, f"roll {roll}: {AREA_IDS[a]}")
     opts = pick_options(s, [a])
     if opts:  # A10: compulsory when a minion is there; any owner, yours included
-        s.ask(p, "pick", opts, f"Carcer: remove a minion from {AREA_IDS[a]}", r_remove_pick, p)
+        s.ask(p, "pick", opts, f"Carcer: remove a minion from {AREA_IDS[a]}", r_carcer_pick, p,
+              all(o[2] == p for o in opts))
+
+
+def r_carcer_pick(s: State, opt, p: int, forced: bool) -> None:
+    # A8: when only your own minions are there the removal is forced on you, and
+    # Susan, Igor or Fresh Start Club may answer it; picking your own is not.
+    remove_minion(s, opt[1], opt[2], ("forced", p) if forced else text(p))
 
 
 @effect("others_remove_own_minion")
@@ -654,15 +661,15 @@ def t_cosmo(s: State, p: int, q: int) -> None:
     opts = pick_options(s, [a for a in range(NUM_AREAS) if s.trouble[a]], exclude=p)
     if opts:
         s.ask(q, "pick", opts, f"Remove a minion (not {COLOURS[p]}'s) from an area with trouble",
-              r_cosmo_pick, p, q)
+              r_cosmo_pick, p, q, all(o[2] == q for o in opts))
 
 
-def r_cosmo_pick(s: State, opt, p: int, q: int) -> None:
+def r_cosmo_pick(s: State, opt, p: int, q: int, forced: bool) -> None:
     _, a, who = opt
-    if who == q:
-        remove_minion(s, a, who, text(q))  # your own choice: no window
+    if who == q and not forced:
+        remove_minion(s, a, who, text(q))  # your own free choice: no window
     else:
-        remove_minion(s, a, who, text(p))
+        remove_minion(s, a, who, text(p))  # p's card forces it (as The Auditors do)
 
 
 @effect("pay_player_then_assassinate",

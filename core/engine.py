@@ -16,8 +16,8 @@ from __future__ import annotations
 from .model import (
     ABILITY, ABILITY_PARAMS, ADJ, AREA_IDS, CARD, COLOURS, COST, DEMON, EVENT,
     INTERRUPT_KIND, LOAN_PENALTY, LOAN_REPAY, NUM_AREAS, PERSONALITY, SMALL_GODS, TROLL,
-    DealCard, IllegalAction, MalformedAction, Outcome, PassCard, PickRandom,
-    Reveal, RollDie, ShowCards, personality_list,
+    DealCard, IllegalAction, MalformedAction, Outcome, PickRandom,
+    Reveal,
 )
 from .state import NOBODY, REMOVED, State
 
@@ -379,19 +379,25 @@ def t_play_extra(s: State, p: int, k: int) -> None:
     opts = [("play", x) for x in playable(s, p)]
     if not opts or s.card_ids_unknown(p):
         opts.append(("skip",))
+    opts += mossy_options(s, p)
     s.ask(p, "extra", opts, "Play another card (required)", r_play_extra, p)
 
 
 def r_play_extra(s: State, opt, p: int) -> None:
     if opt[0] == "play":
         s.push(t_play_card, p, opt[1])
+    elif opt[0] == "interrupt":
+        play_mossy(s, p, opt[1])
     else:
         s.stack.pop()  # no playable card: the remaining extra play is void too
 
 
 def t_end_phase(s: State, p: int) -> None:
+    """Before the refill: City Area cards, or Doctor Mossy Lawn once a card was
+    played.  Asked whenever either could be used (public: abilities, a card
+    played and a card in hand), so holding Mossy Lawn is not given away."""
     extra = ability_options(s, p)
-    if not extra:
+    if not extra and not (s.played and s.hand[p]):
         return
     opts = [("end",)] + extra + mossy_options(s, p)
     s.ask(p, "end", opts, "Use a City Area card, or end your turn", r_end_phase, p)
@@ -806,7 +812,7 @@ def r_guard_revealed(s: State, ids, q: int, kind: str, cause, h: int) -> None:
     s.log("interrupt", q, f"{COLOURS[q]}: interrupt {cid}")
     if INTERRUPT_KIND[cid] == "replace_removal_with_placement":
         # A6: the minion comes off and is placed elsewhere under the normal rule.
-        _, a, who = guarded
+        _, (a, who) = guarded
         depart(s, a, who)
         s.supply[who] += 1
         ask_placement(s, q, lambda st: st.placement_areas(q) - {a},
@@ -910,6 +916,8 @@ def end_game(s: State, detail: str) -> None:
     s.stack.clear()
     s.chain = None
     s.ending = True
+    for h in list(s.in_play):
+        t_finish_card(s, s.current, h)  # a loan or penalty card still lands in front
     s.push(t_final_reveal, detail, None)
     s.log("game-end", None, f"the game ends ({detail})")
 
@@ -949,63 +957,6 @@ def r_final_revealed(s: State, ids, detail: str, winner, hidden) -> None:
         tied = [p for p in tied if best_city_card(s, p) == best]
     s.outcome = Outcome(tuple(tied), "points", detail, scores, pers)
     s.log("win", tied[0], " and ".join(COLOURS[p] for p in tied) + (" win" if len(tied) > 1 else " wins") + f" on points ({top})")
-
-
-# --- checking the table's answers ------------------------------------------------------------------
-
-
-def _check_card_id(s: State, deck: str, h: int, cid) -> None:
-    if deck == "player":
-        if cid not in CARD:
-            raise MalformedAction(f"{cid!r} is not a player card")
-        known = s.card[h]
-        if known is not None and known != cid:
-            raise IllegalAction(f"card #{h} is {known}, not {cid}")
-        other = s.handle_of.get(cid)
-        if other is not None and other != h:
-            raise IllegalAction(f"{cid} is already card #{other}")
-    elif deck == "personality":
-        if cid not in personality_list(s.players):
-            raise MalformedAction(f"{cid!r} is not a personality in this game")
-        known = s.pers[h]
-        if known is not None and known != cid:
-            raise IllegalAction(f"personality #{h} is {known}, not {cid}")
-        if cid in s.pers and s.pers.index(cid) != h:
-            raise IllegalAction(f"{cid} is already personality #{s.pers.index(cid)}")
-    elif deck == "event":
-        if cid not in EVENT:
-            raise MalformedAction(f"{cid!r} is not a random event")
-        if cid in s.event and s.event.index(cid) != h:
-            raise IllegalAction(f"{cid} was already drawn")
-
-
-def check_answer(s: State, req, answer):
-    """Validate a table answer against the pending request; return it normalised."""
-    if isinstance(req, RollDie):
-        if type(answer) is not int or not 1 <= answer <= 12:
-            raise MalformedAction(f"a d12 roll is an int from 1 to 12, not {answer!r}")
-        return answer
-    if isinstance(req, PassCard):
-        if answer is not None:
-            _check_card_id(s, "player", req.handle, answer)
-        return answer
-    if isinstance(req, (DealCard, Reveal, ShowCards)):
-        if not isinstance(answer, (tuple, list)) or len(answer) != len(req.handles):
-            raise MalformedAction(f"expected {len(req.handles)} card ids, got {answer!r}")
-        answer = tuple(answer)
-        for h, cid in zip(req.handles, answer):
-            if cid is None and not isinstance(req, Reveal):
-                continue
-            _check_card_id(s, req.deck, h, cid)
-        return answer
-    if isinstance(req, PickRandom):
-        if not isinstance(answer, (tuple, list)) or len(answer) != req.k:
-            raise MalformedAction(f"expected {req.k} picks, got {answer!r}")
-        answer = tuple(answer)
-        if len(set(answer)) != len(answer) or any(x not in req.items for x in answer):
-            raise IllegalAction(f"{answer!r} is not {req.k} distinct items of {req.items!r}")
-        return answer
-    raise MalformedAction(f"unknown request {req!r}")
 
 
 # Importing the tables registers them (they import this module's helpers).

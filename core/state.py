@@ -15,7 +15,8 @@ from typing import Callable
 from .model import (
     ADJ, BUILDINGS_PER_PLAYER, CARD, COLOURS, DEMON, HAND_SIZE, MINIONS_PER_PLAYER,
     NUM_AREAS, STARTING_AREAS, STARTING_MONEY, TROLL, Decision, Event, IllegalAction,
-    MalformedAction, RulesError, deck_lists, personality_list,
+    EVENT, MalformedAction, RulesError, deck_lists, personality_list,
+    DealCard, PassCard, PickRandom, Reveal, RollDie, ShowCards,
 )
 
 NOBODY = -1
@@ -152,9 +153,7 @@ class State:
         p = self.pending
         if p is None or isinstance(p, Decision):
             raise IllegalAction(f"no request is pending (waiting for {p!r})")
-        from .engine import check_answer  # the checks live beside the requests' producers
-        answer = check_answer(self, p, answer)
-        return self._resume(answer)
+        return self._resume(check_answer(self, p, answer))
 
     def _resume(self, answer) -> list[Event]:
         pending, (fn, args) = self.pending, self.resume
@@ -174,8 +173,8 @@ class State:
         """Run queued work until something must be asked (or the game is over)."""
         stack = self.stack
         while self.pending is None and stack:
-            task = stack.pop()
-            task[0](self, *task[1:])
+            fn, args = stack.pop()
+            fn(self, *args)
 
     # --- helpers used by the rules -----------------------------------------------------
 
@@ -188,7 +187,7 @@ class State:
         self.resume = (fn, args)
 
     def push(self, fn: Callable, *args) -> None:
-        self.stack.append((fn, *args))
+        self.stack.append((fn, args))
 
     def log(self, kind: str, seat: int | None, text: str) -> None:
         self.events.append(Event(kind, seat, text))
@@ -271,3 +270,60 @@ class State:
 
     def is_over(self) -> bool:
         return self.outcome is not None
+
+
+# --- checking the table's answers ------------------------------------------------------------------
+
+
+def _check_card_id(s: State, deck: str, h: int, cid) -> None:
+    if deck == "player":
+        if cid not in CARD:
+            raise MalformedAction(f"{cid!r} is not a player card")
+        known = s.card[h]
+        if known is not None and known != cid:
+            raise IllegalAction(f"card #{h} is {known}, not {cid}")
+        other = s.handle_of.get(cid)
+        if other is not None and other != h:
+            raise IllegalAction(f"{cid} is already card #{other}")
+    elif deck == "personality":
+        if cid not in personality_list(s.players):
+            raise MalformedAction(f"{cid!r} is not a personality in this game")
+        known = s.pers[h]
+        if known is not None and known != cid:
+            raise IllegalAction(f"personality #{h} is {known}, not {cid}")
+        if cid in s.pers and s.pers.index(cid) != h:
+            raise IllegalAction(f"{cid} is already personality #{s.pers.index(cid)}")
+    elif deck == "event":
+        if cid not in EVENT:
+            raise MalformedAction(f"{cid!r} is not a random event")
+        if cid in s.event and s.event.index(cid) != h:
+            raise IllegalAction(f"{cid} was already drawn")
+
+
+def check_answer(s: State, req, answer):
+    """Validate a table answer against the pending request; return it normalised."""
+    if isinstance(req, RollDie):
+        if type(answer) is not int or not 1 <= answer <= 12:
+            raise MalformedAction(f"a d12 roll is an int from 1 to 12, not {answer!r}")
+        return answer
+    if isinstance(req, PassCard):
+        if answer is not None:
+            _check_card_id(s, "player", req.handle, answer)
+        return answer
+    if isinstance(req, (DealCard, Reveal, ShowCards)):
+        if not isinstance(answer, (tuple, list)) or len(answer) != len(req.handles):
+            raise MalformedAction(f"expected {len(req.handles)} card ids, got {answer!r}")
+        answer = tuple(answer)
+        for h, cid in zip(req.handles, answer):
+            if cid is None and not isinstance(req, Reveal):
+                continue
+            _check_card_id(s, req.deck, h, cid)
+        return answer
+    if isinstance(req, PickRandom):
+        if not isinstance(answer, (tuple, list)) or len(answer) != req.k:
+            raise MalformedAction(f"expected {req.k} picks, got {answer!r}")
+        answer = tuple(answer)
+        if len(set(answer)) != len(answer) or any(x not in req.items for x in answer):
+            raise IllegalAction(f"{answer!r} is not {req.k} distinct items of {req.items!r}")
+        return answer
+    raise MalformedAction(f"unknown request {req!r}")

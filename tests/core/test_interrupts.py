@@ -110,7 +110,7 @@ def test_windows_are_asked_whether_or_not_an_interrupt_is_held():
     sc = game(red=["mr-gryle"], yellow=["groat"])
     s = sc.s.copy()
     from ankh.core.engine import t_guard
-    s.stack.append((lambda st: None,))
+    s.push(lambda st: None)
     t_guard(s, YELLOW, "remove", ("symbol", RED), 6)
     assert s.pending.seat == YELLOW and s.pending.options == (("pass",),)
 
