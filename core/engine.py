@@ -400,7 +400,8 @@ def t_end_phase(s: State, p: int) -> None:
     if not extra and not (s.played and s.hand[p]):
         return
     opts = [("end",)] + extra + mossy_options(s, p)
-    s.ask(p, "end", opts, "Use a City Area card, or end your turn", r_end_phase, p)
+    s.ask(p, "end", opts, "End your turn (or first use a City Area card or Doctor Mossy Lawn)",
+          r_end_phase, p)
 
 
 def r_end_phase(s: State, opt, p: int) -> None:
