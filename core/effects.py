@@ -103,7 +103,8 @@ def r_passed(s: State, cid, h: int, giver: int, receiver: int) -> None:
 @effect("take_loan")
 def take_loan(s: State, p: int, h: int) -> None:
     s.money[p] += params(s, h)["amount"]
-    s.dest[h] = ("loan",)
+    s.in_play.remove(h)  # at once in front of its player: the loan stands (A14)
+    s.loans[p].append(h)
     s.log("loan", p, f"{COLOURS[p]} takes a ${params(s, h)['amount']} loan")
 
 
@@ -337,7 +338,8 @@ def r_penalty_choice(s: State, opt, q: int, p: int, h: int) -> None:
     if opt[0] == "pay":
         pay(s, q, p, 5)
     else:
-        s.dest[h] = ("penalty", q)
+        s.in_play.remove(h)
+        s.penalties[q].append(h)
         s.log("penalty", q, f"{COLOURS[q]} takes {s.card[h]}")
 
 

@@ -357,14 +357,11 @@ def r_another(s: State, opt, p: int, h: int) -> None:
 
 
 def t_finish_card(s: State, p: int, h: int) -> None:
-    s.in_play.remove(h)
-    dest = s.dest.pop(h, None)
-    if dest is None:
+    """A card is done: onto the discard pile, unless its text already put it in
+    front of a player (a loan, a penalty card)."""
+    if h in s.in_play:
+        s.in_play.remove(h)
         s.discard.append(h)
-    elif dest[0] == "loan":
-        s.loans[p].append(h)
-    else:
-        s.penalties[dest[1]].append(h)
     if s.chain is not None:
         nxt, s.chain = s.chain, None
         s.push(t_play_card, p, nxt)
@@ -429,17 +426,16 @@ def r_mossy_revealed(s: State, ids, p: int, h: int) -> None:
     reveal(s, h, ids[0])
     s.hand[p].remove(h)
     s.discard.append(h)
+    # A14: the card played just before comes back to hand -- unless its text
+    # already laid it in front of a player (a loan taken stands, card and debt).
     back = s.last_played
     if back in s.in_play:
         s.in_play.remove(back)
-        s.dest.pop(back, None)
         s.hand[p].append(back)
     elif back in s.discard:
         s.discard.remove(back)
         s.hand[p].append(back)
-    for x in s.in_play:
-        s.dest.pop(x, None)
-        s.discard.append(x)
+    s.discard += s.in_play
     s.in_play.clear()
     s.chain = None
     while s.stack[-1][0] is not t_end_turn:
@@ -917,8 +913,8 @@ def end_game(s: State, detail: str) -> None:
     s.stack.clear()
     s.chain = None
     s.ending = True
-    for h in list(s.in_play):
-        t_finish_card(s, s.current, h)  # a loan or penalty card still lands in front
+    s.discard += s.in_play  # cards left mid-resolution are done with
+    s.in_play.clear()
     s.push(t_final_reveal, detail, None)
     s.log("game-end", None, f"the game ends ({detail})")
 

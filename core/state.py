@@ -27,7 +27,7 @@ class State:
     __slots__ = (
         "players", "minions", "trolls", "demons", "trouble", "building", "city_owner",
         "money", "supply", "buildings_left", "hand", "loans", "penalties",
-        "card", "handle_of", "draw", "discard", "in_play", "dest",
+        "card", "handle_of", "draw", "discard", "in_play",
         "pers", "personality", "unused_pers", "pers_seen", "seen",
         "event", "event_deck", "events_done",
         "current", "turn", "used", "gained", "played", "last_played", "chain",
@@ -65,7 +65,6 @@ class State:
         s.draw = list(range(ncards - 1, -1, -1))  # top of the pile is the list's end
         s.discard = []
         s.in_play = []
-        s.dest = {}
         npers = len(personality_list(n))
         s.pers = [None] * npers
         s.personality = list(range(n))
@@ -110,7 +109,6 @@ class State:
         s.draw = self.draw[:]
         s.discard = self.discard[:]
         s.in_play = self.in_play[:]
-        s.dest = dict(self.dest)
         s.pers = self.pers[:]
         s.personality = self.personality[:]
         s.unused_pers = self.unused_pers[:]

@@ -60,9 +60,7 @@ def test_a_loan_taken_just_before_the_game_ends_is_still_repaid():
     # Mr Bent / cards.json: the loan card is kept in front of the player and $12 must
     # be repaid at scoring (A15).  §3.5: City Area cards may be used between actions,
     # so Unreal Estate may be used after Mr Bent's scroll; drawing the last card ends
-    # the game at once (A4).  The loan was taken, so it must be scored.  The engine
-    # leaves Mr Bent in ``in_play`` (its ``dest`` is never applied by end_game), so
-    # red keeps $10 for free.
+    # the game at once (A4).  The loan was taken, so it must be scored.
     sc = game(red=["mr-bent"],
               extra=QUIET2 + "\narea unreal-estate: red building=red\ndraw-pile: 1")
     sc.do("red: play mr-bent", "red: scroll", "red: ability unreal-estate")
@@ -250,3 +248,15 @@ def test_abilities_are_not_offered_while_a_card_text_is_being_resolved():
     sc.do("red: play nobby-nobbs", "red: scroll")
     assert sc.waiting == "red:target"
     assert not any(o.startswith("ability") for o in sc.options())
+
+
+def test_doctor_mossy_lawn_after_a_loan_leaves_the_loan_standing():
+    # A14: actions already done stand.  Mr Bent's text lays the card in front of
+    # its player as it takes the loan, so Mossy Lawn cannot bring it back to hand
+    # (which would keep the $10 and drop the debt).
+    sc = game(red=["mr-bent", "doctor-mossy-lawn"], extra=QUIET2)
+    sc.do("red: play mr-bent", "red: scroll", "red: interrupt doctor-mossy-lawn")
+    s = sc.s
+    assert [s.card[h] for h in s.loans[RED]] == ["mr-bent"]
+    assert "mr-bent" not in sc.hand("red") and sc.money("red") == 20
+    check_invariants(s)
