@@ -789,6 +789,8 @@ def r_roll_card(s: State, roll: int, p: int, cid: str) -> None:
     s.log("roll", p, f"roll {roll}")
     if roll == 1:
         if cid == "cmot-dibbler":
+            # Pay $2 or lose a minion, as you prefer; with no minion on the board
+            # only paying is a real choice (A27: removing none does nothing).
             _lose_own_minion(s, p, [("pay", 2)] if s.money[p] >= 2 else [])
         else:
             _lose_own_minion(s, p)

@@ -203,12 +203,13 @@ def mossy_options(s: State, p: int) -> list[tuple]:
 
 
 def t_play_phase(s: State, p: int) -> None:
+    """The turn's card.  You must play one if you hold any that is not an
+    interrupt; "pass" is offered only when you hold none (or this engine cannot
+    see the hand, and so cannot tell)."""
     opts = [("play", h) for h in playable(s, p)]
-    if not opts:
+    if not opts or s.card_ids_unknown(p):
         opts.append(("pass",))
     opts += ability_options(s, p)
-    if s.card_ids_unknown(p) and ("pass",) not in opts:
-        opts.append(("pass",))
     s.ask(p, "turn", opts, "Play a card from your hand", r_play_phase, p)
 
 
