@@ -68,6 +68,7 @@ class Record:
     fixed: Fixed = field(default_factory=Fixed)
     position: Position = field(default_factory=Position)
     lines: list[Line] = field(default_factory=list)
+    seats: dict[int, str] = field(default_factory=dict)  # who sits where: "person", "bot:<kind>"
 
     def to_text(self) -> str:
         return format_record(self)
@@ -134,6 +135,12 @@ def _header_line(rec: Record, n: int, key: str, value: str) -> None:
     head, _, arg = key.partition(" ")
     if key == "seed":
         rec.seed = _int(value, n, "seed")
+    elif key == "seats":
+        for word in words:
+            colour, _, who = word.partition("=")
+            if who != "person" and not (who.startswith("bot:") and len(who) > 4):
+                raise RecordError(n, f"{word!r}: a seat is COLOUR=person or COLOUR=bot:KIND")
+            rec.seats[_seat(colour, rec.players, n)] = who
     elif key == "first":
         rec.fixed.first = _seat(value, rec.players, n)
     elif head == "personality":
@@ -181,6 +188,8 @@ def _area_setup(words: list[str], players: int, n: int) -> AreaSetup:
 
 def format_record(rec: Record) -> str:
     out = [MAGIC, f"players: {rec.players}", f"seed: {rec.seed}"]
+    if rec.seats:
+        out.append("seats: " + " ".join(f"{COLOURS[s]}={w}" for s, w in sorted(rec.seats.items())))
     f = rec.fixed
     if f.first is not None:
         out.append(f"first: {COLOURS[f.first]}")

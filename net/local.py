@@ -8,6 +8,7 @@ machine knows every card.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from ankh.core.engine import new_game
 from ankh.core.model import (
@@ -168,7 +169,7 @@ class LocalGame:
 
     def __init__(self, record: Record, bots: dict[int, object] | None = None):
         self.bots = dict(bots or {})
-        self.record = Record(record.players, record.seed, record.fixed, record.position, [])
+        self.record = replace(record, lines=[])
         self.state = new_game(record.players, record.position)
         self.table = LocalTable(record.players, record.seed, record.fixed)
         self.log: list[Event] = []
@@ -311,11 +312,12 @@ class LocalGame:
         if not self.can_undo():
             raise IllegalAction("nothing to take back since new information appeared")
         cut = self._choices[-1]
-        lines = self.record.lines[:cut]
-        fresh = LocalGame(Record(self.record.players, self.record.seed, self.record.fixed,
-                                 self.record.position, lines), self.bots)
+        fresh = LocalGame(replace(self.record, lines=self.record.lines[:cut]), self.bots)
         fresh._barrier = min(self._barrier, len(fresh.record.lines))
         self.__dict__.update(fresh.__dict__)
 
     def save_text(self) -> str:
-        return format_record(self.record)
+        """The record so far, with who sits where (bots by their ``name``)."""
+        seats = {p: f"bot:{self.bots[p].name}" if p in self.bots else "person"
+                 for p in range(self.state.players)}
+        return format_record(replace(self.record, seats=seats))

@@ -15,11 +15,11 @@ from pathlib import Path
 
 from ankh.core.model import COLOURS, Decision
 from ankh.core.views import PlayerView, view_for
+from ankh.core.record import parse_record
 from ankh.net.local import LocalGame
 
 from .bots import bot_kinds, default_bot_kind, make_bot
 
-SEATS_TAG = "# ankh-tui seats:"
 
 
 def ankh_home() -> Path:
@@ -45,6 +45,10 @@ class SeatBot:
         self.rng = random.Random()
         self.bot = make_bot(kind, self.rng)
         self.ply = 0
+
+    @property
+    def name(self) -> str:
+        return self.kind
 
     def reseed(self, ply: int) -> None:
         self.rng.seed(f"{self.seed}:{self.seat}:{ply}")
@@ -97,20 +101,17 @@ class GameSession:
 
     @classmethod
     def from_text(cls, text: str, path: Path | None = None) -> "GameSession":
-        """Resume a record (a save, or any record: seats not named in a
-        ``# ankh-tui seats:`` line are bots, except red)."""
-        seats = parse_seats(text)
-        if seats is None:
-            seats = {0: "person"}
-        seed = _seed_of(text)
-        players = _players_of(text)
+        """Resume a record (a save, or any record: without a ``seats:`` line,
+        red is the person and the other seats are bots)."""
+        rec = parse_record(text)
+        seats = rec.seats or {0: "person"}
         kinds = {}
-        for s in range(players):
+        for s in range(rec.players):
             what = seats.get(s, f"bot:{default_bot_kind()}")
             if what.startswith("bot:"):
                 kinds[s] = what[4:] if what[4:] in bot_kinds() else default_bot_kind()
-        bots = {s: SeatBot(k, seed, s) for s, k in kinds.items()}
-        game = LocalGame.from_text(text, bots)
+        bots = {s: SeatBot(k, rec.seed, s) for s, k in kinds.items()}
+        game = LocalGame(rec, bots)
         session = cls(game, bots, path)
         session._hook_plies()
         return session
@@ -214,17 +215,8 @@ class GameSession:
 
     # --- saving ---------------------------------------------------------------------------------
 
-    def seats_line(self) -> str:
-        words = []
-        for s in range(self.players):
-            b = self.bots.get(s)
-            words.append(f"{COLOURS[s]}=" + (f"bot:{b.kind}" if b else "person"))
-        return f"{SEATS_TAG} {' '.join(words)}"
-
     def save_text(self) -> str:
-        text = self.game.save_text()
-        head, _, rest = text.partition("\n")
-        return f"{head}\n{self.seats_line()}\n{rest}"
+        return self.game.save_text()
 
     def save(self) -> None:
         """Write the record so far (the screen does after every change)."""
@@ -245,36 +237,6 @@ def new_save_path(seed: int) -> Path:
         path = d / f"{stem}-{n}.ankh"
         n += 1
     return path
-
-
-def parse_seats(text: str) -> dict[int, str] | None:
-    for line in text.splitlines():
-        if line.startswith(SEATS_TAG):
-            seats = {}
-            for word in line[len(SEATS_TAG):].split():
-                colour, _, what = word.partition("=")
-                if colour in COLOURS:
-                    seats[COLOURS.index(colour)] = what
-            return seats
-    return None
-
-
-def _setup_value(text: str, key: str) -> str | None:
-    for line in text.splitlines():
-        line = line.strip()
-        if line.startswith(key + ":"):
-            return line.split(":", 1)[1].strip()
-    return None
-
-
-def _seed_of(text: str) -> int:
-    v = _setup_value(text, "seed")
-    return int(v) if v and v.lstrip("-").isdigit() else 0
-
-
-def _players_of(text: str) -> int:
-    v = _setup_value(text, "players")
-    return int(v) if v and v.isdigit() else 4
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,9 @@ def test_saved_games_replay_identically_and_read_like_a_log():
     g = LocalGame.new(4, 11, {p: RandomBot(random.Random(p)) for p in range(4)})
     g.advance()
     text = g.save_text()
-    assert text.startswith("# ankh record 1\nplayers: 4\nseed: 11\n")
+    assert text.startswith("# ankh record 1\nplayers: 4\nseed: 11\n"
+                           "seats: red=bot:random yellow=bot:random green=bot:random blue=bot:random\n")
+    assert parse_record(text).seats == {p: "bot:random" for p in range(4)}
     assert "red: play " in text and "* pick " in text
     again = LocalGame.from_text(text)
     assert again.state.outcome == g.state.outcome
@@ -64,6 +66,7 @@ def test_saved_games_replay_identically_and_read_like_a_log():
     ("players: 2\nhand red: groat\n", 2, "5 cards"),
     ("players: 2\nrolls: 13\n", 2, "1 to 12"),
     ("players: 2\nweather: fine\n", 2, "unknown setup line"),
+    ("players: 2\nseats: red=person yellow=robot\n", 2, "COLOUR=bot:KIND"),
     ("players: 2\narea atlantis: red\n", 2, "not an area"),
     ("players: 2\narea nap-hill: red purple\n", 2, "purple"),
     ("players: 2\nfirst: red\nhand red: groat dwarves ruby hex mr-gryle\n\nred: play death\n", 5,

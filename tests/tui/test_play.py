@@ -74,4 +74,4 @@ async def test_a_whole_game_as_green_against_three_random_bots_on_a_large_termin
         assert isinstance(end, EndScreen)
         assert len(end.final.outcome.personalities) == 4
         text = (ankh_home / "saves").glob("*.ankh").__next__().read_text(encoding="utf-8")
-        assert "# ankh-tui seats: red=bot:random yellow=bot:random green=person blue=bot:random" in text
+        assert "seats: red=bot:random yellow=bot:random green=person blue=bot:random" in text

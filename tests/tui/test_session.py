@@ -7,7 +7,8 @@ import random
 import pytest
 
 from ankh.tui.bots import bot_kinds, default_bot_kind, make_bot
-from ankh.tui.session import GameSession, list_saves, parse_seats
+from ankh.core.record import parse_record
+from ankh.tui.session import GameSession, list_saves
 
 
 def play(session: GameSession, rng: random.Random, stop_after: int | None = None) -> int:
@@ -44,7 +45,7 @@ def test_a_saved_game_resumes_exactly_and_bots_play_on_the_same(kind):
     rng = random.Random(5)
     play(first, rng, stop_after=15)
     text = first.save_text()
-    assert parse_seats(text) == {0: f"bot:{kind}", 1: "person", 2: f"bot:{kind}"}
+    assert parse_record(text).seats == {0: f"bot:{kind}", 1: "person", 2: f"bot:{kind}"}
     resumed = GameSession.from_text(text)
     assert resumed.view(1) == first.view(1)
     assert resumed.people == [1]
@@ -79,7 +80,7 @@ def test_a_record_without_seats_seats_red_and_bots():
 def test_with_two_people_each_takes_back_only_their_own_choices():
     s = GameSession.from_text("""\
 # ankh record 1
-# ankh-tui seats: red=person yellow=person
+seats: red=person yellow=person
 players: 2
 seed: 5
 first: red
@@ -96,6 +97,6 @@ hand red: groat gaspode hex the-royal-mint nobby-nobbs
 
 
 def test_a_save_naming_a_bot_that_is_not_installed_still_loads():
-    s = GameSession.from_text("# ankh record 1\n# ankh-tui seats: red=person yellow=bot:oracle\n"
+    s = GameSession.from_text("# ankh record 1\nseats: red=person yellow=bot:oracle\n"
                               "players: 2\nseed: 4\n")
     assert s.bots[1].kind in bot_kinds()

@@ -41,7 +41,7 @@ def test_ankh_in_tmux_plays_saves_resizes_and_quits(tmp_path):
         term.keys("q")
         term.wait_for("New game against bots")
         saves = list((home / "saves").glob("*.ankh"))
-        assert len(saves) == 1 and "# ankh-tui seats:" in saves[0].read_text(encoding="utf-8")
+        assert len(saves) == 1 and "\nseats: " in saves[0].read_text(encoding="utf-8")
         term.keys("q")
         end = time.monotonic() + 10
         while term.alive() and time.monotonic() < end:
