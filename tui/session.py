@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankh.core.model import COLOURS, Decision
+from ankh.core.model import COLOURS, Decision, RulesError
 from ankh.core.views import PlayerView, view_for
 from ankh.core.record import parse_record
 from ankh.net.local import LocalGame
@@ -263,9 +263,12 @@ def list_saves() -> list[SaveInfo]:
             state = "finished" if st.outcome else f"turn {st.turn}"
             summary = f"{st.players} players · {who} · {state}"
             ok = True
-        except Exception as e:  # a damaged or foreign file: show why, do not crash
-            summary = f"cannot be loaded: {e}"
-            ok = False
+        except UnicodeDecodeError:
+            summary, ok = "cannot be loaded: not a text record", False
+        except OSError as e:
+            summary, ok = f"cannot be read: {e.strerror}", False
+        except (RulesError, ValueError) as e:  # a damaged record: say where, do not crash
+            summary, ok = f"cannot be loaded: {e}", False
         out.append(SaveInfo(p, p.stat().st_mtime, summary, ok))
     out.sort(key=lambda i: i.when, reverse=True)
     return out

@@ -68,8 +68,24 @@ def test_saves_are_listed_newest_first_with_a_summary(ankh_home):
     assert [s.path for s in saves] == [b.path, a.path, broken]
     assert saves[0].summary == "4 players · people: green, blue · turn 1"
     assert saves[1].summary == "2 players · you: red · turn 1"
-    assert not saves[2].ok and saves[2].summary.startswith("cannot be loaded")
-    assert [s for s in saves if not s.ok][0].summary.startswith("cannot be loaded")
+    assert not saves[2].ok and saves[2].summary == "cannot be loaded: line 1: the game is for 2 to 4 players"
+
+
+def test_damaged_saves_are_listed_with_the_reason_and_left_untouched(ankh_home):
+    a = GameSession.new(2, seed=1)
+    a.next()
+    a.save()
+    text = a.path.read_text(encoding="utf-8")
+    cut = ankh_home / "saves" / "cut.ankh"
+    cut.write_text(text + "red: play nonexist")
+    binary = ankh_home / "saves" / "binary.ankh"
+    binary.write_bytes(b"\x00\xff not a record")
+    by_name = {s.path.name: s for s in list_saves()}
+    assert by_name["binary.ankh"].summary == "cannot be loaded: not a text record"
+    last = len(cut.read_text().splitlines())
+    assert by_name["cut.ankh"].summary.startswith(f"cannot be loaded: line {last}:")
+    assert by_name[a.path.name].ok
+    assert binary.read_bytes() == b"\x00\xff not a record"  # nothing is lost
 
 
 def test_a_record_without_seats_seats_red_and_bots():
