@@ -13,7 +13,7 @@ personality and event decks.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ankh.core.engine import new_game
 from ankh.core.model import (
@@ -100,9 +100,10 @@ class FairGame:
     def _known(self, seat: int, deck: str, handles: Sequence[int]) -> tuple:
         return tuple(self.table.known(seat, deck, h) for h in handles)
 
-    def play(self, bots: Sequence, max_steps: int = 50_000) -> None:
+    def play(self, bots: Sequence, max_steps: int = 50_000,
+             after_step: Callable[["FairGame"], None] | None = None) -> None:
         """Play to the end; ``bots[seat].choose(engine, decision)`` sees only its
-        own seat's engine."""
+        own seat's engine.  ``after_step`` (if given) sees the game after each step."""
         for _ in range(max_steps):
             if self.outcome is not None:
                 return
@@ -112,4 +113,6 @@ class FairGame:
                 self.choose(bots[req.seat].choose(own, own.pending))
             else:
                 self.fulfil()
+            if after_step is not None:
+                after_step(self)
         raise LocalProtocolError("the game did not end")

@@ -44,19 +44,8 @@ def check_knowledge(g: FairGame) -> None:
 
 def play_checked(players: int, seed: int) -> FairGame:
     g = FairGame(players, seed=b"test-%d-%d" % (players, seed))
-    bots = [RandomBot(random.Random(seed * 10 + p)) for p in range(players)]
-    steps = 0
-    while g.outcome is None:
-        d = g.pending
-        if isinstance(d, Decision):
-            own = g.engines[d.seat]
-            g.choose(bots[d.seat].choose(own, own.pending))
-        else:
-            g.fulfil()
-        if steps % 7 == 0:
-            check_knowledge(g)
-        steps += 1
-    check_knowledge(g)
+    g.play([RandomBot(random.Random(seed * 10 + p)) for p in range(players)],
+           after_step=check_knowledge)
     return g
 
 
