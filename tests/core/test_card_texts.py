@@ -11,6 +11,13 @@ from .cards import game
 RED, YELLOW, GREEN = 0, 1, 2
 
 
+def play_to_scroll(sc, card: str) -> None:
+    """Red plays ``card`` and skips its symbols up to the scroll."""
+    sc.do(f"red: play {card}")
+    while "scroll" not in sc.options():
+        sc.do("red: skip")
+
+
 def cards_of(kind: str) -> list[str]:
     return [c["id"] for c in CARDS if c.get("effect") == kind]
 
@@ -45,9 +52,7 @@ def test_loan_gives_ten_and_stays_in_front(card):
 @pytest.mark.parametrize("card", cards_of("gain_money_per_trouble_marker"))
 def test_money_per_trouble_marker(card):
     sc = game(red=[card], extra="area nap-hill: yellow trouble")
-    sc.do(f"red: play {card}")
-    while "scroll" not in sc.options():
-        sc.do("red: skip")
+    play_to_scroll(sc, card)
     sc.do("red: scroll")
     assert sc.money("red") == 10 + 4  # three starting markers and Nap Hill
 
@@ -106,9 +111,7 @@ def test_hubert_cannot_make_you_pay_or_be_paid():
 @pytest.mark.parametrize("card", cards_of("target_gives_cards"))
 def test_target_chooses_two_cards_to_hand_over(card):
     sc = game(red=[card], yellow=["groat", "dwarves"])
-    sc.do(f"red: play {card}")
-    while "scroll" not in sc.options():
-        sc.do("red: skip")
+    play_to_scroll(sc, card)
     sc.do("red: scroll", "?red: target yellow")
     assert sc.waiting == "yellow:give"
     sc.do("yellow: give groat", "yellow: give dwarves")
@@ -127,9 +130,7 @@ def test_text__the_ankh_morpork_sunshine_dragon_sanctuary():
 @pytest.mark.parametrize("card", cards_of("give_card_receive_money"))
 def test_give_a_card_and_be_paid_two(card):
     sc = game(red=[card, "groat"], extra="money yellow: 1")
-    sc.do(f"red: play {card}")
-    while "scroll" not in sc.options():
-        sc.do("red: skip")
+    play_to_scroll(sc, card)
     sc.do("red: scroll", "?red: target yellow", "red: give groat")
     assert "groat" in sc.hand("yellow")
     assert sc.money("red") == 11 and sc.money("yellow") == 0
@@ -210,9 +211,7 @@ def test_draw_cards(card):
     n = next(c for c in CARDS if c["id"] == card)["params"]["count"]
     deck = ["groat", "dwarves", "ruby", "mr-gryle"][:n]
     sc = game(red=[card], deck=deck)
-    sc.do(f"red: play {card}")
-    while "scroll" not in sc.options():
-        sc.do("red: skip")
+    play_to_scroll(sc, card)
     sc.do("red: scroll")
     assert set(deck) <= set(sc.hand("red"))
 
@@ -227,9 +226,7 @@ def test_text__gargoyles():
 @pytest.mark.parametrize("card", cards_of("discard_cards"))
 def test_discard_one_card(card):
     sc = game(red=[card, "groat"], extra="area the-shades: red yellow trouble")
-    sc.do(f"red: play {card}")
-    while "scroll" not in sc.options():
-        sc.do("red: skip")
+    play_to_scroll(sc, card)
     sc.do("red: scroll", "red: discard groat")
     assert "groat" not in sc.hand("red")
     assert "groat" in [sc.s.card[h] for h in sc.s.discard]
@@ -239,9 +236,7 @@ def test_discard_one_card(card):
 def test_discard_any_number_for_money(card):
     per = next(c for c in CARDS if c["id"] == card)["params"]["per_card"]
     sc = game(red=[card, "groat", "dwarves"])
-    sc.do(f"red: play {card}")
-    while "scroll" not in sc.options():
-        sc.do("red: skip")
+    play_to_scroll(sc, card)
     sc.do("red: scroll", "red: discard groat", "red: discard dwarves", "red: done")
     assert sc.money("red") == 10 + 2 * per
 
