@@ -36,6 +36,7 @@ from .ops import (
     Draw,
     Hello,
     LockDeck,
+    Move,
     Op,
     Pick,
     Reveal,
@@ -46,7 +47,7 @@ from .ops import (
     from_wire,
     to_wire,
 )
-from .schema import Bin, Int, List, Map, Str
+from .schema import Bin, Either, Int, List, Map, Str
 from .seal import Boxes
 from .transcript import Roster, Transcript, next_hash
 
@@ -74,6 +75,7 @@ BODIES = {
             ),
         }
     ),
+    "move": Map({**_COMMON, "move": List(Either(Int(-8, 2**16), Str(32)), 8, min_len=1)}),
     "sync": Map(dict(_COMMON)),
 }
 INNER_KINDS = {"keys": KEYS_BODY}
@@ -172,6 +174,8 @@ class Ledger:
         everyone = list(range(self.n))
         if isinstance(op, Deal):
             return [s for s in everyone if s != op.to]
+        if isinstance(op, Move):
+            return [op.seat]
         if isinstance(op, Reveal):
             d = self.decks[op.deck]
             return [s for s in everyone if any(s not in d.keys[p] for p in op.positions)]
@@ -203,6 +207,8 @@ class Ledger:
             return "the game is over: the decks were audited"
         if isinstance(op, (Sync, Roll)):
             return None
+        if isinstance(op, Move):
+            return None if 0 <= op.seat < self.n else f"no seat {op.seat}"
         if isinstance(op, Pick):
             return None if 0 < op.k <= op.n <= dice.MAX_PICK_N else f"cannot pick {op.k} of {op.n}"
         if isinstance(op, ShuffleDeck):
@@ -562,6 +568,21 @@ class Ledger:
         self.audit = AuditOutcome(orders, tuple(violations))
         return self.audit
 
+    def _check_move(self, env: Envelope, own: bool) -> Any:
+        move = tuple(env.body["move"])
+        if type(move[0]) is not str:
+            raise self.blame(env.sender, "a move starts with its verb")
+        legal = self.op.legal  # type: ignore[union-attr]
+        if legal and move not in legal:
+            raise self.blame(env.sender, f"illegal move {' '.join(map(str, move))!r}: the rules do not allow it now")
+        return move
+
+    def _apply_move(self, env: Envelope, staged: Any) -> None:
+        self._scratch[env.sender] = staged
+
+    def _finish_move(self) -> Any:
+        return self._scratch[self.op.seat]  # type: ignore[union-attr]
+
     def _check_sync(self, env: Envelope, own: bool) -> Any:
         return None
 
@@ -580,5 +601,6 @@ _STEPS: dict[str, _Step] = {
     "keys": _Step("keys", Ledger._check_keys, Ledger._apply_keys, Ledger._finish_keys),
     "sealed": _Step("sealed", Ledger._check_sealed, Ledger._apply_sealed, Ledger._finish_show),
     "audit": _Step("audit", Ledger._check_audit, Ledger._apply_audit, Ledger._finish_audit),
+    "move": _Step("move", Ledger._check_move, Ledger._apply_move, Ledger._finish_move),
     "sync": _Step("sync", Ledger._check_sync, Ledger._apply_nothing, Ledger._finish_nothing),
 }

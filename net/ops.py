@@ -8,7 +8,7 @@ game without the engine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .deck import MAX_CARD_ID, MAX_DECK, DeckSpec
@@ -92,6 +92,22 @@ class Show:
 
 
 @dataclass(frozen=True)
+class Move:
+    """The deciding seat's decision: one option of the rules' pending decision.
+
+    Only ``seat`` sends it.  ``legal`` is what the local rules engine allows
+    (every seat checks the move against its own engine before applying it;
+    the offline verifier, which has no engine here, passes nothing and replays
+    the rules afterwards).  ``choice`` is the decision itself, known only to
+    the deciding seat.  Neither travels in the step's descriptor.
+    """
+
+    seat: int
+    legal: frozenset = field(default=frozenset(), compare=False, repr=False)
+    choice: tuple | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
 class Audit:
     """End of game: every seat discloses its shuffle secrets and keys."""
 
@@ -101,7 +117,7 @@ class Sync:
     """Every seat states the hash of the log it accepted."""
 
 
-Op = Hello | ShuffleDeck | LockDeck | Roll | Pick | Deal | Draw | Reveal | Show | Audit | Sync
+Op = Hello | ShuffleDeck | LockDeck | Roll | Pick | Deal | Draw | Reveal | Show | Move | Audit | Sync
 
 KIND_OF = {
     Hello: "hello",
@@ -113,6 +129,7 @@ KIND_OF = {
     Draw: "keys",
     Reveal: "keys",
     Show: "sealed",
+    Move: "move",
     Audit: "audit",
     Sync: "sync",
 }
@@ -128,6 +145,8 @@ def describe(op: Op) -> str:
         return f"{name} {op.deck}"
     if isinstance(op, (Roll, Pick)):
         return f"{name} ({op.purpose})"
+    if isinstance(op, Move):
+        return f"move of seat {op.seat}"
     return name
 
 
@@ -150,6 +169,8 @@ def to_wire(op: Op, index: int) -> dict[str, Any]:
         return {"i": index, "t": "reveal", "deck": op.deck, "pos": list(op.positions)}
     if isinstance(op, Show):
         return {"i": index, "t": "show", "deck": op.deck, "to": op.to, "pos": list(op.positions)}
+    if isinstance(op, Move):
+        return {"i": index, "t": "move", "seat": op.seat}
     if isinstance(op, Audit):
         return {"i": index, "t": "audit"}
     if isinstance(op, Sync):
@@ -183,6 +204,7 @@ OP_SCHEMA = Tagged(
         "draw": Map({"i": _INDEX, "t": Const("draw"), "deck": DECK_NAME, "pos": _POSITIONS}),
         "reveal": Map({"i": _INDEX, "t": Const("reveal"), "deck": DECK_NAME, "pos": _POSITIONS}),
         "show": Map({"i": _INDEX, "t": Const("show"), "deck": DECK_NAME, "to": _SEAT, "pos": _POSITIONS}),
+        "move": Map({"i": _INDEX, "t": Const("move"), "seat": _SEAT}),
         "audit": Map({"i": _INDEX, "t": Const("audit")}),
         "sync": Map({"i": _INDEX, "t": Const("sync")}),
     },
@@ -214,6 +236,8 @@ def from_wire(d: dict[str, Any]) -> tuple[int, Op]:
         return index, Reveal(d["deck"], tuple(d["pos"]))
     if t == "show":
         return index, Show(d["deck"], tuple(d["pos"]), d["to"])
+    if t == "move":
+        return index, Move(d["seat"])
     if t == "audit":
         return index, Audit()
     if t == "sync":

@@ -103,6 +103,20 @@ def Map(fields: Mapping[str, Validator], optional: Mapping[str, Validator] | Non
     return check
 
 
+def Either(*alternatives: Validator) -> Validator:
+    """The first alternative that accepts the value (e.g. an int or a short string)."""
+
+    def check(v: Any, path: str) -> Any:
+        for alt in alternatives[:-1]:
+            try:
+                return alt(v, path)
+            except RemoteProtocolError:
+                continue
+        return alternatives[-1](v, path)
+
+    return check
+
+
 def Tagged(tag_field: str, variants: Mapping[str, Validator]) -> Validator:
     """A map whose ``tag_field`` string selects which validator applies."""
 

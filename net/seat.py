@@ -29,7 +29,7 @@ from . import group
 from .deck import DeckSpec
 from .dice import CHAIN_LENGTH, OwnChain
 from .envelope import Envelope, SeqTracker, open_frame, seal
-from .errors import Divergence, LocalProtocolError, RemoteProtocolError
+from .errors import Divergence, Equivocation, LocalProtocolError, RemoteProtocolError
 from .ledger import BODIES, Ledger
 from .ops import (
     KIND_OF,
@@ -38,6 +38,7 @@ from .ops import (
     Draw,
     Hello,
     LockDeck,
+    Move,
     Op,
     Pick,
     Reveal,
@@ -89,7 +90,15 @@ class CardSeen:
 
 
 class SeatProtocol:
-    def __init__(self, roster: Roster, secrets: SeatSecrets, *, chain_length: int = CHAIN_LENGTH) -> None:
+    """``relay``: the seat whose link may carry other seats' frames (a star
+    where that seat relays; ``None``: a full mesh, every frame on its own
+    signer's link).  A relayed frame is accepted on its signature alone: the
+    relay can drop or delay frames (a stall, or a sequence gap it is blamed
+    for) but cannot forge or alter one, and the log hash in every message
+    exposes a relay that tells different seats different things."""
+
+    def __init__(self, roster: Roster, secrets: SeatSecrets, *, chain_length: int = CHAIN_LENGTH,
+                 relay: int | None = None) -> None:
         if secrets.game_id != roster.game_id:
             raise LocalProtocolError("secrets belong to another game")
         if roster.keys[secrets.seat] != secrets.identity.public_key:
@@ -102,6 +111,9 @@ class SeatProtocol:
         self.ledger = Ledger(roster, viewer=self.seat, boxes=self.boxes)
         self.chain = OwnChain(secrets.dice_seed, chain_length)
         self.links = [Link.OPEN] * roster.size
+        self.relay = relay
+        self._frames: dict[tuple[int, int], bytes] = {}  # (sender, seq) -> the frame accepted
+        self._seq_of: dict[bytes, int] = {}
         self.known: dict[str, dict[int, str]] = {}
         self._seq_in = SeqTracker(roster.size)
         self._seq_out = 0
@@ -167,9 +179,16 @@ class SeatProtocol:
             elif exc.who is None:
                 exc.who = self.roster.who(exc.seat)
             raise
-        if env.sender != via:
-            # Seats talk directly (a full mesh): a frame signed by X arrives on X's link.
+        if env.sender != via and via != self.relay:
+            # Only the relay may carry other seats' frames (in a full mesh, nobody).
             raise self.ledger.blame(via, f"relayed a message from seat {env.sender}")
+        if env.seq < self._seq_in.expected(env.sender):
+            earlier = self._frames.get((env.sender, env.seq))
+            if earlier == frame:
+                return []  # the same frame again (a resend after a reconnect): harmless
+            if earlier is not None:
+                raise Equivocation(f"signed two different messages with sequence number {env.seq}",
+                                   seat=env.sender, who=self.roster.who(env.sender), evidence=(earlier, frame))
         try:
             self._seq_in.check(env.sender, env.seq)
         except RemoteProtocolError as exc:
@@ -183,17 +202,38 @@ class SeatProtocol:
             if len(self._buffer) >= MAX_BUFFERED:
                 raise self.ledger.blame(env.sender, "too many messages ahead of the game")
             self._buffer.append(env)
-            self._seq_in.advance(env.sender)
-            self._accepted.append(frame)
+            self._note(env)
             return []
         events = self._accept(env)
-        self._seq_in.advance(env.sender)
-        self._accepted.append(frame)
+        self._note(env)
         events += self._drain()
         events += self._advance()
         return events
 
+    def frames_after(self, have: tuple[int, ...] | list[int]) -> list[bytes]:
+        """Every accepted frame a peer lacks, given how many it has from each sender
+        (in an order it can accept: each sender's frames in sequence)."""
+        out = []
+        for frame in self._accepted:
+            sender = frame[0]
+            seq = self._seq_of.get(frame)
+            if seq is not None and 0 <= sender < len(have) and seq >= have[sender]:
+                out.append(frame)
+        return out
+
+    def have(self) -> tuple[int, ...]:
+        """How many frames this seat accepted from each sender (itself included)."""
+        counts = list(self._seq_in.snapshot())
+        counts[self.seat] = self._seq_out
+        return tuple(counts)
+
     # -- internals ----------------------------------------------------------------------
+
+    def _note(self, env: Envelope) -> None:
+        self._seq_in.advance(env.sender)
+        self._accepted.append(env.frame)
+        self._frames[(env.sender, env.seq)] = env.frame
+        self._seq_of[env.frame] = env.seq
 
     def _must_wait(self, env: Envelope) -> bool:
         index = env.body["op"]["i"]
@@ -253,6 +293,8 @@ class SeatProtocol:
         env = Envelope(self.roster.game_id, seq, self.seat, kind, body, frame)
         self._outbox.append(frame)
         self._accepted.append(frame)
+        self._frames[(self.seat, seq)] = frame
+        self._seq_of[frame] = seq
         return self._accept(env, own=True)
 
     def _deck_secrets(self, name: str) -> decks.DeckSecrets:
@@ -307,6 +349,10 @@ class SeatProtocol:
             return {"decks": entries}
         if isinstance(op, Sync):
             return {}
+        if isinstance(op, Move):
+            if op.choice is None:
+                raise LocalProtocolError("this seat's move has no choice")
+            return {"move": list(op.choice)}
         raise LocalProtocolError(f"cannot answer {op!r}")  # pragma: no cover
 
     def _key_body(self, op: Op) -> dict[str, Any]:
@@ -365,26 +411,33 @@ class SeatProtocol:
 
     # -- resuming after a crash -------------------------------------------------------
 
+    def follow_frame(self, frame: bytes) -> None:
+        """Take one frame of this game's saved log (ours or another seat's), in log order."""
+        env = open_frame(frame, game_id=self.roster.game_id, keys=self.ledger.keyring, kinds=BODIES)
+        own = env.sender == self.seat
+        if own:
+            self._seq_out = env.seq + 1
+            self._accepted.append(frame)
+            self._frames[(env.sender, env.seq)] = frame
+            self._seq_of[frame] = env.seq
+        else:
+            self._seq_in.check(env.sender, env.seq)
+            self._note(env)
+        if own and isinstance(env.body, dict) and env.kind == "hello":
+            self.chain = OwnChain(self.secrets.dice_seed, env.body["len"])
+        done, result = self.ledger.follow(env, own)
+        if done:
+            self._on_done(self.ledger.index - 1, self.ledger.history[-1], result)
+
     @classmethod
-    def resume(cls, roster: Roster, secrets: SeatSecrets, transcript: Transcript) -> SeatProtocol:
+    def resume(cls, roster: Roster, secrets: SeatSecrets, transcript: Transcript, *,
+               relay: int | None = None) -> SeatProtocol:
         """Rebuild a seat from its secrets and the public transcript of the game so far."""
         if transcript.roster != roster:
             raise LocalProtocolError("transcript of another game")
-        seat = cls(roster, secrets)
+        seat = cls(roster, secrets, relay=relay)
         for frame in transcript.frames():
-            env = open_frame(frame, game_id=roster.game_id, keys=seat.ledger.keyring, kinds=BODIES)
-            own = env.sender == seat.seat
-            if own:
-                seat._seq_out = env.seq + 1
-            else:
-                seat._seq_in.check(env.sender, env.seq)
-                seat._seq_in.advance(env.sender)
-            seat._accepted.append(frame)
-            if own and isinstance(env.body, dict) and env.kind == "hello":
-                seat.chain = OwnChain(secrets.dice_seed, env.body["len"])
-            done, result = seat.ledger.follow(env, own)
-            if done:
-                seat._on_done(seat.ledger.index - 1, seat.ledger.history[-1], result)
+            seat.follow_frame(frame)
         if seat.ledger.op is not None:
             raise LocalProtocolError("the transcript ends in the middle of a step")
         return seat

@@ -17,10 +17,14 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ankh.core.model import COLOURS
+
 from .envelope import SeqTracker, open_frame, peek_signer
-from .errors import RemoteProtocolError
+from .errors import LocalProtocolError, RemoteProtocolError
 from .ledger import BODIES, Ledger
-from .ops import describe
+from .fair_game import deck_specs
+from .ops import Move, describe
+from .peer import Moved, replay
 from .transcript import Transcript
 
 
@@ -47,15 +51,17 @@ class Report:
     decks: tuple[tuple[str, int], ...]  # (deck, cards) verified as permutations by the audit
     audited: bool
     violations: tuple[Violation, ...]
+    rules: str = ""  # what replaying the rules over the log showed ("" when the log is no game of the rules)
 
     def summary(self) -> str:
         decks = ", ".join(f"{name} ({size})" for name, size in self.decks) or "none"
         audit = f"decks verified as permutations of the printed cards: {decks}" if self.audited else (
             "no end-of-game audit yet (decks not verified)"
         )
+        rules = f"; {self.rules}" if self.rules else ""
         return (
             f"{len(self.seats)} seats ({', '.join(self.seats)}); {self.steps} steps; {self.rolls} rolls; "
-            f"{self.dealt} cards dealt, {self.revealed} revealed; {audit}"
+            f"{self.dealt} cards dealt, {self.revealed} revealed; {audit}{rules}"
         )
 
     def __str__(self) -> str:
@@ -117,6 +123,9 @@ def verify_transcript(source: str | os.PathLike[str] | bytes) -> Report:
                 violation(seat, f"stalled: never sent its part of step {ledger.index} ({describe(ledger.op)})")
     for anomaly in ledger.anomalies:
         violation(anomaly.seat, anomaly.message)
+    rules = ""
+    if not violations:
+        rules = _replay_rules(transcript, ledger, violation)
     audited = ledger.audit is not None
     if ledger.audit is not None:
         for seat, message in ledger.audit.violations:
@@ -133,7 +142,30 @@ def verify_transcript(source: str | os.PathLike[str] | bytes) -> Report:
         decks=verified,
         audited=audited,
         violations=tuple(violations),
+        rules=rules,
     )
+
+
+def _replay_rules(transcript: Transcript, ledger: Ledger, violation) -> str:
+    """Replay the rules of the game over the log: every move must be legal and
+    every step the one the rules ask for.  Returns what it showed."""
+    specs = deck_specs(ledger.n) if 2 <= ledger.n <= 4 else []
+    if [d.spec for d in ledger.decks.values()][:3] != specs or not any(isinstance(op, Move) for op in ledger.history):
+        return ""  # a log of the protocol alone (no moves), not of a game of the rules
+    try:
+        r = replay(transcript.roster, transcript.frames())
+    except RemoteProtocolError as exc:
+        violation(exc.seat, exc.message)
+        return ""
+    except LocalProtocolError as exc:
+        violation(None, f"the log does not follow the rules: {exc}")
+        return ""
+    moves = sum(1 for e in r.history if isinstance(e, Moved))
+    o = r.engine.outcome
+    if o is None:
+        return f"rules replayed: {moves} moves, the game is not over"
+    winners = " and ".join(COLOURS[w] for w in o.winners)
+    return f"rules replayed: {moves} moves, {winners} {'win' if len(o.winners) > 1 else 'wins'} ({o.reason}{': ' + o.detail if o.detail else ''})"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

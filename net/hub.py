@@ -1,0 +1,78 @@
+"""The star: one seat's process relays every frame to the others (sans-I/O).
+
+The hosting seat accepts a frame with its own protocol first (signature,
+sequence, step, proofs) and only then passes it on, so a relayed frame is one
+the host could check; the other seats accept it on its signature anyway
+(``SeatProtocol(relay=host)``), and the log hash in every message exposes a
+host that tells different seats different things.  Private deliveries are
+encrypted to their recipient end to end, so relaying them reveals nothing.
+
+Seats that come (back) with a ``have`` vector (how many frames they hold from
+each sender) get every accepted frame they lack: the signed log is the
+resend queue, so a dropped link or a restarted process loses nothing, and a
+frame delivered twice is ignored by its receiver.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .errors import LocalProtocolError
+from .peer import GamePeer
+
+
+class Hub:
+    """Routes frames between the hosting seat and ``seats`` others.
+
+    ``outbox(seat)`` gives the frames to deliver to a seat (local or over a
+    link); nothing here knows which seats are local.
+    """
+
+    def __init__(self, host: GamePeer):
+        if host.protocol.relay is not None:
+            raise LocalProtocolError("the hosting seat relays; it takes frames directly")
+        self.host = host
+        self.size = host.protocol.roster.size
+        self._out: dict[int, list[bytes]] = {s: [] for s in range(self.size) if s != host.me}
+        self.events: list[Any] = []
+
+    def start(self) -> list[Any]:
+        self.events += self.host.start()
+        self._flush_host()
+        return self._take()
+
+    def from_seat(self, seat: int, frame: bytes) -> list[Any]:
+        """A frame from seat ``seat``'s link.  Raises RemoteProtocolError naming the seat at fault."""
+        before = self.host.protocol.have()
+        self.events += self.host.receive(frame, via=seat)
+        if self.host.protocol.have() != before:  # new (not a resend): pass it on
+            for s in self._out:
+                if s != frame[0]:
+                    self._out[s].append(frame)
+        self._flush_host()
+        return self._take()
+
+    def host_choose(self, option: tuple) -> list[Any]:
+        self.events += self.host.choose(option)
+        self._flush_host()
+        return self._take()
+
+    def catch_up(self, seat: int, have: Iterable[int]) -> None:
+        """Seat ``seat`` (re)connected holding ``have`` frames from each sender: queue the rest."""
+        have = list(have)
+        if len(have) != self.size or any(type(n) is not int or n < 0 for n in have):
+            raise LocalProtocolError("a have vector gives a count for every seat")
+        self._out[seat] = self.host.protocol.frames_after(have)
+
+    def outbox(self, seat: int) -> list[bytes]:
+        out, self._out[seat] = self._out[seat], []
+        return out
+
+    def _flush_host(self) -> None:
+        for frame in self.host.data_to_send():
+            for s in self._out:
+                self._out[s].append(frame)
+
+    def _take(self) -> list[Any]:
+        out, self.events = self.events, []
+        return out

@@ -1,0 +1,450 @@
+"""One seat's whole game as a sans-I/O object: its own rules engine driven by
+its own :class:`~ankh.net.seat.SeatProtocol`.
+
+Nobody at the table is trusted, so every seat runs the rules itself.  The
+engine says what happens next; a request of the rules (deal, reveal, pass,
+look, roll, pick) becomes a protocol step that every seat runs; a decision
+with more than one option becomes a ``move`` step that only the deciding
+seat answers, and that every other seat checks against its own engine before
+applying it (an illegal move is refused and pinned on its signer).  Every
+decision is a move, even one with a single option: how many options a seat
+has can depend on what only it knows (its personality, its hand), so the
+others cannot tell a forced move from a choice.
+
+The same driver follows a finished log instead of a live protocol
+(:func:`replay`): that is how a crashed seat resumes, and how ``ankh verify``
+replays the rules of a saved game over its cryptography.
+
+Bytes go in through :meth:`GamePeer.receive` and out through
+:meth:`GamePeer.data_to_send`; what a person or a bot must decide, and what
+happened, come out as events.  No sockets, no clock.
+
+Handles and positions coincide: a player card's handle in the rules engine
+is its position in the shuffled deck (0 = top), and likewise for the
+personality and event decks.
+"""
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ankh.core.engine import new_game
+from ankh.core.model import (
+    DealCard, Decision, Event, IllegalAction, Outcome, PassCard, PickRandom, Reveal, RollDie, RulesError,
+    ShowCards,
+)
+from ankh.core.state import State
+
+from .deck import DeckSpec, unlock
+from .errors import LocalProtocolError, RemoteProtocolError
+from .fair_game import deck_specs
+from .envelope import open_frame
+from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
+from .ops import Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShuffleDeck, Sync, to_wire
+from .ops import Reveal as RevealOp
+from .seat import Alarm, CardSeen, SeatProtocol, StepDone
+from .transcript import Roster
+
+
+# -- what a peer tells its owner --------------------------------------------------------
+
+@dataclass(frozen=True)
+class Logged:
+    """A public happening of the rules (the game log)."""
+    event: Event
+
+
+@dataclass(frozen=True)
+class YourMove:
+    """This seat must decide (a person or a bot answers with :meth:`GamePeer.choose`)."""
+    decision: Decision
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A seat's move was applied (``seat`` decided ``option``)."""
+    seat: int
+    option: tuple
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """The rules say the game is over; the audit follows (until it passes the result is provisional)."""
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class Audited:
+    """The end-of-game audit finished: ``outcome.fair`` or its violations."""
+    outcome: AuditOutcome
+
+
+@dataclass(frozen=True)
+class Finished:
+    """Every seat signed the final log hash: the game and its record are complete."""
+    final_hash: bytes
+
+
+SETUP = "setup"
+PLAY = "play"
+AUDIT = "audit"
+FINAL = "final"
+DONE = "done"
+
+
+class Driver:
+    """Walks the rules engine through the protocol's steps.
+
+    ``run(op)`` is called for each step the engine needs; it returns the
+    step's result at once when it is already known (a replayed log) or None
+    when the answer will come later through :meth:`step_done`.  Subclasses
+    say where results come from and what this seat knows of hidden cards.
+    """
+
+    def __init__(self, players: int, viewer: int | None):
+        self.players = players
+        self.viewer = viewer
+        self.engine: State = new_game(players)
+        self.specs: list[DeckSpec] = deck_specs(players)
+        self.phase = SETUP
+        self.steps = 0  # protocol steps the driver has consumed
+        self.events: list[Any] = []
+        self._setup = self._setup_ops()
+        self._waiting: tuple[Any, Op] | None = None  # (what the engine asked, the step run for it)
+        self.audit: AuditOutcome | None = None
+        self.final_hash: bytes | None = None
+        self._log: deque[bytes] = deque()  # saved frames still to follow (resuming, replaying)
+
+    def _follow(self, frame: bytes) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _replayed(self) -> bool:
+        """Is the driver's next step already in the saved log?  (Follows it just far enough.)"""
+        L = self.ledger()
+        while self._log and L.index <= self.steps:
+            self._follow(self._log.popleft())
+        return self.steps < L.index
+
+    def _logged_result(self, op: Op) -> Any:
+        L = self.ledger()
+        wire = to_wire(op, self.steps)
+        if L.log[self.steps][0] != wire:
+            seat = op.seat if isinstance(op, Move) else None
+            if seat is not None:
+                raise RemoteProtocolError(f"step {self.steps}: a move where the rules ask for something else",
+                                          seat=seat, who=L.who(seat))
+            raise LocalProtocolError(f"step {self.steps}: the log has {L.log[self.steps][0]['t']} "
+                                     f"where the rules ask for {wire['t']}")
+        return L.results[self.steps]
+
+    # -- to be provided ------------------------------------------------------------
+
+    def run(self, op: Op) -> tuple[bool, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def ledger(self) -> Ledger:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def known(self, deck: str, position: int) -> str | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- the walk --------------------------------------------------------------------
+
+    def _setup_ops(self) -> list[Op]:
+        ops: list[Op] = [Hello()]
+        for spec in self.specs:
+            ops += [ShuffleDeck(spec), LockDeck(spec.name)]
+        return ops + [Sync()]
+
+    def pump(self) -> list[Any]:
+        """Go as far as possible without outside input; returns the events."""
+        while self._waiting is None and self.phase != DONE:
+            if not self._next():
+                break
+        out, self.events = self.events, []
+        return out
+
+    def _next(self) -> bool:
+        """One step of the walk; False when it must wait for a person or bot."""
+        if self.phase == SETUP:
+            op = self._setup.pop(0)
+            self._start(None, op)
+            if not self._setup and self._waiting is None:
+                self.phase = PLAY
+            return True
+        if self.phase == AUDIT:
+            self._start("audit", Audit())
+            return True
+        if self.phase == FINAL:
+            self._start("final", Sync())
+            return True
+        s = self.engine
+        if s.outcome is not None:
+            self.events.append(GameOver(s.outcome))
+            self.phase = AUDIT
+            return True
+        p = s.pending
+        if isinstance(p, Decision):
+            if p.seat == self.viewer:
+                return self._own_decision(p)
+            self._start(p, Move(p.seat, frozenset(p.options)))
+            return True
+        op, answer = self._op_for(p)
+        if op is None:
+            self._fulfil(answer)
+        else:
+            self._start(p, op)
+        return True
+
+    def _own_decision(self, decision: Decision) -> bool:
+        self.events.append(YourMove(decision))
+        return False
+
+    def _start(self, why: Any, op: Op) -> None:
+        self._waiting = (why, op)
+        known, result = self.run(op)
+        if known:
+            self.step_done(op, result)
+
+    def step_done(self, op: Op, result: Any) -> None:
+        """The step run for the engine finished with ``result``."""
+        if self._waiting is None or self._waiting[1] != op:
+            raise LocalProtocolError(f"a step finished that the rules did not ask for: {op!r}")
+        why, _ = self._waiting
+        self._waiting = None
+        self.steps += 1
+        if why is None:  # a setup step
+            if not self._setup:
+                self.phase = PLAY
+            return
+        if why == "audit":
+            self.audit = result
+            self.events.append(Audited(result))
+            self.phase = FINAL
+            return
+        if why == "final":
+            self.final_hash = self.ledger().basis
+            self.events.append(Finished(self.final_hash))
+            self.phase = DONE
+            return
+        if isinstance(why, Decision):
+            option = tuple(result)
+            if option not in why.options:
+                raise RemoteProtocolError(f"illegal move {' '.join(map(str, option))!r}: the rules do not allow it now",
+                                          seat=why.seat, who=self.ledger().who(why.seat))
+            self._apply_move(why, option)
+            return
+        self._fulfil(self._answer(why, op, result))
+
+    def _apply_move(self, decision: Decision, option: tuple) -> None:
+        events = self.engine.choose(option)
+        self.events.append(Moved(decision.seat, option))
+        self.events += [Logged(e) for e in events]
+
+    def _fulfil(self, answer: Any) -> None:
+        try:
+            events = self.engine.fulfil(answer)
+        except RulesError as exc:
+            raise LocalProtocolError(f"the rules refused the table's answer: {exc}") from None
+        self.events += [Logged(e) for e in events]
+
+    # -- requests of the rules as protocol steps ----------------------------------------
+
+    def _op_for(self, req: Any) -> tuple[Op | None, Any]:
+        """The step that answers ``req``, or (None, the answer) when no message is needed."""
+        L = self.ledger()
+        if isinstance(req, RollDie):
+            return Roll(req.purpose), None
+        if isinstance(req, PickRandom):
+            return Pick(req.k, len(req.items), req.purpose), None
+        if isinstance(req, DealCard):
+            start = L.deck(req.deck).cursor
+            positions = tuple(range(start, start + len(req.handles)))
+            if positions != tuple(req.handles):
+                raise LocalProtocolError(f"the rules deal {req.handles}, the deck is at {positions}")
+            return Deal(req.deck, req.seat, positions), None
+        if isinstance(req, Reveal):
+            op = RevealOp(req.deck, tuple(req.handles))
+            if L.problem(op) == NOTHING_TO_SEND:  # every key is public already
+                d = L.deck(req.deck)
+                return None, tuple(d.public.get(h) or unlock(d, h, d.keys[h]) for h in req.handles)
+            return op, None
+        if isinstance(req, (PassCard, ShowCards)):
+            deck, handles, to = (("player", (req.handle,), req.receiver) if isinstance(req, PassCard)
+                                 else (req.deck, tuple(req.handles), req.seat))
+            op = Show(deck, handles, to)
+            if L.problem(op) == NOTHING_TO_SEND:
+                return None, self._shown(req)
+            return op, None
+        raise LocalProtocolError(f"unknown request of the rules: {req!r}")
+
+    def _shown(self, req: Any) -> Any:
+        if isinstance(req, PassCard):
+            return self.known("player", req.handle)
+        return tuple(self.known(req.deck, h) for h in req.handles)
+
+    def _answer(self, req: Any, op: Op, result: Any) -> Any:
+        if isinstance(req, RollDie):
+            return result
+        if isinstance(req, PickRandom):
+            return tuple(req.items[i] for i in result)
+        if isinstance(req, DealCard):
+            return tuple(self.known(req.deck, h) for h in req.handles)
+        if isinstance(req, Reveal):
+            return tuple(result[h] for h in req.handles)
+        return self._shown(req)
+
+
+class GamePeer(Driver):
+    """A live seat: the engine's steps run through this seat's protocol."""
+
+    def __init__(self, protocol: SeatProtocol):
+        super().__init__(protocol.roster.size, protocol.seat)
+        self.protocol = protocol
+        self.me = protocol.seat
+        self.alarms: list[RemoteProtocolError] = []
+        self._decision: Decision | None = None
+
+    @classmethod
+    def resume(cls, protocol: SeatProtocol, frames: Iterable[bytes]) -> GamePeer:
+        """A fresh seat (``protocol``) that follows its saved log (``frames``, whole
+        steps, in log order) with its engine, and carries on from where it ends."""
+        peer = cls(protocol)
+        peer._log = deque(frames)
+        peer.pump()
+        if peer._log:
+            raise LocalProtocolError("the saved log goes on past what the rules asked")
+        return peer
+
+    def _follow(self, frame: bytes) -> None:
+        self.protocol.follow_frame(frame)
+
+    def ledger(self) -> Ledger:
+        return self.protocol.ledger
+
+    def known(self, deck: str, position: int) -> str | None:
+        return self.protocol.card(deck, position)
+
+    def run(self, op: Op) -> tuple[bool, Any]:
+        if self._replayed():  # already in the saved log (a resumed seat)
+            return True, self._logged_result(op)
+        if self.protocol.ledger.op is not None:
+            raise LocalProtocolError("the saved log ends in the middle of a step")
+        self._events_from(self.protocol.request(op))
+        return False, None
+
+    def _own_decision(self, decision: Decision) -> bool:
+        if self._replayed():  # our move is in the saved log already (resumed)
+            self._start(decision, Move(self.me, frozenset(decision.options)))
+            return True
+        if len(decision.options) == 1:  # nothing to decide, but the others cannot know that
+            self._start(decision, Move(self.me, frozenset(decision.options), decision.options[0]))
+            return True
+        if self._decision != decision:
+            self._decision = decision
+            self.events.append(YourMove(decision))
+        return False
+
+    # -- the owner's side ----------------------------------------------------------------
+
+    @property
+    def decision(self) -> Decision | None:
+        """The decision this seat must make now, if any."""
+        p = self.engine.pending
+        if self._waiting is None and self.phase == PLAY and isinstance(p, Decision) and p.seat == self.me \
+                and len(p.options) > 1:
+            return p
+        return None
+
+    def choose(self, option: tuple) -> list[Any]:
+        """This seat's decision: published as a signed move, applied when accepted."""
+        d = self.decision
+        if d is None:
+            raise IllegalAction("it is not this seat's decision now")
+        option = tuple(option)
+        if option not in d.options:
+            raise IllegalAction(f"{option!r} is not among the options")
+        self._decision = None
+        self._start(d, Move(self.me, frozenset(d.options), option))
+        return self.pump()
+
+    def start(self) -> list[Any]:
+        """Begin (or carry on after a resume): run every step that needs no outside input."""
+        return self.pump()
+
+    def receive(self, frame: bytes, *, via: int) -> list[Any]:
+        """A frame from the link to seat ``via``.  Raises RemoteProtocolError naming the seat at fault."""
+        self._events_from(self.protocol.receive(frame, via=via))
+        return self.pump()
+
+    def data_to_send(self) -> list[bytes]:
+        return self.protocol.data_to_send()
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Seats holding the game up (whose message the current step still needs)."""
+        if self.decision is not None:
+            return (self.me,)
+        return self.protocol.waiting_for()
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.engine.outcome
+
+    def _events_from(self, events: Sequence[Any]) -> None:
+        for e in events:
+            if isinstance(e, StepDone):
+                if self._waiting is not None and self._waiting[1] == e.op:
+                    self.step_done(e.op, e.result)
+                else:
+                    raise LocalProtocolError(f"step {e.index} ({e.op!r}) finished that the rules did not ask for")
+            elif isinstance(e, Alarm):
+                self.alarms.append(e.error)
+                raise e.error
+            elif isinstance(e, CardSeen):
+                continue
+
+
+class LogReplay(Driver):
+    """The rules replayed over a saved log, with public information only."""
+
+    def __init__(self, roster: Roster, frames: Iterable[bytes]):
+        super().__init__(roster.size, None)
+        self._ledger = Ledger(roster)
+        self._log = deque(frames)
+        self.history: list[Any] = []  # the events of the replay (see :func:`replay`)
+
+    def ledger(self) -> Ledger:
+        return self._ledger
+
+    def _follow(self, frame: bytes) -> None:
+        L = self._ledger
+        L.follow(open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES))
+
+    def known(self, deck: str, position: int) -> str | None:
+        return self._ledger.deck(deck).public.get(position)
+
+    def run(self, op: Op) -> tuple[bool, Any]:
+        if not self._replayed():
+            raise _EndOfLog()
+        return True, self._logged_result(op)
+
+
+class _EndOfLog(Exception):
+    pass
+
+
+def replay(roster: Roster, frames: Iterable[bytes]) -> LogReplay:
+    """Replay the rules over a saved log as far as it goes.  Raises
+    RemoteProtocolError for an illegal move or a bad message (naming its
+    seat) and LocalProtocolError where the log and the rules disagree."""
+    r = LogReplay(roster, frames)
+    try:
+        r.history = r.pump()
+    except _EndOfLog:
+        r.history, r.events = r.events, []
+    return r
+
+
+__all__ = ["GamePeer", "LogReplay", "replay", "Logged", "YourMove", "Moved", "GameOver", "Audited", "Finished"]
