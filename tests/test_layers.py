@@ -61,3 +61,17 @@ def test_importing_core_loads_nothing_outside_it():
     for bad in ("textual", "rich", "msgpack", "nacl", "cryptography", "zeroconf", "random",
                 "socket", "asyncio", "threading", "ankh.net", "ankh.tui"):
         assert bad not in loaded, f"importing ankh.core loaded {bad}"
+
+
+NETWORK_MODULES = {"asyncio", "socket", "select", "selectors", "ssl", "zeroconf", "ifaddr"}
+
+
+def test_only_net_io_touches_the_network():
+    """The protocol stays sans-I/O: sockets, asyncio and zeroconf live in ``net/io/`` alone."""
+    io_dir = ROOT / "net" / "io"
+    assert (io_dir / "transport.py").exists() and (io_dir / "discovery.py").exists()
+    for f in sorted((ROOT / "net").rglob("*.py")):
+        if io_dir in f.parents:
+            continue
+        bad = imports_of(f) & NETWORK_MODULES
+        assert not bad, f"{f.relative_to(ROOT)} imports {', '.join(sorted(bad))}: network code belongs in net/io/"

@@ -7,7 +7,6 @@ copy of the state) and applies the answer with :meth:`GameSession.apply_bot`.
 """
 from __future__ import annotations
 
-import os
 import random
 import time
 from dataclasses import dataclass
@@ -16,20 +15,10 @@ from pathlib import Path
 from ankh.core.model import COLOURS, Decision, RulesError
 from ankh.core.views import PlayerView, view_for
 from ankh.core.record import parse_record
+from ankh.net.home import saves_dir
 from ankh.net.local import LocalGame
 
 from .bots import bot_kinds, default_bot_kind, make_bot
-
-
-
-def ankh_home() -> Path:
-    """Where saves live: ``$ANKH_HOME``, by default ``~/.local/share/ankh``."""
-    env = os.environ.get("ANKH_HOME")
-    return Path(env).expanduser() if env else Path.home() / ".local" / "share" / "ankh"
-
-
-def saves_dir() -> Path:
-    return ankh_home() / "saves"
 
 
 class SeatBot:

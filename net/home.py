@@ -1,0 +1,289 @@
+"""Where an install keeps its things: identity, player name, pinned keys, saves.
+
+- ``$ANKH_HOME``, when set, holds everything (data and configuration alike);
+- otherwise data goes to ``$XDG_DATA_HOME/ankh`` (default ``~/.local/share/ankh``)
+  and configuration to ``$XDG_CONFIG_HOME/ankh`` (default ``~/.config/ankh``).
+
+The data dir holds the long-term identity (``identity.key``, a secret: mode
+0600), the pinned keys of known players (``known_players.json``) and the saves
+(``saves/``); the configuration dir holds the player's name (``name``).
+Directories this module creates are 0700.  Files are written atomically (a
+temporary file in the same directory, then a rename), so a crash never leaves
+half a file behind.  A damaged file is reported with :class:`HomeError` and
+left as it is: an identity is never silently replaced.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import getpass
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Literal, NamedTuple
+
+from .envelope import Identity, fingerprint
+
+IDENTITY_FILE = "identity.key"
+NAME_FILE = "name"
+KNOWN_FILE = "known_players.json"
+_IDENTITY_HEADER = "ankh identity v1 (Ed25519 seed, base64); keep this file secret"
+
+MAX_NAME = 24
+_NAME_RE = re.compile(r"[^\W_][\w .'-]*", re.UNICODE)
+
+
+class HomeError(Exception):
+    """A file in the data or configuration dir is damaged or cannot be written."""
+
+
+# -- where -----------------------------------------------------------------------
+
+
+def _xdg(var: str, default: tuple[str, ...]) -> Path:
+    override = os.environ.get("ANKH_HOME")
+    if override:
+        return Path(override).expanduser()
+    base = os.environ.get(var)
+    # The XDG spec: a relative path in these variables is invalid and ignored.
+    if base and os.path.isabs(base):
+        return Path(base) / "ankh"
+    return Path.home().joinpath(*default, "ankh")
+
+
+def data_dir() -> Path:
+    """Identity, known players and saves."""
+    return _xdg("XDG_DATA_HOME", (".local", "share"))
+
+
+def config_dir() -> Path:
+    """The player's settings (today: the name)."""
+    return _xdg("XDG_CONFIG_HOME", (".config",))
+
+
+def saves_dir() -> Path:
+    return data_dir() / "saves"
+
+
+# -- writing safely -------------------------------------------------------------
+
+
+def _make_dirs(path: Path) -> None:
+    """Create ``path`` and any missing parents as 0700 (existing ones stay as they are)."""
+    missing = []
+    p = path
+    while not p.exists():
+        missing.append(p)
+        if p.parent == p:
+            break
+        p = p.parent
+    for d in reversed(missing):
+        try:
+            d.mkdir(mode=0o700)
+        except FileExistsError:
+            continue
+        os.chmod(d, 0o700)  # mkdir's mode is filtered by the umask
+
+
+def _write_temp(directory: Path, data: bytes) -> str:
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)  # created 0600
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp
+
+
+def _sync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _install(path: Path, data: bytes, *, replace: bool) -> bool:
+    """Put ``data`` at ``path`` in one step, readable by its owner only.
+
+    With ``replace=False`` an existing file wins and the result is False.
+    """
+    _make_dirs(path.parent)
+    tmp = _write_temp(path.parent, data)
+    try:
+        if replace:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)
+    except FileExistsError:
+        return False
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    _sync_dir(path.parent)
+    return True
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Replace ``path`` atomically with ``data``, readable by its owner only."""
+    _install(path, data, replace=True)
+
+
+# -- identity and name ----------------------------------------------------------
+
+
+class Profile(NamedTuple):
+    identity: Identity
+    name: str
+
+
+def _encode_identity(identity: Identity) -> bytes:
+    seed = base64.b64encode(identity.seed).decode("ascii")
+    return f"{_IDENTITY_HEADER}\n{seed}\n".encode("ascii")
+
+
+def _decode_identity(path: Path) -> Identity:
+    try:
+        text = path.read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise HomeError(f"cannot read the identity in {path}: {exc}") from None
+    lines = text.splitlines()
+    if len(lines) != 2 or lines[0] != _IDENTITY_HEADER:
+        raise HomeError(f"the identity file {path} is damaged (not an ankh identity); "
+                        "move it away to create a new identity")
+    try:
+        seed = base64.b64decode(lines[1], validate=True)
+    except (binascii.Error, ValueError):
+        seed = b""
+    if len(seed) != 32:
+        raise HomeError(f"the identity file {path} is damaged (bad key); "
+                        "move it away to create a new identity")
+    return Identity.from_seed(seed)
+
+
+def load_identity() -> Profile:
+    """This install's identity and player name, creating the identity on first run."""
+    path = data_dir() / IDENTITY_FILE
+    if not path.exists():
+        try:
+            _install(path, _encode_identity(Identity.generate()), replace=False)
+        except OSError as exc:
+            raise HomeError(f"cannot create the identity in {path}: {exc}") from None
+    return Profile(_decode_identity(path), player_name())
+
+
+def check_name(name: str) -> str:
+    """A player name as shown to others: 1 to 24 letters, digits, spaces, ``.'-``."""
+    if type(name) is not str:
+        raise ValueError("a name is text")
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= MAX_NAME or not _NAME_RE.fullmatch(name):
+        raise ValueError(f"a name is 1 to {MAX_NAME} letters, digits, spaces and . ' - "
+                         "starting with a letter or digit")
+    return name
+
+
+def default_name() -> str:
+    try:
+        return check_name(getpass.getuser())
+    except (ValueError, OSError, KeyError):
+        return "player"
+
+
+def player_name() -> str:
+    path = config_dir() / NAME_FILE
+    try:
+        return check_name(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return default_name()
+    except (OSError, UnicodeDecodeError, ValueError):
+        return default_name()
+
+
+def set_name(name: str) -> str:
+    """Remember the player's name (raises ValueError for an unusable one)."""
+    name = check_name(name)
+    write_private(config_dir() / NAME_FILE, (name + "\n").encode("utf-8"))
+    return name
+
+
+# -- known players --------------------------------------------------------------
+
+Pinned = Literal["new", "known", "changed"]
+
+
+class KnownPlayers:
+    """Keys of players met before, pinned on first use (trust on first use).
+
+    ``check`` says whether a name comes with the key we pinned for it; a
+    changed key is reported and only replaced by an explicit
+    ``pin(..., replace=True)`` (the player accepted the new key).
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path if path is not None else data_dir() / KNOWN_FILE
+        self._keys: dict[str, bytes] = self._read()
+
+    def _read(self) -> dict[str, bytes]:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            raise HomeError(f"cannot read known players from {self.path}: {exc}") from None
+        try:
+            obj = json.loads(raw.decode("utf-8"))
+            if type(obj) is not dict:
+                raise ValueError("not a map")
+            keys = {}
+            for name, hexkey in obj.items():
+                key = bytes.fromhex(hexkey)
+                if len(key) != 32:
+                    raise ValueError("bad key length")
+                keys[name] = key
+        except (ValueError, TypeError, UnicodeDecodeError):
+            raise HomeError(f"the known players file {self.path} is damaged; "
+                            "fix or move it away (pinned keys are not thrown away silently)") from None
+        return keys
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._keys
+
+    def get(self, name: str) -> bytes | None:
+        return self._keys.get(name)
+
+    def check(self, name: str, public_key: bytes) -> Pinned:
+        pinned = self._keys.get(name)
+        if pinned is None:
+            return "new"
+        return "known" if pinned == public_key else "changed"
+
+    def warning(self, name: str, public_key: bytes) -> str | None:
+        """A sentence for the screen when ``name`` comes with a key we did not pin."""
+        pinned = self._keys.get(name)
+        if pinned is None or pinned == public_key:
+            return None
+        return (f"{name}'s key has changed: it was {fingerprint(pinned)}, "
+                f"now {fingerprint(public_key)}. Someone may be impersonating {name}.")
+
+    def pin(self, name: str, public_key: bytes, *, replace: bool = False) -> None:
+        if type(public_key) is not bytes or len(public_key) != 32:
+            raise ValueError("an identity key is 32 bytes")
+        if self.check(name, public_key) == "changed" and not replace:
+            raise ValueError(f"{name} is pinned to another key; pass replace=True to accept the new one")
+        self._keys[name] = public_key
+        text = json.dumps({n: k.hex() for n, k in sorted(self._keys.items())}, indent=1)
+        write_private(self.path, (text + "\n").encode("utf-8"))

@@ -1,0 +1,256 @@
+"""Links over TCP with asyncio: :func:`connect`, :func:`serve` and :class:`Connection`.
+
+A :class:`Connection` is a :class:`ankh.net.link.Link` driven by a socket: a
+reader task feeds it what arrives, whole messages wait in a queue for
+:meth:`Connection.recv`, and a keepalive task sends a ``PING`` record when
+we have been quiet for ``keepalive`` seconds and ends the connection when
+nothing at all arrived for ``dead_after`` seconds, so a peer that vanished
+(cable pulled, laptop closed, ``kill -9`` behind a NAT) is noticed within a
+few seconds.
+
+Every way a connection ends — a fault in the peer's bytes, its goodbye, a
+reset, silence, our own :meth:`Connection.close` — becomes one reason, raised
+by ``recv`` and ``send`` as :class:`ConnectionClosed` (``connect`` raises it
+too when the peer cannot be reached or the handshake fails or times out).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import socket
+import time
+from collections.abc import Awaitable, Callable
+
+from ..envelope import Identity
+from ..link import Link, LinkClosed, LinkUp, Message
+
+HANDSHAKE_TIMEOUT = 10.0
+KEEPALIVE = 1.0
+DEAD_AFTER = 5.0
+READ_SIZE = 65536
+
+
+class ConnectionClosed(Exception):
+    """The connection has ended; ``reason`` says why, in words for a person."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Connection:
+    """An authenticated, encrypted TCP connection to one peer."""
+
+    def __init__(self, link: Link, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *,
+                 keepalive: float = KEEPALIVE, dead_after: float = DEAD_AFTER) -> None:
+        self.link = link
+        self._reader = reader
+        self._writer = writer
+        self._keepalive = keepalive
+        self._dead_after = dead_after
+        self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._up = asyncio.get_running_loop().create_future()
+        self._closed = asyncio.Event()
+        self.reason: str | None = None
+        self.last_heard = time.monotonic()
+        self._last_sent = time.monotonic()
+        peer = writer.get_extra_info("peername")
+        self.peer_address: tuple | None = tuple(peer) if peer else None
+        self._tasks = [asyncio.create_task(self._read_loop()), asyncio.create_task(self._keepalive_loop())]
+        self._flush()
+
+    # -- what callers use ---------------------------------------------------------------
+
+    @property
+    def peer_key(self) -> bytes | None:
+        return self.link.peer_key
+
+    @property
+    def handshake_hash(self) -> bytes | None:
+        return self.link.handshake_hash
+
+    @property
+    def closed(self) -> bool:
+        return self.reason is not None
+
+    async def recv(self) -> bytes:
+        """The next message from the peer; raises ConnectionClosed once the connection ended."""
+        if self._inbox.empty() and self.reason is not None:
+            raise ConnectionClosed(self.reason)
+        item = await self._inbox.get()
+        if item is None:
+            self._inbox.put_nowait(None)  # every later recv sees the end too
+            assert self.reason is not None
+            raise ConnectionClosed(self.reason)
+        return item
+
+    def send_nowait(self, message: bytes) -> None:
+        """Queue one message for the peer (raises ConnectionClosed if the connection ended)."""
+        if self.reason is not None:
+            raise ConnectionClosed(self.reason)
+        self.link.send(message)
+        self._flush()
+
+    async def send(self, message: bytes) -> None:
+        """Send one message, waiting while the socket's buffer is full."""
+        self.send_nowait(message)
+        try:
+            await self._writer.drain()
+        except (ConnectionError, OSError) as exc:
+            self._end(f"connection lost: {exc.strerror or type(exc).__name__}")
+            raise ConnectionClosed(self.reason or "connection lost") from None
+
+    def close(self, reason: str = "closed") -> None:
+        """End the connection, telling the peer ``reason`` (sent before the socket closes)."""
+        if self.reason is None:
+            self.link.close(reason)
+            self._flush()
+            self._end(reason)
+
+    async def wait_closed(self) -> None:
+        await self._closed.wait()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def aclose(self, reason: str = "closed") -> None:
+        self.close(reason)
+        await self.wait_closed()
+
+    async def wait_up(self) -> None:
+        """Until the peer proved its identity; raises ConnectionClosed if it did not."""
+        await asyncio.shield(self._up)
+
+    # -- the machinery ------------------------------------------------------------------
+
+    def _flush(self) -> None:
+        data = self.link.data_to_send()
+        if data and not self._writer.is_closing():
+            self._writer.write(data)
+            self._last_sent = time.monotonic()
+
+    def _handle(self, events) -> None:
+        for event in events:
+            if isinstance(event, Message):
+                self._inbox.put_nowait(event.data)
+            elif isinstance(event, LinkUp):
+                if not self._up.done():
+                    self._up.set_result(None)
+            elif isinstance(event, LinkClosed):
+                self._flush()  # the goodbye record, if the link wrote one
+                self._end(event.reason)
+
+    def _end(self, reason: str) -> None:
+        if self.reason is not None:
+            return
+        self.reason = reason
+        if not self._up.done():
+            self._up.set_exception(ConnectionClosed(reason))
+            self._up.exception()  # retrieved: nobody may be waiting
+        self._inbox.put_nowait(None)
+        with contextlib.suppress(Exception):
+            self._writer.close()
+        current = asyncio.current_task()
+        for task in self._tasks:
+            if task is not current:
+                task.cancel()
+        self._closed.set()
+
+    async def _read_loop(self) -> None:
+        while self.reason is None:
+            try:
+                data = await self._reader.read(READ_SIZE)
+            except (ConnectionError, OSError) as exc:
+                self._end(f"connection lost: {exc.strerror or type(exc).__name__}")
+                return
+            if data:
+                self.last_heard = time.monotonic()
+            self._handle(self.link.receive_data(data))
+            self._flush()
+            if not data and self.reason is None:  # the link reports EOF; belt and braces
+                self._end("connection closed by the peer")
+
+    async def _keepalive_loop(self) -> None:
+        tick = min(self._keepalive, self._dead_after) / 2
+        while self.reason is None:
+            await asyncio.sleep(tick)
+            now = time.monotonic()
+            if now - self.last_heard > self._dead_after:
+                self.close(f"no word from the peer for {self._dead_after:g} s")
+                return
+            if self.link.up and now - self._last_sent >= self._keepalive:
+                self.link.ping()
+                self._flush()
+
+
+def _tune(writer: asyncio.StreamWriter) -> None:
+    sock = writer.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+async def _handshake(conn: Connection, timeout: float) -> Connection:
+    try:
+        await asyncio.wait_for(conn.wait_up(), timeout)
+    except asyncio.TimeoutError:
+        conn.close(f"handshake timed out after {timeout:g} s")
+        await conn.wait_closed()
+        raise ConnectionClosed(conn.reason or "handshake timed out") from None
+    except ConnectionClosed:
+        await conn.wait_closed()
+        raise
+    return conn
+
+
+async def connect(host: str, port: int, identity: Identity, prologue: bytes, *,
+                  timeout: float = HANDSHAKE_TIMEOUT, expected_peer: bytes | None = None,
+                  keepalive: float = KEEPALIVE, dead_after: float = DEAD_AFTER) -> Connection:
+    """Connect to a peer and complete the handshake, or raise ConnectionClosed."""
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    except asyncio.TimeoutError:
+        raise ConnectionClosed(f"could not reach {host} port {port}: timed out") from None
+    except (OSError, ValueError) as exc:
+        detail = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise ConnectionClosed(f"could not reach {host} port {port}: {detail}") from None
+    _tune(writer)
+    link = Link(True, identity, prologue, expected_peer=expected_peer)
+    conn = Connection(link, reader, writer, keepalive=keepalive, dead_after=dead_after)
+    return await _handshake(conn, timeout)
+
+
+OnConnection = Callable[[Connection], "Awaitable[None] | None"]
+
+
+async def serve(host: str | None, port: int, identity: Identity, prologue: bytes,
+                on_connection: OnConnection, *, timeout: float = HANDSHAKE_TIMEOUT,
+                on_refused: Callable[[tuple | None, str], None] | None = None,
+                keepalive: float = KEEPALIVE, dead_after: float = DEAD_AFTER) -> asyncio.Server:
+    """Accept peers on ``host``:``port`` (0 picks a free port: see :func:`server_port`).
+
+    ``on_connection(conn)`` is called (and awaited when it is a coroutine) for
+    each peer once its identity is proved; the callee owns the connection.
+    Peers that fail the handshake are dropped, and ``on_refused(address,
+    reason)`` hears about them.
+    """
+
+    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        _tune(writer)
+        link = Link(False, identity, prologue)
+        conn = Connection(link, reader, writer, keepalive=keepalive, dead_after=dead_after)
+        try:
+            await _handshake(conn, timeout)
+        except ConnectionClosed as exc:
+            if on_refused is not None:
+                on_refused(conn.peer_address, exc.reason)
+            return
+        result = on_connection(conn)
+        if inspect.isawaitable(result):
+            await result
+
+    return await asyncio.start_server(accept, host, port)
+
+
+def server_port(server: asyncio.Server) -> int:
+    """The TCP port a server from :func:`serve` listens on."""
+    return server.sockets[0].getsockname()[1]
