@@ -32,7 +32,7 @@ from typing import Any
 
 from ankh.core.engine import new_game
 from ankh.core.model import (
-    DealCard, Decision, Event, IllegalAction, Outcome, PassCard, PickRandom, Reveal, RollDie, RulesError,
+    COLOURS, DealCard, Decision, Event, IllegalAction, Outcome, PassCard, PickRandom, Reveal, RollDie, RulesError,
     ShowCards,
 )
 from ankh.core.state import State
@@ -447,4 +447,19 @@ def replay(roster: Roster, frames: Iterable[bytes]) -> LogReplay:
     return r
 
 
-__all__ = ["GamePeer", "LogReplay", "replay", "Logged", "YourMove", "Moved", "GameOver", "Audited", "Finished"]
+__all__ = ["GamePeer", "LogReplay", "replay", "describe_outcome", "Logged", "YourMove", "Moved", "GameOver",
+           "Audited", "Finished"]
+
+
+def describe_outcome(outcome: Outcome) -> str:
+    """The result in words that are the same on every seat (colours, not "you")."""
+    names = [COLOURS[w] for w in outcome.winners]
+    who = " and ".join(names) + (" win" if len(names) > 1 else " wins")
+    if outcome.reason == "personality":
+        return f"{who}: {outcome.detail} met the winning condition"
+    if outcome.reason == "vimes":
+        return f"{who}: Commander Vimes, the draw pile ran out"
+    scores = "" if outcome.scores is None else " (" + ", ".join(
+        f"{COLOURS[s]} {v}" for s, v in enumerate(outcome.scores)) + ")"
+    why = "the draw pile ran out" if outcome.detail == "draw-pile" else "riots"
+    return f"{who} on points, {why}{scores}"

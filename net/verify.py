@@ -17,14 +17,12 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ankh.core.model import COLOURS
-
 from .envelope import SeqTracker, open_frame, peek_signer
 from .errors import LocalProtocolError, RemoteProtocolError
 from .ledger import BODIES, Ledger
 from .fair_game import deck_specs
 from .ops import Move, describe
-from .peer import Moved, replay
+from .peer import Moved, describe_outcome, replay
 from .transcript import Transcript
 
 
@@ -164,8 +162,7 @@ def _replay_rules(transcript: Transcript, ledger: Ledger, violation) -> str:
     o = r.engine.outcome
     if o is None:
         return f"rules replayed: {moves} moves, the game is not over"
-    winners = " and ".join(COLOURS[w] for w in o.winners)
-    return f"rules replayed: {moves} moves, {winners} {'win' if len(o.winners) > 1 else 'wins'} ({o.reason}{': ' + o.detail if o.detail else ''})"
+    return f"rules replayed: {moves} moves, {describe_outcome(o)}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

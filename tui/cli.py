@@ -14,6 +14,19 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("--json", action="store_true", help="print the final state as JSON")
     vp = sub.add_parser("verify", help="audit a saved networked game's transcript")
     vp.add_argument("file")
+    hp = sub.add_parser("host", help="open a table on the network")
+    hp.add_argument("--seats", type=int, default=2, choices=(2, 3, 4), help="seats at the table (default 2)")
+    hp.add_argument("--bots", type=int, default=0, help="seats the host fills with bots")
+    hp.add_argument("--port", type=int, default=0, help="TCP port (default: any free one)")
+    hp.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: all)")
+    jp = sub.add_parser("join", help="sit at a table on the network")
+    jp.add_argument("address", nargs="?", help="HOST:PORT of the table (default: the first open table found)")
+    for p in (hp, jp):
+        p.add_argument("--headless", action="store_true", help="no screen: a bot plays, events are printed")
+        p.add_argument("--bot", default="heuristic", help="the bot that plays a headless seat")
+        p.add_argument("--name", help="your name at the table")
+        p.add_argument("--load", metavar="DIR", help="carry on a saved networked game")
+        p.add_argument("--seed", type=int, help="seed for the headless bot")
     # Options of the game itself (no subcommand), handed on to ankh.tui.app.run.
     parser.add_argument("--seed", type=int, help="seed for new games (default: random)")
     parser.add_argument("--bot-delay", type=float, metavar="SECONDS",
@@ -26,6 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "verify":
         from ankh.net.verify import main as verify_main
         return verify_main([args.file])
+    if args.command in ("host", "join"):
+        if args.command == "host" and not 0 <= args.bots < args.seats:
+            parser.error(f"--bots must be between 0 and {args.seats - 1}")
+        from ankh.tui import headless
+        return headless.host(args) if args.command == "host" else headless.join(args)
     from ankh.tui.app import run
     game = []
     for opt in ("seed", "bot_delay", "load"):

@@ -1,0 +1,625 @@
+"""A seat's process on the network: the lobby, the game over links, saves and
+reconnects (asyncio).  Everything that decides anything is sans-I/O
+(:mod:`ankh.net.lobby`, :mod:`ankh.net.peer`, :mod:`ankh.net.hub`); this
+module only moves bytes, keeps time and writes files.
+
+The host listens and relays (a star): joiners talk to the host only, which
+works across routed networks, VPNs and SSH tunnels where only the host is
+reachable.  Bots the host seats run in its process, each as its own peer with
+its own secrets (kept on the host's machine).
+
+A seat whose link drops is waited for; a joiner reconnects by itself and the
+two sides send each other whatever the other lacks from the signed log.  A
+process killed outright is restarted with its save (``resume``): it follows
+its journal with its engine and carries on.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...core.model import COLOURS, Decision
+from .. import journal
+from ..envelope import Identity
+from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from ..hub import Hub
+from ..lobby import PROTOCOL, Lobby, Start, decode, encode, frames_message
+from ..peer import Finished, GamePeer, YourMove, describe_outcome
+from ..seat import SeatProtocol
+from ..secrets import SeatSecrets
+from ..transcript import Roster
+from .transport import Connection, ConnectionClosed, connect, serve, server_port
+
+PROLOGUE = PROTOCOL.encode()
+RETRY_EVERY = 1.0
+
+# decide(peer, decision) -> the option (a bot answers at once, a person when ready)
+Decide = Callable[[GamePeer, Decision], Awaitable[tuple]]
+Report = Callable[[str, Any], None]
+
+
+@dataclass
+class Result:
+    """How a table ended, in the same words on every seat."""
+
+    text: str
+    fair: bool | None = None
+    finished: bool = False
+
+
+class SaveDir:
+    """One seat's save of a networked game: its secrets (owner-only) and the journal."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._journal: Any = None
+
+    @property
+    def journal_path(self) -> Path:
+        return self.path / "journal.ankh"
+
+    def create(self, roster: Roster, info: dict[str, Any], secrets: dict[int, SeatSecrets]) -> None:
+        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        for seat, s in secrets.items():
+            _write_private(self.path / f"seat{seat}.secrets", s.to_bytes())
+        fd = os.open(self.journal_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        self._journal = os.fdopen(fd, "wb")
+        self._journal.write(journal.header(roster, info))
+        self._journal.flush()
+
+    def reopen(self) -> None:
+        self._journal = open(self.journal_path, "ab")
+
+    def append(self, frames: list[bytes]) -> None:
+        self._journal.write(journal.step(frames))
+        self._journal.flush()
+
+    def load(self) -> tuple[Any, dict[str, Any], dict[int, SeatSecrets]]:
+        transcript, info = journal.read(self.journal_path.read_bytes())
+        secrets = {}
+        for f in sorted(self.path.glob("seat*.secrets")):
+            s = SeatSecrets.from_bytes(f.read_bytes())
+            secrets[s.seat] = s
+        return transcript, info, secrets
+
+    def finish(self, transcript: Any) -> Path:
+        """The complete game as a transcript for ``ankh verify``."""
+        out = self.path / "game.ankh"
+        _write_private(out, transcript.to_bytes())
+        return out
+
+    def close(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+class _Seatkeeper:
+    """What both roles share: local peers, their decisions, their saves."""
+
+    def __init__(self, *, report: Report, decide: dict[int, Decide] | Decide, save: SaveDir | None):
+        self.report = report
+        self._decide = decide
+        self.save = save
+        self.local: dict[int, GamePeer] = {}
+        self.saved_steps = 0
+        self.result: Result | None = None
+        self.done = asyncio.Event()
+        self._thinking: set[int] = set()
+        self.primary = 0  # the seat whose person (or headless bot) this process serves
+
+    def decider(self, seat: int) -> Decide:
+        return self._decide[seat] if isinstance(self._decide, dict) else self._decide
+
+    def journal_steps(self, peer: GamePeer) -> None:
+        log = peer.protocol.ledger.log
+        if self.save is not None:
+            for _, frames in log[self.saved_steps:]:
+                self.save.append(frames)
+        self.saved_steps = len(log)
+
+    def emit(self, seat: int, events: list[Any]) -> None:
+        """Report what this process's own seat saw (bots' seats see the same public log)."""
+        if seat != self.primary:
+            return
+        for e in events:
+            if not isinstance(e, YourMove):
+                self.report("event", (seat, e))
+
+    def schedule_decisions(self, apply: Callable[[int, tuple], None]) -> None:
+        for seat, peer in self.local.items():
+            d = peer.decision
+            if d is not None and seat not in self._thinking:
+                self._thinking.add(seat)
+                asyncio.create_task(self._think(seat, peer, d, apply))
+
+    async def _think(self, seat: int, peer: GamePeer, d: Decision, apply: Callable[[int, tuple], None]) -> None:
+        try:
+            option = await self.decider(seat)(peer, d)
+        finally:
+            self._thinking.discard(seat)
+        if peer.decision == d and self.result is None:
+            apply(seat, option)
+
+    def end(self, result: Result) -> None:
+        if self.result is None:
+            self.result = result
+            self.report("result", result)
+            if self.save is not None:
+                self.save.close()
+            self.done.set()
+
+
+class HostNode(_Seatkeeper):
+    """Opens a table, seats joiners and bots, relays the game, and plays its own seat."""
+
+    def __init__(self, identity: Identity, name: str, *, seats: int, bots: int, decide: dict[int, Decide] | Decide,
+                 report: Report, save_root: Path | None, bind: str = "0.0.0.0", port: int = 0):
+        super().__init__(report=report, decide=decide, save=None)
+        self.identity = identity
+        self.lobby = Lobby(os.urandom(16), seats)
+        self.save_root = save_root
+        self.bind, self.port = bind, port
+        self._nonce = os.urandom(16)
+        self.lobby.sit(name, identity.public_key, self._nonce)
+        self._bots: dict[int, Identity] = {}
+        self._bot_nonces: dict[bytes, bytes] = {}
+        for i in range(bots):
+            ident = Identity.generate()
+            nonce = os.urandom(16)
+            seat = self.lobby.sit(f"bot {i + 1}", ident.public_key, nonce, bot=True)
+            self._bots[seat] = ident
+        self.conns: dict[int, Connection] = {}
+        self.pending: list[tuple[Connection, str]] = []  # joiners not seated (table full...)
+        self.hub: Hub | None = None
+        self.roster: Roster | None = None
+        self.start_msg: dict[str, Any] | None = None
+        self.server: asyncio.Server | None = None
+        self.gone_since: dict[int, float] = {}
+        self.on_lobby: Callable[[Lobby], None] | None = None
+
+    # -- running -------------------------------------------------------------------------
+
+    async def open(self) -> int:
+        self.server = await serve(self.bind, self.port, self.identity, PROLOGUE, self._on_connection)
+        self.port = server_port(self.server)
+        self.report("listening", self.port)
+        self.report("lobby", self.lobby)
+        if self.lobby.full:
+            self._start()
+        return self.port
+
+    async def run(self) -> Result:
+        if self.server is None:
+            await self.open()
+        watch = asyncio.create_task(self._watch())
+        try:
+            await self.done.wait()
+            await asyncio.sleep(0.3)  # let the last frames and goodbyes go out
+        finally:
+            watch.cancel()
+            await self.close()
+        assert self.result is not None
+        return self.result
+
+    async def close(self) -> None:
+        for conn in list(self.conns.values()):
+            conn.close("the table closed")
+        if self.server is not None:
+            self.server.close()
+            with contextlib.suppress(Exception):
+                await self.server.wait_closed()
+
+    # -- the lobby -----------------------------------------------------------------------------
+
+    async def _on_connection(self, conn: Connection) -> None:
+        try:
+            first = decode(await asyncio.wait_for(conn.recv(), 10))
+        except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError) as exc:
+            conn.close(f"no greeting: {getattr(exc, 'reason', None) or getattr(exc, 'message', None) or 'timeout'}")
+            return
+        if first["t"] == "join":
+            if self.hub is not None or self.lobby.full:
+                conn.close("the table is full")
+                return
+            try:
+                seat = self.lobby.sit(first["name"], conn.peer_key, first["nonce"])
+            except RemoteProtocolError as exc:
+                conn.close(exc.message)
+                return
+            self.conns[seat] = conn
+            self.report("joined", (seat, self.lobby.seats[seat]))
+            self._broadcast(self.lobby.message())
+            self.report("lobby", self.lobby)
+            if self.lobby.full:
+                self._start()
+        elif first["t"] == "rejoin":
+            if self.roster is None or first["game"] != self.roster.game_id or conn.peer_key not in self.roster.keys:
+                conn.close("not a seat of this game")
+                return
+            seat = self.roster.keys.index(conn.peer_key)
+            if seat in self.local:
+                conn.close("that seat plays here")
+                return
+            old = self.conns.get(seat)
+            if old is not None:
+                old.close("replaced by a new connection")
+            self.conns[seat] = conn
+            self.gone_since.pop(seat, None)
+            assert self.hub is not None
+            self.hub.catch_up(seat, first["have"])
+            self._send(seat, {"t": "start", **{k: v for k, v in self.start_msg.items() if k != "t"}})
+            self._send(seat, {"t": "have", "have": list(self.hub.host.protocol.have())})
+            self.report("back", seat)
+            self._flush()
+        else:
+            conn.close("expected join or rejoin")
+            return
+        await self._read(seat, conn)
+
+    async def _read(self, seat: int, conn: Connection) -> None:
+        while self.result is None:
+            try:
+                msg = decode(await conn.recv())
+            except ConnectionClosed as exc:
+                if self.conns.get(seat) is conn:
+                    del self.conns[seat]
+                    if self.hub is None:
+                        self.lobby.leave(conn.peer_key)
+                        keys = [s.key for s in self.lobby.seats]
+                        self.conns = {keys.index(c.peer_key): c for c in self.conns.values()}
+                        self._broadcast(self.lobby.message())
+                        self.report("lobby", self.lobby)
+                    else:
+                        self.gone_since[seat] = time.monotonic()
+                        self.report("gone", (seat, exc.reason))
+                return
+            except RemoteProtocolError as exc:
+                conn.close(f"malformed message: {exc.message}")
+                continue
+            if msg["t"] == "frames" and self.hub is not None:
+                try:
+                    for frame in msg["f"]:
+                        self.emit(0, self.hub.from_seat(seat, frame))
+                except ProtocolError as exc:
+                    self._abort(exc)
+                    return
+                self._flush()
+            elif msg["t"] == "bye":
+                conn.close("left")
+
+    def _broadcast(self, msg: dict[str, Any]) -> None:
+        for seat in list(self.conns):
+            self._send(seat, msg)
+
+    def _send(self, seat: int, msg: dict[str, Any] | bytes) -> None:
+        conn = self.conns.get(seat)
+        if conn is None:
+            return
+        try:
+            conn.send_nowait(msg if isinstance(msg, bytes) else encode(msg))
+        except ConnectionClosed:
+            pass
+
+    # -- the game ------------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        self.start_msg = self.lobby.start_message()
+        start, me = Start.from_message(self.start_msg, my_key=self.identity.public_key, my_nonce=self._nonce)
+        self.roster = start.roster
+        self._broadcast(self.start_msg)
+        self.report("start", start)
+        secrets = {0: SeatSecrets.generate(start.roster.game_id, 0, self.identity)}
+        for seat, ident in self._bots.items():
+            secrets[seat] = SeatSecrets.generate(start.roster.game_id, seat, ident)
+        if self.save_root is not None:
+            self.save = SaveDir(self.save_root / f"net-{start.roster.game_id.hex()[:12]}")
+            self.save.create(start.roster, {"role": "host", "port": self.port, "bots": sorted(self._bots),
+                                            "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
+                             secrets)
+            self.report("saved", self.save.path)
+        self._begin(start.roster, secrets, frames=[])
+
+    def _begin(self, roster: Roster, secrets: dict[int, SeatSecrets], frames: list[bytes]) -> None:
+        for seat, s in secrets.items():
+            proto = SeatProtocol(roster, s, relay=None if seat == 0 else 0)
+            self.local[seat] = GamePeer.resume(proto, frames) if frames else GamePeer(proto)
+        self.saved_steps = len(self.local[0].protocol.ledger.log)
+        self.hub = Hub(self.local[0])
+        try:
+            self.emit(0, self.hub.start())
+            for seat, peer in self.local.items():
+                if seat != 0:
+                    self.emit(seat, peer.start())
+            self._flush()
+        except ProtocolError as exc:
+            self._abort(exc)
+
+    def _flush(self) -> None:
+        """Deliver everything queued, locally and on the links; save; schedule decisions."""
+        hub = self.hub
+        assert hub is not None
+        try:
+            moved = True
+            while moved:
+                moved = False
+                for seat, peer in self.local.items():
+                    if seat == 0:
+                        continue
+                    for frame in peer.data_to_send():
+                        self.emit(0, hub.from_seat(seat, frame))
+                        moved = True
+                    for frame in hub.outbox(seat):
+                        self.emit(seat, peer.receive(frame, via=0))
+                        moved = True
+        except ProtocolError as exc:
+            self._abort(exc)
+            return
+        for seat in range(hub.size):
+            if seat in self.local:
+                continue
+            frames = hub.outbox(seat)
+            if frames and seat in self.conns:
+                for m in frames_message(frames):
+                    self._send(seat, m)
+        self.journal_steps(hub.host)
+        if hub.host.phase == "done":
+            self._finish()
+            return
+        self.schedule_decisions(self._apply)
+
+    def _apply(self, seat: int, option: tuple) -> None:
+        assert self.hub is not None
+        try:
+            if seat == 0:
+                self.emit(0, self.hub.host_choose(option))
+            else:
+                self.emit(seat, self.local[seat].choose(option))
+        except ProtocolError as exc:
+            self._abort(exc)
+            return
+        self._flush()
+
+    def _finish(self) -> None:
+        host = self.hub.host  # type: ignore[union-attr]
+        transcript = host.protocol.transcript()
+        path = self.save.finish(transcript) if self.save is not None else None
+        fair = host.audit is not None and host.audit.fair
+        text = describe_outcome(host.outcome) if host.outcome is not None else "no result"
+        if not fair:
+            text += "; the audit found cheating"
+        self.end(Result(text, fair=fair, finished=True))
+        if path is not None:
+            self.report("transcript", path)
+
+    def _abort(self, exc: ProtocolError) -> None:
+        who = getattr(exc, "who", None)
+        seat = getattr(exc, "seat", None)
+        culprit = f"{COLOURS[seat]} ({who})" if seat is not None and who else "unknown"
+        text = f"aborted: {culprit} broke the rules: {exc.message if hasattr(exc, 'message') else exc}"
+        self._broadcast({"t": "bye", "why": text[:200]})
+        self.end(Result(text))
+
+    async def _watch(self) -> None:
+        while self.result is None:
+            await asyncio.sleep(1.0)
+            if self.hub is None:
+                continue
+            waiting = self.hub.host.waiting_for()
+            gone = {s: time.monotonic() - t for s, t in self.gone_since.items()}
+            self.report("waiting", (waiting, gone))
+
+    @classmethod
+    async def resume(cls, identity: Identity, save: SaveDir, *, decide: dict[int, Decide] | Decide, report: Report,
+                     bind: str = "0.0.0.0") -> HostNode:
+        transcript, info, secrets = save.load()
+        if info.get("role") != "host":
+            raise LocalProtocolError("that save is not of a hosted table")
+        start_msg = {"t": "start", **info["start"]}
+        node = cls.__new__(cls)
+        _Seatkeeper.__init__(node, report=report, decide=decide, save=save)
+        node.identity = identity
+        node.save_root = None
+        node.bind, node.port = bind, int(info["port"])
+        node.conns, node.pending, node.gone_since = {}, [], {}
+        node.start_msg = start_msg
+        node.roster = transcript.roster
+        node.server = None
+        node.on_lobby = None
+        node._bots = {}
+        node.lobby = Lobby(os.urandom(16), transcript.roster.size)
+        if secrets.get(0) is None or secrets[0].identity.public_key != identity.public_key:
+            raise LocalProtocolError("that save belongs to another identity")
+        for seat in range(1, transcript.roster.size):
+            if seat not in secrets:
+                node.gone_since[seat] = time.monotonic()
+        save.reopen()
+        node._begin(transcript.roster, secrets, transcript.frames())
+        return node
+
+
+class JoinNode(_Seatkeeper):
+    """Sits at a table by its address and plays one seat; reconnects when the link drops."""
+
+    def __init__(self, identity: Identity, name: str, *, decide: Decide, report: Report,
+                 save_root: Path | None):
+        super().__init__(report=report, decide=decide, save=None)
+        self.identity = identity
+        self.name = name
+        self.save_root = save_root
+        self._nonce = os.urandom(16)
+        self.conn: Connection | None = None
+        self.peer: GamePeer | None = None
+        self.address: tuple[str, int] | None = None
+        self.start: Start | None = None
+
+    async def run(self, host: str, port: int) -> Result:
+        self.address = (host, port)
+        conn = await connect(host, port, self.identity, PROLOGUE)
+        self.conn = conn
+        conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce}))
+        await self._session(conn)
+        assert self.result is not None
+        return self.result
+
+    async def _session(self, conn: Connection) -> None:
+        while self.result is None:
+            try:
+                await self._read(conn)
+            except ConnectionClosed as exc:
+                if self.result is not None:
+                    return
+                if self.peer is None:
+                    self.end(Result(f"the table closed before the game began: {exc.reason}"))
+                    return
+                self.report("gone", (0, exc.reason))
+                conn = await self._reconnect()
+                self.conn = conn
+
+    async def _reconnect(self) -> Connection:
+        assert self.address is not None and self.peer is not None
+        since = time.monotonic()
+        while True:
+            try:
+                conn = await connect(*self.address, self.identity, PROLOGUE, timeout=3)
+            except ConnectionClosed:
+                self.report("waiting", ((0,), {0: time.monotonic() - since}))
+                await asyncio.sleep(RETRY_EVERY)
+                continue
+            conn.send_nowait(encode({"t": "rejoin", "game": self.peer.protocol.roster.game_id,
+                                     "have": list(self.peer.protocol.have())}))
+            self.report("back", 0)
+            return conn
+
+    async def _read(self, conn: Connection) -> None:
+        while self.result is None:
+            try:
+                msg = decode(await conn.recv())
+            except RemoteProtocolError as exc:
+                conn.close(f"malformed message: {exc.message}")
+                continue
+            t = msg["t"]
+            if t == "lobby" and self.peer is None:
+                self.report("lobby", msg)
+            elif t == "start" and self.peer is None:
+                self._begin(msg)
+            elif t == "have" and self.peer is not None:
+                mine = self.peer.protocol.frames_after(msg["have"])
+                for m in frames_message(mine):
+                    conn.send_nowait(m)
+            elif t == "frames" and self.peer is not None:
+                try:
+                    for frame in msg["f"]:
+                        self.emit(self.peer.me, self.peer.receive(frame, via=0))
+                except ProtocolError as exc:
+                    self._abort(exc)
+                    return
+                self._flush()
+            elif t == "bye":
+                self.end(Result(msg["why"]))
+                return
+
+    def _begin(self, msg: dict[str, Any], frames: list[bytes] | None = None,
+               secrets: SeatSecrets | None = None) -> None:
+        start, seat = Start.from_message(msg, my_key=self.identity.public_key, my_nonce=self._nonce)
+        self.start = start
+        self.report("start", start)
+        if secrets is None:
+            secrets = SeatSecrets.generate(start.roster.game_id, seat, self.identity)
+            if self.save_root is not None:
+                self.save = SaveDir(self.save_root / f"net-{start.roster.game_id.hex()[:12]}")
+                assert self.address is not None
+                self.save.create(start.roster, {"role": "join", "host": self.address[0], "port": self.address[1],
+                                                "nonce": self._nonce,
+                                                "start": {k: v for k, v in msg.items() if k != "t"}},
+                                 {seat: secrets})
+                self.report("saved", self.save.path)
+        proto = SeatProtocol(start.roster, secrets, relay=0)
+        self.peer = GamePeer.resume(proto, frames) if frames else GamePeer(proto)
+        self.saved_steps = len(self.peer.protocol.ledger.log)
+        self.local = {seat: self.peer}
+        self.primary = seat
+        self.emit(seat, self.peer.start())
+        self._flush()
+
+    def _flush(self) -> None:
+        peer = self.peer
+        assert peer is not None
+        out = peer.data_to_send()
+        self.journal_steps(peer)
+        if out and self.conn is not None and not self.conn.closed:
+            for m in frames_message(out):
+                with contextlib.suppress(ConnectionClosed):
+                    self.conn.send_nowait(m)
+        if peer.phase == "done":
+            self._finish()
+            return
+        self.schedule_decisions(self._apply)
+
+    def _apply(self, seat: int, option: tuple) -> None:
+        assert self.peer is not None
+        try:
+            self.emit(seat, self.peer.choose(option))
+        except ProtocolError as exc:
+            self._abort(exc)
+            return
+        self._flush()
+
+    def _finish(self) -> None:
+        peer = self.peer
+        assert peer is not None
+        path = self.save.finish(peer.protocol.transcript()) if self.save is not None else None
+        fair = peer.audit is not None and peer.audit.fair
+        text = describe_outcome(peer.outcome) if peer.outcome is not None else "no result"
+        if not fair:
+            text += "; the audit found cheating"
+        self.end(Result(text, fair=fair, finished=True))
+        if path is not None:
+            self.report("transcript", path)
+        if self.conn is not None:
+            self.conn.close("game over")
+
+    def _abort(self, exc: ProtocolError) -> None:
+        seat = getattr(exc, "seat", None)
+        who = getattr(exc, "who", None)
+        culprit = f"{COLOURS[seat]} ({who})" if seat is not None and who else "unknown"
+        self.end(Result(f"aborted: {culprit} broke the rules: {getattr(exc, 'message', exc)}"))
+        if self.conn is not None:
+            with contextlib.suppress(ConnectionClosed):
+                self.conn.send_nowait(encode({"t": "bye", "why": "a seat broke the rules"}))
+
+    @classmethod
+    async def resume(cls, identity: Identity, save: SaveDir, *, decide: Decide, report: Report) -> Result:
+        transcript, info, secrets = save.load()
+        if info.get("role") != "join":
+            raise LocalProtocolError("that save is not of a joined table")
+        (mine,) = secrets.values()
+        if mine.identity.public_key != identity.public_key:
+            raise LocalProtocolError("that save belongs to another identity")
+        node = cls(identity, transcript.roster.names[mine.seat], decide=decide, report=report, save_root=None)
+        node.save = save
+        node._nonce = info["nonce"]
+        node.address = (info["host"], int(info["port"]))
+        save.reopen()
+        node._begin({"t": "start", **info["start"]}, frames=transcript.frames(), secrets=mine)
+        conn = await node._reconnect()
+        node.conn = conn
+        await node._session(conn)
+        assert node.result is not None
+        return node.result

@@ -1,0 +1,67 @@
+"""A networked game's log as it is written, step by step (sans-I/O encoding).
+
+A journal is a header followed by one record per completed step (the step's
+signed frames), each a canonical msgpack object appended as the game goes, so
+saving costs one small write per step.  A crash can cut the last record
+short: reading stops at the last whole record, and the seat re-runs the step
+it was in (its own messages are derived from its secrets and the log, so
+they come out the same).  A journal converts to a :class:`Transcript` for
+``ankh verify``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from .envelope import MAX_FRAME, pack
+from .errors import RemoteProtocolError
+from .transcript import MAX_OPS, Roster, Transcript
+
+MAGIC = "ankh-journal"
+
+
+def header(roster: Roster, info: dict[str, Any]) -> bytes:
+    """The journal's first record: the roster and what the seat needs to carry on
+    (``info``: its role, the host's address, the table's settings...)."""
+    return pack({"magic": MAGIC, "v": 1, "game": roster.game_id, "names": list(roster.names),
+                 "keys": list(roster.keys), "info": info})
+
+
+def step(frames: list[bytes]) -> bytes:
+    return pack(list(frames))
+
+
+def is_journal(data: bytes) -> bool:
+    return MAGIC.encode() in data[:64]
+
+
+def read(data: bytes) -> tuple[Transcript, dict[str, Any]]:
+    """The transcript of the whole steps in a journal, and its header's info.
+    Raises RemoteProtocolError for anything but a cut-short last record."""
+    unpacker = msgpack.Unpacker(raw=False, max_buffer_size=len(data) + 1, max_bin_len=MAX_FRAME,
+                                max_str_len=4096, max_array_len=MAX_OPS, max_map_len=64)
+    unpacker.feed(data)
+    try:
+        head = next(unpacker)
+    except (StopIteration, ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):
+        raise RemoteProtocolError("not an ankh journal") from None
+    if type(head) is not dict or head.get("magic") != MAGIC or head.get("v") != 1:
+        raise RemoteProtocolError("not an ankh journal (version 1)")
+    try:
+        roster = Roster(head["game"], tuple(head["names"]), tuple(head["keys"]))
+    except Exception as exc:  # a malformed roster, whatever its shape
+        raise RemoteProtocolError(f"malformed journal header: {exc}") from None
+    info = head.get("info")
+    ops: list[list[bytes]] = []
+    while True:
+        try:
+            record = next(unpacker)
+        except StopIteration:
+            break  # the end, or a last record cut short by a crash
+        except (ValueError, msgpack.FormatError, msgpack.StackError):
+            raise RemoteProtocolError(f"journal record {len(ops)} is damaged") from None
+        if type(record) is not list or not record or any(type(f) is not bytes for f in record):
+            raise RemoteProtocolError(f"journal record {len(ops)} is malformed")
+        ops.append(record)
+    return Transcript(roster, ops), info if isinstance(info, dict) else {}

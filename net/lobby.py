@@ -1,0 +1,177 @@
+"""The lobby and the messages that travel on a link between two peers (sans-I/O).
+
+A link is already encrypted and bound to the identity at its other end, so
+lobby messages need no signatures of their own: whoever sent them is the
+identity the link proved.  Game frames travel inside link messages and are
+signed as always.
+
+Link messages (canonical msgpack maps, checked strictly):
+
+- ``join``: a peer asks for a seat: its ``name`` and a fresh ``nonce``.
+- ``lobby``: the host's view of the table: seats taken (name, key, bot or
+  person, ready), seats in all, the table's lobby id.
+- ``start``: the seats are final: names, keys and every seat's nonce.  The
+  game id is the hash of all the nonces, so no seat chooses it alone, and
+  each seat checks that its own nonce and key are in it.
+- ``rejoin``: a seat of a game under way comes back (after a drop or a
+  restart) and says how many frames it holds from each seat (``have``).
+- ``have``: the same from the host, so the seat can send what it lacks.
+- ``frames``: signed game frames.
+- ``bye``: a peer leaves, with a reason.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ankh.core.model import COLOURS
+
+from .envelope import MAX_FRAME, fingerprint, pack, unpack_strict
+from .errors import LocalProtocolError, RemoteProtocolError
+from .schema import Bin, Const, Int, List, Map, Str, Tagged
+from .transcript import Roster
+
+PROTOCOL = "ankh/1"
+MAX_LINK_MESSAGE = 1024 * 1024
+MAX_SEATS = 4
+NAME = Str(32)
+NONCE = Bin(16)
+KEY = Bin(32)
+_HAVE = List(Int(0, 2**32), MAX_SEATS, min_len=2)
+
+SEAT_INFO = Map({"name": NAME, "key": KEY, "bot": Int(0, 1), "ready": Int(0, 1)})
+MESSAGES = Tagged("t", {
+    "join": Map({"t": Const("join"), "name": NAME, "nonce": NONCE}),
+    "lobby": Map({"t": Const("lobby"), "table": Bin(16), "total": Int(2, MAX_SEATS),
+                  "seats": List(SEAT_INFO, MAX_SEATS)}),
+    "start": Map({"t": Const("start"), "names": List(NAME, MAX_SEATS, min_len=2),
+                  "keys": List(KEY, MAX_SEATS, min_len=2), "nonces": List(NONCE, MAX_SEATS, min_len=2)}),
+    "rejoin": Map({"t": Const("rejoin"), "game": Bin(16), "have": _HAVE}),
+    "have": Map({"t": Const("have"), "have": _HAVE}),
+    "frames": Map({"t": Const("frames"), "f": List(Bin(max_len=MAX_FRAME), 256, min_len=1)}),
+    "bye": Map({"t": Const("bye"), "why": Str(200)}),
+})
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    return pack(message)
+
+
+def decode(data: bytes) -> dict[str, Any]:
+    """A link message, checked strictly.  Raises RemoteProtocolError."""
+    obj = unpack_strict(data, max_size=MAX_LINK_MESSAGE, max_bin=MAX_FRAME, max_array=256)
+    return MESSAGES(obj, "message")
+
+
+def frames_message(frames: list[bytes]) -> list[bytes]:
+    """Frames as link messages, at most 256 to a message."""
+    return [encode({"t": "frames", "f": frames[i:i + 256]}) for i in range(0, len(frames), 256)]
+
+
+def game_id_of(nonces: list[bytes]) -> bytes:
+    """The game id: every seat's nonce counts, so no seat picks it alone."""
+    return hashlib.sha256(b"ankh/v1/game-id" + b"".join(nonces)).digest()[:16]
+
+
+def table_fingerprint(game_id: bytes, keys: list[bytes]) -> str:
+    """What players read aloud before the deal: the same on every screen, or
+    someone sits in the middle.  Five groups of four digits."""
+    digest = hashlib.sha256(b"ankh/v1/table-fingerprint" + game_id + b"".join(keys)).digest()
+    number = int.from_bytes(digest[:9], "big") % 10**20
+    text = f"{number:020d}"
+    return " ".join(text[i:i + 4] for i in range(0, 20, 4))
+
+
+@dataclass
+class Seat:
+    name: str
+    key: bytes
+    nonce: bytes
+    bot: bool = False
+    ready: bool = True
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.key)
+
+
+@dataclass
+class Lobby:
+    """The host's table before the deal: who sits where."""
+
+    table: bytes  # the lobby id (advertised; the game id comes from every seat's nonce)
+    total: int
+    seats: list[Seat] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.total <= MAX_SEATS:
+            raise LocalProtocolError(f"a table has 2 to {MAX_SEATS} seats, not {self.total}")
+
+    @property
+    def full(self) -> bool:
+        return len(self.seats) == self.total
+
+    def sit(self, name: str, key: bytes, nonce: bytes, *, bot: bool = False) -> int:
+        """Seat a newcomer; returns its seat.  A name already taken gets a number."""
+        if any(s.key == key for s in self.seats):
+            raise RemoteProtocolError("that identity is seated already")
+        if self.full:
+            raise RemoteProtocolError("the table is full")
+        taken = {s.name for s in self.seats}
+        base, n = name, 2
+        while name in taken:
+            suffix = f" {n}"
+            name = base[:32 - len(suffix)] + suffix
+            n += 1
+        self.seats.append(Seat(name, key, nonce, bot))
+        return len(self.seats) - 1
+
+    def leave(self, key: bytes) -> None:
+        self.seats = [s for s in self.seats if s.key != key]
+
+    def message(self) -> dict[str, Any]:
+        return {"t": "lobby", "table": self.table, "total": self.total,
+                "seats": [{"name": s.name, "key": s.key, "bot": int(s.bot), "ready": int(s.ready)}
+                          for s in self.seats]}
+
+    def start_message(self) -> dict[str, Any]:
+        if not self.full:
+            raise LocalProtocolError("the table is not full")
+        return {"t": "start", "names": [s.name for s in self.seats], "keys": [s.key for s in self.seats],
+                "nonces": [s.nonce for s in self.seats]}
+
+
+@dataclass(frozen=True)
+class Start:
+    """The table as every seat checks it before the deal."""
+
+    roster: Roster
+    nonces: tuple[bytes, ...]
+
+    @property
+    def fingerprint(self) -> str:
+        return table_fingerprint(self.roster.game_id, list(self.roster.keys))
+
+    @classmethod
+    def from_message(cls, msg: dict[str, Any], *, my_key: bytes, my_nonce: bytes) -> tuple[Start, int]:
+        """Check a ``start`` message against what this seat sent; returns it and our seat."""
+        names, keys, nonces = msg["names"], msg["keys"], msg["nonces"]
+        if not len(names) == len(keys) == len(nonces):
+            raise RemoteProtocolError("start: one name, key and nonce per seat")
+        if my_key not in keys:
+            raise RemoteProtocolError("start: we are not seated")
+        seat = keys.index(my_key)
+        if nonces[seat] != my_nonce:
+            raise RemoteProtocolError("start: our nonce is not the one we sent")
+        if len(set(nonces)) != len(nonces) or len(set(names)) != len(names):
+            raise RemoteProtocolError("start: repeated nonces or names")
+        try:
+            roster = Roster(game_id_of(list(nonces)), tuple(names), tuple(keys))
+        except LocalProtocolError as exc:
+            raise RemoteProtocolError(f"start: {exc}") from None
+        return cls(roster, tuple(nonces)), seat
+
+
+def colour(seat: int) -> str:
+    return COLOURS[seat]

@@ -1,0 +1,133 @@
+"""Networked games with no screen: ``ankh host --headless`` and ``ankh join --headless``.
+
+For scripts, tests and benchmarks.  A bot plays the seat; one line is printed
+per public event, and the last line is ``result: …`` in the same words on
+every seat, so that scripts can compare peers.  Exit status: 0 for a game
+played to its end and audited fair, 1 for a game that ended otherwise
+(aborted, cheating found), 2 for a usage or connection error.
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from ankh.core.model import COLOURS
+from ankh.net import home
+from ankh.net.errors import LocalProtocolError, RemoteProtocolError
+from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir
+from ankh.net.io.transport import ConnectionClosed
+from ankh.net.lobby import Start
+from ankh.net.peer import Audited, GameOver, Logged
+
+from .bots import make_bot
+
+
+def _printer(out=sys.stdout):
+    def report(what: str, data: Any) -> None:
+        line = None
+        if what == "event":
+            seat, e = data
+            if isinstance(e, Logged):
+                line = e.event.text
+            elif isinstance(e, GameOver):
+                line = "game over (provisional until the audit passes)"
+            elif isinstance(e, Audited):
+                line = "audit: fair" if e.outcome.fair else "audit: " + "; ".join(m for _, m in e.outcome.violations)
+        elif what == "listening":
+            line = f"listening on port {data}"
+        elif what == "joined":
+            seat, s = data
+            line = f"{s.name} sits at seat {seat + 1} ({COLOURS[seat]}), key {s.fingerprint}"
+        elif what == "start":
+            assert isinstance(data, Start)
+            line = f"table fingerprint: {data.fingerprint}"
+        elif what == "gone":
+            seat, reason = data
+            line = f"link to {COLOURS[seat]} lost ({reason}); waiting"
+        elif what == "back":
+            line = f"link to {COLOURS[data]} back"
+        elif what == "saved":
+            line = f"saving to {data}"
+        elif what == "transcript":
+            line = f"transcript: {data}"
+        elif what == "result":
+            assert isinstance(data, Result)
+            line = f"result: {data.text}"
+        if line is not None:
+            print(line, file=out, flush=True)
+
+    return report
+
+
+def _bot_decider(kind: str, seed: int | None):
+    bots: dict[int, Any] = {}
+
+    async def decide(peer, decision) -> tuple:
+        if len(decision.options) == 1:
+            return decision.options[0]
+        bot = bots.get(peer.me)
+        if bot is None:
+            rng = random.Random(None if seed is None else f"{seed}:{peer.me}")
+            bot = bots[peer.me] = (make_bot(kind, rng), rng)
+        state = peer.engine.copy()
+        return await asyncio.to_thread(bot[0].choose, state, decision)
+
+    return decide
+
+
+def _parse_address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"expected HOST:PORT, not {text!r}")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def host(args) -> int:
+    profile = home.load_identity()
+    name = args.name or profile.name
+    decide = _bot_decider(args.bot, args.seed)
+    report = _printer()
+
+    async def main() -> Result:
+        if args.load:
+            node = await HostNode.resume(profile.identity, SaveDir(Path(args.load)), decide=decide, report=report,
+                                         bind=args.bind)
+        else:
+            node = HostNode(profile.identity, name, seats=args.seats, bots=args.bots, decide=decide, report=report,
+                            save_root=home.saves_dir(), bind=args.bind, port=args.port)
+        await node.open()
+        return await node.run()
+
+    return _finish(main)
+
+
+def join(args) -> int:
+    profile = home.load_identity()
+    name = args.name or profile.name
+    decide = _bot_decider(args.bot, args.seed)
+    report = _printer()
+
+    async def main() -> Result:
+        if args.load:
+            return await JoinNode.resume(profile.identity, SaveDir(Path(args.load)), decide=decide, report=report)
+        if not args.address:
+            raise ValueError("give the table's HOST:PORT")
+        h, p = _parse_address(args.address)
+        node = JoinNode(profile.identity, name, decide=decide, report=report, save_root=home.saves_dir())
+        return await node.run(h, p)
+
+    return _finish(main)
+
+
+def _finish(main) -> int:
+    try:
+        result = asyncio.run(main())
+    except (ValueError, ConnectionClosed, LocalProtocolError, RemoteProtocolError, OSError) as exc:
+        print(f"ankh: {getattr(exc, 'reason', None) or exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0 if result.finished and result.fair else 1
