@@ -278,6 +278,8 @@ class HostNode(_Seatkeeper):
             try:
                 msg = decode(await conn.recv())
             except ConnectionClosed as exc:
+                if self.result is not None:
+                    return
                 if self.conns.get(seat) is conn:
                     del self.conns[seat]
                     if self.hub is None:
@@ -404,9 +406,9 @@ class HostNode(_Seatkeeper):
         text = describe_outcome(host.outcome) if host.outcome is not None else "no result"
         if not fair:
             text += "; the audit found cheating"
-        self.end(Result(text, fair=fair, finished=True))
         if path is not None:
             self.report("transcript", path)
+        self.end(Result(text, fair=fair, finished=True))
 
     def _abort(self, exc: ProtocolError) -> None:
         who = getattr(exc, "who", None)
@@ -589,9 +591,9 @@ class JoinNode(_Seatkeeper):
         text = describe_outcome(peer.outcome) if peer.outcome is not None else "no result"
         if not fair:
             text += "; the audit found cheating"
-        self.end(Result(text, fair=fair, finished=True))
         if path is not None:
             self.report("transcript", path)
+        self.end(Result(text, fair=fair, finished=True))
         if self.conn is not None:
             self.conn.close("game over")
 
