@@ -118,6 +118,7 @@ class Link:
         self.peer_key: bytes | None = None
         self.handshake_hash: bytes | None = None
         self.closed_reason: str | None = None
+        self.records_in = 0  # whole records decrypted: proof of life (bytes alone may be garbage)
         self._out = bytearray()
         self._in = bytearray()
         self._pending: list[bytes] = []       # sent before the peer was authenticated
@@ -238,6 +239,7 @@ class Link:
             plain = self._noise.decrypt(record)
         except _NOISE_ERRORS:
             return self._close("a record failed to decrypt (corrupted, injected, replayed or out of order)")
+        self.records_in += 1
         if not plain:
             return self._close("malformed record: empty")
         kind, body = plain[0], plain[1:]

@@ -18,9 +18,14 @@ def main(argv: list[str] | None = None) -> int:
     hp.add_argument("--seats", type=int, default=2, choices=(2, 3, 4), help="seats at the table (default 2)")
     hp.add_argument("--bots", type=int, default=0, help="seats the host fills with bots")
     hp.add_argument("--port", type=int, default=0, help="TCP port (default: any free one)")
-    hp.add_argument("--bind", default="0.0.0.0", help="address to listen on (default: all)")
+    hp.add_argument("--bind", default="0.0.0.0",
+                    help="address to listen on, and to advertise on when given (default: all)")
+    hp.add_argument("--no-advertise", action="store_true", help="do not announce the table on the LAN")
     jp = sub.add_parser("join", help="sit at a table on the network")
     jp.add_argument("address", nargs="?", help="HOST:PORT of the table (default: the first open table found)")
+    jp.add_argument("--interface", metavar="ADDR", help="look for tables on this interface's address only")
+    jp.add_argument("--find-timeout", type=float, default=10.0, metavar="SECONDS",
+                    help="how long to look for a table on the LAN (default 10)")
     for p in (hp, jp):
         p.add_argument("--headless", action="store_true", help="no screen: a bot plays, events are printed")
         p.add_argument("--bot", default="heuristic", help="the bot that plays a headless seat")

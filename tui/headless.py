@@ -17,7 +17,7 @@ from typing import Any
 from ankh.core.model import COLOURS
 from ankh.net import home
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError
-from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir
+from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir, find_table
 from ankh.net.io.transport import ConnectionClosed
 from ankh.net.lobby import Start
 from ankh.net.peer import Audited, GameOver, Logged
@@ -49,6 +49,10 @@ def _printer(out=sys.stdout):
             line = f"link to {COLOURS[seat]} lost ({reason}); waiting"
         elif what == "back":
             line = f"link to {COLOURS[data]} back"
+        elif what == "advertised":
+            line = f"advertised on the LAN as {data}"
+        elif what == "not-advertised":
+            line = f"not advertised on the LAN ({data}); players can join with HOST:PORT"
         elif what == "saved":
             line = f"saving to {data}"
         elif what == "transcript":
@@ -97,7 +101,8 @@ def host(args) -> int:
                                          bind=args.bind)
         else:
             node = HostNode(profile.identity, name, seats=args.seats, bots=args.bots, decide=decide, report=report,
-                            save_root=home.saves_dir(), bind=args.bind, port=args.port)
+                            save_root=home.saves_dir(), bind=args.bind, port=args.port,
+                            advertise=not args.no_advertise)
         await node.open()
         return await node.run()
 
@@ -113,9 +118,12 @@ def join(args) -> int:
     async def main() -> Result:
         if args.load:
             return await JoinNode.resume(profile.identity, SaveDir(Path(args.load)), decide=decide, report=report)
-        if not args.address:
-            raise ValueError("give the table's HOST:PORT")
-        h, p = _parse_address(args.address)
+        if args.address:
+            h, p = _parse_address(args.address)
+        else:
+            print("looking for an open table on the LAN", flush=True)
+            h, p = await find_table(args.find_timeout, interfaces=[args.interface] if args.interface else None)
+            print(f"found a table at {h}:{p}", flush=True)
         node = JoinNode(profile.identity, name, decide=decide, report=report, save_root=home.saves_dir())
         return await node.run(h, p)
 

@@ -34,6 +34,7 @@ from ..peer import Finished, GamePeer, YourMove, describe_outcome
 from ..seat import SeatProtocol
 from ..secrets import SeatSecrets
 from ..transcript import Roster
+from .discovery import TableAdvert, TableBrowser
 from .transport import Connection, ConnectionClosed, connect, serve, server_port
 
 PROLOGUE = PROTOCOL.encode()
@@ -170,8 +171,12 @@ class HostNode(_Seatkeeper):
     """Opens a table, seats joiners and bots, relays the game, and plays its own seat."""
 
     def __init__(self, identity: Identity, name: str, *, seats: int, bots: int, decide: dict[int, Decide] | Decide,
-                 report: Report, save_root: Path | None, bind: str = "0.0.0.0", port: int = 0):
+                 report: Report, save_root: Path | None, bind: str = "0.0.0.0", port: int = 0,
+                 advertise: bool = True):
         super().__init__(report=report, decide=decide, save=None)
+        self.advertise = advertise
+        self.advert: TableAdvert | None = None
+        self.name = name
         self.identity = identity
         self.lobby = Lobby(os.urandom(16), seats)
         self.save_root = save_root
@@ -200,8 +205,10 @@ class HostNode(_Seatkeeper):
         self.server = await serve(self.bind, self.port, self.identity, PROLOGUE, self._on_connection)
         self.port = server_port(self.server)
         self.report("listening", self.port)
+        if self.advertise:
+            await self._advertise()
         self.report("lobby", self.lobby)
-        if self.lobby.full:
+        if self.lobby.full and self.start_msg is None:  # bots fill every seat
             self._start()
         return self.port
 
@@ -218,7 +225,31 @@ class HostNode(_Seatkeeper):
         assert self.result is not None
         return self.result
 
+    async def _advertise(self) -> None:
+        """Announce the table on the LAN (on the bound interface only, if one is given)."""
+        interfaces = "all" if self.bind in ("0.0.0.0", "::", "") else [self.bind]
+        kw = {} if interfaces == "all" else {"interfaces": interfaces, "addresses": [self.bind]}
+        try:
+            self.advert = TableAdvert(port=self.port, table_id=self.lobby.table, host_key=self.identity.public_key,
+                                      host_name=self.name, seats_taken=len(self.lobby.seats),
+                                      seats_total=self.lobby.total, phase="lobby" if self.hub is None else "playing",
+                                      **kw)
+            await self.advert.start()
+            self.report("advertised", self.advert.service)
+        except Exception as exc:  # no multicast here: HOST:PORT still works
+            self.advert = None
+            self.report("not-advertised", str(exc) or type(exc).__name__)
+
+    def _update_advert(self, **kw: Any) -> None:
+        if self.advert is not None:
+            task = asyncio.get_running_loop().create_task(self.advert.update(**kw))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
     async def close(self) -> None:
+        if self.advert is not None:
+            with contextlib.suppress(Exception):
+                await self.advert.close()
+            self.advert = None
         for conn in list(self.conns.values()):
             conn.close("the table closed")
         if self.server is not None:
@@ -245,6 +276,7 @@ class HostNode(_Seatkeeper):
                 return
             self.conns[seat] = conn
             self.report("joined", (seat, self.lobby.seats[seat]))
+            self._update_advert(seats_taken=len(self.lobby.seats))
             self._broadcast(self.lobby.message())
             self.report("lobby", self.lobby)
             if self.lobby.full:
@@ -286,6 +318,7 @@ class HostNode(_Seatkeeper):
                         self.lobby.leave(conn.peer_key)
                         keys = [s.key for s in self.lobby.seats]
                         self.conns = {keys.index(c.peer_key): c for c in self.conns.values()}
+                        self._update_advert(seats_taken=len(self.lobby.seats))
                         self._broadcast(self.lobby.message())
                         self.report("lobby", self.lobby)
                     else:
@@ -325,6 +358,7 @@ class HostNode(_Seatkeeper):
         self.start_msg = self.lobby.start_message()
         start, me = Start.from_message(self.start_msg, my_key=self.identity.public_key, my_nonce=self._nonce)
         self.roster = start.roster
+        self._update_advert(seats_taken=len(self.lobby.seats), phase="playing")
         self._broadcast(self.start_msg)
         self.report("start", start)
         secrets = {0: SeatSecrets.generate(start.roster.game_id, 0, self.identity)}
@@ -444,6 +478,7 @@ class HostNode(_Seatkeeper):
         node.roster = transcript.roster
         node.server = None
         node.on_lobby = None
+        node.advertise, node.advert, node.name = False, None, transcript.roster.names[0]
         node._bots = {}
         node.lobby = Lobby(os.urandom(16), transcript.roster.size)
         if secrets.get(0) is None or secrets[0].identity.public_key != identity.public_key:
@@ -625,3 +660,21 @@ class JoinNode(_Seatkeeper):
         await node._session(conn)
         assert node.result is not None
         return node.result
+
+
+async def find_table(timeout: float = 10.0, *, interfaces: list[str] | None = None) -> tuple[str, int]:
+    """The address of the first open table heard of on the LAN."""
+    kw = {} if interfaces is None else {"interfaces": interfaces}
+    async with TableBrowser(**kw) as browser:
+        async def first() -> tuple[str, int]:
+            async for event in browser.events():
+                t = event.table
+                if event.change != "removed" and t.open and t.addresses:
+                    return t.addresses[0], t.port
+            raise ConnectionClosed("stopped looking")
+
+        try:
+            return await asyncio.wait_for(first(), timeout)
+        except asyncio.TimeoutError:
+            raise ConnectionClosed(f"no open table found on the LAN in {timeout:g} s; "
+                                   "give the table's HOST:PORT") from None

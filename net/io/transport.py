@@ -162,9 +162,10 @@ class Connection:
             except (ConnectionError, OSError) as exc:
                 self._end(f"connection lost: {exc.strerror or type(exc).__name__}")
                 return
-            if data:
-                self.last_heard = time.monotonic()
+            before = self.link.records_in
             self._handle(self.link.receive_data(data))
+            if self.link.records_in != before:  # a whole authentic record: the peer is alive
+                self.last_heard = time.monotonic()
             self._flush()
             if not data and self.reason is None:  # the link reports EOF; belt and braces
                 self._end("connection closed by the peer")

@@ -73,3 +73,100 @@ def test_the_host_killed_mid_game_comes_back_and_the_joiners_reconnect(peers: Pe
                          "--bind", "127.0.0.1"], tmp_path / "host")
     assert again.finish() == 0 and [j.finish() for j in joiners] == [0, 0]
     assert len({again.result, *(j.result for j in joiners)}) == 1
+
+
+def test_a_joiner_with_no_address_finds_the_table_on_the_lan(peers: Peers, tmp_path: Path) -> None:
+    # mDNS on loopback only (the tests send nothing beyond this machine).
+    host = peers.start(["host", "--headless", "--bot", "random", "--seats", "2", "--bind", "127.0.0.1",
+                        "--seed", "31"], tmp_path / "host")
+    host.value("advertised on the LAN as")
+    joiner = peers.start(["join", "--headless", "--bot", "random", "--interface", "127.0.0.1", "--seed", "32"],
+                         tmp_path / "join")
+    assert joiner.value("found a table at").endswith(":" + host.value("listening on port"))
+    assert joiner.finish() == 0 and host.finish() == 0
+    assert joiner.result == host.result
+
+
+class Meddler:
+    """A TCP proxy on loopback between a joiner and the host that, now and
+    then, writes garbage into the stream, repeats bytes it carried before, or
+    cuts a connection in the middle of a record."""
+
+    def __init__(self, target_port: int):
+        import random
+        import socket
+        import threading
+
+        self.target = target_port
+        self.rng = random.Random(4)
+        self.lock = threading.Lock()
+        self.tricks: list[str] = []
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.open: list[socket.socket] = [self.server]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self.server.accept()
+                upstream = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                return
+            self.open += [client, upstream]
+            seen: list[bytes] = []
+            for src, dst in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._carry, args=(src, dst, client, upstream, seen), daemon=True).start()
+
+    def _carry(self, src, dst, a, b, seen: list[bytes]) -> None:
+        try:
+            while data := src.recv(4096):
+                with self.lock:
+                    trick = None
+                    if len(seen) > 20 and self.rng.random() < 0.02:
+                        trick = self.rng.choice(["garbage", "replay", "truncate"])
+                        self.tricks.append(trick)
+                    replay = self.rng.choice(seen) if seen else b"x"
+                    noise = self.rng.randbytes(self.rng.randint(1, 300))
+                seen.append(data)
+                if trick == "garbage":
+                    dst.sendall(noise)
+                elif trick == "replay":
+                    dst.sendall(replay)
+                elif trick == "truncate":
+                    dst.sendall(data[: max(1, len(data) // 2)])
+                    break
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):  # a cut: both ends see the connection close at once
+                try:
+                    s.shutdown(2)
+                except OSError:
+                    pass
+                s.close()
+
+    def close(self) -> None:
+        for s in self.open:
+            s.close()
+
+
+def test_bytes_injected_into_a_link_blame_nobody_and_the_game_completes(peers: Peers, tmp_path: Path) -> None:
+    host = peers.start(["host", "--headless", "--bot", "random", "--seats", "2", "--bind", "127.0.0.1",
+                        "--no-advertise", "--seed", "41"], tmp_path / "host")
+    meddler = Meddler(int(host.value("listening on port")))
+    try:
+        joiner = peers.start(["join", f"127.0.0.1:{meddler.port}", "--headless", "--bot", "random", "--seed", "42"],
+                             tmp_path / "join")
+        assert joiner.finish() == 0 and host.finish() == 0
+    finally:
+        meddler.close()
+    assert len(set(meddler.tricks)) == 3, meddler.tricks  # garbage, replays and cuts all happened
+    assert joiner.result == host.result and "broke the rules" not in host.result
+    assert any(l.startswith("link to") and "lost" in l for l in host.lines)
+    for p in (host, joiner):
+        assert verify(p.value("transcript:")).returncode == 0
