@@ -228,6 +228,9 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
                 keepalive: float = KEEPALIVE, dead_after: float = DEAD_AFTER) -> asyncio.Server:
     """Accept peers on ``host``:``port`` (0 picks a free port: see :func:`server_port`).
 
+    ``host`` None (or ``""``, ``"::"``) listens on every address, IPv6 and IPv4,
+    with one socket and so one port.
+
     ``on_connection(conn)`` is called (and awaited when it is a coroutine) for
     each peer once its identity is proved; the callee owns the connection.
     Peers that fail the handshake are dropped, and ``on_refused(address,
@@ -248,7 +251,28 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
         if inspect.isawaitable(result):
             await result
 
+    if host in (None, "", "::"):
+        return await asyncio.start_server(accept, sock=_any_address_socket(port))
     return await asyncio.start_server(accept, host, port)
+
+
+def _any_address_socket(port: int) -> socket.socket:
+    """One listening socket for IPv6 and IPv4 alike (so port 0 gives one port, not one per family)."""
+    try:
+        sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    except OSError:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("0.0.0.0", port))
+        return sock
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind(("::", port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def server_port(server: asyncio.Server) -> int:
