@@ -6,7 +6,9 @@ reader task feeds it what arrives, whole messages wait in a queue for
 we have been quiet for ``keepalive`` seconds and ends the connection when
 nothing at all arrived for ``dead_after`` seconds, so a peer that vanished
 (cable pulled, laptop closed, ``kill -9`` behind a NAT) is noticed within a
-few seconds.
+few seconds.  When more than ``MAX_UNREAD`` messages wait for ``recv``, the
+connection stops reading, so a peer cannot fill our memory faster than we
+use it: TCP makes it wait instead.
 
 Every way a connection ends — a fault in the peer's bytes, its goodbye, a
 reset, silence, our own :meth:`Connection.close` — becomes one reason, raised
@@ -29,6 +31,7 @@ HANDSHAKE_TIMEOUT = 10.0
 KEEPALIVE = 1.0
 DEAD_AFTER = 5.0
 READ_SIZE = 65536
+MAX_UNREAD = 64      # messages received but not yet taken by recv(): then we stop reading
 
 
 class ConnectionClosed(Exception):
@@ -50,6 +53,8 @@ class Connection:
         self._keepalive = keepalive
         self._dead_after = dead_after
         self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._taken = asyncio.Event()         # recv() made room in the inbox
+        self._paused = False                  # not reading: the inbox is full
         self._up = asyncio.get_running_loop().create_future()
         self._closed = asyncio.Event()
         self.reason: str | None = None
@@ -79,6 +84,7 @@ class Connection:
         if self._inbox.empty() and self.reason is not None:
             raise ConnectionClosed(self.reason)
         item = await self._inbox.get()
+        self._taken.set()
         if item is None:
             self._inbox.put_nowait(None)  # every later recv sees the end too
             assert self.reason is not None
@@ -166,6 +172,14 @@ class Connection:
                 self.last_heard = time.monotonic()
             self._handle(self.link.receive_data(data))
             self._flush()
+            # A peer sending faster than we take messages waits (TCP pushes back on it).
+            while self._inbox.qsize() > MAX_UNREAD and self.reason is None:
+                self._paused = True
+                self._taken.clear()
+                await self._taken.wait()
+            if self._paused:
+                self._paused = False
+                self.last_heard = time.monotonic()  # we were not listening, not the peer silent
             if not data and self.reason is None:  # the link reports EOF; belt and braces
                 self._end("connection closed by the peer")
 
@@ -174,7 +188,7 @@ class Connection:
         while self.reason is None:
             await asyncio.sleep(tick)
             now = time.monotonic()
-            if now - self.last_heard > self._dead_after:
+            if not self._paused and now - self.last_heard > self._dead_after:
                 self.close(f"no word from the peer for {self._dead_after:g} s")
                 return
             if self.link.up and now - self._last_sent >= self._keepalive:
