@@ -225,3 +225,16 @@ async def test_a_peer_sending_faster_than_we_read_is_held_back_and_loses_nothing
         await receiver.aclose()
         server.close()
         await server.wait_closed()
+
+
+async def test_a_host_that_never_answers_the_handshake_times_out():
+    held = []
+    mute = await asyncio.start_server(lambda r, w: held.append(w), "127.0.0.1", 0)
+    try:
+        with pytest.raises(ConnectionClosed, match="handshake timed out after 0.5 s"):
+            await connect("127.0.0.1", server_port(mute), GUEST_ID, PROLOGUE, timeout=0.5)
+    finally:
+        for w in held:
+            w.close()
+        mute.close()
+        await mute.wait_closed()
