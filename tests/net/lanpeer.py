@@ -2,7 +2,8 @@
 
     lanpeer.py host TABLE_ID SEATS_TAKEN SEATS_TOTAL   # serve links, advertise; stdin: "seats N", "close"
     lanpeer.py browse                                  # print every table event as a JSON line
-    lanpeer.py join ADDRESS PORT PROLOGUE_HEX           # connect, send "hello", print the reply
+    lanpeer.py join ADDRESS PORT PROLOGUE_HEX [stay]    # connect, send "hello", print the reply;
+                                                       # with "stay", then wait for the link to end
 
 Each prints one JSON object per line on stdout.
 """
@@ -36,8 +37,8 @@ async def host(table_id: str, taken: int, total: int) -> None:
         try:
             while True:
                 await conn.send(b"echo:" + await conn.recv())
-        except ConnectionClosed:
-            pass
+        except ConnectionClosed as exc:
+            say(event="guest-gone", reason=exc.reason)
 
     server = await serve(None, 0, HOST_ID, bytes.fromhex(table_id), echo)
     advert = await TableAdvert(port=server_port(server), table_id=table_id, host_key=HOST_ID.public_key,
@@ -62,15 +63,22 @@ async def browse() -> None:
     await browser.close()
 
 
-async def join(address: str, port: int, prologue: bytes) -> None:
+async def join(address: str, port: int, prologue: bytes, stay: bool) -> None:
     try:
         conn = await connect(address, port, GUEST_ID, prologue, timeout=5)
         await conn.send(b"hello")
         reply = await asyncio.wait_for(conn.recv(), 5)
         say(event="reply", data=reply.decode(), peer=conn.peer_key.hex())
-        await conn.aclose("bye")
     except (ConnectionClosed, asyncio.TimeoutError) as exc:
         say(event="failed", reason=str(exc))
+        return
+    if not stay:
+        await conn.aclose("bye")
+        return
+    try:
+        await conn.recv()
+    except ConnectionClosed as exc:
+        say(event="host-gone", reason=exc.reason)
 
 
 def main(argv: list[str]) -> None:
@@ -80,7 +88,7 @@ def main(argv: list[str]) -> None:
     elif command == "browse":
         asyncio.run(browse())
     elif command == "join":
-        asyncio.run(join(args[0], int(args[1]), bytes.fromhex(args[2])))
+        asyncio.run(join(args[0], int(args[1]), bytes.fromhex(args[2]), args[3:] == ["stay"]))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 Four namespaces on one bridge (itself in a fifth namespace, so the machine's
 own network is untouched): a host advertises a table in the first, two
 players browse from the second and third, and avahi-daemon runs in the
-fourth so that ``avahi-browse`` can be asked what it sees.  Every namespace
+fourth so that ``avahi-browse`` can be asked what it sees.  The table's
+address is joined over IPv4 and scoped IPv6, and a guest's cable is pulled
+(its veth set down) to see keepalives notice on both sides.  Every namespace
 and process made here is removed at the end, also when the test fails.
 """
 from __future__ import annotations
@@ -84,8 +86,12 @@ class Lan:
     def ns(self, i: int) -> str:
         return f"{self.prefix}n{i}"
 
+    @property
+    def switch(self) -> str:
+        return f"{self.prefix}sw"
+
     def build(self, peers: int) -> None:
-        switch = f"{self.prefix}sw"
+        switch = self.switch
         run("ip", "netns", "add", switch)
         self.namespaces.append(switch)
         run("ip", "-n", switch, "link", "add", "br0", "type", "bridge")
@@ -231,6 +237,18 @@ def test_a_table_is_found_updated_joined_and_removed_across_namespaces(lan):
     for b in browsers:
         updated = b.expect(lambda e: e["event"] == "updated" and ours(table_id)(e))["table"]
         assert updated["seats_taken"] == 2
+
+    # A cable pulled: the guest's link to the switch goes down, nothing is closed cleanly.
+    # Keepalives notice within a few seconds, on both sides.
+    stayer = lan.peer(2, "join", f"{SUBNET}.1", str(added["port"]), table_id, "stay")
+    assert stayer.expect(lambda e: e["event"] in ("reply", "failed"))["event"] == "reply"
+    cut = time.monotonic()
+    run("ip", "-n", lan.switch, "link", "set", "v2", "down")
+    assert "no word from the peer" in stayer.expect(lambda e: e["event"] == "host-gone")["reason"]
+    assert "no word from the peer" in host.expect(
+        lambda e: e["event"] == "guest-gone" and "no word" in e["reason"])["reason"]
+    assert time.monotonic() - cut < 10
+    run("ip", "-n", lan.switch, "link", "set", "v2", "up")
 
     host.tell("close")
     host.expect(lambda e: e["event"] == "closed")
