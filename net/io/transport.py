@@ -271,22 +271,25 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
 
 
 def _any_address_socket(port: int) -> socket.socket:
-    """One listening socket for IPv6 and IPv4 alike (so port 0 gives one port, not one per family)."""
-    try:
-        sock = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
-    except OSError:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("0.0.0.0", port))
+    """One listening socket for IPv6 and IPv4 alike (so port 0 gives one port, not one per
+    family); IPv4 alone where this machine has no IPv6."""
+    for family, address in ((socket.AF_INET6, "::"), (socket.AF_INET, "0.0.0.0")):
+        try:
+            sock = socket.socket(family, socket.SOCK_STREAM)
+        except OSError:
+            continue
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+            sock.bind((address, port))
+        except OSError:
+            sock.close()
+            if family == socket.AF_INET:
+                raise
+            continue
         return sock
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
-        sock.bind(("::", port))
-    except OSError:
-        sock.close()
-        raise
-    return sock
+    raise OSError("no TCP socket can be made here")
 
 
 def server_port(server: asyncio.Server) -> int:

@@ -238,3 +238,18 @@ async def test_a_host_that_never_answers_the_handshake_times_out():
             w.close()
         mute.close()
         await mute.wait_closed()
+
+
+async def test_serving_on_every_address_uses_one_port_for_ipv4_and_ipv6():
+    got: asyncio.Queue = asyncio.Queue()
+    server = await serve(None, 0, HOST_ID, PROLOGUE, got.put_nowait)
+    try:
+        assert len({s.getsockname()[1] for s in server.sockets}) == 1
+        for address in ("127.0.0.1", "::1"):
+            conn = await connect(address, server_port(server), GUEST_ID, PROLOGUE)
+            assert conn.peer_key == HOST_ID.public_key
+            await conn.aclose()
+            await (await got.get()).aclose()
+    finally:
+        server.close()
+        await server.wait_closed()
