@@ -255,10 +255,14 @@ def test_data_before_the_proof_is_refused():
 def test_nothing_happens_after_the_link_closed():
     a, b = connected()
     b.receive_data(b"\x00\x00")
-    a.send(b"late")
-    assert b.receive_data(a.data_to_send()) == []
+    assert b.closed and not b.up
+    # The goodbye is the last thing b says: a ping after it is not sent.
+    goodbye = b.data_to_send()
     b.ping()
-    assert b.data_to_send() == b"" or closed_reason(a.receive_data(b.data_to_send()))
+    assert b.data_to_send() == b""
+    assert "zero length" in closed_reason(a.receive_data(goodbye))
+    b2_events = b.receive_data(b"anything at all")
+    assert b2_events == []
 
 
 def test_keepalives_are_invisible():
