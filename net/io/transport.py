@@ -6,7 +6,9 @@ reader task feeds it what arrives, whole messages wait in a queue for
 we have been quiet for ``keepalive`` seconds and ends the connection when
 nothing at all arrived for ``dead_after`` seconds, so a peer that vanished
 (cable pulled, laptop closed, ``kill -9`` behind a NAT) is noticed within a
-few seconds.
+few seconds.  When more than ``MAX_UNREAD`` messages wait for ``recv``, the
+connection stops reading, so a peer cannot fill our memory faster than we
+use it: TCP makes it wait instead.
 
 Every way a connection ends — a fault in the peer's bytes, its goodbye, a
 reset, silence, our own :meth:`Connection.close` — becomes one reason, raised
@@ -29,6 +31,7 @@ HANDSHAKE_TIMEOUT = 10.0
 KEEPALIVE = 1.0
 DEAD_AFTER = 5.0
 READ_SIZE = 65536
+MAX_UNREAD = 64      # messages received but not yet taken by recv(): then we stop reading
 
 
 class ConnectionClosed(Exception):
@@ -50,6 +53,8 @@ class Connection:
         self._keepalive = keepalive
         self._dead_after = dead_after
         self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._taken = asyncio.Event()         # recv() made room in the inbox
+        self._paused = False                  # not reading: the inbox is full
         self._up = asyncio.get_running_loop().create_future()
         self._closed = asyncio.Event()
         self.reason: str | None = None
@@ -79,6 +84,7 @@ class Connection:
         if self._inbox.empty() and self.reason is not None:
             raise ConnectionClosed(self.reason)
         item = await self._inbox.get()
+        self._taken.set()
         if item is None:
             self._inbox.put_nowait(None)  # every later recv sees the end too
             assert self.reason is not None
@@ -167,6 +173,14 @@ class Connection:
             if self.link.records_in != before:  # a whole authentic record: the peer is alive
                 self.last_heard = time.monotonic()
             self._flush()
+            # A peer sending faster than we take messages waits (TCP pushes back on it).
+            while self._inbox.qsize() > MAX_UNREAD and self.reason is None:
+                self._paused = True
+                self._taken.clear()
+                await self._taken.wait()
+            if self._paused:
+                self._paused = False
+                self.last_heard = time.monotonic()  # we were not listening, not the peer silent
             if not data and self.reason is None:  # the link reports EOF; belt and braces
                 self._end("connection closed by the peer")
 
@@ -175,7 +189,7 @@ class Connection:
         while self.reason is None:
             await asyncio.sleep(tick)
             now = time.monotonic()
-            if now - self.last_heard > self._dead_after:
+            if not self._paused and now - self.last_heard > self._dead_after:
                 self.close(f"no word from the peer for {self._dead_after:g} s")
                 return
             if self.link.up and now - self._last_sent >= self._keepalive:
@@ -229,6 +243,9 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
                 keepalive: float = KEEPALIVE, dead_after: float = DEAD_AFTER) -> asyncio.Server:
     """Accept peers on ``host``:``port`` (0 picks a free port: see :func:`server_port`).
 
+    ``host`` None (or ``""``, ``"::"``) listens on every address, IPv6 and IPv4,
+    with one socket and so one port.
+
     ``on_connection(conn)`` is called (and awaited when it is a coroutine) for
     each peer once its identity is proved; the callee owns the connection.
     Peers that fail the handshake are dropped, and ``on_refused(address,
@@ -249,7 +266,31 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
         if inspect.isawaitable(result):
             await result
 
+    if host in (None, "", "::"):
+        return await asyncio.start_server(accept, sock=_any_address_socket(port))
     return await asyncio.start_server(accept, host, port)
+
+
+def _any_address_socket(port: int) -> socket.socket:
+    """One listening socket for IPv6 and IPv4 alike (so port 0 gives one port, not one per
+    family); IPv4 alone where this machine has no IPv6."""
+    for family, address in ((socket.AF_INET6, "::"), (socket.AF_INET, "0.0.0.0")):
+        try:
+            sock = socket.socket(family, socket.SOCK_STREAM)
+        except OSError:
+            continue
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+            sock.bind((address, port))
+        except OSError:
+            sock.close()
+            if family == socket.AF_INET:
+                raise
+            continue
+        return sock
+    raise OSError("no TCP socket can be made here")
 
 
 def server_port(server: asyncio.Server) -> int:

@@ -6,6 +6,7 @@ import struct
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from ankh.net import link as L
 from ankh.net.envelope import Identity
@@ -254,10 +255,14 @@ def test_data_before_the_proof_is_refused():
 def test_nothing_happens_after_the_link_closed():
     a, b = connected()
     b.receive_data(b"\x00\x00")
-    a.send(b"late")
-    assert b.receive_data(a.data_to_send()) == []
+    assert b.closed and not b.up
+    # The goodbye is the last thing b says: a ping after it is not sent.
+    goodbye = b.data_to_send()
     b.ping()
-    assert b.data_to_send() == b"" or closed_reason(a.receive_data(b.data_to_send()))
+    assert b.data_to_send() == b""
+    assert "zero length" in closed_reason(a.receive_data(goodbye))
+    b2_events = b.receive_data(b"anything at all")
+    assert b2_events == []
 
 
 def test_keepalives_are_invisible():
@@ -336,3 +341,57 @@ def test_garbage_anywhere_never_raises_never_forges_and_ends_the_link_with_a_rea
     assert all(e.peer_key == ALICE.public_key for e in events if isinstance(e, LinkUp))
     # The link always ends (we fed EOF at the latest) with exactly one reason.
     assert closed_reason(events)
+
+
+class HonestChannel(RuleBasedStateMachine):
+    """Both ends send, ping and receive in any interleaving, bytes arriving in any pieces:
+    each side gets exactly what the other sent, in order, and the link never closes."""
+
+    def __init__(self):
+        super().__init__()
+        self.links = pair()
+        self.wire = [bytearray(), bytearray()]     # bytes in flight from side 0 / side 1
+        self.sent = [[], []]
+        self.got = [[], []]
+
+    def _collect(self):
+        for side in (0, 1):
+            self.wire[side] += self.links[side].data_to_send()
+
+    @rule(side=st.integers(0, 1), message=st.binary(max_size=200) | st.just(b"z" * (L.MAX_PIECE + 7)))
+    def send(self, side, message):
+        self.links[side].send(message)
+        self.sent[side].append(message)
+        self._collect()
+
+    @rule(side=st.integers(0, 1))
+    def ping(self, side):
+        self.links[side].ping()
+        self._collect()
+
+    @rule(side=st.integers(0, 1), size=st.integers(1, 70000))
+    def deliver(self, side, size):
+        chunk = bytes(self.wire[side][:size])
+        del self.wire[side][:size]
+        if chunk:
+            for event in self.links[1 - side].receive_data(chunk):
+                assert not isinstance(event, LinkClosed), event
+                if isinstance(event, Message):
+                    self.got[1 - side].append(event.data)
+        self._collect()
+
+    @invariant()
+    def each_side_got_a_prefix_of_what_the_other_sent(self):
+        for side in (0, 1):
+            assert self.got[side] == self.sent[1 - side][:len(self.got[side])]
+
+    def teardown(self):
+        for _ in range(6):
+            for side in (0, 1):
+                self.deliver(side, 10**9)
+        assert self.got == [self.sent[1], self.sent[0]]
+        assert all(link.up for link in self.links)
+
+
+HonestChannel.TestCase.settings = settings(max_examples=40, stateful_step_count=30, deadline=None)
+test_honest_channel = HonestChannel.TestCase

@@ -196,3 +196,60 @@ async def test_an_idle_link_stays_up_and_a_silent_peer_is_noticed(host):
     finally:
         await conn.aclose()
         await proxy.stop()
+
+
+async def test_a_peer_sending_faster_than_we_read_is_held_back_and_loses_nothing():
+    from ankh.net.io import transport
+
+    got: asyncio.Future = asyncio.get_running_loop().create_future()
+    server = await serve("127.0.0.1", 0, HOST_ID, PROLOGUE, got.set_result)
+    conn = await connect("127.0.0.1", server_port(server), GUEST_ID, PROLOGUE)
+    try:
+        receiver = await got
+        flood = [i.to_bytes(4, "big") * 250 for i in range(600)]  # 600 messages of 1000 bytes
+
+        async def send_all():
+            for m in flood:
+                await conn.send(m)
+
+        sending = asyncio.create_task(send_all())
+        await asyncio.sleep(1.0)
+        # Nobody called recv: the receiver stopped reading after a bounded number of messages.
+        assert receiver._inbox.qsize() <= transport.MAX_UNREAD + transport.READ_SIZE // 1000 + 1
+        assert not receiver.closed
+        got_back = [await asyncio.wait_for(receiver.recv(), 5) for _ in flood]
+        assert got_back == flood
+        await sending
+    finally:
+        await conn.aclose()
+        await receiver.aclose()
+        server.close()
+        await server.wait_closed()
+
+
+async def test_a_host_that_never_answers_the_handshake_times_out():
+    held = []
+    mute = await asyncio.start_server(lambda r, w: held.append(w), "127.0.0.1", 0)
+    try:
+        with pytest.raises(ConnectionClosed, match="handshake timed out after 0.5 s"):
+            await connect("127.0.0.1", server_port(mute), GUEST_ID, PROLOGUE, timeout=0.5)
+    finally:
+        for w in held:
+            w.close()
+        mute.close()
+        await mute.wait_closed()
+
+
+async def test_serving_on_every_address_uses_one_port_for_ipv4_and_ipv6():
+    got: asyncio.Queue = asyncio.Queue()
+    server = await serve(None, 0, HOST_ID, PROLOGUE, got.put_nowait)
+    try:
+        assert len({s.getsockname()[1] for s in server.sockets}) == 1
+        for address in ("127.0.0.1", "::1"):
+            conn = await connect(address, server_port(server), GUEST_ID, PROLOGUE)
+            assert conn.peer_key == HOST_ID.public_key
+            await conn.aclose()
+            await (await got.get()).aclose()
+    finally:
+        server.close()
+        await server.wait_closed()
