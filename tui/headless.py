@@ -26,7 +26,11 @@ from .bots import make_bot
 
 
 def _printer(out=sys.stdout):
+    over = []
+
     def report(what: str, data: Any) -> None:
+        if over:
+            return  # the result is the last line
         line = None
         if what == "event":
             seat, e = data
@@ -60,6 +64,7 @@ def _printer(out=sys.stdout):
         elif what == "result":
             assert isinstance(data, Result)
             line = f"result: {data.text}"
+            over.append(line)
         if line is not None:
             print(line, file=out, flush=True)
 

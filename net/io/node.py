@@ -206,7 +206,7 @@ class HostNode(_Seatkeeper):
         self.port = server_port(self.server)
         self.report("listening", self.port)
         if self.advertise:
-            await self._advertise()
+            self._advertising = asyncio.get_running_loop().create_task(self._advertise())
         self.report("lobby", self.lobby)
         if self.lobby.full and self.start_msg is None:  # bots fill every seat
             self._start()
@@ -246,6 +246,10 @@ class HostNode(_Seatkeeper):
             task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
     async def close(self) -> None:
+        task = getattr(self, "_advertising", None)
+        if task is not None and not task.done():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
         if self.advert is not None:
             with contextlib.suppress(Exception):
                 await self.advert.close()

@@ -101,6 +101,7 @@ class Meddler:
         self.rng = random.Random(4)
         self.lock = threading.Lock()
         self.tricks: list[str] = []
+        self.chunks = 0
         self.server = socket.create_server(("127.0.0.1", 0))
         self.port = self.server.getsockname()[1]
         self.open: list[socket.socket] = [self.server]
@@ -126,8 +127,9 @@ class Meddler:
             while data := src.recv(4096):
                 with self.lock:
                     trick = None
-                    if len(seen) > 20 and self.rng.random() < 0.02:
-                        trick = self.rng.choice(["garbage", "replay", "truncate"])
+                    self.chunks += 1
+                    if self.chunks % 60 == 0:  # garbage, a repeat, a cut, and again
+                        trick = ("garbage", "replay", "truncate")[len(self.tricks) % 3]
                         self.tricks.append(trick)
                     replay = self.rng.choice(seen) if seen else b"x"
                     noise = self.rng.randbytes(self.rng.randint(1, 300))
