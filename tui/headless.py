@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from .bots import make_bot
 
 def _printer(out=sys.stdout):
     over = []
+    said = {"waiting": 0.0}
 
     def report(what: str, data: Any) -> None:
         if over:
@@ -51,6 +53,13 @@ def _printer(out=sys.stdout):
         elif what == "gone":
             seat, reason = data
             line = f"link to {COLOURS[seat]} lost ({reason}); waiting"
+        elif what == "waiting":
+            waiting, gone = data
+            slow = [s for s in waiting if s in gone]
+            now = time.monotonic()
+            if slow and now - said["waiting"] >= 5:
+                said["waiting"] = now
+                line = "waiting for " + ", ".join(f"{COLOURS[s]} (link down for {gone[s]:.0f} s)" for s in slow)
         elif what == "back":
             line = f"link to {COLOURS[data]} back"
         elif what == "advertised":

@@ -39,6 +39,7 @@ from .transport import Connection, ConnectionClosed, connect, serve, server_port
 
 PROLOGUE = PROTOCOL.encode()
 RETRY_EVERY = 1.0
+ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
 
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
 Decide = Callable[[GamePeer, Decision], Awaitable[tuple]]
@@ -174,6 +175,7 @@ class HostNode(_Seatkeeper):
                  report: Report, save_root: Path | None, bind: str = "0.0.0.0", port: int = 0,
                  advertise: bool = True):
         super().__init__(report=report, decide=decide, save=None)
+        self.abandon_after = ABANDON_AFTER
         self.advertise = advertise
         self.advert: TableAdvert | None = None
         self.name = name
@@ -464,6 +466,14 @@ class HostNode(_Seatkeeper):
             waiting = self.hub.host.waiting_for()
             gone = {s: time.monotonic() - t for s, t in self.gone_since.items()}
             self.report("waiting", (waiting, gone))
+            late = [s for s, t in gone.items() if t >= self.abandon_after and s in waiting]
+            if late:
+                names = " and ".join(COLOURS[s] for s in late)
+                text = f"abandoned: {names} did not come back within {self.abandon_after:g} s"
+                self._broadcast({"t": "bye", "why": text})
+                if self.save is not None:
+                    _write_private(self.save.path / "abandoned.txt", (text + "\n").encode())
+                self.end(Result(text))
 
     @classmethod
     async def resume(cls, identity: Identity, save: SaveDir, *, decide: dict[int, Decide] | Decide, report: Report,
@@ -478,6 +488,7 @@ class HostNode(_Seatkeeper):
         node.save_root = None
         node.bind, node.port = bind, int(info["port"])
         node.conns, node.pending, node.gone_since = {}, [], {}
+        node.abandon_after = ABANDON_AFTER
         node.start_msg = start_msg
         node.roster = transcript.roster
         node.server = None
@@ -505,6 +516,7 @@ class JoinNode(_Seatkeeper):
         self.name = name
         self.save_root = save_root
         self._nonce = os.urandom(16)
+        self.abandon_after = ABANDON_AFTER
         self.conn: Connection | None = None
         self.peer: GamePeer | None = None
         self.address: tuple[str, int] | None = None
@@ -530,17 +542,24 @@ class JoinNode(_Seatkeeper):
                     self.end(Result(f"the table closed before the game began: {exc.reason}"))
                     return
                 self.report("gone", (0, exc.reason))
-                conn = await self._reconnect()
-                self.conn = conn
+                again = await self._reconnect()
+                if again is None:
+                    return
+                conn = self.conn = again
 
-    async def _reconnect(self) -> Connection:
+    async def _reconnect(self) -> Connection | None:
         assert self.address is not None and self.peer is not None
         since = time.monotonic()
         while True:
             try:
                 conn = await connect(*self.address, self.identity, PROLOGUE, timeout=3)
             except ConnectionClosed:
-                self.report("waiting", ((0,), {0: time.monotonic() - since}))
+                gone = time.monotonic() - since
+                self.report("waiting", ((0,), {0: gone}))
+                if gone >= self.abandon_after:
+                    self.end(Result(f"abandoned: {COLOURS[0]} (the host) did not come back within "
+                                    f"{self.abandon_after:g} s"))
+                    return None
                 await asyncio.sleep(RETRY_EVERY)
                 continue
             conn.send_nowait(encode({"t": "rejoin", "game": self.peer.protocol.roster.game_id,
@@ -660,8 +679,9 @@ class JoinNode(_Seatkeeper):
         save.reopen()
         node._begin({"t": "start", **info["start"]}, frames=transcript.frames(), secrets=mine)
         conn = await node._reconnect()
-        node.conn = conn
-        await node._session(conn)
+        if conn is not None:
+            node.conn = conn
+            await node._session(conn)
         assert node.result is not None
         return node.result
 

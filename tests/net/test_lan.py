@@ -172,3 +172,41 @@ def test_bytes_injected_into_a_link_blame_nobody_and_the_game_completes(peers: P
     assert any(l.startswith("link to") and "lost" in l for l in host.lines)
     for p in (host, joiner):
         assert verify(p.value("transcript:")).returncode == 0
+
+
+def test_three_namespaces_find_the_table_by_mdns_and_survive_a_cut_cable(peers: Peers, tmp_path: Path) -> None:
+    """Three machines on one switch (network namespaces): the joiners find the
+    table by mDNS, a cable is pulled for 10 s mid-game, the game waits for that
+    seat, names it, and completes when the cable is back."""
+    import os
+    import shutil
+    import time
+
+    from .test_net_lan import Lan
+
+    assert os.geteuid() == 0 and shutil.which("ip"), "the namespace tests need root and iproute2 (CI has both)"
+    lan = Lan(tmp_path)
+    try:
+        lan.build(3)
+        host = peers.start(["host", "--headless", "--bot", "random", "--seats", "3", "--seed", "51"],
+                           tmp_path / "h", prefix=["ip", "netns", "exec", lan.ns(1)])
+        host.value("advertised on the LAN as")
+        joiners = [peers.start(["join", "--headless", "--bot", "random", "--seed", str(51 + i), "--name", f"j{i}"],
+                               tmp_path / f"j{i}", prefix=["ip", "netns", "exec", lan.ns(i)]) for i in (2, 3)]
+        for j in joiners:
+            assert j.value("found a table at").startswith("10.77.0.1:") or "%" in j.lines[-1]
+        colour = host.wait_for(lambda l: l.startswith("j3 sits at seat")).split("(")[1].split(")")[0]
+        joiners[1].wait_for(lambda l: l.startswith("turn 4:"), timeout=120)
+        subprocess.run(["ip", "-n", lan.switch, "link", "set", "v3", "down"], check=True)
+        cut = time.monotonic()
+        host.wait_for(lambda l: l.startswith(f"link to {colour} lost"), timeout=30)
+        time.sleep(max(0.0, 10 - (time.monotonic() - cut)))
+        subprocess.run(["ip", "-n", lan.switch, "link", "set", "v3", "up"], check=True)
+        host.wait_for(lambda l: l == f"link to {colour} back", timeout=30)
+        assert [p.finish() for p in (host, *joiners)] == [0, 0, 0]
+        assert len({p.result for p in (host, *joiners)}) == 1
+        for p in (host, *joiners):
+            assert verify(p.value("transcript:")).returncode == 0
+    finally:
+        peers.stop_all()
+        lan.teardown()
