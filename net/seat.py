@@ -34,17 +34,21 @@ from .ledger import BODIES, Ledger
 from .ops import (
     KIND_OF,
     Audit,
+    Challenge,
     Deal,
     Draw,
     Hello,
     LockDeck,
     Op,
     Pick,
+    ProveShuffle,
     Reveal,
     Roll,
     Show,
+    ShuffleBy,
     ShuffleDeck,
     Sync,
+    shuffle_steps,
 )
 from .seal import Boxes
 from .secrets import SeatSecrets
@@ -114,12 +118,19 @@ class SeatProtocol:
     # -- the engine's side --------------------------------------------------------
 
     def request(self, op: Op) -> list[Any]:
-        """The local engine says this is the next step.  Raises LocalProtocolError if impossible."""
+        """The local engine says this is the next step.  Raises LocalProtocolError if impossible.
+
+        A ``ShuffleDeck`` runs as several steps: each seat's shuffle, its
+        challenge and its proof (``ops.shuffle_steps``).
+        """
         if self.ledger.op is None and not self._requests:
             problem = self.ledger.problem(op)
             if problem is not None:
                 raise LocalProtocolError(problem)
-        self._requests.append(op)
+        if isinstance(op, ShuffleDeck):
+            self._requests.extend(shuffle_steps(op.spec, self.roster.size))
+        else:
+            self._requests.append(op)
         return self._advance()
 
     def waiting_for(self) -> tuple[int, ...]:
@@ -267,16 +278,25 @@ class SeatProtocol:
                 "dice": self.chain.commitment(0),
                 "len": self.chain.length,
             }
-        if isinstance(op, ShuffleDeck):
-            d = L.deck(op.spec.name)
-            E, pts = decks.shuffle(d.shuffle_input(self.seat), self.secrets.deck(op.spec))
-            return {"E": E, "pts": b"".join(pts)}
+        if isinstance(op, (ShuffleDeck, ShuffleBy)):
+            d = L.deck(op.spec.name if isinstance(op, ShuffleDeck) else op.deck)
+            ds, X = self.secrets.deck(d.spec), d.shuffle_input(self.seat)
+            E, pts = decks.shuffle(X, ds)
+            ctx = decks.shuffle_context(self.roster.game_id, self.seat, d.name, E)
+            return {"E": E, "pts": b"".join(pts), "C": decks.commit_shadows(ctx, X, pts, ds, d.spec)}
+        if isinstance(op, ProveShuffle):
+            d = L.deck(op.deck)
+            assert d.candidate is not None and d.challenge is not None
+            _, E, pts, _ = d.candidate
+            ctx = decks.shuffle_context(self.roster.game_id, self.seat, d.name, E)
+            f, perms = decks.open_shadows(ctx, d.shuffle_input(self.seat), pts, self.secrets.deck(d.spec), d.spec, d.challenge)
+            return {"f": f, "perms": perms}
         if isinstance(op, LockDeck):
             d = L.deck(op.deck)
             ctx = decks.lock_context(self.roster.game_id, L.basis, self.seat, d.name, d.E[self.seat])
             m = decks.lock(ctx, d.lock_input(self.seat), self._deck_secrets(op.deck))
             return {"Y": m.Y, "T": m.T, "R": m.R, "z": m.z, "zs": m.zs}
-        if isinstance(op, (Roll, Pick)):
+        if isinstance(op, (Roll, Pick, Challenge)):
             state = L.chains[self.seat]
             assert state is not None
             value, renew = self.chain.reveal(state)
@@ -387,6 +407,10 @@ class SeatProtocol:
                 seat._on_done(seat.ledger.index - 1, seat.ledger.history[-1], result)
         if seat.ledger.op is not None:
             raise LocalProtocolError("the transcript ends in the middle of a step")
+        for d in seat.ledger.decks.values():  # a shuffle pass cut short goes on where it stopped
+            steps = shuffle_steps(d.spec, roster.size)
+            taken = 1 + 3 * len(d.shuffled) - (d.candidate is None) + (d.challenge is not None)
+            seat._requests.extend(steps[taken:])
         return seat
 
 

@@ -147,3 +147,59 @@ def cheat_body(
         return b
 
     s._body = body  # type: ignore[method-assign]
+
+
+
+def rigged_shadows(
+    ctx: bytes, spec: DeckSpec, X: list[bytes], Z: list[bytes], E: bytes, guess: list[int], salt: bytes
+) -> tuple[bytes, list[tuple[bytes, bytes]]]:
+    """A cheater's best try at proving a shuffle X -> Z that is not one: each shadow
+    is built to open only the way its guessed bit asks.  Returns (commitments, openings)."""
+    from ankh.net import deck as decks
+
+    commits, openings = [], []
+    for i, bit in enumerate(guess):
+        f, _ = group.secret_scalar(b"cheat", salt, bytes([i]))
+        sigma = decks.derive_permutation(salt + bytes([i]), spec)
+        if bit == 0:  # an honest shadow of the input
+            S, F = [group.mul(f, X[src]) for src in sigma], group.mul_base(f)
+        else:  # a shadow of the rigged output: S[sigma[m]] = f*Z[m]
+            S = [b""] * len(Z)
+            for m, dst in enumerate(sigma):
+                S[dst] = group.mul(f, Z[m])
+            F = group.mul(f, E)
+        commits.append(decks._shadow_hash(ctx, i, F, S))
+        openings.append((group.scalar_to_bytes(f), bytes(sigma)))
+    return b"".join(commits), openings
+
+
+def cheating_shuffler(t: Table, seat: int, deck: str, rig: Callable[[list[bytes], bytes], list[bytes]]) -> list[int]:
+    """Make ``seat`` rig its shuffle of ``deck`` and try to prove it the best way a
+    cheater can (``rigged_shadows``).  ``rig(honest output, E)`` returns the rigged
+    output.  Returns the guessed bits."""
+    from ankh.net import deck as decks
+    from ankh.net.ops import ProveShuffle, ShuffleBy, ShuffleDeck
+
+    s = t.seats[seat]
+    honest = s._body
+    guess = [(7 * i + seat) % 3 % 2 for i in range(decks.SHADOWS)]
+    state: dict[str, Any] = {}
+
+    def body(op: Any) -> dict[str, Any]:
+        b = honest(op)
+        name = op.spec.name if isinstance(op, ShuffleDeck) else getattr(op, "deck", None)
+        if name != deck or getattr(op, "seat", 0) != seat:
+            return b
+        if isinstance(op, (ShuffleDeck, ShuffleBy)):
+            d = s.ledger.deck(deck)
+            Z = rig(group.split_points(b["pts"]), b["E"])
+            ctx = decks.shuffle_context(t.game_id, seat, deck, b["E"])
+            b["C"], state["openings"] = rigged_shadows(ctx, d.spec, d.shuffle_input(seat), Z, b["E"], guess, b"rig")
+            b["pts"] = b"".join(Z)
+        elif isinstance(op, ProveShuffle):
+            b["f"] = b"".join(f for f, _ in state["openings"])
+            b["perms"] = b"".join(p for _, p in state["openings"])
+        return b
+
+    s._body = body  # type: ignore[method-assign]
+    return guess

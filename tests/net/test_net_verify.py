@@ -61,9 +61,9 @@ def test_tampered_key_is_named(finished: tuple, tmp_path: Path, capsys: pytest.C
 def test_forged_or_reordered_messages(finished: tuple) -> None:
     t, transcript = finished
     ops = [list(op) for op in transcript.ops]
-    flipped = bytearray(ops[3][1])
+    flipped = bytearray(ops[2][1])  # a frame of the first challenge round
     flipped[20] ^= 1
-    ops[3][1] = bytes(flipped)
+    ops[2][1] = bytes(flipped)
     report = verify.verify_transcript(Transcript(t.roster, ops).to_bytes())
     assert not report.fair and report.violations[0].seat is None
     assert "not authentic" in report.violations[0].message
