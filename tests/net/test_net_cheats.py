@@ -258,3 +258,61 @@ def test_equivocation_in_the_last_message_is_caught_by_sync() -> None:
     with pytest.raises(Equivocation) as info:
         t.sync()
     assert info.value.seat == 1
+
+
+def _with_small_order_part(point: bytes) -> bytes:
+    """P + T with T the point of order 2: its u-coordinate is 1/u(P)."""
+    return pow(group.to_int(point), -1, group.P).to_bytes(32, "little")
+
+
+def test_lock_output_with_a_small_order_component_is_refused_on_arrival(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = table(3, seed=b"small-order-lock")
+    cheat = t.seats[1]
+    honest, mul_n, made = cheat._body, group.mul_n, {}
+
+    def body(op):  # seat 1 locks position 3 of the player deck as a[3]*X[3] + T, and proves it
+        if getattr(op, "deck", None) != "player" or type(op).__name__ != "LockDeck":
+            return honest(op)
+        d = cheat.ledger.deck("player")
+        target = (cheat.secrets.deck(d.spec).a(3)[1], d.lock_input(1)[3])
+
+        def tainted(n: bytes, point: bytes) -> bytes:
+            out = mul_n(n, point)
+            return _with_small_order_part(out) if (n, point) == target else out
+
+        monkeypatch.setattr(group, "mul_n", tainted)
+        try:
+            made.update(honest(op), basis=cheat.ledger.basis)
+        finally:
+            monkeypatch.setattr(group, "mul_n", mul_n)
+        return {k: v for k, v in made.items() if k != "basis"}
+
+    cheat._body = body  # type: ignore[method-assign]
+    with pytest.raises(RemoteProtocolError) as info:
+        t.setup(small_decks())
+    assert info.value.seat == 1 and "outside the prime-order group" in info.value.message
+    # The lock proof alone cannot see it: multiplying by a clamped scalar wipes the part out.
+    d = t.seats[info.value.reporter].ledger.deck("player")  # type: ignore[attr-defined]
+    ctx = decks.lock_context(t.game_id, made["basis"], 1, "player", d.E[1])
+    msg = decks.LockMessage(made["Y"], made["T"], made["R"], made["z"], made["zs"])
+    Y, bad = decks.verify_lock(ctx, d.E[1], d.lock_input(1), msg)
+    assert bad == [] and not group.is_valid_point(Y[3])
+    assert len(d.locked) == 1
+
+
+def test_shuffle_output_with_a_small_order_component_is_refused_before_its_proof() -> None:
+    t = table(3, seed=b"small-order-shuffle")
+
+    def plant(body: dict) -> None:
+        pts = group.split_points(body["pts"])
+        pts[2] = _with_small_order_part(pts[2])
+        body["pts"] = b"".join(pts)
+
+    cheat_body(t, 2, "shuffle", plant, when=lambda op: getattr(op, "deck", None) == "personalities")
+    watch = Tamper(t, 2, "shuffle", lambda f: f, when=lambda body: body["op"]["deck"] == "personalities")
+    with pytest.raises(RemoteProtocolError) as info:
+        t.setup(small_decks())
+    caught(info.value, t, watch, 2)
+    assert "outside the prime-order group" in info.value.message
+    d = t.seats[0].ledger.deck("personalities")
+    assert len(d.shuffled) == 2 and d.candidate is None  # Cat's shuffle never got in
