@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import nacl.bindings as sodium
+
 from .envelope import (
     GAME_ID_LEN,
     HEADER_LEN,
@@ -55,6 +57,12 @@ class Roster:
             raise LocalProtocolError("roster keys must be distinct 32-byte Ed25519 keys")
         if any(type(n) is not str or not 0 < len(n) <= 32 or not n.isprintable() for n in self.names):
             raise LocalProtocolError("player names are 1 to 32 printable characters")
+        if len({" ".join(n.casefold().split()) for n in self.names}) != len(self.names):
+            raise LocalProtocolError("two players share a name")
+        for seat, key in enumerate(self.keys):
+            problem = weak_key(key)
+            if problem is not None:
+                raise LocalProtocolError(f"seat {seat}'s signing key is unusable: {problem}")
 
     @property
     def size(self) -> int:
@@ -73,6 +81,20 @@ class Roster:
 
     def genesis(self) -> bytes:
         return hashlib.sha256(b"ankh/v1/log" + self.game_id + self.digest()).digest()
+
+
+def weak_key(key: bytes) -> str | None:
+    """Why an Ed25519 public key must not sit at a table (None if it may).
+
+    A key that is not a canonical encoding of a point of the prime-order
+    subgroup, or that has small order (the identity point among them), admits
+    signatures that verify on many messages or for anyone; such a key is
+    refused when the roster forms.  Possession of an accepted key is proven
+    by the seat's hello, signed under it over the roster's hash.
+    """
+    if not sodium.crypto_core_ed25519_is_valid_point(key):
+        return "not a canonical point of the prime-order group, or of small order"
+    return None
 
 
 def next_hash(previous: bytes, op_wire: Mapping[str, Any], frames: Sequence[bytes]) -> bytes:

@@ -1,0 +1,62 @@
+"""Blame lands on the cheater or on nobody, never on an honest seat; weak keys,
+twin scalars and unfinished games are not passed off as fair."""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+from ankh.net import group
+from ankh.net.envelope import Identity, KeyRing, pack
+from ankh.net.errors import LocalProtocolError, RemoteProtocolError
+from ankh.net.transcript import Roster
+from ankh.net.verify import verify_transcript
+
+from .nethelp import Tamper, decode, identity, resign, small_decks, table
+
+IDENTITY_POINT = bytes([1]) + bytes(31)
+ORDER_8_POINT = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
+NON_CANONICAL = bytes([0xED]) + b"\xff" * 30 + bytes([0x7F])  # y = p, the encoding of y = 0 plus p
+
+
+@pytest.mark.parametrize("weak", [IDENTITY_POINT, ORDER_8_POINT, NON_CANONICAL], ids=["identity", "order-8", "non-canonical"])
+def test_weak_signing_key_is_refused_when_the_roster_forms(weak: bytes) -> None:
+    if weak == IDENTITY_POINT:  # under it anyone signs anything
+        assert KeyRing([weak]).verify(0, IDENTITY_POINT + bytes(32), b"any message at all")
+    good = Identity.from_seed(b"k" * 32).public_key
+    with pytest.raises(LocalProtocolError, match="signing key is unusable"):
+        Roster(b"g" * 16, ("Ann", "Bob"), (good, weak))
+    # A saved game whose roster holds such a key is refused by the verifier too.
+    t = table(2, seed=b"weak-key")
+    t.roll("x")
+    saved = msgpack.unpackb(t.transcript().to_bytes(), raw=False)
+    saved["keys"][1] = weak
+    report = verify_transcript(pack(saved))
+    assert not report.fair and "signing key is unusable" in report.violations[0].message
+
+
+def test_display_names_are_unique() -> None:
+    keys = tuple(Identity.from_seed(bytes([i]) * 32).public_key for i in range(2))
+    for twin in ("Ann", "ann", "ANN", " ann"):
+        with pytest.raises(LocalProtocolError, match="share a name"):
+            Roster(b"g" * 16, ("Ann", twin), keys)
+    Roster(b"g" * 16, ("Ann", "Anne"), keys)
+
+
+def _twin(blob: bytes, index: int = 0) -> bytes:
+    s = int.from_bytes(blob[32 * index : 32 * (index + 1)], "little")
+    return blob[: 32 * index] + (group.L - s).to_bytes(32, "little") + blob[32 * (index + 1) :]
+
+
+@pytest.mark.parametrize("field", ["k", "s"])
+def test_twin_scalar_re_signed_is_refused(field: str) -> None:
+    # k and L - k open the same lock (everything holds up to sign); only one form is accepted,
+    # so a seat cannot sign a second, "equivalent" version of a message.
+    t = table(3, seed=b"twin-" + field.encode(), decks=small_decks())
+    tamper = Tamper(t, 1, "keys", lambda f: resign(f, identity(t, 1), lambda b: b.__setitem__(field, _twin(b[field]))))
+    with pytest.raises(RemoteProtocolError) as info:
+        t.draw("personalities")
+    assert info.value.seat == 1
+    reporter = info.value.reporter  # type: ignore[attr-defined]
+    assert t.seats[reporter].ledger.digest() == tamper.digests[reporter]
+    with pytest.raises(group.GroupError, match="non-canonical"):
+        group.scalar_from_bytes(_twin(decode(tamper.target)["body"][field]))
