@@ -74,7 +74,13 @@ class Divergence(RemoteProtocolError):
 
     Someone told different things to different seats (or a message was lost);
     comparing the seats' logs (``transcript.find_equivocation``) names who.
+    ``suspect`` is the seat that signed the differing hash (``evidence`` holds
+    its frame): when the logs show no equivocation, that hash is a lie.
     """
+
+    def __init__(self, message: str, *, suspect: int | None = None, evidence: Sequence[bytes] = ()) -> None:
+        super().__init__(message, evidence=evidence)
+        self.suspect = suspect
 
 
 class Equivocation(RemoteProtocolError):

@@ -153,7 +153,8 @@ class Ledger:
             raise LocalProtocolError(f"no deck named {name!r}") from None
 
     def transcript(self) -> Transcript:
-        return Transcript(self.roster, [list(frames) for _, frames in self.log])
+        pending = [self.got[s].frame for s in sorted(self.got)] if self.op is not None else []
+        return Transcript(self.roster, [list(frames) for _, frames in self.log], pending)
 
     def digest(self) -> bytes:
         """A hash of everything applied so far (for "nothing applied" checks)."""
@@ -293,7 +294,9 @@ class Ledger:
         if body["basis"] != self.basis:
             raise Divergence(
                 f"{self.who(env.sender)}'s log differs from ours at step {self.index}: "
-                "someone told different things to different seats"
+                "someone told different things to different seats",
+                suspect=env.sender,
+                evidence=(env.frame,),
             )
         if body["op"] != self.op_wire:
             raise self.blame(env.sender, f"message answers a different step than {self.op_wire['t']}")

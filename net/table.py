@@ -115,6 +115,13 @@ class Table:
 
     def _resolve(self, exc: Divergence, reporter: int) -> None:
         found = find_equivocation({s.seat: s.view() for s in self.seats}, self.roster)
+        if found is None and exc.suspect is not None:
+            # Every seat accepted the same frames, so every honest log is the same:
+            # the seat that signed another hash lied about it.
+            found = self.ledger.blame(
+                exc.suspect, "signed a log hash that no seat's history has (no one told different stories)",
+                exc.evidence,
+            )
         if found is not None:
             found.reporter = reporter  # type: ignore[attr-defined]
             raise found from exc

@@ -15,11 +15,13 @@ from ours means someone told different things to different seats, and
 from __future__ import annotations
 
 import hashlib
+import io
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
+import msgpack
 import nacl.bindings as sodium
 
 from .envelope import (
@@ -29,6 +31,8 @@ from .envelope import (
     MAX_SEATS,
     MAX_SEQ,
     KeyRing,
+    _DECODE_ERRORS,
+    _no_ext,
     context,
     pack,
     unpack_strict,
@@ -38,6 +42,7 @@ from .errors import Equivocation, LocalProtocolError, RemoteProtocolError
 MAX_TRANSCRIPT = 64 * 1024 * 1024
 MAX_OPS = 100_000
 MAGIC = "ankh-transcript"
+_ERRORS = (*_DECODE_ERRORS, msgpack.OutOfData, StopIteration)
 
 
 @dataclass(frozen=True)
@@ -107,23 +112,31 @@ def next_hash(previous: bytes, op_wire: Mapping[str, Any], frames: Sequence[byte
 
 @dataclass
 class Transcript:
+    """The roster, the frames of every finished step, and those of the step under way.
+
+    ``pending`` holds the frames already accepted for the unfinished last step,
+    so that saving a game in the middle of a step loses nothing.
+    """
+
     roster: Roster
     ops: list[list[bytes]] = field(default_factory=list)
+    pending: list[bytes] = field(default_factory=list)
 
     def frames(self) -> list[bytes]:
-        return [f for op in self.ops for f in op]
+        return [f for op in self.ops for f in op] + list(self.pending)
 
     def to_bytes(self) -> bytes:
-        return pack(
-            {
-                "magic": MAGIC,
-                "v": 1,
-                "game": self.roster.game_id,
-                "names": list(self.roster.names),
-                "keys": list(self.roster.keys),
-                "ops": [list(op) for op in self.ops],
-            }
-        )
+        obj: dict[str, Any] = {
+            "magic": MAGIC,
+            "v": 1,
+            "game": self.roster.game_id,
+            "names": list(self.roster.names),
+            "keys": list(self.roster.keys),
+            "ops": [list(op) for op in self.ops],
+        }
+        if self.pending:
+            obj["pending"] = list(self.pending)
+        return pack(obj)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         with open(path, "wb") as fh:
@@ -132,37 +145,123 @@ class Transcript:
     @classmethod
     def from_bytes(cls, data: bytes) -> Transcript:
         """Parse a saved transcript.  Raises only RemoteProtocolError."""
-        obj = unpack_strict(
-            data,
-            max_size=MAX_TRANSCRIPT,
-            max_str=64,
-            max_bin=MAX_FRAME,
-            max_array=MAX_OPS,
-            max_map=16,
-            max_depth=4,
-            canonical=False,
-        )
-        if type(obj) is not dict or obj.get("magic") != MAGIC or obj.get("v") != 1:
-            raise RemoteProtocolError("not an ankh transcript (version 1)")
-        game, names, keys, ops = obj.get("game"), obj.get("names"), obj.get("keys"), obj.get("ops")
-        if type(names) is not list or type(keys) is not list or type(ops) is not list:
-            raise RemoteProtocolError("malformed transcript header")
-        try:
-            roster = Roster(game, tuple(names), tuple(keys))
-        except LocalProtocolError as exc:
-            raise RemoteProtocolError(f"malformed transcript roster: {exc}") from None
-        out: list[list[bytes]] = []
-        for op in ops:
-            if type(op) is not list or any(type(f) is not bytes or len(f) <= HEADER_LEN for f in op):
-                raise RemoteProtocolError("malformed transcript entry")
-            out.append(list(op))
-        return cls(roster, out)
+        if type(data) is not bytes or len(data) > MAX_TRANSCRIPT:
+            raise RemoteProtocolError("not an ankh transcript: too large")
+        return cls._read(io.BytesIO(data))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Transcript:
         with open(path, "rb") as fh:
-            data = fh.read(MAX_TRANSCRIPT + 1)
-        return cls.from_bytes(data)
+            return cls._read(fh)
+
+    @classmethod
+    def _read(cls, fh: BinaryIO) -> Transcript:
+        roster, stream = read_stream(fh)
+        out: list[list[bytes]] = []
+        pending: list[bytes] = []
+        for where, frame in stream:
+            if where is None:
+                pending.append(frame)
+            elif where == len(out):
+                out.append([frame])
+            else:
+                out[-1].append(frame)
+        return cls(roster, out, pending)
+
+
+_HEADER = ("game", "keys", "magic", "names")
+
+
+def read_stream(fh: BinaryIO) -> tuple[Roster, Iterator[tuple[int | None, bytes]]]:
+    """Read a saved transcript one frame at a time, in bounded memory.
+
+    Returns the roster and an iterator of (step number, or None for a frame of
+    the unfinished step; frame).  The header must come first, in the canonical
+    key order the writer uses.  Raises only RemoteProtocolError (also while
+    iterating), and never holds more than one frame of the file at a time.
+    """
+    unpacker = msgpack.Unpacker(
+        fh,
+        raw=False,
+        strict_map_key=True,
+        max_buffer_size=2 * MAX_FRAME,
+        max_str_len=64,
+        max_bin_len=MAX_FRAME,
+        max_array_len=MAX_OPS,
+        max_map_len=16,
+        max_ext_len=0,
+        ext_hook=_no_ext,
+    )
+
+    def fail(what: str) -> RemoteProtocolError:
+        return RemoteProtocolError(f"not an ankh transcript (version 1): {what}")
+
+    def small(expect: type, limit: int = 64) -> Any:
+        try:
+            if expect is list:
+                size = unpacker.read_array_header()
+                if size > limit:
+                    raise fail("header list too long")
+                return [unpacker.unpack() for _ in range(size)]
+            return unpacker.unpack()
+        except _ERRORS:
+            raise fail("malformed header") from None
+
+    try:
+        fields = unpacker.read_map_header()
+    except _ERRORS:
+        raise fail("not a map") from None
+    if not 5 <= fields <= 7:
+        raise fail("unexpected fields")
+    header: dict[str, Any] = {}
+    for key in _HEADER:
+        if small(str) != key:
+            raise fail(f"expected the field {key!r} here")
+        header[key] = small(list, MAX_SEATS) if key in ("keys", "names") else small(object)
+    if header["magic"] != MAGIC:
+        raise fail("wrong magic")
+    game, names, keys = header["game"], header["names"], header["keys"]
+    try:
+        roster = Roster(game, tuple(names), tuple(keys))
+    except (LocalProtocolError, TypeError) as exc:
+        raise RemoteProtocolError(f"malformed transcript roster: {exc}") from None
+
+    def frame() -> bytes:
+        item = unpacker.unpack()
+        if unpacker.tell() > MAX_TRANSCRIPT:
+            raise fail("too large")
+        if type(item) is not bytes or len(item) <= HEADER_LEN:
+            raise RemoteProtocolError("malformed transcript entry")
+        return item
+
+    def frames() -> Iterator[tuple[int | None, bytes]]:
+        try:
+            if small(str) != "ops":
+                raise fail("expected the field 'ops' here")
+            for step in range(unpacker.read_array_header()):
+                for _ in range(unpacker.read_array_header()):
+                    yield step, frame()
+            key = small(str)
+            if key == "pending":
+                header["pending"] = True
+                for _ in range(unpacker.read_array_header()):
+                    yield None, frame()
+                key = small(str)
+            if key != "v" or small(int) != 1:
+                raise fail("wrong version")
+            if fields != len(_HEADER) + 2 + (header.get("pending") is not None):
+                raise fail("unexpected fields")
+            try:
+                unpacker.unpack()
+            except msgpack.OutOfData:
+                return
+            raise fail("trailing data")
+        except RemoteProtocolError:
+            raise
+        except _ERRORS as exc:
+            raise RemoteProtocolError(f"malformed transcript: {str(exc)[:80] or type(exc).__name__}") from None
+
+    return roster, frames()
 
 
 def find_equivocation(views: Mapping[int, Sequence[bytes]], roster: Roster) -> Equivocation | None:

@@ -7,8 +7,8 @@ import msgpack
 import pytest
 from ankh.net import group
 from ankh.net.envelope import Identity, KeyRing, pack
-from ankh.net.errors import LocalProtocolError, RemoteProtocolError
-from ankh.net.transcript import Roster
+from ankh.net.errors import Equivocation, LocalProtocolError, RemoteProtocolError
+from ankh.net.transcript import Roster, Transcript
 from ankh.net.verify import verify_transcript
 
 from .nethelp import Tamper, decode, identity, resign, small_decks, table
@@ -60,3 +60,32 @@ def test_twin_scalar_re_signed_is_refused(field: str) -> None:
     assert t.seats[reporter].ledger.digest() == tamper.digests[reporter]
     with pytest.raises(group.GroupError, match="non-canonical"):
         group.scalar_from_bytes(_twin(decode(tamper.target)["body"][field]))
+
+
+def test_bogus_log_hash_with_no_equivocation_names_its_signer() -> None:
+    t = table(3, seed=b"bogus-basis", decks=small_decks())
+    tamper = Tamper(t, 1, "dice", lambda f: resign(f, identity(t, 1), lambda b: b.__setitem__("basis", bytes(32))))
+    with pytest.raises(RemoteProtocolError) as info:
+        t.roll("x")
+    assert not isinstance(info.value, Equivocation)
+    assert (info.value.seat, info.value.who) == (1, "Bob")
+    assert "log hash" in info.value.message and info.value.evidence == (tamper.replacement,)
+
+
+def test_verifier_does_not_blame_the_next_sender_for_an_earlier_equivocation(tmp_path) -> None:
+    t = table(3, seed=b"handed-in", decks=small_decks())
+    (pos,) = t.deal("player", 1)
+    garbled = lambda f: resign(f, identity(t, 1), lambda b: b.__setitem__("ct", b["ct"][::-1]))  # noqa: E731
+    Tamper(t, 1, "sealed", garbled, only_to={0})  # Bob tells Ann another story than Cat
+    t.pass_cards("player", [pos], 2)
+    with pytest.raises(Equivocation) as info:
+        t.roll("x")
+    assert info.value.seat == 1  # live, the seats' logs settle it
+    # Cat hands in her record plus Ann's next message: honest Ann's hash disagrees with it.
+    ann = next(f for f in t.transcript(0).pending if f[0] == 0)
+    handed_in = Transcript(t.roster, t.transcript(2).ops, [ann])
+    report = verify_transcript(handed_in.to_bytes())
+    assert [v.seat for v in report.violations] == [None]
+    message = report.violations[0].message
+    assert "Ann (seat 0, " in message and "Bob (seat 1, " in message
+    assert t.seats[0].secrets.identity.fingerprint in message
