@@ -405,12 +405,15 @@ class SeatProtocol:
             done, result = seat.ledger.follow(env, own)
             if done:
                 seat._on_done(seat.ledger.index - 1, seat.ledger.history[-1], result)
-        if seat.ledger.op is not None:
-            raise LocalProtocolError("the transcript ends in the middle of a step")
-        for d in seat.ledger.decks.values():  # a shuffle pass cut short goes on where it stopped
+        # A shuffle pass cut short goes on where it stopped, and so does a step
+        # saved half-way (its frames were saved as pending): our part is sent
+        # again if it is not among them (identical, as it is derived, not drawn).
+        started = [*seat.ledger.history, *([seat.ledger.op] if seat.ledger.op is not None else [])]
+        for d in seat.ledger.decks.values():
             steps = shuffle_steps(d.spec, roster.size)
-            taken = 1 + 3 * len(d.shuffled) - (d.candidate is None) + (d.challenge is not None)
+            taken = sum(1 for op in started if op in steps)
             seat._requests.extend(steps[taken:])
+        seat._advance()
         return seat
 
 

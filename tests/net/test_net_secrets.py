@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from ankh.net.deck import DeckSpec
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError
+from ankh.net.ops import LockDeck, Sync
 from ankh.net.seat import SeatProtocol
 from ankh.net.secrets import SeatSecrets
 from ankh.net.transcript import Transcript
 
-from .nethelp import small_decks, table
+from .nethelp import PERSONALITIES, small_decks, table
 
 
 def test_secrets_round_trip() -> None:
@@ -52,3 +54,26 @@ def test_crashed_seat_resumes_from_secrets_and_transcript() -> None:
 
     with pytest.raises(LocalProtocolError):
         SeatProtocol.resume(table(3, seed=b"another").roster, seat.secrets, Transcript.from_bytes(saved_log))
+
+
+@pytest.mark.parametrize("crash", ["after its shuffle", "after the challenge", "half-way through the challenge"])
+def test_seat_resumes_in_the_middle_of_a_proven_shuffle(crash: str) -> None:
+    spec = DeckSpec.of("personalities", PERSONALITIES)
+    done = table(3, seed=b"resume-shuffle")
+    done.setup([spec])
+    full = done.transcript(0)
+    # steps: hello, Ann's shuffle, challenge, proof, Bob's shuffle (4), challenge (5), proof (6), ...
+    cut = {"after its shuffle": 5, "after the challenge": 6, "half-way through the challenge": 5}[crash]
+    pending = [f for f in full.ops[5] if f[0] == 1] if crash.startswith("half") else []
+    seat = SeatProtocol.resume(done.roster, done.seats[1].secrets, Transcript(done.roster, full.ops[:cut], pending))
+    seat.request(LockDeck("personalities"))
+    seat.request(Sync())
+    sent = seat.data_to_send()
+    for op in full.ops[cut:]:
+        for frame in op:
+            if frame[0] != 1:
+                seat.receive(frame, via=frame[0])
+                sent += seat.data_to_send()
+    # it carried on exactly as the seat that never crashed: same frames, same log
+    assert sent == [f for op in full.ops[cut:] for f in op if f[0] == 1 and f not in pending]
+    assert seat.ledger.basis == done.seats[1].ledger.basis and not seat.busy()
