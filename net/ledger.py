@@ -24,7 +24,7 @@ from typing import Any
 from . import deck as decks
 from . import dice, group
 from .deck import Disclosure, KeyMessage, LockMessage, PublicDeck
-from .envelope import MAX_BIN, Envelope, open_frame
+from .envelope import INNER, MAX_BIN, Envelope, open_frame
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
 from .group import GroupError
 from .ops import (
@@ -51,6 +51,7 @@ from .ops import (
 )
 from .schema import Bin, Int, List, Map, Str
 from .seal import Boxes
+from .seal import digest as seal_digest
 from .transcript import Roster, Transcript, next_hash
 
 MAX_DECKS = 8
@@ -68,7 +69,7 @@ BODIES = {
     "lock": Map({**_COMMON, "Y": _POINTS, "T": _POINTS, "R": _B32, "z": _B32, "zs": _POINTS}),
     "dice": Map({**_COMMON, "v": _B32}, optional={"renew": _B32, "len": Int(1, dice.MAX_CHAIN_LENGTH)}),
     "keys": KEYS_BODY,
-    "sealed": Map({**_COMMON, "ct": Bin(max_len=MAX_BIN)}),
+    "sealed": Map({**_COMMON, "eph": _B32, "h": _B32, "ct": Bin(max_len=MAX_BIN)}),
     "audit": Map(
         {
             **_COMMON,
@@ -548,17 +549,30 @@ class Ledger:
     def _check_sealed(self, env: Envelope, own: bool) -> Any:
         op = self.op
         assert isinstance(op, Show)
-        if own or self.viewer != op.to:
+        if own:
+            return None
+        try:
+            group.check_group_point(env.body["eph"])
+        except GroupError as exc:
+            raise self.blame(env.sender, f"private message with an unusable ephemeral key: {exc}") from None
+        if self.viewer != op.to:
             return None
         if self.boxes is None or self.box[env.sender] is None:  # pragma: no cover - hello always precedes
             raise LocalProtocolError("cannot open private messages")
-        evidence: tuple[bytes, ...] = (env.frame,)
+        eph = env.body["eph"]
+        # If it fails to open, the evidence is the signed outer frame and this one
+        # message's key with its proof: anyone can then check (seal.open_disclosed).
+        evidence: tuple[bytes, ...] = (env.frame, self.boxes.disclose(eph))
         try:
-            inner = self.boxes.open(env.sender, op.to, env.seq, self.box[env.sender], env.body["ct"])
+            inner = self.boxes.open(env.sender, op.to, env.seq, eph, env.body["ct"])
         except RemoteProtocolError as exc:
             raise self.blame(env.sender, f"private message to us: {exc.message}", evidence) from None
+        if seal_digest(inner) != env.body["h"]:
+            raise self.blame(env.sender, "private message to us does not match its signed hash", evidence)
         try:
-            inner_env = open_frame(inner, game_id=self.roster.game_id, keys=self.keyring, kinds=INNER_KINDS)
+            inner_env = open_frame(
+                inner, game_id=self.roster.game_id, keys=self.keyring, kinds=INNER_KINDS, label=INNER
+            )
         except RemoteProtocolError as exc:
             raise self.blame(env.sender, f"private message to us is malformed: {exc.message}", evidence) from None
         evidence = (env.frame, inner)

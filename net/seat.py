@@ -28,7 +28,7 @@ from . import deck as decks
 from . import group
 from .deck import DeckSpec
 from .dice import CHAIN_LENGTH, OwnChain
-from .envelope import Envelope, SeqTracker, open_frame, seal
+from .envelope import INNER, Envelope, SeqTracker, open_frame, seal
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
 from .ledger import BODIES, Ledger
 from .ops import (
@@ -51,6 +51,7 @@ from .ops import (
     shuffle_steps,
 )
 from .seal import Boxes
+from .seal import digest as seal_digest
 from .secrets import SeatSecrets
 from .transcript import Roster, Transcript
 
@@ -308,10 +309,14 @@ class SeatProtocol:
             return self._key_body(op)
         if isinstance(op, Show):
             inner_body = {"op": L.op_wire, "basis": L.basis, **self._key_body(op)}
-            inner = seal(self.secrets.identity, self.seat, self.roster.game_id, self._seq_out, "keys", inner_body)
+            inner = seal(
+                self.secrets.identity, self.seat, self.roster.game_id, self._seq_out, "keys", inner_body, label=INNER
+            )
             box = L.box[op.to]
             assert box is not None
-            return {"ct": self.boxes.seal(self.seat, op.to, self._seq_out, box, inner)}
+            eph_private = self.secrets.ephemeral(self._seq_out, op.to)
+            eph, ct = self.boxes.seal(self.seat, op.to, self._seq_out, box, inner, eph_private)
+            return {"eph": eph, "h": seal_digest(inner), "ct": ct}
         if isinstance(op, Audit):
             entries = []
             for name, d in L.decks.items():

@@ -54,6 +54,10 @@ class SeatSecrets:
     def box_public(self) -> bytes:
         return box_public(self.box_private)
 
+    def ephemeral(self, seq: int, to: int) -> bytes:
+        """The one-message X25519 key of our private message number ``seq`` (to seat ``to``)."""
+        return group.derive(self.master, b"seal-eph", self.game_id, seq.to_bytes(4, "little"), bytes([to]))[:32]
+
     def dice_seed(self, generation: int) -> bytes:
         return group.derive(self.master, b"dice", self.game_id, generation.to_bytes(4, "little"))[:32]
 

@@ -110,16 +110,25 @@ def attempt_unlock(t: Table, seat: int, deck: str, pos: int) -> str | None:
 
 def reseal(t: Table, frame: bytes, to: int, mutate_inner: Callable[[dict[str, Any]], None]) -> bytes:
     """A sealed (private) message re-made by its sender with the inner body changed."""
+    from ankh.net.envelope import INNER
+    from ankh.net.seal import digest
+
     payload = decode(frame)
     sender, seq = payload["from"], payload["seq"]
     secrets = t.seats[sender].secrets
-    boxes = Boxes(secrets.box_private, t.game_id)
+    receiver = t.seats[to].secrets
+    eph = payload["body"]["eph"]
+    inner = Boxes(receiver.box_private, t.game_id).open(sender, to, seq, eph, payload["body"]["ct"])
+    inner_payload = unpack_strict(inner[HEADER_LEN:])
+    mutate_inner(inner_payload["body"])
+    inner2 = seal(secrets.identity, sender, t.game_id, seq, "keys", inner_payload["body"], label=INNER)
     peer = t.seats[sender].ledger.box[to]
-    inner = boxes.open(sender, to, seq, peer, payload["body"]["ct"])
-    inner2 = resign(inner, secrets.identity, mutate_inner)
 
     def outer(body: dict[str, Any]) -> None:
-        body["ct"] = boxes.seal(sender, to, seq, peer, inner2)
+        _, body["ct"] = Boxes(secrets.box_private, t.game_id).seal(
+            sender, to, seq, peer, inner2, secrets.ephemeral(seq, to)
+        )
+        body["h"] = digest(inner2)
 
     return resign(frame, secrets.identity, outer)
 

@@ -8,7 +8,9 @@ import pytest
 from ankh.net import group
 from ankh.net.envelope import Identity, KeyRing, pack
 from ankh.net.errors import Equivocation, LocalProtocolError, RemoteProtocolError
-from ankh.net.transcript import Roster, Transcript
+from ankh.net.seal import Boxes, open_disclosed
+from ankh.net.seal import digest as seal_digest
+from ankh.net.transcript import Roster, Transcript, find_equivocation
 from ankh.net.verify import verify_transcript
 
 from .nethelp import Tamper, decode, identity, resign, small_decks, table
@@ -89,3 +91,64 @@ def test_verifier_does_not_blame_the_next_sender_for_an_earlier_equivocation(tmp
     message = report.violations[0].message
     assert "Ann (seat 0, " in message and "Bob (seat 1, " in message
     assert t.seats[0].secrets.identity.fingerprint in message
+
+
+def _passed(seed: bytes):
+    t = table(3, seed=seed, decks=small_decks())
+    (pos,) = t.deal("player", 1)
+    t.pass_cards("player", [pos], 2)
+    outer = next(f for f in t.transcript().ops[-1] if f[0] == 1)
+    return t, pos, outer
+
+
+def test_receiver_cannot_frame_the_sender_with_the_sealed_inner_frame() -> None:
+    t, pos, outer = _passed(b"frame-inner")
+    body = decode(outer)["body"]
+    receiver = Boxes(t.seats[2].secrets.box_private, t.game_id)
+    inner = receiver.open(1, 2, decode(outer)["seq"], body["eph"], body["ct"])
+    # The inner frame is validly signed by Bob, with Bob's sequence number: yet it is
+    # no message of the game, so the pair is not an equivocation...
+    assert decode(inner)["seq"] == decode(outer)["seq"] and inner != outer
+    views = {s.seat: s.view() for s in t.seats}
+    views[2] = views[2] + [inner]
+    assert find_equivocation(views, t.roster) is None
+    # ...and handed on as one, it is refused as not authentic (the link that carried it is blamed).
+    with pytest.raises(RemoteProtocolError, match="bad signature"):
+        t.seats[0].receive(inner, via=1)
+
+
+def test_a_private_message_that_does_not_open_is_a_dispute_anyone_can_settle() -> None:
+    t = table(3, seed=b"dispute", decks=small_decks())
+    (pos,) = t.deal("player", 1)
+    garble = lambda f: resign(f, identity(t, 1), lambda b: b.__setitem__("ct", b["ct"][::-1]))  # noqa: E731
+    Tamper(t, 1, "sealed", garble)  # the same (signed) garbage to everyone
+    with pytest.raises(RemoteProtocolError) as info:
+        t.pass_cards("player", [pos], 2)
+    assert info.value.seat == 1 and info.value.reporter == 2  # type: ignore[attr-defined]
+    outer, disclosure = info.value.evidence
+    p, body = decode(outer), decode(outer)["body"]
+    box = t.seats[0].ledger.box[2]  # public: from Cat's hello
+    # a third party checks the disclosed key against Cat's box key, and the message fails to open
+    with pytest.raises(RemoteProtocolError, match="does not decrypt"):
+        open_disclosed(t.game_id, 1, 2, p["seq"], box, body["eph"], body["ct"], disclosure)
+    # a receiver that lies about the key is caught instead
+    forged = Boxes(t.seats[0].secrets.box_private, t.game_id).disclose(body["eph"])
+    with pytest.raises(RemoteProtocolError, match="false disclosure"):
+        open_disclosed(t.game_id, 1, 2, p["seq"], box, body["eph"], body["ct"], forged)
+
+
+def test_disclosing_one_private_message_opens_no_other() -> None:
+    t, pos, first = _passed(b"one-message")
+    (other,) = t.deal("player", 1)
+    t.pass_cards("player", [other], 2)
+    second = next(f for f in t.transcript().ops[-1] if f[0] == 1)
+    cat = Boxes(t.seats[2].secrets.box_private, t.game_id)
+    box = t.seats[0].ledger.box[2]
+    a, b = decode(first), decode(second)
+    key = cat.disclose(a["body"]["eph"])
+    # the honest first message opens with its key, matches its signed hash: Cat could not accuse Bob
+    inner = open_disclosed(t.game_id, 1, 2, a["seq"], box, a["body"]["eph"], a["body"]["ct"], key)
+    assert seal_digest(inner) == a["body"]["h"]
+    assert a["body"]["eph"] != b["body"]["eph"]
+    with pytest.raises(RemoteProtocolError):  # the same key does not open the second
+        open_disclosed(t.game_id, 1, 2, b["seq"], box, b["body"]["eph"], b["body"]["ct"], key)

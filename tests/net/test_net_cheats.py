@@ -8,10 +8,11 @@ import random
 import pytest
 from ankh.net import deck as decks
 from ankh.net import group
-from ankh.net.envelope import open_frame
+from ankh.net.envelope import INNER, open_frame
 from ankh.net.errors import Equivocation, RemoteProtocolError, Stalled
 from ankh.net.ledger import BODIES, INNER_KINDS
 from ankh.net.ops import Roll
+from ankh.net.seal import digest as seal_digest
 from ankh.net.seat import Link
 from ankh.net.verify import verify_transcript
 
@@ -120,10 +121,12 @@ def test_wrong_key_in_a_private_pass() -> None:
     assert caught(info.value, t, tamper, 1) == 2  # only the receiver can see inside
     assert t.known(2, "player", pos) is None
     # The receiver can show everyone the signed lie: the inner frame is signed by
-    # seat 1 and its key fails against public data alone.
+    # seat 1 (under the inner context), the signed outer frame carries its hash,
+    # and its key fails against public data alone.
     outer, inner = info.value.evidence
-    env = open_frame(inner, game_id=t.game_id, keys=t.ledger.keyring, kinds=INNER_KINDS)
+    env = open_frame(inner, game_id=t.game_id, keys=t.ledger.keyring, kinds=INNER_KINDS, label=INNER)
     assert env.sender == 1 and env.seq == decode(outer)["seq"]
+    assert decode(outer)["body"]["h"] == seal_digest(inner)
     d = t.seats[0].ledger.deck("player")
     b = env.body
     ctx = decks.keys_context(t.game_id, b["basis"], 1, "player", [pos])
