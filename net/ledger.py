@@ -145,7 +145,10 @@ class Ledger:
         return self.roster.who(seat)
 
     def blame(self, seat: int | None, message: str, evidence: tuple[bytes, ...] = ()) -> RemoteProtocolError:
-        return RemoteProtocolError(message, seat=seat, who=self.who(seat), evidence=evidence)
+        error = RemoteProtocolError(message, seat=seat, who=self.who(seat), evidence=evidence)
+        if seat is not None and 0 <= seat < self.n:
+            error.label = self.roster.label(seat)
+        return error
 
     def deck(self, name: str) -> PublicDeck:
         try:

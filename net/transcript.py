@@ -32,6 +32,7 @@ from .envelope import (
     MAX_SEQ,
     KeyRing,
     _DECODE_ERRORS,
+    fingerprint,
     _no_ext,
     context,
     pack,
@@ -45,13 +46,26 @@ MAGIC = "ankh-transcript"
 _ERRORS = (*_DECODE_ERRORS, msgpack.OutOfData, StopIteration)
 
 
+def certificate_message(game_id: bytes, seat: int, key: bytes) -> bytes:
+    """What an install's identity signs to vouch for its per-game key at one seat."""
+    return pack(["ankh/v1/game-key", game_id, seat, key])
+
+
 @dataclass(frozen=True)
 class Roster:
-    """Who sits at the table: the game id, names and signing keys by seat."""
+    """Who sits at the table: the game id, names and signing keys by seat.
+
+    ``keys`` sign the game's messages.  With ``identities`` and ``certs``,
+    each is a per-game key that the seat's long-term identity certified
+    (``certificate_message``), and a seat is shown by its identity's
+    fingerprint; the identity's own secret never enters the game.
+    """
 
     game_id: bytes
     names: tuple[str, ...]
     keys: tuple[bytes, ...]
+    identities: tuple[bytes, ...] = ()
+    certs: tuple[bytes, ...] = ()
 
     def __post_init__(self) -> None:
         if type(self.game_id) is not bytes or len(self.game_id) != GAME_ID_LEN:
@@ -68,6 +82,26 @@ class Roster:
             problem = weak_key(key)
             if problem is not None:
                 raise LocalProtocolError(f"seat {seat}'s signing key is unusable: {problem}")
+        if self.identities or self.certs:
+            self._check_certificates()
+
+    def _check_certificates(self) -> None:
+        n = len(self.keys)
+        if len(self.identities) != n or len(self.certs) != n:
+            raise LocalProtocolError("a roster with identities needs one identity and one certificate per seat")
+        if any(type(c) is not bytes or len(c) != 64 for c in self.certs):
+            raise LocalProtocolError("a certificate is a 64-byte signature")
+        if any(type(k) is not bytes or len(k) != 32 for k in self.identities):
+            raise LocalProtocolError("identities are 32-byte Ed25519 keys")
+        if len(set(self.identities)) != n:
+            raise LocalProtocolError("one identity holds two seats")
+        for seat, identity in enumerate(self.identities):
+            problem = weak_key(identity)
+            if problem is not None:
+                raise LocalProtocolError(f"seat {seat}'s identity key is unusable: {problem}")
+            message = certificate_message(self.game_id, seat, self.keys[seat])
+            if not KeyRing([identity]).verify(0, self.certs[seat], message):
+                raise LocalProtocolError(f"seat {seat}'s game key is not certified by its identity")
 
     @property
     def size(self) -> int:
@@ -77,12 +111,23 @@ class Roster:
         return KeyRing(self.keys)
 
     def digest(self) -> bytes:
-        return hashlib.sha256(pack([list(self.names), list(self.keys)])).digest()
+        listed = [list(self.names), list(self.keys)]
+        if self.identities:
+            listed += [list(self.identities), list(self.certs)]
+        return hashlib.sha256(pack(listed)).digest()
 
     def who(self, seat: int | None) -> str | None:
         if seat is None or not 0 <= seat < len(self.names):
             return None
         return self.names[seat]
+
+    def fingerprint(self, seat: int) -> str:
+        """The short fingerprint players compare: of the identity, else of the game key."""
+        return fingerprint((self.identities or self.keys)[seat])
+
+    def label(self, seat: int) -> str:
+        """A seat as messages name it: name, seat number and fingerprint."""
+        return f"{self.names[seat]} (seat {seat}, {self.fingerprint(seat)})"
 
     def genesis(self) -> bytes:
         return hashlib.sha256(b"ankh/v1/log" + self.game_id + self.digest()).digest()
@@ -134,6 +179,8 @@ class Transcript:
             "keys": list(self.roster.keys),
             "ops": [list(op) for op in self.ops],
         }
+        if self.roster.identities:
+            obj["ids"], obj["certs"] = list(self.roster.identities), list(self.roster.certs)
         if self.pending:
             obj["pending"] = list(self.pending)
         return pack(obj)
@@ -169,7 +216,8 @@ class Transcript:
         return cls(roster, out, pending)
 
 
-_HEADER = ("game", "keys", "magic", "names")
+_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; "certs" and "ids" optional
+_LISTS = ("certs", "ids", "keys", "names")
 
 
 def read_stream(fh: BinaryIO) -> tuple[Roster, Iterator[tuple[int | None, bytes]]]:
@@ -211,18 +259,23 @@ def read_stream(fh: BinaryIO) -> tuple[Roster, Iterator[tuple[int | None, bytes]
         fields = unpacker.read_map_header()
     except _ERRORS:
         raise fail("not a map") from None
-    if not 5 <= fields <= 7:
+    if not 6 <= fields <= 9:
         raise fail("unexpected fields")
     header: dict[str, Any] = {}
-    for key in _HEADER:
-        if small(str) != key:
-            raise fail(f"expected the field {key!r} here")
-        header[key] = small(list, MAX_SEATS) if key in ("keys", "names") else small(object)
+    while True:  # the header, in the canonical (sorted) key order, up to "ops"
+        key = small(str)
+        if key == "ops":
+            break
+        if key not in (*_HEADER, "certs", "ids") or (header and key <= max(header)):
+            raise fail(f"unexpected field {key!r} here")
+        header[key] = small(list, MAX_SEATS) if key in _LISTS else small(object)
+    if any(key not in header for key in _HEADER) or ("ids" in header) != ("certs" in header):
+        raise fail("incomplete header")
     if header["magic"] != MAGIC:
         raise fail("wrong magic")
     game, names, keys = header["game"], header["names"], header["keys"]
     try:
-        roster = Roster(game, tuple(names), tuple(keys))
+        roster = Roster(game, tuple(names), tuple(keys), tuple(header.get("ids", ())), tuple(header.get("certs", ())))
     except (LocalProtocolError, TypeError) as exc:
         raise RemoteProtocolError(f"malformed transcript roster: {exc}") from None
 
@@ -236,8 +289,6 @@ def read_stream(fh: BinaryIO) -> tuple[Roster, Iterator[tuple[int | None, bytes]
 
     def frames() -> Iterator[tuple[int | None, bytes]]:
         try:
-            if small(str) != "ops":
-                raise fail("expected the field 'ops' here")
             for step in range(unpacker.read_array_header()):
                 for _ in range(unpacker.read_array_header()):
                     yield step, frame()
@@ -249,7 +300,7 @@ def read_stream(fh: BinaryIO) -> tuple[Roster, Iterator[tuple[int | None, bytes]
                 key = small(str)
             if key != "v" or small(int) != 1:
                 raise fail("wrong version")
-            if fields != len(_HEADER) + 2 + (header.get("pending") is not None):
+            if fields != len(header) + 2:  # + "ops" and "v"
                 raise fail("unexpected fields")
             try:
                 unpacker.unpack()

@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from .envelope import SeqTracker, fingerprint, open_frame, peek_signer
+from .envelope import SeqTracker, open_frame, peek_signer
 from .errors import Divergence, RemoteProtocolError
 from .ledger import BODIES, Ledger
 from .ops import describe
-from .transcript import MAX_TRANSCRIPT, Roster, read_stream
+from .transcript import MAX_TRANSCRIPT, read_stream
 
 
 @dataclass(frozen=True)
@@ -36,10 +36,12 @@ class Violation:
     name: str | None
     message: str
 
+    label: str | None = None  # name, seat and key fingerprint
+
     def __str__(self) -> str:
         if self.seat is None:
             return f"unattributed: {self.message}"
-        return f"{self.name} (seat {self.seat}): {self.message}"
+        return f"{self.label or f'{self.name} (seat {self.seat})'}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,8 @@ def _verify(fh: BinaryIO) -> Report:
     waiting: list[str] = []
 
     def violation(seat: int | None, message: str) -> None:
-        violations.append(Violation(seat, roster.who(seat), message))
+        label = roster.label(seat) if seat is not None and 0 <= seat < roster.size else None
+        violations.append(Violation(seat, roster.who(seat), message, label))
 
     number = -1
     while True:
@@ -154,10 +157,10 @@ def _verify(fh: BinaryIO) -> Report:
             # signed for the same slot; the next sender's hash then disagrees
             # with the file, and the file alone cannot say which seat lied.
             earlier = sorted({f[0] for f in (ledger.log[-1][1] if ledger.log else [])} - {env.sender})
-            others = ", ".join(roster_label(roster, s) for s in earlier) or "nobody else"
+            others = ", ".join(roster.label(s) for s in earlier) or "nobody else"
             violation(
                 None,
-                f"message {number}: {roster_label(roster, env.sender)} signed a log hash that differs from this "
+                f"message {number}: {roster.label(env.sender)} signed a log hash that differs from this "
                 f"file's history at step {ledger.index}: either it signed a wrong hash, or a message of the step "
                 f"before is not the one it accepted (its signer told different stories: {others})",
             )
@@ -168,7 +171,7 @@ def _verify(fh: BinaryIO) -> Report:
         if ledger.op is None:
             del ledger.log[:-1]  # the hashes carry the history; the verifier keeps only the last step
     if not violations and ledger.op is not None:
-        names = ", ".join(roster_label(roster, s) for s in ledger.pending())
+        names = ", ".join(roster.label(s) for s in ledger.pending())
         waiting.append(f"step {ledger.index} ({describe(ledger.op)}) waits for {names}")
     for anomaly in ledger.anomalies:
         violation(anomaly.seat, anomaly.message)
@@ -190,10 +193,6 @@ def _verify(fh: BinaryIO) -> Report:
         violations=tuple(violations),
         waiting=tuple(waiting),
     )
-
-
-def roster_label(roster: Roster, seat: int) -> str:
-    return f"{roster.names[seat]} (seat {seat}, {fingerprint(roster.keys[seat])})"
 
 
 EXIT_FAIR, EXIT_VIOLATION, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3

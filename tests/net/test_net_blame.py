@@ -6,8 +6,8 @@ from __future__ import annotations
 import msgpack
 import pytest
 from ankh.net import group
-from ankh.net.envelope import Identity, KeyRing, pack
-from ankh.net.errors import Equivocation, LocalProtocolError, RemoteProtocolError
+from ankh.net.envelope import Identity, KeyRing, fingerprint, pack
+from ankh.net.errors import Equivocation, LocalProtocolError, RemoteProtocolError, Stalled
 from ankh.net.seal import Boxes, open_disclosed
 from ankh.net.seal import digest as seal_digest
 from ankh.net.transcript import Roster, Transcript, find_equivocation
@@ -72,6 +72,8 @@ def test_bogus_log_hash_with_no_equivocation_names_its_signer() -> None:
     assert not isinstance(info.value, Equivocation)
     assert (info.value.seat, info.value.who) == (1, "Bob")
     assert "log hash" in info.value.message and info.value.evidence == (tamper.replacement,)
+    # messages about a seat give its name, its seat number and its identity's fingerprint
+    assert str(info.value).startswith(f"Bob (seat 1, {fingerprint(t.seats[1].secrets.owner)}): ")
 
 
 def test_verifier_does_not_blame_the_next_sender_for_an_earlier_equivocation(tmp_path) -> None:
@@ -90,7 +92,7 @@ def test_verifier_does_not_blame_the_next_sender_for_an_earlier_equivocation(tmp
     assert [v.seat for v in report.violations] == [None]
     message = report.violations[0].message
     assert "Ann (seat 0, " in message and "Bob (seat 1, " in message
-    assert t.seats[0].secrets.identity.fingerprint in message
+    assert fingerprint(t.seats[0].secrets.owner) in message  # the install's identity, as the lobby showed it
 
 
 def _passed(seed: bytes):
@@ -152,3 +154,25 @@ def test_disclosing_one_private_message_opens_no_other() -> None:
     assert a["body"]["eph"] != b["body"]["eph"]
     with pytest.raises(RemoteProtocolError):  # the same key does not open the second
         open_disclosed(t.game_id, 1, 2, b["seq"], box, b["body"]["eph"], b["body"]["ct"], key)
+
+
+def test_withheld_message_names_seat_and_fingerprint() -> None:
+    t = table(3, seed=b"stall-label", decks=small_decks())
+    t.wire = lambda f, s, r: None if s == 2 else f
+    with pytest.raises(Stalled) as info:
+        t.roll("x")
+    assert info.value.names == ("Cat",)
+    assert f"Cat (seat 2, {fingerprint(t.seats[2].secrets.owner)})" in str(info.value)
+
+
+def test_secret_scalars_are_uniform_mod_L_not_clamped() -> None:
+    # A clamped scalar 2^254 + 8t always has s/8 - 2^251 (mod L) below 2^251: a known
+    # bit of every secret.  Reduced from 64 bytes, about half the scalars do.
+    inv8 = pow(8, -1, group.L)
+    clamped_shape = sum(
+        (group.secret_scalar(b"k" * 32, b"test", bytes([i]))[0] * inv8 - 2**251) % group.L < 2**251 for i in range(200)
+    )
+    assert 60 < clamped_shape < 140
+    for i in range(20):  # and the X25519 form multiplies by the same class
+        s, n = group.secret_scalar(b"k" * 32, b"test", bytes([i]))
+        assert group.mul_n(n, group.BASE) == group.mul_base(s)

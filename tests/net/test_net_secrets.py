@@ -77,3 +77,33 @@ def test_seat_resumes_in_the_middle_of_a_proven_shuffle(crash: str) -> None:
     # it carried on exactly as the seat that never crashed: same frames, same log
     assert sent == [f for op in full.ops[cut:] for f in op if f[0] == 1 and f not in pending]
     assert seat.ledger.basis == done.seats[1].ledger.basis and not seat.busy()
+
+
+def test_secrets_file_holds_a_certified_game_key_not_the_identity() -> None:
+    from ankh.net.envelope import Identity
+    from ankh.net.transcript import Roster, certificate_message
+
+    install = Identity.from_seed(b"i" * 32)
+    mine = SeatSecrets.generate(b"g" * 16, 0, install)
+    data = mine.to_bytes()
+    assert install.seed not in data and mine.identity.public_key != install.public_key
+    again = SeatSecrets.from_bytes(data)
+    assert (again.owner, again.cert) == (install.public_key, mine.cert)
+    other = SeatSecrets.generate(b"g" * 16, 1, Identity.from_seed(b"j" * 32))
+
+    def roster(game: bytes, certs: tuple[bytes, bytes]) -> Roster:
+        return Roster(
+            game, ("Ann", "Bob"), (mine.identity.public_key, other.identity.public_key),
+            (install.public_key, other.owner), certs,
+        )
+
+    r = roster(b"g" * 16, (mine.cert, other.cert))
+    assert r.fingerprint(0) == install.fingerprint and "Ann (seat 0, " + install.fingerprint in r.label(0)
+    # a game key (say, from a stolen secrets file) is certified for one game and one seat only
+    with pytest.raises(LocalProtocolError, match="not certified"):
+        roster(b"h" * 16, (mine.cert, other.cert))
+    with pytest.raises(LocalProtocolError, match="not certified"):
+        roster(b"g" * 16, (other.cert, mine.cert))
+    forged = Identity.from_seed(b"x" * 32).sign(certificate_message(b"g" * 16, 0, mine.identity.public_key))
+    with pytest.raises(LocalProtocolError, match="not certified"):
+        roster(b"g" * 16, (forged, other.cert))

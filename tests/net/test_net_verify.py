@@ -55,7 +55,7 @@ def test_tampered_key_is_named(finished: tuple, tmp_path: Path, capsys: pytest.C
     path = tmp_path / "bad.ankh"
     Transcript(t.roster, ops).save(path)
     assert verify.main([str(path)]) == 1
-    assert capsys.readouterr().out.startswith("violation: Ann (seat 0): message")
+    assert capsys.readouterr().out.startswith(f"violation: Ann (seat 0, {t.roster.fingerprint(0)}): message")
 
 
 def test_forged_or_reordered_messages(finished: tuple) -> None:
