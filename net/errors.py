@@ -69,8 +69,9 @@ class Stalled(RemoteProtocolError):
     ) -> None:
         self.seats = tuple(seats)
         self.names = tuple(names)
-        shown = labels if labels is not None else [f"{n} (seat {s})" for s, n in zip(self.seats, self.names, strict=True)]
-        listed = ", ".join(shown)
+        if labels is None:
+            labels = [f"{n} (seat {s})" for s, n in zip(self.seats, self.names, strict=True)]
+        listed = ", ".join(labels)
         super().__init__(
             f"stalled: waiting for {listed} to send their part of {what}",
             seat=self.seats[0] if len(self.seats) == 1 else None,

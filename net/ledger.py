@@ -562,23 +562,23 @@ class Ledger:
             return None
         if self.boxes is None or self.box[env.sender] is None:  # pragma: no cover - hello always precedes
             raise LocalProtocolError("cannot open private messages")
-        eph = env.body["eph"]
+        eph, boxes = env.body["eph"], self.boxes
         # If it fails to open, the evidence is the signed outer frame and this one
         # message's key with its proof: anyone can then check (seal.open_disclosed).
-        evidence: tuple[bytes, ...] = (env.frame, self.boxes.disclose(eph))
         try:
-            inner = self.boxes.open(env.sender, op.to, env.seq, eph, env.body["ct"])
+            inner = boxes.open(env.sender, op.to, env.seq, eph, env.body["ct"])
+            if seal_digest(inner) != env.body["h"]:
+                raise RemoteProtocolError("does not match its signed hash")
         except RemoteProtocolError as exc:
-            raise self.blame(env.sender, f"private message to us: {exc.message}", evidence) from None
-        if seal_digest(inner) != env.body["h"]:
-            raise self.blame(env.sender, "private message to us does not match its signed hash", evidence)
+            dispute = (env.frame, boxes.disclose(eph))
+            raise self.blame(env.sender, f"private message to us: {exc.message}", dispute) from None
+        evidence = (env.frame, inner)  # the signed outer frame carries the inner frame's hash
         try:
             inner_env = open_frame(
                 inner, game_id=self.roster.game_id, keys=self.keyring, kinds=INNER_KINDS, label=INNER
             )
         except RemoteProtocolError as exc:
             raise self.blame(env.sender, f"private message to us is malformed: {exc.message}", evidence) from None
-        evidence = (env.frame, inner)
         b = inner_env.body
         if inner_env.sender != env.sender or inner_env.seq != env.seq:
             raise self.blame(env.sender, "private message signed for another slot", evidence)

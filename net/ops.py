@@ -131,7 +131,10 @@ class Sync:
     """Every seat states the hash of the log it accepted."""
 
 
-Op = Hello | ShuffleDeck | ShuffleBy | Challenge | ProveShuffle | LockDeck | Roll | Pick | Deal | Draw | Reveal | Show | Audit | Sync
+Op = (
+    Hello | ShuffleDeck | ShuffleBy | Challenge | ProveShuffle | LockDeck | Roll | Pick | Deal | Draw | Reveal | Show
+    | Audit | Sync
+)
 
 KIND_OF = {
     Hello: "hello",

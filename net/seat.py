@@ -290,7 +290,8 @@ class SeatProtocol:
             assert d.candidate is not None and d.challenge is not None
             _, E, pts, _ = d.candidate
             ctx = decks.shuffle_context(self.roster.game_id, self.seat, d.name, E)
-            f, perms = decks.open_shadows(ctx, d.shuffle_input(self.seat), pts, self.secrets.deck(d.spec), d.spec, d.challenge)
+            ds, X = self.secrets.deck(d.spec), d.shuffle_input(self.seat)
+            f, perms = decks.open_shadows(ctx, X, pts, ds, d.spec, d.challenge)
             return {"f": f, "perms": perms}
         if isinstance(op, LockDeck):
             d = L.deck(op.deck)

@@ -20,7 +20,9 @@ ORDER_8_POINT = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64
 NON_CANONICAL = bytes([0xED]) + b"\xff" * 30 + bytes([0x7F])  # y = p, the encoding of y = 0 plus p
 
 
-@pytest.mark.parametrize("weak", [IDENTITY_POINT, ORDER_8_POINT, NON_CANONICAL], ids=["identity", "order-8", "non-canonical"])
+@pytest.mark.parametrize(
+    "weak", [IDENTITY_POINT, ORDER_8_POINT, NON_CANONICAL], ids=["identity", "order-8", "non-canonical"]
+)
 def test_weak_signing_key_is_refused_when_the_roster_forms(weak: bytes) -> None:
     if weak == IDENTITY_POINT:  # under it anyone signs anything
         assert KeyRing([weak]).verify(0, IDENTITY_POINT + bytes(32), b"any message at all")
