@@ -13,7 +13,7 @@ from ankh.net.errors import RemoteProtocolError
 from ankh.net.ops import Challenge, LockDeck, ProveShuffle, ShuffleBy, ShuffleDeck
 from ankh.net.verify import verify_transcript
 
-from .nethelp import EVENTS, PERSONALITIES, Tamper, cheating_shuffler, decode, rigged_shadows, table
+from .nethelp import EVENTS, PERSONALITIES, Tamper, cheating_shuffler, decode, identity, resign, rigged_shadows, table
 
 
 def _all_the_same(Z: list[bytes], E: bytes) -> list[bytes]:
@@ -151,3 +151,30 @@ def test_honest_tables_prove_every_shuffle(players: int) -> None:
     assert outcome.fair
     report = verify_transcript(t.transcript().to_bytes())
     assert report.fair and report.audited
+
+
+def _twin_first(blob: bytes) -> bytes:
+    return (group.L - int.from_bytes(blob[:32], "little")).to_bytes(32, "little") + blob[32:]
+
+
+MANGLE = {
+    "short permutations": lambda b: b.__setitem__("perms", b["perms"][:-1]),
+    "not a permutation": lambda b: b.__setitem__("perms", b["perms"][:1] * 7 + b["perms"][7:]),
+    "zero scalar": lambda b: b.__setitem__("f", bytes(32) + b["f"][32:]),
+    "twin scalar": lambda b: b.__setitem__("f", _twin_first(b["f"])),
+    "openings swapped": lambda b: b.__setitem__("f", b["f"][32:64] + b["f"][:32] + b["f"][64:]),
+}
+
+
+@pytest.mark.parametrize("mangle", list(MANGLE))
+def test_malformed_openings_are_refused_and_pinned_on_the_shuffler(mangle: str) -> None:
+    t = table(3, seed=b"mangle-" + mangle.encode())
+    tamper = Tamper(t, 1, "open", lambda f: resign(f, identity(t, 1), MANGLE[mangle]))
+    with pytest.raises(RemoteProtocolError) as info:
+        t.setup([DeckSpec.of("personalities", PERSONALITIES)])
+    assert info.value.seat == 1 and "proof fails" in info.value.message
+    reporter = info.value.reporter  # type: ignore[attr-defined]
+    assert t.seats[reporter].ledger.digest() == tamper.digests[reporter]
+    # the genuine proof is still welcome: nothing of the bad one stuck
+    t.seats[reporter].receive(tamper.target, via=1)
+    assert len(t.seats[reporter].ledger.deck("personalities").shuffled) == 2
