@@ -356,7 +356,7 @@ class Ledger:
         if b["name"] != self.roster.names[env.sender]:
             raise self.blame(env.sender, "hello under a name that is not the roster's")
         try:
-            group.check_point(b["box"])
+            group.check_group_point(b["box"])
         except GroupError:
             raise self.blame(env.sender, "hello with an unusable box key") from None
         return b["box"], dice.ChainState.committed(b["dice"], b["len"])

@@ -319,3 +319,13 @@ def test_shuffle_output_with_a_small_order_component_is_refused_before_its_proof
     assert "outside the prime-order group" in info.value.message
     d = t.seats[0].ledger.deck("personalities")
     assert len(d.shuffled) == 2 and d.candidate is None  # Cat's shuffle never got in
+
+
+def test_box_key_with_a_small_order_component_is_refused_at_hello() -> None:
+    t = table(3, seed=b"small-order-box")
+    spoil = lambda b: b.__setitem__("box", _with_small_order_part(b["box"]))  # noqa: E731
+    tamper = Tamper(t, 2, "hello", lambda f: resign(f, identity(t, 2), spoil))
+    with pytest.raises(RemoteProtocolError) as info:
+        t.roll("x")
+    caught(info.value, t, tamper, 2)
+    assert "box key" in info.value.message
