@@ -172,6 +172,129 @@ def shuffle(points: Sequence[bytes], secrets: DeckSecrets) -> tuple[bytes, list[
     return E, out
 
 
+# -- the shuffle proof: cut and choose with shadow shuffles ------------------------
+#
+# Statement: Z[m] = e*X[pi[m]] for every m and E = e*B, for some e and some
+# segment-preserving permutation pi.  The prover draws k shadows
+# S_i[m] = f_i*X[sigma_i[m]] (with F_i = f_i*B) and publishes, with Z and E,
+# only a hash of each.  After that, k challenge bits come from the dice beacon.
+# Bit 0 opens shadow i as (f_i, sigma_i): the verifier recomputes it from the
+# input.  Bit 1 opens it as (h_i, tau_i) with h_i = f_i/e and
+# tau_i = sigma_i^-1 o pi: the verifier recomputes S_i[tau_i[m]] = h_i*Z[m] and
+# F_i = h_i*E from the output.  Both openings of one shadow together give
+# Z[m] = (f_i/h_i)*X[sigma_i[tau_i[m]]] and E = (f_i/h_i)*B, which is the
+# statement; so a false statement survives each shadow with probability at most
+# 1/2, and all k with at most 2**-k.  Each opening alone is a fresh random
+# re-encryption of the input or of the output: it tells nothing about pi or e.
+
+SHADOWS = 40  # soundness 2**-40 per shuffle
+
+
+def shuffle_context(game_id: bytes, seat: int, deck: str, E: bytes) -> bytes:
+    return b"".join(
+        len(p).to_bytes(2, "little") + p for p in (b"ankh/v1/shuffle", game_id, bytes([seat]), deck.encode(), E)
+    )
+
+
+def _shadow_hash(context: bytes, i: int, F: bytes, S: Sequence[bytes]) -> bytes:
+    h = hashlib.sha256(b"ankh/v1/shadow")
+    h.update(len(context).to_bytes(2, "little") + context + i.to_bytes(2, "little") + F)
+    for point in S:
+        h.update(point)
+    return h.digest()
+
+
+def _shadow_secrets(
+    context: bytes, X: Sequence[bytes], Z: Sequence[bytes], secrets: DeckSecrets, spec: DeckSpec, k: int
+) -> list[tuple[int, bytes, list[int]]]:
+    """The prover's (f_i, X25519 form, sigma_i), derived from its seed and the whole statement."""
+    statement = hashlib.sha512(context + b"".join(X) + b"".join(Z)).digest()
+    out = []
+    for i in range(k):
+        tag = i.to_bytes(2, "little")
+        f, f_n = group.secret_scalar(secrets.nonce_key, b"shadow-f", statement, tag)
+        sigma = derive_permutation(group.derive(secrets.nonce_key, b"shadow-perm", statement, tag), spec)
+        out.append((f, f_n, sigma))
+    return out
+
+
+def commit_shadows(
+    context: bytes,
+    X: Sequence[bytes],
+    Z: Sequence[bytes],
+    secrets: DeckSecrets,
+    spec: DeckSpec,
+    k: int = SHADOWS,
+) -> bytes:
+    """The k shadow commitments (32 bytes each) for the shuffle X -> Z."""
+    out = []
+    for i, (_, f_n, sigma) in enumerate(_shadow_secrets(context, X, Z, secrets, spec, k)):
+        S = [group.mul_n(f_n, X[src]) for src in sigma]
+        out.append(_shadow_hash(context, i, group.mul_base_n(f_n), S))
+    return b"".join(out)
+
+
+def open_shadows(
+    context: bytes,
+    X: Sequence[bytes],
+    Z: Sequence[bytes],
+    secrets: DeckSecrets,
+    spec: DeckSpec,
+    bits: Sequence[int],
+) -> tuple[bytes, bytes]:
+    """Open each shadow the way its challenge bit asks: (scalars, permutations), concatenated."""
+    scalars, perms = [], []
+    e_inv = pow(secrets.e, -1, L)
+    for (f, _, sigma), bit in zip(_shadow_secrets(context, X, Z, secrets, spec, len(bits)), bits, strict=True):
+        if bit == 0:
+            scalars.append(group.scalar_to_bytes(f))
+            perms.append(bytes(sigma))
+        else:
+            inverse = [0] * len(sigma)
+            for m, src in enumerate(sigma):
+                inverse[src] = m
+            scalars.append(group.scalar_to_bytes(f * e_inv))
+            perms.append(bytes(inverse[src] for src in secrets.perm))
+    return b"".join(scalars), b"".join(perms)
+
+
+def verify_shadows(
+    context: bytes,
+    spec: DeckSpec,
+    X: Sequence[bytes],
+    Z: Sequence[bytes],
+    E: bytes,
+    commitments: bytes,
+    bits: Sequence[int],
+    scalars: bytes,
+    perms: bytes,
+) -> list[int]:
+    """The shadows whose opening fails (empty: the shuffle is proven)."""
+    n, k = spec.size, len(bits)
+    if len(commitments) != 32 * k or len(scalars) != 32 * k or len(perms) != n * k or len(X) != n or len(Z) != n:
+        return list(range(k))
+    bad = []
+    for i, bit in enumerate(bits):
+        perm = list(perms[n * i : n * (i + 1)])
+        try:
+            s = group.scalar_from_bytes(scalars[32 * i : 32 * (i + 1)])
+            if not permutation_ok(perm, spec):
+                raise GroupError("not a permutation of the deck's segments")
+            times = group.multiplier(s)
+            if bit == 0:
+                F, S = group.mul_base(s), [times(X[src]) for src in perm]
+            else:
+                F, S = times(E), [b""] * n
+                for m, dst in enumerate(perm):
+                    S[dst] = times(Z[m])
+        except GroupError:
+            bad.append(i)
+            continue
+        if _shadow_hash(context, i, F, S) != commitments[32 * i : 32 * (i + 1)]:
+            bad.append(i)
+    return bad
+
+
 # -- the lock proof ---------------------------------------------------------------
 
 
@@ -298,7 +421,10 @@ class PublicDeck:
     points: tuple[bytes, ...] = ()
     lookup: dict[bytes, int] = field(default_factory=dict)
     E: list[bytes] = field(default_factory=list)
-    shuffled: list[list[bytes]] = field(default_factory=list)  # S[i]: output of seat i's shuffle
+    shuffled: list[list[bytes]] = field(default_factory=list)  # S[i]: output of seat i's shuffle, proven
+    # The shuffle under proof: (seat, E, output, shadow commitments), then its challenge bits.
+    candidate: tuple[int, bytes, list[bytes], bytes] | None = None
+    challenge: tuple[int, ...] | None = None
     locked: list[list[bytes]] = field(default_factory=list)  # Y[i]: output of seat i's lock
     keys: list[dict[int, int]] = field(default_factory=list)  # public keys per position: seat -> k
     shown: list[dict[int, set[int]]] = field(default_factory=list)  # pos -> viewer -> seats who sent keys

@@ -201,3 +201,9 @@ def pick(game_id: bytes, index: int, purpose: str, k: int, n: int, values: Seque
         j = i + stream.below(n - i)
         pool[i], pool[j] = pool[j], pool[i]
     return tuple(pool[:k])
+
+
+def bits(game_id: bytes, index: int, purpose: str, k: int, values: Sequence[bytes]) -> tuple[int, ...]:
+    """k fair bits from beacon round ``index`` (the challenge of a shuffle proof)."""
+    stream = stream_for(game_id, index, f"bits/{k}", purpose, values)
+    return tuple(stream.below(2) for _ in range(k))

@@ -35,6 +35,7 @@ from .errors import LocalProtocolError, RemoteProtocolError
 from .schema import Validator
 
 PROTOCOL = b"ankh/v1/"
+INNER = b"ankh/v1/inner/"  # the signing context of a frame sealed inside a private message
 GAME_ID_LEN = 16
 SIG_LEN = 64
 HEADER_LEN = 1 + SIG_LEN
@@ -229,18 +230,31 @@ class Envelope:
         return hashlib.sha256(self.frame).digest()
 
 
-def context(game_id: bytes) -> bytes:
-    return PROTOCOL + game_id
+def context(game_id: bytes, label: bytes = PROTOCOL) -> bytes:
+    return label + game_id
 
 
-def seal(identity: Identity, seat: int, game_id: bytes, seq: int, kind: str, body: Mapping[str, Any]) -> bytes:
-    """Encode and sign one message; returns the frame."""
+def seal(
+    identity: Identity,
+    seat: int,
+    game_id: bytes,
+    seq: int,
+    kind: str,
+    body: Mapping[str, Any],
+    *,
+    label: bytes = PROTOCOL,
+) -> bytes:
+    """Encode and sign one message; returns the frame.
+
+    ``label`` is the signing context: ``INNER`` for a frame sealed inside a
+    private message, so it can never pass for a message of the game itself.
+    """
     if not 0 <= seat < MAX_SEATS or len(game_id) != GAME_ID_LEN or not 0 <= seq <= MAX_SEQ:
         raise LocalProtocolError("bad envelope header")
     payload = pack({"game": game_id, "seq": seq, "from": seat, "kind": kind, "body": dict(body)})
     if len(payload) + HEADER_LEN > MAX_FRAME:
         raise LocalProtocolError(f"{kind} message too large ({len(payload)} bytes)")
-    signature = identity.sign(context(game_id) + payload)
+    signature = identity.sign(context(game_id, label) + payload)
     return bytes([seat]) + signature + payload
 
 
@@ -250,6 +264,7 @@ def open_frame(
     game_id: bytes,
     keys: KeyRing,
     kinds: Mapping[str, Validator],
+    label: bytes = PROTOCOL,
 ) -> Envelope:
     """Check and decode one frame.  Raises only RemoteProtocolError."""
     if type(frame) is not bytes:
@@ -262,7 +277,7 @@ def open_frame(
     if signer >= len(keys):
         raise RemoteProtocolError(f"malformed frame: no seat {signer}")
     signature, payload = frame[1:HEADER_LEN], frame[HEADER_LEN:]
-    if not keys.verify(signer, signature, context(game_id) + payload):
+    if not keys.verify(signer, signature, context(game_id, label) + payload):
         raise RemoteProtocolError(f"bad signature on a message claiming to be from seat {signer}")
     # From here on the signer vouched for these bytes: any defect is theirs.
     try:

@@ -22,9 +22,13 @@ class RemoteProtocolError(ProtocolError):
     """A peer broke the protocol.
 
     ``seat`` is the seat held responsible (``None`` when nobody can be named
-    yet), ``who`` its display name when known, and ``evidence`` the signed
-    frames that prove it, so a third party can check the accusation.
+    yet), ``who`` its display name when known, ``label`` how messages name it
+    (name, seat number and key fingerprint: ``Roster.label``), and
+    ``evidence`` the signed frames that prove it, so a third party can check
+    the accusation.
     """
+
+    label: str | None = None
 
     def __init__(
         self,
@@ -51,17 +55,23 @@ class RemoteProtocolError(ProtocolError):
     def __str__(self) -> str:
         if self.seat is None:
             return self.message
+        if self.label is not None:
+            return f"{self.label}: {self.message}"
         name = self.who if self.who is not None else f"seat {self.seat}"
-        return f"{name}: {self.message}"
+        return f"{name} (seat {self.seat}): {self.message}"
 
 
 class Stalled(RemoteProtocolError):
     """The current step cannot finish: these seats have not sent their part."""
 
-    def __init__(self, seats: Sequence[int], names: Sequence[str], what: str) -> None:
+    def __init__(
+        self, seats: Sequence[int], names: Sequence[str], what: str, labels: Sequence[str] | None = None
+    ) -> None:
         self.seats = tuple(seats)
         self.names = tuple(names)
-        listed = ", ".join(f"{n} (seat {s})" for s, n in zip(self.seats, self.names, strict=True))
+        if labels is None:
+            labels = [f"{n} (seat {s})" for s, n in zip(self.seats, self.names, strict=True)]
+        listed = ", ".join(labels)
         super().__init__(
             f"stalled: waiting for {listed} to send their part of {what}",
             seat=self.seats[0] if len(self.seats) == 1 else None,
@@ -74,7 +84,13 @@ class Divergence(RemoteProtocolError):
 
     Someone told different things to different seats (or a message was lost);
     comparing the seats' logs (``transcript.find_equivocation``) names who.
+    ``suspect`` is the seat that signed the differing hash (``evidence`` holds
+    its frame): when the logs show no equivocation, that hash is a lie.
     """
+
+    def __init__(self, message: str, *, suspect: int | None = None, evidence: Sequence[bytes] = ()) -> None:
+        super().__init__(message, evidence=evidence)
+        self.suspect = suspect
 
 
 class Equivocation(RemoteProtocolError):

@@ -67,17 +67,34 @@ class GroupError(ValueError):
 # -- scalars --------------------------------------------------------------------
 
 
+HALF_L = (L - 1) // 2
+
+
 def scalar_to_bytes(s: int) -> bytes:
-    return (s % L).to_bytes(32, "little")
+    """The canonical encoding of the class {s, -s}: the smaller of the two residues.
+
+    Every equation of the protocol holds up to sign, so s and L - s would
+    prove and open the same things; only one of them is ever accepted, so a
+    signed message has exactly one valid form.
+    """
+    return canonical(s).to_bytes(32, "little")
+
+
+def canonical(s: int) -> int:
+    """The representative of {s, -s} mod L that the wire accepts (at most (L - 1) / 2)."""
+    s %= L
+    return min(s, L - s)
 
 
 def scalar_from_bytes(data: bytes) -> int:
-    """A canonical, non-zero scalar (strict: 32 bytes, little-endian, below L)."""
+    """A canonical, non-zero scalar (strict: 32 bytes, little-endian, at most (L - 1) / 2)."""
     if type(data) is not bytes or len(data) != 32:
         raise GroupError("a scalar is 32 bytes")
     s = int.from_bytes(data, "little")
     if not 0 < s < L:
         raise GroupError("scalar out of range")
+    if s > HALF_L:
+        raise GroupError("non-canonical scalar (its twin L - s is the accepted form)")
     return s
 
 
@@ -135,6 +152,27 @@ def split_points(blob: bytes) -> list[bytes]:
     if len(blob) % 32:
         raise GroupError("point list length is not a multiple of 32")
     return [check_point(blob[i : i + 32]) for i in range(0, len(blob), 32)]
+
+
+def check_group_point(data: bytes) -> bytes:
+    """Full receipt check: on the curve and in the prime-order subgroup.
+
+    Multiplication by a clamped integer wipes out a small-order component, so a
+    point P + T (T of small order) would pass every proof as if it were P and
+    only break a later, unrelated check: such points are refused on arrival.
+    """
+    check_point(data)
+    if not is_valid_point(data):
+        raise GroupError("point outside the prime-order group")
+    return data
+
+
+def split_group_points(blob: bytes) -> list[bytes]:
+    """Cut a concatenation of 32-byte points and fully check each one (``check_group_point``)."""
+    points = split_points(blob)
+    for point in points:
+        check_group_point(point)
+    return points
 
 
 def split_scalars(blob: bytes) -> list[int]:
@@ -258,7 +296,20 @@ def derive(key: bytes, label: bytes, *parts: bytes) -> bytes:
 
 
 def secret_scalar(key: bytes, label: bytes, *parts: bytes) -> tuple[int, bytes]:
-    return clamp(derive(key, label, *parts)[:32])
+    """A secret scalar, uniform mod L: 64 pseudorandom bytes reduced mod L.
+
+    Returns (residue, X25519 form of the residue or of its negation).  Clamping
+    32 bytes instead would fix known bits of the integer; the reduction of 512
+    bits is uniform to within 2**-259.  The rare residues with no single
+    clamped form (about 2**-127 of them) are skipped by drawing again.
+    """
+    for attempt in range(1000):
+        extra = (attempt.to_bytes(4, "little"),) if attempt else ()
+        s = int.from_bytes(derive(key, label, *parts, *extra), "little") % L
+        n = rep(s) if s else None
+        if n is not None:
+            return s, n
+    raise GroupError("no usable scalar")  # pragma: no cover - probability ~ 2**-127000
 
 
 # -- the key proof: a batched Chaum-Pedersen (DLEQ) proof -----------------------

@@ -25,7 +25,8 @@ def header(roster: Roster, info: dict[str, Any]) -> bytes:
     """The journal's first record: the roster and what the seat needs to carry on
     (``info``: its role, the host's address, the table's settings...)."""
     return pack({"magic": MAGIC, "v": 1, "game": roster.game_id, "names": list(roster.names),
-                 "keys": list(roster.keys), "info": info})
+                 "keys": list(roster.keys), "ids": list(roster.identities), "certs": list(roster.certs),
+                 "info": info})
 
 
 def step(frames: list[bytes]) -> bytes:
@@ -49,7 +50,8 @@ def read(data: bytes) -> tuple[Transcript, dict[str, Any]]:
     if type(head) is not dict or head.get("magic") != MAGIC or head.get("v") != 1:
         raise RemoteProtocolError("not an ankh journal (version 1)")
     try:
-        roster = Roster(head["game"], tuple(head["names"]), tuple(head["keys"]))
+        roster = Roster(head["game"], tuple(head["names"]), tuple(head["keys"]), tuple(head.get("ids", ())),
+                        tuple(head.get("certs", ())))
     except Exception as exc:  # a malformed roster, whatever its shape
         raise RemoteProtocolError(f"malformed journal header: {exc}") from None
     info = head.get("info")

@@ -24,7 +24,7 @@ from typing import Any
 from . import deck as decks
 from . import dice, group
 from .deck import Disclosure, KeyMessage, LockMessage, PublicDeck
-from .envelope import MAX_BIN, Envelope, open_frame
+from .envelope import INNER, MAX_BIN, Envelope, open_frame
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
 from .group import GroupError
 from .ops import (
@@ -32,6 +32,7 @@ from .ops import (
     OP_SCHEMA,
     SEQUENTIAL,
     Audit,
+    Challenge,
     Deal,
     Draw,
     Hello,
@@ -39,9 +40,11 @@ from .ops import (
     Move,
     Op,
     Pick,
+    ProveShuffle,
     Reveal,
     Roll,
     Show,
+    ShuffleBy,
     ShuffleDeck,
     Sync,
     from_wire,
@@ -49,6 +52,7 @@ from .ops import (
 )
 from .schema import Bin, Either, Int, List, Map, Str
 from .seal import Boxes
+from .seal import digest as seal_digest
 from .transcript import Roster, Transcript, next_hash
 
 MAX_DECKS = 8
@@ -61,11 +65,12 @@ KEYS_BODY = Map({**_COMMON, "k": _POINTS, "A": _B32, "As": _POINTS, "s": _B32})
 
 BODIES = {
     "hello": Map({**_COMMON, "name": Str(32), "box": _B32, "dice": _B32, "len": Int(1, dice.MAX_CHAIN_LENGTH)}),
-    "shuffle": Map({**_COMMON, "E": _B32, "pts": _POINTS}),
+    "shuffle": Map({**_COMMON, "E": _B32, "pts": _POINTS, "C": Bin(32 * decks.SHADOWS)}),
+    "open": Map({**_COMMON, "f": Bin(32 * decks.SHADOWS), "perms": Bin(max_len=decks.SHADOWS * decks.MAX_DECK)}),
     "lock": Map({**_COMMON, "Y": _POINTS, "T": _POINTS, "R": _B32, "z": _B32, "zs": _POINTS}),
     "dice": Map({**_COMMON, "v": _B32}, optional={"renew": _B32, "len": Int(1, dice.MAX_CHAIN_LENGTH)}),
     "keys": KEYS_BODY,
-    "sealed": Map({**_COMMON, "ct": Bin(max_len=MAX_BIN)}),
+    "sealed": Map({**_COMMON, "eph": _B32, "h": _B32, "ct": Bin(max_len=MAX_BIN)}),
     "audit": Map(
         {
             **_COMMON,
@@ -142,7 +147,10 @@ class Ledger:
         return self.roster.who(seat)
 
     def blame(self, seat: int | None, message: str, evidence: tuple[bytes, ...] = ()) -> RemoteProtocolError:
-        return RemoteProtocolError(message, seat=seat, who=self.who(seat), evidence=evidence)
+        error = RemoteProtocolError(message, seat=seat, who=self.who(seat), evidence=evidence)
+        if seat is not None and 0 <= seat < self.n:
+            error.label = self.roster.label(seat)
+        return error
 
     def deck(self, name: str) -> PublicDeck:
         try:
@@ -151,7 +159,8 @@ class Ledger:
             raise LocalProtocolError(f"no deck named {name!r}") from None
 
     def transcript(self) -> Transcript:
-        return Transcript(self.roster, [list(frames) for _, frames in self.log])
+        pending = [self.got[s].frame for s in sorted(self.got)] if self.op is not None else []
+        return Transcript(self.roster, [list(frames) for _, frames in self.log], pending)
 
     def digest(self) -> bytes:
         """A hash of everything applied so far (for "nothing applied" checks)."""
@@ -162,6 +171,7 @@ class Ledger:
         for name, d in self.decks.items():
             h.update(name.encode())
             h.update(repr((len(d.shuffled), len(d.locked), d.cursor, sorted(d.public.items()))).encode())
+            h.update(repr((d.candidate, d.challenge)).encode())
             h.update(repr([sorted(k.items()) for k in d.keys]).encode())
             h.update(repr([sorted((t, sorted(v)) for t, v in s.items()) for s in d.shown]).encode())
         h.update(repr(sorted((k, sorted(v.items())) for k, v in self.private.items())).encode())
@@ -172,6 +182,10 @@ class Ledger:
 
     def senders(self, op: Op) -> list[int]:
         everyone = list(range(self.n))
+        if isinstance(op, ShuffleDeck):
+            return [0]
+        if isinstance(op, (ShuffleBy, ProveShuffle)):
+            return [op.seat]
         if isinstance(op, Deal):
             return [s for s in everyone if s != op.to]
         if isinstance(op, Move):
@@ -222,6 +236,8 @@ class Ledger:
         d = self.decks.get(deck_name)
         if d is None:
             return f"no deck named {deck_name!r}"
+        if isinstance(op, (ShuffleBy, Challenge, ProveShuffle)):
+            return self._shuffle_problem(op, d)
         if isinstance(op, LockDeck):
             if len(d.shuffled) != self.n:
                 return f"deck {deck_name} is not shuffled"
@@ -239,6 +255,19 @@ class Ledger:
         if not self.senders(op):
             return NOTHING_TO_SEND
         return None
+
+    def _shuffle_problem(self, op: ShuffleBy | Challenge | ProveShuffle, d: PublicDeck) -> str | None:
+        if not 0 <= op.seat < self.n:
+            return f"no seat {op.seat}"
+        if isinstance(op, ShuffleBy):
+            if op.seat == 0 or d.candidate is not None or len(d.shuffled) != op.seat:
+                return f"{d.name}: it is not seat {op.seat}'s turn to shuffle"
+            return None
+        if d.candidate is None or d.candidate[0] != op.seat:
+            return f"{d.name}: seat {op.seat} has no shuffle awaiting its proof"
+        if isinstance(op, Challenge):
+            return None if d.challenge is None else f"{d.name}: the challenge is already fixed"
+        return None if d.challenge is not None else f"{d.name}: the shuffle has no challenge yet"
 
     def begin(self, op: Op) -> None:
         problem = self.problem(op)
@@ -275,7 +304,9 @@ class Ledger:
         if body["basis"] != self.basis:
             raise Divergence(
                 f"{self.who(env.sender)}'s log differs from ours at step {self.index}: "
-                "someone told different things to different seats"
+                "someone told different things to different seats",
+                suspect=env.sender,
+                evidence=(env.frame,),
             )
         if body["op"] != self.op_wire:
             raise self.blame(env.sender, f"message answers a different step than {self.op_wire['t']}")
@@ -331,7 +362,7 @@ class Ledger:
         if b["name"] != self.roster.names[env.sender]:
             raise self.blame(env.sender, "hello under a name that is not the roster's")
         try:
-            group.check_point(b["box"])
+            group.check_group_point(b["box"])
         except GroupError:
             raise self.blame(env.sender, "hello with an unusable box key") from None
         return b["box"], dice.ChainState.committed(b["dice"], b["len"])
@@ -339,11 +370,17 @@ class Ledger:
     def _apply_hello(self, env: Envelope, staged: Any) -> None:
         self.box[env.sender], self.chains[env.sender] = staged
 
+    def _shuffled_deck(self) -> PublicDeck:
+        op = self.op
+        return self.decks[op.spec.name if isinstance(op, ShuffleDeck) else op.deck]  # type: ignore[union-attr]
+
     def _check_shuffle(self, env: Envelope, own: bool) -> Any:
-        d = self.decks[self.op.spec.name]  # type: ignore[union-attr]
+        d = self._shuffled_deck()
         try:
-            E = group.check_point(env.body["E"])
-            pts = group.split_points(env.body["pts"])
+            if own:
+                E, pts = env.body["E"], group.split_points(env.body["pts"])
+            else:
+                E, pts = group.check_group_point(env.body["E"]), group.split_group_points(env.body["pts"])
         except GroupError as exc:
             raise self.blame(env.sender, f"shuffle of {d.name}: {exc}") from None
         if len(pts) != d.size:
@@ -351,9 +388,36 @@ class Ledger:
         return E, pts
 
     def _apply_shuffle(self, env: Envelope, staged: Any) -> None:
-        d = self.decks[self.op.spec.name]  # type: ignore[union-attr]
-        d.E.append(staged[0])
-        d.shuffled.append(staged[1])
+        # Held aside until its proof is verified: nothing is built on it before.
+        self._shuffled_deck().candidate = (env.sender, staged[0], staged[1], env.body["C"])
+
+    def _check_open(self, env: Envelope, own: bool) -> Any:
+        d = self.decks[self.op.deck]  # type: ignore[union-attr]
+        assert d.candidate is not None and d.challenge is not None
+        seat, E, pts, commitments = d.candidate
+        if own:
+            return None
+        ctx = decks.shuffle_context(self.roster.game_id, seat, d.name, E)
+        bad = decks.verify_shadows(
+            ctx, d.spec, d.shuffle_input(seat), pts, E, commitments, d.challenge, env.body["f"], env.body["perms"]
+        )
+        if bad:
+            raise self.blame(
+                env.sender,
+                f"shuffle of {d.name}: the proof fails ({len(bad)} of {len(d.challenge)} shadow shuffles, "
+                f"first {bad[0]}); the shuffle is refused",
+                (env.frame,),
+            )
+        return None
+
+    def _apply_open(self, env: Envelope, staged: Any) -> None:
+        d = self.decks[self.op.deck]  # type: ignore[union-attr]
+        assert d.candidate is not None
+        _, E, pts, _ = d.candidate
+        d.E.append(E)
+        d.shuffled.append(pts)
+        d.candidate = None
+        d.challenge = None
 
     def _check_lock(self, env: Envelope, own: bool) -> Any:
         d = self.decks[self.op.deck]  # type: ignore[union-attr]
@@ -367,6 +431,8 @@ class Ledger:
             return Y
         ctx = decks.lock_context(self.roster.game_id, self.basis, env.sender, d.name, d.E[env.sender])
         Y, bad = decks.verify_lock(ctx, d.E[env.sender], X, msg)
+        if not all(map(group.is_valid_point, Y)):
+            raise self.blame(env.sender, f"lock of {d.name}: a point outside the prime-order group")
         if bad:
             where = "the whole proof" if -1 in bad else f"positions {bad[:8]}"
             raise self._deck_blame(d, env.sender, f"lock of {d.name}: proof fails ({where})")
@@ -405,9 +471,13 @@ class Ledger:
 
     def _finish_dice(self) -> Any:
         values = [self._scratch[s] for s in range(self.n)]
+        op = self.op
+        if isinstance(op, Challenge):  # a beacon round for a proof, not a roll of the game
+            bits = dice.bits(self.roster.game_id, self.index, f"shuffle:{op.deck}:{op.seat}", decks.SHADOWS, values)
+            self.decks[op.deck].challenge = bits
+            return bits
         index = self.rolls
         self.rolls += 1
-        op = self.op
         if isinstance(op, Roll):
             return dice.d12(self.roster.game_id, index, op.purpose, values)
         assert isinstance(op, Pick)
@@ -488,20 +558,33 @@ class Ledger:
     def _check_sealed(self, env: Envelope, own: bool) -> Any:
         op = self.op
         assert isinstance(op, Show)
-        if own or self.viewer != op.to:
+        if own:
+            return None
+        try:
+            group.check_group_point(env.body["eph"])
+        except GroupError as exc:
+            raise self.blame(env.sender, f"private message with an unusable ephemeral key: {exc}") from None
+        if self.viewer != op.to:
             return None
         if self.boxes is None or self.box[env.sender] is None:  # pragma: no cover - hello always precedes
             raise LocalProtocolError("cannot open private messages")
-        evidence: tuple[bytes, ...] = (env.frame,)
+        eph, boxes = env.body["eph"], self.boxes
+        # If it fails to open, the evidence is the signed outer frame and this one
+        # message's key with its proof: anyone can then check (seal.open_disclosed).
         try:
-            inner = self.boxes.open(env.sender, op.to, env.seq, self.box[env.sender], env.body["ct"])
+            inner = boxes.open(env.sender, op.to, env.seq, eph, env.body["ct"])
+            if seal_digest(inner) != env.body["h"]:
+                raise RemoteProtocolError("does not match its signed hash")
         except RemoteProtocolError as exc:
-            raise self.blame(env.sender, f"private message to us: {exc.message}", evidence) from None
+            dispute = (env.frame, boxes.disclose(eph))
+            raise self.blame(env.sender, f"private message to us: {exc.message}", dispute) from None
+        evidence = (env.frame, inner)  # the signed outer frame carries the inner frame's hash
         try:
-            inner_env = open_frame(inner, game_id=self.roster.game_id, keys=self.keyring, kinds=INNER_KINDS)
+            inner_env = open_frame(
+                inner, game_id=self.roster.game_id, keys=self.keyring, kinds=INNER_KINDS, label=INNER
+            )
         except RemoteProtocolError as exc:
             raise self.blame(env.sender, f"private message to us is malformed: {exc.message}", evidence) from None
-        evidence = (env.frame, inner)
         b = inner_env.body
         if inner_env.sender != env.sender or inner_env.seq != env.seq:
             raise self.blame(env.sender, "private message signed for another slot", evidence)
@@ -596,6 +679,7 @@ class Ledger:
 _STEPS: dict[str, _Step] = {
     "hello": _Step("hello", Ledger._check_hello, Ledger._apply_hello, Ledger._finish_nothing),
     "shuffle": _Step("shuffle", Ledger._check_shuffle, Ledger._apply_shuffle, Ledger._finish_nothing),
+    "open": _Step("open", Ledger._check_open, Ledger._apply_open, Ledger._finish_nothing),
     "lock": _Step("lock", Ledger._check_lock, Ledger._apply_lock, Ledger._finish_nothing),
     "dice": _Step("dice", Ledger._check_dice, Ledger._apply_dice, Ledger._finish_dice),
     "keys": _Step("keys", Ledger._check_keys, Ledger._apply_keys, Ledger._finish_keys),

@@ -13,6 +13,11 @@ Link messages (canonical msgpack maps, checked strictly):
 - ``start``: the seats are final: names, keys and every seat's nonce.  The
   game id is the hash of all the nonces, so no seat chooses it alone, and
   each seat checks that its own nonce and key are in it.
+- ``key``: after ``start``, each seat's signing key for this game and the
+  certificate its identity signed for it.
+- ``roster``: every seat's game key and certificate, from the host: the
+  roster every seat builds and checks (each certificate against the
+  identity that sat down) before the deal.
 - ``rejoin``: a seat of a game under way comes back (after a drop or a
   restart) and says how many frames it holds from each seat (``have``).
 - ``have``: the same from the host, so the seat can send what it lacks.
@@ -35,6 +40,7 @@ from .transcript import Roster
 PROTOCOL = "ankh/1"
 MAX_LINK_MESSAGE = 1024 * 1024
 MAX_SEATS = 4
+MAX_TEXT = 200
 NAME = Str(32)
 NONCE = Bin(16)
 KEY = Bin(32)
@@ -47,10 +53,13 @@ MESSAGES = Tagged("t", {
                   "seats": List(SEAT_INFO, MAX_SEATS)}),
     "start": Map({"t": Const("start"), "names": List(NAME, MAX_SEATS, min_len=2),
                   "keys": List(KEY, MAX_SEATS, min_len=2), "nonces": List(NONCE, MAX_SEATS, min_len=2)}),
+    "key": Map({"t": Const("key"), "key": KEY, "cert": Bin(64)}),
+    "roster": Map({"t": Const("roster"), "keys": List(KEY, MAX_SEATS, min_len=2),
+                   "certs": List(Bin(64), MAX_SEATS, min_len=2)}),
     "rejoin": Map({"t": Const("rejoin"), "game": Bin(16), "have": _HAVE}),
     "have": Map({"t": Const("have"), "have": _HAVE}),
     "frames": Map({"t": Const("frames"), "f": List(Bin(max_len=MAX_FRAME), 256, min_len=1)}),
-    "bye": Map({"t": Const("bye"), "why": Str(200)}),
+    "bye": Map({"t": Const("bye"), "why": Str(MAX_TEXT)}),
 })
 
 
@@ -60,7 +69,7 @@ def encode(message: dict[str, Any]) -> bytes:
 
 def decode(data: bytes) -> dict[str, Any]:
     """A link message, checked strictly.  Raises RemoteProtocolError."""
-    obj = unpack_strict(data, max_size=MAX_LINK_MESSAGE, max_bin=MAX_FRAME, max_array=256)
+    obj = unpack_strict(data, max_size=MAX_LINK_MESSAGE, max_str=MAX_TEXT, max_bin=MAX_FRAME, max_array=256)
     return MESSAGES(obj, "message")
 
 
@@ -144,14 +153,17 @@ class Lobby:
 
 @dataclass(frozen=True)
 class Start:
-    """The table as every seat checks it before the deal."""
+    """The table as every seat checks it before the deal: the game id (from
+    every seat's nonce), names and identity keys by seat."""
 
-    roster: Roster
+    game_id: bytes
+    names: tuple[str, ...]
+    identities: tuple[bytes, ...]
     nonces: tuple[bytes, ...]
 
     @property
     def fingerprint(self) -> str:
-        return table_fingerprint(self.roster.game_id, list(self.roster.keys))
+        return table_fingerprint(self.game_id, list(self.identities))
 
     @classmethod
     def from_message(cls, msg: dict[str, Any], *, my_key: bytes, my_nonce: bytes) -> tuple[Start, int]:
@@ -164,13 +176,18 @@ class Start:
         seat = keys.index(my_key)
         if nonces[seat] != my_nonce:
             raise RemoteProtocolError("start: our nonce is not the one we sent")
-        if len(set(nonces)) != len(nonces) or len(set(names)) != len(names):
-            raise RemoteProtocolError("start: repeated nonces or names")
+        if len(set(nonces)) != len(nonces) or len(set(names)) != len(names) or len(set(keys)) != len(keys):
+            raise RemoteProtocolError("start: repeated nonces, names or keys")
+        return cls(game_id_of(list(nonces)), tuple(names), tuple(keys), tuple(nonces)), seat
+
+    def roster(self, keys: list[bytes], certs: list[bytes]) -> Roster:
+        """The game's roster: each seat's game key, certified by the identity that sat down."""
+        if len(keys) != len(self.names) or len(certs) != len(self.names):
+            raise RemoteProtocolError("roster: one key and certificate per seat")
         try:
-            roster = Roster(game_id_of(list(nonces)), tuple(names), tuple(keys))
+            return Roster(self.game_id, self.names, tuple(keys), identities=self.identities, certs=tuple(certs))
         except LocalProtocolError as exc:
-            raise RemoteProtocolError(f"start: {exc}") from None
-        return cls(roster, tuple(nonces)), seat
+            raise RemoteProtocolError(f"roster: {exc}") from None
 
 
 def colour(seat: int) -> str:

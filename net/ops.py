@@ -29,9 +29,39 @@ class Hello:
 
 @dataclass(frozen=True)
 class ShuffleDeck:
-    """The shuffle pass of one deck, seat after seat."""
+    """The shuffle pass of one deck, seat after seat, each shuffle proven.
+
+    Requested once; a seat runs it as the steps ``shuffle_steps`` lists: this
+    step itself is seat 0's shuffle (it names the deck and its cards), and
+    every shuffle is followed by its challenge and its proof.
+    """
 
     spec: DeckSpec
+
+
+@dataclass(frozen=True)
+class ShuffleBy:
+    """Seat ``seat`` (after the first) shuffles the deck and commits to its shadow shuffles."""
+
+    deck: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A beacon round: every seat reveals a dice value; they fix the challenge bits
+    of the shuffle ``seat`` has just committed to."""
+
+    deck: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class ProveShuffle:
+    """Seat ``seat`` opens its shadow shuffles as the challenge asks."""
+
+    deck: str
+    seat: int
 
 
 @dataclass(frozen=True)
@@ -117,11 +147,17 @@ class Sync:
     """Every seat states the hash of the log it accepted."""
 
 
-Op = Hello | ShuffleDeck | LockDeck | Roll | Pick | Deal | Draw | Reveal | Show | Move | Audit | Sync
+Op = (
+    Hello | ShuffleDeck | ShuffleBy | Challenge | ProveShuffle | LockDeck | Roll | Pick | Deal | Draw | Reveal | Show
+    | Move | Audit | Sync
+)
 
 KIND_OF = {
     Hello: "hello",
     ShuffleDeck: "shuffle",
+    ShuffleBy: "shuffle",
+    Challenge: "dice",
+    ProveShuffle: "open",
     LockDeck: "lock",
     Roll: "dice",
     Pick: "dice",
@@ -137,10 +173,22 @@ KIND_OF = {
 SEQUENTIAL = (ShuffleDeck, LockDeck)
 
 
+def shuffle_steps(spec: DeckSpec, seats: int) -> list[Op]:
+    """The steps of one proven shuffle pass: for each seat, shuffle, challenge, proof."""
+    steps: list[Op] = [ShuffleDeck(spec)]
+    for seat in range(seats):
+        if seat:
+            steps.append(ShuffleBy(spec.name, seat))
+        steps += [Challenge(spec.name, seat), ProveShuffle(spec.name, seat)]
+    return steps
+
+
 def describe(op: Op) -> str:
     name = type(op).__name__.lower()
     if isinstance(op, (ShuffleDeck,)):
         return f"{name} {op.spec.name}"
+    if isinstance(op, (ShuffleBy, Challenge, ProveShuffle)):
+        return f"{name} {op.deck} (seat {op.seat})"
     if isinstance(op, (LockDeck, Deal, Draw, Reveal, Show)):
         return f"{name} {op.deck}"
     if isinstance(op, (Roll, Pick)):
@@ -155,6 +203,12 @@ def to_wire(op: Op, index: int) -> dict[str, Any]:
         return {"i": index, "t": "hello"}
     if isinstance(op, ShuffleDeck):
         return {"i": index, "t": "shuffle", "deck": op.spec.name, "segs": op.spec.to_wire()}
+    if isinstance(op, ShuffleBy):
+        return {"i": index, "t": "reshuffle", "deck": op.deck, "seat": op.seat}
+    if isinstance(op, Challenge):
+        return {"i": index, "t": "challenge", "deck": op.deck, "seat": op.seat}
+    if isinstance(op, ProveShuffle):
+        return {"i": index, "t": "prove", "deck": op.deck, "seat": op.seat}
     if isinstance(op, LockDeck):
         return {"i": index, "t": "lock", "deck": op.deck}
     if isinstance(op, Roll):
@@ -195,6 +249,9 @@ OP_SCHEMA = Tagged(
                 "segs": List(List(_CARD, MAX_ARRAY, min_len=1), 8, min_len=1),
             }
         ),
+        "reshuffle": Map({"i": _INDEX, "t": Const("reshuffle"), "deck": DECK_NAME, "seat": _SEAT}),
+        "challenge": Map({"i": _INDEX, "t": Const("challenge"), "deck": DECK_NAME, "seat": _SEAT}),
+        "prove": Map({"i": _INDEX, "t": Const("prove"), "deck": DECK_NAME, "seat": _SEAT}),
         "lock": Map({"i": _INDEX, "t": Const("lock"), "deck": DECK_NAME}),
         "roll": Map({"i": _INDEX, "t": Const("roll"), "why": PURPOSE}),
         "pick": Map(
@@ -222,6 +279,12 @@ def from_wire(d: dict[str, Any]) -> tuple[int, Op]:
         except Exception as exc:  # DeckSpec raises LocalProtocolError for bad input
             raise RemoteProtocolError(f"bad deck definition: {exc}") from None
         return index, ShuffleDeck(spec)
+    if t == "reshuffle":
+        return index, ShuffleBy(d["deck"], d["seat"])
+    if t == "challenge":
+        return index, Challenge(d["deck"], d["seat"])
+    if t == "prove":
+        return index, ProveShuffle(d["deck"], d["seat"])
     if t == "lock":
         return index, LockDeck(d["deck"])
     if t == "roll":

@@ -25,8 +25,7 @@ personality and event decks.
 """
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +41,7 @@ from .errors import LocalProtocolError, RemoteProtocolError
 from .fair_game import deck_specs
 from .envelope import open_frame
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
-from .ops import Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShuffleDeck, Sync, to_wire
+from .ops import Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShuffleDeck, Sync, shuffle_steps, to_wire
 from .ops import Reveal as RevealOp
 from .seat import Alarm, CardSeen, SeatProtocol, StepDone
 from .transcript import Roster
@@ -115,29 +114,39 @@ class Driver:
         self._waiting: tuple[Any, Op] | None = None  # (what the engine asked, the step run for it)
         self.audit: AuditOutcome | None = None
         self.final_hash: bytes | None = None
-        self._log: deque[bytes] = deque()  # saved frames still to follow (resuming, replaying)
+        self._log: Iterator[bytes] = iter(())  # saved frames still to follow (resuming, replaying)
 
     def _follow(self, frame: bytes) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _replayed(self) -> bool:
-        """Is the driver's next step already in the saved log?  (Follows it just far enough.)"""
+    def _substeps(self, op: Op) -> list[Op]:
+        """The protocol steps that one step of the driver is (a proven shuffle is several)."""
+        return shuffle_steps(op.spec, self.players) if isinstance(op, ShuffleDeck) else [op]
+
+    def _replayed(self, op: Op) -> int:
+        """How many of ``op``'s protocol steps the saved log holds (followed just far enough)."""
         L = self.ledger()
-        while self._log and L.index <= self.steps:
-            self._follow(self._log.popleft())
-        return self.steps < L.index
+        need = self.steps + len(self._substeps(op))
+        while L.index < need:
+            frame = next(self._log, None)
+            if frame is None:
+                break
+            self._follow(frame)
+        return max(0, min(L.index, need) - self.steps)
 
     def _logged_result(self, op: Op) -> Any:
         L = self.ledger()
-        wire = to_wire(op, self.steps)
-        if L.log[self.steps][0] != wire:
-            seat = op.seat if isinstance(op, Move) else None
-            if seat is not None:
-                raise RemoteProtocolError(f"step {self.steps}: a move where the rules ask for something else",
-                                          seat=seat, who=L.who(seat))
-            raise LocalProtocolError(f"step {self.steps}: the log has {L.log[self.steps][0]['t']} "
-                                     f"where the rules ask for {wire['t']}")
-        return L.results[self.steps]
+        subs = self._substeps(op)
+        for k, sub in enumerate(subs):
+            wire = to_wire(sub, self.steps + k)
+            logged = L.log[self.steps + k][0]
+            if logged != wire:
+                if isinstance(op, Move):
+                    raise RemoteProtocolError(f"step {self.steps}: a move where the rules ask for something else",
+                                              seat=op.seat, who=L.who(op.seat))
+                raise LocalProtocolError(f"step {self.steps + k}: the log has {logged['t']} "
+                                         f"where the rules ask for {wire['t']}")
+        return L.results[self.steps + len(subs) - 1]
 
     # -- to be provided ------------------------------------------------------------
 
@@ -214,7 +223,7 @@ class Driver:
             raise LocalProtocolError(f"a step finished that the rules did not ask for: {op!r}")
         why, _ = self._waiting
         self._waiting = None
-        self.steps += 1
+        self.steps += len(self._substeps(op))
         if why is None:  # a setup step
             if not self._setup:
                 self.phase = PLAY
@@ -312,9 +321,9 @@ class GamePeer(Driver):
         """A fresh seat (``protocol``) that follows its saved log (``frames``, whole
         steps, in log order) with its engine, and carries on from where it ends."""
         peer = cls(protocol)
-        peer._log = deque(frames)
+        peer._log = iter(frames)
         peer.pump()
-        if peer._log:
+        if next(peer._log, None) is not None:
             raise LocalProtocolError("the saved log goes on past what the rules asked")
         return peer
 
@@ -328,15 +337,20 @@ class GamePeer(Driver):
         return self.protocol.card(deck, position)
 
     def run(self, op: Op) -> tuple[bool, Any]:
-        if self._replayed():  # already in the saved log (a resumed seat)
+        subs = self._substeps(op)
+        done = self._replayed(op)
+        if done == len(subs):  # already in the saved log (a resumed seat)
             return True, self._logged_result(op)
         if self.protocol.ledger.op is not None:
             raise LocalProtocolError("the saved log ends in the middle of a step")
-        self._events_from(self.protocol.request(op))
+        events: list[Any] = []
+        for sub in ([op] if done == 0 else subs[done:]):  # a shuffle cut short goes on where it stopped
+            events += self.protocol.request(sub)
+        self._events_from(events)
         return False, None
 
     def _own_decision(self, decision: Decision) -> bool:
-        if self._replayed():  # our move is in the saved log already (resumed)
+        if self._replayed(Move(self.me)):  # our move is in the saved log already (resumed)
             self._start(decision, Move(self.me, frozenset(decision.options)))
             return True
         if len(decision.options) == 1:  # nothing to decide, but the others cannot know that
@@ -395,8 +409,11 @@ class GamePeer(Driver):
     def _events_from(self, events: Sequence[Any]) -> None:
         for e in events:
             if isinstance(e, StepDone):
-                if self._waiting is not None and self._waiting[1] == e.op:
-                    self.step_done(e.op, e.result)
+                subs = self._substeps(self._waiting[1]) if self._waiting is not None else []
+                if subs and e.op == subs[-1]:
+                    self.step_done(self._waiting[1], e.result)  # type: ignore[index]
+                elif e.op in subs:
+                    continue  # a step within a proven shuffle
                 else:
                     raise LocalProtocolError(f"step {e.index} ({e.op!r}) finished that the rules did not ask for")
             elif isinstance(e, Alarm):
@@ -412,7 +429,7 @@ class LogReplay(Driver):
     def __init__(self, roster: Roster, frames: Iterable[bytes]):
         super().__init__(roster.size, None)
         self._ledger = Ledger(roster)
-        self._log = deque(frames)
+        self._log = iter(frames)
         self.history: list[Any] = []  # the events of the replay (see :func:`replay`)
 
     def ledger(self) -> Ledger:
@@ -426,7 +443,7 @@ class LogReplay(Driver):
         return self._ledger.deck(deck).public.get(position)
 
     def run(self, op: Op) -> tuple[bool, Any]:
-        if not self._replayed():
+        if self._replayed(op) < len(self._substeps(op)):
             raise _EndOfLog()
         return True, self._logged_result(op)
 

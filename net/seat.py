@@ -28,12 +28,13 @@ from . import deck as decks
 from . import group
 from .deck import DeckSpec
 from .dice import CHAIN_LENGTH, OwnChain
-from .envelope import Envelope, SeqTracker, open_frame, seal
+from .envelope import INNER, Envelope, SeqTracker, open_frame, seal
 from .errors import Divergence, Equivocation, LocalProtocolError, RemoteProtocolError
 from .ledger import BODIES, Ledger
 from .ops import (
     KIND_OF,
     Audit,
+    Challenge,
     Deal,
     Draw,
     Hello,
@@ -41,13 +42,17 @@ from .ops import (
     Move,
     Op,
     Pick,
+    ProveShuffle,
     Reveal,
     Roll,
     Show,
+    ShuffleBy,
     ShuffleDeck,
     Sync,
+    shuffle_steps,
 )
 from .seal import Boxes
+from .seal import digest as seal_digest
 from .secrets import SeatSecrets
 from .transcript import Roster, Transcript
 
@@ -126,12 +131,19 @@ class SeatProtocol:
     # -- the engine's side --------------------------------------------------------
 
     def request(self, op: Op) -> list[Any]:
-        """The local engine says this is the next step.  Raises LocalProtocolError if impossible."""
+        """The local engine says this is the next step.  Raises LocalProtocolError if impossible.
+
+        A ``ShuffleDeck`` runs as several steps: each seat's shuffle, its
+        challenge and its proof (``ops.shuffle_steps``).
+        """
         if self.ledger.op is None and not self._requests:
             problem = self.ledger.problem(op)
             if problem is not None:
                 raise LocalProtocolError(problem)
-        self._requests.append(op)
+        if isinstance(op, ShuffleDeck):
+            self._requests.extend(shuffle_steps(op.spec, self.roster.size))
+        else:
+            self._requests.append(op)
         return self._advance()
 
     def waiting_for(self) -> tuple[int, ...]:
@@ -309,16 +321,26 @@ class SeatProtocol:
                 "dice": self.chain.commitment(0),
                 "len": self.chain.length,
             }
-        if isinstance(op, ShuffleDeck):
-            d = L.deck(op.spec.name)
-            E, pts = decks.shuffle(d.shuffle_input(self.seat), self.secrets.deck(op.spec))
-            return {"E": E, "pts": b"".join(pts)}
+        if isinstance(op, (ShuffleDeck, ShuffleBy)):
+            d = L.deck(op.spec.name if isinstance(op, ShuffleDeck) else op.deck)
+            ds, X = self.secrets.deck(d.spec), d.shuffle_input(self.seat)
+            E, pts = decks.shuffle(X, ds)
+            ctx = decks.shuffle_context(self.roster.game_id, self.seat, d.name, E)
+            return {"E": E, "pts": b"".join(pts), "C": decks.commit_shadows(ctx, X, pts, ds, d.spec)}
+        if isinstance(op, ProveShuffle):
+            d = L.deck(op.deck)
+            assert d.candidate is not None and d.challenge is not None
+            _, E, pts, _ = d.candidate
+            ctx = decks.shuffle_context(self.roster.game_id, self.seat, d.name, E)
+            ds, X = self.secrets.deck(d.spec), d.shuffle_input(self.seat)
+            f, perms = decks.open_shadows(ctx, X, pts, ds, d.spec, d.challenge)
+            return {"f": f, "perms": perms}
         if isinstance(op, LockDeck):
             d = L.deck(op.deck)
             ctx = decks.lock_context(self.roster.game_id, L.basis, self.seat, d.name, d.E[self.seat])
             m = decks.lock(ctx, d.lock_input(self.seat), self._deck_secrets(op.deck))
             return {"Y": m.Y, "T": m.T, "R": m.R, "z": m.z, "zs": m.zs}
-        if isinstance(op, (Roll, Pick)):
+        if isinstance(op, (Roll, Pick, Challenge)):
             state = L.chains[self.seat]
             assert state is not None
             value, renew = self.chain.reveal(state)
@@ -330,10 +352,14 @@ class SeatProtocol:
             return self._key_body(op)
         if isinstance(op, Show):
             inner_body = {"op": L.op_wire, "basis": L.basis, **self._key_body(op)}
-            inner = seal(self.secrets.identity, self.seat, self.roster.game_id, self._seq_out, "keys", inner_body)
+            inner = seal(
+                self.secrets.identity, self.seat, self.roster.game_id, self._seq_out, "keys", inner_body, label=INNER
+            )
             box = L.box[op.to]
             assert box is not None
-            return {"ct": self.boxes.seal(self.seat, op.to, self._seq_out, box, inner)}
+            eph_private = self.secrets.ephemeral(self._seq_out, op.to)
+            eph, ct = self.boxes.seal(self.seat, op.to, self._seq_out, box, inner, eph_private)
+            return {"eph": eph, "h": seal_digest(inner), "ct": ct}
         if isinstance(op, Audit):
             entries = []
             for name, d in L.decks.items():
@@ -438,8 +464,15 @@ class SeatProtocol:
         seat = cls(roster, secrets, relay=relay)
         for frame in transcript.frames():
             seat.follow_frame(frame)
-        if seat.ledger.op is not None:
-            raise LocalProtocolError("the transcript ends in the middle of a step")
+        # A shuffle pass cut short goes on where it stopped, and so does a step
+        # saved half-way (its frames were saved as pending): our part is sent
+        # again if it is not among them (identical, as it is derived, not drawn).
+        started = [*seat.ledger.history, *([seat.ledger.op] if seat.ledger.op is not None else [])]
+        for d in seat.ledger.decks.values():
+            steps = shuffle_steps(d.spec, roster.size)
+            taken = sum(1 for op in started if op in steps)
+            seat._requests.extend(steps[taken:])
+        seat._advance()
         return seat
 
 

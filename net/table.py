@@ -64,8 +64,17 @@ class Table:
 
         identities = [Identity.from_seed(fresh(f"identity/{i}")) for i in range(len(names))]
         game_id = fresh("game")[:16]
-        roster = Roster(game_id, tuple(names), tuple(i.public_key for i in identities))
-        secrets = [SeatSecrets(game_id, i, identities[i], fresh(f"master/{i}")) for i in range(len(names))]
+        secrets = [
+            SeatSecrets.certified(game_id, i, identities[i], fresh(f"game-key/{i}"), fresh(f"master/{i}"))
+            for i in range(len(names))
+        ]
+        roster = Roster(
+            game_id,
+            tuple(names),
+            tuple(s.identity.public_key for s in secrets),
+            tuple(i.public_key for i in identities),
+            tuple(s.cert for s in secrets),
+        )
         seats = [
             SeatProtocol(roster, s, chain_length=chain_length)
             for s in secrets
@@ -109,12 +118,21 @@ class Table:
                         self._resolve(exc, r)
                     except RemoteProtocolError as exc:
                         exc.reporter = r  # type: ignore[attr-defined]
+                        if exc.seat is not None and exc.label is None and exc.seat < len(self.seats):
+                            exc.label = self.roster.label(exc.seat)
                         raise
                     self.delivered += 1
                 collect(r)
 
     def _resolve(self, exc: Divergence, reporter: int) -> None:
         found = find_equivocation({s.seat: s.view() for s in self.seats}, self.roster)
+        if found is None and exc.suspect is not None:
+            # Every seat accepted the same frames, so every honest log is the same:
+            # the seat that signed another hash lied about it.
+            found = self.ledger.blame(
+                exc.suspect, "signed a log hash that no seat's history has (no one told different stories)",
+                exc.evidence,
+            )
         if found is not None:
             found.reporter = reporter  # type: ignore[attr-defined]
             raise found from exc
@@ -132,7 +150,9 @@ class Table:
         self._pump()
         waiting = sorted({w for s in self.seats for w in s.waiting_for()})
         if waiting:
-            raise Stalled(waiting, [self.names[w] for w in waiting], describe(op))
+            raise Stalled(
+                waiting, [self.names[w] for w in waiting], describe(op), [self.roster.label(w) for w in waiting]
+            )
         for seat, before in zip(self.seats, alarms, strict=True):
             if len(seat.alarms) > before:
                 error = seat.alarms[before]

@@ -15,10 +15,14 @@ from ours means someone told different things to different seats, and
 from __future__ import annotations
 
 import hashlib
+import io
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
+
+import msgpack
+import nacl.bindings as sodium
 
 from .envelope import (
     GAME_ID_LEN,
@@ -27,6 +31,9 @@ from .envelope import (
     MAX_SEATS,
     MAX_SEQ,
     KeyRing,
+    _DECODE_ERRORS,
+    fingerprint,
+    _no_ext,
     context,
     pack,
     unpack_strict,
@@ -36,15 +43,29 @@ from .errors import Equivocation, LocalProtocolError, RemoteProtocolError
 MAX_TRANSCRIPT = 64 * 1024 * 1024
 MAX_OPS = 100_000
 MAGIC = "ankh-transcript"
+_ERRORS = (*_DECODE_ERRORS, msgpack.OutOfData, StopIteration)
+
+
+def certificate_message(game_id: bytes, seat: int, key: bytes) -> bytes:
+    """What an install's identity signs to vouch for its per-game key at one seat."""
+    return pack(["ankh/v1/game-key", game_id, seat, key])
 
 
 @dataclass(frozen=True)
 class Roster:
-    """Who sits at the table: the game id, names and signing keys by seat."""
+    """Who sits at the table: the game id, names and signing keys by seat.
+
+    ``keys`` sign the game's messages.  With ``identities`` and ``certs``,
+    each is a per-game key that the seat's long-term identity certified
+    (``certificate_message``), and a seat is shown by its identity's
+    fingerprint; the identity's own secret never enters the game.
+    """
 
     game_id: bytes
     names: tuple[str, ...]
     keys: tuple[bytes, ...]
+    identities: tuple[bytes, ...] = ()
+    certs: tuple[bytes, ...] = ()
 
     def __post_init__(self) -> None:
         if type(self.game_id) is not bytes or len(self.game_id) != GAME_ID_LEN:
@@ -55,6 +76,32 @@ class Roster:
             raise LocalProtocolError("roster keys must be distinct 32-byte Ed25519 keys")
         if any(type(n) is not str or not 0 < len(n) <= 32 or not n.isprintable() for n in self.names):
             raise LocalProtocolError("player names are 1 to 32 printable characters")
+        if len({" ".join(n.casefold().split()) for n in self.names}) != len(self.names):
+            raise LocalProtocolError("two players share a name")
+        for seat, key in enumerate(self.keys):
+            problem = weak_key(key)
+            if problem is not None:
+                raise LocalProtocolError(f"seat {seat}'s signing key is unusable: {problem}")
+        if self.identities or self.certs:
+            self._check_certificates()
+
+    def _check_certificates(self) -> None:
+        n = len(self.keys)
+        if len(self.identities) != n or len(self.certs) != n:
+            raise LocalProtocolError("a roster with identities needs one identity and one certificate per seat")
+        if any(type(c) is not bytes or len(c) != 64 for c in self.certs):
+            raise LocalProtocolError("a certificate is a 64-byte signature")
+        if any(type(k) is not bytes or len(k) != 32 for k in self.identities):
+            raise LocalProtocolError("identities are 32-byte Ed25519 keys")
+        if len(set(self.identities)) != n:
+            raise LocalProtocolError("one identity holds two seats")
+        for seat, identity in enumerate(self.identities):
+            problem = weak_key(identity)
+            if problem is not None:
+                raise LocalProtocolError(f"seat {seat}'s identity key is unusable: {problem}")
+            message = certificate_message(self.game_id, seat, self.keys[seat])
+            if not KeyRing([identity]).verify(0, self.certs[seat], message):
+                raise LocalProtocolError(f"seat {seat}'s game key is not certified by its identity")
 
     @property
     def size(self) -> int:
@@ -64,15 +111,40 @@ class Roster:
         return KeyRing(self.keys)
 
     def digest(self) -> bytes:
-        return hashlib.sha256(pack([list(self.names), list(self.keys)])).digest()
+        listed = [list(self.names), list(self.keys)]
+        if self.identities:
+            listed += [list(self.identities), list(self.certs)]
+        return hashlib.sha256(pack(listed)).digest()
 
     def who(self, seat: int | None) -> str | None:
         if seat is None or not 0 <= seat < len(self.names):
             return None
         return self.names[seat]
 
+    def fingerprint(self, seat: int) -> str:
+        """The short fingerprint players compare: of the identity, else of the game key."""
+        return fingerprint((self.identities or self.keys)[seat])
+
+    def label(self, seat: int) -> str:
+        """A seat as messages name it: name, seat number and fingerprint."""
+        return f"{self.names[seat]} (seat {seat}, {self.fingerprint(seat)})"
+
     def genesis(self) -> bytes:
         return hashlib.sha256(b"ankh/v1/log" + self.game_id + self.digest()).digest()
+
+
+def weak_key(key: bytes) -> str | None:
+    """Why an Ed25519 public key must not sit at a table (None if it may).
+
+    A key that is not a canonical encoding of a point of the prime-order
+    subgroup, or that has small order (the identity point among them), admits
+    signatures that verify on many messages or for anyone; such a key is
+    refused when the roster forms.  Possession of an accepted key is proven
+    by the seat's hello, signed under it over the roster's hash.
+    """
+    if not sodium.crypto_core_ed25519_is_valid_point(key):
+        return "not a canonical point of the prime-order group, or of small order"
+    return None
 
 
 def next_hash(previous: bytes, op_wire: Mapping[str, Any], frames: Sequence[bytes]) -> bytes:
@@ -85,23 +157,33 @@ def next_hash(previous: bytes, op_wire: Mapping[str, Any], frames: Sequence[byte
 
 @dataclass
 class Transcript:
+    """The roster, the frames of every finished step, and those of the step under way.
+
+    ``pending`` holds the frames already accepted for the unfinished last step,
+    so that saving a game in the middle of a step loses nothing.
+    """
+
     roster: Roster
     ops: list[list[bytes]] = field(default_factory=list)
+    pending: list[bytes] = field(default_factory=list)
 
     def frames(self) -> list[bytes]:
-        return [f for op in self.ops for f in op]
+        return [f for op in self.ops for f in op] + list(self.pending)
 
     def to_bytes(self) -> bytes:
-        return pack(
-            {
-                "magic": MAGIC,
-                "v": 1,
-                "game": self.roster.game_id,
-                "names": list(self.roster.names),
-                "keys": list(self.roster.keys),
-                "ops": [list(op) for op in self.ops],
-            }
-        )
+        obj: dict[str, Any] = {
+            "magic": MAGIC,
+            "v": 1,
+            "game": self.roster.game_id,
+            "names": list(self.roster.names),
+            "keys": list(self.roster.keys),
+            "ops": [list(op) for op in self.ops],
+        }
+        if self.roster.identities:
+            obj["ids"], obj["certs"] = list(self.roster.identities), list(self.roster.certs)
+        if self.pending:
+            obj["pending"] = list(self.pending)
+        return pack(obj)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         with open(path, "wb") as fh:
@@ -110,37 +192,127 @@ class Transcript:
     @classmethod
     def from_bytes(cls, data: bytes) -> Transcript:
         """Parse a saved transcript.  Raises only RemoteProtocolError."""
-        obj = unpack_strict(
-            data,
-            max_size=MAX_TRANSCRIPT,
-            max_str=64,
-            max_bin=MAX_FRAME,
-            max_array=MAX_OPS,
-            max_map=16,
-            max_depth=4,
-            canonical=False,
-        )
-        if type(obj) is not dict or obj.get("magic") != MAGIC or obj.get("v") != 1:
-            raise RemoteProtocolError("not an ankh transcript (version 1)")
-        game, names, keys, ops = obj.get("game"), obj.get("names"), obj.get("keys"), obj.get("ops")
-        if type(names) is not list or type(keys) is not list or type(ops) is not list:
-            raise RemoteProtocolError("malformed transcript header")
-        try:
-            roster = Roster(game, tuple(names), tuple(keys))
-        except LocalProtocolError as exc:
-            raise RemoteProtocolError(f"malformed transcript roster: {exc}") from None
-        out: list[list[bytes]] = []
-        for op in ops:
-            if type(op) is not list or any(type(f) is not bytes or len(f) <= HEADER_LEN for f in op):
-                raise RemoteProtocolError("malformed transcript entry")
-            out.append(list(op))
-        return cls(roster, out)
+        if type(data) is not bytes or len(data) > MAX_TRANSCRIPT:
+            raise RemoteProtocolError("not an ankh transcript: too large")
+        return cls._read(io.BytesIO(data))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Transcript:
         with open(path, "rb") as fh:
-            data = fh.read(MAX_TRANSCRIPT + 1)
-        return cls.from_bytes(data)
+            return cls._read(fh)
+
+    @classmethod
+    def _read(cls, fh: BinaryIO) -> Transcript:
+        roster, stream = read_stream(fh)
+        out: list[list[bytes]] = []
+        pending: list[bytes] = []
+        for where, frame in stream:
+            if where is None:
+                pending.append(frame)
+            elif where == len(out):
+                out.append([frame])
+            else:
+                out[-1].append(frame)
+        return cls(roster, out, pending)
+
+
+_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; "certs" and "ids" optional
+_LISTS = ("certs", "ids", "keys", "names")
+
+
+def read_stream(fh: BinaryIO) -> tuple[Roster, Iterator[tuple[int | None, bytes]]]:
+    """Read a saved transcript one frame at a time, in bounded memory.
+
+    Returns the roster and an iterator of (step number, or None for a frame of
+    the unfinished step; frame).  The header must come first, in the canonical
+    key order the writer uses.  Raises only RemoteProtocolError (also while
+    iterating), and never holds more than one frame of the file at a time.
+    """
+    unpacker = msgpack.Unpacker(
+        fh,
+        raw=False,
+        strict_map_key=True,
+        max_buffer_size=2 * MAX_FRAME,
+        max_str_len=64,
+        max_bin_len=MAX_FRAME,
+        max_array_len=MAX_OPS,
+        max_map_len=16,
+        max_ext_len=0,
+        ext_hook=_no_ext,
+    )
+
+    def fail(what: str) -> RemoteProtocolError:
+        return RemoteProtocolError(f"not an ankh transcript (version 1): {what}")
+
+    def small(expect: type, limit: int = 64) -> Any:
+        try:
+            if expect is list:
+                size = unpacker.read_array_header()
+                if size > limit:
+                    raise fail("header list too long")
+                return [unpacker.unpack() for _ in range(size)]
+            return unpacker.unpack()
+        except _ERRORS:
+            raise fail("malformed header") from None
+
+    try:
+        fields = unpacker.read_map_header()
+    except _ERRORS:
+        raise fail("not a map") from None
+    if not 6 <= fields <= 9:
+        raise fail("unexpected fields")
+    header: dict[str, Any] = {}
+    while True:  # the header, in the canonical (sorted) key order, up to "ops"
+        key = small(str)
+        if key == "ops":
+            break
+        if key not in (*_HEADER, "certs", "ids") or (header and key <= max(header)):
+            raise fail(f"unexpected field {key!r} here")
+        header[key] = small(list, MAX_SEATS) if key in _LISTS else small(object)
+    if any(key not in header for key in _HEADER) or ("ids" in header) != ("certs" in header):
+        raise fail("incomplete header")
+    if header["magic"] != MAGIC:
+        raise fail("wrong magic")
+    game, names, keys = header["game"], header["names"], header["keys"]
+    try:
+        roster = Roster(game, tuple(names), tuple(keys), tuple(header.get("ids", ())), tuple(header.get("certs", ())))
+    except (LocalProtocolError, TypeError) as exc:
+        raise RemoteProtocolError(f"malformed transcript roster: {exc}") from None
+
+    def frame() -> bytes:
+        item = unpacker.unpack()
+        if unpacker.tell() > MAX_TRANSCRIPT:
+            raise fail("too large")
+        if type(item) is not bytes or len(item) <= HEADER_LEN:
+            raise RemoteProtocolError("malformed transcript entry")
+        return item
+
+    def frames() -> Iterator[tuple[int | None, bytes]]:
+        try:
+            for step in range(unpacker.read_array_header()):
+                for _ in range(unpacker.read_array_header()):
+                    yield step, frame()
+            key = small(str)
+            if key == "pending":
+                header["pending"] = True
+                for _ in range(unpacker.read_array_header()):
+                    yield None, frame()
+                key = small(str)
+            if key != "v" or small(int) != 1:
+                raise fail("wrong version")
+            if fields != len(header) + 2:  # + "ops" and "v"
+                raise fail("unexpected fields")
+            try:
+                unpacker.unpack()
+            except msgpack.OutOfData:
+                return
+            raise fail("trailing data")
+        except RemoteProtocolError:
+            raise
+        except _ERRORS as exc:
+            raise RemoteProtocolError(f"malformed transcript: {str(exc)[:80] or type(exc).__name__}") from None
+
+    return roster, frames()
 
 
 def find_equivocation(views: Mapping[int, Sequence[bytes]], roster: Roster) -> Equivocation | None:

@@ -1,29 +1,35 @@
 """Offline audit of a saved game: ``verify_transcript(path_or_bytes) -> Report``.
 
 The verifier replays every public signed message through the same ledger the
-seats used (with no secrets): signatures, sequence numbers, the order of
-steps, every lock proof, every published key and its proof, every dice
+seats used (with no secrets), reading the file one frame at a time:
+signatures, sequence numbers, the order of steps, every shuffle proof against
+its beacon challenge, every lock proof, every published key and its proof, every dice
 reveal against its hash chain, and, if the game reached its end, the audit:
 each deck recomputed from the disclosed shuffle secrets and shown to be a
 permutation of its printed cards.  Private key deliveries are ciphertext to
 the verifier; the seat that received one checked it (and would have stopped
 the game with the signed evidence had it been wrong).
+
+A game is fair only once its audit has passed; before that it is incomplete
+(exit status 3), however clean the file is so far.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from .envelope import SeqTracker, open_frame, peek_signer
-from .errors import LocalProtocolError, RemoteProtocolError
-from .ledger import BODIES, Ledger
+from .errors import Divergence, LocalProtocolError, RemoteProtocolError
 from .fair_game import deck_specs
+from .ledger import BODIES, Ledger
 from .ops import Move, describe
 from .peer import Moved, describe_outcome, replay
-from .transcript import Transcript
+from .transcript import MAX_TRANSCRIPT, Roster, read_stream
 
 
 @dataclass(frozen=True)
@@ -32,14 +38,25 @@ class Violation:
     name: str | None
     message: str
 
+    label: str | None = None  # name, seat and key fingerprint
+
     def __str__(self) -> str:
         if self.seat is None:
             return f"unattributed: {self.message}"
-        return f"{self.name} (seat {self.seat}): {self.message}"
+        return f"{self.label or f'{self.name} (seat {self.seat})'}: {self.message}"
 
 
 @dataclass(frozen=True)
 class Report:
+    """What the verifier found.
+
+    ``status`` is "fair" (every check passed, the end-of-game audit among
+    them), "violation" (``violations`` says what and, where the file can
+    tell, who) or "incomplete" (nothing wrong so far, but the game has no
+    passed audit yet: the decks are not shown to be fair; ``waiting`` names
+    the seats a step still waits for when the file ends in the middle of one).
+    """
+
     fair: bool
     seats: tuple[str, ...]
     steps: int
@@ -49,7 +66,14 @@ class Report:
     decks: tuple[tuple[str, int], ...]  # (deck, cards) verified as permutations by the audit
     audited: bool
     violations: tuple[Violation, ...]
+    waiting: tuple[str, ...] = ()
     rules: str = ""  # what replaying the rules over the log showed ("" when the log is no game of the rules)
+
+    @property
+    def status(self) -> str:
+        if self.violations:
+            return "violation"
+        return "fair" if self.audited else "incomplete"
 
     def summary(self) -> str:
         decks = ", ".join(f"{name} ({size})" for name, size in self.decks) or "none"
@@ -63,36 +87,63 @@ class Report:
         )
 
     def __str__(self) -> str:
-        if self.fair:
-            return "fair: " + self.summary()
-        return "\n".join(f"violation: {v}" for v in self.violations)
+        if self.violations:
+            return "\n".join(f"violation: {v}" for v in self.violations)
+        if not self.audited:
+            waiting = "".join(f"; {w}" for w in self.waiting)
+            return f"incomplete: {self.summary()}{waiting}"
+        return "fair: " + self.summary()
 
 
-def _read(source: str | os.PathLike[str] | bytes) -> Transcript:
-    if isinstance(source, bytes):
-        return Transcript.from_bytes(source)
-    return Transcript.load(source)
+def _unreadable(message: str) -> Report:
+    return Report(False, (), 0, 0, 0, 0, (), False, (Violation(None, None, f"unreadable transcript: {message}"),))
 
 
 def verify_transcript(source: str | os.PathLike[str] | bytes) -> Report:
-    """Audit a saved game (a path or the file's bytes).
+    """Audit a saved game (a path or the file's bytes), one frame at a time.
 
     A malformed file is reported as a violation; only an unreadable path
     raises (OSError).
     """
+    if isinstance(source, bytes):
+        if len(source) > MAX_TRANSCRIPT:
+            return _unreadable("larger than a transcript can be")
+        return _verify(io.BytesIO(source), lambda: io.BytesIO(source))
+    with open(source, "rb") as fh:
+        return _verify(fh, lambda: open(source, "rb"))
+
+
+def _frames(fh: BinaryIO) -> Iterator[bytes]:
+    with fh:
+        _, stream = read_stream(fh)
+        for _, frame in stream:
+            yield frame
+
+
+def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
     try:
-        transcript = _read(source)
+        roster, stream = read_stream(fh)
     except RemoteProtocolError as exc:
-        return Report(False, (), 0, 0, 0, 0, (), False, (Violation(None, None, f"unreadable transcript: {exc}"),))
-    roster = transcript.roster
+        return _unreadable(str(exc))
     ledger = Ledger(roster)
     seqs = SeqTracker(roster.size)
     violations: list[Violation] = []
+    waiting: list[str] = []
 
     def violation(seat: int | None, message: str) -> None:
-        violations.append(Violation(seat, roster.who(seat), message))
+        label = roster.label(seat) if seat is not None and 0 <= seat < roster.size else None
+        violations.append(Violation(seat, roster.who(seat), message, label))
 
-    for number, frame in enumerate(transcript.frames()):
+    number = -1
+    while True:
+        try:
+            _, frame = next(stream)
+        except StopIteration:
+            break
+        except RemoteProtocolError as exc:
+            violation(None, f"unreadable transcript after message {number}: {exc.message}")
+            break
+        number += 1
         try:
             env = open_frame(frame, game_id=roster.game_id, keys=ledger.keyring, kinds=BODIES)
         except RemoteProtocolError as exc:
@@ -112,18 +163,32 @@ def verify_transcript(source: str | os.PathLike[str] | bytes) -> Report:
         seqs.advance(env.sender)
         try:
             ledger.follow(env)
+        except Divergence:
+            # A file handed in can hold one of two different messages a seat
+            # signed for the same slot; the next sender's hash then disagrees
+            # with the file, and the file alone cannot say which seat lied.
+            earlier = sorted({f[0] for f in (ledger.log[-1][1] if ledger.log else [])} - {env.sender})
+            others = ", ".join(roster.label(s) for s in earlier) or "nobody else"
+            violation(
+                None,
+                f"message {number}: {roster.label(env.sender)} signed a log hash that differs from this "
+                f"file's history at step {ledger.index}: either it signed a wrong hash, or a message of the step "
+                f"before is not the one it accepted (its signer told different stories: {others})",
+            )
+            break
         except RemoteProtocolError as exc:
             violation(exc.seat if exc.seat is not None else env.sender, f"message {number}: {exc.message}")
             break
-    else:
-        if ledger.op is not None:
-            for seat in ledger.pending():
-                violation(seat, f"stalled: never sent its part of step {ledger.index} ({describe(ledger.op)})")
+        if ledger.op is None:
+            del ledger.log[:-1]  # the hashes carry the history; the verifier keeps only the last step
+    if not violations and ledger.op is not None:
+        names = ", ".join(roster.label(s) for s in ledger.pending())
+        waiting.append(f"step {ledger.index} ({describe(ledger.op)}) waits for {names}")
     for anomaly in ledger.anomalies:
         violation(anomaly.seat, anomaly.message)
     rules = ""
     if not violations:
-        rules = _replay_rules(transcript, ledger, violation)
+        rules = _replay_rules(roster, _frames(reopen()), ledger, violation)
     audited = ledger.audit is not None
     if ledger.audit is not None:
         for seat, message in ledger.audit.violations:
@@ -131,7 +196,7 @@ def verify_transcript(source: str | os.PathLike[str] | bytes) -> Report:
     deck_sizes = {name: d.size for name, d in ledger.decks.items()}
     verified = tuple((name, deck_sizes[name]) for name in (ledger.audit.decks if ledger.audit else ()))
     return Report(
-        fair=not violations,
+        fair=audited and not violations,
         seats=roster.names,
         steps=ledger.index,
         rolls=ledger.rolls,
@@ -140,18 +205,19 @@ def verify_transcript(source: str | os.PathLike[str] | bytes) -> Report:
         decks=verified,
         audited=audited,
         violations=tuple(violations),
+        waiting=tuple(waiting),
         rules=rules,
     )
 
 
-def _replay_rules(transcript: Transcript, ledger: Ledger, violation) -> str:
-    """Replay the rules of the game over the log: every move must be legal and
-    every step the one the rules ask for.  Returns what it showed."""
+def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, violation) -> str:
+    """Replay the rules of the game over the log (a second reading of the file):
+    every move must be legal and every step the one the rules ask for."""
     specs = deck_specs(ledger.n) if 2 <= ledger.n <= 4 else []
     if [d.spec for d in ledger.decks.values()][:3] != specs or not any(isinstance(op, Move) for op in ledger.history):
         return ""  # a log of the protocol alone (no moves), not of a game of the rules
     try:
-        r = replay(transcript.roster, transcript.frames())
+        r = replay(roster, frames)
     except RemoteProtocolError as exc:
         violation(exc.seat, exc.message)
         return ""
@@ -165,22 +231,27 @@ def _replay_rules(transcript: Transcript, ledger: Ledger, violation) -> str:
     return f"rules replayed: {moves} moves, {describe_outcome(o)}"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``ankh verify FILE``: prints "fair: ..." or each violation.
+EXIT_FAIR, EXIT_VIOLATION, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 
-    Exit status: 0 fair, 1 violations found, 2 usage error.
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``ankh verify FILE``: prints "fair: ...", "incomplete: ..." or each violation.
+
+    Exit status: 0 fair (audit passed), 1 violations found (or a damaged file),
+    2 usage error or unreadable path, 3 incomplete (nothing wrong so far, but
+    no passed end-of-game audit).
     """
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 1 or args[0] in ("-h", "--help"):
         print("usage: ankh verify GAME_FILE", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     try:
         report = verify_transcript(args[0])
     except OSError as exc:
         print(f"cannot read {args[0]}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     print(report)
-    return 0 if report.fair else 1
+    return {"fair": EXIT_FAIR, "violation": EXIT_VIOLATION, "incomplete": EXIT_INCOMPLETE}[report.status]
 
 
 if __name__ == "__main__":  # pragma: no cover

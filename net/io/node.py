@@ -39,6 +39,7 @@ from .transport import Connection, ConnectionClosed, connect, serve, server_port
 
 PROLOGUE = PROTOCOL.encode()
 RETRY_EVERY = 1.0
+CLOSING = "the table closed"  # the host's last word on every link
 ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
 
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
@@ -196,7 +197,10 @@ class HostNode(_Seatkeeper):
         self.pending: list[tuple[Connection, str]] = []  # joiners not seated (table full...)
         self.hub: Hub | None = None
         self.roster: Roster | None = None
+        self.start: Start | None = None
         self.start_msg: dict[str, Any] | None = None
+        self._keys: dict[int, tuple[bytes, bytes]] = {}
+        self._secrets: dict[int, SeatSecrets] = {}
         self.server: asyncio.Server | None = None
         self.gone_since: dict[int, float] = {}
         self.on_lobby: Callable[[Lobby], None] | None = None
@@ -257,7 +261,7 @@ class HostNode(_Seatkeeper):
                 await self.advert.close()
             self.advert = None
         for conn in list(self.conns.values()):
-            conn.close("the table closed")
+            conn.close(CLOSING)
         if self.server is not None:
             self.server.close()
             with contextlib.suppress(Exception):
@@ -288,10 +292,11 @@ class HostNode(_Seatkeeper):
             if self.lobby.full:
                 self._start()
         elif first["t"] == "rejoin":
-            if self.roster is None or first["game"] != self.roster.game_id or conn.peer_key not in self.roster.keys:
+            if self.roster is None or first["game"] != self.roster.game_id \
+                    or conn.peer_key not in self.roster.identities:
                 conn.close("not a seat of this game")
                 return
-            seat = self.roster.keys.index(conn.peer_key)
+            seat = self.roster.identities.index(conn.peer_key)
             if seat in self.local:
                 conn.close("that seat plays here")
                 return
@@ -302,7 +307,6 @@ class HostNode(_Seatkeeper):
             self.gone_since.pop(seat, None)
             assert self.hub is not None
             self.hub.catch_up(seat, first["have"])
-            self._send(seat, {"t": "start", **{k: v for k, v in self.start_msg.items() if k != "t"}})
             self._send(seat, {"t": "have", "have": list(self.hub.host.protocol.have())})
             self.report("back", seat)
             self._flush()
@@ -342,6 +346,9 @@ class HostNode(_Seatkeeper):
                     self._abort(exc)
                     return
                 self._flush()
+            elif msg["t"] == "key" and self.start is not None and self.hub is None and seat not in self._keys:
+                self._keys[seat] = (msg["key"], msg["cert"])
+                self._roster_if_ready()
             elif msg["t"] == "bye":
                 conn.close("left")
 
@@ -361,22 +368,40 @@ class HostNode(_Seatkeeper):
     # -- the game ------------------------------------------------------------------------------
 
     def _start(self) -> None:
+        """The seats are final: every seat makes its key for this game (certified by its identity)."""
         self.start_msg = self.lobby.start_message()
         start, me = Start.from_message(self.start_msg, my_key=self.identity.public_key, my_nonce=self._nonce)
-        self.roster = start.roster
-        self._update_advert(seats_taken=len(self.lobby.seats), phase="playing")
+        self.start = start
         self._broadcast(self.start_msg)
         self.report("start", start)
-        secrets = {0: SeatSecrets.generate(start.roster.game_id, 0, self.identity)}
+        self._secrets = {0: SeatSecrets.generate(start.game_id, 0, self.identity)}
         for seat, ident in self._bots.items():
-            secrets[seat] = SeatSecrets.generate(start.roster.game_id, seat, ident)
+            self._secrets[seat] = SeatSecrets.generate(start.game_id, seat, ident)
+        self._keys = {seat: (s.identity.public_key, s.cert) for seat, s in self._secrets.items()}
+        self._update_advert(seats_taken=len(self.lobby.seats), phase="playing")
+        self._roster_if_ready()
+
+    def _roster_if_ready(self) -> None:
+        start = self.start
+        if self.hub is not None or len(self._keys) < len(start.names):
+            return
+        keys = [self._keys[s][0] for s in range(len(start.names))]
+        certs = [self._keys[s][1] for s in range(len(start.names))]
+        try:
+            roster = start.roster(keys, certs)
+        except RemoteProtocolError as exc:
+            self._abort(exc)
+            return
+        self.roster = roster
+        self.roster_msg = {"t": "roster", "keys": keys, "certs": certs}
+        self._broadcast(self.roster_msg)
         if self.save_root is not None:
-            self.save = SaveDir(self.save_root / f"net-{start.roster.game_id.hex()[:12]}")
-            self.save.create(start.roster, {"role": "host", "port": self.port, "bots": sorted(self._bots),
-                                            "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
-                             secrets)
+            self.save = SaveDir(self.save_root / f"net-{roster.game_id.hex()[:12]}")
+            self.save.create(roster, {"role": "host", "port": self.port, "bots": sorted(self._bots),
+                                      "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
+                             self._secrets)
             self.report("saved", self.save.path)
-        self._begin(start.roster, secrets, frames=[])
+        self._begin(roster, self._secrets, frames=[])
 
     def _begin(self, roster: Roster, secrets: dict[int, SeatSecrets], frames: list[bytes]) -> None:
         for seat, s in secrets.items():
@@ -397,6 +422,8 @@ class HostNode(_Seatkeeper):
         """Deliver everything queued, locally and on the links; save; schedule decisions."""
         hub = self.hub
         assert hub is not None
+        if self.result is not None:
+            return
         try:
             moved = True
             while moved:
@@ -490,13 +517,16 @@ class HostNode(_Seatkeeper):
         node.conns, node.pending, node.gone_since = {}, [], {}
         node.abandon_after = ABANDON_AFTER
         node.start_msg = start_msg
+        node.start, _ = Start.from_message(start_msg, my_key=identity.public_key,
+                                           my_nonce=start_msg["nonces"][0])
+        node._keys, node._secrets = {}, secrets
         node.roster = transcript.roster
         node.server = None
         node.on_lobby = None
         node.advertise, node.advert, node.name = False, None, transcript.roster.names[0]
         node._bots = {}
         node.lobby = Lobby(os.urandom(16), transcript.roster.size)
-        if secrets.get(0) is None or secrets[0].identity.public_key != identity.public_key:
+        if secrets.get(0) is None or secrets[0].owner != identity.public_key:
             raise LocalProtocolError("that save belongs to another identity")
         for seat in range(1, transcript.roster.size):
             if seat not in secrets:
@@ -521,6 +551,9 @@ class JoinNode(_Seatkeeper):
         self.peer: GamePeer | None = None
         self.address: tuple[str, int] | None = None
         self.start: Start | None = None
+        self.start_msg: dict[str, Any] = {}
+        self.seat = -1
+        self.secrets: SeatSecrets | None = None
 
     async def run(self, host: str, port: int) -> Result:
         self.address = (host, port)
@@ -540,6 +573,9 @@ class JoinNode(_Seatkeeper):
                     return
                 if self.peer is None:
                     self.end(Result(f"the table closed before the game began: {exc.reason}"))
+                    return
+                if exc.reason.endswith(CLOSING):  # the host ended the table on purpose
+                    self.end(Result("the host closed the table before the game ended"))
                     return
                 self.report("gone", (0, exc.reason))
                 again = await self._reconnect()
@@ -577,8 +613,14 @@ class JoinNode(_Seatkeeper):
             t = msg["t"]
             if t == "lobby" and self.peer is None:
                 self.report("lobby", msg)
-            elif t == "start" and self.peer is None:
-                self._begin(msg)
+            elif t == "start" and self.start is None:
+                self._on_start(msg)
+            elif t == "roster" and self.peer is None and self.start is not None:
+                try:
+                    self._on_roster(msg)
+                except RemoteProtocolError as exc:
+                    self._abort(exc)
+                    return
             elif t == "have" and self.peer is not None:
                 mine = self.peer.protocol.frames_after(msg["have"])
                 for m in frames_message(mine):
@@ -595,32 +637,45 @@ class JoinNode(_Seatkeeper):
                 self.end(Result(msg["why"]))
                 return
 
-    def _begin(self, msg: dict[str, Any], frames: list[bytes] | None = None,
-               secrets: SeatSecrets | None = None) -> None:
+    def _on_start(self, msg: dict[str, Any]) -> None:
+        """The seats are final: make this seat's key for the game and send it, certified."""
         start, seat = Start.from_message(msg, my_key=self.identity.public_key, my_nonce=self._nonce)
-        self.start = start
+        self.start, self.start_msg, self.seat = start, msg, seat
         self.report("start", start)
-        if secrets is None:
-            secrets = SeatSecrets.generate(start.roster.game_id, seat, self.identity)
-            if self.save_root is not None:
-                self.save = SaveDir(self.save_root / f"net-{start.roster.game_id.hex()[:12]}")
-                assert self.address is not None
-                self.save.create(start.roster, {"role": "join", "host": self.address[0], "port": self.address[1],
-                                                "nonce": self._nonce,
-                                                "start": {k: v for k, v in msg.items() if k != "t"}},
-                                 {seat: secrets})
-                self.report("saved", self.save.path)
-        proto = SeatProtocol(start.roster, secrets, relay=0)
+        self.secrets = SeatSecrets.generate(start.game_id, seat, self.identity)
+        assert self.conn is not None
+        self.conn.send_nowait(encode({"t": "key", "key": self.secrets.identity.public_key,
+                                      "cert": self.secrets.cert}))
+
+    def _on_roster(self, msg: dict[str, Any]) -> None:
+        assert self.start is not None and self.secrets is not None
+        roster = self.start.roster(msg["keys"], msg["certs"])
+        if roster.keys[self.seat] != self.secrets.identity.public_key:
+            raise RemoteProtocolError("roster: our key is not at our seat")
+        if self.save_root is not None:
+            self.save = SaveDir(self.save_root / f"net-{roster.game_id.hex()[:12]}")
+            assert self.address is not None
+            self.save.create(roster, {"role": "join", "host": self.address[0], "port": self.address[1],
+                                      "nonce": self._nonce,
+                                      "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
+                             {self.seat: self.secrets})
+            self.report("saved", self.save.path)
+        self._begin(roster, self.secrets)
+
+    def _begin(self, roster: Roster, secrets: SeatSecrets, frames: list[bytes] | None = None) -> None:
+        proto = SeatProtocol(roster, secrets, relay=0)
         self.peer = GamePeer.resume(proto, frames) if frames else GamePeer(proto)
         self.saved_steps = len(self.peer.protocol.ledger.log)
-        self.local = {seat: self.peer}
-        self.primary = seat
-        self.emit(seat, self.peer.start())
+        self.local = {secrets.seat: self.peer}
+        self.primary = secrets.seat
+        self.emit(secrets.seat, self.peer.start())
         self._flush()
 
     def _flush(self) -> None:
         peer = self.peer
         assert peer is not None
+        if self.result is not None:
+            return
         out = self._outgoing(peer.data_to_send())
         self.journal_steps(peer)
         if out and self.conn is not None and not self.conn.closed:
@@ -674,14 +729,17 @@ class JoinNode(_Seatkeeper):
         if info.get("role") != "join":
             raise LocalProtocolError("that save is not of a joined table")
         (mine,) = secrets.values()
-        if mine.identity.public_key != identity.public_key:
+        if mine.owner != identity.public_key:
             raise LocalProtocolError("that save belongs to another identity")
         node = cls(identity, transcript.roster.names[mine.seat], decide=decide, report=report, save_root=None)
         node.save = save
         node._nonce = info["nonce"]
         node.address = (info["host"], int(info["port"]))
+        node.start_msg = {"t": "start", **info["start"]}
+        node.start, node.seat = Start.from_message(node.start_msg, my_key=identity.public_key, my_nonce=node._nonce)
+        node.secrets = mine
         save.reopen()
-        node._begin({"t": "start", **info["start"]}, frames=transcript.frames(), secrets=mine)
+        node._begin(transcript.roster, mine, frames=transcript.frames())
         conn = await node._reconnect()
         if conn is not None:
             node.conn = conn

@@ -8,7 +8,9 @@ from pathlib import Path
 from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 from ankh.core.model import ADJ, BROWN, GREEN, TWO_PLAYER_REMOVED_CARDS
 
-REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference"
+# beside the repository: next to its checkout, or next to the folder of worktrees holding it
+_BESIDE = [p / "shared" / "reference" for p in Path(__file__).resolve().parents[3:5]]
+REFERENCE = next((p for p in _BESIDE if p.exists()), _BESIDE[0])
 
 
 def load(name: str):

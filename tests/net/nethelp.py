@@ -110,16 +110,25 @@ def attempt_unlock(t: Table, seat: int, deck: str, pos: int) -> str | None:
 
 def reseal(t: Table, frame: bytes, to: int, mutate_inner: Callable[[dict[str, Any]], None]) -> bytes:
     """A sealed (private) message re-made by its sender with the inner body changed."""
+    from ankh.net.envelope import INNER
+    from ankh.net.seal import digest
+
     payload = decode(frame)
     sender, seq = payload["from"], payload["seq"]
     secrets = t.seats[sender].secrets
-    boxes = Boxes(secrets.box_private, t.game_id)
+    receiver = t.seats[to].secrets
+    eph = payload["body"]["eph"]
+    inner = Boxes(receiver.box_private, t.game_id).open(sender, to, seq, eph, payload["body"]["ct"])
+    inner_payload = unpack_strict(inner[HEADER_LEN:])
+    mutate_inner(inner_payload["body"])
+    inner2 = seal(secrets.identity, sender, t.game_id, seq, "keys", inner_payload["body"], label=INNER)
     peer = t.seats[sender].ledger.box[to]
-    inner = boxes.open(sender, to, seq, peer, payload["body"]["ct"])
-    inner2 = resign(inner, secrets.identity, mutate_inner)
 
     def outer(body: dict[str, Any]) -> None:
-        body["ct"] = boxes.seal(sender, to, seq, peer, inner2)
+        _, body["ct"] = Boxes(secrets.box_private, t.game_id).seal(
+            sender, to, seq, peer, inner2, secrets.ephemeral(seq, to)
+        )
+        body["h"] = digest(inner2)
 
     return resign(frame, secrets.identity, outer)
 
@@ -147,3 +156,59 @@ def cheat_body(
         return b
 
     s._body = body  # type: ignore[method-assign]
+
+
+
+def rigged_shadows(
+    ctx: bytes, spec: DeckSpec, X: list[bytes], Z: list[bytes], E: bytes, guess: list[int], salt: bytes
+) -> tuple[bytes, list[tuple[bytes, bytes]]]:
+    """A cheater's best try at proving a shuffle X -> Z that is not one: each shadow
+    is built to open only the way its guessed bit asks.  Returns (commitments, openings)."""
+    from ankh.net import deck as decks
+
+    commits, openings = [], []
+    for i, bit in enumerate(guess):
+        f, _ = group.secret_scalar(b"cheat", salt, bytes([i]))
+        sigma = decks.derive_permutation(salt + bytes([i]), spec)
+        if bit == 0:  # an honest shadow of the input
+            S, F = [group.mul(f, X[src]) for src in sigma], group.mul_base(f)
+        else:  # a shadow of the rigged output: S[sigma[m]] = f*Z[m]
+            S = [b""] * len(Z)
+            for m, dst in enumerate(sigma):
+                S[dst] = group.mul(f, Z[m])
+            F = group.mul(f, E)
+        commits.append(decks._shadow_hash(ctx, i, F, S))
+        openings.append((group.scalar_to_bytes(f), bytes(sigma)))
+    return b"".join(commits), openings
+
+
+def cheating_shuffler(t: Table, seat: int, deck: str, rig: Callable[[list[bytes], bytes], list[bytes]]) -> list[int]:
+    """Make ``seat`` rig its shuffle of ``deck`` and try to prove it the best way a
+    cheater can (``rigged_shadows``).  ``rig(honest output, E)`` returns the rigged
+    output.  Returns the guessed bits."""
+    from ankh.net import deck as decks
+    from ankh.net.ops import ProveShuffle, ShuffleBy, ShuffleDeck
+
+    s = t.seats[seat]
+    honest = s._body
+    guess = [(7 * i + seat) % 3 % 2 for i in range(decks.SHADOWS)]
+    state: dict[str, Any] = {}
+
+    def body(op: Any) -> dict[str, Any]:
+        b = honest(op)
+        name = op.spec.name if isinstance(op, ShuffleDeck) else getattr(op, "deck", None)
+        if name != deck or getattr(op, "seat", 0) != seat:
+            return b
+        if isinstance(op, (ShuffleDeck, ShuffleBy)):
+            d = s.ledger.deck(deck)
+            Z = rig(group.split_points(b["pts"]), b["E"])
+            ctx = decks.shuffle_context(t.game_id, seat, deck, b["E"])
+            b["C"], state["openings"] = rigged_shadows(ctx, d.spec, d.shuffle_input(seat), Z, b["E"], guess, b"rig")
+            b["pts"] = b"".join(Z)
+        elif isinstance(op, ProveShuffle):
+            b["f"] = b"".join(f for f, _ in state["openings"])
+            b["perms"] = b"".join(p for _, p in state["openings"])
+        return b
+
+    s._body = body  # type: ignore[method-assign]
+    return guess

@@ -37,7 +37,7 @@ class CheatingJoiner(JoinNode):
             if decode(f)["kind"] == self.kind and not self.cheated:
                 self.left -= 1
                 if self.left == 0:
-                    f = resign(f, self.identity, self.mutate)
+                    f = resign(f, self.secrets.identity, self.mutate)  # signed with this seat's game key
                     self.cheated = True
             out.append(f)
         return out

@@ -8,10 +8,11 @@ import random
 import pytest
 from ankh.net import deck as decks
 from ankh.net import group
-from ankh.net.envelope import open_frame
+from ankh.net.envelope import INNER, open_frame
 from ankh.net.errors import Equivocation, RemoteProtocolError, Stalled
 from ankh.net.ledger import BODIES, INNER_KINDS
 from ankh.net.ops import Roll
+from ankh.net.seal import digest as seal_digest
 from ankh.net.seat import Link
 from ankh.net.verify import verify_transcript
 
@@ -121,10 +122,12 @@ def test_wrong_key_in_a_private_pass() -> None:
     assert caught(info.value, t, tamper, 1) == 2  # only the receiver can see inside
     assert t.known(2, "player", pos) is None
     # The receiver can show everyone the signed lie: the inner frame is signed by
-    # seat 1 and its key fails against public data alone.
+    # seat 1 (under the inner context), the signed outer frame carries its hash,
+    # and its key fails against public data alone.
     outer, inner = info.value.evidence
-    env = open_frame(inner, game_id=t.game_id, keys=t.ledger.keyring, kinds=INNER_KINDS)
+    env = open_frame(inner, game_id=t.game_id, keys=t.ledger.keyring, kinds=INNER_KINDS, label=INNER)
     assert env.sender == 1 and env.seq == decode(outer)["seq"]
+    assert decode(outer)["body"]["h"] == seal_digest(inner)
     d = t.seats[0].ledger.deck("player")
     b = env.body
     ctx = decks.keys_context(t.game_id, b["basis"], 1, "player", [pos])
@@ -170,30 +173,30 @@ def _replace_point(t, cheat: int, index: int, new_point) -> None:
         pts = body["pts"]
         body["pts"] = pts[: 32 * index] + new_point(pts) + pts[32 * (index + 1) :]
 
-    cheat_body(t, cheat, "shuffle", edit, when=lambda op: op.spec.name == "personalities")
+    cheat_body(t, cheat, "shuffle", edit, when=lambda op: getattr(op, "deck", None) == "personalities")
 
 
-def test_card_duplicated_in_the_shuffle_is_caught_in_play_and_by_the_audit() -> None:
+def test_card_changed_after_the_shadows_were_committed_fails_the_proof() -> None:
     t = table(3, seed=b"duplicate")
     _replace_point(t, 1, 2, lambda pts: pts[32 * 5 : 32 * 6])  # position 2 := position 5
-    t.setup(small_decks())  # the shuffle pass carries no proof: nothing to see yet
+    watch = Tamper(t, 1, "open", lambda f: f, when=lambda body: body["op"]["deck"] == "personalities")
     with pytest.raises(RemoteProtocolError) as info:
-        t.draw("personalities", 7)
-    assert info.value.seat is None and "both positions" in info.value.message
-    outcome = t.audit()
-    assert not outcome.fair
-    assert {seat for seat, _ in outcome.violations} == {1}
-    assert "substituted" in outcome.violations[0][1]
-    report = verify_transcript(t.transcript().to_bytes())
-    assert not report.fair and {v.seat for v in report.violations} == {None, 1}
-    assert any(v.name == "Bob" and "substituted" in v.message for v in report.violations)
+        t.setup(small_decks())
+    caught(info.value, t, watch, 1)
+    assert "proof fails" in info.value.message
 
 
-def test_card_substituted_in_the_shuffle_is_caught_by_the_audit() -> None:
-    t = table(3, seed=b"substitute")
-    _replace_point(t, 2, 4, lambda pts: group.mul(3, pts[32 * 4 : 32 * 5]))  # not a printed card
-    t.setup(small_decks())
-    t.deal("personalities", 0, 3)  # the game goes on; nobody can tell yet
+def test_audit_still_checks_every_disclosure() -> None:
+    t = table(3, seed=b"substitute", decks=small_decks())
+    t.deal("personalities", 0, 3)
+
+    def lie(body: dict) -> None:  # seat 2 discloses another permutation than the one it used
+        entry = body["decks"][1]
+        perm = bytearray(entry["perm"])
+        perm[0], perm[1] = perm[1], perm[0]
+        entry["perm"] = bytes(perm)
+
+    cheat_body(t, 2, "audit", lie)
     outcome = t.audit()
     assert [seat for seat, _ in outcome.violations] == [2]
     assert "personalities" not in outcome.decks and "player" in outcome.decks
@@ -208,15 +211,14 @@ def _twist_point(rng: random.Random) -> bytes:
 
 
 def test_point_off_the_curve_is_pinned_on_whoever_published_it() -> None:
-    # A point on the twist slipped into a shuffle makes an honest seat's lock
-    # proof fail later; the checker then finds who published the bad point.
+    # A point on the twist slipped into a shuffle is refused on arrival.
     t = table(3, seed=b"twist")
     bad = _twist_point(random.Random(1))
     assert not group.is_valid_point(bad)
     _replace_point(t, 1, 3, lambda pts: bad)
     with pytest.raises(RemoteProtocolError) as info:
         t.setup(small_decks())
-    assert info.value.seat == 1 and "outside the group" in info.value.message
+    assert info.value.seat == 1 and "outside the prime-order group" in info.value.message
 
 
 def test_withheld_reveal_is_reported_as_a_stall_by_name() -> None:
@@ -260,3 +262,71 @@ def test_equivocation_in_the_last_message_is_caught_by_sync() -> None:
     with pytest.raises(Equivocation) as info:
         t.sync()
     assert info.value.seat == 1
+
+
+def _with_small_order_part(point: bytes) -> bytes:
+    """P + T with T the point of order 2: its u-coordinate is 1/u(P)."""
+    return pow(group.to_int(point), -1, group.P).to_bytes(32, "little")
+
+
+def test_lock_output_with_a_small_order_component_is_refused_on_arrival(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = table(3, seed=b"small-order-lock")
+    cheat = t.seats[1]
+    honest, mul_n, made = cheat._body, group.mul_n, {}
+
+    def body(op):  # seat 1 locks position 3 of the player deck as a[3]*X[3] + T, and proves it
+        if getattr(op, "deck", None) != "player" or type(op).__name__ != "LockDeck":
+            return honest(op)
+        d = cheat.ledger.deck("player")
+        target = (cheat.secrets.deck(d.spec).a(3)[1], d.lock_input(1)[3])
+
+        def tainted(n: bytes, point: bytes) -> bytes:
+            out = mul_n(n, point)
+            return _with_small_order_part(out) if (n, point) == target else out
+
+        monkeypatch.setattr(group, "mul_n", tainted)
+        try:
+            made.update(honest(op), basis=cheat.ledger.basis)
+        finally:
+            monkeypatch.setattr(group, "mul_n", mul_n)
+        return {k: v for k, v in made.items() if k != "basis"}
+
+    cheat._body = body  # type: ignore[method-assign]
+    with pytest.raises(RemoteProtocolError) as info:
+        t.setup(small_decks())
+    assert info.value.seat == 1 and "outside the prime-order group" in info.value.message
+    # The lock proof alone cannot see it: multiplying by a clamped scalar wipes the part out.
+    d = t.seats[info.value.reporter].ledger.deck("player")  # type: ignore[attr-defined]
+    ctx = decks.lock_context(t.game_id, made["basis"], 1, "player", d.E[1])
+    msg = decks.LockMessage(made["Y"], made["T"], made["R"], made["z"], made["zs"])
+    Y, bad = decks.verify_lock(ctx, d.E[1], d.lock_input(1), msg)
+    assert bad == [] and not group.is_valid_point(Y[3])
+    assert len(d.locked) == 1
+
+
+def test_shuffle_output_with_a_small_order_component_is_refused_before_its_proof() -> None:
+    t = table(3, seed=b"small-order-shuffle")
+
+    def plant(body: dict) -> None:
+        pts = group.split_points(body["pts"])
+        pts[2] = _with_small_order_part(pts[2])
+        body["pts"] = b"".join(pts)
+
+    cheat_body(t, 2, "shuffle", plant, when=lambda op: getattr(op, "deck", None) == "personalities")
+    watch = Tamper(t, 2, "shuffle", lambda f: f, when=lambda body: body["op"]["deck"] == "personalities")
+    with pytest.raises(RemoteProtocolError) as info:
+        t.setup(small_decks())
+    caught(info.value, t, watch, 2)
+    assert "outside the prime-order group" in info.value.message
+    d = t.seats[0].ledger.deck("personalities")
+    assert len(d.shuffled) == 2 and d.candidate is None  # Cat's shuffle never got in
+
+
+def test_box_key_with_a_small_order_component_is_refused_at_hello() -> None:
+    t = table(3, seed=b"small-order-box")
+    spoil = lambda b: b.__setitem__("box", _with_small_order_part(b["box"]))  # noqa: E731
+    tamper = Tamper(t, 2, "hello", lambda f: resign(f, identity(t, 2), spoil))
+    with pytest.raises(RemoteProtocolError) as info:
+        t.roll("x")
+    caught(info.value, t, tamper, 2)
+    assert "box key" in info.value.message

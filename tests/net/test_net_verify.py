@@ -55,15 +55,15 @@ def test_tampered_key_is_named(finished: tuple, tmp_path: Path, capsys: pytest.C
     path = tmp_path / "bad.ankh"
     Transcript(t.roster, ops).save(path)
     assert verify.main([str(path)]) == 1
-    assert capsys.readouterr().out.startswith("violation: Ann (seat 0): message")
+    assert capsys.readouterr().out.startswith(f"violation: Ann (seat 0, {t.roster.fingerprint(0)}): message")
 
 
 def test_forged_or_reordered_messages(finished: tuple) -> None:
     t, transcript = finished
     ops = [list(op) for op in transcript.ops]
-    flipped = bytearray(ops[3][1])
+    flipped = bytearray(ops[2][1])  # a frame of the first challenge round
     flipped[20] ^= 1
-    ops[3][1] = bytes(flipped)
+    ops[2][1] = bytes(flipped)
     report = verify.verify_transcript(Transcript(t.roster, ops).to_bytes())
     assert not report.fair and report.violations[0].seat is None
     assert "not authentic" in report.violations[0].message
@@ -74,17 +74,36 @@ def test_forged_or_reordered_messages(finished: tuple) -> None:
     assert "out of place" in report.violations[0].message
 
 
-def test_unfinished_step_names_the_stalled_seat() -> None:
+def test_game_saved_in_the_middle_of_a_step_is_incomplete_not_fair(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     t = table(3, seed=b"verify-stall", decks=small_decks())
+    t.wire = lambda f, s, r: None if s == 1 else f  # Bob's part never arrives
     for s in t.seats:
         s.request(Roll("never settled"))
-    frames = [f for s in (0, 2) for f in t.seats[s].data_to_send()]
-    transcript = t.transcript()
-    transcript.ops.append(frames)
-    report = verify.verify_transcript(transcript.to_bytes())
-    assert [(v.seat, v.name) for v in report.violations] == [(1, "Bob")]
-    assert "stalled" in report.violations[0].message
-    assert not report.audited and "no end-of-game audit" in report.summary()
+    t._pump()
+    transcript = t.transcript(0)
+    assert len(transcript.pending) == 2  # Ann's and Cat's parts are saved
+    path = tmp_path / "mid-step.ankh"
+    transcript.save(path)
+    report = verify.verify_transcript(path)
+    assert report.violations == () and not report.fair and report.status == "incomplete"
+    assert "waits for Bob (seat 1" in str(report) and str(report).startswith("incomplete: ")
+    assert verify.main([str(path)]) == 3
+    assert capsys.readouterr().out.startswith("incomplete: 3 seats")
+    # a pending frame is checked like any other
+    bad = Transcript(t.roster, transcript.ops, [transcript.pending[0], transcript.pending[0]])
+    assert verify.verify_transcript(bad.to_bytes()).status == "violation"
+
+
+def test_clean_game_without_its_audit_is_incomplete(finished: tuple, tmp_path: Path) -> None:
+    t, transcript = finished
+    path = tmp_path / "unaudited.ankh"
+    Transcript(t.roster, transcript.ops[:-1]).save(path)
+    report = verify.verify_transcript(path)
+    assert report.violations == () and not report.audited and report.status == "incomplete"
+    assert "no end-of-game audit" in str(report)
+    assert verify.main([str(path)]) == 3
 
 
 def test_garbage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -94,3 +113,29 @@ def test_garbage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert verify.main([str(tmp_path / "missing.ankh")]) == 2
     assert verify.main([]) == 2
     capsys.readouterr()
+
+
+def test_verifier_reads_a_huge_file_in_bounded_memory(finished: tuple, tmp_path: Path) -> None:
+    import tracemalloc
+
+    t, transcript = finished
+    path = tmp_path / "huge.ankh"
+    junk = b"\x00" * 600
+    # 100,000 steps of junk: 60 MB that a whole-file decoder would hold at once
+    header = Transcript(t.roster, []).to_bytes()
+    body = header[: header.index(b"\xa3ops") + 4]
+    with open(path, "wb") as fh:
+        fh.write(body + b"\xdd" + (100_000).to_bytes(4, "big"))
+        step = b"\x91\xc5" + len(junk).to_bytes(2, "big") + junk
+        for _ in range(100):
+            fh.write(step * 1000)
+        fh.write(b"\xa1v\x01")
+    assert path.stat().st_size > 60_000_000
+    tracemalloc.start()
+    try:
+        report = verify.verify_transcript(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert report.status == "violation" and "not authentic" in report.violations[0].message
+    assert peak < 4_000_000, peak
