@@ -8,7 +8,10 @@ from pathlib import Path
 from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 from ankh.core.model import ADJ, BROWN, GREEN, TWO_PLAYER_REMOVED_CARDS
 
-REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference"
+# Beside the repository, or beside the folder of working copies that holds it.
+REFERENCE = next((d / "shared" / "reference" for d in Path(__file__).resolve().parents[3:]
+                  if (d / "shared" / "reference").is_dir()),
+                 Path(__file__).resolve().parents[3] / "shared" / "reference")
 
 
 def load(name: str):
