@@ -20,8 +20,8 @@ SEAT_STYLE = ("bold red", "bold yellow", "bold green", "bold bright_blue")
 TROLL_STYLE = "bold magenta"
 DEMON_STYLE = "bold bright_magenta"
 TROUBLE_STYLE = "bold reverse red"
-RIVER_STYLE = "blue"
-BRIDGE_STYLE = "bold"
+RIVER_STYLE = "bright_blue on blue"
+BRIDGE_STYLE = "bold black on yellow"
 
 # Short area names that fit a map box (at most 12 characters after the number).
 SHORT_AREA = {

@@ -20,3 +20,8 @@ async def settle(pilot, limit: int = 400) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
     raise AssertionError(f"the game did not come back to a person (screen: {app.screen!r})")
+
+
+def notices(app) -> list[str]:
+    """The messages of the notifications on screen now."""
+    return [n.message for n in app._notifications]

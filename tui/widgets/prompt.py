@@ -13,7 +13,7 @@ from ankh.core.model import COLOURS
 
 from ..text import humanize, option_detail, option_label, seat_tag
 from .choices import Choices
-from .log import event_text
+from ..words import describe, style_line
 
 KIND_TITLES = {
     "window": "Interrupt window",
@@ -44,7 +44,7 @@ class DecisionPrompt(Vertical):
     """
 
     view = reactive(None)
-    recent: reactive[tuple[str, ...]] = reactive(tuple)
+    recent: reactive[tuple] = reactive(tuple)
 
     class Chosen(Message):
         """The person chose option ``index`` of the decision."""
@@ -113,7 +113,7 @@ class DecisionPrompt(Vertical):
         if choices.has_focus:
             self.screen.set_focus(None)
         question.update(self._waiting(view))
-        lines = Text("\n").join(event_text(e) for e in self.recent)
+        lines = Text("\n").join(self._said(e) for e in self.recent)
         recent.update(lines)
         self.post_message(self.Highlighted(None, None))
 
@@ -127,7 +127,7 @@ class DecisionPrompt(Vertical):
             t.append(" " + what[:1].upper() + what[1:], style="bold")
             if self.recent:
                 t.append("\n   because: ", style="dim")
-                t.append_text(event_text(self.recent[-1]))
+                t.append_text(self._said(self.recent[-1]))
             return t
         t.append("▶ ", style="bold")
         if title and view.current == view.viewer and d.kind == "turn":
@@ -135,8 +135,12 @@ class DecisionPrompt(Vertical):
         t.append(humanize(d.prompt), style="bold")
         if self.roomy and d.kind not in ("turn", "check-win") and self.recent:
             t.append("\n   after: ", style="dim")
-            t.append_text(event_text(self.recent[-1]))
+            t.append_text(self._said(self.recent[-1]))
         return t
+
+    def _said(self, event) -> Text:
+        view = self.view
+        return style_line(describe(event, view.viewer if view is not None else None, view))
 
     def _waiting(self, view) -> Text:
         t = Text()
