@@ -65,6 +65,7 @@ class PlayerView:
     waiting_for: str                           # who or what the game waits for, in words
     outcome: Outcome | None
     unused_seen: tuple[str, ...] = ()          # unused personalities the viewer has looked at
+    in_play: tuple[str, ...] = ()              # cards being played now, face up (last is the newest)
 
     def area(self, area_id: str) -> AreaView:
         return self.areas[AREA_IDS.index(area_id)]
@@ -124,6 +125,7 @@ def view_for(s: State, viewer: int | None) -> PlayerView:
         waiting_for=waiting, outcome=s.outcome,
         unused_seen=tuple(s.pers[h] for h in s.unused_pers
                           if viewer is not None and h in s.pers_seen[viewer] and s.pers[h]),
+        in_play=tuple(s.card[h] or "?" for h in s.in_play),
     )
 
 

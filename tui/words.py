@@ -294,9 +294,15 @@ def hits(ev: Event, viewer: int | None) -> bool:
     return False
 
 
+def shown_to(ev: Event, viewer: int | None) -> bool:
+    """Whether ``ev`` shows the viewer something: personalities, a card."""
+    return viewer is not None and ev.seat == viewer and ev.kind in ("look", "zorgo", "take")
+
+
 def notable(ev: Event, viewer: int | None) -> bool:
-    """Worth a notice as it happens: random events, die rolls, and what hits you."""
-    return ev.kind in ("event", "roll", "fog", "land") or hits(ev, viewer)
+    """Worth a notice as it happens: random events, die rolls, what hits you,
+    and what you are shown."""
+    return ev.kind in ("event", "roll", "fog", "land") or hits(ev, viewer) or shown_to(ev, viewer)
 
 
 @dataclass(frozen=True)
@@ -307,18 +313,18 @@ class TurnPart:
     lines: tuple[tuple[str, bool], ...]   # (sentence, whether it hits the viewer)
 
 
-def summary(events, viewer: int | None, view=None) -> tuple[TurnPart, ...]:
-    """Everything in ``events`` grouped by turn, in player language."""
+def summary(events, viewer: int | None, view=None, seat: int | None = None,
+            turn: int | None = None) -> tuple[TurnPart, ...]:
+    """Everything in ``events`` grouped by turn, in player language; ``seat``
+    and ``turn`` are whose turn it was when ``events`` begin."""
     parts: list[TurnPart] = []
-    seat, turn, lines = None, None, []
+    lines: list = []
     for ev in events:
         if ev.kind == "turn":
             if lines:
                 parts.append(TurnPart(seat, turn, tuple(lines)))
             seat, turn, lines = ev.seat, (ev.data or {}).get("amount"), []
             continue
-        if seat is None and ev.kind not in QUIET:
-            seat = ev.seat
         if ev.kind in QUIET:
             continue
         lines.append((describe(ev, viewer, view), hits(ev, viewer)))

@@ -69,3 +69,63 @@ hand red: hex drumknott zorgo-the-retro-phrenologist shonky-shop the-ankh-morpor
 PLACE_MINION = SETUP.format(first="red", red5="nobby-nobbs") + """
 red: play groat
 """
+
+# Three bot turns after red's: yellow's Gaspode cancels red's Duckman move, yellow
+# assassinates red's minion in The Shades, green's Hubert makes blue pay red $3;
+# blue (whose every card draws a random event first) is still to play: Explosion
+# in The Hippo (roll 6) when it does.
+FOLLOW = """\
+# ankh record 1
+players: 4
+seed: 5
+first: red
+personality red: lord-vetinari
+personality yellow: lord-rust
+personality green: dragon-king-of-arms
+personality blue: lord-selachii
+hand red: the-duckman groat hex the-royal-mint nobby-nobbs
+hand yellow: gaspode mr-gryle captain-carrot the-mended-drum modo
+hand green: hubert dr-cruces the-dysk librarian history-monks
+hand blue: archchancellor-ridcully rincewind the-senior-wrangler ponder-stibbons doctor-hix
+events: explosion
+rolls: 6
+area the-hippo: red yellow building=green
+area dimwell: red red red troll
+
+red: play the-duckman
+red: scroll
+red: move the-shades yellow the-hippo
+yellow: interrupt gaspode
+yellow: play mr-gryle
+yellow: assassinate the-shades red
+green: play hubert
+green: scroll
+green: target blue
+green: target red
+green: minion the-hippo
+green: end
+"""
+
+# Three players on the starting board; red holds {card} and four more.
+RED_HOLDS = """\
+# ankh record 1
+players: 3
+seed: 5
+first: red
+personality red: lord-vetinari
+personality yellow: lord-rust
+personality green: dragon-king-of-arms
+hand red: {card} groat hex the-royal-mint nobby-nobbs
+
+"""
+
+# Red plays Mrs Cake: carrying out its text shows red the unused personalities.
+MRS_CAKE = RED_HOLDS.format(card="mrs-cake") + """
+red: play mrs-cake
+"""
+
+# Red plays The Duckman: 22 ways to move another player's minion, in two steps.
+TWO_STEP = RED_HOLDS.format(card="the-duckman") + """
+red: play the-duckman
+red: scroll
+"""

@@ -24,7 +24,7 @@ from ankh.core.views import PlayerView
 
 from ..i18n import _
 from ..session import GameSession, Next
-from ..text import AREA_IDS
+from ..text import AREA_IDS, AREA_NAMES
 from ..words import changed_areas, describe, hits, notable, others_acted, summary
 from ..widgets.board import CityMap, map_height
 from ..widgets.choices import Choices
@@ -72,6 +72,8 @@ class GameScreen(Screen):
     BINDINGS = [
         Binding("1", "pick(0)", "Pick", key_display="1-9"),
         *[Binding(str(i), f"pick({i - 1})", show=False) for i in range(2, 10)],
+        Binding("0", "pick(-1)", show=False),
+        Binding("escape", "back", show=False),
         Binding("u", "undo", "Undo"),
         Binding("space", "skip", "Skip", key_display="␣"),
         Binding("s", "show_panel('since')", "Since", show=False),
@@ -79,8 +81,8 @@ class GameScreen(Screen):
         Binding("h", "show_panel('hand')", "Hand"),
         Binding("p", "show_panel('players')", "Players"),
         Binding("l", "show_panel('log')", "Log"),
-        Binding("pageup", "scroll_log(-1)", "Log ↑", show=False),
-        Binding("pagedown", "scroll_log(1)", "Log ↓", show=False),
+        Binding("pageup", "scroll_log(-1)", "Log ↑", show=False, priority=True),
+        Binding("pagedown", "scroll_log(1)", "Log ↓", show=False, priority=True),
         Binding("r", "results", "Results"),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("f1", "app.help", show=False),
@@ -115,16 +117,18 @@ class GameScreen(Screen):
         self._auto_since = False
         self.set_reactive(GameScreen.mode, layout_for(self.app.size))
 
+    # Happenings that follow from a seat's own decision (for finding, in a loaded
+    # game, where the viewer last decided).
+    DECIDED = frozenset({"play", "scroll", "minion", "build", "assassinate", "trouble", "ability",
+                         "discard", "pass", "interrupt", "small-gods", "pick", "give"})
+
     def _last_own_move(self) -> int:
+        """The log index just after the viewer's last decision in a loaded game."""
         log = self.session.log
         viewer = self.session.viewer
         for i in range(len(log) - 1, -1, -1):
-            if log[i].seat == viewer and log[i].kind in ("end", "play", "pass"):
-                # back to the end of that turn's own moves
-                j = i + 1
-                while j < len(log) and log[j].seat == viewer and log[j].kind != "turn":
-                    j += 1
-                return j
+            if log[i].seat == viewer and log[i].kind in self.DECIDED:
+                return i + 1
         return 0
 
     # --- layout ----------------------------------------------------------------------------------
@@ -259,7 +263,9 @@ class GameScreen(Screen):
             self._guard_until = time.monotonic() + self.KEY_GUARD
         self._others_moved = False
         if others_acted(events, viewer):
-            self.since = summary(events, viewer, self.view)
+            turn = next((e for e in reversed(self.session.log[:self._since]) if e.kind == "turn"), None)
+            self.since = summary(events, viewer, self.view, turn.seat if turn else None,
+                                 (turn.data or {}).get("amount") if turn else None)
             self.marks = changed_areas(events, viewer)
             worth = self.view.decision.kind in ("turn", "window") or any(hits(e, viewer) for e in events)
             if self.mode == "compact" and self.panel == "map" and not self._auto_since and worth:
@@ -311,9 +317,12 @@ class GameScreen(Screen):
             return
         if self.guarded():
             return
-        self.session.choose(view.decision.options[index])
-        self._since = len(self.session.log)
-        self.marks = frozenset()
+        option = view.decision.options[index]
+        self.session.choose(option)
+        if not (view.decision.kind == "window" and option == ("pass",)):
+            # letting a threat pass is no move of yours: the summary keeps counting
+            self._since = len(self.session.log)
+            self.marks = frozenset()
         if self._auto_since:
             self._auto_since = False
             if self.panel == "since":
@@ -351,22 +360,18 @@ class GameScreen(Screen):
         view = self.view
         if view is None or view.decision is None:
             return
-        aid = AREA_IDS[msg.area]
-        matches = [i for i, t in enumerate(view.option_texts) if aid in t.split()]
-        if not matches:
-            self.notify(f"No option names {aid} now.", severity="warning", timeout=3)
-            return
-        prompt = self.query_one(DecisionPrompt)
-        current = prompt.highlighted
-        if len(matches) == 1 and current == matches[0]:
-            self._choose(current)
-        elif current in matches:
-            prompt.highlight(matches[(matches.index(current) + 1) % len(matches)])
-        else:
-            prompt.highlight(matches[0])
+        if not self.query_one(DecisionPrompt).click_area(msg.area):
+            self.notify(_("No choice names {area} now.").format(area=AREA_NAMES[msg.area]),
+                        severity="warning", timeout=3)
 
     def action_pick(self, index: int) -> None:
-        self._choose(index)
+        """A digit: the option of that number, or the area of that number."""
+        if self.view is None or self.view.decision is None or self._handing_over:
+            return
+        self.query_one(DecisionPrompt).press_digit(index + 1)
+
+    def action_back(self) -> None:
+        self.query_one(DecisionPrompt).back()
 
     def action_undo(self) -> None:
         if not self.session.can_undo():

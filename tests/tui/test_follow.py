@@ -1,0 +1,242 @@
+"""Following the table: what happened since your last move, notices as
+things happen, the log at the panel's width, what cards show you, big
+choices in two steps, and keys pressed while the bots play."""
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+from rich.text import Text
+
+from ankh.core.bots.random_bot import RandomBot
+from ankh.core.model import Decision
+from ankh.core.notation import format_option
+from ankh.net.local import LocalGame
+from ankh.tui.app import AnkhApp
+from ankh.tui.screens.game import GameScreen
+from ankh.tui.session import GameSession
+from ankh.tui.steps import AreaKeys, by_area, first_step, reachable, second_step
+from ankh.tui.text import AREA_IDS
+from ankh.tui.widgets.log import GameLog
+from ankh.tui.widgets.players import You
+from ankh.tui.widgets.summary import Summary
+
+from . import scenarios
+from .helpers import notices, settle
+
+
+def app_for(record: str, **kw) -> AnkhApp:
+    return AnkhApp(GameSession.from_text(record), bot_delay=0, **kw)
+
+
+def summary_text(app) -> str:
+    return str(app.screen.query_one(Summary).render())
+
+
+async def test_the_summary_tells_each_seat_s_moves_and_what_hit_you():
+    app = app_for(scenarios.FOLLOW)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert screen.view.decision.kind == "turn" and screen.view.decision.seat == 0
+        text = summary_text(app)
+        # the interrupt that cancelled red's move, in red's own turn
+        assert "Yellow played Gaspode: the minion in The Shades does not move. Your action is cancelled." in text
+        # yellow's assassination of red's minion
+        assert "Yellow assassinated your minion in The Shades." in text
+        assert "Your minion in The Shades was removed." in text
+        # green's Hubert: blue pays red
+        assert "Green played Hubert." in text and "Blue paid you $3." in text
+        # blue's turn, played just now by the bot: the random event and its die
+        assert "Random event: Explosion." in text
+        assert "Explosion: the die says 6, The Hippo." in text
+        assert "Green's building in The Hippo was destroyed." in text
+        # seats in turn order, real names, no ids
+        assert text.index("Y yellow") < text.index("G green") < text.index("B blue")
+        assert "the-shades" not in text and "gaspode" not in text
+        # at 80×24 the summary shows first; the map marks what changed
+        assert screen.panel == "since"
+        shades, hippo = AREA_IDS.index("the-shades"), AREA_IDS.index("the-hippo")
+        assert {shades, hippo} <= screen.marks
+        await pilot.press("m")
+        assert screen.panel == "map"
+        # acting clears the marks
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.marks == frozenset() or screen.view.decision.seat != 0
+
+
+async def test_random_events_rolls_and_hits_get_a_notice_as_they_happen():
+    app = AnkhApp(GameSession.from_text(scenarios.FOLLOW), bot_delay=0.05)   # paced, as played
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        told = notices(app)
+        assert any(n.startswith("Random event: Explosion.") for n in told)
+        assert "Explosion: the die says 6, The Hippo." in told
+        # what was only replayed from the record is not told again as news
+        assert not any("Gaspode" in n for n in told)
+
+
+async def test_the_wide_screen_shows_the_summary_beside_the_marked_map():
+    app = app_for(scenarios.FOLLOW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.screen.mode == "wide"
+        assert "Blue paid you $3." in summary_text(app)
+        board = str(app.screen.query_one("#map").render())
+        assert "7*The Shades" in board and "6*The Hippo" in board
+
+
+async def test_the_log_wraps_at_the_panel_width_also_for_lines_written_while_hidden():
+    app = app_for(scenarios.FOLLOW)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("m")            # the log stays hidden while a move is played
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.pause()
+        log = app.screen.query_one(GameLog)
+        width = log.scrollable_content_region.width
+        rows = [strip.text.rstrip() for strip in log.lines]
+        assert width > 60
+        assert any(len(r) > 40 for r in rows)       # not wrapped at 20 columns
+        assert all(len(r) <= width for r in rows)
+        assert any("Yellow assassinated your minion in The Shades." in r for r in rows)
+        assert any(r.startswith("━━ Turn 2: yellow ━") for r in rows)
+        # the keyboard scrolls it without focusing it
+        end = log.scroll_y
+        await pilot.press("pageup")
+        assert log.scroll_y < end
+        # a wider terminal lays every line out again at the new width
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        log = app.screen.query_one(GameLog)
+        wide = log.scrollable_content_region.width
+        rows = [strip.text.rstrip() for strip in log.lines]
+        header = next(r for r in rows if r.startswith("━━ Turn 2"))
+        assert len(header) == wide
+
+
+async def test_mrs_cake_shows_the_unused_personalities_and_the_panel_remembers():
+    app = app_for(scenarios.MRS_CAKE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert screen.view.option_texts[0] == "scroll"
+        await pilot.press("enter")
+        await settle(pilot)
+        seen = screen.session.view().unused_seen
+        assert len(seen) == 3
+        names = [n for n in notices(app) if n.startswith("You looked at the unused personalities:")]
+        assert names, notices(app)
+        from ankh.tui.text import personality_name
+        for pid in seen:
+            assert personality_name(pid) in names[0]
+        await pilot.press("p")
+        you = str(screen.query_one(You).render())
+        assert "Unused personalities you have seen:" in you
+        assert all(personality_name(pid) in you for pid in seen)
+
+
+# --- two steps ------------------------------------------------------------------------------------
+
+
+def random_decisions(games: int = 60, players=(2, 3, 4)):
+    """(option texts) of every decision of random games."""
+    for seed in range(games):
+        n = players[seed % len(players)]
+        rng = random.Random(seed)
+        game = LocalGame.new(n, seed)
+        s = game.state
+        steps = 0
+        while s.outcome is None and steps < 3000:
+            d = s.pending
+            if isinstance(d, Decision):
+                yield [format_option(s, o) for o in d.options]
+                game.choose(rng.choice(d.options))
+            else:
+                game.step()
+            steps += 1
+
+
+def test_two_steps_reach_exactly_the_options_of_the_flat_list():
+    grouped = 0
+    for texts in random_decisions():
+        got = reachable(texts)
+        assert sorted(got) == list(range(len(texts)))        # every option, each once
+        entries = first_step(texts)
+        if any(e.group for e in entries):
+            grouped += 1
+            assert len(entries) < len(texts)
+            for e in entries:
+                if e.group:
+                    second = second_step(texts, e)
+                    assert by_area(second)                # the second step is chosen by area number
+                    assert {texts[x.options[0]] for x in second} == {texts[i] for i in e.options}
+        if by_area(entries):
+            assert len({e.area for e in entries}) == len(entries)
+    assert grouped > 20, "the random positions must include long lists, or this proves little"
+
+
+def test_typed_area_numbers_reach_10_to_12_and_single_digits():
+    keys = AreaKeys(window=1.0)
+    offered = {1, 2, 10, 11, 12}
+    assert keys.press("1", offered, 0.0) == 1
+    assert keys.press("2", offered, 0.5) == 12
+    assert keys.press("1", offered, 5.0) == 1
+    assert keys.press("0", offered, 5.2) == 10
+    assert keys.press("2", offered, 9.0) == 2
+    assert keys.press("7", offered, 9.1) is None
+
+
+async def test_a_two_step_choice_picks_the_piece_then_the_area_by_its_number():
+    app = app_for(scenarios.TWO_STEP)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert len(screen.view.option_texts) == 22
+        question = str(screen.query_one("#question").render())
+        assert "Step 1 of 2" in question
+        await pilot.press("3")                         # the third piece: yellow's in The Scours
+        question = str(screen.query_one("#question").render())
+        assert "Step 2 of 2" in question
+        await pilot.press("escape")                    # back, and in again
+        assert "Step 1 of 2" in str(screen.query_one("#question").render())
+        await pilot.press("3")
+        await pilot.press("6")                         # The Hippo is area 6: highlighted, not chosen
+        assert screen.view.decision.kind == "move"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.view.area("the-hippo").minions[1] == 1
+        assert screen.view.area("the-scours").minions[1] == 0
+
+
+# --- keys while the bots play ------------------------------------------------------------------------
+
+
+@pytest.mark.key_guard
+async def test_keys_pressed_during_bot_turns_do_not_answer_the_next_decision(monkeypatch):
+    monkeypatch.setattr(GameScreen, "KEY_GUARD", 0.5)
+    app = AnkhApp(GameSession.from_text(scenarios.FOLLOW), bot_delay=0.2)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lines = len(app.screen.session.game.record.lines)
+        # hold "1" down through blue's turn and well into red's
+        end = time.monotonic() + 2.5
+        while time.monotonic() < end:
+            await pilot.press("1")
+            await asyncio.sleep(0.1)
+        screen = app.screen
+        assert screen.view.decision is not None and screen.view.decision.seat == 0
+        assert screen.view.decision.kind == "turn"
+        red_lines = [line for line in screen.session.game.record.lines[lines:] if line.who == "red"]
+        assert red_lines == []                           # not one of red's decisions was taken
+        # once the keys stop, the next one counts
+        await asyncio.sleep(0.6)
+        await pilot.press("1")
+        await pilot.pause()
+        assert [line.who for line in screen.session.game.record.lines[lines:]].count("red") == 1
