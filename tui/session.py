@@ -268,6 +268,14 @@ class SaveInfo:
     ok: bool
 
 
+def delete_save(path: Path) -> None:
+    """Delete a saved game (only files in the saves folder)."""
+    path = Path(path)
+    if path.resolve().parent != saves_dir().resolve():
+        raise ValueError(f"{path} is not a saved game")
+    path.unlink(missing_ok=True)
+
+
 def list_saves() -> list[SaveInfo]:
     """Saved games, newest first, each with a one-line summary."""
     d = saves_dir()

@@ -220,3 +220,51 @@ async def test_the_new_game_dialog_works_with_the_mouse_too():
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen.session.players == 2
+
+
+async def test_saves_can_be_deleted_from_the_load_list_damaged_ones_too(ankh_home):
+    saves = ankh_home / "saves"
+    saves.mkdir(parents=True)
+    (saves / "good.ankh").write_text(scenarios.OPENING, encoding="utf-8")
+    (saves / "broken.ankh").write_bytes(b"\xff\xfe not a record")
+    app = AnkhApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        assert isinstance(app.screen, LoadScreen)
+        await pilot.pause()
+        listed = [s.path.name for s in app.screen.saves]
+        assert sorted(listed) == ["broken.ankh", "good.ankh"]
+        broken = listed.index("broken.ankh")
+        app.screen.query_one("#saves", OptionList).highlighted = broken
+        await pilot.press("enter")                     # a damaged save says why, and stays
+        assert isinstance(app.screen, LoadScreen)
+        await pilot.press("d")
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("n")                         # keep it
+        assert (saves / "broken.ankh").exists()
+        await pilot.press("d", "y")
+        await pilot.pause()
+        assert not (saves / "broken.ankh").exists() and (saves / "good.ankh").exists()
+        assert [s.path.name for s in app.screen.saves] == ["good.ankh"]
+        await pilot.press("enter")                     # the one left still loads
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_the_command_palette_in_a_game_lists_the_game_s_own_commands():
+    app = app_for(scenarios.OPENING)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for wanted in ("Undo", "Show the map", "Show your hand", "Show the players", "Show the log",
+                       "Show what happened", "Rules", "Card reference", "Leave the game"):
+            assert wanted in titles
+        assert len(titles) == len(set(titles))          # no duplicates
+        assert not {"Screenshot", "Maximize", "Minimize", "Bell"} & set(titles)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"leave the game")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)          # leaving still asks

@@ -434,6 +434,28 @@ class GameScreen(Screen):
         self.app.notify(told, timeout=4)
         self.app.pop_screen()
 
+    def commands(self):
+        """This game's commands for the command palette."""
+        from textual.app import SystemCommand
+        yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
+        if self.mode == "compact":
+            for name, title, help in (
+                    ("since", _("Show what happened"), _("What each player did since your last move")),
+                    ("map", _("Show the map"), _("The city, with what changed marked")),
+                    ("hand", _("Show your hand"), _("Your cards with their full text")),
+                    ("players", _("Show the players"), _("Money, pieces, cards, your personality")),
+                    ("log", _("Show the log"), _("Everything that happened this game"))):
+                yield SystemCommand(title, help, lambda n=name: self.action_show_panel(n))
+        if self.session.path is not None:
+            yield SystemCommand(_("Save"), _("Write the game to its save file now (it is saved after "
+                                             "every move anyway)"), self.action_save)
+        yield SystemCommand(_("Leave the game"), _("Back to the title screen (asks first)"),
+                            self.action_leave)
+
+    def action_save(self) -> None:
+        self.session.save()
+        self.notify(_("Saved as {path}.").format(path=self.session.path), timeout=4)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "show_panel":
             return self.mode == "compact"
