@@ -4,9 +4,10 @@ options' record notation, so that a test can check that the two steps
 reach exactly the options of the flat list.
 
 An *entry* is one line of the list on screen: one option, or a group of
-options that differ only in their last word (an area).  Where every entry
-stands for a different area, the area's own number (1-12, as on the map)
-selects it, and the list shows no option numbers.
+options that differ only in their last word (an area).  Where the entries
+stand for different areas (besides a ``skip`` or ``done``), the area's own
+number (1-12, as on the map) selects one, and the list shows no option
+numbers.
 """
 from __future__ import annotations
 
@@ -71,17 +72,23 @@ def second_step(texts, entry: Entry) -> list[Entry]:
                         for i in entry.options])
 
 
+# In a list chosen by area number, at most this many entries name no area
+# (``skip``, ``done``, ``pass``); they are reached with the arrow keys.
+AREALESS_MAX = 2
+
+
 def _with_areas(entries: list[Entry]) -> list[Entry]:
-    """Keep each entry's area only if every entry has a different one."""
-    areas = [e.area for e in entries]
-    if len(entries) >= 2 and None not in areas and len(set(areas)) == len(areas):
+    """Keep the entries' areas only if they tell every entry with one apart."""
+    areas = [e.area for e in entries if e.area is not None]
+    if (len(areas) >= 2 and len(set(areas)) == len(areas)
+            and len(entries) - len(areas) <= AREALESS_MAX):
         return entries
     return [Entry(e.options, e.key, None) for e in entries]
 
 
 def by_area(entries: list[Entry]) -> bool:
     """Whether the list is chosen by area number."""
-    return bool(entries) and all(e.area is not None for e in entries)
+    return sum(e.area is not None for e in entries) >= 2
 
 
 def reachable(texts) -> list[int]:

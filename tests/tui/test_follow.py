@@ -179,7 +179,8 @@ def test_two_steps_reach_exactly_the_options_of_the_flat_list():
                     assert by_area(second)                # the second step is chosen by area number
                     assert {texts[x.options[0]] for x in second} == {texts[i] for i in e.options}
         if by_area(entries):
-            assert len({e.area for e in entries}) == len(entries)
+            areas = [e.area for e in entries if e.area is not None]
+            assert len(set(areas)) == len(areas)             # one entry per area number
     assert grouped > 20, "the random positions must include long lists, or this proves little"
 
 
@@ -240,3 +241,22 @@ async def test_keys_pressed_during_bot_turns_do_not_answer_the_next_decision(mon
         await pilot.press("1")
         await pilot.pause()
         assert [line.who for line in screen.session.game.record.lines[lines:]].count("red") == 1
+
+
+async def test_where_the_options_are_areas_digits_are_area_numbers_not_option_numbers():
+    app = app_for(scenarios.PLACE_MINION)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        texts = screen.view.option_texts
+        assert "minion nap-hill" in texts and "minion dolly-sisters" in texts
+        await pilot.press("1")                       # area 1, Dolly Sisters: highlighted only
+        prompt = screen.query_one("#prompt")
+        assert texts[prompt.highlighted] == "minion dolly-sisters"
+        await pilot.press("2")                       # "1" then "2": area 12, Nap Hill
+        assert texts[prompt.highlighted] == "minion nap-hill"
+        assert screen.highlight == frozenset({AREA_IDS.index("nap-hill")})
+        assert screen.view.decision.kind != "turn" and screen.view.area("nap-hill").minions[0] == 0
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.view.area("nap-hill").minions[0] == 1

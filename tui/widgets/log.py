@@ -55,8 +55,12 @@ class GameLog(RichLog):
 
     def _append(self, events) -> None:
         width = self._width
+        before = self._shown[-1] if self._shown else None
         for ev in events:
-            self.write(self._line(ev, width), width=width)
+            if not (ev.kind == "draw" and before is not None and before.kind == "end"
+                    and before.seat == ev.seat):   # "ended the turn and drew 2" said it
+                self.write(self._line(ev, width), width=width)
+            before = ev
         self._shown = tuple(self.events)
 
     def watch_events(self, events: tuple) -> None:

@@ -135,9 +135,11 @@ class DecisionPrompt(Vertical):
         areas = by_area(self._entries)
         rows = []
         for n, e in enumerate(self._entries):
-            if areas:
+            if areas and e.area is not None:
                 prefix = Text(f"{e.area + 1:>2} ", style="bold reverse")
                 prefix.append(" ")
+            elif areas:
+                prefix = Text("    ")
             else:
                 prefix = Text(f"{n + 1}. " if n < 9 else "   ", style="dim")
             label = self._group_label(e) if e.group else option_label(texts[e.options[0]], d.kind,
@@ -193,10 +195,10 @@ class DecisionPrompt(Vertical):
             return
         if by_area(self._entries):
             import time
-            offered = {e.area + 1 for e in self._entries}
+            offered = {e.area + 1 for e in self._entries if e.area is not None}
             number = self._keys.press(str(digit), offered, time.monotonic())
             for n, e in enumerate(self._entries):
-                if number is not None and e.area + 1 == number:
+                if number is not None and e.area is not None and e.area + 1 == number:
                     self.query_one(Choices).highlighted = n
             return
         if digit >= 1:
