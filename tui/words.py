@@ -91,7 +91,7 @@ def describe(ev: Event, viewer: int | None, view=None) -> str:
     w = who(ev.seat, viewer)
     a = d.get("area")
     if k == "setup":
-        return _cap(_("{who} goes first.").format(who=w))
+        return _("You go first.") if you else _("{who} goes first.").format(who=_cap(w))
     if k == "turn":
         return _("Turn {n}: {who}").format(n=d.get("amount", "?"), who=w)
     if k == "play":

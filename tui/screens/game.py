@@ -66,8 +66,8 @@ class GameScreen(Screen):
     # (and for as long again after each key pressed meanwhile), so that keys
     # pressed while the bots played never answer it.
     KEY_GUARD = 0.5
-    # At most this many notices at once (the rest are in the summary and the log).
-    NOTICES = 3
+    # At most this many lines in a notice (the rest are in the summary and the log).
+    NOTICES = 5
 
     BINDINGS = [
         Binding("1", "pick(0)", "Pick", key_display="1-9"),
@@ -249,11 +249,14 @@ class GameScreen(Screen):
         viewer = self.session.viewer
         fresh = [e for e in log[self._noticed:] if notable(e, viewer)]
         self._noticed = len(log)
-        for e in fresh[-self.NOTICES:]:
-            hit = hits(e, viewer)
-            self.notify(describe(e, viewer, self.view),
-                        title=_("This hits you") if hit else _("Happening now"),
-                        severity="warning" if hit else "information", timeout=8 if hit else 5)
+        for hit in (False, True):
+            lines = [describe(e, viewer, self.view) for e in fresh if hits(e, viewer) == hit]
+            if len(lines) > self.NOTICES:
+                more = len(lines) - self.NOTICES + 1
+                lines = lines[:self.NOTICES - 1] + [_("… and {n} more (s: since your last move).").format(n=more)]
+            if lines:
+                self.notify("\n".join(lines), title=_("This hits you") if hit else _("Happening now"),
+                            severity="warning" if hit else "information", timeout=8 if hit else 6)
 
     def _new_decision(self) -> None:
         """Your decision has come: what happened since your last one, marked on the map."""

@@ -246,7 +246,7 @@ class DecisionPrompt(Vertical):
             t.append("\n   " + _("Step 2 of 2: where to? (Esc: back)"), style="italic")
         elif any(e.group for e in self._entries):
             t.append("\n   " + _("Step 1 of 2: which one? Then where."), style="italic")
-        elif by_area(self._entries):
+        elif by_area(self._entries) and self.roomy:
             t.append("\n   " + _("Type the area's number (1-12, as on the map), then Enter."), style="dim")
         elif self.roomy and d.kind not in ("turn", "check-win") and self.recent:
             t.append("\n   " + _("after:") + " ", style="dim")
