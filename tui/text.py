@@ -231,6 +231,9 @@ def option_detail(text: str, prompt: str = "", kind: str = "") -> str:
         return "Nothing stops it: what threatens you goes ahead."
     if verb in ("scroll", "skip", "pay", "accept", "refuse") and prompt_card(prompt):
         cid = prompt_card(prompt)
+        if verb == "accept":
+            # the consequence: what holding the card in front of you means
+            return f"{card_name(cid)} stays in front of you for the rest of the game. {card_text(cid)}"
         what = card_text(cid) if verb == "scroll" else ""
         return f"{card_name(cid)}: {card_symbols(cid)}. {what}".strip()
     if verb in ("play", "interrupt", "give", "discard") and args and args[0] in CARD:
