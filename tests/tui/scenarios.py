@@ -129,3 +129,20 @@ TWO_STEP = RED_HOLDS.format(card="the-duckman") + """
 red: play the-duckman
 red: scroll
 """
+
+# Yellow plays The Beggars' Guild on red: red gives two cards, one at a time.
+BEGGARS = """\
+# ankh record 1
+players: 3
+seed: 5
+first: yellow
+personality red: lord-vetinari
+personality yellow: lord-rust
+personality green: dragon-king-of-arms
+hand red: groat hex the-royal-mint nobby-nobbs modo
+hand yellow: the-beggars-guild mr-gryle captain-carrot the-mended-drum sergeant-angua
+
+yellow: play the-beggars-guild
+yellow: scroll
+yellow: target red
+"""

@@ -260,3 +260,38 @@ async def test_where_the_options_are_areas_digits_are_area_numbers_not_option_nu
         await pilot.press("enter")
         await settle(pilot)
         assert screen.view.area("nap-hill").minions[0] == 1
+
+
+async def test_a_prompt_names_the_card_that_causes_it_and_counts_its_steps():
+    app = app_for(scenarios.BEGGARS)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        question = str(app.screen.query_one("#question").render())
+        assert "The Beggars' Guild: Give a card to yellow — 1 of 2" in question
+        await pilot.press("enter")
+        await settle(pilot)
+        question = str(app.screen.query_one("#question").render())
+        assert "The Beggars' Guild: Give a card to yellow — 2 of 2" in question
+        await pilot.press("enter")
+        await settle(pilot)
+        # and what red gave is remembered: red knows two of yellow's cards
+        yellow = app.screen.view.seats[1]
+        assert {"groat", "hex"} <= set(yellow.known_hand)
+        await pilot.press("p")
+        from ankh.tui.widgets.players import Players
+        panel = str(app.screen.query_one(Players).render())
+        known = panel[panel.index("you know they hold:"):]
+        assert "Groat" in known.splitlines()[0] and "Hex" in known.splitlines()[0]
+
+
+async def test_space_lets_slow_bots_play_on_at_once():
+    app = AnkhApp(GameSession.from_text(scenarios.FOLLOW), bot_delay=30)   # a bot would take 30 s
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert screen.view.decision is None                    # blue is thinking, slowly
+        assert screen.check_action("skip", ()) is True
+        await pilot.press("space")
+        await settle(pilot, limit=50)
+        assert screen.view.decision is not None and screen.view.decision.seat == 0
+        assert "Random event: Explosion." in summary_text(app)

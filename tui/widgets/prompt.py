@@ -240,8 +240,9 @@ class DecisionPrompt(Vertical):
         if title and view.current == view.viewer and d.kind == "turn":
             t.append(f"{title}: ", style="bold")
         t.append(self._prompt_words(view), style="bold")
-        if self._repeat[1] > 1 and d.kind not in ("turn", "end", "another", "extra", "check-win"):
-            t.append(" — " + _("again, choice {n}").format(n=self._repeat[1]), style="bold")
+        step = self._step_of(view)
+        if step:
+            t.append(" — " + step, style="bold")
         if self._open is not None:
             t.append("\n   " + _("Step 2 of 2: where to? (Esc: back)"), style="italic")
         elif any(e.group for e in self._entries):
@@ -252,6 +253,22 @@ class DecisionPrompt(Vertical):
             t.append("\n   " + _("after:") + " ", style="dim")
             t.append_text(self._said(self.recent[-1]))
         return t
+
+    def _step_of(self, view) -> str:
+        """``1 of 2`` where the card says how many times it asks; ``choice 2``
+        where a question comes again."""
+        d = view.decision
+        n = self._repeat[1]
+        if d.kind in ("turn", "end", "another", "extra", "check-win", "window"):
+            return ""
+        cards = [c for c in view.in_play if c in CARD]
+        params = CARD[cards[-1]].get("params") or {} if cards else {}
+        total = params.get("count_max", params.get("count", 0))
+        if d.kind in ("give", "place", "discard") and total > 1 and n <= total:
+            return _("{n} of {total}").format(n=n, total=total)
+        if n > 1:
+            return _("choice {n}").format(n=n)
+        return ""
 
     def _prompt_words(self, view) -> str:
         """The engine's prompt, with the card that causes it named."""
