@@ -146,3 +146,19 @@ yellow: play the-beggars-guild
 yellow: scroll
 yellow: target red
 """
+
+# Red has played Groat and holds the Nap Hill City Area card (no Doctor Mossy Lawn).
+END_WITH_CITY_CARD = """\
+# ankh record 1
+players: 3
+seed: 5
+first: red
+personality red: lord-vetinari
+personality yellow: lord-rust
+personality green: dragon-king-of-arms
+hand red: groat hex the-royal-mint nobby-nobbs modo
+area nap-hill: red building=red
+
+red: play groat
+red: minion the-hippo
+"""

@@ -295,3 +295,27 @@ async def test_space_lets_slow_bots_play_on_at_once():
         await settle(pilot, limit=50)
         assert screen.view.decision is not None and screen.view.decision.seat == 0
         assert "Random event: Explosion." in summary_text(app)
+
+
+async def test_the_end_of_turn_question_offers_only_what_you_can_do():
+    app = app_for(scenarios.END_WITH_CITY_CARD)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        question = str(app.screen.query_one("#question").render())
+        assert "End your turn, or first use a City Area card" in question
+        assert "Mossy" not in question
+
+
+def test_the_map_lists_the_neighbours_and_bridges_of_the_highlighted_area():
+    from ankh.tui.widgets.board import BRIDGES, CityMap, neighbours
+    # every bridge joins areas that border each other
+    for pair in BRIDGES:
+        a, b = sorted(pair)
+        assert (b, True) in neighbours(a) and (a, True) in neighbours(b)
+    assert neighbours(1) == [(2, False), (3, False), (12, True)]
+    board = CityMap()
+    board.highlight = frozenset({0})                     # Dolly Sisters
+    text = board.render().plain
+    assert "Dolly Sisters borders:" in text
+    assert "2 Unreal Estate" in text and "3 Dragon's Lndg" in text and "12 Nap Hill ═" in text
+    assert "across a bridge" in text

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 
 from ..text import card_symbols, interrupt_when
+from ..widgets.board import neighbours
 
 KEYS = """\
 Everywhere
@@ -66,7 +67,8 @@ def reference() -> list[tuple[str, str, Text]]:
             body.append(interrupt_when(c["id"]))
         out.append(("card", c["name"], body))
     for a in AREAS:
-        adj = ", ".join(AREAS[n - 1]["name"] for n in a["adjacent"])
+        adj = ", ".join(f"{n} {AREAS[n - 1]['name']}" + (" (bridge)" if bridge else "")
+                        for n, bridge in neighbours(a["number"]))
         body = Text.assemble((f"{a['number']} {a['name']}", "bold"), f"  (area, building ${a['cost']})\n",
                              ("Borders: ", "bold"), adj + "\n",
                              ("River: ", "bold"), ("yes" if a["river"] else "no") + "\n",
