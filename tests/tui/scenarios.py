@@ -106,15 +106,19 @@ green: minion the-hippo
 green: end
 """
 
-# Three players on the starting board; red holds {card} and four more.
-RED_HOLDS = """\
+# Three players on the starting board, {first} to play first.
+THREE = """\
 # ankh record 1
 players: 3
 seed: 5
-first: red
+first: {first}
 personality red: lord-vetinari
 personality yellow: lord-rust
 personality green: dragon-king-of-arms
+"""
+
+# Red holds {card} and four more.
+RED_HOLDS = THREE.format(first="red") + """\
 hand red: {card} groat hex the-royal-mint nobby-nobbs
 
 """
@@ -131,14 +135,7 @@ red: scroll
 """
 
 # Yellow plays The Beggars' Guild on red: red gives two cards, one at a time.
-BEGGARS = """\
-# ankh record 1
-players: 3
-seed: 5
-first: yellow
-personality red: lord-vetinari
-personality yellow: lord-rust
-personality green: dragon-king-of-arms
+BEGGARS = THREE.format(first="yellow") + """\
 hand red: groat hex the-royal-mint nobby-nobbs modo
 hand yellow: the-beggars-guild mr-gryle captain-carrot the-mended-drum sergeant-angua
 
@@ -148,14 +145,7 @@ yellow: target red
 """
 
 # Red has played Groat and holds the Nap Hill City Area card (no Doctor Mossy Lawn).
-END_WITH_CITY_CARD = """\
-# ankh record 1
-players: 3
-seed: 5
-first: red
-personality red: lord-vetinari
-personality yellow: lord-rust
-personality green: dragon-king-of-arms
+END_WITH_CITY_CARD = THREE.format(first="red") + """\
 hand red: groat hex the-royal-mint nobby-nobbs modo
 area nap-hill: red building=red
 

@@ -35,6 +35,10 @@ def summary_text(app) -> str:
     return str(app.screen.query_one(Summary).render())
 
 
+def question(app) -> str:
+    return str(app.screen.query_one("#question").render())
+
+
 async def test_the_summary_tells_each_seat_s_moves_and_what_hit_you():
     app = app_for(scenarios.FOLLOW)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -201,13 +205,11 @@ async def test_a_two_step_choice_picks_the_piece_then_the_area_by_its_number():
         await settle(pilot)
         screen = app.screen
         assert len(screen.view.option_texts) == 22
-        question = str(screen.query_one("#question").render())
-        assert "Step 1 of 2" in question
+        assert "Step 1 of 2" in question(app)
         await pilot.press("3")                         # the third piece: yellow's in The Scours
-        question = str(screen.query_one("#question").render())
-        assert "Step 2 of 2" in question
+        assert "Step 2 of 2" in question(app)
         await pilot.press("escape")                    # back, and in again
-        assert "Step 1 of 2" in str(screen.query_one("#question").render())
+        assert "Step 1 of 2" in question(app)
         await pilot.press("3")
         await pilot.press("6")                         # The Hippo is area 6: highlighted, not chosen
         assert screen.view.decision.kind == "move"
@@ -222,7 +224,8 @@ async def test_a_two_step_choice_picks_the_piece_then_the_area_by_its_number():
 
 @pytest.mark.key_guard
 async def test_keys_pressed_during_bot_turns_do_not_answer_the_next_decision(monkeypatch):
-    monkeypatch.setattr(GameScreen, "KEY_GUARD", 0.5)
+    # a long guard, so that a busy machine's pauses between key presses do not end it
+    monkeypatch.setattr(GameScreen, "KEY_GUARD", 1.5)
     app = AnkhApp(GameSession.from_text(scenarios.FOLLOW), bot_delay=0.2)
     async with app.run_test(size=(80, 24)) as pilot:
         lines = len(app.screen.session.game.record.lines)
@@ -237,7 +240,7 @@ async def test_keys_pressed_during_bot_turns_do_not_answer_the_next_decision(mon
         red_lines = [line for line in screen.session.game.record.lines[lines:] if line.who == "red"]
         assert red_lines == []                           # not one of red's decisions was taken
         # once the keys stop, the next one counts
-        await asyncio.sleep(0.6)
+        await asyncio.sleep(1.7)
         await pilot.press("1")
         await pilot.pause()
         assert [line.who for line in screen.session.game.record.lines[lines:]].count("red") == 1
@@ -266,12 +269,10 @@ async def test_a_prompt_names_the_card_that_causes_it_and_counts_its_steps():
     app = app_for(scenarios.BEGGARS)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        question = str(app.screen.query_one("#question").render())
-        assert "The Beggars' Guild: Give a card to yellow — 1 of 2" in question
+        assert "The Beggars' Guild: Give a card to yellow — 1 of 2" in question(app)
         await pilot.press("enter")
         await settle(pilot)
-        question = str(app.screen.query_one("#question").render())
-        assert "The Beggars' Guild: Give a card to yellow — 2 of 2" in question
+        assert "The Beggars' Guild: Give a card to yellow — 2 of 2" in question(app)
         await pilot.press("enter")
         await settle(pilot)
         # and what red gave is remembered: red knows two of yellow's cards
@@ -301,9 +302,8 @@ async def test_the_end_of_turn_question_offers_only_what_you_can_do():
     app = app_for(scenarios.END_WITH_CITY_CARD)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        question = str(app.screen.query_one("#question").render())
-        assert "End your turn, or first use a City Area card" in question
-        assert "Mossy" not in question
+        assert "End your turn, or first use a City Area card" in question(app)
+        assert "Mossy" not in question(app)
 
 
 def test_the_map_lists_the_neighbours_and_bridges_of_the_highlighted_area():
