@@ -108,7 +108,7 @@ class GameScreen(Screen):
         self._ended = False
         self._handing_over = False
         self._keys: tuple = ()
-        self._since = self._last_own_move()   # log index after the viewer's last decision
+        self._since_of: dict[int, int] = {}    # per person: log index after their last decision
         self._noticed = len(session.log)      # events already told as notices
         self._others_moved = False            # bots or the table moved since the viewer decided
         self._fast = False                    # skip ahead: bots answer at once until you decide
@@ -122,10 +122,9 @@ class GameScreen(Screen):
     DECIDED = frozenset({"play", "scroll", "minion", "build", "assassinate", "trouble", "ability",
                          "discard", "pass", "interrupt", "small-gods", "pick", "give"})
 
-    def _last_own_move(self) -> int:
-        """The log index just after the viewer's last decision in a loaded game."""
+    def _last_own_move(self, viewer: int) -> int:
+        """The log index just after ``viewer``'s last decision in a loaded game."""
         log = self.session.log
-        viewer = self.session.viewer
         for i in range(len(log) - 1, -1, -1):
             if log[i].seat == viewer and log[i].kind in self.DECIDED:
                 return i + 1
@@ -261,12 +260,15 @@ class GameScreen(Screen):
     def _new_decision(self) -> None:
         """Your decision has come: what happened since your last one, marked on the map."""
         viewer = self.session.viewer
-        events = self.session.log[self._since:]
+        since = self._since_of.setdefault(viewer, self._last_own_move(viewer))
+        events = self.session.log[since:]
         if self._others_moved or self.view.decision.kind == "window":
             self._guard_until = time.monotonic() + self.KEY_GUARD
         self._others_moved = False
+        for widget in self.query(Summary):
+            widget.viewer = viewer
         if others_acted(events, viewer):
-            turn = next((e for e in reversed(self.session.log[:self._since]) if e.kind == "turn"), None)
+            turn = next((e for e in reversed(self.session.log[:since]) if e.kind == "turn"), None)
             self.since = summary(events, viewer, self.view, turn.seat if turn else None,
                                  (turn.data or {}).get("amount") if turn else None)
             self.marks = changed_areas(events, viewer)
@@ -324,7 +326,7 @@ class GameScreen(Screen):
         self.session.choose(option)
         if not (view.decision.kind == "window" and option == ("pass",)):
             # letting a threat pass is no move of yours: the summary keeps counting
-            self._since = len(self.session.log)
+            self._since_of[self.session.viewer] = len(self.session.log)
             self.marks = frozenset()
         if self._auto_since:
             self._auto_since = False
