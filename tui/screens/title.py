@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 from ankh.core.model import COLOURS
 
 from ..bots import bot_kinds, default_bot_kind
+from ..i18n import _
 from ..text import seat_tag
 from ..widgets.choices import Choices
 from ..widgets.stepper import Stepper
@@ -169,7 +170,7 @@ class LoadScreen(ModalScreen):
 
     BINDINGS = [
         Binding("escape", "cancel", "Back"),
-        Binding("d", "delete", "Delete"),
+        Binding("d", "delete", _("Delete")),
     ]
 
     def compose(self) -> ComposeResult:
@@ -177,7 +178,7 @@ class LoadScreen(ModalScreen):
             yield Static(Text("Load a saved game", style="bold"), classes="dialog-title")
             yield Choices(id="saves")
             yield Static(id="no-saves")
-            yield Static(Text("↑↓ choose   Enter load   d delete   Esc back", style="dim"))
+            yield Static(Text(_("↑↓ choose   Enter load   d delete   Esc back"), style="dim"))
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -205,8 +206,8 @@ class LoadScreen(ModalScreen):
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         info = self.saves[int(event.option.id)]
         if not info.ok:
-            self.notify(f"{info.path.name} {info.summary}. Press d to delete it.", severity="warning",
-                        timeout=5)
+            self.notify(_("{name} {why}. Press d to delete it.").format(name=info.path.name, why=info.summary),
+                        severity="warning", timeout=5)
             return
         self.dismiss(info.path)
 
@@ -222,11 +223,11 @@ class LoadScreen(ModalScreen):
         def answer(yes: bool | None) -> None:
             if yes:
                 delete_save(info.path)
-                self.notify(f"Deleted {info.path.name}.", timeout=3)
+                self.notify(_("Deleted {name}.").format(name=info.path.name), timeout=3)
                 self._list()
 
-        self.app.push_screen(Confirm(f"Delete the saved game {info.path.stem}? This cannot be undone.",
-                                     "Delete", "Keep"), answer)
+        self.app.push_screen(Confirm(_("Delete the saved game {name}? This cannot be undone.").format(
+            name=info.path.stem), _("Delete"), _("Keep")), answer)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
