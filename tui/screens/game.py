@@ -338,9 +338,13 @@ class GameScreen(Screen):
         """Whether keys are still ignored after a new decision appeared."""
         return time.monotonic() < self._guard_until
 
+    # Keys that could answer a decision (the others only look around).
+    ANSWERING = frozenset({"enter", "space", "u", *"0123456789"})
+
     def on_key(self, event) -> None:
-        """The key guard: while it holds, every key is ignored and holds it longer."""
-        if self.view is None or self.view.decision is None:
+        """The key guard: while it holds, a key that could answer is ignored
+        and holds it longer."""
+        if self.view is None or self.view.decision is None or event.key not in self.ANSWERING:
             return
         now = time.monotonic()
         if now < self._guard_until:

@@ -45,13 +45,17 @@ class GameLog(RichLog):
     def _width_now(self) -> int:
         return self.scrollable_content_region.width
 
-    def _rebuild(self) -> None:
+    def _rebuild(self, tries: int = 20) -> None:
         width = self._width_now()
+        if width <= 0:
+            # just shown, not laid out yet: try again shortly (hidden: on_show comes back)
+            if tries and self.display:
+                self.set_timer(0.05, lambda: self._rebuild(tries - 1))
+            return
         self.clear()
         self._width = width
         self._shown = ()
-        if width > 0:
-            self._append(self.events)
+        self._append(self.events)
 
     def _append(self, events) -> None:
         width = self._width
