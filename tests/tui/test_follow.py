@@ -319,3 +319,30 @@ def test_the_map_lists_the_neighbours_and_bridges_of_the_highlighted_area():
     assert "Dolly Sisters borders:" in text
     assert "2 Unreal Estate" in text and "3 Dragon's Lndg" in text and "12 Nap Hill ═" in text
     assert "across a bridge" in text
+
+
+async def test_with_two_people_at_one_keyboard_the_log_speaks_to_whoever_sits_there():
+    app = AnkhApp(bot_delay=0, seed=4)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n", "left", "down", "down", "left")   # 2 players, no bots
+        await pilot.press("enter")
+        await pilot.pause()
+        from ankh.tui.screens.dialogs import HandOver
+        seen = {}
+        for _ in range(8):
+            if isinstance(app.screen, HandOver):
+                await pilot.press("enter")
+                await pilot.pause()
+                await pilot.pause()
+            await settle(pilot)
+            viewer = app.screen.session.viewer
+            rows = [strip.text.rstrip() for strip in app.screen.query_one(GameLog).lines]
+            seen[viewer] = rows
+            await pilot.press("enter")
+            await pilot.pause()
+        assert set(seen) == {0, 1}
+        first = app.screen.session.log[0].seat               # who goes first
+        other = 1 - first
+        assert "You go first." in seen[first]
+        assert "You go first." not in seen[other]
+        assert any(r.endswith("goes first.") for r in seen[other])

@@ -306,6 +306,7 @@ class GameScreen(Screen):
             self._focus_choices()
 
         self._handing_over = True
+        self.app.clear_notifications()   # what the last person was told is not for the next
         self.app.push_screen(HandOver(seat), done)
 
     # --- what the person does -------------------------------------------------------------------

@@ -67,6 +67,14 @@ class GameLog(RichLog):
             before = ev
         self._shown = tuple(self.events)
 
+    def watch_view(self, old, new) -> None:
+        # Another person at the keyboard: every line is theirs to read afresh
+        # ("you", and what only they were shown).
+        before = old.viewer if old is not None else None
+        if new is not None and new.viewer != before and self._shown:
+            self._shown = ()
+            self._rebuild()
+
     def watch_events(self, events: tuple) -> None:
         if self._width_now() <= 0 or not self._size_known:
             return  # hidden: laid out when it shows
