@@ -24,7 +24,7 @@ from ankh.tui.widgets.players import You
 from ankh.tui.widgets.summary import Summary
 
 from . import scenarios
-from .helpers import notices, settle
+from .helpers import notices, settle, two_people
 
 
 def app_for(record: str, **kw) -> AnkhApp:
@@ -324,22 +324,10 @@ def test_the_map_lists_the_neighbours_and_bridges_of_the_highlighted_area():
 async def test_with_two_people_at_one_keyboard_the_log_speaks_to_whoever_sits_there():
     app = AnkhApp(bot_delay=0, seed=4)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("n", "left", "down", "down", "left")   # 2 players, no bots
-        await pilot.press("enter")
-        await pilot.pause()
-        from ankh.tui.screens.dialogs import HandOver
         seen = {}
-        for _ in range(8):
-            if isinstance(app.screen, HandOver):
-                await pilot.press("enter")
-                await pilot.pause()
-                await pilot.pause()
-            await settle(pilot)
-            viewer = app.screen.session.viewer
+        async for _ in two_people(pilot):
             rows = [strip.text.rstrip() for strip in app.screen.query_one(GameLog).lines]
-            seen[viewer] = rows
-            await pilot.press("enter")
-            await pilot.pause()
+            seen[app.screen.session.viewer] = rows
         assert set(seen) == {0, 1}
         first = app.screen.session.log[0].seat               # who goes first
         other = 1 - first

@@ -14,7 +14,7 @@ from ankh.tui.session import GameSession
 from ankh.tui.widgets.board import CityMap, box_origin
 
 from . import scenarios
-from .helpers import notices, settle
+from .helpers import notices, settle, two_people
 
 
 def app_for(record: str, **kw) -> AnkhApp:
@@ -80,22 +80,13 @@ async def test_leaving_and_loading_resumes_the_game_exactly(ankh_home):
 async def test_two_people_at_one_keyboard_hand_over():
     app = AnkhApp(bot_delay=0, seed=4)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n", "left", "down", "down", "left")   # 2 players, no bots
-        await pilot.press("enter")
-        await pilot.pause()
         seen = set()
-        for _ in range(8):
-            if isinstance(app.screen, HandOver):
-                seat = app.screen.seat
-                await pilot.press("enter")
-                await pilot.pause()
-                assert app.screen.session.viewer == seat
-            await settle(pilot)
+        async for handed in two_people(pilot):
             screen = app.screen
+            if handed is not None:
+                assert screen.session.viewer == handed
             assert screen.view.decision.seat == screen.session.viewer
             seen.add(screen.session.viewer)
-            await pilot.press("enter")
-            await pilot.pause()
         assert seen == {0, 1}
 
 
