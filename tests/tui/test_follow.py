@@ -8,9 +8,7 @@ import random
 import time
 
 import pytest
-from rich.text import Text
 
-from ankh.core.bots.random_bot import RandomBot
 from ankh.core.model import Decision
 from ankh.core.notation import format_option
 from ankh.net.local import LocalGame

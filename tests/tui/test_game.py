@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import OptionList
 
 from ankh.tui.app import AnkhApp
-from ankh.tui.screens.dialogs import Confirm, HandOver, TooSmall
+from ankh.tui.screens.dialogs import Confirm, TooSmall
 from ankh.tui.screens.end import EndScreen
 from ankh.tui.screens.game import GameScreen
 from ankh.tui.screens.help import HelpScreen

@@ -14,11 +14,10 @@ from ankh.core.model import COLOURS
 from ..i18n import _
 from ..steps import AreaKeys, Entry, by_area, first_step, second_step
 from ..text import (
-    AREA, AREA_IDS, CARD, area_title, card_name, humanize, option_detail, option_label, prompt_card,
-    seat_tag, _who,
+    AREA_IDS, CARD, area_title, card_name, humanize, option_detail, option_label, prompt_card, seat_tag,
 )
 from .choices import Choices
-from ..words import describe, style_line
+from ..words import describe, piece, style_line
 
 KIND_TITLES = {
     "window": "Interrupt window",
@@ -156,8 +155,10 @@ class DecisionPrompt(Vertical):
         words = e.key.split()
         n = len(e.options)
         if words[0] == "move" and len(words) == 3:
-            return Text.assemble(_("Move "), _who(words[2]), _(" from "), (area_title(words[1]), "bold"),
-                                 (" " + _("… ({n} places)").format(n=n), "dim"))
+            return style_line(_("Move {piece} from {area} … ({n} places)").format(
+                piece=piece(words[2] if words[2] in ("troll", "demon") else COLOURS.index(words[2]),
+                            self.view.viewer),
+                area=area_title(words[1]), n=n))
         if words[0] in ("minion", "build") and len(words) == 3 and words[2] == "from":
             text = (_("Place a minion in {area}, taking one from … ({n} places)") if words[0] == "minion"
                     else _("Build in {area}, moving a building from … ({n} places)"))
