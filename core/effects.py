@@ -71,7 +71,8 @@ def pay(s: State, payer: int, payee: int | None, amount: int) -> int:
     s.money[payer] -= n
     if payee is not None:
         s.money[payee] += n
-    s.log("pay", payer, f"{COLOURS[payer]} pays ${n}" + (f" to {COLOURS[payee]}" if payee is not None else ""))
+    s.log("pay", payer, f"{COLOURS[payer]} pays ${n}" + (f" to {COLOURS[payee]}" if payee is not None else ""),
+          amount=n, target=payee)
     return n
 
 
@@ -94,7 +95,7 @@ def r_passed(s: State, cid, h: int, giver: int, receiver: int) -> None:
     s.hand[giver].remove(h)
     s.hand[receiver].append(h)
     s.seen[receiver].add(h)
-    s.log("give", giver, f"{COLOURS[giver]} gives a card to {COLOURS[receiver]}")
+    s.log("give", giver, f"{COLOURS[giver]} gives a card to {COLOURS[receiver]}", target=receiver, handles=(h,))
 
 
 # --- money and loans ---------------------------------------------------------------------------
@@ -105,7 +106,8 @@ def take_loan(s: State, p: int, h: int) -> None:
     s.money[p] += params(s, h)["amount"]
     s.in_play.remove(h)  # at once in front of its player: the loan stands (A14)
     s.loans[p].append(h)
-    s.log("loan", p, f"{COLOURS[p]} takes a ${params(s, h)['amount']} loan")
+    s.log("loan", p, f"{COLOURS[p]} takes a ${params(s, h)['amount']} loan", amount=params(s, h)["amount"],
+          card=s.card[h])
 
 
 @effect("gain_money_per_trouble_marker")
@@ -340,7 +342,7 @@ def r_penalty_choice(s: State, opt, q: int, p: int, h: int) -> None:
     else:
         s.in_play.remove(h)
         s.penalties[q].append(h)
-        s.log("penalty", q, f"{COLOURS[q]} takes {s.card[h]}")
+        s.log("penalty", q, f"{COLOURS[q]} takes {s.card[h]}", card=s.card[h])
 
 
 # --- drawing and discarding ---------------------------------------------------------------------------
@@ -403,7 +405,8 @@ def r_history_monks(s: State, picked, p: int) -> None:
         s.discard.remove(h)
         s.hand[p].append(h)
         s.seen[p].add(h)
-    s.log("take", p, f"{COLOURS[p]} takes {', '.join(s.card[h] or '?' for h in picked)} from the discard pile")
+    s.log("take", p, f"{COLOURS[p]} takes {', '.join(s.card[h] or '?' for h in picked)} from the discard pile",
+          handles=tuple(picked))
 
 
 @effect("play_additional_cards", lambda s, p, h: bool(s.hand[p]))
@@ -431,7 +434,7 @@ def r_zorgo_shown(s: State, ids, p: int, new: int) -> None:
     s.unused_pers.append(old)
     s.personality[p] = new
     s.pers_seen[p].add(new)
-    s.log("zorgo", p, f"{COLOURS[p]} swaps personality with an unused one")
+    s.log("zorgo", p, f"{COLOURS[p]} swaps personality with an unused one", handles=(new,))
 
 
 @effect("view_unused_personalities", lambda s, p, h: len(s.unused_pers) > 1)
@@ -449,7 +452,7 @@ def r_cake_shown(s: State, ids, p: int, shown) -> None:
         if pid is not None:
             s.pers[h] = pid
         s.pers_seen[p].add(h)
-    s.log("look", p, f"{COLOURS[p]} looks at {len(shown)} unused personalities")
+    s.log("look", p, f"{COLOURS[p]} looks at {len(shown)} unused personalities", handles=tuple(shown))
 
 
 # --- placing and moving minions --------------------------------------------------------------------------
@@ -584,7 +587,8 @@ def t_swap_minions(s: State, a1: int, w1, a2: int, w2) -> None:
     depart(s, a2, w2)
     arrive(s, a2, w1)
     arrive(s, a1, w2)
-    s.log("swap", None, f"{who_name(w1)} {AREA_IDS[a1]} <-> {who_name(w2)} {AREA_IDS[a2]}")
+    s.log("swap", None, f"{who_name(w1)} {AREA_IDS[a1]} <-> {who_name(w2)} {AREA_IDS[a2]}",
+          who=w1, source=a1, target=w2, area=a2)
 
 
 # --- removing minions ------------------------------------------------------------------------------------
@@ -617,7 +621,7 @@ def t_carcer_roll(s: State, p: int) -> None:
 
 def r_carcer_rolled(s: State, roll: int, p: int) -> None:
     a = roll - 1
-    s.log("roll", p, f"roll {roll}: {AREA_IDS[a]}")
+    s.log("roll", p, f"roll {roll}: {AREA_IDS[a]}", roll=roll, area=a, card="carcer")
     opts = pick_options(s, [a])
     if opts:  # A10: compulsory when a minion is there; any owner, yours included
         s.ask(p, "pick", opts, f"Carcer: remove a minion from {AREA_IDS[a]}", r_carcer_pick, p,
@@ -688,7 +692,8 @@ def r_burleigh(s: State, opt, p: int) -> None:
 
 
 def r_burleigh_kill(s: State, opt, p: int) -> None:
-    s.log("assassinate", p, f"{COLOURS[p]}: assassinate {AREA_IDS[opt[1]]} {who_name(opt[2])}")
+    s.log("assassinate", p, f"{COLOURS[p]}: assassinate {AREA_IDS[opt[1]]} {who_name(opt[2])}",
+          area=opt[1], who=opt[2])
     remove_minion(s, opt[1], opt[2], text(p))
 
 
@@ -711,7 +716,7 @@ def place_trouble(s: State, p: int, h: int) -> None:
 
 def r_place_trouble_text(s: State, opt, p: int) -> None:
     s.trouble[opt[1]] = True
-    s.log("trouble", p, f"{COLOURS[p]}: trouble {AREA_IDS[opt[1]]}")
+    s.log("trouble", p, f"{COLOURS[p]}: trouble {AREA_IDS[opt[1]]}", area=opt[1])
 
 
 # --- buildings -------------------------------------------------------------------------------------------
@@ -755,13 +760,13 @@ def t_take_over(s: State, p: int, a: int, q: int) -> None:
               "All six buildings are out: which one moves?", r_take_over_from, p, a)
         return
     put_building(s, p, a)
-    s.log("build", p, f"{COLOURS[p]} takes over the building in {AREA_IDS[a]}")
+    s.log("build", p, f"{COLOURS[p]} takes over the building in {AREA_IDS[a]}", area=a, over=True)
 
 
 def r_take_over_from(s: State, opt, p: int, a: int) -> None:
     remove_building(s, opt[1])
     put_building(s, p, a)
-    s.log("build", p, f"{COLOURS[p]} takes over the building in {AREA_IDS[a]}")
+    s.log("build", p, f"{COLOURS[p]} takes over the building in {AREA_IDS[a]}", area=a, over=True)
 
 
 # --- die rolls on cards ------------------------------------------------------------------------------------
@@ -786,7 +791,7 @@ def r_forced_loss(s: State, opt, p: int) -> None:
 
 
 def r_roll_card(s: State, roll: int, p: int, cid: str) -> None:
-    s.log("roll", p, f"roll {roll}")
+    s.log("roll", p, f"roll {roll}", roll=roll, card=cid)
     if roll == 1:
         if cid == "cmot-dibbler":
             # Pay $2 or lose a minion, as you prefer; with no minion on the board
@@ -837,4 +842,5 @@ def r_fire_brigade_burn(s: State, opt, p: int) -> None:
     if opt[0] == "area":
         q = s.building[opt[1]]
         remove_building(s, opt[1])
-        s.log("building-lost", q, f"{COLOURS[p]} removes {COLOURS[q]}'s building in {AREA_IDS[opt[1]]}")
+        s.log("building-lost", q, f"{COLOURS[p]} removes {COLOURS[q]}'s building in {AREA_IDS[opt[1]]}",
+              area=opt[1], by=p)

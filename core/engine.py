@@ -131,7 +131,7 @@ def r_drawn(s: State, ids, p: int) -> None:
         hand.append(h)
         seen.add(h)
     if s.turn:
-        s.log("draw", p, f"{COLOURS[p]} draws {len(ids)} ({len(draw)} left)")
+        s.log("draw", p, f"{COLOURS[p]} draws {len(ids)} ({len(draw)} left)", amount=len(ids))
     if not draw and s.turn:
         # A4: the game ends as soon as the last card of the draw pile is taken.
         end_game(s, "draw-pile")
@@ -160,7 +160,7 @@ def t_start_turn(s: State, p: int) -> None:
     s.played = 0
     s.last_played = None
     s.chain = None
-    s.log("turn", p, f"turn {s.turn}: {COLOURS[p]}")
+    s.log("turn", p, f"turn {s.turn}: {COLOURS[p]}", amount=s.turn)
     s.push(t_end_turn, p)
     s.push(t_play_phase, p)
     pid = s.pers[s.personality[p]]
@@ -183,7 +183,7 @@ def r_win_revealed(s: State, ids, p: int) -> None:
     if not personality_met(s, p, pid):
         raise IllegalAction(f"{COLOURS[p]} claimed a win as {pid} without meeting it")
     reveal_personality(s, s.personality[p], pid)
-    s.log("win", p, f"{COLOURS[p]} reveals {pid} and wins")
+    s.log("win", p, f"{COLOURS[p]} reveals {pid} and wins", personality=pid)
     s.stack.clear()
     s.ending = True
     s.push(t_final_reveal, "personality", p)
@@ -238,7 +238,7 @@ def r_card_revealed(s: State, ids, p: int, h: int) -> None:
     s.in_play.append(h)
     s.played += 1
     s.last_played = h
-    s.log("play", p, f"{COLOURS[p]}: play {cid}")
+    s.log("play", p, f"{COLOURS[p]}: play {cid}", card=cid)
     s.push(t_finish_card, p, h)
     s.push(t_symbol, p, h, 0)
 
@@ -258,7 +258,7 @@ def t_symbol(s: State, p: int, h: int, i: int) -> None:
         # Taking money can never hurt its taker, so the optional symbol is always used.
         n = int(sym[6:])
         s.money[p] += n
-        s.log("money", p, f"{COLOURS[p]} takes ${n}")
+        s.log("money", p, f"{COLOURS[p]} takes ${n}", amount=n)
     else:
         t_ask_symbol(s, p, h, i)
 
@@ -322,14 +322,16 @@ def do_option(s: State, p: int, opt: tuple, h: int | None = None) -> None:
     elif verb == "build":
         build(s, p, opt[1], opt[2] if len(opt) > 2 else None)
     elif verb == "assassinate":
-        s.log("assassinate", p, f"{COLOURS[p]}: assassinate {AREA_IDS[opt[1]]} {who_name(opt[2])}")
+        s.log("assassinate", p, f"{COLOURS[p]}: assassinate {AREA_IDS[opt[1]]} {who_name(opt[2])}",
+              area=opt[1], who=opt[2], card=None if h is None else s.card[h])
         remove_minion(s, opt[1], opt[2], ("symbol", p))
     elif verb == "remove-trouble":
         s.trouble[opt[1]] = False
-        s.log("trouble", p, f"{COLOURS[p]}: remove-trouble {AREA_IDS[opt[1]]}")
+        s.log("trouble", p, f"{COLOURS[p]}: remove-trouble {AREA_IDS[opt[1]]}", area=opt[1],
+              removed=True)
     elif verb == "scroll":
         from .effects import EFFECTS
-        s.log("scroll", p, f"{COLOURS[p]}: scroll ({s.card[h]})")
+        s.log("scroll", p, f"{COLOURS[p]}: scroll ({s.card[h]})", card=s.card[h])
         EFFECTS[CARD[s.card[h]]["effect"]].start(s, p, h)
     else:
         raise AssertionError(opt)
@@ -413,7 +415,7 @@ def r_end_phase(s: State, opt, p: int) -> None:
 def t_end_turn(s: State, p: int) -> None:
     s.push(t_start_turn, (p + 1) % s.players)
     need = s.refill_need(p)
-    s.log("end", p, f"{COLOURS[p]} ends the turn" + (f" and draws {need}" if need else ""))
+    s.log("end", p, f"{COLOURS[p]} ends the turn" + (f" and draws {need}" if need else ""), amount=need)
     s.push(t_draw, p, need)
 
 
@@ -441,7 +443,8 @@ def r_mossy_revealed(s: State, ids, p: int, h: int) -> None:
     s.chain = None
     while s.stack[-1][0] is not t_end_turn:
         s.stack.pop()
-    s.log("interrupt", p, f"{COLOURS[p]}: interrupt doctor-mossy-lawn ({s.card[back]} back to hand)")
+    s.log("interrupt", p, f"{COLOURS[p]}: interrupt doctor-mossy-lawn ({s.card[back]} back to hand)",
+          card="doctor-mossy-lawn", back=s.card[back], stopped="end")
 
 
 # --- City Area abilities ----------------------------------------------------------------------
@@ -495,7 +498,7 @@ def use_ability(s: State, p: int, a: int) -> None:
     s.used.add(a)
     kind = ABILITY[a]
     prm = ABILITY_PARAMS[a]
-    s.log("ability", p, f"{COLOURS[p]}: ability {AREA_IDS[a]}")
+    s.log("ability", p, f"{COLOURS[p]}: ability {AREA_IDS[a]}", area=a)
     if kind == "take_money":
         s.money[p] += prm["amount"]
     elif kind == "pay_to_place_minion":
@@ -519,17 +522,17 @@ def use_ability(s: State, p: int, a: int) -> None:
 
 def r_place_trouble(s: State, opt, p: int) -> None:
     s.trouble[opt[1]] = True
-    s.log("trouble", p, f"{COLOURS[p]}: trouble {AREA_IDS[opt[1]]}")
+    s.log("trouble", p, f"{COLOURS[p]}: trouble {AREA_IDS[opt[1]]}", area=opt[1])
 
 
 def r_remove_trouble(s: State, opt, p: int) -> None:
     s.trouble[opt[1]] = False
-    s.log("trouble", p, f"{COLOURS[p]}: remove-trouble {AREA_IDS[opt[1]]}")
+    s.log("trouble", p, f"{COLOURS[p]}: remove-trouble {AREA_IDS[opt[1]]}", area=opt[1], removed=True)
 
 
 def t_gain(s: State, p: int, n: int) -> None:
     s.money[p] += n
-    s.log("money", p, f"{COLOURS[p]} takes ${n}")
+    s.log("money", p, f"{COLOURS[p]} takes ${n}", amount=n)
 
 
 def t_discard_one(s: State, p: int, prompt: str) -> None:
@@ -551,7 +554,7 @@ def r_discard_revealed(s: State, ids, p: int, h: int) -> None:
     reveal(s, h, ids[0])
     s.hand[p].remove(h)
     s.discard.append(h)
-    s.log("discard", p, f"{COLOURS[p]}: discard {ids[0]}")
+    s.log("discard", p, f"{COLOURS[p]}: discard {ids[0]}", card=ids[0])
 
 
 # --- placing, building, removing, moving ---------------------------------------------------------
@@ -587,9 +590,9 @@ def place_minion(s: State, p: int, a: int, f: int | None = None, trouble: bool =
         s.minions[f][p] -= 1
         s.supply[p] += 1
         s.trouble[f] = False
-        s.log("minion", p, f"{COLOURS[p]}: minion {AREA_IDS[a]} from {AREA_IDS[f]}")
+        s.log("minion", p, f"{COLOURS[p]}: minion {AREA_IDS[a]} from {AREA_IDS[f]}", area=a, source=f)
     else:
-        s.log("minion", p, f"{COLOURS[p]}: minion {AREA_IDS[a]}")
+        s.log("minion", p, f"{COLOURS[p]}: minion {AREA_IDS[a]}", area=a)
     s.supply[p] -= 1
     arrive(s, a, p, trouble)
 
@@ -636,7 +639,7 @@ def build(s: State, p: int, a: int, f: int | None = None, factor: float = 1) -> 
     s.money[p] -= cost
     put_building(s, p, a)
     s.log("build", p, f"{COLOURS[p]}: build {AREA_IDS[a]}" + (f" from {AREA_IDS[f]}" if f is not None else "")
-          + f" (${cost})")
+          + f" (${cost})", area=a, source=f, amount=cost)
 
 
 def put_building(s: State, p: int, a: int) -> None:
@@ -692,7 +695,7 @@ def t_do_remove(s: State, a: int, who) -> None:
     if not isinstance(who, str):
         s.supply[who] += 1
     s.log("removed", None if isinstance(who, str) else who,
-          f"{who_name(who)} minion removed from {AREA_IDS[a]}")
+          f"{who_name(who)} minion removed from {AREA_IDS[a]}", area=a, who=who)
 
 
 def move_minion(s: State, f: int, t: int, who, cause) -> None:
@@ -707,7 +710,7 @@ def t_do_move(s: State, f: int, t: int, who) -> None:
     depart(s, f, who)
     arrive(s, t, who)
     s.log("move", None if isinstance(who, str) else who,
-          f"{who_name(who)} minion moves {AREA_IDS[f]} -> {AREA_IDS[t]}")
+          f"{who_name(who)} minion moves {AREA_IDS[f]} -> {AREA_IDS[t]}", area=t, source=f, who=who)
 
 
 # --- interrupt windows ------------------------------------------------------------------------------
@@ -786,7 +789,7 @@ def r_guard(s: State, opt, q: int, kind: str, cause) -> None:
     if opt[0] == "small-gods":
         s.money[q] -= 3
         pop_guarded(s)
-        s.log("small-gods", q, f"{COLOURS[q]}: small-gods ($3)")
+        s.log("small-gods", q, f"{COLOURS[q]}: small-gods ($3)", amount=3, stopped=kind)
         return
     h = opt[1]
     s.request(Reveal("player", (h,)), r_guard_revealed, q, kind, cause, h)
@@ -807,7 +810,9 @@ def r_guard_revealed(s: State, ids, q: int, kind: str, cause, h: int) -> None:
     s.hand[q].remove(h)
     s.discard.append(h)
     guarded = pop_guarded(s)
-    s.log("interrupt", q, f"{COLOURS[q]}: interrupt {cid}")
+    s.log("interrupt", q, f"{COLOURS[q]}: interrupt {cid}", card=cid, stopped=kind,
+          by=cause[1] if cause[0] in ("symbol", "text") else None,
+          area=guarded[1][0] if guarded[0] in (t_do_remove, t_do_move) else None)
     if INTERRUPT_KIND[cid] == "replace_removal_with_placement":
         # A6: the minion comes off and is placed elsewhere under the normal rule.
         _, (a, who) = guarded
@@ -833,7 +838,7 @@ def r_event_revealed(s: State, ids, p: int) -> None:
     h = s.event_deck.pop()
     s.event[h] = eid
     s.events_done.append(h)
-    s.log("event", p, f"event {eid}")
+    s.log("event", p, f"event {eid}", event=eid)
     from .events import EVENT_HANDLERS
     EVENT_HANDLERS[eid](s, p)
 
@@ -917,7 +922,7 @@ def end_game(s: State, detail: str) -> None:
     s.discard += s.in_play  # cards left mid-resolution are done with
     s.in_play.clear()
     s.push(t_final_reveal, detail, None)
-    s.log("game-end", None, f"the game ends ({detail})")
+    s.log("game-end", None, f"the game ends ({detail})", reason=detail)
 
 
 def reveal_personality(s: State, h: int, pid: str) -> None:
@@ -946,7 +951,7 @@ def r_final_revealed(s: State, ids, detail: str, winner, hidden) -> None:
     if detail == "draw-pile" and "commander-vimes" in pers:
         w = pers.index("commander-vimes")
         s.outcome = Outcome((w,), "vimes", "commander-vimes", scores, pers)
-        s.log("win", w, f"{COLOURS[w]} is Commander Vimes and wins")
+        s.log("win", w, f"{COLOURS[w]} is Commander Vimes and wins", personality="commander-vimes")
         return
     top = max(scores)
     tied = [p for p in range(s.players) if scores[p] == top]
@@ -954,7 +959,8 @@ def r_final_revealed(s: State, ids, detail: str, winner, hidden) -> None:
         best = max(best_city_card(s, p) for p in tied)
         tied = [p for p in tied if best_city_card(s, p) == best]
     s.outcome = Outcome(tuple(tied), "points", detail, scores, pers)
-    s.log("win", tied[0], " and ".join(COLOURS[p] for p in tied) + (" win" if len(tied) > 1 else " wins") + f" on points ({top})")
+    s.log("win", tied[0], " and ".join(COLOURS[p] for p in tied) + (" win" if len(tied) > 1 else " wins") + f" on points ({top})",
+          winners=tuple(tied), amount=top)
 
 
 # Importing the tables registers them (they import this module's helpers).

@@ -32,9 +32,9 @@ def roll(s: State, purpose: str, fn, *args) -> None:
     s.request(RollDie(purpose), fn, *args)
 
 
-def logroll(s: State, value: int, what: str) -> int:
+def logroll(s: State, value: int, what: str, eid: str, seat: int | None = None) -> int:
     a = value - 1
-    s.log("roll", None, f"{what}: roll {value} ({AREA_IDS[a]})")
+    s.log("roll", None, f"{what}: roll {value} ({AREA_IDS[a]})", roll=value, area=a, event=eid, target=seat)
     return a
 
 
@@ -42,7 +42,7 @@ def t_lose_building(s: State, a: int) -> None:
     if s.building[a] != NOBODY:
         q = s.building[a]
         remove_building(s, a)
-        s.log("building-lost", q, f"{COLOURS[q]}'s building in {AREA_IDS[a]} is destroyed")
+        s.log("building-lost", q, f"{COLOURS[q]}'s building in {AREA_IDS[a]} is destroyed", area=a)
 
 
 def threaten_building(s: State, a: int) -> None:
@@ -63,7 +63,7 @@ def the_dragon(s: State, p: int) -> None:
 
 
 def r_dragon(s: State, value: int, p: int) -> None:
-    a = logroll(s, value, "The Dragon")
+    a = logroll(s, value, "The Dragon", "the-dragon")
     s.push(t_clear_trouble, a)
     threaten_building(s, a)
     for _ in range(s.demons[a]):
@@ -85,12 +85,12 @@ def flood(s: State, p: int) -> None:
 
 
 def r_flood_first(s: State, value: int, p: int) -> None:
-    a = logroll(s, value, "Flood")
+    a = logroll(s, value, "Flood", "flood")
     roll(s, "flood", r_flood_second, p, a)
 
 
 def r_flood_second(s: State, value: int, p: int, first: int) -> None:
-    b = logroll(s, value, "Flood")
+    b = logroll(s, value, "Flood", "flood")
     flooded = frozenset(x for x in (first, b) if RIVER[x])
     for q in reversed(in_turn_order(s, p)):
         for a in sorted(flooded, reverse=True):
@@ -112,7 +112,7 @@ def r_flood_move(s: State, opt, q: int) -> None:
     _, a, who, t = opt
     depart(s, a, who)
     arrive(s, t, who)
-    s.log("move", q, f"{COLOURS[q]} minion moves {AREA_IDS[a]} -> {AREA_IDS[t]}")
+    s.log("move", q, f"{COLOURS[q]} minion moves {AREA_IDS[a]} -> {AREA_IDS[t]}", area=t, source=a, who=q)
 
 
 @handler("fire")
@@ -121,14 +121,14 @@ def fire(s: State, p: int) -> None:
 
 
 def r_fire(s: State, value: int, last) -> None:
-    a = logroll(s, value, "Fire")
+    a = logroll(s, value, "Fire", "fire")
     if (last is None or a in ADJ[last]) and s.building[a] != NOBODY:
         # A23: the next roll must border this site; a building saved by Small Gods
         # still lets the fire spread (A9).
         s.push(t_fire_roll, a)
         threaten_building(s, a)
     else:
-        s.log("event", None, "the fire dies out")
+        s.log("event", None, "the fire dies out", event="fire", outcome="dies-out")
 
 
 def t_fire_roll(s: State, last: int) -> None:
@@ -144,7 +144,7 @@ def fog(s: State, p: int) -> None:
 
 def r_fog(s: State, ids, top) -> None:
     discard_from_draw(s, top, ids)
-    s.log("fog", None, "fog discards " + ", ".join(ids))
+    s.log("fog", None, "fog discards " + ", ".join(ids), cards=tuple(ids), event="fog")
     if not s.draw:
         end_game(s, "draw-pile")  # A4: Fog taking the last card ends the game too
 
@@ -154,7 +154,8 @@ def riots(s: State, p: int) -> None:
     if s.trouble_count() >= 8:
         end_game(s, "riots")
     else:
-        s.log("event", None, f"only {s.trouble_count()} trouble markers: no riot")
+        s.log("event", None, f"only {s.trouble_count()} trouble markers: no riot", event="riots",
+              outcome="no-riot", amount=s.trouble_count())
 
 
 @handler("explosion")
@@ -163,7 +164,7 @@ def explosion(s: State, p: int) -> None:
 
 
 def r_explosion(s: State, value: int) -> None:
-    threaten_building(s, logroll(s, value, "Explosion"))
+    threaten_building(s, logroll(s, value, "Explosion", "explosion"))
 
 
 @handler("earthquake")
@@ -172,11 +173,11 @@ def earthquake(s: State, p: int) -> None:
 
 
 def r_quake_first(s: State, value: int) -> None:
-    roll(s, "earthquake", r_quake_second, logroll(s, value, "Earthquake"))
+    roll(s, "earthquake", r_quake_second, logroll(s, value, "Earthquake", "earthquake"))
 
 
 def r_quake_second(s: State, value: int, first: int) -> None:
-    b = logroll(s, value, "Earthquake")
+    b = logroll(s, value, "Earthquake", "earthquake")
     for a in sorted({first, b}, reverse=True):
         threaten_building(s, a)
 
@@ -193,7 +194,7 @@ def t_murder_roll(s: State, q: int) -> None:
 
 def r_murder(s: State, value: int, q: int) -> None:
     from .effects import pick_options
-    a = logroll(s, value, f"Mysterious Murders ({COLOURS[q]})")
+    a = logroll(s, value, f"Mysterious Murders ({COLOURS[q]})", "mysterious-murders", q)
     opts = pick_options(s, [a])
     if opts:  # A24: any minion, the roller's own included; compulsory
         s.ask(q, "pick", opts, f"Mysterious Murders: remove a minion from {AREA_IDS[a]}",
@@ -202,7 +203,8 @@ def r_murder(s: State, value: int, q: int) -> None:
 
 def r_murder_pick(s: State, opt, q: int) -> None:
     _, a, who = opt
-    s.log("pick", q, f"{COLOURS[q]}: pick {AREA_IDS[a]} {who if isinstance(who, str) else COLOURS[who]}")
+    s.log("pick", q, f"{COLOURS[q]}: pick {AREA_IDS[a]} {who if isinstance(who, str) else COLOURS[who]}",
+          area=a, who=who, event="mysterious-murders")
     if isinstance(who, str):
         s.push(t_do_remove, a, who)
     else:
@@ -216,7 +218,7 @@ def _landing(s: State, p: int, piece: str, purpose: str, fn) -> None:
 
 def t_land(s: State, a: int, piece: str) -> None:
     arrive(s, a, piece)
-    s.log("land", None, f"a {piece} lands in {AREA_IDS[a]}")
+    s.log("land", None, f"a {piece} lands in {AREA_IDS[a]}", area=a, who=piece)
 
 
 def guard_landing(s: State, p: int, a: int, piece: str) -> None:
@@ -247,7 +249,7 @@ def t_neutral_roll(s: State, p: int, piece: str) -> None:
 
 
 def r_neutral(s: State, value: int, p: int, piece: str) -> None:
-    guard_landing(s, p, logroll(s, value, piece.capitalize()), piece)
+    guard_landing(s, p, logroll(s, value, piece.capitalize(), "trolls" if piece == TROLL else "demons-from-the-dungeon-dimensions"), piece)
 
 
 @handler("subsidence")
@@ -264,7 +266,7 @@ def t_subsidence(s: State, q: int) -> None:
         return
     paid = min(len(owned), s.money[q] // 2)
     s.money[q] -= 2 * paid
-    s.log("pay", q, f"{COLOURS[q]} pays ${2 * paid} for subsidence")
+    s.log("pay", q, f"{COLOURS[q]} pays ${2 * paid} for subsidence", amount=2 * paid, event="subsidence")
     for _ in range(len(owned) - paid):
         s.push(t_subsidence_lose, q)
 
@@ -284,7 +286,7 @@ def bsj(s: State, p: int) -> None:
 
 
 def r_bsj(s: State, value: int) -> None:
-    a = logroll(s, value, "Bloody Stupid Johnson")
+    a = logroll(s, value, "Bloody Stupid Johnson", "bloody-stupid-johnson")
     q = s.building[a]
     if q == NOBODY:
         return
@@ -296,5 +298,6 @@ def r_bsj(s: State, value: int) -> None:
 
 
 def t_bsj_card(s: State, a: int) -> None:
+    q = s.city_owner[a]
     s.city_owner[a] = REMOVED
-    s.log("card-lost", None, f"the {AREA_IDS[a]} City Area card leaves the game")
+    s.log("card-lost", None, f"the {AREA_IDS[a]} City Area card leaves the game", area=a, target=q)

@@ -148,10 +148,16 @@ Pending = Decision | Request
 
 
 class Event(NamedTuple):
-    """A public happening, for the log.  ``text`` uses the record notation."""
+    """A public happening, for the log.  ``text`` uses the record notation;
+    ``data`` says the same in parts for an interface to word its own way:
+    ``area``/``source``/``dest`` (area indices), ``who`` (a seat or
+    ``"troll"``/``"demon"``), ``target``/``by`` (seats), ``card``/``event``/
+    ``personality`` (ids), ``amount``, ``roll``, ``handles`` (card or
+    personality handles), ``stopped`` (what an interrupt cancelled)."""
     kind: str
     seat: int | None
     text: str
+    data: dict | None = None
 
 
 @dataclass(frozen=True, slots=True)

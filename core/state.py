@@ -187,8 +187,8 @@ class State:
     def push(self, fn: Callable, *args) -> None:
         self.stack.append((fn, args))
 
-    def log(self, kind: str, seat: int | None, text: str) -> None:
-        self.events.append(Event(kind, seat, text))
+    def log(self, kind: str, seat: int | None, text: str, **data) -> None:
+        self.events.append(Event(kind, seat, text, data or None))
 
     # --- board queries --------------------------------------------------------------------
 

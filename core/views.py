@@ -64,6 +64,8 @@ class PlayerView:
     option_texts: tuple[str, ...]              # the decision's options in record notation
     waiting_for: str                           # who or what the game waits for, in words
     outcome: Outcome | None
+    unused_seen: tuple[str, ...] = ()          # unused personalities the viewer has looked at
+    in_play: tuple[str, ...] = ()              # cards being played now, face up (last is the newest)
 
     def area(self, area_id: str) -> AreaView:
         return self.areas[AREA_IDS.index(area_id)]
@@ -121,6 +123,9 @@ def view_for(s: State, viewer: int | None) -> PlayerView:
         decision=mine,
         option_texts=tuple(format_option(s, o) for o in mine.options) if mine else (),
         waiting_for=waiting, outcome=s.outcome,
+        unused_seen=tuple(s.pers[h] for h in s.unused_pers
+                          if viewer is not None and h in s.pers_seen[viewer] and s.pers[h]),
+        in_play=tuple(s.card[h] or "?" for h in s.in_play),
     )
 
 

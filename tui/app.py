@@ -13,6 +13,7 @@ from textual.app import App, SystemCommand
 from textual.geometry import Size
 from textual.screen import Screen
 
+from .i18n import _
 from .screens.dialogs import MIN_HEIGHT, MIN_WIDTH, TooSmall
 from .screens.title import GameSetup, TitleScreen
 
@@ -100,22 +101,23 @@ class AnkhApp(App[int]):
         self.screen.action_choose("load")
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield SystemCommand("New game", "Start a new game against bots", self.action_new_game)
-        yield SystemCommand("Load game", "Resume a saved game", self.action_load_game)
-        yield SystemCommand("Rules", "How to play", lambda: self.action_help("rules"))
-        yield SystemCommand("Card reference", "Search every card, area, event and personality",
-                            lambda: self.action_help("cards"))
-        yield SystemCommand("Keys", "Every key of the game", lambda: self.action_help("keys"))
+        """The game's own commands; of Textual's, only those the game has no
+        word for (theme, quit)."""
         from .screens.game import GameScreen
         if isinstance(screen, GameScreen):
-            yield SystemCommand("Undo", "Take back your last choice", screen.action_undo)
-            if screen.mode == "compact":
-                for name in ("map", "hand", "players", "log"):
-                    yield SystemCommand(f"Show {name}", f"Show the {name} panel",
-                                        lambda n=name: screen.action_show_panel(n))
-        yield SystemCommand("Title screen", "Leave to the title screen (games are saved)",
-                            self.action_to_title)
-        yield from super().get_system_commands(screen)
+            yield from screen.commands()
+        else:
+            yield SystemCommand(_("New game"), _("Start a new game against bots"), self.action_new_game)
+            yield SystemCommand(_("Load game"), _("Resume a saved game"), self.action_load_game)
+        yield SystemCommand(_("Rules"), _("How to play"), lambda: self.action_help("rules"))
+        yield SystemCommand(_("Card reference"), _("Search every card, area, event and personality"),
+                            lambda: self.action_help("cards"))
+        yield SystemCommand(_("Keys"), _("Every key of the game"), lambda: self.action_help("keys"))
+        if not isinstance(screen, GameScreen):
+            yield SystemCommand(_("Title screen"), _("Back to the title screen"), self.action_to_title)
+        for command in super().get_system_commands(screen):
+            if command.title in ("Theme", "Quit"):
+                yield command
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

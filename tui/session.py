@@ -19,6 +19,7 @@ from ankh.net.home import saves_dir
 from ankh.net.local import LocalGame
 
 from .bots import bot_kinds, default_bot_kind, make_bot
+from .i18n import _
 
 
 class SeatBot:
@@ -197,6 +198,26 @@ class GameSession:
                      if line.who in COLOURS and COLOURS.index(line.who) not in self.bots), None)
         return last is not None and last.who == COLOURS[self.viewer]
 
+    def undo_refusal(self) -> str:
+        """Why :meth:`can_undo` says no, in words."""
+        lines = self.game.record.lines
+        me = COLOURS[self.viewer]
+        mine = [i for i, line in enumerate(lines) if line.who == me]
+        if not mine:
+            return _("You have made no choice yet that could be taken back.")
+        after = lines[mine[-1] + 1:]
+        bots = [line.who for line in after if line.who in COLOURS and COLOURS.index(line.who) in self.bots]
+        if bots:
+            return _("{colour} has moved since your last choice: a bot's move is not taken back, "
+                     "so yours stays too.").format(colour=bots[0])
+        if any(line.who == "*" for line in after):
+            return _("A die was rolled or a card picked since your last choice: "
+                     "what chance decided is not taken back.")
+        if any(line.who in COLOURS and line.who != me for line in after):
+            return _("Another player has chosen since: only your own last choice can be taken back.")
+        return _("A card was drawn or shown since your last choice: "
+                 "new information cannot be taken back.")
+
     def undo(self) -> None:
         self.game.undo()
         # LocalGame.undo rebuilds the game around the same bot objects.
@@ -234,6 +255,14 @@ class SaveInfo:
     when: float
     summary: str
     ok: bool
+
+
+def delete_save(path: Path) -> None:
+    """Delete a saved game (only files in the saves folder)."""
+    path = Path(path)
+    if path.resolve().parent != saves_dir().resolve():
+        raise ValueError(f"{path} is not a saved game")
+    path.unlink(missing_ok=True)
 
 
 def list_saves() -> list[SaveInfo]:

@@ -14,14 +14,15 @@ EVENT = {e["id"]: e for e in EVENTS}
 PERSONALITY = {p["id"]: p for p in PERSONALITIES}
 AREA = {a["id"]: a for a in AREAS}
 AREA_IDS = tuple(a["id"] for a in AREAS)
+AREA_NAMES = tuple(a["name"] for a in AREAS)
 
 # Rich styles per seat: the letter tells players apart, the colour helps.
 SEAT_STYLE = ("bold red", "bold yellow", "bold green", "bold bright_blue")
 TROLL_STYLE = "bold magenta"
 DEMON_STYLE = "bold bright_magenta"
 TROUBLE_STYLE = "bold reverse red"
-RIVER_STYLE = "blue"
-BRIDGE_STYLE = "bold"
+RIVER_STYLE = "bright_blue on blue"
+BRIDGE_STYLE = "bold black on yellow"
 
 # Short area names that fit a map box (at most 12 characters after the number).
 SHORT_AREA = {
@@ -50,6 +51,25 @@ SYMBOL_HELP = {
 }
 
 
+# When each kind of interrupt card may be played (rules A6-A9, A14).
+INTERRUPT_WHEN = {
+    "prevent_move_or_removal": "When another player's card (its symbol or its text) would move or "
+                               "remove one of your minions, in any player's turn. Not against random events.",
+    "prevent_removal": "When one of your minions would be removed, by anyone's card or by a random event, "
+                       "in any player's turn.",
+    "replace_removal_with_placement": "When one of your minions would be removed, by anyone's card or "
+                                      "by a random event, in any player's turn.",
+    "immunity_to_card_text": "When the text of another player's card would affect you, in their turn.",
+    "end_own_turn_keep_previous_card": "In your own turn, after you have played at least one card.",
+}
+
+
+def interrupt_when(cid: str) -> str:
+    """When the interrupt card ``cid`` may be played ('' for other cards)."""
+    c = CARD.get(cid)
+    return INTERRUPT_WHEN.get(c.get("interrupt", ""), "") if c else ""
+
+
 def seat_tag(seat: int) -> Text:
     """``R red`` in red: the letter and the word, so colour is never needed."""
     return Text(f"{LETTERS[seat]} {COLOURS[seat]}", style=SEAT_STYLE[seat])
@@ -67,6 +87,12 @@ def card_name(cid: str) -> str:
 def area_name(aid: str) -> str:
     a = AREA.get(aid)
     return f"{a['number']} {a['name']}" if a else aid
+
+
+def area_title(aid: str) -> str:
+    """The area's name alone (where a number could be taken for an option's)."""
+    a = AREA.get(aid)
+    return a["name"] if a else aid
 
 
 def symbol_word(sym: str) -> str:
@@ -123,8 +149,10 @@ def _who(word: str) -> Text:
     return Text(word)
 
 
-def option_label(text: str, kind: str = "") -> Text:
-    """A friendly label for an option in record notation."""
+def option_label(text: str, kind: str = "", numbered: bool = True) -> Text:
+    """A friendly label for an option in record notation (``numbered``: areas
+    with their number, as on the map)."""
+    place = area_name if numbered else area_title
     words = text.split()
     verb, args = words[0], words[1:]
     t = Text()
@@ -137,26 +165,26 @@ def option_label(text: str, kind: str = "") -> Text:
         return t
     if verb in ("minion", "build") and args:
         t.append("Place a minion in " if verb == "minion" else "Build in ")
-        t.append(area_name(args[0]), style="bold")
+        t.append(place(args[0]), style="bold")
         if verb == "build":
             t.append(f" (${AREA[args[0]]['cost']})" if args[0] in AREA else "")
         if len(args) >= 3 and args[1] == "from":
-            t.append(f", taking it from {area_name(args[2])}",
+            t.append(f", taking it from {place(args[2])}",
                      style="dim")
         return t
     if verb == "assassinate" and len(args) == 2:
-        return Text.assemble("Assassinate ", _who(args[1]), " in ", (area_name(args[0]), "bold"))
+        return Text.assemble("Assassinate ", _who(args[1]), " in ", (place(args[0]), "bold"))
     if verb == "pick" and len(args) == 2:
-        return Text.assemble("Pick ", _who(args[1]), " in ", (area_name(args[0]), "bold"))
+        return Text.assemble("Pick ", _who(args[1]), " in ", (place(args[0]), "bold"))
     if verb == "move" and len(args) == 3:
-        return Text.assemble("Move ", _who(args[1]), " from ", (area_name(args[0]), "bold"),
-                             " to ", (area_name(args[2]), "bold"))
+        return Text.assemble("Move ", _who(args[1]), " from ", (place(args[0]), "bold"),
+                             " to ", (place(args[2]), "bold"))
     if verb == "remove-trouble" and args:
-        return Text.assemble("Remove the trouble in ", (area_name(args[0]), "bold"))
+        return Text.assemble("Remove the trouble in ", (place(args[0]), "bold"))
     if verb == "ability" and args:
-        return Text.assemble("Use your City Area card ", (area_name(args[0]), "bold"))
+        return Text.assemble("Use your City Area card ", (place(args[0]), "bold"))
     if verb == "area" and args:
-        return Text.assemble("Choose ", (area_name(args[0]), "bold"))
+        return Text.assemble("Choose ", (place(args[0]), "bold"))
     if verb == "target" and args and args[0] in COLOURS:
         s = COLOURS.index(args[0])
         return Text.assemble("Choose ", seat_tag(s))
@@ -203,6 +231,9 @@ def option_detail(text: str, prompt: str = "", kind: str = "") -> str:
         return "Nothing stops it: what threatens you goes ahead."
     if verb in ("scroll", "skip", "pay", "accept", "refuse") and prompt_card(prompt):
         cid = prompt_card(prompt)
+        if verb == "accept":
+            # the consequence: what holding the card in front of you means
+            return f"{card_name(cid)} stays in front of you for the rest of the game. {card_text(cid)}"
         what = card_text(cid) if verb == "scroll" else ""
         return f"{card_name(cid)}: {card_symbols(cid)}. {what}".strip()
     if verb in ("play", "interrupt", "give", "discard") and args and args[0] in CARD:
@@ -211,6 +242,8 @@ def option_detail(text: str, prompt: str = "", kind: str = "") -> str:
         parts = [f"{c['name']}: {card_symbols(cid)}."]
         if c.get("text"):
             parts.append(c["text"])
+        if interrupt_when(cid):
+            parts.append("Played: " + interrupt_when(cid))
         return " ".join(parts)
     if verb == "ability" and args and args[0] in AREA:
         return AREA[args[0]]["text"]
@@ -220,7 +253,7 @@ def option_detail(text: str, prompt: str = "", kind: str = "") -> str:
         return AREA["small-gods"]["text"]
     if verb in ("minion", "build", "area") and args and args[0] in AREA:
         a = AREA[args[0]]
-        return f"{a['number']} {a['name']} (building ${a['cost']}): {a['text']}"
+        return f"{a['name']} (area {a['number']}, building ${a['cost']}): {a['text']}"
     return ""
 
 

@@ -1,6 +1,7 @@
 """Driving the app as a person would: wait for the game to need us, then press keys."""
 from __future__ import annotations
 
+from ankh.tui.screens.dialogs import HandOver
 from ankh.tui.screens.end import EndScreen
 from ankh.tui.screens.game import GameScreen
 
@@ -20,3 +21,28 @@ async def settle(pilot, limit: int = 400) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
     raise AssertionError(f"the game did not come back to a person (screen: {app.screen!r})")
+
+
+def notices(app) -> list[str]:
+    """The messages of the notifications on screen now."""
+    return [n.message for n in app._notifications]
+
+
+async def two_people(pilot, decisions: int = 8):
+    """A new 2-player game with nobody a bot, each decision answered with
+    Enter; yields before each, with the seat just handed the keyboard (or None)."""
+    app = pilot.app
+    await pilot.press("n", "left", "down", "down", "left")   # 2 players, no bots
+    await pilot.press("enter")
+    await pilot.pause()
+    for _ in range(decisions):
+        handed = None
+        if isinstance(app.screen, HandOver):
+            handed = app.screen.seat
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.pause()
+        await settle(pilot)
+        yield handed
+        await pilot.press("enter")
+        await pilot.pause()

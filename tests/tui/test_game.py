@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import OptionList
 
 from ankh.tui.app import AnkhApp
-from ankh.tui.screens.dialogs import HandOver, TooSmall
+from ankh.tui.screens.dialogs import Confirm, TooSmall
 from ankh.tui.screens.end import EndScreen
 from ankh.tui.screens.game import GameScreen
 from ankh.tui.screens.help import HelpScreen
@@ -14,7 +14,7 @@ from ankh.tui.session import GameSession
 from ankh.tui.widgets.board import CityMap, box_origin
 
 from . import scenarios
-from .helpers import settle
+from .helpers import notices, settle, two_people
 
 
 def app_for(record: str, **kw) -> AnkhApp:
@@ -31,17 +31,17 @@ async def test_undo_takes_back_own_choices_but_never_past_new_information():
         assert screen.view.option_texts == ("scroll", "skip")
         await pilot.press("u")
         assert screen.view.decision.kind == "turn"
-        assert screen.check_action("undo", ()) is None      # shown dimmed: nothing to take back
-        await pilot.press("u")
+        await pilot.press("u")                              # nothing to take back: it says why
         assert screen.view.decision.kind == "turn"
+        assert any("no choice yet" in n for n in notices(app))
         # Hex draws three cards: new information, so its choices stay.
         hex_index = screen.view.option_texts.index("play hex")
         await pilot.press(str(hex_index + 1), "1")          # play hex, carry out its text
         await settle(pilot)
         hand = len(screen.view.hand)
-        assert screen.check_action("undo", ()) is None
         await pilot.press("u")
         assert len(screen.view.hand) == hand
+        assert any("since your last choice" in n for n in notices(app))
 
 
 async def test_leaving_and_loading_resumes_the_game_exactly(ankh_home):
@@ -54,7 +54,11 @@ async def test_leaving_and_loading_resumes_the_game_exactly(ankh_home):
             await settle(pilot)
         before = app.screen.session
         text, view = before.save_text(), before.view()
-        await pilot.press("q")
+        await pilot.press("q")                       # asks first; "n" stays
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("n")
+        assert isinstance(app.screen, GameScreen) and app.screen.session is before
+        await pilot.press("q", "y")
         assert isinstance(app.screen, TitleScreen)
         [save] = (ankh_home / "saves").glob("*.ankh")
         assert save.read_text(encoding="utf-8") == text
@@ -76,22 +80,13 @@ async def test_leaving_and_loading_resumes_the_game_exactly(ankh_home):
 async def test_two_people_at_one_keyboard_hand_over():
     app = AnkhApp(bot_delay=0, seed=4)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n", "left", "down", "down", "left")   # 2 players, no bots
-        await pilot.press("enter")
-        await pilot.pause()
         seen = set()
-        for _ in range(8):
-            if isinstance(app.screen, HandOver):
-                seat = app.screen.seat
-                await pilot.press("enter")
-                await pilot.pause()
-                assert app.screen.session.viewer == seat
-            await settle(pilot)
+        async for handed in two_people(pilot):
             screen = app.screen
+            if handed is not None:
+                assert screen.session.viewer == handed
             assert screen.view.decision.seat == screen.session.viewer
             seen.add(screen.session.viewer)
-            await pilot.press("enter")
-            await pilot.pause()
         assert seen == {0, 1}
 
 
@@ -104,7 +99,7 @@ async def test_paced_bots_think_in_a_worker_and_show_who_is_deciding():
         prompt = app.screen.query_one("#question")
         assert "yellow is deciding" in str(prompt.render())
         await settle(pilot)
-        texts = app.screen.events
+        texts = [e.text for e in app.screen.events]
         assert sum(t == "yellow gives a card to red" for t in texts) == 2
         assert app.screen.view.decision is not None
 
@@ -216,3 +211,51 @@ async def test_the_new_game_dialog_works_with_the_mouse_too():
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen.session.players == 2
+
+
+async def test_saves_can_be_deleted_from_the_load_list_damaged_ones_too(ankh_home):
+    saves = ankh_home / "saves"
+    saves.mkdir(parents=True)
+    (saves / "good.ankh").write_text(scenarios.OPENING, encoding="utf-8")
+    (saves / "broken.ankh").write_bytes(b"\xff\xfe not a record")
+    app = AnkhApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        assert isinstance(app.screen, LoadScreen)
+        await pilot.pause()
+        listed = [s.path.name for s in app.screen.saves]
+        assert sorted(listed) == ["broken.ankh", "good.ankh"]
+        broken = listed.index("broken.ankh")
+        app.screen.query_one("#saves", OptionList).highlighted = broken
+        await pilot.press("enter")                     # a damaged save says why, and stays
+        assert isinstance(app.screen, LoadScreen)
+        await pilot.press("d")
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("n")                         # keep it
+        assert (saves / "broken.ankh").exists()
+        await pilot.press("d", "y")
+        await pilot.pause()
+        assert not (saves / "broken.ankh").exists() and (saves / "good.ankh").exists()
+        assert [s.path.name for s in app.screen.saves] == ["good.ankh"]
+        await pilot.press("enter")                     # the one left still loads
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+
+
+async def test_the_command_palette_in_a_game_lists_the_game_s_own_commands():
+    app = app_for(scenarios.OPENING)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for wanted in ("Undo", "Show the map", "Show your hand", "Show the players", "Show the log",
+                       "Show what happened", "Rules", "Card reference", "Leave the game"):
+            assert wanted in titles
+        assert len(titles) == len(set(titles))          # no duplicates
+        assert not {"Screenshot", "Maximize", "Minimize", "Bell"} & set(titles)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"leave the game")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)          # leaving still asks

@@ -73,3 +73,23 @@ def test_end_scored(snap_compare, size):
 
 def test_too_small(snap_compare):
     assert snap_compare(AnkhApp(bot_delay=0), terminal_size=(60, 20))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_since_your_last_move(snap_compare, size):
+    async def quiet(pilot):
+        await pilot.pause()
+        pilot.app.clear_notifications()   # the notices have their own snapshot
+        await pilot.pause()
+
+    assert snap_compare(game(scenarios.FOLLOW), run_before=quiet, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_notice_of_what_a_card_shows_you(snap_compare, size):
+    assert snap_compare(game(scenarios.MRS_CAKE), press=["enter"], terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_two_step_choice(snap_compare, size):
+    assert snap_compare(game(scenarios.TWO_STEP), press=["3"], terminal_size=size)

@@ -92,6 +92,8 @@ def test_ankh_over_ssh(tmp_path, sshd):
         term.keys("h")
         term.wait_for("Your hand (")
         term.keys("q")
+        term.wait_for("Leave this game?")
+        term.keys("y")
         term.wait_for("New game against bots")
         term.keys("q")
         end = time.monotonic() + 15

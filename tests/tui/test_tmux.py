@@ -29,7 +29,7 @@ def test_ankh_in_tmux_plays_saves_resizes_and_quits(tmp_path):
             if "Your turn: Play a card" in screen:
                 break
             term.keys("1")
-            time.sleep(0.3)
+            time.sleep(0.8)   # as a person would: faster keys are held off by the key guard
         term.keys("1")
         term.wait_for("Turn")
         # too small, then big again
@@ -39,6 +39,8 @@ def test_ankh_in_tmux_plays_saves_resizes_and_quits(tmp_path):
         screen = term.wait_for("1 Dolly Sisters", "Your hand")
         assert "too small" not in screen
         term.keys("q")
+        term.wait_for("Leave this game?")
+        term.keys("y")
         term.wait_for("New game against bots")
         saves = list((home / "saves").glob("*.ankh"))
         assert len(saves) == 1 and "\nseats: " in saves[0].read_text(encoding="utf-8")

@@ -1,5 +1,5 @@
 """Small screens that return a value with ``dismiss``: handing the keyboard
-over, the terminal being too small."""
+over, a yes-or-no question, the terminal being too small."""
 from __future__ import annotations
 
 from rich.text import Text
@@ -9,6 +9,7 @@ from textual.containers import Center, Middle
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..i18n import _
 from ..text import seat_tag
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -33,6 +34,33 @@ class HandOver(ModalScreen[None]):
 
     def action_ready(self) -> None:
         self.dismiss(None)
+
+
+class Confirm(ModalScreen[bool]):
+    """A yes-or-no question: ``y``/Enter says yes, ``n``/Esc no."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("enter", "answer(True)", show=False),
+        Binding("n", "answer(False)", "No"),
+        Binding("escape", "answer(False)", show=False),
+    ]
+
+    def __init__(self, question: str, yes: str, no: str) -> None:
+        super().__init__()
+        self.question = question
+        self.yes = yes
+        self.no = no
+
+    def compose(self) -> ComposeResult:
+        t = Text.assemble((self.question, "bold"), "\n\n",
+                          (_("y / Enter: {yes}    n / Esc: {no}").format(yes=self.yes, no=self.no), "dim"))
+        with Middle():
+            with Center():
+                yield Static(t, id="confirm")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 class TooSmall(ModalScreen[None]):

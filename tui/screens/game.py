@@ -7,6 +7,7 @@ through ``data_bind`` and post what the person chose.
 """
 from __future__ import annotations
 
+import time
 from functools import partial
 
 from textual import on, work
@@ -21,8 +22,10 @@ from textual.widgets import ContentSwitcher, Footer
 
 from ankh.core.views import PlayerView
 
+from ..i18n import _
 from ..session import GameSession, Next
-from ..text import AREA_IDS
+from ..text import AREA_IDS, AREA_NAMES
+from ..words import changed_areas, describe, hits, notable, others_acted, summary
 from ..widgets.board import CityMap, map_height
 from ..widgets.choices import Choices
 from ..widgets.hand import Hand
@@ -30,6 +33,7 @@ from ..widgets.log import GameLog
 from ..widgets.players import Players, You
 from ..widgets.prompt import DecisionPrompt
 from ..widgets.status import StatusBar
+from ..widgets.summary import Summary
 
 WIDE = Size(120, 34)
 
@@ -58,14 +62,27 @@ class BotDecided(Message):
 
 
 class GameScreen(Screen):
+    # A new decision that follows others' moves ignores keys for this long
+    # (and for as long again after each key pressed meanwhile), so that keys
+    # pressed while the bots played never answer it.
+    KEY_GUARD = 0.5
+    # At most this many lines in a notice (the rest are in the summary and the log).
+    NOTICES = 5
+
     BINDINGS = [
         Binding("1", "pick(0)", "Pick", key_display="1-9"),
         *[Binding(str(i), f"pick({i - 1})", show=False) for i in range(2, 10)],
+        Binding("0", "pick(-1)", show=False),
+        Binding("escape", "back", show=False),
         Binding("u", "undo", "Undo"),
+        Binding("space", "skip", "Skip", key_display="␣"),
+        Binding("s", "show_panel('since')", "Since", show=False),
         Binding("m", "show_panel('map')", "Map"),
         Binding("h", "show_panel('hand')", "Hand"),
         Binding("p", "show_panel('players')", "Players"),
         Binding("l", "show_panel('log')", "Log"),
+        Binding("pageup", "scroll_log(-1)", "Log ↑", show=False, priority=True),
+        Binding("pagedown", "scroll_log(1)", "Log ↓", show=False, priority=True),
         Binding("r", "results", "Results"),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("f1", "app.help", show=False),
@@ -74,9 +91,11 @@ class GameScreen(Screen):
 
     mode: reactive[str] = reactive("compact", recompose=True)
     view: reactive[PlayerView | None] = reactive(None)
-    events: reactive[tuple[str, ...]] = reactive(tuple)
-    recent: reactive[tuple[str, ...]] = reactive(tuple)
+    events: reactive[tuple] = reactive(tuple)
+    recent: reactive[tuple] = reactive(tuple)
     highlight: reactive[frozenset[int]] = reactive(frozenset)
+    marks: reactive[frozenset[int]] = reactive(frozenset)
+    since: reactive[tuple] = reactive(tuple)
     selected_card: reactive[str | None] = reactive(None)
     panel: reactive[str] = reactive("map")
 
@@ -89,7 +108,27 @@ class GameScreen(Screen):
         self._ended = False
         self._handing_over = False
         self._keys: tuple = ()
+        self._since_of: dict[int, int] = {}    # per person: log index after their last decision
+        self._noticed = len(session.log)      # events already told as notices
+        self._others_moved = False            # bots or the table moved since the viewer decided
+        self._fast = False                    # skip ahead: bots answer at once until you decide
+        self._guard_until = 0.0
+        self._shown_decision = None
+        self._auto_since = False
         self.set_reactive(GameScreen.mode, layout_for(self.app.size))
+
+    # Happenings that follow from a seat's own decision (for finding, in a loaded
+    # game, where the viewer last decided).
+    DECIDED = frozenset({"play", "scroll", "minion", "build", "assassinate", "trouble", "ability",
+                         "discard", "pass", "interrupt", "small-gods", "pick", "give"})
+
+    def _last_own_move(self, viewer: int) -> int:
+        """The log index just after ``viewer``'s last decision in a loaded game."""
+        log = self.session.log
+        for i in range(len(log) - 1, -1, -1):
+            if log[i].seat == viewer and log[i].kind in self.DECIDED:
+                return i + 1
+        return 0
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -97,7 +136,10 @@ class GameScreen(Screen):
         yield StatusBar(id="status").data_bind(GameScreen.view)
         prompt = DecisionPrompt(id="prompt", roomy=self.mode == "wide").data_bind(
             GameScreen.view, recent=GameScreen.recent)
-        board = CityMap(id="map").data_bind(GameScreen.view, highlight=GameScreen.highlight)
+        board = CityMap(id="map").data_bind(GameScreen.view, highlight=GameScreen.highlight,
+                                            marks=GameScreen.marks)
+        since = Summary().data_bind(parts=GameScreen.since)
+        since.viewer = self.session.viewer
         if self.mode == "wide":
             with Horizontal(id="table"):
                 with Vertical(id="left"):
@@ -110,10 +152,13 @@ class GameScreen(Screen):
                     you.border_title = "Your aim"
                     yield you
                     players = Players(id="players").data_bind(GameScreen.view)
-                    players.border_title = "Players"
+                    players.border_title = _("Players")
                     yield players
-                    log = GameLog(id="log").data_bind(events=GameScreen.events)
-                    log.border_title = "Log"
+                    with VerticalScroll(id="since") as box:
+                        box.border_title = _("Since your last move")
+                        yield since
+                    log = GameLog(id="log").data_bind(GameScreen.view, events=GameScreen.events)
+                    log.border_title = _("Log (PgUp/PgDn)")
                     yield log
         else:
             with ContentSwitcher(id="main", initial=self.panel):
@@ -123,7 +168,9 @@ class GameScreen(Screen):
                 with VerticalScroll(id="players"):
                     yield You(id="you").data_bind(GameScreen.view)
                     yield Players().data_bind(GameScreen.view)
-                yield GameLog(id="log").data_bind(events=GameScreen.events)
+                with VerticalScroll(id="since"):
+                    yield since
+                yield GameLog(id="log").data_bind(GameScreen.view, events=GameScreen.events)
             yield prompt
         yield Footer(compact=True)
 
@@ -158,14 +205,19 @@ class GameScreen(Screen):
         """Let the game run until a person or a bot must decide, then show it.
         With ``bot_delay`` 0 the bots answer at once, without a worker."""
         self._token += 1
+        before = len(self.session.log)
         nxt = self.session.next()
-        while nxt.kind == "bot" and self.bot_delay <= 0:
+        while nxt.kind == "bot" and (self.bot_delay <= 0 or self._fast):
             self.session.apply_bot(nxt, self.session.think_job(nxt)())
             nxt = self.session.next()
         self.session.save()
+        if len(self.session.log) != before or nxt.kind == "bot":
+            self._others_moved = True
         self._next = nxt
         if nxt.kind == "person" and nxt.seat != self.session.viewer:
             self._hand_over(nxt.seat)
+        if nxt.kind != "bot":
+            self._fast = False
         self.refresh_view()
         if nxt.kind == "bot":
             self.set_timer(self.bot_delay, partial(self._think, self._token))
@@ -176,12 +228,56 @@ class GameScreen(Screen):
     def refresh_view(self) -> None:
         with self.app.batch_update():
             self.view = self.session.view()
-            self.events = tuple(e.text for e in self.session.log)
+            self.events = tuple(self.session.log)
             self.recent = self.events[-4:]
-        keys = (self.view.decision is not None, self.session.can_undo(), self.session.over)
+            self._tell_news()
+            if self.view.decision is not None and self.view.decision != self._shown_decision:
+                self._new_decision()
+            self._shown_decision = self.view.decision
+        keys = (self.view.decision is not None, self.session.can_undo(), self.session.over,
+                self._next is not None and self._next.kind)
         if keys != self._keys:
             self._keys = keys
             self.refresh_bindings()
+
+    def _tell_news(self) -> None:
+        """Notices for random events, die rolls and whatever hits you, as they happen."""
+        log = self.session.log
+        if self._handing_over:
+            return
+        viewer = self.session.viewer
+        fresh = [e for e in log[self._noticed:] if notable(e, viewer)]
+        self._noticed = len(log)
+        for hit in (False, True):
+            lines = [describe(e, viewer, self.view) for e in fresh if hits(e, viewer) == hit]
+            if len(lines) > self.NOTICES:
+                more = len(lines) - self.NOTICES + 1
+                lines = lines[:self.NOTICES - 1] + [_("… and {n} more (s: since your last move).").format(n=more)]
+            if lines:
+                self.notify("\n".join(lines), title=_("This hits you") if hit else _("Happening now"),
+                            severity="warning" if hit else "information", timeout=8 if hit else 6)
+
+    def _new_decision(self) -> None:
+        """Your decision has come: what happened since your last one, marked on the map."""
+        viewer = self.session.viewer
+        since = self._since_of.setdefault(viewer, self._last_own_move(viewer))
+        events = self.session.log[since:]
+        if self._others_moved or self.view.decision.kind == "window":
+            self._guard_until = time.monotonic() + self.KEY_GUARD
+        self._others_moved = False
+        for widget in self.query(Summary):
+            widget.viewer = viewer
+        if others_acted(events, viewer):
+            turn = next((e for e in reversed(self.session.log[:since]) if e.kind == "turn"), None)
+            self.since = summary(events, viewer, self.view, turn.seat if turn else None,
+                                 (turn.data or {}).get("amount") if turn else None)
+            self.marks = changed_areas(events, viewer)
+            worth = self.view.decision.kind in ("turn", "window") or any(hits(e, viewer) for e in events)
+            if self.mode == "compact" and self.panel == "map" and not self._auto_since and worth:
+                self._auto_since = True
+                self.action_show_panel("since")
+            for box in self.query("#since"):
+                box.scroll_home(animate=False)
 
     def _think(self, token: int) -> None:
         if token != self._token or self._next is None or self._next.kind != "bot":
@@ -210,6 +306,7 @@ class GameScreen(Screen):
             self._focus_choices()
 
         self._handing_over = True
+        self.app.clear_notifications()   # what the last person was told is not for the next
         self.app.push_screen(HandOver(seat), done)
 
     # --- what the person does -------------------------------------------------------------------
@@ -224,8 +321,37 @@ class GameScreen(Screen):
             return
         if not 0 <= index < len(view.decision.options):
             return
-        self.session.choose(view.decision.options[index])
+        if self.guarded():
+            return
+        option = view.decision.options[index]
+        self.session.choose(option)
+        if not (view.decision.kind == "window" and option == ("pass",)):
+            # letting a threat pass is no move of yours: the summary keeps counting
+            self._since_of[self.session.viewer] = len(self.session.log)
+            self.marks = frozenset()
+        if self._auto_since:
+            self._auto_since = False
+            if self.panel == "since":
+                self.action_show_panel("map")
         self.pump()
+
+    def guarded(self) -> bool:
+        """Whether keys are still ignored after a new decision appeared."""
+        return time.monotonic() < self._guard_until
+
+    # Keys that could answer a decision (the others only look around).
+    ANSWERING = frozenset({"enter", "space", "u", *"0123456789"})
+
+    def on_key(self, event) -> None:
+        """The key guard: while it holds, a key that could answer is ignored
+        and holds it longer."""
+        if self.view is None or self.view.decision is None or event.key not in self.ANSWERING:
+            return
+        now = time.monotonic()
+        if now < self._guard_until:
+            self._guard_until = now + self.KEY_GUARD
+            event.stop()
+            event.prevent_default()
 
     @on(DecisionPrompt.Highlighted)
     def _highlighted(self, msg: DecisionPrompt.Highlighted) -> None:
@@ -244,36 +370,51 @@ class GameScreen(Screen):
         view = self.view
         if view is None or view.decision is None:
             return
-        aid = AREA_IDS[msg.area]
-        matches = [i for i, t in enumerate(view.option_texts) if aid in t.split()]
-        if not matches:
-            self.notify(f"No option names {aid} now.", severity="warning", timeout=3)
-            return
-        prompt = self.query_one(DecisionPrompt)
-        current = prompt.highlighted
-        if len(matches) == 1 and current == matches[0]:
-            self._choose(current)
-        elif current in matches:
-            prompt.highlight(matches[(matches.index(current) + 1) % len(matches)])
-        else:
-            prompt.highlight(matches[0])
+        if not self.query_one(DecisionPrompt).click_area(msg.area):
+            self.notify(_("No choice names {area} now.").format(area=AREA_NAMES[msg.area]),
+                        severity="warning", timeout=3)
 
     def action_pick(self, index: int) -> None:
-        self._choose(index)
+        """A digit: the option of that number, or the area of that number."""
+        if self.view is None or self.view.decision is None or self._handing_over:
+            return
+        self.query_one(DecisionPrompt).press_digit(index + 1)
+
+    def action_back(self) -> None:
+        self.query_one(DecisionPrompt).back()
 
     def action_undo(self) -> None:
         if not self.session.can_undo():
-            self.notify("Nothing to take back: new information has appeared since.", timeout=3)
+            self.notify(self.session.undo_refusal(), title=_("Cannot take back"), timeout=5)
             return
         self.session.undo()
-        self.notify("Took back your last choice.", timeout=2)
+        self.notify(_("Took back your last choice."), timeout=2)
+        self.pump()
+
+    def action_skip(self) -> None:
+        """Let the bots play on at once until your next decision."""
+        if self._next is None or self._next.kind != "bot" or self._fast:
+            return
+        self._fast = True
         self.pump()
 
     def action_show_panel(self, name: str) -> None:
+        if name != "since":
+            self._auto_since = False
         self.panel = name
         for sw in self.query("#main").results(ContentSwitcher):
             sw.current = name
         self._focus_choices()
+
+    def action_scroll_log(self, direction: int) -> None:
+        """Page the log up or down, whatever has the focus (the log shows first)."""
+        if self.mode == "compact" and self.panel != "log":
+            self.action_show_panel("log")
+        for log in self.query(GameLog):
+            if direction < 0:
+                log.scroll_page_up(animate=False)
+            else:
+                log.scroll_page_down(animate=False)
 
     def action_results(self) -> None:
         from .end import EndScreen
@@ -281,20 +422,61 @@ class GameScreen(Screen):
             self.app.push_screen(EndScreen(self.session.view()))
 
     def action_leave(self) -> None:
+        """Ask first; a finished game is left at once."""
+        from .dialogs import Confirm
+        if self.session.over:
+            self.leave()
+            return
+        if self.session.path:
+            question = _("Leave this game? It is saved as {name}: you can load it later.").format(
+                name=self.session.path.name)
+        else:
+            question = _("Leave this game? It is not saved.")
+        self.app.push_screen(Confirm(question, _("Leave"), _("Stay")),
+                             lambda yes: self.leave() if yes else None)
+
+    def leave(self) -> None:
         self._token += 1  # forget any bot still thinking
-        where = f" It is saved as {self.session.path.name}." if self.session.path else ""
-        self.app.notify(f"Left the game.{where}", timeout=4)
+        if self.session.path:
+            told = _("Left the game. It is saved as {name}.").format(name=self.session.path.name)
+        else:
+            told = _("Left the game.")
+        self.app.notify(told, timeout=4)
         self.app.pop_screen()
+
+    def commands(self):
+        """This game's commands for the command palette."""
+        from textual.app import SystemCommand
+        yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
+        if self.mode == "compact":
+            for name, title, help in (
+                    ("since", _("Show what happened"), _("What each player did since your last move")),
+                    ("map", _("Show the map"), _("The city, with what changed marked")),
+                    ("hand", _("Show your hand"), _("Your cards with their full text")),
+                    ("players", _("Show the players"), _("Money, pieces, cards, your personality")),
+                    ("log", _("Show the log"), _("Everything that happened this game"))):
+                yield SystemCommand(title, help, lambda n=name: self.action_show_panel(n))
+        if self.session.path is not None:
+            yield SystemCommand(_("Save"), _("Write the game to its save file now (it is saved after "
+                                             "every move anyway)"), self.action_save)
+        yield SystemCommand(_("Leave the game"), _("Back to the title screen (asks first)"),
+                            self.action_leave)
+
+    def action_save(self) -> None:
+        self.session.save()
+        self.notify(_("Saved as {path}.").format(path=self.session.path), timeout=4)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "show_panel":
             return self.mode == "compact"
         if action == "results":
             return self.session.over
+        if action == "skip":
+            return self._next is not None and self._next.kind == "bot" and self.bot_delay > 0
         if action in ("undo", "pick") and self.session.over:
             return False
         if action == "undo":
-            return True if self.session.can_undo() else None
+            return True
         if action == "pick":
-            return True if self.view is not None and self.view.decision is not None else None
+            return self.view is not None and self.view.decision is not None
         return True

@@ -15,26 +15,38 @@ from textual.widgets.option_list import Option
 
 from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 
-from ..text import card_symbols
+from ..text import card_symbols, interrupt_when
+from ..widgets.board import neighbours
 
 KEYS = """\
 Everywhere
   ctrl+p     command palette (search every command)
   ?  or F1   this help
-  q          quit (on the title) / leave the game (it is saved)
+  q          quit (on the title) / leave the game (it asks; the game is saved)
 
 Deciding (the prompt at the bottom)
   ↑ ↓        move between the options
   Enter      choose the highlighted option
   1 … 9      choose option 1 … 9 at once
-  u          take back your last choice (while nothing new has appeared)
+  1 … 12     where the options are areas: the area's number, as on the map
+             (type 1 then 2 for 12), then Enter
+  Esc        back to the first step of a two-step choice
+  u          take back your last choice (it says why when it cannot)
   mouse      click an option, or click an area on the map
+  A new decision after other players' moves ignores keys for half a
+  second (longer while keys keep coming), so keys pressed while the bots
+  played never answer it.
+
+While the bots play
+  space      skip ahead: the bots play on at once until your decision
 
 Looking around (80×24; larger terminals show everything at once)
-  m          the map
+  s          since your last move: what each player did, what hit you
+  m          the map (areas that changed are marked 3*)
   h          your hand, with every card's text
-  p          the players, and your personality's progress
-  l          the log of the game in record notation
+  p          the players, your personality's progress, what you were shown
+  l          the log of the whole game
+  PgUp PgDn  scroll the log (from any panel)
 
 After the game
   r          the results again    b  back to the board    t  title screen
@@ -49,9 +61,14 @@ def reference() -> list[tuple[str, str, Text]]:
                              ("Symbols: ", "bold"), card_symbols(c["id"]) + "\n")
         if c.get("text"):
             body.append(c["text"])
+        if interrupt_when(c["id"]):
+            body.append("\n")
+            body.append("When: ", style="bold")
+            body.append(interrupt_when(c["id"]))
         out.append(("card", c["name"], body))
     for a in AREAS:
-        adj = ", ".join(AREAS[n - 1]["name"] for n in a["adjacent"])
+        adj = ", ".join(f"{n} {AREAS[n - 1]['name']}" + (" (bridge)" if bridge else "")
+                        for n, bridge in neighbours(a["number"]))
         body = Text.assemble((f"{a['number']} {a['name']}", "bold"), f"  (area, building ${a['cost']})\n",
                              ("Borders: ", "bold"), adj + "\n",
                              ("River: ", "bold"), ("yes" if a["river"] else "no") + "\n",

@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 from ankh.core.model import COLOURS
 
 from ..bots import bot_kinds, default_bot_kind
+from ..i18n import _
 from ..text import seat_tag
 from ..widgets.choices import Choices
 from ..widgets.stepper import Stepper
@@ -165,32 +166,68 @@ class NewGameScreen(ModalScreen[GameSetup | None]):
 
 
 class LoadScreen(ModalScreen):
-    """Saved games, newest first."""
+    """Saved games, newest first; ``d`` deletes the highlighted one (it asks)."""
 
     BINDINGS = [
         Binding("escape", "cancel", "Back"),
+        Binding("d", "delete", _("Delete")),
     ]
 
     def compose(self) -> ComposeResult:
+        with Vertical(id="load-game", classes="dialog"):
+            yield Static(Text("Load a saved game", style="bold"), classes="dialog-title")
+            yield Choices(id="saves")
+            yield Static(id="no-saves")
+            yield Static(Text(_("↑↓ choose   Enter load   d delete   Esc back"), style="dim"))
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self._list()
+
+    def _list(self) -> None:
         from ..session import list_saves, saves_dir
 
         self.saves = list_saves()
-        with Vertical(id="load-game", classes="dialog"):
-            yield Static(Text("Load a saved game", style="bold"), classes="dialog-title")
-            if self.saves:
-                yield Choices(*[
-                    Option(Text.assemble((i.path.stem, "bold"), "\n  ", (i.summary, "dim")),
-                           id=str(n), disabled=not i.ok)
-                    for n, i in enumerate(self.saves)], id="saves")
-            else:
-                yield Static(f"No saved games yet in {saves_dir()}.", id="no-saves")
-            yield Static(Text("↑↓ choose   Enter load   Esc back", style="dim"))
-        yield Footer(compact=True)
+        choices = self.query_one("#saves", Choices)
+        # Damaged saves are listed too (with why), so they can be deleted.
+        choices.set_options(
+            Option(Text.assemble((i.path.stem, "bold" if i.ok else "dim"), "\n  ",
+                                 (i.summary, "dim" if i.ok else "italic")), id=str(n))
+            for n, i in enumerate(self.saves))
+        choices.display = bool(self.saves)
+        empty = self.query_one("#no-saves", Static)
+        empty.display = not self.saves
+        empty.update(f"No saved games yet in {saves_dir()}.")
+        if self.saves:
+            choices.highlighted = 0
+            choices.focus()
 
     @on(OptionList.OptionSelected, "#saves")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(self.saves[int(event.option.id)].path)
+        info = self.saves[int(event.option.id)]
+        if not info.ok:
+            self.notify(_("{name} {why}. Press d to delete it.").format(name=info.path.name, why=info.summary),
+                        severity="warning", timeout=5)
+            return
+        self.dismiss(info.path)
+
+    def action_delete(self) -> None:
+        from .dialogs import Confirm
+        from ..session import delete_save
+
+        choices = self.query_one("#saves", OptionList)
+        if not self.saves or choices.highlighted is None:
+            return
+        info = self.saves[choices.highlighted]
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                delete_save(info.path)
+                self.notify(_("Deleted {name}.").format(name=info.path.name), timeout=3)
+                self._list()
+
+        self.app.push_screen(Confirm(_("Delete the saved game {name}? This cannot be undone.").format(
+            name=info.path.stem), _("Delete"), _("Keep")), answer)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
-

@@ -17,6 +17,7 @@ from textual.widget import Widget
 from ankh.core.catalog import AREAS
 from ankh.core.model import LETTERS
 
+from ..i18n import _
 from ..text import (
     BRIDGE_STYLE, DEMON_STYLE, RIVER_STYLE, SEAT_STYLE, SHORT_AREA, TROLL_STYLE, TROUBLE_STYLE,
 )
@@ -34,6 +35,20 @@ PLACE = {
 
 LIGHT = "┌┐└┘─│"
 HEAVY = "┏┓┗┛━┃"
+DOUBLE = "╔╗╚╝═║"
+
+# Area numbers joined by a bridge over the Ankh (as drawn below): areas across
+# a bridge border each other like areas sharing a street.
+BRIDGES = frozenset(frozenset(p) for p in (
+    (1, 12), (12, 2), (2, 11), (2, 10), (4, 10), (11, 10), (10, 5), (10, 9), (5, 8), (7, 8)))
+MARK_STYLE = "bold yellow"
+NEIGHBOUR_STYLE = "bold cyan"
+
+
+def neighbours(number: int) -> list[tuple[int, bool]]:
+    """Area ``number``'s neighbours as (number, across a bridge), in number order."""
+    a = AREAS[number - 1]
+    return [(n, frozenset((number, n)) in BRIDGES) for n in sorted(a["adjacent"])]
 
 
 def map_height(h: int) -> int:
@@ -113,6 +128,7 @@ def draw_river(c: Canvas, h: int) -> None:
     across(gap(2), 26, MAP_WIDTH - 1)
     c.put(72, gap(2), " Ankh ", RIVER_STYLE)
     mid1, mid2 = 1 * (h + 1) + h // 2, 2 * (h + 1) + h // 2
+    # the bridges, as listed in BRIDGES
     for x, y, ch in ((12, gap(0), "║"), (17, mid1, "═"), (21, gap(1), "║"),
                      (31, gap(1), "║"), (40, gap(1), "║"), (26, mid2, "═"),
                      (44, mid2, "═"), (31, gap(2), "║"), (58, gap(2), "║"),
@@ -139,6 +155,7 @@ class CityMap(Widget):
 
     view = reactive(None, layout=False)
     highlight: reactive[frozenset[int]] = reactive(frozenset)
+    marks: reactive[frozenset[int]] = reactive(frozenset)
 
     class AreaClicked(Message):
         def __init__(self, area: int) -> None:
@@ -161,10 +178,16 @@ class CityMap(Widget):
         draw_river(canvas, h)
         self._draw_legend(canvas, h)
         view = self.view
+        near = set()
+        if len(self.highlight) == 1:
+            [lit] = self.highlight
+            near = {n - 1 for n, _ in neighbours(lit + 1)}
+            self._draw_neighbours(canvas, h, lit + 1)
         for a in AREAS:
             x, y = box_origin(a["number"], h)
-            av = view.areas[a["number"] - 1] if view is not None else None
-            self._draw_area(canvas, x, y, h, a, av, (a["number"] - 1) in self.highlight)
+            i = a["number"] - 1
+            av = view.areas[i] if view is not None else None
+            self._draw_area(canvas, x, y, h, a, av, i in self.highlight, i in self.marks, i in near)
             self._boxes.append((x, y, BOX, h, a["number"] - 1))
         text = canvas.to_text()
         pad = self._origin()
@@ -181,19 +204,52 @@ class CityMap(Widget):
             Text.assemble(("!", TROUBLE_STYLE), " trouble  ", "⌂R building  $ cost"),
             Text.assemble(("≈", RIVER_STYLE), " river  ", ("║═", BRIDGE_STYLE), " bridge  ",
                           ("─", "dim"), " road"),
+            Text.assemble(("3*", "bold reverse yellow"), " " + _("changed since your last move")),
         ]
         if h >= 4:
             lines.append(Text("ctl: who controls it", style="dim"))
         for i, line in enumerate(lines[: h + 1]):
             c.put(x, i, line)
 
-    def _draw_area(self, c: Canvas, x: int, y: int, h: int, a: dict, av, lit: bool) -> None:
-        tl, tr, bl, br, hz, vt = HEAVY if lit else LIGHT
-        border = "bold bright_white" if lit else "dim"
+    def _draw_neighbours(self, c: Canvas, h: int, number: int) -> None:
+        """In the legend's place: the highlighted area's neighbours, bridges marked."""
+        x = 5 * PITCH + 1
+        width = MAP_WIDTH - x
+        words = [Text(_("{name} borders:").format(name=SHORT_AREA[AREAS[number - 1]["id"]]),
+                      style="bold")]
+        for n, bridge in neighbours(number):
+            w = Text(f"{n} {SHORT_AREA[AREAS[n - 1]['id']]}", style=NEIGHBOUR_STYLE)
+            if bridge:
+                w.append(" ═", style=BRIDGE_STYLE)
+            words.append(w)
+        lines, line = [], Text()
+        for w in words:
+            if line and len(line) + 2 + len(w) > width:
+                lines.append(line)
+                line = Text()
+            if line:
+                line.append(", " if len(lines) or len(line) > len(words[0]) else " ")
+            line.append_text(w)
+        lines.append(line)
+        if any("═" in str(w) for w in words[1:]) and len(lines) < h + 1:
+            lines.append(Text.assemble(("═", BRIDGE_STYLE), (" " + _("across a bridge"), "dim")))
+        for i in range(h + 1):
+            c.put(x, i, " " * width)
+        for i, line in enumerate(lines[: h + 1]):
+            c.put(x, i, line)
+
+    def _draw_area(self, c: Canvas, x: int, y: int, h: int, a: dict, av, lit: bool,
+                   marked: bool = False, near: bool = False) -> None:
+        tl, tr, bl, br, hz, vt = HEAVY if lit else DOUBLE if marked else LIGHT
+        border = ("bold bright_white" if lit else MARK_STYLE if marked else
+                  NEIGHBOUR_STYLE if near else "dim")
         inner = BOX - 2
         title = f"{a['number']} {SHORT_AREA[a['id']]}"[:inner]
+        if marked and not lit:
+            title = f"{a['number']}*{SHORT_AREA[a['id']]}"[:inner]
         c.put(x, y, tl + hz * inner + tr, border)
-        c.put(x + 1, y, title, "bold reverse" if lit else "bold")
+        c.put(x + 1, y, title, "bold reverse" if lit else "bold reverse yellow" if marked else
+              "bold cyan" if near else "bold")
         for yy in range(y + 1, y + h - 1):
             c.put(x, yy, vt, border)
             c.put(x + BOX - 1, yy, vt, border)

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ..i18n import _
 from ..text import (
     PERSONALITY, SEAT_STYLE, SHORT_AREA, card_name, personality_name, progress, seat_tag,
 )
@@ -47,7 +48,11 @@ class Players(Widget):
             if s.penalties:
                 extras.append(Text("penalty: " + ", ".join(card_name(c) for c in s.penalties), style="dim"))
             if s.personality and s.seat != view.viewer:
-                extras.append(Text("is " + personality_name(s.personality), style=SEAT_STYLE[s.seat]))
+                extras.append(Text(_("is {personality}").format(personality=personality_name(s.personality)),
+                                   style=SEAT_STYLE[s.seat]))
+            if s.known_hand and s.seat != view.viewer:
+                extras.append(Text(_("you know they hold: {cards}").format(
+                    cards=", ".join(card_name(c) for c in s.known_hand)), style="italic"))
             for e in extras:
                 out.append("\n    ")
                 out.append_text(e)
@@ -78,4 +83,7 @@ class You(Widget):
         p = PERSONALITY.get(pid or "")
         if p:
             out.append("\n" + p["text"], style="italic")
+        if view.unused_seen:
+            out.append("\n" + _("Unused personalities you have seen: {names}.").format(
+                names=", ".join(personality_name(x) for x in view.unused_seen)), style="bold")
         return out
