@@ -26,9 +26,11 @@ class AnkhApp(App[int]):
     TITLE = "Discworld: Ankh-Morpork"
 
     def __init__(self, session=None, *, bot_delay: float = 0.4, seed: int | None = None,
-                 ansi: bool = False) -> None:
+                 ansi: bool = False, interface: str | None = None, net: tuple | None = None) -> None:
         super().__init__()
         self.start_session = session
+        self.interface = interface  # the LAN on this address only (default: every interface)
+        self.start_net = net        # ("host", seats, bots) or ("join", address or None): straight to it
         self.bot_delay = bot_delay
         self.seed = seed
         self.force_ansi = ansi
@@ -41,6 +43,15 @@ class AnkhApp(App[int]):
             self.theme = "ansi-dark"
         if self.start_session is not None:
             self.open_game(self.start_session)
+        elif self.start_net is not None:
+            if self.start_net[0] == "host":
+                self.start_host(*self.start_net[1:])
+            elif self.start_net[0] == "load":
+                self.start_net_load(self.start_net[1])
+            elif self.start_net[1] is not None:
+                self.start_join(self.start_net[1])
+            else:
+                self.screen.action_choose("join")
         self.check_size()
 
     # --- size ------------------------------------------------------------------------------------
@@ -75,6 +86,31 @@ class AnkhApp(App[int]):
             self.notify(f"Cannot load {path.name}: {e}", severity="error", timeout=8)
             return
         self.open_game(session)
+
+    def start_host(self, seats: int, bots: int, port: int = 0) -> None:
+        """Open a table on the network and wait in its lobby."""
+        from .bots import default_bot_kind
+        from .netplay import NetSession
+        from .screens.lobby import LobbyScreen
+        session = NetSession(bot_kind=default_bot_kind(), interface=self.interface)
+        session.host(seats=seats, bots=bots, port=port)
+        self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
+
+    def start_net_load(self, path: Path) -> None:
+        """Carry on a saved networked game: back at the table where it stopped."""
+        from .netplay import NetSession
+        from .screens.lobby import LobbyScreen
+        session = NetSession(interface=self.interface)
+        session.load(path)
+        self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
+
+    def start_join(self, address: tuple[str, int]) -> None:
+        """Sit at a table by its address and wait in its lobby."""
+        from .netplay import NetSession
+        from .screens.lobby import LobbyScreen
+        session = NetSession(interface=self.interface)
+        session.join(*address)
+        self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
     # --- actions ---------------------------------------------------------------------------------
 
@@ -127,6 +163,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="pause before each bot decision so you can follow it (default 0.4)")
     p.add_argument("--load", type=Path, default=None, metavar="FILE", help="resume a saved game or record")
     p.add_argument("--ansi", action="store_true", help="use the 16 terminal colours only")
+    p.add_argument("--interface", metavar="ADDR", default=None,
+                   help="host and look for tables on this address only (default: every interface)")
+    p.add_argument("--net", nargs="+", default=None, help=argparse.SUPPRESS)
     return p.parse_args(argv)
 
 
@@ -150,6 +189,20 @@ def run(argv: list[str] | None = None) -> int:
     if sys.__stderr__ is not None and sys.__stderr__.isatty():
         os.environ.pop("COLUMNS", None)
         os.environ.pop("LINES", None)
-    app = AnkhApp(session, bot_delay=max(0.0, args.bot_delay), seed=args.seed, ansi=args.ansi)
+    net = None
+    if args.net:  # from 'ankh host' / 'ankh join' without --headless
+        if args.net[0] == "host":
+            net = ("host", int(args.net[1]), int(args.net[2]), int(args.net[3]))
+        elif args.net[0] == "load":
+            net = ("load", Path(args.net[1]))
+        else:
+            address = args.net[1] if len(args.net) > 1 else None
+            if address:
+                host, _sep, port = address.rpartition(":")
+                net = ("join", (host.strip("[]") or "127.0.0.1", int(port)))
+            else:
+                net = ("join", None)
+    app = AnkhApp(session, bot_delay=max(0.0, args.bot_delay), seed=args.seed, ansi=args.ansi,
+                  interface=args.interface, net=net)
     result = app.run()
     return result if isinstance(result, int) else (app.return_code or 0)

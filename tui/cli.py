@@ -47,8 +47,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("host", "join"):
         if args.command == "host" and not 0 <= args.bots < args.seats:
             parser.error(f"--bots must be between 0 and {args.seats - 1}")
-        from ankh.tui import headless
-        return headless.host(args) if args.command == "host" else headless.join(args)
+        if args.headless:
+            from ankh.tui import headless
+            return headless.host(args) if args.command == "host" else headless.join(args)
+        from ankh.tui.app import run
+        if args.load:
+            net = ["load", args.load]
+        elif args.command == "host":
+            net = ["host", str(args.seats), str(args.bots), str(args.port)]
+        else:
+            net = ["join", *([args.address] if args.address else [])]
+        interface = getattr(args, "interface", None) or (args.bind if args.command == "host" and
+                                                         args.bind != "0.0.0.0" else None)
+        return run(["--net", *net, *(["--interface", interface] if interface else []), *rest])
     from ankh.tui.app import run
     game = []
     for opt in ("seed", "bot_delay", "load"):

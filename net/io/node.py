@@ -724,7 +724,8 @@ class JoinNode(_Seatkeeper):
                 self.conn.send_nowait(encode({"t": "bye", "why": "a seat broke the rules"}))
 
     @classmethod
-    async def resume(cls, identity: Identity, save: SaveDir, *, decide: Decide, report: Report) -> Result:
+    async def resume(cls, identity: Identity, save: SaveDir, *, decide: Decide, report: Report,
+                     started: Callable[[JoinNode], None] | None = None) -> Result:
         transcript, info, secrets = save.load()
         if info.get("role") != "join":
             raise LocalProtocolError("that save is not of a joined table")
@@ -740,6 +741,8 @@ class JoinNode(_Seatkeeper):
         node.secrets = mine
         save.reopen()
         node._begin(transcript.roster, mine, frames=transcript.frames())
+        if started is not None:
+            started(node)
         conn = await node._reconnect()
         if conn is not None:
             node.conn = conn

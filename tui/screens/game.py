@@ -115,6 +115,7 @@ class GameScreen(Screen):
         self._guard_until = 0.0
         self._shown_decision = None
         self._auto_since = False
+        self._pump_queued = False
         self.set_reactive(GameScreen.mode, layout_for(self.app.size))
 
     # Happenings that follow from a seat's own decision (for finding, in a loaded
@@ -176,8 +177,26 @@ class GameScreen(Screen):
 
     def on_mount(self) -> None:
         self._fit(self.app.size)
+        watch = getattr(self.session, "watch", None)
+        if watch is not None:  # a networked game: the table moves on its own
+            watch(self._table_moved)
         self.pump()
         self._focus_choices()
+
+    def on_unmount(self) -> None:
+        unwatch = getattr(self.session, "unwatch", None)
+        if unwatch is not None:
+            unwatch(self._table_moved)
+
+    def _table_moved(self) -> None:
+        if not self._pump_queued:
+            self._pump_queued = True
+            self.call_later(self._pump_from_table)
+
+    def _pump_from_table(self) -> None:
+        self._pump_queued = False
+        if self.is_attached:
+            self.pump()
 
     def watch_mode(self) -> None:
         self.call_after_refresh(self._fit, self.app.size)
@@ -227,6 +246,8 @@ class GameScreen(Screen):
 
     def refresh_view(self) -> None:
         with self.app.batch_update():
+            for bar in self.query(StatusBar):
+                bar.net = getattr(self.session, "net_line", "")
             self.view = self.session.view()
             self.events = tuple(self.session.log)
             self.recent = self.events[-4:]
@@ -427,7 +448,10 @@ class GameScreen(Screen):
         if self.session.over:
             self.leave()
             return
-        if self.session.path:
+        if getattr(self.session, "networked", False):
+            question = _("Leave the table? The game is saved: the others wait for you, and "
+                         "'ankh join --load' (or 'ankh host --load') brings you back.")
+        elif self.session.path:
             question = _("Leave this game? It is saved as {name}: you can load it later.").format(
                 name=self.session.path.name)
         else:
@@ -437,6 +461,9 @@ class GameScreen(Screen):
 
     def leave(self) -> None:
         self._token += 1  # forget any bot still thinking
+        close = getattr(self.session, "close", None)
+        if close is not None:
+            self.run_worker(close(), exclusive=False)
         if self.session.path:
             told = _("Left the game. It is saved as {name}.").format(name=self.session.path.name)
         else:

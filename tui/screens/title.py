@@ -30,6 +30,8 @@ BANNER = r"""
 
 MENU = (
     ("new", "New game against bots", "n"),
+    ("host", "Host a table on the network", "o"),
+    ("join", "Join a table on the network", "j"),
     ("load", "Load a saved game", "l"),
     ("rules", "Rules and card reference", "r"),
     ("quit", "Quit", "q"),
@@ -47,6 +49,8 @@ class GameSetup:
 class TitleScreen(Screen):
     BINDINGS = [
         Binding("n", "choose('new')", "New game"),
+        Binding("o", "choose('host')", "Host"),
+        Binding("j", "choose('join')", "Join"),
         Binding("l", "choose('load')", "Load"),
         Binding("r", "choose('rules')", "Rules"),
         Binding("q", "choose('quit')", "Quit"),
@@ -77,6 +81,13 @@ class TitleScreen(Screen):
         app = self.app
         if what == "new":
             app.push_screen(NewGameScreen(), self._start)
+        elif what == "host":
+            from .lobby import HostDialog
+            app.push_screen(HostDialog(), lambda got: app.start_host(*got) if got else None)
+        elif what == "join":
+            from .lobby import JoinScreen
+            app.push_screen(JoinScreen(getattr(app, "interface", None)),
+                            lambda got: app.start_join(got) if got else None)
         elif what == "load":
             app.push_screen(LoadScreen(), self._load)
         elif what == "rules":

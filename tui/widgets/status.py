@@ -14,11 +14,17 @@ class StatusBar(Widget):
     """
 
     view = reactive(None)
+    net = reactive("")  # a networked game: who we wait for, links down, the audit
 
     def render(self) -> Text:
         view = self.view
         if view is None:
             return Text("")
+        if self.net:
+            t = Text(f" {self.net} ", style="reverse")
+            t.no_wrap = True
+            t.overflow = "ellipsis"
+            return t
         # the less important parts go first when the line is too long
         for events, pile in ((True, True), (False, True), (False, False)):
             t = self._line(view, events, pile)

@@ -1,0 +1,302 @@
+"""A networked game as the screens see it (no Textual here).
+
+:class:`NetSession` runs a :class:`~ankh.net.io.node.HostNode` or
+:class:`~ankh.net.io.node.JoinNode` in the program's event loop and answers
+the game screen the way :class:`~ankh.tui.session.GameSession` does for a
+local game: the view of this seat, the log, whose decision it is.  The
+person's decisions go to the node when they are made; what happened at the
+table comes back through the node's reports, and the screens listening are
+told that something changed.
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ankh.core.model import COLOURS, Decision
+from ankh.core.views import PlayerView, view_for
+from ankh.net import home
+from ankh.net.envelope import fingerprint
+from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir
+from ankh.net.lobby import Lobby, Start
+from ankh.net.ops import shuffle_steps
+from ankh.net.peer import Audited, GameOver, GamePeer, Logged
+
+from .bots import make_bot
+from .i18n import _
+from .session import Next
+
+
+class NetSession:
+    """One person's seat at a networked table."""
+
+    networked = True
+    path = None
+    ply = 0
+
+    def __init__(self, *, bot_kind: str = "heuristic", interface: str | None = None) -> None:
+        self.bot_kind = bot_kind
+        self.interface = interface
+        self.node: HostNode | JoinNode | None = None
+        self.log: list = []
+        self.lobby_lines: list[str] = []
+        self.seats: list[tuple[str, str, bool]] = []  # (name, fingerprint, bot) by seat
+        self.start: Start | None = None
+        self.address: str | None = None
+        self.advertised: str | None = None
+        self.status = ""
+        self.total = 0
+        self.audit = ""
+        self.result: Result | None = None
+        self.error: str | None = None
+        self.decision: Decision | None = None
+        self._future: asyncio.Future | None = None
+        self._listeners: list[Callable[[], None]] = []
+        self._task: asyncio.Task | None = None
+        self._bots: dict[int, Any] = {}
+
+    # --- starting ---------------------------------------------------------------------------------
+
+    def host(self, *, seats: int, bots: int, port: int = 0) -> None:
+        profile = home.load_identity()
+        bind = self.interface or "0.0.0.0"
+        decide = {0: self.decide, **{s: self._bot for s in range(1, bots + 1)}}
+        self.node = HostNode(profile.identity, profile.name, seats=seats, bots=bots, decide=decide,
+                             report=self.report, save_root=home.saves_dir(), bind=bind, port=port)
+        self._task = asyncio.get_running_loop().create_task(self._run_host())
+
+    async def _run_host(self) -> None:
+        assert isinstance(self.node, HostNode)
+        try:
+            await self.node.open()
+            await self.node.run()
+        except Exception as exc:  # a port in use, no network: say so on the screen
+            self.fail(str(exc) or type(exc).__name__)
+
+    def join(self, host: str, port: int) -> None:
+        profile = home.load_identity()
+        self.node = JoinNode(profile.identity, profile.name, decide=self.decide, report=self.report,
+                             save_root=home.saves_dir())
+        self.address = f"{host}:{port}"
+        self._task = asyncio.get_running_loop().create_task(self._run_join(host, port))
+
+    async def _run_join(self, host: str, port: int) -> None:
+        assert isinstance(self.node, JoinNode)
+        try:
+            await self.node.run(host, port)
+        except Exception as exc:
+            self.fail(getattr(exc, "reason", None) or str(exc) or type(exc).__name__)
+
+    def load(self, path: Path) -> None:
+        """Carry on a saved networked game (after a crash, or leaving the table)."""
+        save = SaveDir(path)
+        _transcript, info, secrets = save.load()
+        profile = home.load_identity()
+        if info.get("role") == "host":
+            decide = {0: self.decide, **{s: self._bot for s in info.get("bots", [])}}
+            self._task = asyncio.get_running_loop().create_task(self._resume_host(profile.identity, save, decide))
+        else:
+            self.address = f"{info.get('host')}:{info.get('port')}"
+            self._task = asyncio.get_running_loop().create_task(self._resume_join(profile.identity, save))
+
+    async def _resume_host(self, identity, save: SaveDir, decide) -> None:
+        try:
+            self.node = await HostNode.resume(identity, save, decide=decide, report=self.report,
+                                              bind=self.interface or "0.0.0.0")
+            self.changed()
+            await self.node.open()
+            await self.node.run()
+        except Exception as exc:
+            self.fail(str(exc) or type(exc).__name__)
+
+    async def _resume_join(self, identity, save: SaveDir) -> None:
+        try:
+            await JoinNode.resume(identity, save, decide=self.decide, report=self.report,
+                                  started=self._adopt)
+        except Exception as exc:
+            self.fail(getattr(exc, "reason", None) or str(exc) or type(exc).__name__)
+
+    def _adopt(self, node: JoinNode) -> None:
+        self.node = node
+        self.changed()
+
+    def fail(self, message: str) -> None:
+        self.error = message
+        self.changed()
+
+    async def close(self) -> None:
+        if self.node is not None and self.result is None and isinstance(self.node, HostNode):
+            await self.node.close()
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    # --- the node's side --------------------------------------------------------------------------
+
+    def watch(self, listener: Callable[[], None]) -> None:
+        self._listeners.append(listener)
+
+    def unwatch(self, listener: Callable[[], None]) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+    def report(self, what: str, data: Any) -> None:
+        if what == "event":
+            _seat, e = data
+            if isinstance(e, Logged):
+                self.log.append(e.event)
+            elif isinstance(e, GameOver):
+                self.audit = _("The game is over; the result stands once the audit passes.")
+            elif isinstance(e, Audited):
+                self.audit = (_("Audit passed: every card and die was fair.") if e.outcome.fair else
+                              _("The audit found cheating: {what}").format(
+                                  what="; ".join(m for _s, m in e.outcome.violations)))
+        elif what == "listening":
+            self.address = f"{self.interface or _('this machine')}:{data}"
+        elif what == "advertised":
+            self.advertised = data
+        elif what == "not-advertised":
+            self.lobby_lines.append(_("Not announced on the LAN ({why}): players join with the address.").format(
+                why=data))
+        elif what == "lobby":
+            if isinstance(data, Lobby):
+                self.seats = [(s.name, s.fingerprint, s.bot) for s in data.seats]
+                self.total = data.total
+            else:
+                self.seats = [(s["name"], fingerprint(s["key"]), bool(s["bot"])) for s in data["seats"]]
+                self.total = data["total"]
+        elif what == "start":
+            self.start = data
+        elif what == "waiting":
+            waiting, gone = data
+            slow = [s for s in waiting if s in gone]
+            if slow:
+                self.status = _("Waiting for {who}").format(who=", ".join(
+                    _("{colour} (link down for {secs} s)").format(colour=COLOURS[s], secs=int(gone[s]))
+                    for s in slow))
+            elif waiting and self.peer is not None and self.peer.decision is None:
+                self.status = _("Waiting for {who}").format(who=", ".join(COLOURS[s] for s in waiting))
+            else:
+                self.status = ""
+        elif what == "gone":
+            seat, reason = data
+            self.status = _("Link to {colour} lost ({why}); waiting for it to come back.").format(
+                colour=COLOURS[seat], why=reason)
+        elif what == "back":
+            self.status = _("Link to {colour} is back.").format(colour=COLOURS[data])
+        elif what == "result":
+            self.result = data
+        self.changed()
+
+    async def decide(self, peer: GamePeer, decision: Decision) -> tuple:
+        """The node asks the person at this seat."""
+        self.decision = decision
+        self._future = asyncio.get_running_loop().create_future()
+        self.changed()
+        try:
+            return await self._future
+        finally:
+            self.decision = None
+            self._future = None
+
+    async def _bot(self, peer: GamePeer, decision: Decision) -> tuple:
+        if len(decision.options) == 1:
+            return decision.options[0]
+        bot = self._bots.get(peer.me)
+        if bot is None:
+            bot = self._bots[peer.me] = make_bot(self.bot_kind, random.Random())
+        state = peer.engine.copy()
+        await asyncio.sleep(0.2)  # a pace a person can follow
+        return await asyncio.to_thread(bot.choose, state, decision)
+
+    # --- what the screens read ----------------------------------------------------------------
+
+    @property
+    def peer(self) -> GamePeer | None:
+        node = self.node
+        if node is None or not node.local:
+            return None
+        return node.local.get(node.primary)
+
+    @property
+    def viewer(self) -> int:
+        return self.node.primary if self.node is not None else 0
+
+    @viewer.setter
+    def viewer(self, seat: int) -> None:  # one person per networked seat: nothing to hand over
+        pass
+
+    @property
+    def setup_progress(self) -> tuple[int, int] | None:
+        """Steps of the setup done, and in all (shuffles with their proofs, locks), while it runs."""
+        peer = self.peer
+        if peer is None or peer.phase != "setup":
+            return None
+        total = 2 + sum(len(shuffle_steps(s, peer.players)) + 1 for s in peer.specs)
+        return min(peer.protocol.ledger.index, total), total
+
+    @property
+    def started(self) -> bool:
+        peer = self.peer
+        return peer is not None and peer.phase != "setup"
+
+    @property
+    def people(self) -> list[int]:
+        return [self.viewer]
+
+    @property
+    def players(self) -> int:
+        peer = self.peer
+        return peer.players if peer is not None else len(self.seats)
+
+    def view(self, seat: int | None = None) -> PlayerView:
+        assert self.peer is not None
+        return view_for(self.peer.engine, self.viewer if seat is None else seat)
+
+    @property
+    def over(self) -> bool:
+        return self.peer is not None and self.peer.engine.outcome is not None
+
+    def next(self) -> Next:
+        peer = self.peer
+        if peer is None:
+            return Next("wait")
+        if peer.engine.outcome is not None:
+            return Next("over")
+        if self.decision is not None and peer.decision == self.decision:
+            return Next("person", self.viewer, self.decision)
+        return Next("wait")
+
+    def choose(self, option: tuple) -> None:
+        if self._future is not None and not self._future.done():
+            self._future.set_result(option)
+
+    def can_undo(self) -> bool:
+        return False
+
+    def undo_refusal(self) -> str:
+        return _("In a game on the network every move is final: the other seats have applied it.")
+
+    def save(self) -> None:
+        """The node saves the game as it goes (journal and secrets, owner-only)."""
+
+    def think_job(self, nxt: Next):  # pragma: no cover - no bot plays at this screen's seat
+        raise RuntimeError("the seats' bots run in the table's node")
+
+    def apply_bot(self, nxt: Next, option: tuple) -> bool:  # pragma: no cover
+        return False
+
+    @property
+    def net_line(self) -> str:
+        """One line on the connection: who we wait for, links down, the audit."""
+        if self.error:
+            return self.error
+        if self.result is not None:
+            return _("Result: {text}").format(text=self.result.text)
+        return self.status or self.audit

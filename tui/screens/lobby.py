@@ -1,0 +1,207 @@
+"""Tables on the network: open one (host), find one (join), and the lobby
+where the seats fill up before the deal."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ankh.net.io.discovery import TableBrowser
+
+from ..i18n import _
+from ..netplay import NetSession
+from ..text import seat_tag
+from ..widgets.choices import Choices
+from ..widgets.stepper import Stepper
+
+
+class HostDialog(ModalScreen[tuple[int, int] | None]):
+    """Seats at the table and how many of them bots fill; Enter opens it."""
+
+    BINDINGS = [
+        Binding("enter", "open", _("Open"), key_display="⏎"),
+        Binding("escape", "cancel", _("Back")),
+        Binding("up", "app.focus_previous", _("Field"), key_display="↑↓"),
+        Binding("down", "app.focus_next", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="host-table", classes="dialog"):
+            yield Static(Text(_("Open a table on the network"), style="bold"), classes="dialog-title")
+            yield Stepper(_("Seats"), [(str(n), n) for n in (2, 3, 4)], 0, id="seats")
+            yield Stepper(_("Bots"), [(str(n), n) for n in range(2)], 0, id="bots")
+            yield Static(_("Bots play on this machine, and their secret cards live here."), classes="dim")
+            yield Static(Text(_("↑↓ field   ←→ change   Enter open   Esc back"), style="dim"))
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#seats", Stepper).focus()
+
+    @on(Stepper.Changed)
+    def _changed(self, event: Stepper.Changed) -> None:
+        if event.stepper.id == "seats":
+            n = event.stepper.value
+            bots = self.query_one("#bots", Stepper)
+            bots.set_choices([(str(k), k) for k in range(n)], min(bots.value, n - 1))
+
+    def action_open(self) -> None:
+        self.dismiss((self.query_one("#seats", Stepper).value, self.query_one("#bots", Stepper).value))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class JoinScreen(ModalScreen[tuple[str, int] | None]):
+    """Open tables heard of on the LAN, live; or an address typed in."""
+
+    BINDINGS = [Binding("escape", "cancel", _("Back"))]
+
+    def __init__(self, interface: str | None = None) -> None:
+        super().__init__()
+        self.interface = interface
+        self.browser: TableBrowser | None = None
+        self.tables: list = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="join-table", classes="dialog"):
+            yield Static(Text(_("Join a table"), style="bold"), classes="dialog-title")
+            yield Static(_("Looking for tables on the LAN…"), id="looking")
+            yield Choices(id="tables")
+            yield Input(placeholder=_("or type HOST:PORT and press Enter"), id="address")
+            yield Static(Text(_("↑↓ choose   Enter join   Tab address   Esc back"), style="dim"))
+        yield Footer(compact=True)
+
+    async def on_mount(self) -> None:
+        self.query_one("#tables").display = False
+        self.query_one("#address", Input).focus()
+        kw = {} if self.interface is None else {"interfaces": [self.interface]}
+        try:
+            self.browser = TableBrowser(lambda _e: self.call_later(self._list), **kw)
+            await self.browser.start()
+        except Exception as exc:  # no multicast here: the address still works
+            self.browser = None
+            self.query_one("#looking", Static).update(
+                _("Cannot look for tables on the LAN ({why}); type the address.").format(why=exc))
+
+    async def on_unmount(self) -> None:
+        if self.browser is not None:
+            await self.browser.close()
+
+    def _list(self) -> None:
+        if self.browser is None or not self.is_attached:
+            return
+        self.tables = [t for t in self.browser.tables.values() if t.open and t.addresses]
+        choices = self.query_one("#tables", Choices)
+        choices.set_options(
+            Option(Text.assemble((t.title, "bold"), "  ", (f"{t.seats_taken}/{t.seats_total} ", ""),
+                                 (_("host key {fp}").format(fp=t.host_fp), "dim")), id=str(n))
+            for n, t in enumerate(self.tables))
+        choices.display = bool(self.tables)
+        self.query_one("#looking", Static).update(
+            _("Open tables on the LAN:") if self.tables else _("Looking for tables on the LAN…"))
+        if self.tables and choices.highlighted is None:
+            choices.highlighted = 0
+            choices.focus()
+
+    @on(OptionList.OptionSelected, "#tables")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        t = self.tables[int(event.option.id)]
+        self.dismiss((t.addresses[0], t.port))
+
+    @on(Input.Submitted, "#address")
+    def _typed(self, event: Input.Submitted) -> None:
+        host, sep, port = event.value.strip().rpartition(":")
+        if not sep or not port.isdigit():
+            self.notify(_("An address is HOST:PORT, like 192.168.1.20:40123."), severity="warning")
+            return
+        self.dismiss((host.strip("[]") or "127.0.0.1", int(port)))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class LobbyScreen(Screen):
+    """The seats filling up, the table fingerprint to read aloud, the shuffle's
+    progress; the game screen takes over once the cards are dealt."""
+
+    BINDINGS = [Binding("escape", "leave", _("Leave"))]
+
+    def __init__(self, session: NetSession, bot_delay: float = 0.4) -> None:
+        super().__init__()
+        self.session = session
+        self.bot_delay = bot_delay
+        self._done = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lobby", classes="dialog"):
+            yield Static(Text(_("The table"), style="bold"), classes="dialog-title")
+            yield Static(id="lobby-body")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.session.watch(self._changed)
+        self.set_interval(0.5, self._render)
+        self._render()
+
+    def on_unmount(self) -> None:
+        self.session.unwatch(self._changed)
+
+    def _changed(self) -> None:
+        self.call_later(self._render)
+
+    def _render(self) -> None:
+        if not self.is_attached or self._done:
+            return
+        s = self.session
+        if s.started:
+            self._done = True
+            from .game import GameScreen
+            self.app.switch_screen(GameScreen(s, bot_delay=self.bot_delay))
+            return
+        t = Text()
+        if s.error:
+            t.append(_("Cannot go on: {why}").format(why=s.error) + "\n\n", style="bold red")
+        if s.address:
+            t.append(_("Address: {address}").format(address=s.address) + "\n")
+        if s.advertised:
+            t.append(_("Announced on the LAN as {name}").format(name=s.advertised.split("._ankh")[0]) + "\n")
+        for line in s.lobby_lines:
+            t.append(line + "\n")
+        t.append("\n")
+        total = s.total or len(s.seats)
+        for seat in range(total):
+            t.append_text(seat_tag(seat))
+            if seat < len(s.seats):
+                name, fp, bot = s.seats[seat]
+                t.append(f"  {name}", style="bold")
+                t.append(f"  {fp}", style="dim")
+                if bot:
+                    t.append("  " + _("bot (its secrets live on the host's machine)"), style="italic")
+                if seat == s.viewer and s.start is not None:
+                    t.append("  " + _("you"), style="bold")
+            else:
+                t.append("  " + _("(empty seat)"), style="dim")
+            t.append("\n")
+        if s.start is not None:
+            t.append("\n" + _("Table fingerprint — read it aloud; every screen must show the same:") + "\n")
+            t.append(f"  {s.start.fingerprint}\n", style="bold")
+            progress = s.setup_progress
+            if progress is not None:
+                done, all_ = progress
+                t.append(_("Shuffling and proving every deck: step {done} of {all}").format(done=done, all=all_),
+                         style="italic")
+        else:
+            t.append("\n" + _("The game starts when every seat is taken."), style="italic")
+        if s.result is not None:
+            t.append("\n" + s.result.text, style="bold")
+        self.query_one("#lobby-body", Static).update(t)
+
+    def action_leave(self) -> None:
+        self._done = True
+        self.run_worker(self.session.close(), exclusive=False)
+        self.app.pop_screen()
