@@ -145,16 +145,16 @@ class LobbyScreen(Screen):
 
     def on_mount(self) -> None:
         self.session.watch(self._changed)
-        self.set_interval(0.5, self._render)
-        self._render()
+        self.set_interval(0.5, self._show)
+        self._show()
 
     def on_unmount(self) -> None:
         self.session.unwatch(self._changed)
 
     def _changed(self) -> None:
-        self.call_later(self._render)
+        self.call_later(self._show)
 
-    def _render(self) -> None:
+    def _show(self) -> None:
         if not self.is_attached or self._done:
             return
         s = self.session

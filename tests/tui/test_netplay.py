@@ -1,0 +1,64 @@
+"""The terminal game on the network, driven by the keyboard: from the title
+screen through Host to a lobby that a headless peer (a real ``ankh`` process)
+joins, through a whole game to the end screen; both sides agree."""
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+
+from ankh.tui.app import AnkhApp
+from ankh.tui.screens.end import EndScreen
+from ankh.tui.screens.game import GameScreen
+from ankh.tui.screens.lobby import HostDialog, LobbyScreen
+
+
+async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_end(tmp_path):
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+    joiner = None
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("o")
+            assert isinstance(app.screen, HostDialog)
+            await pilot.press("enter")                      # 2 seats, no bots
+            assert isinstance(app.screen, LobbyScreen)
+            session = app.screen.session
+            for _ in range(100):
+                if session.address and ":" in session.address:
+                    break
+                await pilot.pause(0.05)
+            port = session.address.rsplit(":", 1)[1]
+            lobby = app.screen.query_one("#lobby-body").content
+            assert "Address: 127.0.0.1:" in str(lobby) and "(empty seat)" in str(lobby)
+            env = dict(os.environ, ANKH_HOME=str(tmp_path / "joiner"))
+            joiner = subprocess.Popen([sys.executable, "-m", "ankh.tui.cli", "join", f"127.0.0.1:{port}",
+                                       "--headless", "--bot", "random", "--seed", "5"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+            for _ in range(600):
+                if isinstance(app.screen, GameScreen):
+                    break
+                await pilot.pause(0.05)
+            assert isinstance(app.screen, GameScreen), "the game screen never came"
+            assert session.start is not None and len(session.start.fingerprint.split()) == 5
+            for _ in range(5000):                           # play the first option at every decision
+                if isinstance(app.screen, EndScreen) or session.result is not None:
+                    break
+                screen = app.screen
+                if isinstance(screen, GameScreen) and screen.view is not None and screen.view.decision is not None \
+                        and session.decision is not None:
+                    await pilot.press("enter")
+                await pilot.pause(0.02)
+            for _ in range(200):
+                if session.result is not None:
+                    break
+                await pilot.pause(0.05)
+            assert session.result is not None and session.result.finished and session.result.fair
+            out, _ = await asyncio.to_thread(joiner.communicate, timeout=60)
+            assert joiner.returncode == 0, out[-2000:]
+            assert out.strip().splitlines()[-1] == f"result: {session.result.text}"
+            assert any(isinstance(s, EndScreen) for s in app.screen_stack)
+    finally:
+        if joiner is not None and joiner.poll() is None:
+            joiner.kill()
+            joiner.wait()
