@@ -38,6 +38,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="pause before each bot decision (default 0.4)")
     parser.add_argument("--load", metavar="FILE", help="resume a saved game or a record")
     parser.add_argument("--ansi", action="store_true", help="use the 16 terminal colours only")
+    parser.add_argument("--interface", metavar="ADDR",
+                        help="host and look for tables on this address only (default: every interface)")
     args, rest = parser.parse_known_args(argv)
     if args.command == "replay":
         return replay(args.file, args.json)
@@ -67,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
             game += ["--" + opt.replace("_", "-"), str(getattr(args, opt))]
     if args.ansi:
         game.append("--ansi")
+    if args.interface:
+        game += ["--interface", args.interface]
     return run(game + rest)
 
 

@@ -48,6 +48,7 @@ class NetSession:
         self.address: str | None = None
         self.advertised: str | None = None
         self.status = ""
+        self._links_down = False
         self.total = 0
         self.audit = ""
         self.result: Result | None = None
@@ -176,19 +177,22 @@ class NetSession:
         elif what == "waiting":
             waiting, gone = data
             slow = [s for s in waiting if s in gone]
+            self._links_down = bool(gone)
             if slow:
                 self.status = _("Waiting for {who}").format(who=", ".join(
                     _("{colour} (link down for {secs} s)").format(colour=COLOURS[s], secs=int(gone[s]))
                     for s in slow))
             elif waiting and self.peer is not None and self.peer.decision is None:
-                self.status = _("Waiting for {who}").format(who=", ".join(COLOURS[s] for s in waiting))
+                self.status = _("waiting for {who}").format(who=", ".join(COLOURS[s] for s in waiting))
             else:
                 self.status = ""
         elif what == "gone":
             seat, reason = data
+            self._links_down = True
             self.status = _("Link to {colour} lost ({why}); waiting for it to come back.").format(
                 colour=COLOURS[seat], why=reason)
         elif what == "back":
+            self._links_down = False
             self.status = _("Link to {colour} is back.").format(colour=COLOURS[data])
         elif what == "result":
             self.result = data
@@ -293,10 +297,15 @@ class NetSession:
         return False
 
     @property
-    def net_line(self) -> str:
-        """One line on the connection: who we wait for, links down, the audit."""
+    def net_alert(self) -> str:
+        """What must not be missed: a link down, the result, an error (shown over the status line)."""
         if self.error:
             return self.error
         if self.result is not None:
             return _("Result: {text}").format(text=self.result.text)
-        return self.status or self.audit
+        return self.status if self._links_down else ""
+
+    @property
+    def net_note(self) -> str:
+        """Who the table waits for, the audit (added to the status line)."""
+        return self.audit or self.status

@@ -247,7 +247,8 @@ class GameScreen(Screen):
     def refresh_view(self) -> None:
         with self.app.batch_update():
             for bar in self.query(StatusBar):
-                bar.net = getattr(self.session, "net_line", "")
+                bar.alert = getattr(self.session, "net_alert", "")
+                bar.note = getattr(self.session, "net_note", "")
             self.view = self.session.view()
             self.events = tuple(self.session.log)
             self.recent = self.events[-4:]

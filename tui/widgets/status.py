@@ -14,20 +14,23 @@ class StatusBar(Widget):
     """
 
     view = reactive(None)
-    net = reactive("")  # a networked game: who we wait for, links down, the audit
+    alert = reactive("")  # a networked game: a link down, the result (over the whole line)
+    note = reactive("")   # a networked game: who the table waits for, the audit
 
     def render(self) -> Text:
         view = self.view
         if view is None:
             return Text("")
-        if self.net:
-            t = Text(f" {self.net} ", style="reverse")
+        if self.alert:
+            t = Text(f" {self.alert} ", style="reverse")
             t.no_wrap = True
             t.overflow = "ellipsis"
             return t
         # the less important parts go first when the line is too long
         for events, pile in ((True, True), (False, True), (False, False)):
             t = self._line(view, events, pile)
+            if self.note:
+                t.append(f" · {self.note}", style="italic")
             if len(t) <= self.size.width:
                 break
         t.no_wrap = True
