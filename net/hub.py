@@ -4,8 +4,11 @@ The hosting seat accepts a frame with its own protocol first (signature,
 sequence, step, proofs) and only then passes it on, so a relayed frame is one
 the host could check; the other seats accept it on its signature anyway
 (``SeatProtocol(relay=host)``), and the log hash in every message exposes a
-host that tells different seats different things.  Private deliveries are
-encrypted to their recipient end to end, so relaying them reveals nothing.
+host that tells different seats different things.  The host takes frames
+from any link (``ANY_LINK``): a seat that comes back may hold frames of
+others that a restarted host lost, and hands them over, each accepted on
+its signature.  Private deliveries are encrypted to their recipient end to
+end, so relaying them reveals nothing.
 
 Seats that come (back) with a ``have`` vector (how many frames they hold from
 each sender) get every accepted frame they lack: the signed log is the
@@ -19,6 +22,7 @@ from typing import Any
 
 from .errors import LocalProtocolError
 from .peer import GamePeer
+from .seat import ANY_LINK
 
 
 class Hub:
@@ -29,8 +33,8 @@ class Hub:
     """
 
     def __init__(self, host: GamePeer):
-        if host.protocol.relay is not None:
-            raise LocalProtocolError("the hosting seat relays; it takes frames directly")
+        if host.protocol.relay != ANY_LINK:
+            raise LocalProtocolError("the hosting seat's protocol must take frames from any link (ANY_LINK)")
         self.host = host
         self.size = host.protocol.roster.size
         self._out: dict[int, list[bytes]] = {s: [] for s in range(self.size) if s != host.me}

@@ -19,12 +19,13 @@ from .errors import RemoteProtocolError
 from .transcript import MAX_OPS, Roster, Transcript
 
 MAGIC = "ankh-journal"
+_PREFIX = pack(MAGIC)  # the file's first bytes, so that it is told from a transcript at a glance
 
 
 def header(roster: Roster, info: dict[str, Any]) -> bytes:
     """The journal's first record: the roster and what the seat needs to carry on
     (``info``: its role, the host's address, the table's settings...)."""
-    return pack({"magic": MAGIC, "v": 1, "game": roster.game_id, "names": list(roster.names),
+    return _PREFIX + pack({"magic": MAGIC, "v": 1, "game": roster.game_id, "names": list(roster.names),
                  "keys": list(roster.keys), "ids": list(roster.identities), "certs": list(roster.certs),
                  "info": info})
 
@@ -34,7 +35,8 @@ def step(frames: list[bytes]) -> bytes:
 
 
 def is_journal(data: bytes) -> bool:
-    return MAGIC.encode() in data[:64]
+    """Does ``data`` (the start of a file will do) begin like a journal?"""
+    return data.startswith(_PREFIX)
 
 
 def read(data: bytes) -> tuple[Transcript, dict[str, Any]]:
@@ -42,7 +44,9 @@ def read(data: bytes) -> tuple[Transcript, dict[str, Any]]:
     Raises RemoteProtocolError for anything but a cut-short last record."""
     unpacker = msgpack.Unpacker(raw=False, max_buffer_size=len(data) + 1, max_bin_len=MAX_FRAME,
                                 max_str_len=4096, max_array_len=MAX_OPS, max_map_len=64)
-    unpacker.feed(data)
+    if not is_journal(data):
+        raise RemoteProtocolError("not an ankh journal")
+    unpacker.feed(data[len(_PREFIX):])
     try:
         head = next(unpacker)
     except (StopIteration, ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError):

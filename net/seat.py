@@ -56,6 +56,7 @@ from .seal import digest as seal_digest
 from .secrets import SeatSecrets
 from .transcript import Roster, Transcript
 
+ANY_LINK = -1  # ``relay`` for the hub of a star: any link may carry any seat's signed frames
 MAX_BUFFERED = 64  # messages held for steps we have not reached yet
 MAX_AHEAD = 8  # how many steps ahead of us a peer may be
 
@@ -96,8 +97,9 @@ class CardSeen:
 
 class SeatProtocol:
     """``relay``: the seat whose link may carry other seats' frames (a star
-    where that seat relays; ``None``: a full mesh, every frame on its own
-    signer's link).  A relayed frame is accepted on its signature alone: the
+    where that seat relays; ``ANY_LINK``: the hub of a star, to which a seat
+    coming back may hand frames of others that the hub missed; ``None``: a
+    full mesh, every frame on its own signer's link).  A relayed frame is accepted on its signature alone: the
     relay can drop or delay frames (a stall, or a sequence gap it is blamed
     for) but cannot forge or alter one, and the log hash in every message
     exposes a relay that tells different seats different things."""
@@ -191,7 +193,7 @@ class SeatProtocol:
             elif exc.who is None:
                 exc.who = self.roster.who(exc.seat)
             raise
-        if env.sender != via and via != self.relay:
+        if env.sender != via and via != self.relay and self.relay != ANY_LINK:
             # Only the relay may carry other seats' frames (in a full mesh, nobody).
             raise self.ledger.blame(via, f"relayed a message from seat {env.sender}")
         if env.seq < self._seq_in.expected(env.sender):

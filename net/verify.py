@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from .envelope import SeqTracker, open_frame, peek_signer
+from . import journal
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
 from .fair_game import deck_specs
 from .ledger import BODIES, Ledger
@@ -103,8 +104,20 @@ def verify_transcript(source: str | os.PathLike[str] | bytes) -> Report:
     """Audit a saved game (a path or the file's bytes), one frame at a time.
 
     A malformed file is reported as a violation; only an unreadable path
-    raises (OSError).
+    raises (OSError).  A networked game's journal (saved step by step while
+    it is played) is read as the transcript of its whole steps.
     """
+    if not isinstance(source, bytes):
+        with open(source, "rb") as fh:
+            head = fh.read(64)
+        if journal.is_journal(head):
+            with open(source, "rb") as fh:
+                source = fh.read(MAX_TRANSCRIPT + 1)
+    if isinstance(source, bytes) and journal.is_journal(source[:64]):
+        try:
+            source = journal.read(source)[0].to_bytes()
+        except RemoteProtocolError as exc:
+            return _unreadable(str(exc))
     if isinstance(source, bytes):
         if len(source) > MAX_TRANSCRIPT:
             return _unreadable("larger than a transcript can be")

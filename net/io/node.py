@@ -31,7 +31,7 @@ from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from ..hub import Hub
 from ..lobby import PROTOCOL, Lobby, Start, decode, encode, frames_message
 from ..peer import Finished, GamePeer, YourMove, describe_outcome
-from ..seat import SeatProtocol
+from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
 from ..transcript import Roster
 from .discovery import TableAdvert, TableBrowser
@@ -405,7 +405,7 @@ class HostNode(_Seatkeeper):
 
     def _begin(self, roster: Roster, secrets: dict[int, SeatSecrets], frames: list[bytes]) -> None:
         for seat, s in secrets.items():
-            proto = SeatProtocol(roster, s, relay=None if seat == 0 else 0)
+            proto = SeatProtocol(roster, s, relay=ANY_LINK if seat == 0 else 0)
             self.local[seat] = GamePeer.resume(proto, frames) if frames else GamePeer(proto)
         self.saved_steps = len(self.local[0].protocol.ledger.log)
         self.hub = Hub(self.local[0])

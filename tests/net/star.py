@@ -10,7 +10,7 @@ from ankh.core.model import COLOURS
 from ankh.net.envelope import Identity
 from ankh.net.hub import Hub
 from ankh.net.peer import GamePeer
-from ankh.net.seat import SeatProtocol
+from ankh.net.seat import ANY_LINK, SeatProtocol
 from ankh.net.secrets import SeatSecrets
 from ankh.net.transcript import Roster
 
@@ -29,7 +29,7 @@ def seat_secrets(players: int, seed: bytes) -> tuple[Roster, list[SeatSecrets]]:
 
 def star_peers(players: int, seed: bytes = b"star") -> list[GamePeer]:
     roster, secrets = seat_secrets(players, seed)
-    return [GamePeer(SeatProtocol(roster, s, relay=None if s.seat == 0 else 0)) for s in secrets]
+    return [GamePeer(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)) for s in secrets]
 
 
 class Star:

@@ -210,3 +210,15 @@ def test_three_namespaces_find_the_table_by_mdns_and_survive_a_cut_cable(peers: 
     finally:
         peers.stop_all()
         lan.teardown()
+
+
+def test_a_game_in_progress_verifies_as_incomplete_from_its_journal(peers: Peers, tmp_path: Path) -> None:
+    host, (joiner,) = host_and_joiners(peers, tmp_path, 2, seed=61)
+    save = Path(joiner.value("saving to"))
+    joiner.wait_for(lambda l: l.startswith("turn 3:"), timeout=120)
+    partial = verify(str(save / "journal.ankh"))
+    assert partial.returncode == 3, partial.stdout          # incomplete: nothing wrong, no audit yet
+    assert partial.stdout.startswith("incomplete: ")
+    assert joiner.finish() == 0 and host.finish() == 0
+    whole = verify(str(save / "journal.ankh"))
+    assert whole.returncode == 0 and "rules replayed" in whole.stdout
