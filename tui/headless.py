@@ -66,6 +66,8 @@ def _printer(out=sys.stdout):
             line = f"advertised on the LAN as {data}"
         elif what == "not-advertised":
             line = f"not advertised on the LAN ({data}); players can join with HOST:PORT"
+        elif what == "warning":
+            line = f"warning: {data}"
         elif what == "saved":
             line = f"saving to {data}"
         elif what == "transcript":

@@ -174,6 +174,8 @@ class NetSession:
                 self.total = data["total"]
         elif what == "start":
             self.start = data
+        elif what == "warning":
+            self.lobby_lines.append("⚠ " + data)
         elif what == "waiting":
             waiting, gone = data
             slow = [s for s in waiting if s in gone]

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.model import COLOURS, Decision
-from .. import journal
+from .. import home, journal
 from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from ..hub import Hub
@@ -159,6 +159,22 @@ class _Seatkeeper:
             self._thinking.discard(seat)
         if peer.decision == d and self.result is None:
             apply(seat, option)
+
+    def check_players(self, start: Start, me: int, bots: set[bytes]) -> None:
+        """Pin the identity of every person at the table on first meeting; a known
+        name with another key is reported (the screens show it), never accepted silently."""
+        try:
+            known = home.KnownPlayers()
+            for seat, (name, key) in enumerate(zip(start.names, start.identities)):
+                if seat == me or key in bots:
+                    continue
+                warning = known.warning(name, key)
+                if warning is not None:
+                    self.report("warning", warning)
+                elif known.check(name, key) == "new":
+                    known.pin(name, key)
+        except (home.HomeError, OSError, ValueError) as exc:
+            self.report("warning", f"known players could not be checked: {exc}")
 
     def end(self, result: Result) -> None:
         if self.result is None:
@@ -374,6 +390,7 @@ class HostNode(_Seatkeeper):
         self.start = start
         self._broadcast(self.start_msg)
         self.report("start", start)
+        self.check_players(start, 0, {ident.public_key for ident in self._bots.values()})
         self._secrets = {0: SeatSecrets.generate(start.game_id, 0, self.identity)}
         for seat, ident in self._bots.items():
             self._secrets[seat] = SeatSecrets.generate(start.game_id, seat, ident)
@@ -554,6 +571,7 @@ class JoinNode(_Seatkeeper):
         self.start_msg: dict[str, Any] = {}
         self.seat = -1
         self.secrets: SeatSecrets | None = None
+        self._bot_keys: set[bytes] = set()
 
     async def run(self, host: str, port: int) -> Result:
         self.address = (host, port)
@@ -612,6 +630,7 @@ class JoinNode(_Seatkeeper):
                 continue
             t = msg["t"]
             if t == "lobby" and self.peer is None:
+                self._bot_keys = {s["key"] for s in msg["seats"] if s["bot"]}
                 self.report("lobby", msg)
             elif t == "start" and self.start is None:
                 self._on_start(msg)
@@ -642,6 +661,7 @@ class JoinNode(_Seatkeeper):
         start, seat = Start.from_message(msg, my_key=self.identity.public_key, my_nonce=self._nonce)
         self.start, self.start_msg, self.seat = start, msg, seat
         self.report("start", start)
+        self.check_players(start, seat, self._bot_keys)
         self.secrets = SeatSecrets.generate(start.game_id, seat, self.identity)
         assert self.conn is not None
         self.conn.send_nowait(encode({"t": "key", "key": self.secrets.identity.public_key,

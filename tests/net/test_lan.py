@@ -222,3 +222,17 @@ def test_a_game_in_progress_verifies_as_incomplete_from_its_journal(peers: Peers
     assert joiner.finish() == 0 and host.finish() == 0
     whole = verify(str(save / "journal.ankh"))
     assert whole.returncode == 0 and "rules replayed" in whole.stdout
+
+
+def test_a_known_name_with_another_key_is_shown_as_a_warning(peers: Peers, tmp_path: Path) -> None:
+    # First meeting: each side pins the other's identity.
+    host, (joiner,) = host_and_joiners(peers, tmp_path, 2, seed=71)
+    assert host.finish() == 0 and joiner.finish() == 0
+    assert not any(l.startswith("warning:") for l in host.lines)
+    # "joiner 1" comes back from another install (another identity): the host warns.
+    import shutil
+    shutil.rmtree(tmp_path / "join1")
+    host, (joiner,) = host_and_joiners(peers, tmp_path, 2, seed=72)
+    line = host.wait_for(lambda l: l.startswith("warning:"), timeout=60)
+    assert "joiner 1's key has changed" in line
+    assert host.finish() == 0 and joiner.finish() == 0
