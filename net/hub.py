@@ -72,6 +72,10 @@ class Hub:
         out, self._out[seat] = self._out[seat], []
         return out
 
+    def requeue(self, seat: int, frames: list[bytes]) -> None:
+        """Frames taken from ``outbox(seat)`` but not delivered yet go back in front."""
+        self._out[seat][:0] = frames
+
     def _flush_host(self) -> None:
         for frame in self.host.data_to_send():
             for s in self._out:

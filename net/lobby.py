@@ -22,6 +22,9 @@ Link messages (canonical msgpack maps, checked strictly):
   restart) and says how many frames it holds from each seat (``have``).
 - ``have``: the same from the host, so the seat can send what it lacks.
 - ``frames``: signed game frames.
+- ``watch``: a spectator asks for the public log from step ``from`` on; it
+  gets ``start`` and ``roster`` and then every step's frames as the steps
+  finish.  It holds no key and takes part in no step.
 - ``bye``: a peer leaves, with a reason.
 """
 from __future__ import annotations
@@ -59,6 +62,7 @@ MESSAGES = Tagged("t", {
     "rejoin": Map({"t": Const("rejoin"), "game": Bin(16), "have": _HAVE}),
     "have": Map({"t": Const("have"), "have": _HAVE}),
     "frames": Map({"t": Const("frames"), "f": List(Bin(max_len=MAX_FRAME), 256, min_len=1)}),
+    "watch": Map({"t": Const("watch"), "from": Int(0, 2**32)}),
     "bye": Map({"t": Const("bye"), "why": Str(MAX_TEXT)}),
 })
 

@@ -25,6 +25,7 @@ personality and event decks.
 """
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +40,7 @@ from ankh.core.state import State
 from .deck import DeckSpec, unlock
 from .errors import LocalProtocolError, RemoteProtocolError
 from .fair_game import deck_specs
-from .envelope import open_frame
+from .envelope import HEADER_LEN, open_frame, unpack_strict
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
 from .ops import Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShuffleDeck, Sync, shuffle_steps, to_wire
 from .ops import Reveal as RevealOp
@@ -119,6 +120,9 @@ class Driver:
     def _follow(self, frame: bytes) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _next_frame(self) -> bytes | None:
+        return next(self._log, None)
+
     def _substeps(self, op: Op) -> list[Op]:
         """The protocol steps that one step of the driver is (a proven shuffle is several)."""
         return shuffle_steps(op.spec, self.players) if isinstance(op, ShuffleDeck) else [op]
@@ -128,7 +132,7 @@ class Driver:
         L = self.ledger()
         need = self.steps + len(self._substeps(op))
         while L.index < need:
-            frame = next(self._log, None)
+            frame = self._next_frame()
             if frame is None:
                 break
             self._follow(frame)
@@ -452,6 +456,59 @@ class _EndOfLog(Exception):
     pass
 
 
+class Spectator(Driver):
+    """A spectator's game: the rules followed live over the public log, with no
+    key and no vote.  Frames come in whole steps, in log order (:meth:`feed`),
+    each checked as any seat checks it; the engine knows only public cards."""
+
+    def __init__(self, roster: Roster):
+        super().__init__(roster.size, None)
+        self._ledger = Ledger(roster)
+        self._queue: deque[bytes] = deque()
+
+    def ledger(self) -> Ledger:
+        return self._ledger
+
+    def _next_frame(self) -> bytes | None:
+        return self._queue.popleft() if self._queue else None
+
+    def _follow(self, frame: bytes) -> None:
+        L = self._ledger
+        L.follow(open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES))
+
+    def known(self, deck: str, position: int) -> str | None:
+        return self._ledger.deck(deck).public.get(position)
+
+    def run(self, op: Op) -> tuple[bool, Any]:
+        if self._replayed(op) < len(self._substeps(op)):
+            raise _EndOfLog()
+        return True, self._logged_result(op)
+
+    def feed(self, frames: Iterable[bytes]) -> list[Any]:
+        """More of the log (followed as the rules reach it).  Raises
+        RemoteProtocolError naming the seat at fault."""
+        self._queue.extend(frames)
+        try:
+            if self._waiting is not None:
+                why, op = self._waiting
+                if self._replayed(op) == len(self._substeps(op)):
+                    self.step_done(op, self._logged_result(op))
+            return self.pump()
+        except _EndOfLog:
+            out, self.events = self.events, []
+            return out
+
+    @property
+    def steps_followed(self) -> int:
+        """Whole steps received (followed or waiting to be): where to pick up after a reconnect."""
+        return self._ledger.index + (0 if not self._queue else self._steps_queued())
+
+    def _steps_queued(self) -> int:
+        # Frames arrive in whole steps; count them by their step indexes.
+        indexes = {unpack_strict(f[HEADER_LEN:])["body"]["op"]["i"] for f in self._queue}
+        return len(indexes)
+
+
 def replay(roster: Roster, frames: Iterable[bytes]) -> LogReplay:
     """Replay the rules over a saved log as far as it goes.  Raises
     RemoteProtocolError for an illegal move or a bad message (naming its
@@ -464,7 +521,7 @@ def replay(roster: Roster, frames: Iterable[bytes]) -> LogReplay:
     return r
 
 
-__all__ = ["GamePeer", "LogReplay", "replay", "describe_outcome", "Logged", "YourMove", "Moved", "GameOver",
+__all__ = ["GamePeer", "LogReplay", "Spectator", "replay", "describe_outcome", "Logged", "YourMove", "Moved", "GameOver",
            "Audited", "Finished"]
 
 

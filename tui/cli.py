@@ -26,6 +26,12 @@ def main(argv: list[str] | None = None) -> int:
     jp.add_argument("--interface", metavar="ADDR", help="look for tables on this interface's address only")
     jp.add_argument("--find-timeout", type=float, default=10.0, metavar="SECONDS",
                     help="how long to look for a table on the LAN (default 10)")
+    wp = sub.add_parser("watch", help="watch a table on the network as a spectator")
+    wp.add_argument("address", nargs="?", help="HOST:PORT of the table (default: the first table found)")
+    wp.add_argument("--headless", action="store_true", help="no screen: print the public log")
+    wp.add_argument("--interface", metavar="ADDR", help="look for tables on this interface's address only")
+    wp.add_argument("--find-timeout", type=float, default=10.0, metavar="SECONDS",
+                    help="how long to look for a table on the LAN (default 10)")
     for p in (hp, jp):
         p.add_argument("--headless", action="store_true", help="no screen: a bot plays, events are printed")
         p.add_argument("--bot", default="heuristic", help="the bot that plays a headless seat")
@@ -46,6 +52,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "verify":
         from ankh.net.verify import main as verify_main
         return verify_main([args.file])
+    if args.command == "watch":
+        if not args.headless:
+            parser.error("watching in the terminal program is not there yet: use --headless")
+        from ankh.tui import headless
+        return headless.watch(args)
     if args.command in ("host", "join"):
         if args.command == "host" and not 0 <= args.bots < args.seats:
             parser.error(f"--bots must be between 0 and {args.seats - 1}")

@@ -18,7 +18,8 @@ from typing import Any
 from ankh.core.model import COLOURS
 from ankh.net import home
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError
-from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir, find_table
+from ankh.net.envelope import Identity
+from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir, WatchNode, find_table
 from ankh.net.io.transport import ConnectionClosed
 from ankh.net.lobby import Start
 from ankh.net.peer import Audited, GameOver, Logged
@@ -142,6 +143,23 @@ def join(args) -> int:
             print(f"found a table at {h}:{p}", flush=True)
         node = JoinNode(profile.identity, name, decide=decide, report=report, save_root=home.saves_dir())
         return await node.run(h, p)
+
+    return _finish(main)
+
+
+def watch(args) -> int:
+    """Follow a table as a spectator, printing its public log."""
+    report = _printer()
+
+    async def main() -> Result:
+        if args.address:
+            h, p = _parse_address(args.address)
+        else:
+            print("looking for a table on the LAN", flush=True)
+            h, p = await find_table(args.find_timeout, interfaces=[args.interface] if args.interface else None,
+                                    open_only=False)
+            print(f"found a table at {h}:{p}", flush=True)
+        return await WatchNode(Identity.generate(), report=report).run(h, p)
 
     return _finish(main)
 

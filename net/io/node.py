@@ -29,8 +29,8 @@ from .. import home, journal
 from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from ..hub import Hub
-from ..lobby import PROTOCOL, Lobby, Start, decode, encode, frames_message
-from ..peer import Finished, GamePeer, YourMove, describe_outcome
+from ..lobby import PROTOCOL, Lobby, Start, decode, encode, frames_message, game_id_of
+from ..peer import Finished, GamePeer, Spectator, YourMove, describe_outcome
 from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
 from ..transcript import Roster
@@ -39,6 +39,8 @@ from .transport import Connection, ConnectionClosed, connect, serve, server_port
 
 PROLOGUE = PROTOCOL.encode()
 RETRY_EVERY = 1.0
+SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
+WATCHER_BACKLOG = 4 * 1024 * 1024  # bytes a spectator may leave unread before it is cut off
 CLOSING = "the table closed"  # the host's last word on every link
 ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
 
@@ -211,12 +213,14 @@ class HostNode(_Seatkeeper):
             self._bots[seat] = ident
         self.conns: dict[int, Connection] = {}
         self.pending: list[tuple[Connection, str]] = []  # joiners not seated (table full...)
+        self.watchers: dict[Connection, list] = {}  # spectators: [steps sent, start and roster sent]
         self.hub: Hub | None = None
         self.roster: Roster | None = None
         self.start: Start | None = None
         self.start_msg: dict[str, Any] | None = None
         self._keys: dict[int, tuple[bytes, bytes]] = {}
         self._secrets: dict[int, SeatSecrets] = {}
+        self._flush_queued = False
         self.server: asyncio.Server | None = None
         self.gone_since: dict[int, float] = {}
         self.on_lobby: Callable[[Lobby], None] | None = None
@@ -326,8 +330,11 @@ class HostNode(_Seatkeeper):
             self._send(seat, {"t": "have", "have": list(self.hub.host.protocol.have())})
             self.report("back", seat)
             self._flush()
+        elif first["t"] == "watch":
+            await self._watcher(conn, first["from"])
+            return
         else:
-            conn.close("expected join or rejoin")
+            conn.close("expected join, rejoin or watch")
             return
         await self._read(seat, conn)
 
@@ -367,6 +374,48 @@ class HostNode(_Seatkeeper):
                 self._roster_if_ready()
             elif msg["t"] == "bye":
                 conn.close("left")
+
+    async def _watcher(self, conn: Connection, start: int) -> None:
+        """A spectator: the public log from step ``start``, then each step as it
+        finishes.  It is never waited for; one that falls too far behind, or
+        sends anything but a goodbye, is cut off."""
+        self.watchers[conn] = [start, False]
+        self.report("watcher", len(self.watchers))
+        self._serve_watchers()
+        try:
+            while True:
+                msg = decode(await conn.recv())
+                if msg["t"] != "bye":
+                    conn.close("spectators only watch")
+                    break
+                conn.close("left")
+                break
+        except RemoteProtocolError:
+            conn.close("malformed message from a spectator")
+        except ConnectionClosed:
+            pass
+        self.watchers.pop(conn, None)
+
+    def _serve_watchers(self) -> None:
+        if self.roster is None or self.hub is None:
+            return
+        log = self.hub.host.protocol.ledger.log
+        for conn, state in list(self.watchers.items()):
+            if conn.closed:
+                self.watchers.pop(conn, None)
+                continue
+            if conn.buffered() > WATCHER_BACKLOG:
+                conn.close("too far behind: the table does not wait for spectators")
+                self.watchers.pop(conn, None)
+                continue
+            sent, told = state
+            if not told:
+                conn.send_nowait(encode(self.start_msg))
+                conn.send_nowait(encode(self.roster_msg))
+            frames = [f for _, step in log[sent:] for f in step]
+            for m in frames_message(frames) if frames else []:
+                conn.send_nowait(m)
+            self.watchers[conn] = [len(log), True]
 
     def _broadcast(self, msg: dict[str, Any]) -> None:
         for seat in list(self.conns):
@@ -441,9 +490,12 @@ class HostNode(_Seatkeeper):
         assert hub is not None
         if self.result is not None:
             return
+        self._flush_queued = False
+        deadline = time.monotonic() + SLICE
+        more = False
         try:
             moved = True
-            while moved:
+            while moved and not more:
                 moved = False
                 for seat, peer in self.local.items():
                     if seat == 0:
@@ -451,12 +503,22 @@ class HostNode(_Seatkeeper):
                     for frame in peer.data_to_send():
                         self.emit(0, hub.from_seat(seat, frame))
                         moved = True
-                    for frame in hub.outbox(seat):
+                    frames = hub.outbox(seat)
+                    for i, frame in enumerate(frames):
                         self.emit(seat, peer.receive(frame, via=0))
                         moved = True
+                        if time.monotonic() > deadline:  # let the links breathe, then go on
+                            hub.requeue(seat, frames[i + 1:])
+                            more = True
+                            break
+                    if more:
+                        break
         except ProtocolError as exc:
             self._abort(exc)
             return
+        if more and not self._flush_queued:
+            self._flush_queued = True
+            asyncio.get_running_loop().call_soon(self._flush)
         for seat in range(hub.size):
             if seat in self.local:
                 continue
@@ -465,6 +527,7 @@ class HostNode(_Seatkeeper):
                 for m in frames_message(frames):
                     self._send(seat, m)
         self.journal_steps(hub.host)
+        self._serve_watchers()
         if hub.host.phase == "done":
             self._finish()
             return
@@ -531,12 +594,14 @@ class HostNode(_Seatkeeper):
         node.identity = identity
         node.save_root = None
         node.bind, node.port = bind, int(info["port"])
-        node.conns, node.pending, node.gone_since = {}, [], {}
+        node.conns, node.pending, node.gone_since, node.watchers = {}, [], {}, {}
         node.abandon_after = ABANDON_AFTER
         node.start_msg = start_msg
+        node.roster_msg = {"t": "roster", "keys": list(transcript.roster.keys),
+                           "certs": list(transcript.roster.certs)}
         node.start, _ = Start.from_message(start_msg, my_key=identity.public_key,
                                            my_nonce=start_msg["nonces"][0])
-        node._keys, node._secrets = {}, secrets
+        node._keys, node._secrets, node._flush_queued = {}, secrets, False
         node.roster = transcript.roster
         node.server = None
         node.on_lobby = None
@@ -771,14 +836,15 @@ class JoinNode(_Seatkeeper):
         return node.result
 
 
-async def find_table(timeout: float = 10.0, *, interfaces: list[str] | None = None) -> tuple[str, int]:
-    """The address of the first open table heard of on the LAN."""
+async def find_table(timeout: float = 10.0, *, interfaces: list[str] | None = None,
+                     open_only: bool = True) -> tuple[str, int]:
+    """The address of the first open table (or any table) heard of on the LAN."""
     kw = {} if interfaces is None else {"interfaces": interfaces}
     async with TableBrowser(**kw) as browser:
         async def first() -> tuple[str, int]:
             async for event in browser.events():
                 t = event.table
-                if event.change != "removed" and t.open and t.addresses:
+                if event.change != "removed" and (t.open or not open_only) and t.addresses:
                     return t.addresses[0], t.port
             raise ConnectionClosed("stopped looking")
 
@@ -787,3 +853,87 @@ async def find_table(timeout: float = 10.0, *, interfaces: list[str] | None = No
         except asyncio.TimeoutError:
             raise ConnectionClosed(f"no open table found on the LAN in {timeout:g} s; "
                                    "give the table's HOST:PORT") from None
+
+
+class WatchNode:
+    """A spectator: follows a table's public log with its own public-only rules
+    engine, checking every signature, proof and move; catches up at full
+    speed, then follows live; comes back by itself if the link drops."""
+
+    def __init__(self, identity: Identity, *, report: Report):
+        self.identity = identity
+        self.report = report
+        self.spectator: Spectator | None = None
+        self.address: tuple[str, int] | None = None
+        self.result: Result | None = None
+        self.received = 0  # bytes of link messages received (for tests that scan them)
+        self.seen: list[bytes] = []  # every frame received, when ``keep`` is set
+        self.keep = False
+
+    async def run(self, host: str, port: int) -> Result:
+        self.address = (host, port)
+        while self.result is None:
+            try:
+                conn = await connect(host, port, self.identity, PROLOGUE)
+            except ConnectionClosed:
+                if self.spectator is None:
+                    raise
+                self.report("waiting", ((0,), {0: 0.0}))
+                await asyncio.sleep(RETRY_EVERY)
+                continue
+            start = self.spectator.steps_followed if self.spectator is not None else 0
+            conn.send_nowait(encode({"t": "watch", "from": start}))
+            try:
+                await self._follow(conn)
+            except ConnectionClosed as exc:
+                if self.result is None:
+                    if exc.reason.endswith(CLOSING) or self.spectator is None:
+                        self.result = Result(f"the table closed: {exc.reason}")
+                        self.report("result", self.result)
+                    else:
+                        self.report("gone", (0, exc.reason))
+            finally:
+                conn.close("done watching")
+        return self.result
+
+    async def _follow(self, conn: Connection) -> None:
+        start: Start | None = None
+        while self.result is None:
+            data = await conn.recv()
+            self.received += len(data)
+            try:
+                msg = decode(data)
+            except RemoteProtocolError as exc:
+                conn.close(f"malformed message: {exc.message}")
+                raise ConnectionClosed("malformed message") from None
+            t = msg["t"]
+            if t == "start":
+                start = Start(game_id_of(list(msg["nonces"])), tuple(msg["names"]), tuple(msg["keys"]),
+                              tuple(msg["nonces"]))
+            elif t == "roster" and start is not None and self.spectator is None:
+                self.spectator = Spectator(start.roster(msg["keys"], msg["certs"]))
+                self.report("start", start)
+            elif t == "frames" and self.spectator is not None:
+                if self.keep:
+                    self.seen += msg["f"]
+                try:
+                    events = self.spectator.feed(msg["f"])
+                except ProtocolError as exc:
+                    self.result = Result(f"aborted: the log does not check: {exc}")
+                    self.report("result", self.result)
+                    return
+                for e in events:
+                    self.report("event", (None, e))
+                    if isinstance(e, Finished):
+                        sp = self.spectator
+                        fair = sp.audit is not None and sp.audit.fair
+                        text = describe_outcome(sp.engine.outcome) if sp.engine.outcome is not None else "no result"
+                        if not fair:
+                            text += "; the audit found cheating"
+                        self.result = Result(text, fair=fair, finished=True)
+                        self.report("result", self.result)
+                        return
+            elif t == "bye":
+                self.result = Result(msg["why"])
+                self.report("result", self.result)
+                return

@@ -107,6 +107,11 @@ class Connection:
             self._end(f"connection lost: {exc.strerror or type(exc).__name__}")
             raise ConnectionClosed(self.reason or "connection lost") from None
 
+    def buffered(self) -> int:
+        """Bytes written but not yet taken by the peer's socket (a slow reader's backlog)."""
+        transport = self._writer.transport
+        return transport.get_write_buffer_size() if transport is not None else 0
+
     def close(self, reason: str = "closed") -> None:
         """End the connection, telling the peer ``reason`` (sent before the socket closes)."""
         if self.reason is None:

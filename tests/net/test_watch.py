@@ -1,0 +1,82 @@
+"""Spectators over real sockets: they follow a 4-seat game from its start or
+from its middle, end in the same public state as the seats, never receive a
+key that was not public, and cannot hold the table up or harm it."""
+from __future__ import annotations
+
+import asyncio
+import random
+
+from ankh.core.bots.random_bot import RandomBot
+from ankh.core.views import view_for
+from ankh.net import group
+from ankh.net.envelope import Identity
+from ankh.net.io.node import HostNode, WatchNode
+from ankh.net.io.transport import connect
+from ankh.net.lobby import encode
+from ankh.net.io.node import PROLOGUE
+
+
+def bot_decide(seed: int):
+    rng = random.Random(seed)
+
+    async def decide(peer, decision):
+        await asyncio.sleep(0)
+        return RandomBot(rng).choose(peer.engine, decision)
+
+    return decide
+
+
+def public(state) -> tuple:
+    v = view_for(state, None)
+    return (v.turn, tuple((a.minions, a.trolls, a.demons, a.trouble, a.building) for a in v.areas),
+            tuple((s.money, s.hand_size, s.minions_left, s.loans, s.penalties) for s in v.seats),
+            v.discard, v.events_done, v.outcome)
+
+
+async def watched_game(tmp_path):
+    host = HostNode(Identity.generate(), "host", seats=4, bots=3, decide=bot_decide(1), report=lambda w, d: None,
+                    save_root=tmp_path, bind="127.0.0.1", advertise=False)
+    port = await host.open()
+    early = WatchNode(Identity.generate(), report=lambda w, d: None)
+    early.keep = True
+    late = WatchNode(Identity.generate(), report=lambda w, d: None)
+    game = asyncio.ensure_future(host.run())
+    first = asyncio.ensure_future(early.run("127.0.0.1", port))
+    # A spectator that never reads, and one that talks garbage.
+    stuck = await connect("127.0.0.1", port, Identity.generate(), PROLOGUE)
+    stuck.send_nowait(encode({"t": "watch", "from": 0}))
+    rude = await connect("127.0.0.1", port, Identity.generate(), PROLOGUE)
+    rude.send_nowait(encode({"t": "watch", "from": 0}))
+    rude.send_nowait(b"\x00garbage")
+    while host.hub is None or host.hub.host.engine.turn < 12:
+        await asyncio.sleep(0.05)
+    second = asyncio.ensure_future(late.run("127.0.0.1", port))   # joins in the middle
+    results = await asyncio.wait_for(asyncio.gather(game, first, second), 300)
+    stuck.close()
+    return host, early, late, results, rude
+
+
+def test_spectators_follow_the_game_and_learn_nothing_secret(tmp_path) -> None:
+    host, early, late, (hr, er, lr), rude = asyncio.run(watched_game(tmp_path))
+    assert hr.finished and hr.fair
+    assert er.text == hr.text and lr.text == hr.text and er.fair and lr.fair
+    seat_state = public(host.hub.host.engine)
+    assert public(early.spectator.engine) == seat_state == public(late.spectator.engine)
+    assert rude.closed  # cut off for talking; the game went on
+    # Nothing the spectator received before the audit holds a per-card key of a
+    # card still hidden at the end (a hand card never shown).
+    peers = host.local
+    engine = host.hub.host.engine
+    hidden = [h for hand in engine.hand for h in hand]
+    secret = set()
+    for seat, peer in peers.items():
+        spec = peer.protocol.ledger.deck("player").spec
+        ds = peer.protocol.secrets.deck(spec)
+        secret |= {group.scalar_to_bytes(ds.key(h)) for h in hidden}
+    before_audit = []
+    for frame in early.seen:
+        if b"audit" in frame:
+            break
+        before_audit.append(frame)
+    blob = b"".join(before_audit)
+    assert secret and not any(k in blob for k in secret)
