@@ -25,6 +25,11 @@ Link messages (canonical msgpack maps, checked strictly):
 - ``watch``: a spectator asks for the public log from step ``from`` on; it
   gets ``start`` and ``roster`` and then every step's frames as the steps
   finish.  It holds no key and takes part in no step.
+- ``chat``: a line of table talk from seat ``seat``, numbered ``n`` by its
+  sender and signed with the sender's identity over the table's lobby id,
+  the seat, the number and the text, so that a relaying host can neither
+  forge nor alter it.  At most ``MAX_CHAT`` characters; the host passes on at
+  most ``CHAT_RATE`` lines per ``CHAT_WINDOW`` seconds from each seat.
 - ``bye``: a peer leaves, with a reason.
 """
 from __future__ import annotations
@@ -32,6 +37,9 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from ankh.core.model import COLOURS
 
@@ -63,8 +71,44 @@ MESSAGES = Tagged("t", {
     "have": Map({"t": Const("have"), "have": _HAVE}),
     "frames": Map({"t": Const("frames"), "f": List(Bin(max_len=MAX_FRAME), 256, min_len=1)}),
     "watch": Map({"t": Const("watch"), "from": Int(0, 2**32)}),
+    "chat": Map({"t": Const("chat"), "seat": Int(0, MAX_SEATS - 1), "n": Int(0, 2**32), "text": Str(MAX_TEXT),
+                 "sig": Bin(64)}),
     "bye": Map({"t": Const("bye"), "why": Str(MAX_TEXT)}),
 })
+
+
+MAX_CHAT = 200
+CHAT_RATE = 5
+CHAT_WINDOW = 10.0
+
+
+def clean_text(text: str) -> str:
+    """Table talk as plain text: no control characters (so no escape sequence
+    from a peer ever reaches a terminal), one line, at most MAX_CHAT characters."""
+    kept = "".join(ch if ch.isprintable() else " " for ch in text)
+    return " ".join(kept.split())[:MAX_CHAT]
+
+
+def _chat_signed(table: bytes, seat: int, n: int, text: str) -> bytes:
+    return b"ankh/v1/chat\x00" + table + pack([seat, n, text])
+
+
+def chat_message(identity: Any, table: bytes, seat: int, n: int, text: str) -> dict[str, Any]:
+    text = clean_text(text)
+    return {"t": "chat", "seat": seat, "n": n, "text": text,
+            "sig": identity.sign(_chat_signed(table, seat, n, text))}
+
+
+def check_chat(msg: dict[str, Any], key: bytes, table: bytes) -> str:
+    """The text of a chat line signed by ``key``; RemoteProtocolError if it is not."""
+    try:
+        Ed25519PublicKey.from_public_bytes(key).verify(msg["sig"], _chat_signed(table, msg["seat"], msg["n"],
+                                                                                msg["text"]))
+    except (InvalidSignature, ValueError):
+        raise RemoteProtocolError("a chat line with a bad signature") from None
+    if clean_text(msg["text"]) != msg["text"]:
+        raise RemoteProtocolError("a chat line that is not plain text")
+    return msg["text"]
 
 
 def encode(message: dict[str, Any]) -> bytes:

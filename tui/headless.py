@@ -69,6 +69,9 @@ def _printer(out=sys.stdout):
             line = f"not advertised on the LAN ({data}); players can join with HOST:PORT"
         elif what == "warning":
             line = f"warning: {data}"
+        elif what == "chat":
+            seat, name, text = data
+            line = f"chat: {COLOURS[seat]} ({name}): {text}"
         elif what == "saved":
             line = f"saving to {data}"
         elif what == "transcript":

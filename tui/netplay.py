@@ -58,6 +58,7 @@ class NetSession:
         self._listeners: list[Callable[[], None]] = []
         self._task: asyncio.Task | None = None
         self._bots: dict[int, Any] = {}
+        self.chat_lines: list[tuple[int, str, str]] = []  # (seat, name, text): plain text, already checked
 
     # --- starting ---------------------------------------------------------------------------------
 
@@ -176,6 +177,8 @@ class NetSession:
             self.start = data
         elif what == "warning":
             self.lobby_lines.append("⚠ " + data)
+        elif what == "chat":
+            self.chat_lines.append(data)
         elif what == "waiting":
             waiting, gone = data
             slow = [s for s in waiting if s in gone]
@@ -220,6 +223,11 @@ class NetSession:
         state = peer.engine.copy()
         await asyncio.sleep(0.2)  # a pace a person can follow
         return await asyncio.to_thread(bot.choose, state, decision)
+
+    def say(self, text: str) -> None:
+        """A chat line from this seat."""
+        if self.node is not None:
+            self.node.chat(text)
 
     # --- what the screens read ----------------------------------------------------------------
 

@@ -29,7 +29,10 @@ from .. import home, journal
 from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from ..hub import Hub
-from ..lobby import PROTOCOL, Lobby, Start, decode, encode, frames_message, game_id_of
+from ..lobby import (
+    CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
+    game_id_of,
+)
 from ..peer import Finished, GamePeer, Spectator, YourMove, describe_outcome
 from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
@@ -162,6 +165,9 @@ class _Seatkeeper:
         if peer.decision == d and self.result is None:
             apply(seat, option)
 
+    def said(self, seat: int, name: str, text: str) -> None:
+        self.report("chat", (seat, name, text))
+
     def check_players(self, start: Start, me: int, bots: set[bytes]) -> None:
         """Pin the identity of every person at the table on first meeting; a known
         name with another key is reported (the screens show it), never accepted silently."""
@@ -194,6 +200,9 @@ class HostNode(_Seatkeeper):
                  report: Report, save_root: Path | None, bind: str = "0.0.0.0", port: int = 0,
                  advertise: bool = True):
         super().__init__(report=report, decide=decide, save=None)
+        self.chat_counts: dict[int, list[float]] = {}  # recent chat times per seat (the rate limit)
+        self._said = 0
+        self.spectator_chat = True  # spectators see the table talk
         self.abandon_after = ABANDON_AFTER
         self.advertise = advertise
         self.advert: TableAdvert | None = None
@@ -369,11 +378,62 @@ class HostNode(_Seatkeeper):
                     self._abort(exc)
                     return
                 self._flush()
+            elif msg["t"] == "chat":
+                self._chat_from(seat, conn, msg)
             elif msg["t"] == "key" and self.start is not None and self.hub is None and seat not in self._keys:
                 self._keys[seat] = (msg["key"], msg["cert"])
                 self._roster_if_ready()
             elif msg["t"] == "bye":
                 conn.close("left")
+
+    def _seat_name(self, seat: int) -> str:
+        if self.start is not None:
+            return self.start.names[seat]
+        return self.lobby.seats[seat].name if seat < len(self.lobby.seats) else "?"
+
+    def _chat_from(self, seat: int, conn: Connection, msg: dict[str, Any]) -> None:
+        """A seat's chat line: checked, rate-limited, passed on to everyone."""
+        if msg["seat"] != seat:
+            conn.close("a chat line for another seat")
+            return
+        try:
+            text = check_chat(msg, conn.peer_key, self.lobby.table)
+        except RemoteProtocolError as exc:
+            conn.close(exc.message)
+            return
+        now = time.monotonic()
+        recent = [t for t in self.chat_counts.get(seat, []) if now - t < CHAT_WINDOW]
+        if len(recent) >= CHAT_RATE:
+            # Refused: the sender hears why, from the host, and nobody else hears it at all.
+            self._send(seat, chat_message(self.identity, self.lobby.table, 0, self._next_said(),
+                                          f"(to {self._seat_name(seat)}: at most {CHAT_RATE} lines every "
+                                          f"{CHAT_WINDOW:g} s; that one was not passed on)"))
+            self.report("chat-refused", seat)
+            return
+        self.chat_counts[seat] = recent + [now]
+        self._pass_chat(msg, exclude=seat)
+        self.said(seat, self._seat_name(seat), text)
+
+    def _next_said(self) -> int:
+        self._said += 1
+        return self._said
+
+    def chat(self, text: str) -> None:
+        """The host's own chat line."""
+        msg = chat_message(self.identity, self.lobby.table, 0, self._next_said(), text)
+        if not msg["text"]:
+            return
+        self._pass_chat(msg, exclude=0)
+        self.said(0, self._seat_name(0), msg["text"])
+
+    def _pass_chat(self, msg: dict[str, Any], exclude: int) -> None:
+        for s in list(self.conns):
+            if s != exclude:
+                self._send(s, msg)
+        if self.spectator_chat:
+            for conn in list(self.watchers):
+                if not conn.closed:
+                    conn.send_nowait(encode(msg))
 
     async def _watcher(self, conn: Connection, start: int) -> None:
         """A spectator: the public log from step ``start``, then each step as it
@@ -410,6 +470,7 @@ class HostNode(_Seatkeeper):
                 continue
             sent, told = state
             if not told:
+                conn.send_nowait(encode(self.lobby.message()))
                 conn.send_nowait(encode(self.start_msg))
                 conn.send_nowait(encode(self.roster_msg))
             frames = [f for _, step in log[sent:] for f in step]
@@ -464,6 +525,7 @@ class HostNode(_Seatkeeper):
         if self.save_root is not None:
             self.save = SaveDir(self.save_root / f"net-{roster.game_id.hex()[:12]}")
             self.save.create(roster, {"role": "host", "port": self.port, "bots": sorted(self._bots),
+                                      "table": self.lobby.table,
                                       "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
                              self._secrets)
             self.report("saved", self.save.path)
@@ -607,7 +669,8 @@ class HostNode(_Seatkeeper):
         node.on_lobby = None
         node.advertise, node.advert, node.name = False, None, transcript.roster.names[0]
         node._bots = {}
-        node.lobby = Lobby(os.urandom(16), transcript.roster.size)
+        node.lobby = Lobby(info.get("table") or os.urandom(16), transcript.roster.size)
+        node.chat_counts, node._said, node.spectator_chat = {}, 0, True
         if secrets.get(0) is None or secrets[0].owner != identity.public_key:
             raise LocalProtocolError("that save belongs to another identity")
         for seat in range(1, transcript.roster.size):
@@ -637,6 +700,10 @@ class JoinNode(_Seatkeeper):
         self.seat = -1
         self.secrets: SeatSecrets | None = None
         self._bot_keys: set[bytes] = set()
+        self.table = b""
+        self._seat_keys: list[bytes] = []
+        self._seat_names: list[str] = []
+        self._said = 0
 
     async def run(self, host: str, port: int) -> Result:
         self.address = (host, port)
@@ -694,7 +761,12 @@ class JoinNode(_Seatkeeper):
                 conn.close(f"malformed message: {exc.message}")
                 continue
             t = msg["t"]
-            if t == "lobby" and self.peer is None:
+            if t == "chat":
+                self._chat_in(msg)
+            elif t == "lobby" and self.peer is None:
+                self.table = msg["table"]
+                self._seat_keys = [s["key"] for s in msg["seats"]]
+                self._seat_names = [s["name"] for s in msg["seats"]]
                 self._bot_keys = {s["key"] for s in msg["seats"] if s["bot"]}
                 self.report("lobby", msg)
             elif t == "start" and self.start is None:
@@ -741,7 +813,7 @@ class JoinNode(_Seatkeeper):
             self.save = SaveDir(self.save_root / f"net-{roster.game_id.hex()[:12]}")
             assert self.address is not None
             self.save.create(roster, {"role": "join", "host": self.address[0], "port": self.address[1],
-                                      "nonce": self._nonce,
+                                      "nonce": self._nonce, "table": self.table,
                                       "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
                              {self.seat: self.secrets})
             self.report("saved", self.save.path)
@@ -771,6 +843,34 @@ class JoinNode(_Seatkeeper):
             self._finish()
             return
         self.schedule_decisions(self._apply)
+
+    def chat(self, text: str) -> None:
+        """This seat's chat line, to everyone at the table (through the host)."""
+        seat = self.seat if self.seat >= 0 else self._seat_keys.index(self.identity.public_key) \
+            if self.identity.public_key in self._seat_keys else -1
+        if seat < 0 or self.conn is None or self.conn.closed or not self.table:
+            return
+        self._said += 1
+        msg = chat_message(self.identity, self.table, seat, self._said, text)
+        if msg["text"]:
+            with contextlib.suppress(ConnectionClosed):
+                self.conn.send_nowait(encode(msg))
+            self.said(seat, self._names()[seat], msg["text"])
+
+    def _names(self) -> list[str]:
+        return list(self.start.names) if self.start is not None else self._seat_names
+
+    def _chat_in(self, msg: dict[str, Any]) -> None:
+        keys = list(self.start.identities) if self.start is not None else self._seat_keys
+        seat = msg["seat"]
+        if seat >= len(keys) or not self.table:
+            return
+        try:
+            text = check_chat(msg, keys[seat], self.table)
+        except RemoteProtocolError as exc:
+            self.report("warning", f"a chat line was refused: {exc.message}")
+            return
+        self.said(seat, self._names()[seat], text)
 
     def _outgoing(self, frames: list[bytes]) -> list[bytes]:
         """The frames this seat sends (a seam where tests make a seat cheat)."""
@@ -823,6 +923,7 @@ class JoinNode(_Seatkeeper):
         node.address = (info["host"], int(info["port"]))
         node.start_msg = {"t": "start", **info["start"]}
         node.start, node.seat = Start.from_message(node.start_msg, my_key=identity.public_key, my_nonce=node._nonce)
+        node.table = info.get("table", b"")
         node.secrets = mine
         save.reopen()
         node._begin(transcript.roster, mine, frames=transcript.frames())
@@ -869,6 +970,7 @@ class WatchNode:
         self.received = 0  # bytes of link messages received (for tests that scan them)
         self.seen: list[bytes] = []  # every frame received, when ``keep`` is set
         self.keep = False
+        self.table = b""
 
     async def run(self, host: str, port: int) -> Result:
         self.address = (host, port)
@@ -907,7 +1009,15 @@ class WatchNode:
                 conn.close(f"malformed message: {exc.message}")
                 raise ConnectionClosed("malformed message") from None
             t = msg["t"]
-            if t == "start":
+            if t == "lobby":
+                self.table = msg["table"]
+            elif t == "chat" and start is not None and self.table:
+                try:
+                    text = check_chat(msg, start.identities[msg["seat"]], self.table)
+                except (RemoteProtocolError, IndexError):
+                    continue
+                self.report("chat", (msg["seat"], start.names[msg["seat"]], text))
+            elif t == "start":
                 start = Start(game_id_of(list(msg["nonces"])), tuple(msg["names"]), tuple(msg["keys"]),
                               tuple(msg["nonces"]))
             elif t == "roster" and start is not None and self.spectator is None:

@@ -80,3 +80,41 @@ def test_spectators_follow_the_game_and_learn_nothing_secret(tmp_path) -> None:
         before_audit.append(frame)
     blob = b"".join(before_audit)
     assert secret and not any(k in blob for k in secret)
+
+
+async def chatty_table(tmp_path):
+    heard: dict[str, list] = {"host": [], "joiner": [], "watcher": []}
+    host = HostNode(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(3),
+                    report=lambda w, d: heard["host"].append(d) if w == "chat" else None,
+                    save_root=tmp_path / "h", bind="127.0.0.1", advertise=False)
+    port = await host.open()
+    from ankh.net.io.node import JoinNode
+    joiner = JoinNode(Identity.generate(), "joiner", decide=bot_decide(4),
+                      report=lambda w, d: heard["joiner"].append(d) if w == "chat" else None, save_root=tmp_path / "j")
+    watcher = WatchNode(Identity.generate(), report=lambda w, d: heard["watcher"].append(d) if w == "chat" else None)
+    game = asyncio.ensure_future(host.run())
+    seat = asyncio.ensure_future(joiner.run("127.0.0.1", port))
+    while host.hub is None or joiner.peer is None:
+        await asyncio.sleep(0.02)
+    watching = asyncio.ensure_future(watcher.run("127.0.0.1", port))
+    while watcher.spectator is None:
+        await asyncio.sleep(0.02)
+    host.chat("hello \x1b[31mred[/b] \x07 world")
+    for i in range(8):                                   # a flood: only the first lines get through
+        joiner.chat(f"line {i} " + "x" * 300)
+    await asyncio.sleep(1.0)
+    await asyncio.wait_for(asyncio.gather(game, seat, watching), 300)
+    return heard
+
+
+def test_chat_is_signed_plain_text_bounded_and_rate_limited(tmp_path) -> None:
+    heard = asyncio.run(chatty_table(tmp_path))
+    # The host's line reached the joiner and the spectator as plain text: the
+    # escape sequence and the bell are gone, the markup is only characters.
+    for who in ("joiner", "watcher"):
+        assert (0, "host", "hello [31mred[/b] world") in heard[who], heard[who]
+    from ankh.net.lobby import CHAT_RATE, MAX_CHAT
+    passed = [t for s, n, t in heard["host"] if s == 1]
+    assert len(passed) == CHAT_RATE and all(len(t) <= MAX_CHAT for t in passed)
+    assert any("not passed on" in t for s, n, t in heard["joiner"] if s == 0)
+    assert sum(1 for s, n, t in heard["watcher"] if s == 1) == CHAT_RATE

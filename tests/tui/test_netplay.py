@@ -62,3 +62,41 @@ async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_
         if joiner is not None and joiner.poll() is None:
             joiner.kill()
             joiner.wait()
+
+
+async def test_chat_in_the_lobby_and_the_game_shows_markup_and_escapes_literally(tmp_path):
+    """A joiner's chat line with markup and an escape sequence: shown as plain
+    characters in the host's lobby and as a notice in its game."""
+    from ankh.net.envelope import Identity
+    from ankh.net.io.node import JoinNode
+
+    from .helpers import notices
+
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o", "enter")
+        session = app.screen.session
+        while not (session.address and ":" in session.address):
+            await pilot.pause(0.05)
+        port = int(session.address.rsplit(":", 1)[1])
+        joiner = JoinNode(Identity.generate(), "mallory", decide=_never, report=lambda w, d: None, save_root=None)
+        task = asyncio.ensure_future(joiner.run("127.0.0.1", port))
+        while joiner.seat < 0:
+            await pilot.pause(0.05)
+        joiner.chat("[bold red]hi[/] \x1b[2J there")
+        for _ in range(100):
+            if isinstance(app.screen, GameScreen) and session.chat_lines:
+                break
+            await pilot.pause(0.05)
+        assert session.chat_lines[-1] == (1, "mallory", "[bold red]hi[/] [2J there")
+        joiner.chat("again [link=x]y[/link]")
+        for _ in range(100):
+            if any("again [link=x]y[/link]" in n for n in notices(app)):
+                break
+            await pilot.pause(0.05)
+        assert any("yellow (mallory): again [link=x]y[/link]" in n for n in notices(app)), notices(app)
+        task.cancel()
+
+
+async def _never(peer, decision):
+    await asyncio.sleep(3600)

@@ -20,6 +20,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer
 
+from ankh.core.model import COLOURS
 from ankh.core.views import PlayerView
 
 from ..i18n import _
@@ -87,6 +88,7 @@ class GameScreen(Screen):
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("f1", "app.help", show=False),
         Binding("q", "leave", "Quit"),
+        Binding("c", "chat", _("Chat"), show=False),
     ]
 
     mode: reactive[str] = reactive("compact", recompose=True)
@@ -116,6 +118,7 @@ class GameScreen(Screen):
         self._shown_decision = None
         self._auto_since = False
         self._pump_queued = False
+        self._chat_told = len(getattr(session, "chat_lines", ()))
         self.set_reactive(GameScreen.mode, layout_for(self.app.size))
 
     # Happenings that follow from a seat's own decision (for finding, in a loaded
@@ -188,6 +191,23 @@ class GameScreen(Screen):
         if unwatch is not None:
             unwatch(self._table_moved)
 
+    def action_chat(self) -> None:
+        """A networked game: say something to the table."""
+        from .lobby import ChatDialog
+        say = getattr(self.session, "say", None)
+        if say is not None:
+            self.app.push_screen(ChatDialog(), lambda line: say(line) if line and line.strip() else None)
+
+    def _tell_chat(self) -> None:
+        lines = getattr(self.session, "chat_lines", None)
+        if lines is None:
+            return
+        for seat, name, said in lines[self._chat_told:]:
+            if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
+                self.notify(f"{COLOURS[seat]} ({name}): {said}", title=_("Chat (c to answer)"), timeout=8,
+                            markup=False)
+        self._chat_told = len(lines)
+
     def _table_moved(self) -> None:
         if not self._pump_queued:
             self._pump_queued = True
@@ -250,6 +270,7 @@ class GameScreen(Screen):
                 bar.alert = getattr(self.session, "net_alert", "")
                 bar.note = getattr(self.session, "net_note", "")
             self.view = self.session.view()
+            self._tell_chat()
             self.events = tuple(self.session.log)
             self.recent = self.events[-4:]
             self._tell_news()
@@ -497,6 +518,8 @@ class GameScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "show_panel":
             return self.mode == "compact"
+        if action == "chat":
+            return getattr(self.session, "networked", False)
         if action == "results":
             return self.session.over
         if action == "skip":

@@ -20,6 +20,38 @@ from ..widgets.choices import Choices
 from ..widgets.stepper import Stepper
 
 
+def chat_text(lines) -> Text:
+    """Chat lines as plain text (never markup), each with its sender's colour and name."""
+    t = Text()
+    for seat, name, said in lines:
+        t.append_text(seat_tag(seat))
+        t.append(f" {name}: ", style="bold")
+        t.append(said)
+        t.append("\n")
+    return t
+
+
+class ChatDialog(ModalScreen[str | None]):
+    """One chat line to the table (from the game screen: c)."""
+
+    BINDINGS = [Binding("escape", "cancel", _("Back"))]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="chat", classes="dialog"):
+            yield Static(Text(_("Say to the table"), style="bold"), classes="dialog-title")
+            yield Input(placeholder=_("Enter sends, Esc cancels"), id="line", max_length=200)
+
+    def on_mount(self) -> None:
+        self.query_one("#line", Input).focus()
+
+    @on(Input.Submitted, "#line")
+    def _send(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class HostDialog(ModalScreen[tuple[int, int] | None]):
     """Seats at the table and how many of them bots fill; Enter opens it."""
 
@@ -141,7 +173,15 @@ class LobbyScreen(Screen):
         with Vertical(id="lobby", classes="dialog"):
             yield Static(Text(_("The table"), style="bold"), classes="dialog-title")
             yield Static(id="lobby-body")
+            yield Static(id="lobby-chat")
+            yield Input(placeholder=_("say something to the table (Enter)"), id="say", max_length=200)
         yield Footer(compact=True)
+
+    @on(Input.Submitted, "#say")
+    def _say(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self.session.say(event.value)
+        event.input.value = ""
 
     def on_mount(self) -> None:
         self.session.watch(self._changed)
@@ -200,6 +240,7 @@ class LobbyScreen(Screen):
         if s.result is not None:
             t.append("\n" + s.result.text, style="bold")
         self.query_one("#lobby-body", Static).update(t)
+        self.query_one("#lobby-chat", Static).update(chat_text(s.chat_lines[-5:]))
 
     def action_leave(self) -> None:
         self._done = True
