@@ -48,6 +48,8 @@ class AnkhApp(App[int]):
                 self.start_host(*self.start_net[1:])
             elif self.start_net[0] == "load":
                 self.start_net_load(self.start_net[1])
+            elif self.start_net[0] == "watch":
+                self.start_watch(self.start_net[1])
             elif self.start_net[1] is not None:
                 self.start_join(self.start_net[1])
             else:
@@ -102,6 +104,14 @@ class AnkhApp(App[int]):
         from .screens.lobby import LobbyScreen
         session = NetSession(interface=self.interface)
         session.load(path)
+        self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
+
+    def start_watch(self, address: tuple[str, int]) -> None:
+        """Watch a table: the public game, followed live."""
+        from .netplay import WatchSession
+        from .screens.lobby import LobbyScreen
+        session = WatchSession(interface=self.interface)
+        session.follow(*address)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
     def start_join(self, address: tuple[str, int]) -> None:
@@ -195,6 +205,9 @@ def run(argv: list[str] | None = None) -> int:
             net = ("host", int(args.net[1]), int(args.net[2]), int(args.net[3]))
         elif args.net[0] == "load":
             net = ("load", Path(args.net[1]))
+        elif args.net[0] == "watch":
+            host, _sep, port = args.net[1].rpartition(":")
+            net = ("watch", (host.strip("[]") or "127.0.0.1", int(port)))
         else:
             address = args.net[1] if len(args.net) > 1 else None
             if address:

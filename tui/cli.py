@@ -53,10 +53,14 @@ def main(argv: list[str] | None = None) -> int:
         from ankh.net.verify import main as verify_main
         return verify_main([args.file])
     if args.command == "watch":
-        if not args.headless:
-            parser.error("watching in the terminal program is not there yet: use --headless")
         from ankh.tui import headless
-        return headless.watch(args)
+        if args.headless:
+            return headless.watch(args)
+        from ankh.tui.app import run
+        if not args.address:
+            return run(["--net", "join", *(["--interface", args.interface] if args.interface else []), *rest])
+        return run(["--net", "watch", args.address, *(["--interface", args.interface] if args.interface else []),
+                    *rest])
     if args.command in ("host", "join"):
         if args.command == "host" and not 0 <= args.bots < args.seats:
             parser.error(f"--bots must be between 0 and {args.seats - 1}")

@@ -20,7 +20,8 @@ from ankh.core.model import COLOURS, Decision
 from ankh.core.views import PlayerView, view_for
 from ankh.net import home
 from ankh.net.envelope import fingerprint
-from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir
+from ankh.net.envelope import Identity
+from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir, WatchNode
 from ankh.net.lobby import Lobby, Start
 from ankh.net.ops import shuffle_steps
 from ankh.net.peer import Audited, GameOver, GamePeer, Logged
@@ -319,3 +320,60 @@ class NetSession:
     def net_note(self) -> str:
         """Who the table waits for, the audit (added to the status line)."""
         return self.audit or self.status
+
+
+class WatchSession(NetSession):
+    """A spectator's seat at the rail: the public game, followed live."""
+
+    def follow(self, host: str, port: int) -> None:
+        self.node = WatchNode(Identity.generate(), report=self.report)
+        self.address = f"{host}:{port}"
+        self._task = asyncio.get_running_loop().create_task(self._run_watch(host, port))
+
+    async def _run_watch(self, host: str, port: int) -> None:
+        assert isinstance(self.node, WatchNode)
+        try:
+            await self.node.run(host, port)
+        except Exception as exc:
+            self.fail(getattr(exc, "reason", None) or str(exc) or type(exc).__name__)
+
+    @property
+    def peer(self):  # the spectator's public-only game
+        return self.node.spectator if isinstance(self.node, WatchNode) else None
+
+    @property
+    def viewer(self):
+        return None
+
+    @viewer.setter
+    def viewer(self, seat) -> None:
+        pass
+
+    @property
+    def people(self) -> list[int]:
+        return []
+
+    @property
+    def setup_progress(self) -> tuple[int, int] | None:
+        sp = self.peer
+        if sp is None or sp.phase != "setup":
+            return None
+        total = 2 + sum(len(shuffle_steps(s, sp.players)) + 1 for s in sp.specs)
+        return min(sp.ledger().index, total), total
+
+    def next(self) -> Next:
+        sp = self.peer
+        return Next("over") if sp is not None and sp.engine.outcome is not None else Next("wait")
+
+    def say(self, text: str) -> None:
+        """Spectators read the table talk; they do not speak."""
+
+    def choose(self, option: tuple) -> None:
+        pass
+
+    def undo_refusal(self) -> str:
+        return _("You are watching: the players make the moves.")
+
+    @property
+    def net_note(self) -> str:
+        return self.audit or _("watching")

@@ -88,10 +88,12 @@ class HostDialog(ModalScreen[tuple[int, int] | None]):
         self.dismiss(None)
 
 
-class JoinScreen(ModalScreen[tuple[str, int] | None]):
-    """Open tables heard of on the LAN, live; or an address typed in."""
+class JoinScreen(ModalScreen[tuple | None]):
+    """Tables heard of on the LAN, live: Enter sits at an open one, ``w``
+    watches any of them; or an address typed in.  Answers (host, port) to
+    join, or ("watch", host, port)."""
 
-    BINDINGS = [Binding("escape", "cancel", _("Back"))]
+    BINDINGS = [Binding("escape", "cancel", _("Back")), Binding("w", "watch", _("Watch"))]
 
     def __init__(self, interface: str | None = None) -> None:
         super().__init__()
@@ -127,15 +129,16 @@ class JoinScreen(ModalScreen[tuple[str, int] | None]):
     def _list(self) -> None:
         if self.browser is None or not self.is_attached:
             return
-        self.tables = [t for t in self.browser.tables.values() if t.open and t.addresses]
+        self.tables = [t for t in self.browser.tables.values() if t.addresses]
         choices = self.query_one("#tables", Choices)
         choices.set_options(
             Option(Text.assemble((t.title, "bold"), "  ", (f"{t.seats_taken}/{t.seats_total} ", ""),
+                                 ("" if t.open else _("playing (w to watch) "), "italic"),
                                  (_("host key {fp}").format(fp=t.host_fp), "dim")), id=str(n))
             for n, t in enumerate(self.tables))
         choices.display = bool(self.tables)
         self.query_one("#looking", Static).update(
-            _("Open tables on the LAN:") if self.tables else _("Looking for tables on the LAN…"))
+            _("Tables on the LAN (Enter join, w watch):") if self.tables else _("Looking for tables on the LAN…"))
         if self.tables and choices.highlighted is None:
             choices.highlighted = 0
             choices.focus()
@@ -143,7 +146,17 @@ class JoinScreen(ModalScreen[tuple[str, int] | None]):
     @on(OptionList.OptionSelected, "#tables")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         t = self.tables[int(event.option.id)]
+        if not t.open:
+            self.notify(_("That table is playing: press w to watch it."), timeout=4)
+            return
         self.dismiss((t.addresses[0], t.port))
+
+    def action_watch(self) -> None:
+        choices = self.query_one("#tables", Choices)
+        if not self.tables or choices.highlighted is None or self.focused is not choices:
+            return
+        t = self.tables[choices.highlighted]
+        self.dismiss(("watch", t.addresses[0], t.port))
 
     @on(Input.Submitted, "#address")
     def _typed(self, event: Input.Submitted) -> None:

@@ -87,7 +87,8 @@ class TitleScreen(Screen):
         elif what == "join":
             from .lobby import JoinScreen
             app.push_screen(JoinScreen(getattr(app, "interface", None)),
-                            lambda got: app.start_join(got) if got else None)
+                            lambda got: None if not got else app.start_watch(got[1:]) if got[0] == "watch"
+                            else app.start_join(got))
         elif what == "load":
             app.push_screen(LoadScreen(), self._load)
         elif what == "rules":
