@@ -8,6 +8,7 @@ signed as always.
 Link messages (canonical msgpack maps, checked strictly):
 
 - ``join``: a peer asks for a seat: its ``name`` and a fresh ``nonce``.
+- ``ready``: a seated person is ready (or no longer ready) to begin.
 - ``lobby``: the host's view of the table: seats taken (name, key, bot or
   person, ready), seats in all, the table's lobby id.
 - ``start``: the seats are final: names, keys and every seat's nonce.  The
@@ -59,7 +60,8 @@ _HAVE = List(Int(0, 2**32), MAX_SEATS, min_len=2)
 
 SEAT_INFO = Map({"name": NAME, "key": KEY, "bot": Int(0, 1), "ready": Int(0, 1)})
 MESSAGES = Tagged("t", {
-    "join": Map({"t": Const("join"), "name": NAME, "nonce": NONCE}),
+    "join": Map({"t": Const("join"), "name": NAME, "nonce": NONCE}, optional={"ready": Int(0, 1)}),
+    "ready": Map({"t": Const("ready"), "ready": Int(0, 1)}),
     "lobby": Map({"t": Const("lobby"), "table": Bin(16), "total": Int(2, MAX_SEATS),
                   "seats": List(SEAT_INFO, MAX_SEATS)}),
     "start": Map({"t": Const("start"), "names": List(NAME, MAX_SEATS, min_len=2),
@@ -169,7 +171,17 @@ class Lobby:
     def full(self) -> bool:
         return len(self.seats) == self.total
 
-    def sit(self, name: str, key: bytes, nonce: bytes, *, bot: bool = False) -> int:
+    @property
+    def ready(self) -> bool:
+        """Every seat taken, and every person in it ready: the deal can begin."""
+        return self.full and all(s.ready for s in self.seats)
+
+    def set_ready(self, key: bytes, ready: bool) -> None:
+        for s in self.seats:
+            if s.key == key:
+                s.ready = ready
+
+    def sit(self, name: str, key: bytes, nonce: bytes, *, bot: bool = False, ready: bool = True) -> int:
         """Seat a newcomer; returns its seat.  A name already taken gets a number."""
         if any(s.key == key for s in self.seats):
             raise RemoteProtocolError("that identity is seated already")
@@ -181,7 +193,7 @@ class Lobby:
             suffix = f" {n}"
             name = base[:32 - len(suffix)] + suffix
             n += 1
-        self.seats.append(Seat(name, key, nonce, bot))
+        self.seats.append(Seat(name, key, nonce, bot, ready or bot))
         return len(self.seats) - 1
 
     def leave(self, key: bytes) -> None:

@@ -44,7 +44,7 @@ class NetSession:
         self.node: HostNode | JoinNode | None = None
         self.log: list = []
         self.lobby_lines: list[str] = []
-        self.seats: list[tuple[str, str, bool]] = []  # (name, fingerprint, bot) by seat
+        self.seats: list[tuple[str, str, bool, bool]] = []  # (name, fingerprint, bot, ready) by seat
         self.start: Start | None = None
         self.address: str | None = None
         self.advertised: str | None = None
@@ -68,7 +68,7 @@ class NetSession:
         bind = self.interface or "0.0.0.0"
         decide = {0: self.decide, **{s: self._bot for s in range(1, bots + 1)}}
         self.node = HostNode(profile.identity, profile.name, seats=seats, bots=bots, decide=decide,
-                             report=self.report, save_root=home.saves_dir(), bind=bind, port=port)
+                             report=self.report, save_root=home.saves_dir(), bind=bind, port=port, ready=False)
         self._task = asyncio.get_running_loop().create_task(self._run_host())
 
     async def _run_host(self) -> None:
@@ -82,7 +82,7 @@ class NetSession:
     def join(self, host: str, port: int) -> None:
         profile = home.load_identity()
         self.node = JoinNode(profile.identity, profile.name, decide=self.decide, report=self.report,
-                             save_root=home.saves_dir())
+                             save_root=home.saves_dir(), ready=False)
         self.address = f"{host}:{port}"
         self._task = asyncio.get_running_loop().create_task(self._run_join(host, port))
 
@@ -150,6 +150,8 @@ class NetSession:
             listener()
 
     def report(self, what: str, data: Any) -> None:
+        if what == "lobby":
+            self._lobby = data
         if what == "event":
             _seat, e = data
             if isinstance(e, Logged):
@@ -169,10 +171,11 @@ class NetSession:
                 why=data))
         elif what == "lobby":
             if isinstance(data, Lobby):
-                self.seats = [(s.name, s.fingerprint, s.bot) for s in data.seats]
+                self.seats = [(s.name, s.fingerprint, s.bot, s.ready) for s in data.seats]
                 self.total = data.total
             else:
-                self.seats = [(s["name"], fingerprint(s["key"]), bool(s["bot"])) for s in data["seats"]]
+                self.seats = [(s["name"], fingerprint(s["key"]), bool(s["bot"]), bool(s["ready"]))
+                              for s in data["seats"]]
                 self.total = data["total"]
         elif what == "start":
             self.start = data
@@ -224,6 +227,16 @@ class NetSession:
         state = peer.engine.copy()
         await asyncio.sleep(0.2)  # a pace a person can follow
         return await asyncio.to_thread(bot.choose, state, decision)
+
+    @property
+    def ready(self) -> bool:
+        node = self.node
+        return bool(getattr(node, "ready", False)) if isinstance(node, JoinNode) else \
+            isinstance(node, HostNode) and all(s.ready for s in node.lobby.seats if s.key == node.identity.public_key)
+
+    def toggle_ready(self) -> None:
+        if isinstance(self.node, (HostNode, JoinNode)) and self.start is None:
+            self.node.set_ready(not self.ready)
 
     def say(self, text: str) -> None:
         """A chat line from this seat."""

@@ -198,7 +198,7 @@ class HostNode(_Seatkeeper):
 
     def __init__(self, identity: Identity, name: str, *, seats: int, bots: int, decide: dict[int, Decide] | Decide,
                  report: Report, save_root: Path | None, bind: str = "0.0.0.0", port: int = 0,
-                 advertise: bool = True):
+                 advertise: bool = True, ready: bool = True):
         super().__init__(report=report, decide=decide, save=None)
         self.chat_counts: dict[int, list[float]] = {}  # recent chat times per seat (the rate limit)
         self._said = 0
@@ -212,7 +212,7 @@ class HostNode(_Seatkeeper):
         self.save_root = save_root
         self.bind, self.port = bind, port
         self._nonce = os.urandom(16)
-        self.lobby.sit(name, identity.public_key, self._nonce)
+        self.lobby.sit(name, identity.public_key, self._nonce, ready=ready)
         self._bots: dict[int, Identity] = {}
         self._bot_nonces: dict[bytes, bytes] = {}
         for i in range(bots):
@@ -243,7 +243,7 @@ class HostNode(_Seatkeeper):
         if self.advertise:
             self._advertising = asyncio.get_running_loop().create_task(self._advertise())
         self.report("lobby", self.lobby)
-        if self.lobby.full and self.start_msg is None:  # bots fill every seat
+        if self.lobby.ready and self.start_msg is None:  # bots fill every seat
             self._start()
         return self.port
 
@@ -309,7 +309,7 @@ class HostNode(_Seatkeeper):
                 conn.close("the table is full")
                 return
             try:
-                seat = self.lobby.sit(first["name"], conn.peer_key, first["nonce"])
+                seat = self.lobby.sit(first["name"], conn.peer_key, first["nonce"], ready=bool(first.get("ready", 1)))
             except RemoteProtocolError as exc:
                 conn.close(exc.message)
                 return
@@ -318,7 +318,7 @@ class HostNode(_Seatkeeper):
             self._update_advert(seats_taken=len(self.lobby.seats))
             self._broadcast(self.lobby.message())
             self.report("lobby", self.lobby)
-            if self.lobby.full:
+            if self.lobby.ready:
                 self._start()
         elif first["t"] == "rejoin":
             if self.roster is None or first["game"] != self.roster.game_id \
@@ -380,11 +380,26 @@ class HostNode(_Seatkeeper):
                 self._flush()
             elif msg["t"] == "chat":
                 self._chat_from(seat, conn, msg)
+            elif msg["t"] == "ready" and self.start_msg is None:
+                self.lobby.set_ready(conn.peer_key, bool(msg["ready"]))
+                self._lobby_changed()
             elif msg["t"] == "key" and self.start is not None and self.hub is None and seat not in self._keys:
                 self._keys[seat] = (msg["key"], msg["cert"])
                 self._roster_if_ready()
             elif msg["t"] == "bye":
                 conn.close("left")
+
+    def set_ready(self, ready: bool) -> None:
+        """The host's own seat is ready (or not) to begin."""
+        if self.start_msg is None:
+            self.lobby.set_ready(self.identity.public_key, ready)
+            self._lobby_changed()
+
+    def _lobby_changed(self) -> None:
+        self._broadcast(self.lobby.message())
+        self.report("lobby", self.lobby)
+        if self.lobby.ready and self.start_msg is None:
+            self._start()
 
     def _seat_name(self, seat: int) -> str:
         if self.start is not None:
@@ -685,12 +700,13 @@ class JoinNode(_Seatkeeper):
     """Sits at a table by its address and plays one seat; reconnects when the link drops."""
 
     def __init__(self, identity: Identity, name: str, *, decide: Decide, report: Report,
-                 save_root: Path | None):
+                 save_root: Path | None, ready: bool = True):
         super().__init__(report=report, decide=decide, save=None)
         self.identity = identity
         self.name = name
         self.save_root = save_root
         self._nonce = os.urandom(16)
+        self.ready = ready
         self.abandon_after = ABANDON_AFTER
         self.conn: Connection | None = None
         self.peer: GamePeer | None = None
@@ -709,7 +725,7 @@ class JoinNode(_Seatkeeper):
         self.address = (host, port)
         conn = await connect(host, port, self.identity, PROLOGUE)
         self.conn = conn
-        conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce}))
+        conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
         await self._session(conn)
         assert self.result is not None
         return self.result
@@ -843,6 +859,13 @@ class JoinNode(_Seatkeeper):
             self._finish()
             return
         self.schedule_decisions(self._apply)
+
+    def set_ready(self, ready: bool) -> None:
+        """Ready (or not) to begin: the deal waits for every person at the table."""
+        self.ready = ready
+        if self.conn is not None and not self.conn.closed and self.start is None:
+            with contextlib.suppress(ConnectionClosed):
+                self.conn.send_nowait(encode({"t": "ready", "ready": int(ready)}))
 
     def chat(self, text: str) -> None:
         """This seat's chat line, to everyone at the table (through the host)."""

@@ -31,6 +31,9 @@ async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_
             port = session.address.rsplit(":", 1)[1]
             lobby = app.screen.query_one("#lobby-body").content
             assert "Address: 127.0.0.1:" in str(lobby) and "(empty seat)" in str(lobby)
+            await pilot.press("ctrl+r")                     # ready; the headless peer is ready when it sits
+            await pilot.pause(0.1)
+            assert "ready" in str(app.screen.query_one("#lobby-body").content)
             env = dict(os.environ, ANKH_HOME=str(tmp_path / "joiner"))
             joiner = subprocess.Popen([sys.executable, "-m", "ankh.tui.cli", "join", f"127.0.0.1:{port}",
                                        "--headless", "--bot", "random", "--seed", "5"],
@@ -74,7 +77,7 @@ async def test_chat_in_the_lobby_and_the_game_shows_markup_and_escapes_literally
 
     app = AnkhApp(bot_delay=0, interface="127.0.0.1")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("o", "enter")
+        await pilot.press("o", "enter", "ctrl+r")
         session = app.screen.session
         while not (session.address and ":" in session.address):
             await pilot.pause(0.05)

@@ -33,8 +33,12 @@ def test_two_terminals_find_each_other_and_play(tmp_path):
         host.wait_for("Address: 127.0.0.1:", "(empty seat)", "Announced on the LAN")
         guest.wait_for("Join a table on the network")
         guest.keys("j")
-        guest.wait_for("Open tables on the LAN:", timeout=20)   # found by mDNS, not typed in
+        guest.wait_for("Tables on the LAN", "1/2", timeout=20)   # found by mDNS, not typed in
         guest.keys("Enter")
+        guest.wait_for("not ready", timeout=20)
+        host.wait_for("not ready")
+        guest.keys("C-r")
+        host.keys("C-r")
         # Both reach the game; the fingerprint was on both lobbies (and stays in the lobby's log).
         shots = {}
         for name, term in (("host", host), ("guest", guest)):

@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 from ankh.net.io.discovery import TableBrowser
 
 from ..i18n import _
-from ..netplay import NetSession
+from ..netplay import NetSession, WatchSession
 from ..text import seat_tag
 from ..widgets.choices import Choices
 from ..widgets.stepper import Stepper
@@ -93,7 +93,7 @@ class JoinScreen(ModalScreen[tuple | None]):
     watches any of them; or an address typed in.  Answers (host, port) to
     join, or ("watch", host, port)."""
 
-    BINDINGS = [Binding("escape", "cancel", _("Back")), Binding("w", "watch", _("Watch"))]
+    BINDINGS = [Binding("escape", "cancel", _("Back")), Binding("w", "watch", _("Watch"), show=False)]
 
     def __init__(self, interface: str | None = None) -> None:
         super().__init__()
@@ -107,7 +107,7 @@ class JoinScreen(ModalScreen[tuple | None]):
             yield Static(_("Looking for tables on the LAN…"), id="looking")
             yield Choices(id="tables")
             yield Input(placeholder=_("or type HOST:PORT and press Enter"), id="address")
-            yield Static(Text(_("↑↓ choose   Enter join   Tab address   Esc back"), style="dim"))
+            yield Static(Text(_("↑↓ choose   Enter join   w watch   Tab address   Esc back"), style="dim"))
         yield Footer(compact=True)
 
     async def on_mount(self) -> None:
@@ -174,7 +174,7 @@ class LobbyScreen(Screen):
     """The seats filling up, the table fingerprint to read aloud, the shuffle's
     progress; the game screen takes over once the cards are dealt."""
 
-    BINDINGS = [Binding("escape", "leave", _("Leave"))]
+    BINDINGS = [Binding("escape", "leave", _("Leave")), Binding("ctrl+r", "ready", _("Ready"))]
 
     def __init__(self, session: NetSession, bot_delay: float = 0.4) -> None:
         super().__init__()
@@ -230,9 +230,11 @@ class LobbyScreen(Screen):
         for seat in range(total):
             t.append_text(seat_tag(seat))
             if seat < len(s.seats):
-                name, fp, bot = s.seats[seat]
+                name, fp, bot, ready = s.seats[seat]
                 t.append(f"  {name}", style="bold")
                 t.append(f"  {fp}", style="dim")
+                if not bot:
+                    t.append("  " + (_("ready") if ready else _("not ready")), style="green" if ready else "yellow")
                 if bot:
                     t.append("  " + _("bot (its secrets live on the host's machine)"), style="italic")
                 if seat == s.viewer and s.start is not None:
@@ -248,12 +250,18 @@ class LobbyScreen(Screen):
                 done, all_ = progress
                 t.append(_("Shuffling and proving every deck: step {done} of {all}").format(done=done, all=all_),
                          style="italic")
-        else:
-            t.append("\n" + _("The game starts when every seat is taken."), style="italic")
+        elif not isinstance(s, WatchSession):
+            t.append("\n" + _("The game starts when every seat is taken and everyone is ready: "
+                               "Ctrl+R says you are {state}.").format(
+                state=_("not ready any more") if s.ready else _("ready")), style="italic")
         if s.result is not None:
             t.append("\n" + s.result.text, style="bold")
         self.query_one("#lobby-body", Static).update(t)
         self.query_one("#lobby-chat", Static).update(chat_text(s.chat_lines[-5:]))
+
+    def action_ready(self) -> None:
+        self.session.toggle_ready()
+        self._show()
 
     def action_leave(self) -> None:
         self._done = True
