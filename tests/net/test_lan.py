@@ -213,14 +213,22 @@ def test_three_namespaces_find_the_table_by_mdns_and_survive_a_cut_cable(peers: 
 
 
 def test_a_game_in_progress_verifies_as_incomplete_from_its_journal(peers: Peers, tmp_path: Path) -> None:
+    # Both processes die mid-game: the journal verifies as incomplete; both
+    # come back from their saves, finish, and it verifies as fair.
     host, (joiner,) = host_and_joiners(peers, tmp_path, 2, seed=61)
-    save = Path(joiner.value("saving to"))
+    saves = Path(host.value("saving to")), Path(joiner.value("saving to"))
     joiner.wait_for(lambda l: l.startswith("turn 3:"), timeout=120)
-    partial = verify(str(save / "journal.ankh"))
+    host.kill()
+    joiner.kill()
+    partial = verify(str(saves[1] / "journal.ankh"))
     assert partial.returncode == 3, partial.stdout          # incomplete: nothing wrong, no audit yet
     assert partial.stdout.startswith("incomplete: ")
+    host = peers.start(["host", "--headless", "--bot", "random", "--load", str(saves[0]), "--bind", "127.0.0.1"],
+                       tmp_path / "host")
+    joiner = peers.start(["join", "--headless", "--bot", "random", "--load", str(saves[1])], tmp_path / "join1")
     assert joiner.finish() == 0 and host.finish() == 0
-    whole = verify(str(save / "journal.ankh"))
+    assert joiner.result == host.result
+    whole = verify(str(saves[1] / "journal.ankh"))
     assert whole.returncode == 0 and "rules replayed" in whole.stdout
 
 
