@@ -29,6 +29,7 @@ from .envelope import Identity, fingerprint
 IDENTITY_FILE = "identity.key"
 NAME_FILE = "name"
 KNOWN_FILE = "known_players.json"
+GAMES_FILE = "games_seen"
 _IDENTITY_HEADER = "ankh identity v1 (Ed25519 seed, base64); keep this file secret"
 
 MAX_NAME = 24
@@ -287,3 +288,22 @@ class KnownPlayers:
         self._keys[name] = public_key
         text = json.dumps({n: k.hex() for n, k in sorted(self._keys.items())}, indent=1)
         write_private(self.path, (text + "\n").encode("utf-8"))
+
+
+def first_time_for_game(game_id: bytes) -> bool:
+    """Remember a game id this install sat down to; False if it had seen it
+    before (an old table's messages replayed at us: refuse it)."""
+    if type(game_id) is not bytes or len(game_id) != 16:
+        raise ValueError("a game id is 16 bytes")
+    path = data_dir() / GAMES_FILE
+    try:
+        seen = path.read_bytes()
+    except FileNotFoundError:
+        seen = b""
+    except OSError as exc:
+        raise HomeError(f"cannot read {path}: {exc}") from None
+    line = game_id.hex().encode() + b"\n"
+    if line in seen.splitlines(keepends=True):
+        return False
+    write_private(path, seen + line)
+    return True

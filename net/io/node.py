@@ -812,6 +812,9 @@ class JoinNode(_Seatkeeper):
     def _on_start(self, msg: dict[str, Any]) -> None:
         """The seats are final: make this seat's key for the game and send it, certified."""
         start, seat = Start.from_message(msg, my_key=self.identity.public_key, my_nonce=self._nonce)
+        if not home.first_time_for_game(start.game_id):
+            self.end(Result("refused: this table's game id was played before (an old table replayed?)"))
+            return
         self.start, self.start_msg, self.seat = start, msg, seat
         self.report("start", start)
         self.check_players(start, seat, self._bot_keys)

@@ -141,3 +141,12 @@ def test_a_damaged_known_players_file_is_reported_not_emptied(ankh_home):
         with pytest.raises(HomeError, match="known players"):
             KnownPlayers()
         assert f.read_bytes() == content
+
+
+def test_a_game_id_seen_before_is_refused(tmp_path, monkeypatch) -> None:
+    from ankh.net import home
+    monkeypatch.setenv("ANKH_HOME", str(tmp_path))
+    gid = bytes(range(16))
+    assert home.first_time_for_game(gid) is True
+    assert home.first_time_for_game(bytes(16)) is True
+    assert home.first_time_for_game(gid) is False     # the same table again: refused
