@@ -15,6 +15,8 @@ from pathlib import Path
 from ankh.core.model import COLOURS, Decision, RulesError
 from ankh.core.views import PlayerView, view_for
 from ankh.core.record import parse_record
+from ankh.net import journal
+from ankh.net.errors import ProtocolError
 from ankh.net.home import saves_dir
 from ankh.net.local import LocalGame
 
@@ -258,10 +260,15 @@ class SaveInfo:
 
 
 def delete_save(path: Path) -> None:
-    """Delete a saved game (only files in the saves folder)."""
+    """Delete a saved game (only files in the saves folder, or a networked game's folder there)."""
     path = Path(path)
     if path.resolve().parent != saves_dir().resolve():
         raise ValueError(f"{path} is not a saved game")
+    if path.is_dir():
+        for f in path.iterdir():
+            f.unlink()
+        path.rmdir()
+        return
     path.unlink(missing_ok=True)
 
 
@@ -288,5 +295,25 @@ def list_saves() -> list[SaveInfo]:
         except (RulesError, ValueError) as e:  # a damaged record: say where, do not crash
             summary, ok = f"cannot be loaded: {e}", False
         out.append(SaveInfo(p, p.stat().st_mtime, summary, ok))
+    for p in d.glob("net-*/journal.ankh"):
+        out.append(_network_save(p))
     out.sort(key=lambda i: i.when, reverse=True)
     return out
+
+
+def _network_save(journal_path: Path) -> "SaveInfo":
+    """A networked game's save folder, summed up from its journal's header."""
+    folder = journal_path.parent
+    try:
+        transcript, info = journal.read(journal_path.read_bytes())
+        names = ", ".join(transcript.roster.names)
+        role = _("you host") if info.get("role") == "host" else _("table at {host}:{port}").format(
+            host=info.get("host"), port=info.get("port"))
+        over = (folder / "game.ankh").exists()
+        summary = _("network · {names} · {role} · {state}").format(
+            names=names, role=role, state=_("finished") if over else _("{steps} steps").format(
+                steps=len(transcript.ops)))
+        ok = not over
+    except (OSError, ValueError, KeyError, TypeError, ProtocolError) as e:
+        summary, ok = _("cannot be loaded: {why}").format(why=e), False
+    return SaveInfo(folder, journal_path.stat().st_mtime, summary, ok)

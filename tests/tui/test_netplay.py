@@ -103,3 +103,39 @@ async def test_chat_in_the_lobby_and_the_game_shows_markup_and_escapes_literally
 
 async def _never(peer, decision):
     await asyncio.sleep(3600)
+
+
+async def test_a_networked_save_is_listed_and_loads_back_to_its_table(tmp_path, ankh_home):
+    """A table hosted from the title screen is saved as it goes; the Load list
+    shows it, and loading it opens the table again where it stood."""
+    from ankh.tui.screens.title import LoadScreen
+
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o", "down", "right", "enter", "ctrl+r")   # 2 seats, 1 of them a bot; ready
+        session = app.screen.session
+        for _ in range(400):
+            if isinstance(app.screen, GameScreen) and session.decision is not None:
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("enter")
+        await pilot.pause(0.5)
+        await pilot.press("q", "y")                                 # leave: the table is saved
+        for _ in range(100):
+            if not isinstance(app.screen, GameScreen):
+                break
+            await pilot.pause(0.05)
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        assert isinstance(app.screen, LoadScreen)
+        info = app.screen.saves[0]
+        assert info.path.is_dir() and "network" in info.summary and "you host" in info.summary
+        await pilot.press("enter")
+        session = app.screen.session
+        for _ in range(400):
+            if isinstance(app.screen, GameScreen) and session.decision is not None:
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, GameScreen) and session.peer.engine.turn >= 1

@@ -101,7 +101,11 @@ class TitleScreen(Screen):
             self.app.start_new(setup)
 
     def _load(self, path) -> None:
-        if path is not None:
+        if path is None:
+            return
+        if path.is_dir():  # a networked game: back to its table
+            self.app.start_net_load(path)
+        else:
             self.app.start_load(path)
 
 
