@@ -61,6 +61,24 @@ class Result:
     finished: bool = False
 
 
+def outcome_result(driver: Any) -> Result:
+    """A finished game's result, in the same words on every seat and spectator."""
+    fair = driver.audit is not None and driver.audit.fair
+    outcome = driver.engine.outcome
+    text = describe_outcome(outcome) if outcome is not None else "no result"
+    if not fair:
+        text += "; the audit found cheating"
+    return Result(text, fair=fair, finished=True)
+
+
+def aborted(exc: ProtocolError) -> Result:
+    """A game stopped by a broken rule, naming the seat at fault."""
+    seat = getattr(exc, "seat", None)
+    who = getattr(exc, "who", None)
+    culprit = f"{COLOURS[seat]} ({who})" if seat is not None and who else "unknown"
+    return Result(f"aborted: {culprit} broke the rules: {getattr(exc, 'message', exc)}")
+
+
 class SaveDir:
     """One seat's save of a networked game: its secrets (owner-only) and the journal."""
 
@@ -183,6 +201,14 @@ class _Seatkeeper:
                     known.pin(name, key)
         except (home.HomeError, OSError, ValueError) as exc:
             self.report("warning", f"known players could not be checked: {exc}")
+
+    def finish_game(self, peer: GamePeer) -> None:
+        """The game is over and every seat signed the final log: save the
+        transcript for ``ankh verify`` and say the result."""
+        path = self.save.finish(peer.protocol.transcript()) if self.save is not None else None
+        if path is not None:
+            self.report("transcript", path)
+        self.end(outcome_result(peer))
 
     def end(self, result: Result) -> None:
         if self.result is None:
@@ -623,24 +649,12 @@ class HostNode(_Seatkeeper):
         self._flush()
 
     def _finish(self) -> None:
-        host = self.hub.host  # type: ignore[union-attr]
-        transcript = host.protocol.transcript()
-        path = self.save.finish(transcript) if self.save is not None else None
-        fair = host.audit is not None and host.audit.fair
-        text = describe_outcome(host.outcome) if host.outcome is not None else "no result"
-        if not fair:
-            text += "; the audit found cheating"
-        if path is not None:
-            self.report("transcript", path)
-        self.end(Result(text, fair=fair, finished=True))
+        self.finish_game(self.hub.host)  # type: ignore[union-attr]
 
     def _abort(self, exc: ProtocolError) -> None:
-        who = getattr(exc, "who", None)
-        seat = getattr(exc, "seat", None)
-        culprit = f"{COLOURS[seat]} ({who})" if seat is not None and who else "unknown"
-        text = f"aborted: {culprit} broke the rules: {exc.message if hasattr(exc, 'message') else exc}"
-        self._broadcast({"t": "bye", "why": text[:200]})
-        self.end(Result(text))
+        result = aborted(exc)
+        self._broadcast({"t": "bye", "why": result.text[:200]})
+        self.end(result)
 
     async def _watch(self) -> None:
         while self.result is None:
@@ -912,24 +926,13 @@ class JoinNode(_Seatkeeper):
         self._flush()
 
     def _finish(self) -> None:
-        peer = self.peer
-        assert peer is not None
-        path = self.save.finish(peer.protocol.transcript()) if self.save is not None else None
-        fair = peer.audit is not None and peer.audit.fair
-        text = describe_outcome(peer.outcome) if peer.outcome is not None else "no result"
-        if not fair:
-            text += "; the audit found cheating"
-        if path is not None:
-            self.report("transcript", path)
-        self.end(Result(text, fair=fair, finished=True))
+        assert self.peer is not None
+        self.finish_game(self.peer)
         if self.conn is not None:
             self.conn.close("game over")
 
     def _abort(self, exc: ProtocolError) -> None:
-        seat = getattr(exc, "seat", None)
-        who = getattr(exc, "who", None)
-        culprit = f"{COLOURS[seat]} ({who})" if seat is not None and who else "unknown"
-        self.end(Result(f"aborted: {culprit} broke the rules: {getattr(exc, 'message', exc)}"))
+        self.end(aborted(exc))
         if self.conn is not None:
             with contextlib.suppress(ConnectionClosed):
                 self.conn.send_nowait(encode({"t": "bye", "why": "a seat broke the rules"}))
@@ -1061,12 +1064,7 @@ class WatchNode:
                 for e in events:
                     self.report("event", (None, e))
                     if isinstance(e, Finished):
-                        sp = self.spectator
-                        fair = sp.audit is not None and sp.audit.fair
-                        text = describe_outcome(sp.engine.outcome) if sp.engine.outcome is not None else "no result"
-                        if not fair:
-                            text += "; the audit found cheating"
-                        self.result = Result(text, fair=fair, finished=True)
+                        self.result = outcome_result(self.spectator)
                         self.report("result", self.result)
                         return
             elif t == "bye":
