@@ -63,9 +63,11 @@ class YourMove:
 
 @dataclass(frozen=True)
 class Moved:
-    """A seat's move was applied (``seat`` decided ``option``)."""
+    """A seat's move was applied (``seat`` decided ``option``); ``index`` counts
+    the game's moves from 0, the same on every seat."""
     seat: int
     option: tuple
+    index: int
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,7 @@ class Driver:
         self.specs: list[DeckSpec] = deck_specs(players)
         self.phase = SETUP
         self.steps = 0  # protocol steps the driver has consumed
+        self.moves = 0  # moves applied (the next move's index)
         self.events: list[Any] = []
         self._setup = self._setup_ops()
         self._waiting: tuple[Any, Op] | None = None  # (what the engine asked, the step run for it)
@@ -249,7 +252,8 @@ class Driver:
 
     def _apply_move(self, decision: Decision, option: tuple) -> None:
         events = self.engine.choose(option)
-        self.events.append(Moved(decision.seat, option))
+        self.events.append(Moved(decision.seat, option, self.moves))
+        self.moves += 1
         self.events += [Logged(e) for e in events]
 
     def _fulfil(self, answer: Any) -> None:

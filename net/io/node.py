@@ -30,7 +30,7 @@ from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from ..hub import Hub
 from ..lobby import PROTOCOL, Lobby, Start, decode, encode, frames_message
-from ..peer import Finished, GamePeer, YourMove, describe_outcome
+from ..peer import SETUP, Finished, GamePeer, YourMove, describe_outcome
 from ..seat import SeatProtocol
 from ..secrets import SeatSecrets
 from ..transcript import Roster
@@ -125,6 +125,7 @@ class _Seatkeeper:
         self.result: Result | None = None
         self.done = asyncio.Event()
         self._thinking: set[int] = set()
+        self._set_up = False
         self.primary = 0  # the seat whose person (or headless bot) this process serves
 
     def decider(self, seat: int) -> Decide:
@@ -145,6 +146,12 @@ class _Seatkeeper:
             if not isinstance(e, YourMove):
                 self.report("event", (seat, e))
 
+    def note_setup(self, peer: GamePeer) -> None:
+        """Report once that the setup is over (every deck shuffled, proven and locked): the deal begins."""
+        if not self._set_up and peer.phase != SETUP:
+            self._set_up = True
+            self.report("setup", peer.me)
+
     def schedule_decisions(self, apply: Callable[[int, tuple], None]) -> None:
         for seat, peer in self.local.items():
             d = peer.decision
@@ -158,6 +165,7 @@ class _Seatkeeper:
         finally:
             self._thinking.discard(seat)
         if peer.decision == d and self.result is None:
+            self.report("decided", (seat, peer.moves))
             apply(seat, option)
 
     def end(self, result: Result) -> None:
@@ -447,6 +455,7 @@ class HostNode(_Seatkeeper):
             if frames and seat in self.conns:
                 for m in frames_message(frames):
                     self._send(seat, m)
+        self.note_setup(hub.host)
         self.journal_steps(hub.host)
         if hub.host.phase == "done":
             self._finish()
@@ -682,6 +691,7 @@ class JoinNode(_Seatkeeper):
             for m in frames_message(out):
                 with contextlib.suppress(ConnectionClosed):
                     self.conn.send_nowait(m)
+        self.note_setup(peer)
         if peer.phase == "done":
             self._finish()
             return
