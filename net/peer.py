@@ -175,6 +175,9 @@ class Driver:
         while self._waiting is None and self.phase != DONE:
             if not self._next():
                 break
+        return self._take()
+
+    def _take(self) -> list[Any]:
         out, self.events = self.events, []
         return out
 
@@ -376,8 +379,11 @@ class GamePeer(Driver):
             return p
         return None
 
-    def choose(self, option: tuple) -> list[Any]:
-        """This seat's decision: published as a signed move, applied when accepted."""
+    def choose(self, option: tuple, *, pump: bool = True) -> list[Any]:
+        """This seat's decision: published as a signed move, applied when accepted.
+
+        With ``pump`` False it stops there, so that the move can go out before
+        this seat works on what follows: :meth:`pump` goes on."""
         d = self.decision
         if d is None:
             raise IllegalAction("it is not this seat's decision now")
@@ -386,16 +392,20 @@ class GamePeer(Driver):
             raise IllegalAction(f"{option!r} is not among the options")
         self._decision = None
         self._start(d, Move(self.me, frozenset(d.options), option))
-        return self.pump()
+        return self.pump() if pump else self._take()
 
     def start(self) -> list[Any]:
         """Begin (or carry on after a resume): run every step that needs no outside input."""
         return self.pump()
 
-    def receive(self, frame: bytes, *, via: int) -> list[Any]:
-        """A frame from the link to seat ``via``.  Raises RemoteProtocolError naming the seat at fault."""
+    def receive(self, frame: bytes, *, via: int, pump: bool = True) -> list[Any]:
+        """A frame from the link to seat ``via``.  Raises RemoteProtocolError naming the seat at fault.
+
+        With ``pump`` False it stops once the frame is taken (and a move it
+        completes is checked and applied), so that it can be passed on before
+        this seat works on what follows: :meth:`pump` goes on."""
         self._events_from(self.protocol.receive(frame, via=via))
-        return self.pump()
+        return self.pump() if pump else self._take()
 
     def data_to_send(self) -> list[bytes]:
         return self.protocol.data_to_send()

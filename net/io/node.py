@@ -349,7 +349,10 @@ class HostNode(_Seatkeeper):
             if msg["t"] == "frames" and self.hub is not None:
                 try:
                     for frame in msg["f"]:
-                        self.emit(0, self.hub.from_seat(seat, frame))
+                        # Checked, then passed on at once; then the host's own part.
+                        self.emit(0, self.hub.from_seat(seat, frame, pump=False))
+                        self._send_out()
+                        self.emit(0, self.hub.pump())
                 except ProtocolError as exc:
                     self._abort(exc)
                     return
@@ -448,6 +451,19 @@ class HostNode(_Seatkeeper):
         except ProtocolError as exc:
             self._abort(exc)
             return
+        self._send_out()
+        self.note_setup(hub.host)
+        if hub.host.phase == "done":
+            self._finish()
+            return
+        self.schedule_decisions(self._apply)
+
+    def _send_out(self) -> None:
+        """Save the finished steps, then send the links what is queued for them
+        (saved first: a move sent and then lost in a crash would be decided again)."""
+        hub = self.hub
+        assert hub is not None
+        self.journal_steps(hub.host)
         for seat in range(hub.size):
             if seat in self.local:
                 continue
@@ -455,18 +471,14 @@ class HostNode(_Seatkeeper):
             if frames and seat in self.conns:
                 for m in frames_message(frames):
                     self._send(seat, m)
-        self.note_setup(hub.host)
-        self.journal_steps(hub.host)
-        if hub.host.phase == "done":
-            self._finish()
-            return
-        self.schedule_decisions(self._apply)
 
     def _apply(self, seat: int, option: tuple) -> None:
         assert self.hub is not None
         try:
-            if seat == 0:
-                self.emit(0, self.hub.host_choose(option))
+            if seat == 0:  # the move goes out before the host works on what follows
+                self.emit(0, self.hub.host_choose(option, pump=False))
+                self._send_out()
+                self.emit(0, self.hub.pump())
             else:
                 self.emit(seat, self.local[seat].choose(option))
         except ProtocolError as exc:
@@ -637,7 +649,9 @@ class JoinNode(_Seatkeeper):
             elif t == "frames" and self.peer is not None:
                 try:
                     for frame in msg["f"]:
-                        self.emit(self.peer.me, self.peer.receive(frame, via=0))
+                        self.emit(self.peer.me, self.peer.receive(frame, via=0, pump=False))
+                        self._send_out()
+                        self.emit(self.peer.me, self.peer.pump())
                 except ProtocolError as exc:
                     self._abort(exc)
                     return
@@ -685,17 +699,24 @@ class JoinNode(_Seatkeeper):
         assert peer is not None
         if self.result is not None:
             return
+        self._send_out()
+        self.note_setup(peer)
+        if peer.phase == "done":
+            self._finish()
+            return
+        self.schedule_decisions(self._apply)
+
+    def _send_out(self) -> None:
+        """Save the finished steps, then send the host this seat's frames (saved
+        first: a move sent and then lost in a crash would be decided again)."""
+        peer = self.peer
+        assert peer is not None
         out = self._outgoing(peer.data_to_send())
         self.journal_steps(peer)
         if out and self.conn is not None and not self.conn.closed:
             for m in frames_message(out):
                 with contextlib.suppress(ConnectionClosed):
                     self.conn.send_nowait(m)
-        self.note_setup(peer)
-        if peer.phase == "done":
-            self._finish()
-            return
-        self.schedule_decisions(self._apply)
 
     def _outgoing(self, frames: list[bytes]) -> list[bytes]:
         """The frames this seat sends (a seam where tests make a seat cheat)."""
@@ -703,8 +724,10 @@ class JoinNode(_Seatkeeper):
 
     def _apply(self, seat: int, option: tuple) -> None:
         assert self.peer is not None
-        try:
-            self.emit(seat, self.peer.choose(option))
+        try:  # the move goes out before this seat works on what follows
+            self.emit(seat, self.peer.choose(option, pump=False))
+            self._send_out()
+            self.emit(seat, self.peer.pump())
         except ProtocolError as exc:
             self._abort(exc)
             return
