@@ -61,9 +61,9 @@ class Hub:
         self._flush_host()
         return self._take()
 
-    def pump(self) -> list[Any]:
-        """The hosting seat goes as far as it can without outside input."""
-        self.events += self.host.pump()
+    def pump(self, *, until_move: bool = False) -> list[Any]:
+        """The hosting seat goes as far as it can without outside input (see :meth:`GamePeer.pump`)."""
+        self.events += self.host.pump(until_move=until_move)
         self._flush_host()
         return self._take()
 

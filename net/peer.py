@@ -170,10 +170,13 @@ class Driver:
             ops += [ShuffleDeck(spec), LockDeck(spec.name)]
         return ops + [Sync()]
 
-    def pump(self) -> list[Any]:
-        """Go as far as possible without outside input; returns the events."""
+    def pump(self, *, until_move: bool = False) -> list[Any]:
+        """Go as far as possible without outside input; returns the events.
+        With ``until_move``, stop after a move is applied (this seat's own,
+        with one option: it can go out before this seat goes on)."""
+        moves = self.moves
         while self._waiting is None and self.phase != DONE:
-            if not self._next():
+            if not self._next() or (until_move and self.moves != moves):
                 break
         return self._take()
 

@@ -146,6 +146,18 @@ class _Seatkeeper:
             if not isinstance(e, YourMove):
                 self.report("event", (seat, e))
 
+    def go_on(self, peer: GamePeer, pump: Callable[..., list[Any]]) -> None:
+        """Let ``peer`` go as far as it can, sending each of its moves as soon as it is made."""
+        while True:
+            moves = peer.moves
+            self.emit(peer.me, pump(until_move=True))
+            if peer.moves == moves:
+                return
+            self.send_out()
+
+    def send_out(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
     def note_setup(self, peer: GamePeer) -> None:
         """Report once that the setup is over (every deck shuffled, proven and locked): the deal begins."""
         if not self._set_up and peer.phase != SETUP:
@@ -351,8 +363,8 @@ class HostNode(_Seatkeeper):
                     for frame in msg["f"]:
                         # Checked, then passed on at once; then the host's own part.
                         self.emit(0, self.hub.from_seat(seat, frame, pump=False))
-                        self._send_out()
-                        self.emit(0, self.hub.pump())
+                        self.send_out()
+                        self.go_on(self.hub.host, self.hub.pump)
                 except ProtocolError as exc:
                     self._abort(exc)
                     return
@@ -451,14 +463,14 @@ class HostNode(_Seatkeeper):
         except ProtocolError as exc:
             self._abort(exc)
             return
-        self._send_out()
+        self.send_out()
         self.note_setup(hub.host)
         if hub.host.phase == "done":
             self._finish()
             return
         self.schedule_decisions(self._apply)
 
-    def _send_out(self) -> None:
+    def send_out(self) -> None:
         """Save the finished steps, then send the links what is queued for them
         (saved first: a move sent and then lost in a crash would be decided again)."""
         hub = self.hub
@@ -477,8 +489,8 @@ class HostNode(_Seatkeeper):
         try:
             if seat == 0:  # the move goes out before the host works on what follows
                 self.emit(0, self.hub.host_choose(option, pump=False))
-                self._send_out()
-                self.emit(0, self.hub.pump())
+                self.send_out()
+                self.go_on(self.hub.host, self.hub.pump)
             else:
                 self.emit(seat, self.local[seat].choose(option))
         except ProtocolError as exc:
@@ -650,8 +662,8 @@ class JoinNode(_Seatkeeper):
                 try:
                     for frame in msg["f"]:
                         self.emit(self.peer.me, self.peer.receive(frame, via=0, pump=False))
-                        self._send_out()
-                        self.emit(self.peer.me, self.peer.pump())
+                        self.send_out()
+                        self.go_on(self.peer, self.peer.pump)
                 except ProtocolError as exc:
                     self._abort(exc)
                     return
@@ -699,14 +711,14 @@ class JoinNode(_Seatkeeper):
         assert peer is not None
         if self.result is not None:
             return
-        self._send_out()
+        self.send_out()
         self.note_setup(peer)
         if peer.phase == "done":
             self._finish()
             return
         self.schedule_decisions(self._apply)
 
-    def _send_out(self) -> None:
+    def send_out(self) -> None:
         """Save the finished steps, then send the host this seat's frames (saved
         first: a move sent and then lost in a crash would be decided again)."""
         peer = self.peer
@@ -726,8 +738,8 @@ class JoinNode(_Seatkeeper):
         assert self.peer is not None
         try:  # the move goes out before this seat works on what follows
             self.emit(seat, self.peer.choose(option, pump=False))
-            self._send_out()
-            self.emit(seat, self.peer.pump())
+            self.send_out()
+            self.go_on(self.peer, self.peer.pump)
         except ProtocolError as exc:
             self._abort(exc)
             return
