@@ -45,10 +45,14 @@ class Hub:
         self._flush_host()
         return self._take()
 
-    def from_seat(self, seat: int, frame: bytes) -> list[Any]:
-        """A frame from seat ``seat``'s link.  Raises RemoteProtocolError naming the seat at fault."""
+    def from_seat(self, seat: int, frame: bytes, *, pump: bool = True) -> list[Any]:
+        """A frame from seat ``seat``'s link.  Raises RemoteProtocolError naming the seat at fault.
+
+        With ``pump`` False the hosting seat stops once it accepted the frame,
+        so that the relay can go out before it works on what follows:
+        :meth:`pump` goes on."""
         before = self.host.protocol.have()
-        self.events += self.host.receive(frame, via=seat)
+        self.events += self.host.receive(frame, via=seat, pump=pump)
         if self.host.protocol.have() != before:  # new (not a resend): pass it on
             for s in self._out:
                 if s != frame[0]:
@@ -56,8 +60,14 @@ class Hub:
         self._flush_host()
         return self._take()
 
-    def host_choose(self, option: tuple) -> list[Any]:
-        self.events += self.host.choose(option)
+    def host_choose(self, option: tuple, *, pump: bool = True) -> list[Any]:
+        self.events += self.host.choose(option, pump=pump)
+        self._flush_host()
+        return self._take()
+
+    def pump(self, *, until_move: bool = False) -> list[Any]:
+        """The hosting seat goes as far as it can without outside input (see :meth:`GamePeer.pump`)."""
+        self.events += self.host.pump(until_move=until_move)
         self._flush_host()
         return self._take()
 

@@ -64,9 +64,11 @@ class YourMove:
 
 @dataclass(frozen=True)
 class Moved:
-    """A seat's move was applied (``seat`` decided ``option``)."""
+    """A seat's move was applied (``seat`` decided ``option``); ``index`` counts
+    the game's moves from 0, the same on every seat."""
     seat: int
     option: tuple
+    index: int
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,7 @@ class Driver:
         self.specs: list[DeckSpec] = deck_specs(players)
         self.phase = SETUP
         self.steps = 0  # protocol steps the driver has consumed
+        self.moves = 0  # moves applied (the next move's index)
         self.events: list[Any] = []
         self._setup = self._setup_ops()
         self._waiting: tuple[Any, Op] | None = None  # (what the engine asked, the step run for it)
@@ -171,11 +174,17 @@ class Driver:
             ops += [ShuffleDeck(spec), LockDeck(spec.name)]
         return ops + [Sync()]
 
-    def pump(self) -> list[Any]:
-        """Go as far as possible without outside input; returns the events."""
+    def pump(self, *, until_move: bool = False) -> list[Any]:
+        """Go as far as possible without outside input; returns the events.
+        With ``until_move``, stop after a move is applied (this seat's own,
+        with one option: it can go out before this seat goes on)."""
+        moves = self.moves
         while self._waiting is None and self.phase != DONE:
-            if not self._next():
+            if not self._next() or (until_move and self.moves != moves):
                 break
+        return self._take()
+
+    def _take(self) -> list[Any]:
         out, self.events = self.events, []
         return out
 
@@ -253,7 +262,8 @@ class Driver:
 
     def _apply_move(self, decision: Decision, option: tuple) -> None:
         events = self.engine.choose(option)
-        self.events.append(Moved(decision.seat, option))
+        self.events.append(Moved(decision.seat, option, self.moves))
+        self.moves += 1
         self.events += [Logged(e) for e in events]
 
     def _fulfil(self, answer: Any) -> None:
@@ -376,8 +386,11 @@ class GamePeer(Driver):
             return p
         return None
 
-    def choose(self, option: tuple) -> list[Any]:
-        """This seat's decision: published as a signed move, applied when accepted."""
+    def choose(self, option: tuple, *, pump: bool = True) -> list[Any]:
+        """This seat's decision: published as a signed move, applied when accepted.
+
+        With ``pump`` False it stops there, so that the move can go out before
+        this seat works on what follows: :meth:`pump` goes on."""
         d = self.decision
         if d is None:
             raise IllegalAction("it is not this seat's decision now")
@@ -386,16 +399,20 @@ class GamePeer(Driver):
             raise IllegalAction(f"{option!r} is not among the options")
         self._decision = None
         self._start(d, Move(self.me, frozenset(d.options), option))
-        return self.pump()
+        return self.pump() if pump else self._take()
 
     def start(self) -> list[Any]:
         """Begin (or carry on after a resume): run every step that needs no outside input."""
         return self.pump()
 
-    def receive(self, frame: bytes, *, via: int) -> list[Any]:
-        """A frame from the link to seat ``via``.  Raises RemoteProtocolError naming the seat at fault."""
+    def receive(self, frame: bytes, *, via: int, pump: bool = True) -> list[Any]:
+        """A frame from the link to seat ``via``.  Raises RemoteProtocolError naming the seat at fault.
+
+        With ``pump`` False it stops once the frame is taken (and a move it
+        completes is checked and applied), so that it can be passed on before
+        this seat works on what follows: :meth:`pump` goes on."""
         self._events_from(self.protocol.receive(frame, via=via))
-        return self.pump()
+        return self.pump() if pump else self._take()
 
     def data_to_send(self) -> list[bytes]:
         return self.protocol.data_to_send()

@@ -38,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--name", help="your name at the table")
         p.add_argument("--load", metavar="DIR", help="carry on a saved networked game")
         p.add_argument("--seed", type=int, help="seed for the headless bot")
+        p.add_argument("--trace", metavar="FILE",
+                       help="write when things happen to FILE, for benchmarks: one line per event, "
+                            "time.monotonic() first (start, setup, decided SEAT MOVE, applied SEAT MOVE)")
     # Options of the game itself (no subcommand), handed on to ankh.tui.app.run.
     parser.add_argument("--seed", type=int, help="seed for new games (default: random)")
     parser.add_argument("--bot-delay", type=float, metavar="SECONDS",

@@ -22,7 +22,7 @@ from ankh.net.envelope import Identity
 from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir, WatchNode, find_table
 from ankh.net.io.transport import ConnectionClosed
 from ankh.net.lobby import Start
-from ankh.net.peer import Audited, GameOver, Logged
+from ankh.net.peer import Audited, GameOver, Logged, Moved
 
 from .bots import make_bot
 
@@ -86,6 +86,48 @@ def _printer(out=sys.stdout):
     return report
 
 
+class Trace:
+    """``--trace FILE``: when things happened, for measuring a table across
+    processes (``scripts/bench/lan``).  One line per event, the time first
+    (``time.monotonic()``, one clock for every process on a Linux machine):
+
+    - ``T start``: the table is full, the seats are final;
+    - ``T setup``: the setup is over here (every deck shuffled, proven, locked);
+    - ``T decided SEAT MOVE``: this process's seat decided the game's move
+      number MOVE (a bot's thinking is over; ``forced`` follows when the
+      rules left one option, decided as soon as the rules got there);
+    - ``T applied SEAT MOVE``: SEAT's move number MOVE was applied here.
+    """
+
+    def __init__(self, path: str, report):
+        self.file = open(path, "w", encoding="utf-8", buffering=1)
+        self.report = report
+        self.decided: set[int] = set()
+
+    def __call__(self, what: str, data: Any) -> None:
+        now = time.monotonic()
+        if self.file.closed:
+            pass
+        elif what == "event" and isinstance(data[1], Moved):
+            seat, e = data
+            if e.seat == seat and e.index not in self.decided:
+                self.file.write(f"{now:.6f} decided {e.seat} {e.index} forced\n")
+            self.file.write(f"{now:.6f} applied {e.seat} {e.index}\n")
+        elif what == "decided":
+            self.decided.add(data[1])
+            self.file.write(f"{now:.6f} decided {data[0]} {data[1]}\n")
+        elif what in ("start", "setup"):
+            self.file.write(f"{now:.6f} {what}\n")
+        self.report(what, data)
+        if what == "result":
+            self.file.close()
+
+
+def _reporter(args):
+    report = _printer()
+    return Trace(args.trace, report) if args.trace else report
+
+
 def _bot_decider(kind: str, seed: int | None):
     bots: dict[int, Any] = {}
 
@@ -113,7 +155,7 @@ def host(args) -> int:
     profile = home.load_identity()
     name = args.name or profile.name
     decide = _bot_decider(args.bot, args.seed)
-    report = _printer()
+    report = _reporter(args)
 
     async def main() -> Result:
         if args.load:
@@ -133,7 +175,7 @@ def join(args) -> int:
     profile = home.load_identity()
     name = args.name or profile.name
     decide = _bot_decider(args.bot, args.seed)
-    report = _printer()
+    report = _reporter(args)
 
     async def main() -> Result:
         if args.load:

@@ -33,7 +33,7 @@ from ..lobby import (
     CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
     game_id_of,
 )
-from ..peer import Finished, GamePeer, Spectator, YourMove, describe_outcome
+from ..peer import SETUP, Finished, GamePeer, Spectator, YourMove, describe_outcome
 from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
 from ..transcript import Roster
@@ -148,6 +148,7 @@ class _Seatkeeper:
         self.result: Result | None = None
         self.done = asyncio.Event()
         self._thinking: set[int] = set()
+        self._set_up = False
         self.primary = 0  # the seat whose person (or headless bot) this process serves
 
     def decider(self, seat: int) -> Decide:
@@ -168,6 +169,24 @@ class _Seatkeeper:
             if not isinstance(e, YourMove):
                 self.report("event", (seat, e))
 
+    def go_on(self, peer: GamePeer, pump: Callable[..., list[Any]]) -> None:
+        """Let ``peer`` go as far as it can, sending each of its moves as soon as it is made."""
+        while True:
+            moves = peer.moves
+            self.emit(peer.me, pump(until_move=True))
+            if peer.moves == moves:
+                return
+            self.send_out()
+
+    def send_out(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def note_setup(self, peer: GamePeer) -> None:
+        """Report once that the setup is over (every deck shuffled, proven and locked): the deal begins."""
+        if not self._set_up and peer.phase != SETUP:
+            self._set_up = True
+            self.report("setup", peer.me)
+
     def schedule_decisions(self, apply: Callable[[int, tuple], None]) -> None:
         for seat, peer in self.local.items():
             d = peer.decision
@@ -181,6 +200,7 @@ class _Seatkeeper:
         finally:
             self._thinking.discard(seat)
         if peer.decision == d and self.result is None:
+            self.report("decided", (seat, peer.moves))
             apply(seat, option)
 
     def said(self, seat: int, name: str, text: str) -> None:
@@ -399,7 +419,10 @@ class HostNode(_Seatkeeper):
             if msg["t"] == "frames" and self.hub is not None:
                 try:
                     for frame in msg["f"]:
-                        self.emit(0, self.hub.from_seat(seat, frame))
+                        # Checked, then passed on at once; then the host's own part.
+                        self.emit(0, self.hub.from_seat(seat, frame, pump=False))
+                        self.send_out()
+                        self.go_on(self.hub.host, self.hub.pump)
                 except ProtocolError as exc:
                     self._abort(exc)
                     return
@@ -622,6 +645,20 @@ class HostNode(_Seatkeeper):
         if more and not self._flush_queued:
             self._flush_queued = True
             asyncio.get_running_loop().call_soon(self._flush)
+        self.send_out()
+        self.note_setup(hub.host)
+        if hub.host.phase == "done":
+            self._finish()
+            return
+        self.schedule_decisions(self._apply)
+
+    def send_out(self) -> None:
+        """Save the finished steps, then send the links and the spectators what is
+        queued for them (saved first: a move sent and then lost in a crash would
+        be decided again)."""
+        hub = self.hub
+        assert hub is not None
+        self.journal_steps(hub.host)
         for seat in range(hub.size):
             if seat in self.local:
                 continue
@@ -629,18 +666,15 @@ class HostNode(_Seatkeeper):
             if frames and seat in self.conns:
                 for m in frames_message(frames):
                     self._send(seat, m)
-        self.journal_steps(hub.host)
         self._serve_watchers()
-        if hub.host.phase == "done":
-            self._finish()
-            return
-        self.schedule_decisions(self._apply)
 
     def _apply(self, seat: int, option: tuple) -> None:
         assert self.hub is not None
         try:
-            if seat == 0:
-                self.emit(0, self.hub.host_choose(option))
+            if seat == 0:  # the move goes out before the host works on what follows
+                self.emit(0, self.hub.host_choose(option, pump=False))
+                self.send_out()
+                self.go_on(self.hub.host, self.hub.pump)
             else:
                 self.emit(seat, self.local[seat].choose(option))
         except ProtocolError as exc:
@@ -814,7 +848,9 @@ class JoinNode(_Seatkeeper):
             elif t == "frames" and self.peer is not None:
                 try:
                     for frame in msg["f"]:
-                        self.emit(self.peer.me, self.peer.receive(frame, via=0))
+                        self.emit(self.peer.me, self.peer.receive(frame, via=0, pump=False))
+                        self.send_out()
+                        self.go_on(self.peer, self.peer.pump)
                 except ProtocolError as exc:
                     self._abort(exc)
                     return
@@ -866,16 +902,24 @@ class JoinNode(_Seatkeeper):
         assert peer is not None
         if self.result is not None:
             return
+        self.send_out()
+        self.note_setup(peer)
+        if peer.phase == "done":
+            self._finish()
+            return
+        self.schedule_decisions(self._apply)
+
+    def send_out(self) -> None:
+        """Save the finished steps, then send the host this seat's frames (saved
+        first: a move sent and then lost in a crash would be decided again)."""
+        peer = self.peer
+        assert peer is not None
         out = self._outgoing(peer.data_to_send())
         self.journal_steps(peer)
         if out and self.conn is not None and not self.conn.closed:
             for m in frames_message(out):
                 with contextlib.suppress(ConnectionClosed):
                     self.conn.send_nowait(m)
-        if peer.phase == "done":
-            self._finish()
-            return
-        self.schedule_decisions(self._apply)
 
     def set_ready(self, ready: bool) -> None:
         """Ready (or not) to begin: the deal waits for every person at the table."""
@@ -918,8 +962,10 @@ class JoinNode(_Seatkeeper):
 
     def _apply(self, seat: int, option: tuple) -> None:
         assert self.peer is not None
-        try:
-            self.emit(seat, self.peer.choose(option))
+        try:  # the move goes out before this seat works on what follows
+            self.emit(seat, self.peer.choose(option, pump=False))
+            self.send_out()
+            self.go_on(self.peer, self.peer.pump)
         except ProtocolError as exc:
             self._abort(exc)
             return

@@ -24,19 +24,56 @@ def verify(path: str) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
-def host_and_joiners(peers: Peers, tmp_path: Path, seats: int, bots: int = 0, seed: int = 1):
+def host_and_joiners(peers: Peers, tmp_path: Path, seats: int, bots: int = 0, seed: int = 1, trace: bool = False):
+    def traced(home: str) -> list[str]:
+        return ["--trace", str(tmp_path / f"{home}.trace")] if trace else []
+
     host = peers.start(["host", "--headless", "--bot", "random", "--seats", str(seats), "--bots", str(bots),
-                        "--bind", "127.0.0.1", "--seed", str(seed)], tmp_path / "host")
+                        "--bind", "127.0.0.1", "--seed", str(seed), *traced("host")], tmp_path / "host")
     port = host.value("listening on port")
     joiners = [peers.start(["join", f"127.0.0.1:{port}", "--headless", "--bot", "random", "--seed", str(seed + i),
-                            "--name", f"joiner {i}"], tmp_path / f"join{i}")
+                            "--name", f"joiner {i}", *traced(f"join{i}")], tmp_path / f"join{i}")
                for i in range(1, seats - bots)]
     return host, joiners
 
 
+def read_trace(path: Path) -> list[tuple[float, str, tuple[str, ...]]]:
+    out = []
+    for line in path.read_text().splitlines():
+        when, what, *rest = line.split()
+        out.append((float(when), what, tuple(rest)))
+    return out
+
+
+def check_traces(tmp_path: Path, homes: list[str], moves: int) -> None:
+    """Every peer's trace: the table filled, the setup ended, then every move of
+    the game applied in order, each decided by its own seat before anyone applied it."""
+    traces = [read_trace(tmp_path / f"{h}.trace") for h in homes]
+    decided: dict[int, float] = {}
+    for trace in traces:
+        times = [t for t, _, _ in trace]
+        assert times == sorted(times)
+        kinds = [what for _, what, _ in trace]
+        assert kinds[:2] == ["start", "setup"] and kinds.count("start") == kinds.count("setup") == 1, kinds[:4]
+        applied = [(int(rest[1]), int(rest[0])) for _, what, rest in trace if what == "applied"]
+        assert [i for i, _ in applied] == list(range(moves))
+        assert len({seat for _, seat in applied}) == len(homes)
+        own = {seat for _, seat in applied if any(w == "decided" and int(r[0]) == seat for _, w, r in trace)}
+        assert len(own) == 1  # a peer decides for its own seat only
+        for t, what, rest in trace:
+            if what == "decided":
+                assert (int(rest[1]), int(rest[0])) in applied
+                decided[int(rest[1])] = t
+    assert sorted(decided) == list(range(moves))  # every move decided by exactly one peer
+    for trace in traces:
+        for t, what, rest in trace:
+            if what == "applied":
+                assert t >= decided[int(rest[1])]
+
+
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_headless_peers_play_a_whole_game(peers: Peers, tmp_path: Path, seats: int) -> None:
-    host, joiners = host_and_joiners(peers, tmp_path, seats, seed=seats)
+    host, joiners = host_and_joiners(peers, tmp_path, seats, seed=seats, trace=True)
     everyone = [host, *joiners]
     assert [p.finish() for p in everyone] == [0] * len(everyone)
     results = {p.result for p in everyone}
@@ -47,6 +84,8 @@ def test_headless_peers_play_a_whole_game(peers: Peers, tmp_path: Path, seats: i
         report = verify(p.value("transcript:"))
         assert report.returncode == 0, report.stdout + report.stderr
         assert report.stdout.startswith("fair: ") and "rules replayed" in report.stdout
+    moves = int(report.stdout.split("rules replayed: ")[1].split()[0])
+    check_traces(tmp_path, ["host", *(f"join{i}" for i in range(1, seats))], moves)
 
 
 def test_a_seat_killed_mid_game_comes_back_from_its_save(peers: Peers, tmp_path: Path) -> None:

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from ankh.core.bots.random_bot import RandomBot
 from ankh.net.errors import RemoteProtocolError
-from ankh.net.peer import Audited, Finished, GameOver
+from ankh.net.peer import Audited, Finished, GameOver, Moved
 from ankh.net.verify import verify_transcript
 
+from .nethelp import decode
 from .star import Star, star_peers
 
 
@@ -139,3 +140,79 @@ def test_links_that_drop_and_repeat_frames_lose_nothing(seed: int, cut: float, r
     assert all(p.phase == "done" for p in star.peers)
     assert reconnects >= (1 if lost else 0)
     assert len({p.final_hash for p in star.peers}) == 1
+
+
+
+class SteppedStar(Star):
+    """The star as the network nodes drive it: a frame is taken (and a move it
+    completes checked and applied) and passed on before the seat works on what
+    follows, and a seat's own move goes out before it goes on."""
+
+    def go_on(self, seat: int) -> None:
+        peer = self.peers[seat]
+        pump = self.hub.pump if seat == 0 else peer.pump
+        while True:
+            moves = peer.moves
+            self.events[seat] += pump(until_move=True)
+            if peer.moves == moves:
+                return
+
+    def deliver(self, seat: int, frames: list[bytes], via: int = 0) -> None:
+        for frame in frames:
+            if seat == 0:
+                self.events[0] += self.hub.from_seat(via, frame, pump=False)
+            else:
+                self.events[seat] += self.peers[seat].receive(frame, via=0, pump=False)
+            self.go_on(seat)
+
+    def pump(self) -> bool:
+        if not self.started:
+            return super().pump()
+        moved, progress = False, True
+        while progress:
+            progress = False
+            for s, p in enumerate(self.peers[1:], 1):
+                for frames, to in ((p.data_to_send(), 0), (self.hub.outbox(s), s)):
+                    self.deliver(to, frames, via=s if to == 0 else 0)
+                    progress = progress or bool(frames)
+            moved = moved or progress
+        return moved
+
+    def play(self, bots, max_rounds: int = 100_000) -> None:
+        for _ in range(max_rounds):
+            self.pump()
+            if all(p.phase == "done" for p in self.peers):
+                return
+            for s, p in enumerate(self.peers):
+                d = p.decision
+                if d is None:
+                    continue
+                option = bots[s].choose(p.engine, d)
+                events = self.hub.host_choose(option, pump=False) if s == 0 else p.choose(option, pump=False)
+                # The move is applied and ready to go out before the seat works on what follows.
+                assert [(e.seat, e.option) for e in events if isinstance(e, Moved)] == [(s, tuple(option))]
+                self.events[s] += events
+                out = {r: self.hub.outbox(r) for r in range(1, len(self.peers))} if s == 0 else {0: p.data_to_send()}
+                for r, frames in out.items():
+                    assert frames and decode(frames[-1])["kind"] == "move", r
+                    self.deliver(r, frames, via=s if r == 0 else 0)
+                self.go_on(s)
+        raise AssertionError("the game did not end")
+
+
+def test_a_seat_that_sends_before_it_goes_on_plays_the_same_game() -> None:
+    plain = Star(star_peers(3, seed=b"stepped"))
+    plain.play(bots(3, 5))
+    stepped = SteppedStar(star_peers(3, seed=b"stepped"))
+    stepped.play(bots(3, 5))
+
+    def moves(star: Star, seat: int) -> list:
+        return [(e.seat, e.option, e.index) for e in star.events[seat] if isinstance(e, Moved)]
+
+    assert len(moves(plain, 0)) > 20
+    assert [i for _, _, i in moves(plain, 0)] == list(range(len(moves(plain, 0))))
+    for s in range(3):
+        assert moves(stepped, s) == moves(plain, 0)
+    finals = {p.final_hash for p in stepped.peers}
+    assert len(finals) == 1 and None not in finals
+    assert all(p.engine.outcome == plain.peers[0].engine.outcome for p in stepped.peers)
