@@ -8,7 +8,10 @@ from pathlib import Path
 from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 from ankh.core.model import ADJ, BROWN, GREEN, TWO_PLAYER_REMOVED_CARDS
 
-REFERENCE = Path(__file__).resolve().parents[3] / "shared" / "reference"
+# Beside the repository: ../shared from a clone, ../../shared from a worktree under wt/.
+REFERENCE = next((p / "shared" / "reference" for p in Path(__file__).resolve().parents[3:5]
+                  if (p / "shared" / "reference").exists()),
+                 Path(__file__).resolve().parents[3] / "shared" / "reference")
 
 
 def load(name: str):
