@@ -22,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from ankh.core.bots.search import WIDTH, SearchBot, merge
 from ankh.core.model import Decision
 
-HARD_BUDGET: float | None = 0.6  # seconds of search per decision; None: HARD_WORLDS alone
+HARD_BUDGET: float | None = 0.8  # seconds of search per decision; None: HARD_WORLDS alone
 HARD_WORLDS: int | None = None     # worlds per decision (None: as many as the budget allows)
 HARD_WIDTH = WIDTH                 # candidates searched per decision
 MAX_WORKERS = 4
@@ -49,11 +49,27 @@ def _get_pool() -> ProcessPoolExecutor | None:
             try:
                 ctx = multiprocessing.get_context("forkserver")
                 ctx.set_forkserver_preload(["ankh.core.bots.search"])
-                _pool = ProcessPoolExecutor(workers(), mp_context=ctx)
+                _pool = ProcessPoolExecutor(workers(), mp_context=ctx, initializer=_watch,
+                                            initargs=(os.getpid(),))
                 atexit.register(_pool.shutdown, cancel_futures=True)
             except (OSError, ValueError, ImportError):
                 _pool_failed = True
         return _pool
+
+
+def _watch(pid: int) -> None:
+    """In a worker: leave as soon as the program that started it is gone (even
+    killed, when nothing shuts the pool down)."""
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:  # the pid now belongs to someone else's process
+                os._exit(0)
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def _search_part(state, seat: int, cands: list, seed: float, budget: float | None,

@@ -21,8 +21,11 @@ How it decides
    evaluation of the position for this seat squashed into (0, 1).
 4. **Choice.**  Worlds are added until the budget runs out -- a number of
    worlds (``worlds``), or a deadline on an injected clock; every candidate
-   always has the same number of worlds.  The candidate with the best mean
-   wins; ties go to the heuristic's order.
+   always has the same number of worlds.  The heuristic's favourite stands
+   unless another candidate beats it in the same worlds by more than
+   ``CONFIDENCE`` standard errors of the paired differences; among those that
+   do, the best mean wins.  Few worlds thus never make the bot worse than
+   the heuristic it starts from.
 
 Only step 2 touches hidden information, and it replaces all of it: the bot's
 decision depends on the seat's information and its generator alone (the
@@ -49,7 +52,10 @@ HORIZON = 1           # rollouts stop when the seat's turn has come round this o
 SCALE = 150.0         # heuristic evaluation units per logistic unit
 MAX_STEPS = 3000      # safety net on the steps of one rollout
 
-Stats = dict[tuple, list[float]]   # option -> [worlds, total value]
+CONFIDENCE = 1.0      # standard errors a candidate must beat the heuristic's favourite by
+
+# option -> [worlds, total value, total and total square of (value - the favourite's value)]
+Stats = dict[tuple, list[float]]
 
 
 # --- worlds ------------------------------------------------------------------------------
@@ -166,12 +172,20 @@ class SearchBot:
         return [opts[i] for _, i in scored[:self.width]]
 
     def pick(self, cands: list[tuple], stats: Stats) -> tuple:
-        best, best_v = cands[0], -1.0
-        for o in cands:           # strict > keeps the heuristic's order on ties
-            k, total = stats.get(o, (0, 0.0))
-            if k and total / k > best_v + 1e-12:
-                best, best_v = o, total / k
+        """The heuristic's favourite (``cands[0]``) unless another candidate is
+        better in the same worlds, clearly (see the module's notes)."""
         self.last = stats
+        best = cands[0]
+        k, total = stats[best][0], stats[best][1]
+        best_v = total / k
+        for o in cands[1:]:
+            k, total, d, d2 = stats[o]
+            if k < 2 or total / k <= best_v + 1e-12:
+                continue
+            mean = d / k
+            var = max(0.0, (d2 - k * mean * mean) / (k - 1))
+            if mean > CONFIDENCE * math.sqrt(var / k):
+                best, best_v = o, total / k
         return best
 
     # --- the search -------------------------------------------------------------------
@@ -181,7 +195,7 @@ class SearchBot:
         """Per candidate, (worlds searched, total value): whole worlds are added
         until ``worlds`` are done or another world would likely end after
         ``deadline`` (at least one world is always searched)."""
-        stats: Stats = {o: [0, 0.0] for o in cands}
+        stats: Stats = {o: [0, 0.0, 0.0, 0.0] for o in cands}
         done = 0
         start = self.clock() if deadline is not None else 0.0
         while worlds is None or done < worlds:
@@ -191,11 +205,16 @@ class SearchBot:
                     break  # another world would end after the deadline
             w = determinize(s, seat, rng)
             seed = rng.random()
+            first = None
             for o in cands:
                 v = self.rollout(w, seat, o, seed)
+                if first is None:
+                    first = v
                 st = stats[o]
                 st[0] += 1
                 st[1] += v
+                st[2] += v - first
+                st[3] += (v - first) ** 2
             done += 1
         return stats
 
@@ -276,8 +295,8 @@ def merge(parts: list[Stats]) -> Stats:
     """Statistics of several independent searches of the same candidates."""
     out: Stats = {}
     for part in parts:
-        for o, (k, total) in part.items():
-            st = out.setdefault(o, [0, 0.0])
-            st[0] += k
-            st[1] += total
+        for o, st in part.items():
+            acc = out.setdefault(o, [0, 0.0, 0.0, 0.0])
+            for i, x in enumerate(st):
+                acc[i] += x
     return out
