@@ -47,8 +47,9 @@ def new_game(players: int, position=None) -> State:
             raise MalformedAction(f"impossible position: {problem}")
     s = State.new(players)
     s.push(t_first_player, position)
+    sizes = position.hand_sizes if position is not None else {}
     for p in reversed(range(players)):
-        s.push(t_draw, p, 5)
+        s.push(t_draw, p, sizes.get(p, 5))
     s.push(t_deal_personality, 0)
     s.run()
     return s
@@ -91,9 +92,55 @@ def t_position(s: State, pos) -> None:
             remove_building(s, a)
         if st.building is not None:
             put_building(s, st.building, a)
+    for a in pos.out_of_play:
+        s.city_owner[a] = REMOVED
     s.gained = set()
     for q, m in pos.money.items():
         s.money[q] = m
+    s.push(t_position_trim, pos)
+    s.push(t_position_events, pos)
+    s.push(t_position_cards, pos)
+
+
+def t_position_cards(s: State, pos) -> None:
+    """Cards in front of players (loans, penalty cards), then the discard pile,
+    face up from the top of the draw pile."""
+    k = min(len(pos.cards_from_draw()), len(s.draw))
+    if k:
+        taken = tuple(s.draw[-1:-k - 1:-1])
+        s.request(Reveal("player", taken), r_position_cards, pos, taken)
+
+
+def r_position_cards(s: State, ids, pos, taken) -> None:
+    owners = [q for q in sorted(pos.front) for _ in pos.front[q]]
+    for i, (h, cid) in enumerate(zip(taken, ids)):
+        reveal(s, h, cid)
+        s.draw.remove(h)
+        if i >= len(owners):
+            s.discard.append(h)
+        elif CARD[cid].get("effect") == "take_loan":
+            s.loans[owners[i]].append(h)
+        else:
+            s.penalties[owners[i]].append(h)
+
+
+def t_position_events(s: State, pos) -> None:
+    k = min(len(pos.events_drawn), len(s.event_deck))
+    if k:
+        s.request(Reveal("event", tuple(s.event_deck[-1:-k - 1:-1])), r_position_events)
+
+
+def r_position_events(s: State, ids) -> None:
+    """Random events drawn before the position: face up, not carried out again."""
+    for eid in ids:
+        if eid not in EVENT:
+            raise MalformedAction(f"unknown event {eid!r}")
+        h = s.event_deck.pop()
+        s.event[h] = eid
+        s.events_done.append(h)
+
+
+def t_position_trim(s: State, pos) -> None:
     if pos.draw_pile is not None and len(s.draw) > pos.draw_pile:
         gone = tuple(reversed(s.draw[:len(s.draw) - pos.draw_pile]))
         s.request(Reveal("player", gone), r_position_discard, gone)

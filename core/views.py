@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from .model import (
     AREA_IDS, AREA_NAMES, COLOURS, COST, NUM_AREAS, Decision, Outcome,
 )
-from .engine import personality_progress, score_parts
+from .engine import personality_progress, score, score_parts
 from .notation import format_option
 from .state import NOBODY, REMOVED, State
 
@@ -129,9 +129,20 @@ def view_for(s: State, viewer: int | None) -> PlayerView:
     )
 
 
-def state_json(s: State) -> dict:
+def _progress_json(s: State, q: int) -> dict | None:
+    """Seat ``q``'s progress toward its personality's goal (Commander Vimes:
+    the cards left in the draw pile, with no threshold)."""
+    pid = s.pers[s.personality[q]]
+    if pid is None:
+        return None
+    have, need = personality_progress(s, q, pid)
+    return {"personality": pid, "have": have, "need": need}
+
+
+def state_json(s: State, running_scores=()) -> dict:
     """The full state as plain data (``ankh replay --json``): everything this
-    engine knows, hidden cards included."""
+    engine knows, hidden cards included; ``running_scores`` are ``(turn, seat
+    or None at the end, scores)`` as the game went."""
     n = s.players
     areas = {}
     for a in range(NUM_AREAS):
@@ -141,6 +152,7 @@ def state_json(s: State) -> dict:
             "building": None if s.building[a] == NOBODY else COLOURS[s.building[a]],
             "city_card": ("removed" if s.city_owner[a] == REMOVED else
                           None if s.city_owner[a] == NOBODY else COLOURS[s.city_owner[a]]),
+            "controller": None if s.controller(a) == NOBODY else COLOURS[s.controller(a)],
         }
     players = {}
     for q in range(n):
@@ -153,6 +165,8 @@ def state_json(s: State) -> dict:
             "penalty_cards": [s.card[h] or f"#{h}" for h in s.penalties[q]],
             "minions_in_supply": s.supply[q],
             "buildings_in_supply": s.buildings_left[q],
+            "progress": _progress_json(s, q),
+            "score": score(s, q),
         }
     d = s.pending
     return {
@@ -171,4 +185,8 @@ def state_json(s: State) -> dict:
              "options": [format_option(s, o) for o in d.options]}
             if isinstance(d, Decision) else {"request": type(d).__name__}),
         "outcome": s.outcome.to_json() if s.outcome else None,
+        "running_scores": [
+            {"turn": t, "current": None if q is None else COLOURS[q],
+             "scores": {COLOURS[p]: x for p, x in enumerate(sc)}}
+            for t, q, sc in running_scores],
     }

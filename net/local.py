@@ -10,14 +10,16 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from ankh.core.engine import new_game
+from ankh.core.engine import new_game, score
 from ankh.core.model import (
     COLOURS, DealCard, Decision, Event, IllegalAction, PassCard, PickRandom, Reveal, RollDie,
     RulesError, ShowCards, deck_lists, personality_list,
 )
 from ankh.core.notation import format_option, normalise, parse_option
 from ankh.core.model import EVENTS as _EVENTS
-from ankh.core.record import Fixed, Line, Record, RecordError, format_record, parse_record
+from ankh.core.record import (
+    Fixed, Line, Position, Record, RecordError, format_record, parse_record,
+)
 from ankh.core.state import State
 
 EVENT_IDS = tuple(e["id"] for e in _EVENTS)
@@ -28,10 +30,12 @@ class SetupError(ValueError):
 
 
 class LocalTable:
-    def __init__(self, players: int, seed: int | None = None, fixed: Fixed | None = None):
+    def __init__(self, players: int, seed: int | None = None, fixed: Fixed | None = None,
+                 position: Position | None = None):
         self.players = players
         self.rng = random.Random(seed)
         self.fixed = fixed or Fixed()
+        self.position = position or Position()
         self.rolls = list(self.fixed.rolls)
         self.cards = self._player_deck()
         self.personalities = self._personalities()
@@ -47,10 +51,9 @@ class LocalTable:
             if hand is None:
                 top.append(None)  # placeholder: filled from the shuffled deck
                 continue
-            if len(hand) != 5:
-                raise SetupError(f"a starting hand has 5 cards, not {len(hand)}")
             top.append(list(hand))
-        wanted = [c for h in top if h for c in h] + list(self.fixed.deck)
+        below = self.position.cards_from_draw() + list(self.fixed.deck)
+        wanted = [c for h in top if h for c in h] + below
         for c in wanted:
             if c not in green and c not in brown:
                 raise SetupError(f"{c!r} is not a card of a {self.players}-player game")
@@ -64,11 +67,13 @@ class LocalTable:
         order: list[str] = []
         for h in top:
             if h is None:
+                if len(rest) < 5:
+                    raise SetupError("more cards are fixed than the game has")
                 order += rest[:5]
                 rest = rest[5:]
             else:
                 order += h
-        return order + list(self.fixed.deck) + rest
+        return order + below + rest
 
     def _personalities(self) -> list[str]:
         ids = list(personality_list(self.players))
@@ -86,7 +91,9 @@ class LocalTable:
         return out + rest
 
     def _events(self) -> list[str]:
-        fixed = list(self.fixed.events)
+        fixed = list(self.position.events_drawn) + list(self.fixed.events)
+        if len(set(fixed)) != len(fixed):
+            raise SetupError("a random event is fixed twice")
         for e in fixed:
             if e not in EVENT_IDS:
                 raise SetupError(f"{e!r} is not a random event")
@@ -127,25 +134,27 @@ class LocalTable:
 # --- records: replaying, and recording a game as it is played -----------------------------
 
 
-def chance_text(state: State, req, answer) -> str | None:
+def chance_text(state: State, req, answer, table: LocalTable | None = None) -> str | None:
     """The record line (without ``* ``) for a chance outcome worth writing down:
     die rolls and random picks.  Deals and reveals follow from the deck orders."""
     if isinstance(req, RollDie):
         return f"roll {answer}"
     if isinstance(req, PickRandom):
-        return "pick " + " ".join(_pick_word(state, req, x) for x in answer)
+        return "pick " + " ".join(_pick_word(state, req, x, table) for x in answer)
     return None
 
 
-def _pick_word(state: State, req: PickRandom, item) -> str:
+def _pick_word(state: State, req: PickRandom, item, table: LocalTable | None = None) -> str:
+    """An item of a random pick by name: a colour, a personality (Zorgo, Mrs
+    Cake: named by the table, which knows the unused ones), or a card."""
     if req.purpose == "first player":
         return COLOURS[item]
     if req.purpose in ("zorgo", "mrs-cake"):
-        return state.pers[item] or f"#{item}"
+        return state.pers[item] or (table.personalities[item] if table else f"#{item}")
     return state.card[item] or f"#{item}"
 
 
-def chance_from_text(state: State, req, line: Line):
+def chance_from_text(state: State, req, line: Line, table: LocalTable | None = None):
     words = line.text.split()
     if isinstance(req, RollDie):
         if len(words) != 2 or words[0] != "roll" or not words[1].isdigit():
@@ -154,7 +163,8 @@ def chance_from_text(state: State, req, line: Line):
     if isinstance(req, PickRandom):
         if not words or words[0] != "pick":
             raise RecordError(line.number, f"a random pick is due ({req.purpose}); expected '* pick ...'")
-        by_word = {_pick_word(state, req, x): x for x in req.items}
+        by_word = {f"#{x}": x for x in req.items}
+        by_word.update({_pick_word(state, req, x, table): x for x in req.items})
         try:
             return tuple(by_word[w] for w in words[1:])
         except KeyError as e:
@@ -171,8 +181,9 @@ class LocalGame:
         self.bots = dict(bots or {})
         self.record = replace(record, lines=[])
         self.state = new_game(record.players, record.position)
-        self.table = LocalTable(record.players, record.seed, record.fixed)
+        self.table = LocalTable(record.players, record.seed, record.fixed, record.position)
         self.log: list[Event] = []
+        self.running_scores: list[tuple[int, int, tuple[int, ...]]] = []  # (turn, seat, scores)
         self._barrier = 0         # lines before this index can no longer be taken back
         self._choices: list[int] = []  # indices of people's real choices (more than one option)
         self._replay(record.lines)
@@ -220,7 +231,7 @@ class LocalGame:
                 answer = self.table.answer(d)
                 if (i < len(lines) and lines[i].who == "*"
                         and isinstance(d, (RollDie, PickRandom))):
-                    answer = chance_from_text(s, d, lines[i])
+                    answer = chance_from_text(s, d, lines[i], self.table)
                     i += 1
                 try:
                     self._apply_answer(answer)
@@ -236,6 +247,7 @@ class LocalGame:
         d = s.pending
         text = format_option(s, opt)
         self.log += s.choose(opt)
+        self._note_turn()
         if len(d.options) > 1:
             self.record.lines.append(Line(0, COLOURS[d.seat], text))
         if d.seat in self.bots:
@@ -246,12 +258,22 @@ class LocalGame:
     def _apply_answer(self, answer) -> None:
         s = self.state
         req = s.pending
-        line = chance_text(s, req, answer)
+        line = chance_text(s, req, answer, self.table)
         self.log += s.fulfil(answer)
+        self._note_turn()
         if line is not None:
             self.record.lines.append(Line(0, "*", line))
         if self._informs(req):
             self._barrier = len(self.record.lines)
+
+    def _note_turn(self) -> None:
+        """Everybody's score as each turn begins (and once more when the game ends)."""
+        s = self.state
+        last = self.running_scores[-1][0] if self.running_scores else 0
+        if s.turn != last or (s.outcome is not None and self.running_scores
+                               and self.running_scores[-1][1] is not None):
+            self.running_scores.append((s.turn, None if s.outcome is not None else s.current,
+                                        tuple(score(s, q) for q in range(s.players))))
 
     def _informs(self, req) -> bool:
         """Did this request bring new information to the people at the table?

@@ -1,15 +1,18 @@
-"""Which bots a local game can seat.  A bot kind is a name and a class with
-``Bot(rng).choose(state, decision)``; the heuristic bot plugs in as soon as
-``ankh.core.bots.heuristic`` exists."""
+"""Which bots a local game can seat, by level: easy (``random``), normal
+(``heuristic``), hard (``search``, the default).  A bot kind is a name and a
+class with ``Bot(rng).choose(state, decision)``; the kind is what a save's
+``seats:`` line records (``bot:search``), so a loaded game seats the same bots."""
 from __future__ import annotations
 
 import importlib
 
-# kind -> (module, class name)
+# kind -> (module, class name), best first
 _KNOWN = {
+    "search": ("ankh.tui.search_workers", "ParallelSearchBot"),
     "heuristic": ("ankh.core.bots.heuristic", "HeuristicBot"),
     "random": ("ankh.core.bots.random_bot", "RandomBot"),
 }
+LEVELS = {"search": "hard", "heuristic": "normal", "random": "easy"}
 
 
 def _load(kind: str):
@@ -27,6 +30,12 @@ def bot_kinds() -> list[str]:
 
 def default_bot_kind() -> str:
     return bot_kinds()[0]
+
+
+def bot_label(kind: str) -> str:
+    """How the new-game screen names a kind: its level, then the kind."""
+    level = LEVELS.get(kind)
+    return f"{level} ({kind})" if level else kind
 
 
 def make_bot(kind: str, rng):

@@ -111,7 +111,7 @@ def replay(path: str, as_json: bool) -> int:
         print(f"ankh: {path}: {e}", file=sys.stderr)
         return 1
     if as_json:
-        json.dump(state_json(game.state), sys.stdout, indent=2)
+        json.dump(state_json(game.state, game.running_scores), sys.stdout, indent=2)
         print()
     else:
         for event in game.log:

@@ -65,25 +65,24 @@ def snapshot(s: State) -> tuple:
     return tuple(repr(getattr(s, name)) for name in State.__slots__ if name != "events")
 
 
-def test_only_legal_options_and_the_state_is_left_alone():
-    """Random games at 2-4 players; at every decision with a choice (every
-    third one, to keep it quick) the heuristic bot answers with one of the
-    options and leaves the state as it found it."""
+def ask_in_random_games(bot_for, games: int, every: int, seed0: int) -> tuple[int, set]:
+    """Random games at 2-4 players; at every ``every``-th decision with a choice
+    ``bot_for(seed, step)`` answers with one of the options and must leave the
+    state as it found it.  Returns (decisions asked, their kinds)."""
     asked = 0
     kinds = set()
-    for seed in range(24):
+    for seed in range(games):
         players = 2 + seed % 3
         s = new_game(players)
-        table = LocalTable(players, 900 + seed)
+        table = LocalTable(players, seed0 + seed)
         rnd = RandomBot(random.Random(seed))
-        hb = HeuristicBot(random.Random(seed))
         step = 0
         while s.outcome is None:
             d = s.pending
             if isinstance(d, Decision):
-                if len(d.options) > 1 and step % 3 == 0:
+                if len(d.options) > 1 and step % every == 0:
                     before = snapshot(s)
-                    opt = hb.choose(s, d)
+                    opt = bot_for(seed, step).choose(s, d)
                     assert opt in d.options, (opt, d)
                     assert snapshot(s) == before, f"the bot changed the state at {d.kind}"
                     asked += 1
@@ -92,6 +91,15 @@ def test_only_legal_options_and_the_state_is_left_alone():
                 step += 1
             else:
                 table.fulfil(s)
+    return asked, kinds
+
+
+def test_only_legal_options_and_the_state_is_left_alone():
+    """At every third decision with a choice the heuristic bot answers with
+    one of the options and leaves the state as it found it."""
+    bots = {}
+    asked, kinds = ask_in_random_games(
+        lambda seed, step: bots.setdefault(seed, HeuristicBot(random.Random(seed))), 24, 3, 900)
     assert asked > 1000
     assert {"turn", "action", "another", "window", "target", "place", "move", "pick"} <= kinds
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from ankh.core.model import AREA_IDS, AREA_INDEX, COLOURS
+from ankh.core.record import Fixed, RecordError
 from ankh.net.local import LocalTable, SetupError
 
 from tests.core.helpers import Scenario
@@ -195,8 +196,10 @@ def test_chrysoprase_wins_with_a_loan_when_net_worth_reaches_fifty():
 
 
 def test_chrysoprase_is_removed_from_two_player_games():
-    with pytest.raises(SetupError):
+    with pytest.raises(RecordError, match="'chrysoprase' is not a personality of a 2-player game"):
         game("chrysoprase", None, players=2)
+    with pytest.raises(SetupError):
+        LocalTable(2, 1, Fixed(personalities={0: "chrysoprase"}))
     for seed in range(30):
         assert "chrysoprase" not in LocalTable(2, seed).personalities
     assert len(game("lord-vetinari", None, players=2).s.pers) == 6

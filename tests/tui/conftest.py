@@ -18,3 +18,15 @@ def ankh_home(tmp_path, monkeypatch):
     home = tmp_path / "ankh-home"
     monkeypatch.setenv("ANKH_HOME", str(home))
     return home
+
+
+@pytest.fixture(autouse=True)
+def quick_hard_bot(monkeypatch):
+    """The hard (search) bot thinks one world a decision among its two best
+    options, with no clock: the
+    screens and sessions are under test here, not its strength (tests/bots and
+    scripts/bench/search), and its decisions then depend on its seed alone."""
+    from ankh.tui import search_workers
+    monkeypatch.setattr(search_workers, "HARD_BUDGET", None)
+    monkeypatch.setattr(search_workers, "HARD_WORLDS", 1)
+    monkeypatch.setattr(search_workers, "HARD_WIDTH", 2)

@@ -60,7 +60,7 @@ async def test_a_whole_game_as_green_against_three_random_bots_on_a_large_termin
         await pilot.press("right")                  # 4 players
         await pilot.press("down", "right", "right")  # you play green
         await pilot.press("down")                   # three bots (the default)
-        await pilot.press("down", "right")          # random bots
+        await pilot.press("down", "right", "right")  # easy (random) bots
         setup = app.screen.setup()
         assert (setup.players, setup.you, setup.bots, setup.kind) == (4, 2, 3, "random")
         await pilot.press("enter")

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from ankh.tui.bots import bot_kinds, default_bot_kind, make_bot
+from ankh.tui.bots import bot_kinds, bot_label, default_bot_kind, make_bot
 from ankh.core.record import parse_record
 from ankh.tui.session import GameSession, list_saves
 
@@ -25,11 +25,11 @@ def play(session: GameSession, rng: random.Random, stop_after: int | None = None
             made += 1
 
 
-def test_bot_registry_prefers_the_heuristic_bot_when_installed():
+def test_bot_registry_offers_three_levels_hard_first():
     kinds = bot_kinds()
-    assert "random" in kinds
-    assert default_bot_kind() == kinds[0]
-    assert kinds[0] == ("heuristic" if "heuristic" in kinds else "random")
+    assert kinds == ["search", "heuristic", "random"]
+    assert default_bot_kind() == "search"
+    assert [bot_label(k) for k in kinds] == ["hard (search)", "normal (heuristic)", "easy (random)"]
     assert make_bot("random", random.Random(1)).choose(None, type("D", (), {"options": (("x",),)})()) == ("x",)
     with pytest.raises(ValueError):
         make_bot("clairvoyant", random.Random(1))

@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from ankh.core.model import COLOURS
 
-from ..bots import bot_kinds, default_bot_kind
+from ..bots import bot_kinds, bot_label, default_bot_kind
 from ..i18n import _
 from ..text import seat_tag
 from ..widgets.choices import Choices
@@ -126,8 +126,8 @@ class NewGameScreen(ModalScreen[GameSetup | None]):
             yield Stepper("Players", [(str(n), n) for n in (2, 3, 4)], 1, id="players")
             yield Stepper("Your colour", self._colours(3), 0, id="colour")
             yield Stepper("Bots", self._bots(3), 2, id="bots")
-            yield Stepper("Bots play", [(k, k) for k in kinds], kinds.index(default_bot_kind()),
-                          id="kind")
+            yield Stepper("Bots play", [(bot_label(k), k) for k in kinds],
+                          kinds.index(default_bot_kind()), id="kind")
             yield Static(id="summary")
             yield Static(Text("↑↓ field   ←→ change   Enter start   Esc back", style="dim"))
         yield Footer(compact=True)
