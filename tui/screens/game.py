@@ -291,7 +291,7 @@ class GameScreen(Screen):
         viewer = self.session.viewer
         fresh = [e for e in log[self._noticed:] if notable(e, viewer)]
         self._noticed = len(log)
-        if len(fresh) > 4 * self.NOTICES:  # a spectator catching up: the log and the summary tell it
+        if viewer is None and len(fresh) > 4 * self.NOTICES:  # a spectator catching up: the log tells it
             return
         for hit in (False, True):
             lines = [describe(e, viewer, self.view) for e in fresh if hits(e, viewer) == hit]
