@@ -26,9 +26,11 @@ from .i18n import _
 
 class SeatBot:
     """A bot at one seat.  Its generator is reseeded before every decision from
-    (game seed, seat, move number), so a loaded game plays on exactly as the
-    original would have, and a decision thought out in a worker is the one
-    the table applies."""
+    (game seed, seat, move number), so a decision thought out in a worker is
+    the one the table applies, and a loaded game with easy or normal bots
+    plays on exactly as the original would have.  The hard (search) bot thinks
+    for a time budget, so how far it searched, and thus its move, can differ
+    from one run to the next; every move made is in the save either way."""
 
     def __init__(self, kind: str, seed: int, seat: int):
         self.kind = kind
