@@ -14,6 +14,7 @@ import signal
 import stat
 import subprocess
 import sys
+import threading
 import time
 
 import asyncssh
@@ -24,29 +25,46 @@ import pytest
 class Server:
     """``ankh serve --ssh 127.0.0.1:0`` with a home of its own; knows the programs it started."""
 
-    def __init__(self, home) -> None:
+    def __init__(self, home, *args: str) -> None:
         self.home = home
         env = dict(os.environ, ANKH_HOME=str(home))
-        self.proc = subprocess.Popen([sys.executable, "-m", "ankh.tui.cli", "serve", "--ssh", "127.0.0.1:0"],
+        self.proc = subprocess.Popen([sys.executable, "-m", "ankh.tui.cli", "serve", "--ssh", "127.0.0.1:0", *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         first = self.proc.stdout.readline()
         m = re.search(r"over SSH on 127\.0\.0\.1:(\d+) \(host key (SHA256:\S+)\)", first)
-        assert m, first + self.proc.stdout.read() if self.proc.poll() is not None else first
+        assert m, first + (self.proc.stdout.read() if self.proc.poll() is not None else "")
         self.port, self.host_key = int(m.group(1)), m.group(2)
         self.lines: list[str] = [first]
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.append(line)
+
+    def pids(self) -> list[int]:
+        """The programs the server started, by PID, in order."""
+        return [int(m.group(1)) for line in list(self.lines)
+                for m in [re.search(r"program started, pid (\d+)", line)] if m]
 
     def stop(self) -> list[int]:
         """Stop the server (SIGTERM, as a person would); returns the PIDs of the programs it ran."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         try:
-            out, _ = self.proc.communicate(timeout=20)
+            self.proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            out, _ = self.proc.communicate()
-        self.lines += out.splitlines()
-        return [int(m.group(1)) for line in self.lines for m in [re.search(r"program started, pid (\d+)", line)]
-                if m]
+            self.proc.wait()
+        self._reader.join(timeout=5)
+        return self.pids()
+
+
+async def wait_gone(pid: int, timeout: float = 15.0) -> bool:
+    end = time.monotonic() + timeout
+    while not gone(pid) and time.monotonic() < end:
+        await asyncio.sleep(0.05)
+    return gone(pid)
 
 
 def gone(pid: int) -> bool:
@@ -224,6 +242,7 @@ async def test_without_a_key_a_guest_gets_the_title_screen_and_leaves_nothing_be
         assert len(list((server.home / "ssh" / "guests").iterdir())) == 1
     finally:
         await c.close()  # a dropped connection: the program is stopped, the guest's home removed
+    assert await wait_gone(server.pids()[-1]), "the guest's program outlived its connection"
     end = time.monotonic() + 15
     while any((server.home / "ssh" / "guests").iterdir()) and time.monotonic() < end:
         await asyncio.sleep(0.1)
@@ -240,3 +259,25 @@ async def test_without_a_key_a_guest_gets_the_title_screen_and_leaves_nothing_be
         await c.wait_for("New game against bots")
     finally:
         await c.close()
+
+
+async def test_an_idle_session_is_closed_with_a_message_and_its_program_stopped(tmp_path):
+    server = Server(tmp_path / "server", "--idle", "0.04")  # 2.4 s without a key
+    try:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        c = await Client.open(server.port, "sleepy", key)
+        try:
+            await c.wait_for("New game against bots")
+            await asyncio.sleep(1.2)
+            c.keys(b"r")                        # a key (the rules): the clock starts again
+            await asyncio.sleep(1.6)
+            assert not c.closed                 # 2.8 s since connecting, 1.6 s since the key
+            await c.wait_until(lambda: c.closed, "the idle session's end", timeout=10)
+            assert "closed after 2.4 seconds without a key pressed" in c.text()
+        finally:
+            await c.close()
+        assert await wait_gone(server.pids()[-1]), "the idle session's program was not stopped"
+    finally:
+        for pid in server.stop():
+            if not gone(pid):
+                os.kill(pid, signal.SIGKILL)
