@@ -275,7 +275,7 @@ class _Session:
             self.ended = self.reason or self.ended or f"the program ended (status {status})"
             if self.reason:  # stopped by us, and the client is there to read why
                 with contextlib.suppress(Exception):
-                    process.stdout.write(RESET_TERMINAL + f"\r\n{self.reason}\r\n".encode())
+                    process.stdout.write(RESET_TERMINAL + f"\r\nankh: {self.reason}.\r\n".encode())
             with contextlib.suppress(Exception):
                 process.exit(status if status >= 0 else 1)
             return status
@@ -353,7 +353,7 @@ class _Session:
         while True:
             left = self.last_input + limit - time.monotonic()
             if left <= 0:
-                self.reason = f"ankh: closed after {_duration(limit)} without a key pressed."
+                self.reason = f"closed after {_duration(limit)} without a key pressed"
                 return
             await asyncio.sleep(min(left, 60.0))
 

@@ -232,6 +232,15 @@ async def test_a_key_gets_the_title_screen_resizes_and_plays_a_game_with_a_bot_t
     assert stat.S_IMODE((homes[0] / "identity.key").stat().st_mode) == 0o600
     assert any((homes[0] / "saves").iterdir())
     assert stat.S_IMODE((server.home / "ssh" / "host_ed25519").stat().st_mode) == 0o600
+    # The same key next time: the same home, the same identity.
+    identity = (homes[0] / "identity.key").read_bytes()
+    c = await Client.open(server.port, "alice", key)
+    try:
+        await c.wait_for("New game against bots", fp, flat=True)
+    finally:
+        await c.close()
+    assert list((server.home / "ssh" / "keys").iterdir()) == homes
+    assert (homes[0] / "identity.key").read_bytes() == identity
 
 
 async def test_without_a_key_a_guest_gets_the_title_screen_and_leaves_nothing_behind(server):
