@@ -32,6 +32,10 @@ KNOWN_FILE = "known_players.json"
 GAMES_FILE = "games_seen"
 _IDENTITY_HEADER = "ankh identity v1 (Ed25519 seed, base64); keep this file secret"
 
+# Set by ``ankh serve --ssh`` for the program it runs for a player: the SSH
+# key's fingerprint ("SHA256:…"), or "guest" for a player who came without one.
+ENV_SSH = "ANKH_SSH"
+
 MAX_NAME = 24
 _NAME_RE = re.compile(r"[^\W_][\w .'-]*", re.UNICODE)
 
@@ -66,6 +70,12 @@ def config_dir() -> Path:
 
 def saves_dir() -> Path:
     return data_dir() / "saves"
+
+
+def ssh_player() -> str | None:
+    """How the player came in when this program runs for ``ankh serve --ssh``:
+    their SSH key's fingerprint, ``"guest"``, or None (not over SSH)."""
+    return os.environ.get(ENV_SSH) or None
 
 
 # -- writing safely -------------------------------------------------------------

@@ -32,6 +32,14 @@ def main(argv: list[str] | None = None) -> int:
     wp.add_argument("--interface", metavar="ADDR", help="look for tables on this interface's address only")
     wp.add_argument("--find-timeout", type=float, default=10.0, metavar="SECONDS",
                     help="how long to look for a table on the LAN (default 10)")
+    sp = sub.add_parser("serve", help="let players in over SSH: each gets the game in their terminal")
+    sp.add_argument("--ssh", required=True, metavar="[ADDR:]PORT",
+                    help="where the SSH server listens (ADDR default: every address)")
+    sp.add_argument("--interface", metavar="ADDR", default="127.0.0.1",
+                    help="the address the players' tables use (default 127.0.0.1: tables among the "
+                         "players of this server; give a LAN address to meet players on the LAN too)")
+    sp.add_argument("--idle", type=float, default=30.0, metavar="MINUTES",
+                    help="close a session after this long without a key pressed (default 30)")
     for p in (hp, jp):
         p.add_argument("--headless", action="store_true", help="no screen: a bot plays, events are printed")
         p.add_argument("--bot", default="heuristic", help="the bot that plays a headless seat")
@@ -55,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "verify":
         from ankh.net.verify import main as verify_main
         return verify_main([args.file])
+    if args.command == "serve":
+        return serve(parser, args)
     if args.command == "watch":
         from ankh.tui import headless
         if args.headless:
@@ -90,6 +100,42 @@ def main(argv: list[str] | None = None) -> int:
     if args.interface:
         game += ["--interface", args.interface]
     return run(game + rest)
+
+
+def serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``ankh serve --ssh [ADDR:]PORT``: the game for everyone who logs in over SSH."""
+    import asyncio
+    import signal
+
+    from ankh.net import home
+    from ankh.net.io.ssh import SshServer
+
+    host, _sep, port = args.ssh.rpartition(":")
+    if not port.isdigit() or not 0 <= int(port) < 65536:
+        parser.error("--ssh takes [ADDR:]PORT, like 2222 or 0.0.0.0:2222")
+    if args.idle <= 0:
+        parser.error("--idle must be more than 0 minutes")
+    command = [sys.executable, "-m", "ankh.tui.cli", "--interface", args.interface]
+    server = SshServer(command, home.data_dir(), host=host.strip("[]"), port=int(port),
+                       idle_timeout=args.idle * 60, log=lambda line: print("ankh:", line, flush=True))
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        bound = await server.start()
+        print(f"ankh: serving the game over SSH on {host or '*'}:{bound} "
+              f"(host key {server.host_fingerprint}); players' homes in {server.root}", flush=True)
+        await stop.wait()
+        await server.close()
+
+    try:
+        asyncio.run(main())
+    except (OSError, home.HomeError) as exc:
+        print(f"ankh: cannot serve over SSH: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def replay(path: str, as_json: bool) -> int:

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ankh.net.home import ssh_player
 from ankh.net.io.discovery import TableBrowser
 
 from ..i18n import _
@@ -223,6 +224,11 @@ class LobbyScreen(Screen):
             t.append(_("Address: {address}").format(address=s.address) + "\n")
         if s.advertised:
             t.append(_("Announced on the LAN as {name}").format(name=s.advertised.split("._ankh")[0]) + "\n")
+        over_ssh = ssh_player()
+        if over_ssh is not None:
+            t.append((_("You came in over SSH with the key {fp}").format(fp=over_ssh) if over_ssh != "guest"
+                      else _("You came in over SSH as a guest (no key)")) + "; "
+                     + _("your secrets live on the serving machine.") + "\n", style="bold")
         for line in s.lobby_lines:
             t.append(line + "\n")
         t.append("\n")

@@ -38,6 +38,19 @@ MENU = (
 )
 
 
+def ssh_note() -> Text | None:
+    """Said plainly to a player who came in over ``ankh serve --ssh``: where their secrets are."""
+    from ankh.net.home import ssh_player
+    who = ssh_player()
+    if who is None:
+        return None
+    if who == "guest":
+        return Text(_("Over SSH as a guest (no key): your identity, hand and saves live on the "
+                      "server and are thrown away when you leave."), style="bold")
+    return Text.assemble((_("Over SSH: your identity, hand and saves live on the server, not on "
+                            "your computer. You are known by your SSH key {fp}.").format(fp=who), "bold"))
+
+
 @dataclass(frozen=True)
 class GameSetup:
     players: int
@@ -63,6 +76,10 @@ class TitleScreen(Screen):
             with Center():
                 yield Static(Text("The city is yours to rule, if you can keep your aims secret.",
                                   style="italic"), id="tagline")
+            note = ssh_note()
+            if note is not None:
+                with Center():
+                    yield Static(note, id="ssh-note")
             with Center():
                 yield Choices(
                     *[Option(Text.assemble((f"{key}  ", "bold"), label), id=name)

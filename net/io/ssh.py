@@ -1,0 +1,377 @@
+"""Tables you can join over SSH with nothing installed: ``ankh serve --ssh``.
+
+An SSH server (asyncssh) that gives every terminal session its own copy of
+the program, in its own process under its own pseudo-terminal: a terminal
+program owns its process's terminal (stdin, stdout, one SIGWINCH handler), so
+two players cannot share one process.  The child is an ordinary ``ankh``: it
+meets tables over the network (loopback by default) like any other peer, so
+a seat played over SSH runs the same code as any other seat.
+
+Players are known by their SSH public key.  Any key is let in; the key that
+authenticated chooses the player's home under ``<data dir>/ssh/keys/``
+(identity, name, pinned keys, saves), kept across sessions.  A client that
+offers no key (keyboard-interactive, or a password) is a guest with a fresh
+home that is thrown away when the session ends.  The child is told who it
+serves through its environment (:data:`ENV_SSH`), so that the program can
+say plainly that the player's secrets live on this machine.
+
+The terminal size the client asked for, and every later resize, is set on
+the pseudo-terminal; the child makes it its controlling terminal (a new
+session and ``TIOCSCTTY``), so the kernel tells it of each resize.  A session
+with no key pressed for ``idle_timeout`` seconds is closed; a closed or
+dropped connection ends its child (SIGHUP, then SIGTERM, then SIGKILL): for
+the table that is a dropped link, and the seat's journal is on disk.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import fcntl
+import hashlib
+import os
+import pty
+import secrets
+import shutil
+import signal
+import struct
+import sys
+import tempfile
+import termios
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncssh
+
+from .. import home
+from ..home import ENV_SSH
+
+HOST_KEY_FILE = "host_ed25519"
+DEFAULT_IDLE = 30 * 60.0       # seconds without a key pressed before a session is closed
+STOP_GRACE = 3.0               # seconds a child has after SIGHUP (and again after SIGTERM)
+# What a stopped child could not undo on the client's terminal: the alternate
+# screen, mouse reporting, bracketed paste, a hidden cursor, colours.
+RESET_TERMINAL = (b"\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l"
+                  b"\x1b[?2004l\x1b[?1004l\x1b[?25h\x1b[0m")
+
+# Run first in the child, before the program: take the pseudo-terminal (stdin)
+# as the controlling terminal of the new session, so that resizes reach it.
+_TAKE_TERMINAL = ("import fcntl, os, sys, termios\n"
+                  "fcntl.ioctl(0, termios.TIOCSCTTY, 0)\n"
+                  "os.execv(sys.argv[1], sys.argv[1:])\n")
+
+
+@dataclass
+class Player:
+    """Who a connection is: the SSH user name, and the key that authenticated (None: a guest)."""
+
+    username: str
+    key: asyncssh.SSHKey | None = None
+
+    @property
+    def fingerprint(self) -> str | None:
+        return self.key.get_fingerprint("sha256") if self.key is not None else None
+
+    @property
+    def key_id(self) -> str:
+        """A file name for the key: its public blob's SHA-256 in hex."""
+        assert self.key is not None
+        return hashlib.sha256(self.key.public_data).hexdigest()
+
+
+def load_host_key(directory: Path) -> asyncssh.SSHKey:
+    """The server's host key, generated on first use and kept (0600) in ``directory``."""
+    path = directory / HOST_KEY_FILE
+    if not path.exists():
+        key = asyncssh.generate_private_key("ssh-ed25519", comment="ankh serve")
+        home.write_private(path, key.export_private_key())
+    try:
+        return asyncssh.read_private_key(str(path))
+    except (OSError, asyncssh.KeyImportError) as exc:
+        raise home.HomeError(f"the SSH host key {path} cannot be read ({exc}); "
+                             "move it away to generate a new one") from None
+
+
+class _Auth(asyncssh.SSHServer):
+    """Lets everyone in and records how: with a key, or as a guest."""
+
+    def __init__(self, server: "SshServer") -> None:
+        self.server = server
+        self.player = Player("")
+        self._offered: asyncssh.SSHKey | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        conn.set_extra_info(ankh_player=self.player)
+
+    def begin_auth(self, username: str) -> bool:
+        self.player.username = username
+        return True  # ask, so that a client with a key offers it
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # Called for every key offered, before its signature is checked; the
+        # one offered last is the one that succeeded (see auth_completed).
+        self._offered = key
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self._offered = None  # a guest, whatever keys were offered (and failed) before
+        return True           # no questions asked
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    def validate_password(self, username: str, password: str) -> bool:
+        self._offered = None
+        return True
+
+    def auth_completed(self) -> None:
+        self.player.key = self._offered
+
+
+class SshServer:
+    """The SSH server: one child program per terminal session.
+
+    ``command`` is the program to run (argv); ``data_dir`` holds the host key
+    and the players' homes (``ssh/``).
+    """
+
+    def __init__(self, command: Sequence[str], data_dir: Path, *, host: str = "", port: int = 0,
+                 idle_timeout: float = DEFAULT_IDLE, log: Callable[[str], None] = lambda _line: None) -> None:
+        self.command = list(command)
+        self.log = log
+        self.root = Path(data_dir) / "ssh"
+        self.host = host
+        self.port = port
+        self.idle_timeout = idle_timeout
+        self.sessions: set[_Session] = set()
+        self._server: asyncssh.SSHAcceptor | None = None
+        self.host_fingerprint = ""
+
+    async def start(self) -> int:
+        """Listen; returns the port."""
+        key = load_host_key(self.root)
+        self.host_fingerprint = key.get_fingerprint("sha256")
+        self._server = await asyncssh.create_server(
+            lambda: _Auth(self), self.host or None, self.port, server_host_keys=[key],
+            process_factory=self._session, encoding=None, line_editor=False,
+            allow_scp=False, agent_forwarding=False, x11_forwarding=False,
+            allow_pty=True, keepalive_interval=30, keepalive_count_max=4)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self.port
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        await asyncio.gather(*(s.stop("the server is shutting down") for s in list(self.sessions)),
+                             return_exceptions=True)
+
+    async def serve_forever(self) -> None:
+        assert self._server is not None
+        await self._server.wait_closed()
+
+    def home_of(self, player: Player) -> tuple[Path, bool]:
+        """The player's ankh home, and whether it is a guest's throwaway one."""
+        if player.key is not None:
+            return _private_dir(self.root / "keys" / player.key_id), False
+        guests = _private_dir(self.root / "guests")
+        return Path(tempfile.mkdtemp(prefix="guest-", dir=guests)), True
+
+    async def _session(self, process: asyncssh.SSHServerProcess) -> None:
+        player: Player = process.get_extra_info("ankh_player") or Player("")
+        session = _Session(self, process, player)
+        who = f"{player.username!r} " + (f"with key {player.fingerprint}" if player.key else "as a guest")
+        peer = process.get_extra_info("peername") or ("?", 0)
+        self.sessions.add(session)
+        self.log(f"{who} from {peer[0]} connected")
+        try:
+            await session.run()
+            self.log(f"{who} left ({session.ended})")
+        except Exception as exc:  # one session's trouble never takes the server down
+            self.log(f"{who}: session ended by an error: {exc!r}")
+            with contextlib.suppress(Exception):
+                process.exit(1)
+        finally:
+            self.sessions.discard(session)
+
+
+def _private_dir(path: Path) -> Path:
+    """``path`` as a folder only its owner can enter (0700), made with its parents if missing."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(path, 0o700)
+    return path
+
+
+def child_environment(player: Player, ankh_home: Path, term: str, client_env) -> dict[str, str]:
+    """The child's environment: ours, less what belongs to another terminal, plus who it serves."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("COLUMNS", "LINES", "TMUX", "TMUX_PANE", "STY", "COLORTERM", "TERM_PROGRAM")
+           and not k.startswith(("SSH_", "XDG_"))}
+    if player.key is not None:
+        name = player.username or "player"
+        env[ENV_SSH] = player.fingerprint or ""
+    else:
+        name = f"guest-{secrets.randbelow(10000):04d}"
+        env[ENV_SSH] = "guest"
+    env.update(ANKH_HOME=str(ankh_home), TERM=term, LOGNAME=name, USER=name)
+    for k in ("COLORTERM", "LANG", "LC_ALL", "LC_CTYPE"):  # what the client's terminal told us
+        v = client_env.get(k) if client_env else None
+        if isinstance(v, str) and v.isprintable() and len(v) < 64:
+            env[k] = v
+    return env
+
+
+def _set_size(fd: int, width: int, height: int) -> None:
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", max(height, 1), max(width, 1), 0, 0))
+
+
+class _Session:
+    """One terminal session: the child under its pseudo-terminal, and the bytes both ways."""
+
+    def __init__(self, server: SshServer, process: asyncssh.SSHServerProcess, player: Player) -> None:
+        self.server = server
+        self.process = process
+        self.player = player
+        self.child: asyncio.subprocess.Process | None = None
+        self.master = -1
+        self.last_input = time.monotonic()
+        self.reason = ""  # why we stopped the child, told to the client
+        self.ended = ""   # how the session ended, for the server's log
+
+    async def run(self) -> int:
+        """Serve the session to its end; returns the child's exit status."""
+        process = self.process
+        if process.term_type is None:
+            process.stderr.write(b"ankh is a terminal program: connect with ssh -t\r\n")
+            process.exit(1)
+            return 1
+        ankh_home, guest = self.server.home_of(self.player)
+        try:
+            width, height = process.term_size[:2]
+            self.master, slave = pty.openpty()
+            _set_size(self.master, width or 80, height or 24)
+            env = child_environment(self.player, ankh_home, process.term_type or "xterm-256color", process.env)
+            self.child = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", _TAKE_TERMINAL, *self.server.command,
+                stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
+                cwd=str(ankh_home))
+            os.close(slave)
+            self.server.log(f"{self.player.username!r}: program started, pid {self.child.pid}")
+            os.set_blocking(self.master, False)
+            tasks = [asyncio.create_task(t) for t in (self._input(), self._output(), self._idle())]
+            done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for t in pending:
+                t.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            status = await self.stop(self.reason)
+            self.ended = self.reason or self.ended or f"the program ended (status {status})"
+            if self.reason:  # stopped by us, and the client is there to read why
+                with contextlib.suppress(Exception):
+                    process.stdout.write(RESET_TERMINAL + f"\r\nankh: {self.reason}.\r\n".encode())
+            with contextlib.suppress(Exception):
+                process.exit(status if status >= 0 else 1)
+            return status
+        finally:
+            if self.master >= 0:
+                os.close(self.master)
+                self.master = -1
+            if guest:
+                shutil.rmtree(ankh_home, ignore_errors=True)
+
+    async def stop(self, reason: str = "") -> int:
+        """End the child (if it still runs): SIGHUP, then SIGTERM, then SIGKILL. Returns its status."""
+        child = self.child
+        if child is None:
+            return 0
+        if reason and not self.reason:
+            self.reason = reason
+        for sig in (signal.SIGHUP, signal.SIGTERM, signal.SIGKILL):
+            if child.returncode is not None:
+                break
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, sig)  # the child leads its own session: its group is its pid
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(child.wait(), STOP_GRACE)
+        return child.returncode if child.returncode is not None else await child.wait()
+
+    async def _input(self) -> None:
+        """Keys (and resizes) from the client to the child; ends when the client goes."""
+        stdin = self.process.stdin
+        while True:
+            try:
+                data = await stdin.read(65536)
+            except asyncssh.TerminalSizeChanged as change:
+                _set_size(self.master, change.width, change.height)
+                continue
+            except (asyncssh.BreakReceived, asyncssh.SignalReceived):
+                continue
+            except (asyncssh.DisconnectError, asyncssh.ConnectionLost, BrokenPipeError, OSError) as exc:
+                self.ended = f"the connection dropped: {exc}"
+                return
+            if not data:
+                self.ended = "the client closed the session"
+                return
+            self.last_input = time.monotonic()
+            await self._write(data)
+
+    async def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self.master, view):]
+            except BlockingIOError:
+                await _ready(self.master, writing=True)
+
+    async def _output(self) -> None:
+        """The child's screen to the client, at the pace the client reads it; ends with the child."""
+        stdout = self.process.stdout
+        while True:
+            try:
+                data = os.read(self.master, 65536)
+            except BlockingIOError:
+                await _ready(self.master, writing=False)
+                continue
+            except OSError as exc:  # EIO: the child and every copy of the terminal are gone
+                if exc.errno != errno.EIO:
+                    raise
+                return
+            if not data:
+                return
+            stdout.write(data)
+            await stdout.drain()
+
+    async def _idle(self) -> None:
+        limit = self.server.idle_timeout
+        while True:
+            left = self.last_input + limit - time.monotonic()
+            if left <= 0:
+                self.reason = f"closed after {_duration(limit)} without a key pressed"
+                return
+            await asyncio.sleep(min(left, 60.0))
+
+
+async def _ready(fd: int, *, writing: bool) -> None:
+    """Wait until the (non-blocking) ``fd`` can be written to, or read from."""
+    loop = asyncio.get_running_loop()
+    add, remove = (loop.add_writer, loop.remove_writer) if writing else (loop.add_reader, loop.remove_reader)
+    ready = loop.create_future()
+    add(fd, lambda: ready.done() or ready.set_result(None))
+    try:
+        await ready
+    finally:
+        remove(fd)
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 60:
+        minutes = round(seconds / 60)
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return f"{seconds:g} seconds"

@@ -1,0 +1,292 @@
+"""``ankh serve --ssh``: the game for anyone who logs in over SSH.
+
+A real server process on a loopback port, real SSH clients (asyncssh's), and
+what they see drawn by a terminal emulator (pyte): the title screen at the
+client's size and again after a resize, a table hosted with a bot and played
+to the end, a guest let in without a key.  Every program the server started
+is checked gone by its PID at the end."""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+
+import asyncssh
+import pyte
+import pytest
+
+
+class Server:
+    """``ankh serve --ssh 127.0.0.1:0`` with a home of its own; knows the programs it started."""
+
+    def __init__(self, home, *args: str) -> None:
+        self.home = home
+        env = dict(os.environ, ANKH_HOME=str(home))
+        self.proc = subprocess.Popen([sys.executable, "-m", "ankh.tui.cli", "serve", "--ssh", "127.0.0.1:0", *args],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        first = self.proc.stdout.readline()
+        m = re.search(r"over SSH on 127\.0\.0\.1:(\d+) \(host key (SHA256:\S+)\)", first)
+        assert m, first + (self.proc.stdout.read() if self.proc.poll() is not None else "")
+        self.port, self.host_key = int(m.group(1)), m.group(2)
+        self.lines: list[str] = [first]
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.append(line)
+
+    def pids(self) -> list[int]:
+        """The programs the server started, by PID, in order."""
+        return [int(m.group(1)) for line in list(self.lines)
+                for m in [re.search(r"program started, pid (\d+)", line)] if m]
+
+    def stop(self) -> list[int]:
+        """Stop the server (SIGTERM, as a person would); returns the PIDs of the programs it ran."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self._reader.join(timeout=5)
+        return self.pids()
+
+
+async def wait_gone(pid: int, timeout: float = 15.0) -> bool:
+    end = time.monotonic() + timeout
+    while not gone(pid) and time.monotonic() < end:
+        await asyncio.sleep(0.05)
+    return gone(pid)
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+class Client:
+    """One SSH session with a terminal, drawn by pyte as the client's terminal would draw it."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection, process, width: int, height: int) -> None:
+        self.conn = conn
+        self.process = process
+        self.screen = pyte.Screen(width, height)
+        self.stream = pyte.ByteStream(self.screen)
+        self.last_output = time.monotonic()
+        self.closed = False
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def open(cls, port: int, username: str, key=None, size=(80, 24)) -> "Client":
+        conn = await asyncssh.connect("127.0.0.1", port, username=username, known_hosts=None,
+                                      client_keys=[key] if key is not None else None, agent_path=None,
+                                      password=None if key is not None else "", preferred_auth=(
+                                          "publickey" if key is not None else "keyboard-interactive"))
+        process = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
+        return cls(conn, process, *size)
+
+    async def _read(self) -> None:
+        try:
+            while data := await self.process.stdout.read(65536):
+                self.stream.feed(data)
+                self.last_output = time.monotonic()
+        except (asyncssh.Error, OSError):
+            pass
+        self.closed = True
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def row(self, n: int) -> str:
+        return self.screen.display[n]
+
+    async def wait_for(self, *texts: str, timeout: float = 20.0, flat: bool = False) -> str:
+        end = time.monotonic() + timeout
+        while True:
+            screen = self.text()
+            seen = re.sub(r"\s+", "", screen) if flat else screen
+            if all((re.sub(r"\s+", "", t) if flat else t) in seen for t in texts):
+                return screen
+            if time.monotonic() > end:
+                raise AssertionError(f"{texts} never appeared; the screen was:\n{screen}")
+            await asyncio.sleep(0.05)
+
+    async def wait_until(self, check, what: str, timeout: float = 20.0) -> None:
+        end = time.monotonic() + timeout
+        while not check():
+            if time.monotonic() > end:
+                raise AssertionError(f"{what} never happened; the screen was:\n{self.text()}")
+            await asyncio.sleep(0.05)
+
+    def keys(self, data: bytes) -> None:
+        self.process.stdin.write(data)
+
+    def resize(self, width: int, height: int) -> None:
+        self.screen.resize(lines=height, columns=width)
+        self.process.change_terminal_size(width, height)
+
+    async def close(self) -> None:
+        self.conn.close()
+        await self.conn.wait_closed()
+        await asyncio.gather(self._reader, return_exceptions=True)
+
+
+def our_decision(screen: str) -> str | None:
+    """Whether the prompt asks us: "turn" (any decision of ours) or "window" (an interrupt window)."""
+    for row in screen.splitlines():
+        if re.match(r"\s{0,3}! Interrupt window", row):
+            return "window"
+        if re.match(r"\s{0,3}▶ ", row):
+            return "turn"
+    return None
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = Server(tmp_path / "server")
+    try:
+        yield s
+    finally:
+        pids = s.stop()
+        for pid in pids:  # the server stops what it started; if one were left, stop it and fail
+            if not gone(pid):
+                os.kill(pid, signal.SIGKILL)
+                pytest.fail(f"the program {pid} outlived the server")
+
+
+async def test_a_key_gets_the_title_screen_resizes_and_plays_a_game_with_a_bot_to_the_end(server):
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    fp = key.get_fingerprint("sha256")
+    c = await Client.open(server.port, "alice", key)
+    try:
+        # 80x24: the title screen, saying where the secrets live and which key this is.
+        await c.wait_for("New game against bots", "Host a table on the network", "q Quit")
+        await c.wait_for("your identity, hand and saves live on the server", fp, flat=True)
+        await c.wait_until(lambda: "q Quit" in c.row(23), "the footer on row 24")
+        banner_col = c.row(next(i for i, r in enumerate(c.screen.display) if "A N K H" in r)).index("A N K H")
+        # 120x40: drawn again at the new size (the footer on the new last row, the banner re-centred).
+        c.resize(120, 40)
+        await c.wait_until(lambda: "q Quit" in c.row(39), "the footer on row 40")
+        rows = [r for r in c.screen.display if "A N K H" in r]
+        assert rows and rows[0].index("A N K H") == banner_col + 20, c.text()
+        c.resize(80, 24)  # and back (the game is played at the smallest size it supports)
+        await c.wait_until(lambda: "q Quit" in c.row(23) and any(
+            r.find("A N K H") == banner_col for r in c.screen.display), "the title at 80x24 again")
+
+        # A table for two people: its lobby names the SSH user and the key, and waits; leave it.
+        c.keys(b"o")
+        await c.wait_for("Open a table on the network", "Seats")
+        c.keys(b"\r")
+        await c.wait_for("You came in over SSH with the key", fp, "alice", "(empty seat)", flat=True)
+        c.keys(b"\x1b")
+        await c.wait_for("New game against bots")
+        # A table with a bot in the other seat: the game starts at once.
+        c.keys(b"o")
+        await c.wait_for("Open a table on the network", "Seats")
+        c.keys(b"\x1b[B")  # down to Bots
+        await asyncio.sleep(0.2)
+        c.keys(b"\x1b[C")  # one bot
+        await asyncio.sleep(0.3)
+        c.keys(b"\r")
+
+        # Play: Enter at each of our decisions until the end screen.  A decision that comes after
+        # the bot's moves (or an interrupt window) ignores keys for 0.5 s: wait that out then.
+        await c.wait_for("Turn 1", timeout=60)
+        deadline = time.monotonic() + 150
+        last_key, others_moved, decisions = 0.0, True, 0
+        while "The game is over" not in c.text():
+            assert time.monotonic() < deadline, "the game did not end:\n" + c.text()
+            assert not c.closed, "the session closed during the game:\n" + c.text()
+            screen = c.text()
+            if "is deciding" in screen:
+                others_moved = True
+            mine = our_decision(screen)
+            now = time.monotonic()
+            if mine and now - last_key > (0.6 if others_moved or mine == "window" else 0.15):
+                c.keys(b"\r")
+                last_key, others_moved, decisions = now, False, decisions + 1
+            await asyncio.sleep(0.03)
+        await c.wait_for("The game is over", "wins")
+        print(f"{decisions} decisions of ours")
+        c.keys(b"q")
+        await c.wait_until(lambda: c.closed, "the session's end", timeout=15)
+        assert c.process.exit_status == 0
+    finally:
+        await c.close()
+
+    # The player's home is kept under the key, private, with the game's journal in it.
+    homes = list((server.home / "ssh" / "keys").iterdir())
+    assert len(homes) == 1
+    assert stat.S_IMODE(homes[0].stat().st_mode) == 0o700
+    assert stat.S_IMODE((homes[0] / "identity.key").stat().st_mode) == 0o600
+    assert any((homes[0] / "saves").iterdir())
+    assert stat.S_IMODE((server.home / "ssh" / "host_ed25519").stat().st_mode) == 0o600
+    # The same key next time: the same home, the same identity.
+    identity = (homes[0] / "identity.key").read_bytes()
+    c = await Client.open(server.port, "alice", key)
+    try:
+        await c.wait_for("New game against bots", fp, flat=True)
+    finally:
+        await c.close()
+    assert list((server.home / "ssh" / "keys").iterdir()) == homes
+    assert (homes[0] / "identity.key").read_bytes() == identity
+
+
+async def test_without_a_key_a_guest_gets_the_title_screen_and_leaves_nothing_behind(server):
+    c = await Client.open(server.port, "visitor")
+    try:
+        await c.wait_for("New game against bots", "q Quit")
+        await c.wait_for("Over SSH as a guest (no key)", "thrown away when you leave", flat=True)
+        assert len(list((server.home / "ssh" / "guests").iterdir())) == 1
+    finally:
+        await c.close()  # a dropped connection: the program is stopped, the guest's home removed
+    assert await wait_gone(server.pids()[-1]), "the guest's program outlived its connection"
+    end = time.monotonic() + 15
+    while any((server.home / "ssh" / "guests").iterdir()) and time.monotonic() < end:
+        await asyncio.sleep(0.1)
+    assert not any((server.home / "ssh" / "guests").iterdir())
+    # Without a terminal there is nothing to draw on: a plain message, not a crash.
+    async with asyncssh.connect("127.0.0.1", server.port, username="script", known_hosts=None,
+                                client_keys=None, agent_path=None, password="",
+                                preferred_auth="keyboard-interactive") as conn:
+        result = await conn.run("ls", term_type=None)
+        assert result.exit_status == 1 and "connect with ssh -t" in result.stderr
+    # The server still serves (one session's end is no one else's).
+    c = await Client.open(server.port, "visitor")
+    try:
+        await c.wait_for("New game against bots")
+    finally:
+        await c.close()
+
+
+async def test_an_idle_session_is_closed_with_a_message_and_its_program_stopped(tmp_path):
+    server = Server(tmp_path / "server", "--idle", "0.04")  # 2.4 s without a key
+    try:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        c = await Client.open(server.port, "sleepy", key)
+        try:
+            await c.wait_for("New game against bots")
+            await asyncio.sleep(1.2)
+            c.keys(b"r")                        # a key (the rules): the clock starts again
+            await asyncio.sleep(1.6)
+            assert not c.closed                 # 2.8 s since connecting, 1.6 s since the key
+            await c.wait_until(lambda: c.closed, "the idle session's end", timeout=10)
+            assert "closed after 2.4 seconds without a key pressed" in c.text()
+        finally:
+            await c.close()
+        assert await wait_gone(server.pids()[-1]), "the idle session's program was not stopped"
+    finally:
+        for pid in server.stop():
+            if not gone(pid):
+                os.kill(pid, signal.SIGKILL)
