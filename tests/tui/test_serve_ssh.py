@@ -199,6 +199,8 @@ async def test_a_key_gets_the_title_screen_resizes_and_plays_a_game_with_a_bot_t
         c.keys(b"\x1b[C")  # one bot
         await asyncio.sleep(0.3)
         c.keys(b"\r")
+        await c.wait_for("not ready", timeout=30)
+        c.keys(b"\x12")  # Ctrl+R: ready; the deal begins
 
         # Play: Enter at each of our decisions until the end screen.  A decision that comes after
         # the bot's moves (or an interrupt window) ignores keys for 0.5 s: wait that out then.
