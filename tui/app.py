@@ -91,10 +91,11 @@ class AnkhApp(App[int]):
 
     def start_host(self, seats: int, bots: int, port: int = 0) -> None:
         """Open a table on the network and wait in its lobby."""
-        from .bots import default_bot_kind
         from .netplay import NetSession
         from .screens.lobby import LobbyScreen
-        session = NetSession(bot_kind=default_bot_kind(), interface=self.interface)
+        # Bots at a networked table play at the normal level: the hard level's
+        # worker processes would take the cores the table's cryptography needs.
+        session = NetSession(bot_kind="heuristic", interface=self.interface)
         session.host(seats=seats, bots=bots, port=port)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
