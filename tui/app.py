@@ -201,19 +201,18 @@ def run(argv: list[str] | None = None) -> int:
         os.environ.pop("COLUMNS", None)
         os.environ.pop("LINES", None)
     net = None
-    if args.net:  # from 'ankh host' / 'ankh join' without --headless
+    if args.net:  # from 'ankh host' / 'ankh join' / 'ankh watch' without --headless
+        from .headless import parse_address
         if args.net[0] == "host":
             net = ("host", int(args.net[1]), int(args.net[2]), int(args.net[3]))
         elif args.net[0] == "load":
             net = ("load", Path(args.net[1]))
         elif args.net[0] == "watch":
-            host, _sep, port = args.net[1].rpartition(":")
-            net = ("watch", (host.strip("[]") or "127.0.0.1", int(port)))
+            net = ("watch", parse_address(args.net[1]))
         else:
             address = args.net[1] if len(args.net) > 1 else None
             if address:
-                host, _sep, port = address.rpartition(":")
-                net = ("join", (host.strip("[]") or "127.0.0.1", int(port)))
+                net = ("join", parse_address(address))
             else:
                 net = ("join", None)
     app = AnkhApp(session, bot_delay=max(0.0, args.bot_delay), seed=args.seed, ansi=args.ansi,

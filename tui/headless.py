@@ -144,7 +144,7 @@ def _bot_decider(kind: str, seed: int | None):
     return decide
 
 
-def _parse_address(text: str) -> tuple[str, int]:
+def parse_address(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit():
         raise ValueError(f"expected HOST:PORT, not {text!r}")
@@ -181,7 +181,7 @@ def join(args) -> int:
         if args.load:
             return await JoinNode.resume(profile.identity, SaveDir(Path(args.load)), decide=decide, report=report)
         if args.address:
-            h, p = _parse_address(args.address)
+            h, p = parse_address(args.address)
         else:
             print("looking for an open table on the LAN", flush=True)
             h, p = await find_table(args.find_timeout, interfaces=[args.interface] if args.interface else None)
@@ -198,7 +198,7 @@ def watch(args) -> int:
 
     async def main() -> Result:
         if args.address:
-            h, p = _parse_address(args.address)
+            h, p = parse_address(args.address)
         else:
             print("looking for a table on the LAN", flush=True)
             h, p = await find_table(args.find_timeout, interfaces=[args.interface] if args.interface else None,
