@@ -33,14 +33,14 @@ from typing import Any
 from ankh.core.engine import new_game
 from ankh.core.model import (
     COLOURS, DealCard, Decision, Event, IllegalAction, Outcome, PassCard, PickRandom, Reveal, RollDie, RulesError,
-    ShowCards,
+    ShowCards, deck_lists, personality_list,
 )
 from ankh.core.state import State
 
 from .deck import DeckSpec, unlock
 from .errors import LocalProtocolError, RemoteProtocolError
-from .fair_game import deck_specs
 from .envelope import HEADER_LEN, open_frame, unpack_strict
+from .local import EVENT_IDS
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
 from .ops import Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShuffleDeck, Sync, shuffle_steps, to_wire
 from .ops import Reveal as RevealOp
@@ -87,6 +87,14 @@ class Audited:
 class Finished:
     """Every seat signed the final log hash: the game and its record are complete."""
     final_hash: bytes
+
+
+def deck_specs(players: int) -> list[DeckSpec]:
+    """The game's three decks as the protocol shuffles them.  A card's handle
+    in the rules engine is its position in the shuffled deck (0 = top)."""
+    green, brown = deck_lists(players)
+    return [DeckSpec.player(green, brown), DeckSpec.of("personality", personality_list(players)),
+            DeckSpec.of("event", EVENT_IDS)]
 
 
 SETUP = "setup"

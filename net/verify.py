@@ -26,10 +26,9 @@ from typing import BinaryIO
 from .envelope import SeqTracker, open_frame, peek_signer
 from . import journal
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
-from .fair_game import deck_specs
 from .ledger import BODIES, Ledger
 from .ops import Move, describe
-from .peer import Moved, describe_outcome, replay
+from .peer import Moved, deck_specs, describe_outcome, replay
 from .transcript import MAX_TRANSCRIPT, Roster, read_stream
 
 

@@ -65,9 +65,15 @@ class Star:
             moved = moved or progress
         return moved
 
-    def play(self, bots: Sequence[Any], max_rounds: int = 100_000) -> None:
+    def play(self, bots: Sequence[Any], max_rounds: int = 100_000,
+             after_round: Callable[["Star"], None] | None = None) -> None:
+        """Play to the end; ``bots[seat].choose(engine, decision)`` sees only its
+        own seat's engine.  ``after_round`` (if given) sees the table after
+        every round of deliveries and decisions."""
         for _ in range(max_rounds):
             self.pump()
+            if after_round is not None:
+                after_round(self)
             if all(p.phase == "done" for p in self.peers):
                 return
             acted = False

@@ -5,6 +5,8 @@ the log carries on."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,10 +25,39 @@ def bots(n: int, seed: int) -> list[RandomBot]:
     return [RandomBot(random.Random(f"{seed}:{s}")) for s in range(n)]
 
 
+def check_knowledge(star: Star) -> None:
+    """Each seat's engine knows a card exactly when the seat's own keys unlock
+    it, and that is only what the rules allow it to know (until the audit at
+    the end discloses every card)."""
+    for s, peer in enumerate(star.peers):
+        engine = peer.engine
+        if peer.audit is not None:
+            continue
+        for h, cid in enumerate(engine.card):
+            assert peer.known("player", h) == cid, (s, h)
+        for h, pid in enumerate(engine.pers):
+            assert peer.known("personality", h) == pid, (s, h)
+        for h in engine.draw:
+            assert peer.known("player", h) is None, "the draw pile is secret from all"
+        for q, hand in enumerate(engine.hand):
+            for h in hand:
+                if q == s:
+                    assert peer.known("player", h) is not None, "a seat can read its own hand"
+                elif peer.known("player", h) is not None:
+                    assert h in engine.seen[s], "a seat decrypted a card the rules never showed it"
+        if engine.outcome is None:
+            for q in range(len(star.peers)):
+                ph = engine.personality[q]
+                if q != s and ph not in engine.pers_seen[s]:
+                    assert peer.known("personality", ph) is None, "a personality leaked"
+        for h in engine.event_deck:
+            assert peer.known("event", h) is None, "the event deck order leaked"
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_whole_game_through_the_star(players: int) -> None:
     star = Star(star_peers(players, seed=b"whole%d" % players))
-    star.play(bots(players, players))
+    star.play(bots(players, players), after_round=check_knowledge)
     peers = star.peers
     finals = {p.final_hash for p in peers}
     assert len(finals) == 1 and None not in finals
@@ -42,6 +73,45 @@ def test_a_whole_game_through_the_star(players: int) -> None:
     report = verify_transcript(saved.pop())
     assert report.fair, str(report)
     assert "rules replayed" in report.rules and "wins" in report.rules
+
+
+def test_each_seat_decides_with_its_own_knowledge_only() -> None:
+    star = Star(star_peers(3, seed=b"own-knowledge"))
+    first = bots(3, 3)
+    for _ in range(10_000):
+        star.pump()
+        turn = next((p for p in star.peers if p.decision is not None and p.decision.kind == "turn"), None)
+        if turn is not None:
+            break
+        for s, p in enumerate(star.peers):
+            if p.decision is not None:
+                option = first[s].choose(p.engine, p.decision)
+                star.events[s] += star.hub.host_choose(option) if s == 0 else p.choose(option)
+    assert turn is not None
+    mover = turn.me
+    other = star.peers[(mover + 1) % 3]
+    # the player to move sees the names of the cards it may play; the next seat
+    # sees only handles for the same cards
+    plays = [o for o in turn.decision.options if o[0] == "play"]
+    assert plays and all(turn.engine.card[o[1]] is not None for o in plays)
+    assert all(other.engine.card[o[1]] is None for o in plays)
+
+
+def test_ankh_verify_audits_a_saved_game_and_names_a_tamperer(tmp_path) -> None:
+    star = Star(star_peers(2, seed=b"cli"))
+    star.play(bots(2, 2))
+    path = tmp_path / "game.ankh"
+    star.peers[1].protocol.transcript().save(path)
+    out = subprocess.run([sys.executable, "-m", "ankh.tui.cli", "verify", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.startswith("fair"), out.stdout + out.stderr
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x40
+    path.write_bytes(bytes(data))
+    out = subprocess.run([sys.executable, "-m", "ankh.tui.cli", "verify", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert out.stdout.startswith("violation:") and "seat " in out.stdout
 
 
 def test_an_illegal_move_is_refused_and_named() -> None:
