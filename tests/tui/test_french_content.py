@@ -9,6 +9,7 @@ shows every name for review.
 from __future__ import annotations
 
 import ast
+import gettext
 import re
 from collections import Counter
 from pathlib import Path
@@ -21,6 +22,7 @@ from ankh.core import catalog
 TUI = Path(ankh.tui.__file__).resolve().parent
 ROOT = Path(__file__).resolve().parents[2]
 PO = TUI / "locale" / "fr" / "LC_MESSAGES" / "ankh-game.po"
+MO = PO.with_suffix(".mo")
 GLOSSARY = ROOT / "docs" / "french.md"
 RULES_EN = TUI / "data" / "rules.md"
 RULES_FR = TUI / "data" / "rules.fr.md"
@@ -107,6 +109,14 @@ def test_every_printed_name_and_text_has_a_french_translation(translations):
 def test_no_entry_is_left_over_from_an_older_catalog(translations):
     stale = sorted(set(translations) - expected_keys())
     assert stale == []
+
+
+def test_the_compiled_catalogue_the_program_reads_says_what_the_po_says(translations):
+    with MO.open("rb") as f:
+        compiled = gettext.GNUTranslations(f)
+    assert compiled.info()["language"] == "fr"
+    for (ctx, english), french in translations.items():
+        assert compiled.pgettext(ctx, english) == french, (ctx, english)
 
 
 def test_amounts_and_numbers_survive_the_translation(translations):
