@@ -49,6 +49,8 @@ def parse_po(text: str) -> list[dict]:
             if line == "" and current:
                 entries.append(current)
                 current, key = {}, None
+            elif line.startswith("#,") and "fuzzy" in line:
+                current["fuzzy"] = True
             continue
         m = re.fullmatch(r"(msgctxt|msgid|msgstr)\s+(\".*\")", line)
         if m:
@@ -98,7 +100,12 @@ def test_every_entry_is_complete_and_unique(entries):
     keys = [(e.get("msgctxt"), e["msgid"]) for e in entries]
     assert [k for k, n in Counter(keys).items() if n > 1] == []
     for e in entries:
-        assert set(e) == {"msgctxt", "msgid", "msgstr"} or e["msgid"] == "", e
+        assert set(e) - {"fuzzy"} == {"msgctxt", "msgid", "msgstr"} or e["msgid"] == "", e
+
+
+def test_no_translation_is_left_fuzzy(entries):
+    # gettext does not show a fuzzy translation: the player would read English.
+    assert [e["msgid"] for e in entries if e.get("fuzzy") and e["msgid"]] == []
 
 
 def test_every_printed_name_and_text_has_a_french_translation(translations):
