@@ -62,6 +62,8 @@ class Connection:
         self._last_sent = time.monotonic()
         peer = writer.get_extra_info("peername")
         self.peer_address: tuple | None = tuple(peer) if peer else None
+        local = writer.get_extra_info("sockname")
+        self.local_address: tuple | None = tuple(local) if local else None
         self._tasks = [asyncio.create_task(self._read_loop()), asyncio.create_task(self._keepalive_loop())]
         self._flush()
 
