@@ -45,6 +45,8 @@ PROLOGUE = PROTOCOL.encode()
 RETRY_EVERY = 1.0
 SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
 CLOSING = "the table closed"  # the host's last word on every link
+LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
+CLOSED_BY_PEER = "the peer closed the link"  # how a close on purpose reads (the peer's reason follows)
 ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
 
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
@@ -338,7 +340,7 @@ class HostNode(_Seatkeeper):
             self.advert = None
         for conn in list(self.conns.values()):
             conn.close(CLOSING)
-        self.watchers.close(CLOSING)
+        await self.watchers.aclose(CLOSING)
         if self.server is not None:
             self.server.close()
             with contextlib.suppress(Exception):
@@ -352,7 +354,10 @@ class HostNode(_Seatkeeper):
         except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError) as exc:
             conn.close(f"no greeting: {getattr(exc, 'reason', None) or getattr(exc, 'message', None) or 'timeout'}")
             return
-        if first["t"] == "join":
+        if first["t"] == "join" and (back := self._seated_again(conn, first)) is not None:
+            seat = back
+            self._reattach(seat, conn)
+        elif first["t"] == "join":
             if self.hub is not None or self.lobby.full:
                 conn.close("the table is full")
                 return
@@ -404,7 +409,7 @@ class HostNode(_Seatkeeper):
                     return
                 if self.conns.get(seat) is conn:
                     del self.conns[seat]
-                    if self.hub is None:
+                    if self.start_msg is None:
                         self.lobby.leave(conn.peer_key)
                         keys = [s.key for s in self.lobby.seats]
                         self.conns = {keys.index(c.peer_key): c for c in self.conns.values()}
@@ -441,6 +446,38 @@ class HostNode(_Seatkeeper):
                 self._watch_point(seat, conn, msg["port"])
             elif msg["t"] == "bye":
                 conn.close("left")
+
+    def _seated_again(self, conn: Connection, first: dict[str, Any]) -> int | None:
+        """The seat of a joiner back before its game began (its link dropped in
+        the lobby or while the seats made their keys): the same identity with
+        the same nonce.  None for anyone else."""
+        if self.start is not None:
+            keys, nonces = list(self.start.identities), list(self.start.nonces)
+        else:
+            keys, nonces = [s.key for s in self.lobby.seats], [s.nonce for s in self.lobby.seats]
+        if conn.peer_key not in keys:
+            return None
+        seat = keys.index(conn.peer_key)
+        if nonces[seat] != first["nonce"] or seat in self.local or seat in self._bots:
+            return None
+        return seat
+
+    def _reattach(self, seat: int, conn: Connection) -> None:
+        """A seat back before its game began takes its place again: the table as
+        it stands is sent again (and the game so far, if it began meanwhile)."""
+        old = self.conns.get(seat)
+        self.conns[seat] = conn
+        if old is not None and old is not conn:
+            old.close("replaced by a new connection")
+        self.gone_since.pop(seat, None)
+        self.report("back", seat)
+        self._send(seat, self.lobby.message())
+        if self.start_msg is not None:
+            self._send(seat, self.start_msg)
+        if self.hub is not None:
+            self._send(seat, self.roster_msg)
+            self.hub.catch_up(seat, [0] * self.hub.size)
+            self._flush()
 
     def set_ready(self, ready: bool) -> None:
         """The host's own seat is ready (or not) to begin."""
@@ -761,6 +798,7 @@ class JoinNode(_Seatkeeper):
         self.conn = conn
         conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
         await self._session(conn)
+        await self.watchers.aclose("game over")
         assert self.result is not None
         return self.result
 
@@ -772,8 +810,11 @@ class JoinNode(_Seatkeeper):
                 if self.result is not None:
                     return
                 if self.peer is None:
-                    self.end(Result(f"the table closed before the game began: {exc.reason}"))
-                    return
+                    again = await self._join_again(exc.reason)
+                    if again is None:
+                        return
+                    conn = self.conn = again
+                    continue
                 if exc.reason.endswith(CLOSING):  # the host ended the table on purpose
                     self.end(Result("the host closed the table before the game ended"))
                     return
@@ -782,6 +823,31 @@ class JoinNode(_Seatkeeper):
                 if again is None:
                     return
                 conn = self.conn = again
+
+    async def _join_again(self, reason: str) -> Connection | None:
+        """The link dropped before the game began: back to the same seat (the
+        same identity and nonce), unless the host closed it on purpose or does
+        not answer for ``LOBBY_PATIENCE`` seconds."""
+        assert self.address is not None
+        if reason.startswith(CLOSED_BY_PEER):
+            self.end(Result(f"the table closed before the game began: {reason}"))
+            return None
+        self.report("gone", (0, reason))
+        since = time.monotonic()
+        while True:
+            try:
+                conn = await connect(*self.address, self.identity, PROLOGUE, timeout=3)
+                break
+            except ConnectionClosed as exc:
+                if time.monotonic() - since >= LOBBY_PATIENCE:
+                    self.end(Result(f"the table closed before the game began: {exc.reason}"))
+                    return None
+                await asyncio.sleep(RETRY_EVERY)
+        conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
+        if self.start is not None and self.secrets is not None:  # our key may have been lost with the link
+            conn.send_nowait(encode({"t": "key", "key": self.secrets.identity.public_key, "cert": self.secrets.cert}))
+        self.report("back", 0)
+        return conn
 
     async def _reconnect(self) -> Connection | None:
         assert self.address is not None and self.peer is not None
@@ -1052,6 +1118,7 @@ class JoinNode(_Seatkeeper):
         if conn is not None:
             node.conn = conn
             await node._session(conn)
+        await node.watchers.aclose("game over")
         assert node.result is not None
         return node.result
 

@@ -11,6 +11,7 @@ spectator sends nothing but a goodbye; anything else cuts it off.
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,12 +34,16 @@ class Watchers:
         self.intro: list[bytes] = []  # the table, encoded once: set when the roster is known
         self.points: bytes | None = None  # the table's other watch points, encoded
         self.chat = True  # the table's chat reaches spectators
+        self._serving: set[asyncio.Task] = set()
 
     def __len__(self) -> int:
         return len(self.sent)
 
     async def serve(self, conn: Connection, start: int, log: Callable[[], Sequence[tuple[Any, list[bytes]]]]) -> None:
         """One spectator, from step ``start``, until it leaves or is cut off."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._serving.add(task)
         self.sent[conn] = None
         self.starts[conn] = start
         self.report("watcher", len(self.sent))
@@ -54,6 +59,7 @@ class Watchers:
         finally:
             self.sent.pop(conn, None)
             self.starts.pop(conn, None)
+            self._serving.discard(task)
 
     def flush(self, log: Sequence[tuple[Any, list[bytes]]]) -> None:
         """Send every spectator the steps of ``log`` it lacks (each run of steps encoded once)."""
@@ -101,4 +107,8 @@ class Watchers:
     def close(self, reason: str) -> None:
         for conn in list(self.sent):
             conn.close(reason)
-        self.sent.clear()
+
+    async def aclose(self, reason: str) -> None:
+        """Close every spectator's link and let each one's service end."""
+        self.close(reason)
+        await asyncio.gather(*[t for t in self._serving if t is not asyncio.current_task()], return_exceptions=True)
