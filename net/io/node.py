@@ -44,6 +44,7 @@ from .watchers import WATCH_ONLY, Watchers
 PROLOGUE = PROTOCOL.encode()
 RETRY_EVERY = 1.0
 SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
+FEED_SLICE = 8  # frames a spectator checks between looks at its link (a shuffle proof is one frame)
 CLOSING = "the table closed"  # the host's last word on every link
 LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
 CLOSED_BY_PEER = "the peer closed the link"  # how a close on purpose reads (the peer's reason follows)
@@ -1250,18 +1251,21 @@ class WatchNode:
             elif t == "frames" and self.spectator is not None and start is not None:
                 if self.keep:
                     self.seen += msg["f"]
-                try:
-                    events = self.spectator.feed(msg["f"])
-                except ProtocolError as exc:
-                    self.result = Result(f"aborted: the log does not check: {exc}")
-                    self.report("result", self.result)
-                    return
-                for e in events:
-                    self.report("event", (None, e))
-                    if isinstance(e, Finished):
-                        self.result = outcome_result(self.spectator)
+                for i in range(0, len(msg["f"]), FEED_SLICE):
+                    if i:  # catching up: let the link's keepalive (and the screen) breathe
+                        await asyncio.sleep(0)
+                    try:
+                        events = self.spectator.feed(msg["f"][i:i + FEED_SLICE])
+                    except ProtocolError as exc:
+                        self.result = Result(f"aborted: the log does not check: {exc}")
                         self.report("result", self.result)
                         return
+                    for e in events:
+                        self.report("event", (None, e))
+                        if isinstance(e, Finished):
+                            self.result = outcome_result(self.spectator)
+                            self.report("result", self.result)
+                            return
             elif t == "bye":
                 self.result = Result(msg["why"])
                 self.report("result", self.result)
