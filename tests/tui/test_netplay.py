@@ -139,3 +139,17 @@ async def test_a_networked_save_is_listed_and_loads_back_to_its_table(tmp_path, 
                 break
             await pilot.pause(0.05)
         assert isinstance(app.screen, GameScreen) and session.peer.engine.turn >= 1
+
+
+async def test_the_host_dialog_can_hide_the_chat_from_spectators(tmp_path, monkeypatch):
+    monkeypatch.setenv("ANKH_HOME", str(tmp_path / "home"))
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        assert isinstance(app.screen, HostDialog)
+        assert "Spectators see the chat" in str(app.screen.query_one("#spectator-chat").render())
+        await pilot.press("down", "down", "right", "enter")  # seats, bots, spectators see the chat: no
+        assert isinstance(app.screen, LobbyScreen)
+        node = app.screen.session.node
+        assert node.lobby.spectator_chat is False and node.watchers.chat is False
+        await pilot.press("escape")
