@@ -140,6 +140,25 @@ def frames_message(frames: list[bytes]) -> list[bytes]:
     return [encode({"t": "frames", "f": frames[i:i + 256]}) for i in range(0, len(frames), 256)]
 
 
+def steps_messages(steps: list[list[bytes]], max_bytes: int = MAX_LINK_MESSAGE // 2) -> list[bytes]:
+    """Whole steps' frames as link messages: no step is split between two
+    messages (a spectator that reconnects asks for the steps it lacks, so it
+    must never hold part of one), at most 256 frames and about ``max_bytes``
+    to a message."""
+    out: list[bytes] = []
+    batch: list[bytes] = []
+    size = 0
+    for step in steps:
+        if batch and (len(batch) + len(step) > 256 or size + sum(map(len, step)) > max_bytes):
+            out.append(encode({"t": "frames", "f": batch}))
+            batch, size = [], 0
+        batch += step
+        size += sum(map(len, step))
+    if batch:
+        out.append(encode({"t": "frames", "f": batch}))
+    return out
+
+
 def game_id_of(nonces: list[bytes]) -> bytes:
     """The game id: every seat's nonce counts, so no seat picks it alone."""
     return hashlib.sha256(b"ankh/v1/game-id" + b"".join(nonces)).digest()[:16]

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import RemoteProtocolError
-from ..lobby import decode, encode, frames_message, points_message
+from ..lobby import decode, encode, points_message, steps_messages
 from .transport import Connection, ConnectionClosed
 
 BACKLOG = 4 * 1024 * 1024  # bytes a spectator may leave unread before it is cut off
@@ -80,7 +80,7 @@ class Watchers:
                 sent = self.starts.get(conn, 0)
             if sent < len(log):
                 if sent not in encoded:
-                    encoded[sent] = frames_message([f for _, step in log[sent:] for f in step])
+                    encoded[sent] = steps_messages([step for _, step in log[sent:]])
                 messages += encoded[sent]
                 sent = len(log)
             self.sent[conn] = sent

@@ -127,3 +127,22 @@ def test_a_table_can_hide_its_chat_from_every_watch_point(tmp_path: Path) -> Non
     # The watch-only port turned both seat requests away, and the game went on with its two seats.
     assert len(refused) == 2 and all(r.endswith(WATCH_ONLY) for r in refused), refused
     assert len(host.hub.host.protocol.roster.keys) == 2
+
+
+def test_the_log_goes_to_spectators_in_whole_steps() -> None:
+    from ankh.net.lobby import MAX_LINK_MESSAGE, decode, steps_messages
+
+    steps = [[bytes([i % 251]) * (100 + 997 * (i % 7)) for _ in range(1 + i % 4)] for i in range(400)]
+    messages = steps_messages(steps, max_bytes=20_000)
+    assert len(messages) > 1
+    sent = [decode(m)["f"] for m in messages]
+    assert [f for batch in sent for f in batch] == [f for step in steps for f in step]
+    cuts, at = set(), 0                     # every message ends where a step ends
+    for step in steps:
+        at += len(step)
+        cuts.add(at)
+    at = 0
+    for batch in sent:
+        at += len(batch)
+        assert at in cuts and len(batch) <= 256
+    assert all(len(m) <= MAX_LINK_MESSAGE for m in messages)
