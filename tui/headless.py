@@ -76,6 +76,12 @@ def _printer(out=sys.stdout):
             line = "chat: this table hides the players' chat from spectators"
         elif what == "moved":
             line = f"watching through {data[0]}:{data[1]} now"
+        elif what == "watch-lost":
+            (h, p), reason = data
+            line = f"lost the watch point {h}:{p} ({reason}); looking for another"
+        elif what == "watch-waiting" and time.monotonic() - said["waiting"] >= 5:
+            said["waiting"] = time.monotonic()
+            line = f"no watch point answers (for {data:.0f} s); trying again"
         elif what == "watch-point":
             line = f"spectators can watch through {data[0]}:{data[1]}"
         elif what == "saved":

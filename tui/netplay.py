@@ -391,6 +391,12 @@ class WatchSession(NetSession):
     def report(self, what: str, data: Any) -> None:
         if what == "chat-hidden":
             self.chat_hidden = True
+        elif what == "watch-lost":
+            self.status = _("The seat we watched through left; looking for another.")
+        elif what == "watch-waiting":
+            self.status = _("No seat of the table answers (for {secs} s); trying again.").format(secs=int(data))
+        elif what == "moved":
+            self.status = _("Watching through {address} now.").format(address=f"{data[0]}:{data[1]}")
         super().report(what, data)
 
     @property

@@ -1183,7 +1183,7 @@ class WatchNode:
                     self.result = Result(f"the table closed: no watch point answered for {gone:.0f} s")
                     self.report("result", self.result)
                 elif failed >= len(self.points):  # none answers now: wait, then try them all again
-                    self.report("waiting", ((0,), {0: gone}))
+                    self.report("watch-waiting", gone)
                     await asyncio.sleep(RETRY_EVERY)
                     failed = 0
                 continue
@@ -1199,7 +1199,7 @@ class WatchNode:
                         self.result = Result(f"the table closed: {exc.reason}")
                         self.report("result", self.result)
                     else:
-                        self.report("gone", (0, exc.reason))
+                        self.report("watch-lost", (address, exc.reason))
                         at += 1  # another watch point first
             finally:
                 conn.close("done watching")

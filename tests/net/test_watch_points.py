@@ -56,6 +56,7 @@ def test_a_spectator_reattaches_when_its_seat_dies_and_misses_nothing(peers: Pee
     watcher = peers.start(["watch", point, "--headless"], tmp_path / "watch")
     watcher.wait_for(lambda l: l.startswith("turn 4:"), timeout=120)
     joiner.kill()
+    assert watcher.value("lost the watch point", timeout=30).startswith(point)
     moved = watcher.value("watching through", timeout=30)
     assert moved == f"127.0.0.1:{port} now"  # on to the host, which the joiner named
     again = peers.start(["join", "--headless", "--bot", "random", "--seed", "72", "--load", save],
