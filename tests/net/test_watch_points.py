@@ -54,8 +54,9 @@ def test_a_spectator_reattaches_when_its_seat_dies_and_misses_nothing(peers: Pee
     host, port, joiner, point = table_of_two(peers, tmp_path, 71)
     save = joiner.value("saving to")
     watcher = peers.start(["watch", point, "--headless"], tmp_path / "watch")
-    watcher.wait_for(lambda l: l.startswith("turn 4:"), timeout=120)
-    joiner.kill()
+    watcher.value("table fingerprint", timeout=60)  # it watches through the joiner ...
+    joiner.wait_for(lambda l: l.startswith("turn 4:"), timeout=120)
+    joiner.kill()  # ... which dies in the middle of the game (the spectator may still be catching up)
     assert watcher.value("lost the watch point", timeout=30).startswith(point)
     moved = watcher.value("watching through", timeout=30)
     assert moved == f"127.0.0.1:{port} now"  # on to the host, which the joiner named
