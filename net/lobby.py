@@ -11,7 +11,9 @@ Link messages (canonical msgpack maps, checked strictly):
 - ``ready``: a seated person is ready (or no longer ready) to begin.
 - ``lobby``: the host's view of the table: seats taken (name, key, bot or
   person, ready), seats in all, the table's lobby id.
-- ``start``: the seats are final: names, keys and every seat's nonce.  The
+- ``start``: the seats are final: names, keys and every seat's nonce, and
+  ``chat`` 0 if the table hides its talk from spectators (every watch point
+  honours it: the setting travels with the seats' start and their saves).  The
   game id is the hash of all the nonces, so no seat chooses it alone, and
   each seat checks that its own nonce and key are in it.
 - ``key``: after ``start``, each seat's signing key for this game and the
@@ -26,6 +28,13 @@ Link messages (canonical msgpack maps, checked strictly):
 - ``watch``: a spectator asks for the public log from step ``from`` on; it
   gets ``start`` and ``roster`` and then every step's frames as the steps
   finish.  It holds no key and takes part in no step.
+- ``watchpoint``: after the roster, a joiner tells the host the port where
+  it serves spectators too (a socket for spectators only, on the address it
+  joined through).
+- ``points``: from the host to every seat and spectator (and passed on by
+  every watch point): where spectators can watch this table, ``[host,
+  port]`` pairs, so that a spectator whose watch point leaves re-attaches to
+  another.
 - ``chat``: a line of table talk from seat ``seat``, numbered ``n`` by its
   sender and signed with the sender's identity over the table's lobby id,
   the seat, the number and the text, so that a relaying host can neither
@@ -65,7 +74,8 @@ MESSAGES = Tagged("t", {
     "lobby": Map({"t": Const("lobby"), "table": Bin(16), "total": Int(2, MAX_SEATS),
                   "seats": List(SEAT_INFO, MAX_SEATS)}),
     "start": Map({"t": Const("start"), "names": List(NAME, MAX_SEATS, min_len=2),
-                  "keys": List(KEY, MAX_SEATS, min_len=2), "nonces": List(NONCE, MAX_SEATS, min_len=2)}),
+                  "keys": List(KEY, MAX_SEATS, min_len=2), "nonces": List(NONCE, MAX_SEATS, min_len=2)},
+                 optional={"chat": Int(0, 1)}),
     "key": Map({"t": Const("key"), "key": KEY, "cert": Bin(64)}),
     "roster": Map({"t": Const("roster"), "keys": List(KEY, MAX_SEATS, min_len=2),
                    "certs": List(Bin(64), MAX_SEATS, min_len=2)}),
@@ -73,6 +83,8 @@ MESSAGES = Tagged("t", {
     "have": Map({"t": Const("have"), "have": _HAVE}),
     "frames": Map({"t": Const("frames"), "f": List(Bin(max_len=MAX_FRAME), 256, min_len=1)}),
     "watch": Map({"t": Const("watch"), "from": Int(0, 2**32)}),
+    "watchpoint": Map({"t": Const("watchpoint"), "port": Int(1, 65535)}),
+    "points": Map({"t": Const("points"), "at": List(Map({"host": Str(64), "port": Int(1, 65535)}), MAX_SEATS + 1)}),
     "chat": Map({"t": Const("chat"), "seat": Int(0, MAX_SEATS - 1), "n": Int(0, 2**32), "text": Str(MAX_TEXT),
                  "sig": Bin(64)}),
     "bye": Map({"t": Const("bye"), "why": Str(MAX_TEXT)}),
@@ -128,6 +140,25 @@ def frames_message(frames: list[bytes]) -> list[bytes]:
     return [encode({"t": "frames", "f": frames[i:i + 256]}) for i in range(0, len(frames), 256)]
 
 
+def steps_messages(steps: list[list[bytes]], max_bytes: int = MAX_LINK_MESSAGE // 2) -> list[bytes]:
+    """Whole steps' frames as link messages: no step is split between two
+    messages (a spectator that reconnects asks for the steps it lacks, so it
+    must never hold part of one), at most 256 frames and about ``max_bytes``
+    to a message."""
+    out: list[bytes] = []
+    batch: list[bytes] = []
+    size = 0
+    for step in steps:
+        if batch and (len(batch) + len(step) > 256 or size + sum(map(len, step)) > max_bytes):
+            out.append(encode({"t": "frames", "f": batch}))
+            batch, size = [], 0
+        batch += step
+        size += sum(map(len, step))
+    if batch:
+        out.append(encode({"t": "frames", "f": batch}))
+    return out
+
+
 def game_id_of(nonces: list[bytes]) -> bytes:
     """The game id: every seat's nonce counts, so no seat picks it alone."""
     return hashlib.sha256(b"ankh/v1/game-id" + b"".join(nonces)).digest()[:16]
@@ -162,6 +193,7 @@ class Lobby:
     table: bytes  # the lobby id (advertised; the game id comes from every seat's nonce)
     total: int
     seats: list[Seat] = field(default_factory=list)
+    spectator_chat: bool = True  # spectators hear the table talk
 
     def __post_init__(self) -> None:
         if not 2 <= self.total <= MAX_SEATS:
@@ -207,8 +239,11 @@ class Lobby:
     def start_message(self) -> dict[str, Any]:
         if not self.full:
             raise LocalProtocolError("the table is not full")
-        return {"t": "start", "names": [s.name for s in self.seats], "keys": [s.key for s in self.seats],
-                "nonces": [s.nonce for s in self.seats]}
+        msg = {"t": "start", "names": [s.name for s in self.seats], "keys": [s.key for s in self.seats],
+               "nonces": [s.nonce for s in self.seats]}
+        if not self.spectator_chat:
+            msg["chat"] = 0
+        return msg
 
 
 @dataclass(frozen=True)
@@ -220,6 +255,7 @@ class Start:
     names: tuple[str, ...]
     identities: tuple[bytes, ...]
     nonces: tuple[bytes, ...]
+    spectator_chat: bool = True
 
     @property
     def fingerprint(self) -> str:
@@ -238,7 +274,13 @@ class Start:
             raise RemoteProtocolError("start: our nonce is not the one we sent")
         if len(set(nonces)) != len(nonces) or len(set(names)) != len(names) or len(set(keys)) != len(keys):
             raise RemoteProtocolError("start: repeated nonces, names or keys")
-        return cls(game_id_of(list(nonces)), tuple(names), tuple(keys), tuple(nonces)), seat
+        return cls.of(msg), seat
+
+    @classmethod
+    def of(cls, msg: dict[str, Any]) -> Start:
+        """The table a ``start`` message describes (unchecked: see :meth:`from_message`)."""
+        return cls(game_id_of(list(msg["nonces"])), tuple(msg["names"]), tuple(msg["keys"]), tuple(msg["nonces"]),
+                   bool(msg.get("chat", 1)))
 
     def roster(self, keys: list[bytes], certs: list[bytes]) -> Roster:
         """The game's roster: each seat's game key, certified by the identity that sat down."""
@@ -248,6 +290,18 @@ class Start:
             return Roster(self.game_id, self.names, tuple(keys), identities=self.identities, certs=tuple(certs))
         except LocalProtocolError as exc:
             raise RemoteProtocolError(f"roster: {exc}") from None
+
+
+def points_message(points: list[tuple[str, int]]) -> dict[str, Any]:
+    return {"t": "points", "at": [{"host": h, "port": p} for h, p in points]}
+
+
+def watch_intro(table: bytes, start: dict[str, Any], roster: dict[str, Any]) -> list[bytes]:
+    """What a watch point tells a spectator first: the table's lobby id (chat is
+    signed over it), the seats, and the roster, encoded."""
+    seats = [{"name": n, "key": k, "bot": 0, "ready": 1} for n, k in zip(start["names"], start["keys"])]
+    return [encode({"t": "lobby", "table": table, "total": len(seats), "seats": seats}), encode(start),
+            encode(roster)]
 
 
 def colour(seat: int) -> str:

@@ -89,14 +89,14 @@ class AnkhApp(App[int]):
             return
         self.open_game(session)
 
-    def start_host(self, seats: int, bots: int, port: int = 0) -> None:
+    def start_host(self, seats: int, bots: int, port: int = 0, spectator_chat: bool = True) -> None:
         """Open a table on the network and wait in its lobby."""
         from .netplay import NetSession
         from .screens.lobby import LobbyScreen
         # Bots at a networked table play at the normal level: the hard level's
         # worker processes would take the cores the table's cryptography needs.
         session = NetSession(bot_kind="heuristic", interface=self.interface)
-        session.host(seats=seats, bots=bots, port=port)
+        session.host(seats=seats, bots=bots, port=port, spectator_chat=spectator_chat)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
     def start_net_load(self, path: Path) -> None:
@@ -204,7 +204,7 @@ def run(argv: list[str] | None = None) -> int:
     if args.net:  # from 'ankh host' / 'ankh join' / 'ankh watch' without --headless
         from .headless import parse_address
         if args.net[0] == "host":
-            net = ("host", int(args.net[1]), int(args.net[2]), int(args.net[3]))
+            net = ("host", int(args.net[1]), int(args.net[2]), int(args.net[3]), args.net[4:] != ["quiet"])
         elif args.net[0] == "load":
             net = ("load", Path(args.net[1]))
         elif args.net[0] == "watch":

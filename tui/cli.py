@@ -21,6 +21,8 @@ def main(argv: list[str] | None = None) -> int:
     hp.add_argument("--bind", default="0.0.0.0",
                     help="address to listen on, and to advertise on when given (default: all)")
     hp.add_argument("--no-advertise", action="store_true", help="do not announce the table on the LAN")
+    hp.add_argument("--no-spectator-chat", action="store_true",
+                    help="hide the players' chat from spectators (every seat's watch point honours it)")
     jp = sub.add_parser("join", help="sit at a table on the network")
     jp.add_argument("address", nargs="?", help="HOST:PORT of the table (default: the first open table found)")
     jp.add_argument("--interface", metavar="ADDR", help="look for tables on this interface's address only")
@@ -84,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.load:
             net = ["load", args.load]
         elif args.command == "host":
-            net = ["host", str(args.seats), str(args.bots), str(args.port)]
+            net = ["host", str(args.seats), str(args.bots), str(args.port),
+                   *(["quiet"] if args.no_spectator_chat else [])]
         else:
             net = ["join", *([args.address] if args.address else [])]
         interface = getattr(args, "interface", None) or (args.bind if args.command == "host" and

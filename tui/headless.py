@@ -72,6 +72,18 @@ def _printer(out=sys.stdout):
         elif what == "chat":
             seat, name, text = data
             line = f"chat: {COLOURS[seat]} ({name}): {text}"
+        elif what == "chat-hidden":
+            line = "chat: this table hides the players' chat from spectators"
+        elif what == "moved":
+            line = f"watching through {data[0]}:{data[1]} now"
+        elif what == "watch-lost":
+            (h, p), reason = data
+            line = f"lost the watch point {h}:{p} ({reason}); looking for another"
+        elif what == "watch-waiting" and time.monotonic() - said["waiting"] >= 5:
+            said["waiting"] = time.monotonic()
+            line = f"no watch point answers (for {data:.0f} s); trying again"
+        elif what == "watch-point":
+            line = f"spectators can watch through {data[0]}:{data[1]}"
         elif what == "saved":
             line = f"saving to {data}"
         elif what == "transcript":
@@ -164,7 +176,7 @@ def host(args) -> int:
         else:
             node = HostNode(profile.identity, name, seats=args.seats, bots=args.bots, decide=decide, report=report,
                             save_root=home.saves_dir(), bind=args.bind, port=args.port,
-                            advertise=not args.no_advertise)
+                            advertise=not args.no_advertise, spectator_chat=not args.no_spectator_chat)
         await node.open()
         return await node.run()
 

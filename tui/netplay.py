@@ -63,12 +63,13 @@ class NetSession:
 
     # --- starting ---------------------------------------------------------------------------------
 
-    def host(self, *, seats: int, bots: int, port: int = 0) -> None:
+    def host(self, *, seats: int, bots: int, port: int = 0, spectator_chat: bool = True) -> None:
         profile = home.load_identity()
         bind = self.interface or "0.0.0.0"
         decide = {0: self.decide, **{s: self._bot for s in range(1, bots + 1)}}
         self.node = HostNode(profile.identity, profile.name, seats=seats, bots=bots, decide=decide,
-                             report=self.report, save_root=home.saves_dir(), bind=bind, port=port, ready=False)
+                             report=self.report, save_root=home.saves_dir(), bind=bind, port=port, ready=False,
+                             spectator_chat=spectator_chat)
         self._task = asyncio.get_running_loop().create_task(self._run_host())
 
     async def _run_host(self) -> None:
@@ -387,6 +388,19 @@ class WatchSession(NetSession):
     def undo_refusal(self) -> str:
         return _("You are watching: the players make the moves.")
 
+    def report(self, what: str, data: Any) -> None:
+        if what == "chat-hidden":
+            self.chat_hidden = True
+        elif what == "watch-lost":
+            self.status = _("The seat we watched through left; looking for another.")
+        elif what == "watch-waiting":
+            self.status = _("No seat of the table answers (for {secs} s); trying again.").format(secs=int(data))
+        elif what == "moved":
+            self.status = _("Watching through {address} now.").format(address=f"{data[0]}:{data[1]}")
+        super().report(what, data)
+
     @property
     def net_note(self) -> str:
+        if getattr(self, "chat_hidden", False):
+            return self.audit or _("watching; this table hides the players' chat from spectators")
         return self.audit or _("watching")

@@ -31,7 +31,7 @@ from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError
 from ..hub import Hub
 from ..lobby import (
     CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
-    game_id_of,
+    points_message, watch_intro,
 )
 from ..peer import SETUP, Finished, GamePeer, Spectator, YourMove, describe_outcome
 from ..seat import ANY_LINK, SeatProtocol
@@ -39,12 +39,15 @@ from ..secrets import SeatSecrets
 from ..transcript import Roster
 from .discovery import TableAdvert, TableBrowser
 from .transport import Connection, ConnectionClosed, connect, serve, server_port
+from .watchers import WATCH_ONLY, Watchers
 
 PROLOGUE = PROTOCOL.encode()
 RETRY_EVERY = 1.0
 SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
-WATCHER_BACKLOG = 4 * 1024 * 1024  # bytes a spectator may leave unread before it is cut off
+FEED_SLICE = 8  # frames a spectator checks between looks at its link (a shuffle proof is one frame)
 CLOSING = "the table closed"  # the host's last word on every link
+LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
+CLOSED_BY_PEER = "the peer closed the link"  # how a close on purpose reads (the peer's reason follows)
 ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
 
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
@@ -244,17 +247,16 @@ class HostNode(_Seatkeeper):
 
     def __init__(self, identity: Identity, name: str, *, seats: int, bots: int, decide: dict[int, Decide] | Decide,
                  report: Report, save_root: Path | None, bind: str = "0.0.0.0", port: int = 0,
-                 advertise: bool = True, ready: bool = True):
+                 advertise: bool = True, ready: bool = True, spectator_chat: bool = True):
         super().__init__(report=report, decide=decide, save=None)
         self.chat_counts: dict[int, list[float]] = {}  # recent chat times per seat (the rate limit)
         self._said = 0
-        self.spectator_chat = True  # spectators see the table talk
         self.abandon_after = ABANDON_AFTER
         self.advertise = advertise
         self.advert: TableAdvert | None = None
         self.name = name
         self.identity = identity
-        self.lobby = Lobby(os.urandom(16), seats)
+        self.lobby = Lobby(os.urandom(16), seats, spectator_chat=spectator_chat)
         self.save_root = save_root
         self.bind, self.port = bind, port
         self._nonce = os.urandom(16)
@@ -268,7 +270,9 @@ class HostNode(_Seatkeeper):
             self._bots[seat] = ident
         self.conns: dict[int, Connection] = {}
         self.pending: list[tuple[Connection, str]] = []  # joiners not seated (table full...)
-        self.watchers: dict[Connection, list] = {}  # spectators: [steps sent, start and roster sent]
+        self.watchers = Watchers(report)
+        self.watchers.chat = spectator_chat
+        self.points: dict[int, tuple[str, int]] = {}  # each joiner's watch point
         self.hub: Hub | None = None
         self.roster: Roster | None = None
         self.start: Start | None = None
@@ -337,6 +341,7 @@ class HostNode(_Seatkeeper):
             self.advert = None
         for conn in list(self.conns.values()):
             conn.close(CLOSING)
+        await self.watchers.aclose(CLOSING)
         if self.server is not None:
             self.server.close()
             with contextlib.suppress(Exception):
@@ -350,7 +355,10 @@ class HostNode(_Seatkeeper):
         except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError) as exc:
             conn.close(f"no greeting: {getattr(exc, 'reason', None) or getattr(exc, 'message', None) or 'timeout'}")
             return
-        if first["t"] == "join":
+        if first["t"] == "join" and (back := self._seated_again(conn, first)) is not None:
+            seat = back
+            self._reattach(seat, conn)
+        elif first["t"] == "join":
             if self.hub is not None or self.lobby.full:
                 conn.close("the table is full")
                 return
@@ -386,7 +394,7 @@ class HostNode(_Seatkeeper):
             self.report("back", seat)
             self._flush()
         elif first["t"] == "watch":
-            await self._watcher(conn, first["from"])
+            await self.watchers.serve(conn, first["from"], self._log)
             return
         else:
             conn.close("expected join, rejoin or watch")
@@ -402,7 +410,7 @@ class HostNode(_Seatkeeper):
                     return
                 if self.conns.get(seat) is conn:
                     del self.conns[seat]
-                    if self.hub is None:
+                    if self.start_msg is None:
                         self.lobby.leave(conn.peer_key)
                         keys = [s.key for s in self.lobby.seats]
                         self.conns = {keys.index(c.peer_key): c for c in self.conns.values()}
@@ -435,8 +443,42 @@ class HostNode(_Seatkeeper):
             elif msg["t"] == "key" and self.start is not None and self.hub is None and seat not in self._keys:
                 self._keys[seat] = (msg["key"], msg["cert"])
                 self._roster_if_ready()
+            elif msg["t"] == "watchpoint" and self.hub is not None:
+                self._watch_point(seat, conn, msg["port"])
             elif msg["t"] == "bye":
                 conn.close("left")
+
+    def _seated_again(self, conn: Connection, first: dict[str, Any]) -> int | None:
+        """The seat of a joiner back before its game began (its link dropped in
+        the lobby or while the seats made their keys): the same identity with
+        the same nonce.  None for anyone else."""
+        if self.start is not None:
+            keys, nonces = list(self.start.identities), list(self.start.nonces)
+        else:
+            keys, nonces = [s.key for s in self.lobby.seats], [s.nonce for s in self.lobby.seats]
+        if conn.peer_key not in keys:
+            return None
+        seat = keys.index(conn.peer_key)
+        if nonces[seat] != first["nonce"] or seat in self.local or seat in self._bots:
+            return None
+        return seat
+
+    def _reattach(self, seat: int, conn: Connection) -> None:
+        """A seat back before its game began takes its place again: the table as
+        it stands is sent again (and the game so far, if it began meanwhile)."""
+        old = self.conns.get(seat)
+        self.conns[seat] = conn
+        if old is not None and old is not conn:
+            old.close("replaced by a new connection")
+        self.gone_since.pop(seat, None)
+        self.report("back", seat)
+        self._send(seat, self.lobby.message())
+        if self.start_msg is not None:
+            self._send(seat, self.start_msg)
+        if self.hub is not None:
+            self._send(seat, self.roster_msg)
+            self.hub.catch_up(seat, [0] * self.hub.size)
+            self._flush()
 
     def set_ready(self, ready: bool) -> None:
         """The host's own seat is ready (or not) to begin."""
@@ -494,53 +536,27 @@ class HostNode(_Seatkeeper):
         for s in list(self.conns):
             if s != exclude:
                 self._send(s, msg)
-        if self.spectator_chat:
-            for conn in list(self.watchers):
-                if not conn.closed:
-                    conn.send_nowait(encode(msg))
+        self.watchers.say(msg)
 
-    async def _watcher(self, conn: Connection, start: int) -> None:
-        """A spectator: the public log from step ``start``, then each step as it
-        finishes.  It is never waited for; one that falls too far behind, or
-        sends anything but a goodbye, is cut off."""
-        self.watchers[conn] = [start, False]
-        self.report("watcher", len(self.watchers))
-        self._serve_watchers()
-        try:
-            while True:
-                msg = decode(await conn.recv())
-                if msg["t"] != "bye":
-                    conn.close("spectators only watch")
-                    break
-                conn.close("left")
-                break
-        except RemoteProtocolError:
-            conn.close("malformed message from a spectator")
-        except ConnectionClosed:
-            pass
-        self.watchers.pop(conn, None)
+    def _log(self) -> list:
+        return self.hub.host.protocol.ledger.log if self.hub is not None else []
+
+    def _tell_watchers(self) -> None:
+        self.watchers.intro = watch_intro(self.lobby.table, self.start_msg, self.roster_msg)
 
     def _serve_watchers(self) -> None:
-        if self.roster is None or self.hub is None:
+        self.watchers.flush(self._log())
+
+    def _watch_point(self, seat: int, conn: Connection, port: int) -> None:
+        """A joiner serves spectators too: every spectator learns where."""
+        if conn.peer_address is None:
             return
-        log = self.hub.host.protocol.ledger.log
-        for conn, state in list(self.watchers.items()):
-            if conn.closed:
-                self.watchers.pop(conn, None)
-                continue
-            if conn.buffered() > WATCHER_BACKLOG:
-                conn.close("too far behind: the table does not wait for spectators")
-                self.watchers.pop(conn, None)
-                continue
-            sent, told = state
-            if not told:
-                conn.send_nowait(encode(self.lobby.message()))
-                conn.send_nowait(encode(self.start_msg))
-                conn.send_nowait(encode(self.roster_msg))
-            frames = [f for _, step in log[sent:] for f in step]
-            for m in frames_message(frames) if frames else []:
-                conn.send_nowait(m)
-            self.watchers[conn] = [len(log), True]
+        self.points[seat] = (conn.peer_address[0], port)
+        points = [self.points[s] for s in sorted(self.points)]
+        if self.bind not in ("0.0.0.0", "::", ""):
+            points.insert(0, (self.bind, self.port))
+        self.watchers.set_points(points)
+        self._broadcast(points_message(points))
 
     def _broadcast(self, msg: dict[str, Any]) -> None:
         for seat in list(self.conns):
@@ -586,6 +602,7 @@ class HostNode(_Seatkeeper):
         self.roster = roster
         self.roster_msg = {"t": "roster", "keys": keys, "certs": certs}
         self._broadcast(self.roster_msg)
+        self._tell_watchers()
         if self.save_root is not None:
             self.save = SaveDir(self.save_root / f"net-{roster.game_id.hex()[:12]}")
             self.save.create(roster, {"role": "host", "port": self.port, "bots": sorted(self._bots),
@@ -719,7 +736,9 @@ class HostNode(_Seatkeeper):
         node.identity = identity
         node.save_root = None
         node.bind, node.port = bind, int(info["port"])
-        node.conns, node.pending, node.gone_since, node.watchers = {}, [], {}, {}
+        node.conns, node.pending, node.gone_since, node.points = {}, [], {}, {}
+        node.watchers = Watchers(report)
+        node.watchers.chat = bool(start_msg.get("chat", 1))
         node.abandon_after = ABANDON_AFTER
         node.start_msg = start_msg
         node.roster_msg = {"t": "roster", "keys": list(transcript.roster.keys),
@@ -732,14 +751,16 @@ class HostNode(_Seatkeeper):
         node.on_lobby = None
         node.advertise, node.advert, node.name = False, None, transcript.roster.names[0]
         node._bots = {}
-        node.lobby = Lobby(info.get("table") or os.urandom(16), transcript.roster.size)
-        node.chat_counts, node._said, node.spectator_chat = {}, 0, True
+        node.lobby = Lobby(info.get("table") or os.urandom(16), transcript.roster.size,
+                           spectator_chat=node.watchers.chat)
+        node.chat_counts, node._said = {}, 0
         if secrets.get(0) is None or secrets[0].owner != identity.public_key:
             raise LocalProtocolError("that save belongs to another identity")
         for seat in range(1, transcript.roster.size):
             if seat not in secrets:
                 node.gone_since[seat] = time.monotonic()
         save.reopen()
+        node._tell_watchers()
         node._begin(transcript.roster, secrets, transcript.frames())
         return node
 
@@ -768,6 +789,9 @@ class JoinNode(_Seatkeeper):
         self._seat_keys: list[bytes] = []
         self._seat_names: list[str] = []
         self._said = 0
+        self.watchers = Watchers(report)
+        self.watch_server: asyncio.Server | None = None
+        self.watch_port = 0
 
     async def run(self, host: str, port: int) -> Result:
         self.address = (host, port)
@@ -775,6 +799,7 @@ class JoinNode(_Seatkeeper):
         self.conn = conn
         conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
         await self._session(conn)
+        await self.watchers.aclose("game over")
         assert self.result is not None
         return self.result
 
@@ -786,8 +811,11 @@ class JoinNode(_Seatkeeper):
                 if self.result is not None:
                     return
                 if self.peer is None:
-                    self.end(Result(f"the table closed before the game began: {exc.reason}"))
-                    return
+                    again = await self._join_again(exc.reason)
+                    if again is None:
+                        return
+                    conn = self.conn = again
+                    continue
                 if exc.reason.endswith(CLOSING):  # the host ended the table on purpose
                     self.end(Result("the host closed the table before the game ended"))
                     return
@@ -796,6 +824,31 @@ class JoinNode(_Seatkeeper):
                 if again is None:
                     return
                 conn = self.conn = again
+
+    async def _join_again(self, reason: str) -> Connection | None:
+        """The link dropped before the game began: back to the same seat (the
+        same identity and nonce), unless the host closed it on purpose or does
+        not answer for ``LOBBY_PATIENCE`` seconds."""
+        assert self.address is not None
+        if reason.startswith(CLOSED_BY_PEER):
+            self.end(Result(f"the table closed before the game began: {reason}"))
+            return None
+        self.report("gone", (0, reason))
+        since = time.monotonic()
+        while True:
+            try:
+                conn = await connect(*self.address, self.identity, PROLOGUE, timeout=3)
+                break
+            except ConnectionClosed as exc:
+                if time.monotonic() - since >= LOBBY_PATIENCE:
+                    self.end(Result(f"the table closed before the game began: {exc.reason}"))
+                    return None
+                await asyncio.sleep(RETRY_EVERY)
+        conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
+        if self.start is not None and self.secrets is not None:  # our key may have been lost with the link
+            conn.send_nowait(encode({"t": "key", "key": self.secrets.identity.public_key, "cert": self.secrets.cert}))
+        self.report("back", 0)
+        return conn
 
     async def _reconnect(self) -> Connection | None:
         assert self.address is not None and self.peer is not None
@@ -815,6 +868,7 @@ class JoinNode(_Seatkeeper):
             conn.send_nowait(encode({"t": "rejoin", "game": self.peer.protocol.roster.game_id,
                                      "have": list(self.peer.protocol.have())}))
             self.report("back", 0)
+            await self._open_watch_point(conn)
             return conn
 
     async def _read(self, conn: Connection) -> None:
@@ -841,6 +895,10 @@ class JoinNode(_Seatkeeper):
                 except RemoteProtocolError as exc:
                     self._abort(exc)
                     return
+            elif t == "points" and self.peer is not None:
+                assert self.address is not None
+                points = [(p["host"], p["port"]) for p in msg["at"]]
+                self.watchers.set_points([self.address] + [p for p in points if p != self.address])
             elif t == "have" and self.peer is not None:
                 mine = self.peer.protocol.frames_after(msg["have"])
                 for m in frames_message(mine):
@@ -887,6 +945,9 @@ class JoinNode(_Seatkeeper):
                              {self.seat: self.secrets})
             self.report("saved", self.save.path)
         self._begin(roster, self.secrets)
+        assert self.conn is not None
+        task = asyncio.get_running_loop().create_task(self._open_watch_point(self.conn))
+        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
     def _begin(self, roster: Roster, secrets: SeatSecrets, frames: list[bytes] | None = None) -> None:
         proto = SeatProtocol(roster, secrets, relay=0)
@@ -894,6 +955,9 @@ class JoinNode(_Seatkeeper):
         self.saved_steps = len(self.peer.protocol.ledger.log)
         self.local = {secrets.seat: self.peer}
         self.primary = secrets.seat
+        self.watchers.chat = self.start.spectator_chat if self.start is not None else True
+        self.watchers.intro = watch_intro(self.table, self.start_msg, {"t": "roster", "keys": list(roster.keys),
+                                                                       "certs": list(roster.certs)})
         self.emit(secrets.seat, self.peer.start())
         self._flush()
 
@@ -920,6 +984,50 @@ class JoinNode(_Seatkeeper):
             for m in frames_message(out):
                 with contextlib.suppress(ConnectionClosed):
                     self.conn.send_nowait(m)
+        self.watchers.flush(peer.protocol.ledger.log)
+
+    # -- this seat's watch point ---------------------------------------------------------------
+
+    async def _open_watch_point(self, conn: Connection) -> None:
+        """Serve spectators too, on the address this seat reached the host from,
+        and tell the host where (again after every reconnect: it may have restarted)."""
+        if self.result is not None:
+            return
+        if self.watch_server is None:
+            if conn.local_address is None:
+                return
+            try:
+                self.watch_server = await serve(conn.local_address[0], 0, self.identity, PROLOGUE, self._on_watcher)
+            except OSError as exc:
+                self.report("warning", f"spectators cannot watch through this seat: {exc}")
+                return
+            self.watch_port = server_port(self.watch_server)
+            self.report("watch-point", (conn.local_address[0], self.watch_port))
+        with contextlib.suppress(ConnectionClosed):
+            conn.send_nowait(encode({"t": "watchpoint", "port": self.watch_port}))
+
+    async def _on_watcher(self, conn: Connection) -> None:
+        """A spectator at this seat's watch point: it may only watch."""
+        try:
+            first = decode(await asyncio.wait_for(conn.recv(), 10))
+        except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError):
+            conn.close("no greeting")
+            return
+        if first["t"] != "watch" or self.peer is None:
+            conn.close(WATCH_ONLY)
+            return
+        peer = self.peer
+        await self.watchers.serve(conn, first["from"], lambda: peer.protocol.ledger.log)
+
+    def end(self, result: Result) -> None:
+        """The game is over here: the spectators watching through this seat hear
+        why (a finished game they followed to its end), and the watch point closes."""
+        super().end(result)
+        if not result.finished:
+            self.watchers.send(encode({"t": "bye", "why": result.text[:200]}))
+        self.watchers.close("game over" if result.finished else "the seat left")
+        if self.watch_server is not None:
+            self.watch_server.close()
 
     def set_ready(self, ready: bool) -> None:
         """Ready (or not) to begin: the deal waits for every person at the table."""
@@ -940,6 +1048,7 @@ class JoinNode(_Seatkeeper):
             with contextlib.suppress(ConnectionClosed):
                 self.conn.send_nowait(encode(msg))
             self.said(seat, self._names()[seat], msg["text"])
+            self.watchers.say(msg)
 
     def _names(self) -> list[str]:
         return list(self.start.names) if self.start is not None else self._seat_names
@@ -955,6 +1064,8 @@ class JoinNode(_Seatkeeper):
             self.report("warning", f"a chat line was refused: {exc.message}")
             return
         self.said(seat, self._names()[seat], text)
+        if self.peer is not None:
+            self.watchers.say(msg)
 
     def _outgoing(self, frames: list[bytes]) -> list[bytes]:
         """The frames this seat sends (a seam where tests make a seat cheat)."""
@@ -1008,6 +1119,7 @@ class JoinNode(_Seatkeeper):
         if conn is not None:
             node.conn = conn
             await node._session(conn)
+        await node.watchers.aclose("game over")
         assert node.result is not None
         return node.result
 
@@ -1034,50 +1146,84 @@ async def find_table(timeout: float = 10.0, *, interfaces: list[str] | None = No
 class WatchNode:
     """A spectator: follows a table's public log with its own public-only rules
     engine, checking every signature, proof and move; catches up at full
-    speed, then follows live; comes back by itself if the link drops."""
+    speed, then follows live.  It watches through one seat's watch point
+    (the host's, or a joiner's) and learns the others; when its watch point
+    goes, it re-attaches to another (or the same, when it comes back) and
+    carries on from the steps it holds."""
 
     def __init__(self, identity: Identity, *, report: Report):
         self.identity = identity
         self.report = report
         self.spectator: Spectator | None = None
+        self.start: Start | None = None
         self.address: tuple[str, int] | None = None
+        self.points: list[tuple[str, int]] = []  # every watch point heard of, the first given first
         self.result: Result | None = None
         self.received = 0  # bytes of link messages received (for tests that scan them)
         self.seen: list[bytes] = []  # every frame received, when ``keep`` is set
+        self.raw: list[bytes] = []  # every link message received, when ``keep`` is set
         self.keep = False
         self.table = b""
+        self.abandon_after = ABANDON_AFTER  # no watch point answered this long: the table is gone
 
     async def run(self, host: str, port: int) -> Result:
-        self.address = (host, port)
+        self.points = [(host, port)]
+        at, failed, since = 0, 0, None
         while self.result is None:
+            address = self.points[at % len(self.points)]
             try:
-                conn = await connect(host, port, self.identity, PROLOGUE)
+                conn = await connect(*address, self.identity, PROLOGUE, timeout=3)
             except ConnectionClosed:
-                if self.spectator is None:
+                if self.spectator is None and len(self.points) == 1:
                     raise
-                self.report("waiting", ((0,), {0: 0.0}))
-                await asyncio.sleep(RETRY_EVERY)
+                at, failed = at + 1, failed + 1
+                since = since if since is not None else time.monotonic()
+                gone = time.monotonic() - since
+                if gone >= self.abandon_after:
+                    self.result = Result(f"the table closed: no watch point answered for {gone:.0f} s")
+                    self.report("result", self.result)
+                elif failed >= len(self.points):  # none answers now: wait, then try them all again
+                    self.report("watch-waiting", gone)
+                    await asyncio.sleep(RETRY_EVERY)
+                    failed = 0
                 continue
-            start = self.spectator.steps_followed if self.spectator is not None else 0
-            conn.send_nowait(encode({"t": "watch", "from": start}))
+            if self.address is not None and address != self.address:
+                self.report("moved", address)
+            self.address, failed, since = address, 0, None
+            conn.send_nowait(encode({"t": "watch", "from": self.spectator.steps_followed if self.spectator else 0}))
             try:
                 await self._follow(conn)
             except ConnectionClosed as exc:
                 if self.result is None:
-                    if exc.reason.endswith(CLOSING) or self.spectator is None:
+                    if exc.reason.endswith(CLOSING) or (self.spectator is None and len(self.points) == 1):
                         self.result = Result(f"the table closed: {exc.reason}")
                         self.report("result", self.result)
                     else:
-                        self.report("gone", (0, exc.reason))
+                        self.report("watch-lost", (address, exc.reason))
+                        at += 1  # another watch point first
             finally:
                 conn.close("done watching")
         return self.result
+
+    def _table(self, conn: Connection, msg: dict[str, Any]) -> None:
+        """A watch point's ``start``: the table we watch, through one of its seats."""
+        start = Start.of(msg)
+        if self.start is not None and start.game_id != self.start.game_id:
+            raise ConnectionClosed("that watch point serves another game")
+        if conn.peer_key not in start.identities:
+            conn.close("not a seat of this table")
+            raise ConnectionClosed("that watch point is not a seat of the table")
+        if self.start is None and not start.spectator_chat:
+            self.report("chat-hidden", None)
+        self.start = start
 
     async def _follow(self, conn: Connection) -> None:
         start: Start | None = None
         while self.result is None:
             data = await conn.recv()
             self.received += len(data)
+            if self.keep:
+                self.raw.append(data)
             try:
                 msg = decode(data)
             except RemoteProtocolError as exc:
@@ -1093,26 +1239,33 @@ class WatchNode:
                     continue
                 self.report("chat", (msg["seat"], start.names[msg["seat"]], text))
             elif t == "start":
-                start = Start(game_id_of(list(msg["nonces"])), tuple(msg["names"]), tuple(msg["keys"]),
-                              tuple(msg["nonces"]))
+                self._table(conn, msg)
+                start = self.start
+            elif t == "points":
+                for p in msg["at"]:
+                    if (p["host"], p["port"]) not in self.points:
+                        self.points.append((p["host"], p["port"]))
             elif t == "roster" and start is not None and self.spectator is None:
                 self.spectator = Spectator(start.roster(msg["keys"], msg["certs"]))
                 self.report("start", start)
-            elif t == "frames" and self.spectator is not None:
+            elif t == "frames" and self.spectator is not None and start is not None:
                 if self.keep:
                     self.seen += msg["f"]
-                try:
-                    events = self.spectator.feed(msg["f"])
-                except ProtocolError as exc:
-                    self.result = Result(f"aborted: the log does not check: {exc}")
-                    self.report("result", self.result)
-                    return
-                for e in events:
-                    self.report("event", (None, e))
-                    if isinstance(e, Finished):
-                        self.result = outcome_result(self.spectator)
+                for i in range(0, len(msg["f"]), FEED_SLICE):
+                    if i:  # catching up: let the link's keepalive (and the screen) breathe
+                        await asyncio.sleep(0)
+                    try:
+                        events = self.spectator.feed(msg["f"][i:i + FEED_SLICE])
+                    except ProtocolError as exc:
+                        self.result = Result(f"aborted: the log does not check: {exc}")
                         self.report("result", self.result)
                         return
+                    for e in events:
+                        self.report("event", (None, e))
+                        if isinstance(e, Finished):
+                            self.result = outcome_result(self.spectator)
+                            self.report("result", self.result)
+                            return
             elif t == "bye":
                 self.result = Result(msg["why"])
                 self.report("result", self.result)

@@ -62,6 +62,8 @@ class Connection:
         self._last_sent = time.monotonic()
         peer = writer.get_extra_info("peername")
         self.peer_address: tuple | None = tuple(peer) if peer else None
+        local = writer.get_extra_info("sockname")
+        self.local_address: tuple | None = tuple(local) if local else None
         self._tasks = [asyncio.create_task(self._read_loop()), asyncio.create_task(self._keepalive_loop())]
         self._flush()
 
@@ -267,9 +269,18 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
             if on_refused is not None:
                 on_refused(conn.peer_address, exc.reason)
             return
+        except asyncio.CancelledError:
+            conn.close("shutting down")
+            return
         result = on_connection(conn)
         if inspect.isawaitable(result):
-            await result
+            try:
+                await result
+            except asyncio.CancelledError:
+                # The program is ending (its event loop cancels what is left): end this
+                # connection quietly, where asyncio's stream server (Python 3.11) would
+                # print the cancellation as an error.
+                conn.close("shutting down")
 
     if host in (None, "", "::"):
         return await asyncio.start_server(accept, sock=_any_address_socket(port))

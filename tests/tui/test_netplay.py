@@ -139,3 +139,40 @@ async def test_a_networked_save_is_listed_and_loads_back_to_its_table(tmp_path, 
                 break
             await pilot.pause(0.05)
         assert isinstance(app.screen, GameScreen) and session.peer.engine.turn >= 1
+
+
+async def test_the_host_dialog_can_hide_the_chat_from_spectators(tmp_path, monkeypatch):
+    monkeypatch.setenv("ANKH_HOME", str(tmp_path / "home"))
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        assert isinstance(app.screen, HostDialog)
+        assert "Spectators see the chat" in str(app.screen.query_one("#spectator-chat").render())
+        await pilot.press("down", "down", "right", "enter")  # seats, bots, spectators see the chat: no
+        assert isinstance(app.screen, LobbyScreen)
+        node = app.screen.session.node
+        assert node.lobby.spectator_chat is False and node.watchers.chat is False
+        await pilot.press("escape")
+
+
+async def test_the_watch_screen_says_when_the_table_hides_its_chat(tmp_path):
+    from ankh.net.envelope import Identity
+    from ankh.net.io.node import HostNode
+    from ankh.tui.netplay import WatchSession
+
+    from tests.net.test_watch import bot_decide
+
+    host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=bot_decide(9), report=lambda w, d: None,
+                    save_root=tmp_path, bind="127.0.0.1", advertise=False, spectator_chat=False)
+    port = await host.open()
+    game = asyncio.ensure_future(host.run())
+    session = WatchSession()
+    session.follow("127.0.0.1", port)
+    await asyncio.wait_for(game, 120)
+    for _ in range(200):
+        if session.node.result is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert session.node.result is not None and session.node.result.text == host.result.text
+    session.audit = ""  # what the status line says during the game, before the audit's word
+    assert "hides the players' chat from spectators" in session.net_note

@@ -53,8 +53,9 @@ class ChatDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class HostDialog(ModalScreen[tuple[int, int] | None]):
-    """Seats at the table and how many of them bots fill; Enter opens it."""
+class HostDialog(ModalScreen[tuple[int, int, int, bool] | None]):
+    """Seats at the table, how many of them bots fill, and whether spectators
+    see the chat; Enter opens it (seats, bots, port, spectator chat)."""
 
     BINDINGS = [
         Binding("enter", "open", _("Open"), key_display="⏎"),
@@ -69,6 +70,7 @@ class HostDialog(ModalScreen[tuple[int, int] | None]):
             yield Stepper(_("Seats"), [(str(n), n) for n in (2, 3, 4)], 0, id="seats")
             yield Stepper(_("Bots"), [(str(n), n) for n in range(2)], 0, id="bots")
             yield Static(_("Bots play on this machine, and their secret cards live here."), classes="dim")
+            yield Stepper(_("Spectators see the chat"), [(_("yes"), True), (_("no"), False)], 0, id="spectator-chat")
             yield Static(Text(_("↑↓ field   ←→ change   Enter open   Esc back"), style="dim"))
         yield Footer(compact=True)
 
@@ -83,7 +85,8 @@ class HostDialog(ModalScreen[tuple[int, int] | None]):
             bots.set_choices([(str(k), k) for k in range(n)], min(bots.value, n - 1))
 
     def action_open(self) -> None:
-        self.dismiss((self.query_one("#seats", Stepper).value, self.query_one("#bots", Stepper).value))
+        self.dismiss((self.query_one("#seats", Stepper).value, self.query_one("#bots", Stepper).value, 0,
+                      self.query_one("#spectator-chat", Stepper).value))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -1,0 +1,84 @@
+"""A joiner whose link drops before the game begins comes back to its seat
+(the same identity and nonce) instead of ending with "the table closed"."""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+from ankh.net.envelope import Identity
+from ankh.net.io.node import HostNode, JoinNode
+
+from .test_watch import bot_decide
+
+
+class Cutter:
+    """A TCP proxy on loopback whose connections can be cut (both ends at once)."""
+
+    def __init__(self, target: int):
+        self.target = target
+        self.writers: list[asyncio.StreamWriter] = []
+        self.connections = 0
+
+    async def open(self) -> int:
+        self.server = await asyncio.start_server(self._carry, "127.0.0.1", 0)
+        return self.server.sockets[0].getsockname()[1]
+
+    async def _carry(self, reader, writer) -> None:
+        self.connections += 1
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        self.writers += [writer, up_writer]
+
+        async def pipe(src, dst):
+            with contextlib.suppress(OSError):
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            dst.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    def cut(self) -> None:
+        for w in self.writers:
+            w.transport.abort()
+        self.writers = []
+
+    def close(self) -> None:
+        self.cut()
+        self.server.close()
+
+
+async def cut_in_the_lobby(tmp_path: Path):
+    said: list[tuple[str, object]] = []
+    host = HostNode(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(7), report=lambda w, d: None,
+                    save_root=tmp_path / "h", bind="127.0.0.1", advertise=False, ready=False)
+    port = await host.open()
+    cutter = Cutter(port)
+    via = await cutter.open()
+    joiner = JoinNode(Identity.generate(), "joiner", decide=bot_decide(8), report=lambda w, d: said.append((w, d)),
+                      save_root=tmp_path / "j")
+    seat = asyncio.ensure_future(joiner.run("127.0.0.1", via))
+    game = asyncio.ensure_future(host.run())
+    while len(host.lobby.seats) < 2 or not joiner._seat_keys:
+        await asyncio.sleep(0.02)
+    key = host.lobby.seats[1].key
+    cutter.cut()                                    # the cable, pulled in the lobby
+
+    async def back() -> None:
+        while cutter.connections < 2 or 1 not in host.conns or host.conns[1].closed:
+            assert joiner.result is None, joiner.result.text
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(back(), 30)
+    seated = [s.key for s in host.lobby.seats]
+    host.set_ready(True)                            # the deal begins with the joiner back in its seat
+    results = await asyncio.wait_for(asyncio.gather(game, seat), 300)
+    cutter.close()
+    return results, key, seated, said
+
+
+def test_a_joiner_cut_off_in_the_lobby_comes_back_to_its_seat(tmp_path: Path) -> None:
+    (host_result, joiner_result), key, seated, said = asyncio.run(cut_in_the_lobby(tmp_path))
+    assert seated[1] == key and len(seated) == 2
+    assert ("back", 0) in said
+    assert joiner_result.finished and joiner_result.text == host_result.text and host_result.fair
