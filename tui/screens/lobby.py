@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 from ankh.net.home import ssh_player
 from ankh.net.io.discovery import TableBrowser
 
-from ..i18n import _
+from ..i18n import _, Localised, NP_
 from ..netplay import NetSession, WatchSession
 from ..text import seat_tag
 from ..widgets.choices import Choices
@@ -32,10 +32,10 @@ def chat_text(lines) -> Text:
     return t
 
 
-class ChatDialog(ModalScreen[str | None]):
+class ChatDialog(Localised, ModalScreen[str | None]):
     """One chat line to the table (from the game screen: c)."""
 
-    BINDINGS = [Binding("escape", "cancel", _("Back"))]
+    BINDINGS = [Binding("escape", "cancel", NP_("key", "Back"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="chat", classes="dialog"):
@@ -53,13 +53,13 @@ class ChatDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class HostDialog(ModalScreen[tuple[int, int] | None]):
+class HostDialog(Localised, ModalScreen[tuple[int, int] | None]):
     """Seats at the table and how many of them bots fill; Enter opens it."""
 
     BINDINGS = [
-        Binding("enter", "open", _("Open"), key_display="⏎"),
-        Binding("escape", "cancel", _("Back")),
-        Binding("up", "app.focus_previous", _("Field"), key_display="↑↓"),
+        Binding("enter", "open", NP_("key", "Open"), key_display="⏎"),
+        Binding("escape", "cancel", NP_("key", "Back")),
+        Binding("up", "app.focus_previous", NP_("key", "Field"), key_display="↑↓"),
         Binding("down", "app.focus_next", show=False),
     ]
 
@@ -89,12 +89,12 @@ class HostDialog(ModalScreen[tuple[int, int] | None]):
         self.dismiss(None)
 
 
-class JoinScreen(ModalScreen[tuple | None]):
+class JoinScreen(Localised, ModalScreen[tuple | None]):
     """Tables heard of on the LAN, live: Enter sits at an open one, ``w``
     watches any of them; or an address typed in.  Answers (host, port) to
     join, or ("watch", host, port)."""
 
-    BINDINGS = [Binding("escape", "cancel", _("Back")), Binding("w", "watch", _("Watch"), show=False)]
+    BINDINGS = [Binding("escape", "cancel", NP_("key", "Back")), Binding("w", "watch", NP_("key", "Watch"), show=False)]
 
     def __init__(self, interface: str | None = None) -> None:
         super().__init__()
@@ -171,11 +171,11 @@ class JoinScreen(ModalScreen[tuple | None]):
         self.dismiss(None)
 
 
-class LobbyScreen(Screen):
+class LobbyScreen(Localised, Screen):
     """The seats filling up, the table fingerprint to read aloud, the shuffle's
     progress; the game screen takes over once the cards are dealt."""
 
-    BINDINGS = [Binding("escape", "leave", _("Leave")), Binding("ctrl+r", "ready", _("Ready"))]
+    BINDINGS = [Binding("escape", "leave", NP_("key", "Leave")), Binding("ctrl+r", "ready", NP_("key", "Ready"))]
 
     def __init__(self, session: NetSession, bot_delay: float = 0.4) -> None:
         super().__init__()
