@@ -31,6 +31,7 @@ PROJECT = "ankh"
 # Games of random bots whose prompts go into the template (enough to meet every prompt).
 PROMPT_GAMES = [(players, seed) for players in (2, 3, 4) for seed in range(60)]
 PROMPT_EXTRA = ("the table", "the game is over")
+WINDOW_PREFIX = "Interrupt? "
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
@@ -73,6 +74,9 @@ def engine_prompts() -> set[str]:
             while s.outcome is None:
                 if isinstance(s.pending, Decision):
                     out.add(prompt_template(s.pending.prompt)[0])
+                    # an interrupt window shows its prompt without the question
+                    if s.pending.prompt.startswith(WINDOW_PREFIX):
+                        out.add(prompt_template(s.pending.prompt.removeprefix(WINDOW_PREFIX))[0])
                     s.choose(bot.choose(s, s.pending))
                 else:
                     table.fulfil(s)
