@@ -155,6 +155,11 @@ def card_symbols(cid: str) -> str:
     return " · ".join(symbol_word(s) for s in c["symbols"])
 
 
+def card_summary(cid: str) -> str:
+    """``Groat: Minion.``: the card's name and symbols."""
+    return _("{card}: {symbols}.").format(card=card_name(cid), symbols=card_symbols(cid))
+
+
 def card_text(cid: str) -> str:
     return _printed(CARD, "card", cid, text=True)
 
@@ -320,10 +325,10 @@ def option_detail(text: str, prompt: str = "", kind: str = "") -> str:
             return _("{card} stays in front of you for the rest of the game. {text}").format(
                 card=card_name(cid), text=card_text(cid))
         what = card_text(cid) if verb == "scroll" else ""
-        return f"{card_name(cid)}: {card_symbols(cid)}. {what}".strip()
+        return f"{card_summary(cid)} {what}".strip()
     if verb in ("play", "interrupt", "give", "discard") and args and args[0] in CARD:
         cid = args[0]
-        parts = [f"{card_name(cid)}: {card_symbols(cid)}."]
+        parts = [card_summary(cid)]
         if card_text(cid):
             parts.append(card_text(cid))
         if interrupt_when(cid):

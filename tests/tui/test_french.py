@@ -359,3 +359,16 @@ async def test_a_french_and_an_english_player_write_the_same_record():
             saves[lang] = session.save_text()
     assert saves["en"] == saves["fr"]
     assert saves["en"] != GameSession.from_text(scenarios.FOLLOW).save_text()   # moves were made
+
+
+def test_the_rules_page_is_french_where_there_is_one_and_english_otherwise(tmp_path, monkeypatch):
+    package = tmp_path / "package"
+    (package / "data").mkdir(parents=True)
+    (package / "data" / "rules.md").write_text("# How to play\n", encoding="utf-8")
+    monkeypatch.setattr(i18n.resources, "files", lambda name: package)
+    i18n.set_language("fr")
+    assert i18n.rules_text() == "# How to play\n"                  # no French page: the English one
+    (package / "data" / "rules.fr.md").write_text("# Comment jouer\n", encoding="utf-8")
+    assert i18n.rules_text() == "# Comment jouer\n"
+    i18n.set_language("en")
+    assert i18n.rules_text() == "# How to play\n"
