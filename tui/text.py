@@ -9,7 +9,7 @@ from rich.text import Text
 from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 from ankh.core.model import COLOURS, LETTERS
 
-from .i18n import N_, _, game, pgettext
+from .i18n import N_, NP_, _, game, pgettext
 
 CARD = {c["id"]: c for c in CARDS}
 EVENT = {e["id"]: e for e in EVENTS}
@@ -20,6 +20,16 @@ AREA_IDS = tuple(a["id"] for a in AREAS)
 # The seats' colours as words on screen (the notation keeps ankh.core.model.COLOURS).
 COLOUR_WORDS = (N_("red"), N_("yellow"), N_("green"), N_("blue"))
 assert COLOUR_WORDS == tuple(COLOURS)
+
+
+# The seats' letters on screen (R Y G B; in French R J V B): the map, tags, the players.
+SEAT_LETTERS = (NP_("seat letter", "R"), NP_("seat letter", "Y"), NP_("seat letter", "G"),
+                NP_("seat letter", "B"))
+assert SEAT_LETTERS == tuple(LETTERS)
+
+
+def seat_letter(seat: int) -> str:
+    return pgettext("seat letter", SEAT_LETTERS[seat])
 
 
 def colour(seat: int) -> str:
@@ -93,11 +103,11 @@ def interrupt_when(cid: str) -> str:
 
 def seat_tag(seat: int) -> Text:
     """``R red`` in red: the letter and the word, so colour is never needed."""
-    return Text(f"{LETTERS[seat]} {colour(seat)}", style=SEAT_STYLE[seat])
+    return Text(f"{seat_letter(seat)} {colour(seat)}", style=SEAT_STYLE[seat])
 
 
 def letter(seat: int) -> Text:
-    return Text(LETTERS[seat], style=SEAT_STYLE[seat])
+    return Text(seat_letter(seat), style=SEAT_STYLE[seat])
 
 
 def _printed(table: dict, kind: str, key: str | None, text: bool = False) -> str:

@@ -15,11 +15,10 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ankh.core.catalog import AREAS
-from ankh.core.model import LETTERS
 
 from ..i18n import _
 from ..text import (
-    BRIDGE_STYLE, DEMON_STYLE, RIVER_STYLE, SEAT_STYLE, short_area, TROLL_STYLE, TROUBLE_STYLE,
+    BRIDGE_STYLE, DEMON_STYLE, RIVER_STYLE, SEAT_STYLE, seat_letter, short_area, TROLL_STYLE, TROUBLE_STYLE,
 )
 
 MAP_WIDTH = 80
@@ -199,9 +198,9 @@ class CityMap(Widget):
     def _draw_legend(self, c: Canvas, h: int) -> None:
         x = 5 * PITCH + 1
         lines = [
-            Text.assemble(*[(LETTERS[i], SEAT_STYLE[i]) for i in range(4)], " " + _("minions") + "  ",
+            Text.assemble(*[(seat_letter(i), SEAT_STYLE[i]) for i in range(4)], " " + _("minions") + "  ",
                           ("t", TROLL_STYLE), " " + _("troll") + "  ", ("d", DEMON_STYLE), " " + _("demon")),
-            Text.assemble(("!", TROUBLE_STYLE), " " + _("trouble") + "  ", "⌂R " + _("building") + "  $ "
+            Text.assemble(("!", TROUBLE_STYLE), " " + _("trouble") + "  ", "⌂" + seat_letter(0) + " " + _("building") + "  $ "
                           + _("cost")),
             Text.assemble(("≈", RIVER_STYLE), " " + _("river") + "  ", ("║═", BRIDGE_STYLE), " " + _("bridge") + "  ",
                           ("─", "dim"), " " + _("road")),
@@ -259,11 +258,11 @@ class CityMap(Widget):
         if av is None:
             return
         if av.building is not None:
-            mark = Text.assemble(("⌂", SEAT_STYLE[av.building]), (LETTERS[av.building], SEAT_STYLE[av.building]))
+            mark = Text.assemble(("⌂", SEAT_STYLE[av.building]), (seat_letter(av.building), SEAT_STYLE[av.building]))
             if av.card == "removed":
                 mark.append("×", style="bold")
             c.put(x + BOX - 1 - len(mark), y + h - 1, mark)
-        minions = [Text(f"{LETTERS[s]}{n}", style=SEAT_STYLE[s]) for s, n in enumerate(av.minions) if n]
+        minions = [Text(f"{seat_letter(s)}{n}", style=SEAT_STYLE[s]) for s, n in enumerate(av.minions) if n]
         others = []
         if av.trolls:
             others.append(Text(f"t{av.trolls}", style=TROLL_STYLE))
@@ -272,7 +271,7 @@ class CityMap(Widget):
         rows = h - 2
         control = []
         if av.controller is not None:
-            control.append(Text.assemble((_("ctl") + " ", "dim"), (LETTERS[av.controller], SEAT_STYLE[av.controller])))
+            control.append(Text.assemble((_("ctl") + " ", "dim"), (seat_letter(av.controller), SEAT_STYLE[av.controller])))
         if rows >= 2:
             if av.trouble:
                 others.append(Text("!" + _("trouble") if len(others) < 2 else "!", style=TROUBLE_STYLE))
