@@ -372,3 +372,13 @@ def test_the_rules_page_is_french_where_there_is_one_and_english_otherwise(tmp_p
     assert i18n.rules_text() == "# Comment jouer\n"
     i18n.set_language("en")
     assert i18n.rules_text() == "# How to play\n"
+
+
+def test_an_ssh_player_gets_the_language_their_client_sends(tmp_path):
+    """``ankh serve --ssh`` hands the client's locale to the player's program."""
+    from ankh.net.io.ssh import Player, child_environment
+    player = Player("guest")
+    env = child_environment(player, tmp_path, "xterm", {"LANG": "fr_FR.UTF-8", "LANGUAGE": "fr:en",
+                                                        "LC_MESSAGES": "fr_FR.UTF-8"})
+    assert env["LANG"] == "fr_FR.UTF-8" and env["LANGUAGE"] == "fr:en"
+    assert i18n.locale_language(env) == "fr"
