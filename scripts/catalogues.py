@@ -97,7 +97,16 @@ def game_template() -> Catalog:
     return catalog
 
 
+HEADER = ("# {what} of ankh (Discworld: Ankh-Morpork in the terminal), domain {domain}.\n"
+          "# Written by scripts/i18n from the sources; translations are edited in the .po files.")
+
+
 def _write_po(catalog: Catalog, path: Path) -> None:
+    domain = path.name.split(".")[0]
+    catalog.header_comment = HEADER.format(what="Translations template" if path.suffix == ".pot"
+                                           else f"{catalog.locale} translations", domain=domain)
+    catalog.project, catalog.version = PROJECT, "1"
+    catalog.msgid_bugs_address = catalog.last_translator = catalog.language_team = "ankh"
     buf = io.BytesIO()
     write_po(buf, catalog, width=100, omit_header=False, sort_output=False, include_lineno=True,
              ignore_obsolete=True)
