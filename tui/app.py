@@ -157,6 +157,12 @@ class AnkhApp(Localised, App[int]):
         self.action_to_title()
         self.screen.action_choose("load")
 
+    def action_command_palette(self) -> None:
+        """Textual's command palette, asking in the player's language."""
+        from textual.command import CommandPalette
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…"), id="--command-palette"))
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The game's own commands; of Textual's, only those the game has no
         word for (theme, quit)."""

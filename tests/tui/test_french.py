@@ -392,3 +392,19 @@ def test_an_ssh_player_gets_the_language_their_client_sends(tmp_path):
                                                         "LC_MESSAGES": "fr_FR.UTF-8"})
     assert env["LANG"] == "fr_FR.UTF-8" and env["LANGUAGE"] == "fr:en"
     assert i18n.locale_language(env) == "fr"
+
+
+async def test_the_command_palette_speaks_french(french):
+    from textual.command import CommandPalette
+    app = game(scenarios.OPENING)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for title in ("Annuler", "Voir la carte", "Touches",
+                      "Règles", "Thème", "Quitter"):
+            assert title in titles
+        assert not {"Theme", "Quit", "Rules", "Keys"} & set(titles)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, CommandPalette)
+        assert "Chercher une commande…" in screen_text(app)
