@@ -408,3 +408,44 @@ async def test_the_command_palette_speaks_french(french):
         await pilot.pause(0.3)
         assert isinstance(app.screen, CommandPalette)
         assert "Chercher une commande…" in screen_text(app)
+
+
+async def test_a_french_host_and_an_english_peer_play_a_whole_game_on_the_network(tmp_path, french):
+    """The lobby and the game in French on one side, English on the other: the
+    same moves, the same fair result (the wire and the record know no language)."""
+    import asyncio
+    import os
+
+    from ankh.tui.screens.end import EndScreen
+    from ankh.tui.screens.lobby import HostDialog, LobbyScreen
+
+    from .helpers import listening_port, play_networked_to_the_end
+
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+    joiner = None
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("o")
+            assert isinstance(app.screen, HostDialog)
+            assert "Ouvrir une table sur le réseau" in screen_text(app)
+            await pilot.press("enter")
+            assert isinstance(app.screen, LobbyScreen)
+            session = app.screen.session
+            port = await listening_port(pilot, session)
+            lobby = str(app.screen.query_one("#lobby-body").content)
+            assert "Adresse : 127.0.0.1:" in lobby and "(place libre)" in lobby
+            await pilot.press("ctrl+r")
+            env = dict(os.environ, ANKH_HOME=str(tmp_path / "joiner"), LANG="en_US.UTF-8", LANGUAGE="en")
+            joiner = subprocess.Popen([sys.executable, "-m", "ankh.tui.cli", "join", f"127.0.0.1:{port}",
+                                       "--headless", "--bot", "random", "--seed", "7"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+            await play_networked_to_the_end(pilot, session)
+            out, _ = await asyncio.to_thread(joiner.communicate, timeout=60)
+            assert joiner.returncode == 0, out[-2000:]
+            assert out.strip().splitlines()[-1] == f"result: {session.result.text}"
+            end = [s for s in app.screen_stack if isinstance(s, EndScreen)]
+            assert end and "La partie est finie" in str(end[0].query_one("#end-title").content)
+    finally:
+        if joiner is not None and joiner.poll() is None:
+            joiner.kill()
+            joiner.wait()
