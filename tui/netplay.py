@@ -327,8 +327,20 @@ class NetSession:
         if self.error:
             return self.error
         if self.result is not None:
-            return _("Result: {text}").format(text=self.result.text)
+            return _("Result: {text}").format(text=self.result_words())
         return self.status if self._links_down else ""
+
+    def result_words(self) -> str:
+        """How the table ended, in the player's language where the rules tell it
+        (the net layer's own words, the same on every seat, otherwise)."""
+        from .screens.end import verdict
+        result = self.result
+        if result is None:
+            return ""
+        if result.finished and self.peer is not None and self.peer.engine.outcome is not None:
+            words = verdict(self.view()).plain
+            return _("{result}; the audit found cheating").format(result=words) if result.fair is False else words
+        return result.text
 
     @property
     def net_note(self) -> str:

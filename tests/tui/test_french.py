@@ -443,6 +443,9 @@ async def test_a_french_host_and_an_english_peer_play_a_whole_game_on_the_networ
             out, _ = await asyncio.to_thread(joiner.communicate, timeout=60)
             assert joiner.returncode == 0, out[-2000:]
             assert out.strip().splitlines()[-1] == f"result: {session.result.text}"
+            assert session.net_alert.startswith("Résultat : ")
+            assert "gagne" in session.net_alert or "se partagent" in session.net_alert
+            assert session.result.text not in session.net_alert
             end = [s for s in app.screen_stack if isinstance(s, EndScreen)]
             assert end and "La partie est finie" in str(end[0].query_one("#end-title").content)
     finally:

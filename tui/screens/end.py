@@ -17,6 +17,18 @@ from ..text import PERSONALITY, _assemble, personality_name, personality_text, s
 
 
 def why(view) -> Text:
+    """Who won and why, then the winning personality's card."""
+    t = verdict(view)
+    o = view.outcome
+    pid = (o.personalities[o.winners[0]] if o.personalities else o.detail) if o.reason == "personality" else None
+    if pid in PERSONALITY:
+        t.append("\n")
+        t.append(personality_text(pid), style="italic")
+    return t
+
+
+def verdict(view) -> Text:
+    """Who won and why, in a sentence."""
     o = view.outcome
     names = Text(_(" and ")).join(seat_tag(w) for w in o.winners)
     if o.reason == "personality":
@@ -37,11 +49,7 @@ def why(view) -> Text:
         sentence = (_("{winners} wins on points: the draw pile ran out and nobody had won.")
                     if len(o.winners) == 1 else
                     _("{winners} share the win on points: the draw pile ran out and nobody had won."))
-    t = _assemble(sentence, winners=names, personality=personality_name(pid) if pid else "")
-    if pid in PERSONALITY:
-        t.append("\n")
-        t.append(personality_text(pid), style="italic")
-    return t
+    return _assemble(sentence, winners=names, personality=personality_name(pid) if pid else "")
 
 
 def table(view) -> Table:

@@ -261,7 +261,7 @@ class LobbyScreen(Localised, Screen):
                                "Ctrl+R says you are {state}.").format(
                 state=_("not ready any more") if s.ready else _("ready")), style="italic")
         if s.result is not None:
-            t.append("\n" + s.result.text, style="bold")
+            t.append("\n" + s.result_words(), style="bold")
         self.query_one("#lobby-body", Static).update(t)
         self.query_one("#lobby-chat", Static).update(chat_text(s.chat_lines[-5:]))
 
