@@ -31,6 +31,7 @@ import dataclasses
 import gettext
 import io
 import os
+import struct
 from importlib import resources
 
 DOMAIN = "ankh"
@@ -51,10 +52,10 @@ def _catalogue(lang: str, domain: str) -> gettext.NullTranslations:
         return gettext.NullTranslations()
     mo = resources.files("ankh.tui").joinpath("locale", lang, "LC_MESSAGES", domain + ".mo")
     try:
-        data = mo.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
+        return gettext.GNUTranslations(io.BytesIO(mo.read_bytes()))
+    except (OSError, struct.error, UnicodeDecodeError, ValueError):
+        # none, or damaged: the English words rather than no program at all
         return gettext.NullTranslations()
-    return gettext.GNUTranslations(io.BytesIO(data))
 
 
 def set_language(lang: str) -> None:
@@ -149,6 +150,11 @@ def choose_language(cli: str | None = None, environ=None) -> str:
 # --- Textual ------------------------------------------------------------------------------------
 
 
+# The context of key bindings' descriptions (``NP_("key", "Quit")``): words
+# short enough for the footer, which may differ from the same word elsewhere.
+KEY_CONTEXT = "key"
+
+
 def translate_bindings(node) -> None:
     """Give ``node``'s key bindings their descriptions in the language shown."""
     # From the class's bindings (in English), so that a change of language
@@ -161,11 +167,6 @@ def translate_bindings(node) -> None:
         keys[key] = [dataclasses.replace(b, description=pgettext(KEY_CONTEXT, b.description),
                                          tooltip=_(b.tooltip))
                      for b in bindings]
-
-
-# The context of key bindings' descriptions (``NP_("key", "Quit")``): words
-# short enough for the footer, which may differ from the same word elsewhere.
-KEY_CONTEXT = "key"
 
 
 class Localised:

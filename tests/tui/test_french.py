@@ -452,3 +452,17 @@ async def test_a_french_host_and_an_english_peer_play_a_whole_game_on_the_networ
         if joiner is not None and joiner.poll() is None:
             joiner.kill()
             joiner.wait()
+
+
+def test_a_damaged_catalogue_shows_english_rather_than_no_program(tmp_path, monkeypatch):
+    package = tmp_path / "package"
+    folder = package / "locale" / "fr" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    good = (FR / "ankh.mo").read_bytes()
+    (folder / "ankh.mo").write_bytes(good[: len(good) // 3])             # truncated
+    (folder / "ankh-game.mo").write_bytes(b"\x00garbage\xff" * 10)
+    monkeypatch.setattr(i18n.resources, "files", lambda name: package)
+    i18n.set_language("fr")
+    assert i18n.language() == "fr"
+    assert i18n._("New game against bots") == "New game against bots"
+    assert i18n.game("card", "Gaspode") == "Gaspode"
