@@ -301,14 +301,14 @@ def _english_fragments(template) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("record, keys", [
-    (scenarios.FOLLOW, []),                         # the summary since your last move
-    (scenarios.FOLLOW, ["l"]),                      # the log
-    (scenarios.FOLLOW, ["h"]),                      # the hand
-    (scenarios.FOLLOW, ["p"]),                      # the players
-    (scenarios.INTERRUPT_WINDOW, []),               # an interrupt window
-    (scenarios.CARD_TARGET, []),                    # a card that asks for a player
-    (scenarios.TWO_STEP, []),                       # a choice in two steps
-    (scenarios.SCORED, []),                         # the end of the game
+    pytest.param(scenarios.FOLLOW, [], id="since-your-last-move"),
+    pytest.param(scenarios.FOLLOW, ["l"], id="log"),
+    pytest.param(scenarios.FOLLOW, ["h"], id="hand"),
+    pytest.param(scenarios.FOLLOW, ["p"], id="players"),
+    pytest.param(scenarios.INTERRUPT_WINDOW, [], id="interrupt-window"),
+    pytest.param(scenarios.CARD_TARGET, [], id="card-asking-for-a-player"),
+    pytest.param(scenarios.TWO_STEP, [], id="two-step-choice"),
+    pytest.param(scenarios.SCORED, [], id="end-of-game"),
 ])
 async def test_a_french_screen_shows_no_english_sentence(program_template, french, record, keys):
     fragments = _english_fragments(program_template)
