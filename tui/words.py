@@ -8,6 +8,7 @@ Events come from the rules with their parts (:class:`ankh.core.model.Event`
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -263,8 +264,9 @@ def style_line(line: str, seat: int | None = None) -> Text:
     """A sentence with its colour words in their seat's style."""
     t = Text(line)
     for s in range(len(COLOURS)):
-        word = colour(s)
-        t.highlight_words([word, _cap(word)], style=SEAT_STYLE[s])
+        word = re.escape(colour(s))
+        # whole words only: "vert" in "ouvert", "red" in "entered" are no seats
+        t.highlight_regex(rf"\b(?:{word}|{word.capitalize()})\b", style=SEAT_STYLE[s])
     return t
 
 

@@ -496,3 +496,10 @@ def test_a_damaged_catalogue_shows_english_rather_than_no_program(tmp_path, monk
     assert i18n.language() == "fr"
     assert i18n._("New game against bots") == "New game against bots"
     assert i18n.game("card", "Gaspode") == "Gaspode"
+
+
+def test_seat_colours_are_marked_as_whole_words_only(french):
+    from ankh.tui.words import style_line
+    line = style_line("Vert a ouvert le passage ; rouge (vous) paie vert.")
+    marked = [(line.plain[s.start:s.end], s.style) for s in line.spans]
+    assert marked == [("rouge", "bold red"), ("Vert", "bold green"), ("vert", "bold green")]
