@@ -48,30 +48,6 @@ async def two_people(pilot, decisions: int = 8):
         await pilot.pause()
 
 
-async def play_networked_to_the_end(pilot, session) -> None:
-    """Answer every decision of this seat with its first option until the
-    networked game's result is in; the game screen must have come first."""
-    app = pilot.app
-    for _ in range(600):
-        if isinstance(app.screen, GameScreen):
-            break
-        await pilot.pause(0.05)
-    assert isinstance(app.screen, GameScreen), "the game screen never came"
-    for _ in range(5000):                           # play the first option at every decision
-        if isinstance(app.screen, EndScreen) or session.result is not None:
-            break
-        screen = app.screen
-        if isinstance(screen, GameScreen) and screen.view is not None and screen.view.decision is not None \
-                and session.decision is not None:
-            await pilot.press("enter")
-        await pilot.pause(0.02)
-    for _ in range(200):
-        if session.result is not None:
-            break
-        await pilot.pause(0.05)
-    assert session.result is not None and session.result.finished and session.result.fair
-
-
 async def listening_port(pilot, session) -> str:
     """The port a table hosted from the screen listens on, once it does."""
     for _ in range(100):
