@@ -30,7 +30,8 @@ def _cap(s: str) -> str:
 def who(seat: int | None, viewer: int | None) -> str:
     if seat is None:
         return _("nobody")
-    # (A translation may name the seat too: "{colour} (vous)" keeps French verbs in the third person.)
+    # Translators: the reader as a subject or object; {colour} (their seat) may be used,
+    # as in "{colour} (vous)", to keep verbs in the third person.
     return _("you").format(colour=colour(seat)) if seat == viewer else colour(seat)
 
 

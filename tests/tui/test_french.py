@@ -325,6 +325,7 @@ async def test_a_french_screen_shows_no_english_sentence(program_template, frenc
             flat = " ".join(text.split())
             english = {f: fragments[f] for f in fragments if f in flat}
             assert not english, f"English on a French screen at {size}: {english}\n{text}"
+            assert not re.search(r"\{\w+\}", text), f"a placeholder left unfilled:\n{text}"
 
 
 async def test_the_settings_change_the_language_at_once_and_remember_it(ankh_home):

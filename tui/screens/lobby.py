@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 from ankh.net.home import ssh_player
 from ankh.net.io.discovery import TableBrowser
 
-from ..i18n import _, Localised, NP_
+from ..i18n import _, Localised, NP_, pgettext
 from ..netplay import NetSession, WatchSession
 from ..text import seat_tag
 from ..widgets.choices import Choices
@@ -244,7 +244,7 @@ class LobbyScreen(Localised, Screen):
                 if bot:
                     t.append("  " + _("bot (its secrets live on the host's machine)"), style="italic")
                 if seat == s.viewer and s.start is not None:
-                    t.append("  " + _("you"), style="bold")
+                    t.append("  " + pgettext("tag", "you"), style="bold")
             else:
                 t.append("  " + _("(empty seat)"), style="dim")
             t.append("\n")

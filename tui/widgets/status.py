@@ -52,7 +52,7 @@ class StatusBar(Widget):
             t.append(" · " + _("events {n}").format(n=view.events_left))
         if view.viewer is not None:
             me = view.seats[view.viewer]
-            t.append(" │ " + pgettext("status line", "you") + " ", style="dim")
+            t.append(" │ " + pgettext("tag", "you") + " ", style="dim")
             t.append_text(letter(view.viewer))
             t.append(f" ${me.money} ", style="bold")
             t.append(personality_name(view.personality), style="bold")
