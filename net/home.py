@@ -6,7 +6,8 @@
 
 The data dir holds the long-term identity (``identity.key``, a secret: mode
 0600), the pinned keys of known players (``known_players.json``) and the saves
-(``saves/``); the configuration dir holds the player's name (``name``).
+(``saves/``); the configuration dir holds the player's name (``name``) and the language chosen
+(``language``, written by :mod:`ankh.tui.i18n`).
 Directories this module creates are 0700.  Files are written atomically (a
 temporary file in the same directory, then a rename), so a crash never leaves
 half a file behind.  A damaged file is reported with :class:`HomeError` and

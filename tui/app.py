@@ -10,24 +10,34 @@ from typing import Iterable
 
 from textual import events
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.geometry import Size
 from textual.screen import Screen
 
-from .i18n import _
+from .i18n import _, Localised, N_, NP_
 from .screens.dialogs import MIN_HEIGHT, MIN_WIDTH, TooSmall
 from .screens.title import GameSetup, TitleScreen
 
 
-class AnkhApp(App[int]):
+# Textual's own words that the game shows (its command palette's commands).
+TEXTUAL_WORDS = (N_("Theme"), N_("Change the current theme"), N_("Quit"),
+                 N_("Quit the application as soon as possible"))
+
+
+class AnkhApp(Localised, App[int]):
     """Discworld: Ankh-Morpork.  ``session`` opens straight into a game (tests,
     ``--load``); ``bot_delay`` paces the bots so a person can follow them."""
 
     CSS_PATH = "app.tcss"
-    TITLE = "Discworld: Ankh-Morpork"
+    TITLE = N_("Discworld: Ankh-Morpork")
+    # Textual's command palette key, declared here so that its words are translated.
+    BINDINGS = [Binding("ctrl+p", "command_palette", NP_("key", "palette"), show=False, priority=True,
+                        tooltip=N_("Open the command palette"))]
 
     def __init__(self, session=None, *, bot_delay: float = 0.4, seed: int | None = None,
                  ansi: bool = False, interface: str | None = None, net: tuple | None = None) -> None:
         super().__init__()
+        self.title = _(self.TITLE)
         self.start_session = session
         self.interface = interface  # the LAN on this address only (default: every interface)
         self.start_net = net        # ("host", seats, bots) or ("join", address or None): straight to it
@@ -85,7 +95,7 @@ class AnkhApp(App[int]):
         try:
             session = GameSession.load(path)
         except Exception as e:  # a damaged record: say why, stay on the title
-            self.notify(f"Cannot load {path.name}: {e}", severity="error", timeout=8)
+            self.notify(_("Cannot load {name}: {why}").format(name=path.name, why=e), severity="error", timeout=8)
             return
         self.open_game(session)
 
@@ -147,6 +157,12 @@ class AnkhApp(App[int]):
         self.action_to_title()
         self.screen.action_choose("load")
 
+    def action_command_palette(self) -> None:
+        """Textual's command palette, asking in the player's language."""
+        from textual.command import CommandPalette
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…"), id="--command-palette"))
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The game's own commands; of Textual's, only those the game has no
         word for (theme, quit)."""
@@ -164,7 +180,7 @@ class AnkhApp(App[int]):
             yield SystemCommand(_("Title screen"), _("Back to the title screen"), self.action_to_title)
         for command in super().get_system_commands(screen):
             if command.title in ("Theme", "Quit"):
-                yield command
+                yield SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import importlib
 
+from .i18n import N_, _
+
 # kind -> (module, class name), best first
 _KNOWN = {
     "search": ("ankh.tui.search_workers", "ParallelSearchBot"),
     "heuristic": ("ankh.core.bots.heuristic", "HeuristicBot"),
     "random": ("ankh.core.bots.random_bot", "RandomBot"),
 }
-LEVELS = {"search": "hard", "heuristic": "normal", "random": "easy"}
+LEVELS = {"search": N_("hard"), "heuristic": N_("normal"), "random": N_("easy")}
 
 
 def _load(kind: str):
@@ -35,7 +37,7 @@ def default_bot_kind() -> str:
 def bot_label(kind: str) -> str:
     """How the new-game screen names a kind: its level, then the kind."""
     level = LEVELS.get(kind)
-    return f"{level} ({kind})" if level else kind
+    return f"{_(level)} ({kind})" if level else kind
 
 
 def make_bot(kind: str, rng):

@@ -5,6 +5,8 @@ import argparse
 import json
 import sys
 
+from ankh.tui.i18n import LANGUAGES, choose_language, set_language
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ankh", description="Discworld: Ankh-Morpork in the terminal.")
@@ -51,6 +53,12 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--trace", metavar="FILE",
                        help="write when things happen to FILE, for benchmarks: one line per event, "
                             "time.monotonic() first (start, setup, decided SEAT MOVE, applied SEAT MOVE)")
+    # The language of the screens (the subcommands that show one take it too);
+    # default: the choice saved in the settings, else the locale.
+    parser.add_argument("--lang", choices=LANGUAGES, help="language of the screens: en or fr")
+    for p in (hp, jp, wp):
+        p.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS,
+                       help="language of the screens: en or fr")
     # Options of the game itself (no subcommand), handed on to ankh.tui.app.run.
     parser.add_argument("--seed", type=int, help="seed for new games (default: random)")
     parser.add_argument("--bot-delay", type=float, metavar="SECONDS",
@@ -60,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--interface", metavar="ADDR",
                         help="host and look for tables on this address only (default: every interface)")
     args, rest = parser.parse_known_args(argv)
+    set_language(choose_language(args.lang))
     if args.command == "replay":
         return replay(args.file, args.json)
     if args.command == "verify":

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ankh.core.model import COLOURS, Decision
+from ankh.core.model import Decision
 from ankh.core.views import PlayerView, view_for
 from ankh.net import home
 from ankh.net.envelope import fingerprint
@@ -28,6 +28,7 @@ from ankh.net.peer import Audited, GameOver, GamePeer, Logged
 
 from .bots import make_bot
 from .i18n import _
+from .text import colour
 from .session import Next
 
 
@@ -190,20 +191,20 @@ class NetSession:
             self._links_down = bool(gone)
             if slow:
                 self.status = _("Waiting for {who}").format(who=", ".join(
-                    _("{colour} (link down for {secs} s)").format(colour=COLOURS[s], secs=int(gone[s]))
+                    _("{colour} (link down for {secs} s)").format(colour=colour(s), secs=int(gone[s]))
                     for s in slow))
             elif waiting and self.peer is not None and self.peer.decision is None:
-                self.status = _("waiting for {who}").format(who=", ".join(COLOURS[s] for s in waiting))
+                self.status = _("waiting for {who}").format(who=", ".join(colour(s) for s in waiting))
             else:
                 self.status = ""
         elif what == "gone":
             seat, reason = data
             self._links_down = True
             self.status = _("Link to {colour} lost ({why}); waiting for it to come back.").format(
-                colour=COLOURS[seat], why=reason)
+                colour=colour(seat), why=reason)
         elif what == "back":
             self._links_down = False
-            self.status = _("Link to {colour} is back.").format(colour=COLOURS[data])
+            self.status = _("Link to {colour} is back.").format(colour=colour(data))
         elif what == "result":
             self.result = data
         self.changed()
@@ -327,8 +328,20 @@ class NetSession:
         if self.error:
             return self.error
         if self.result is not None:
-            return _("Result: {text}").format(text=self.result.text)
+            return _("Result: {text}").format(text=self.result_words())
         return self.status if self._links_down else ""
+
+    def result_words(self) -> str:
+        """How the table ended, in the player's language where the rules tell it
+        (the net layer's own words, the same on every seat, otherwise)."""
+        from .screens.end import verdict
+        result = self.result
+        if result is None:
+            return ""
+        if result.finished and self.peer is not None and self.peer.engine.outcome is not None:
+            words = verdict(self.view()).plain
+            return _("{result}; the audit found cheating").format(result=words) if result.fair is False else words
+        return result.text
 
     @property
     def net_note(self) -> str:

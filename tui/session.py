@@ -22,6 +22,7 @@ from ankh.net.local import LocalGame
 
 from .bots import bot_kinds, default_bot_kind, make_bot
 from .i18n import _
+from .text import colour
 
 
 class SeatBot:
@@ -213,7 +214,7 @@ class GameSession:
         bots = [line.who for line in after if line.who in COLOURS and COLOURS.index(line.who) in self.bots]
         if bots:
             return _("{colour} has moved since your last choice: a bot's move is not taken back, "
-                     "so yours stays too.").format(colour=bots[0])
+                     "so yours stays too.").format(colour=colour(COLOURS.index(bots[0])))
         if any(line.who == "*" for line in after):
             return _("A die was rolled or a card picked since your last choice: "
                      "what chance decided is not taken back.")
@@ -285,17 +286,17 @@ def list_saves() -> list[SaveInfo]:
             text = p.read_text(encoding="utf-8")
             s = GameSession.from_text(text, p)
             st = s.game.state
-            people = ", ".join(COLOURS[x] for x in s.people)
-            who = f"people: {people}" if len(s.people) > 1 else f"you: {people}"
-            state = "finished" if st.outcome else f"turn {st.turn}"
-            summary = f"{st.players} players · {who} · {state}"
+            people = ", ".join(colour(x) for x in s.people)
+            who = (_("people: {colours}") if len(s.people) > 1 else _("you: {colours}")).format(colours=people)
+            state = _("finished") if st.outcome else _("turn {n}").format(n=st.turn)
+            summary = _("{n} players · {who} · {state}").format(n=st.players, who=who, state=state)
             ok = True
         except UnicodeDecodeError:
-            summary, ok = "cannot be loaded: not a text record", False
+            summary, ok = _("cannot be loaded: not a text record"), False
         except OSError as e:
-            summary, ok = f"cannot be read: {e.strerror}", False
+            summary, ok = _("cannot be read: {why}").format(why=e.strerror), False
         except (RulesError, ValueError) as e:  # a damaged record: say where, do not crash
-            summary, ok = f"cannot be loaded: {e}", False
+            summary, ok = _("cannot be loaded: {why}").format(why=e), False
         out.append(SaveInfo(p, p.stat().st_mtime, summary, ok))
     for p in d.glob("net-*/journal.ankh"):
         out.append(_network_save(p))

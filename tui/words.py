@@ -8,14 +8,16 @@ Events come from the rules with their parts (:class:`ankh.core.model.Event`
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rich.text import Text
 
 from ankh.core.model import COLOURS, Event
 
-from .i18n import _
-from .text import AREA, AREA_IDS, CARD, EVENT, PERSONALITY, SEAT_STYLE
+from .i18n import N_, _
+from .text import (PERSONALITY, SEAT_STYLE, area_names, card_name, colour, event_text, event_title,
+                   personality_name)
 
 # Happenings a summary leaves out: bookkeeping the other lines already say.
 QUIET = frozenset({"scroll", "draw", "turn", "setup"})
@@ -28,7 +30,9 @@ def _cap(s: str) -> str:
 def who(seat: int | None, viewer: int | None) -> str:
     if seat is None:
         return _("nobody")
-    return _("you") if seat == viewer else COLOURS[seat]
+    # Translators: the reader as a subject or object; {colour} (their seat) may be used,
+    # as in "{colour} (vous)", to keep verbs in the third person.
+    return _("you").format(colour=colour(seat)) if seat == viewer else colour(seat)
 
 
 def piece(owner, viewer: int | None) -> str:
@@ -39,45 +43,40 @@ def piece(owner, viewer: int | None) -> str:
         return _("a demon")
     if owner == viewer:
         return _("your minion")
-    return _("{colour}'s minion").format(colour=COLOURS[owner])
+    return _("{colour}'s minion").format(colour=colour(owner))
 
 
 def building_of(owner: int | None, viewer: int | None) -> str:
     if owner == viewer:
         return _("your building")
-    return _("{colour}'s building").format(colour=COLOURS[owner])
+    return _("{colour}'s building").format(colour=colour(owner))
 
 
 def area(a: int | None) -> str:
-    return "?" if a is None else _area_names[a]
+    return "?" if a is None else area_names()[a]
 
 
 def card(cid: str | None) -> str:
     if cid is None:
         return _("a card")
-    c = CARD.get(cid)
-    return c["name"] if c else cid
+    return card_name(cid)
 
 
 def event_name(eid: str | None) -> str:
-    e = EVENT.get(eid or "")
-    return e["name"] if e else (eid or "?")
+    return event_title(eid) if eid else "?"
 
 
 def personality(pid: str | None) -> str:
-    p = PERSONALITY.get(pid or "")
-    return p["name"] if p else _("an unknown personality")
+    return personality_name(pid) if pid in PERSONALITY else _("an unknown personality")
 
 
 def names(items) -> str:
     return ", ".join(items)
 
 
-_area_names = tuple(AREA[aid]["name"] for aid in AREA_IDS)
-
 END_REASONS = {
-    "draw-pile": _("The game ends: the draw pile is empty."),
-    "riots": _("The game ends in riots: eight trouble markers are on the board."),
+    "draw-pile": N_("The game ends: the draw pile is empty."),
+    "riots": N_("The game ends in riots: eight trouble markers are on the board."),
 }
 
 
@@ -192,7 +191,7 @@ def describe(ev: Event, viewer: int | None, view=None) -> str:
             return _("Riots: only {n} trouble markers are on the board, so no riot.").format(
                 n=d.get("amount"))
         eid = d.get("event")
-        text = EVENT.get(eid or "", {}).get("text", "")
+        text = event_text(eid or "")
         return _("Random event: {event}. {text}").format(event=event_name(eid), text=text).strip()
     if k == "fog":
         return _("Fog discarded {cards} from the draw pile.").format(
@@ -221,7 +220,7 @@ def describe(ev: Event, viewer: int | None, view=None) -> str:
     if k == "pass":
         return _cap(_("{who} passed.").format(who=w))
     if k == "game-end":
-        return END_REASONS.get(d.get("reason"), _("The game ends."))
+        return _(END_REASONS.get(d.get("reason"), N_("The game ends.")))
     if k == "win":
         if d.get("winners"):
             return _("{winners} won on points ({points}).").format(
@@ -265,8 +264,10 @@ def _card_of(view, h) -> str | None:
 def style_line(line: str, seat: int | None = None) -> Text:
     """A sentence with its colour words in their seat's style."""
     t = Text(line)
-    for s, colour in enumerate(COLOURS):
-        t.highlight_words([colour, _cap(colour)], style=SEAT_STYLE[s])
+    for s in range(len(COLOURS)):
+        word = re.escape(colour(s))
+        # whole words only: "vert" in "ouvert", "red" in "entered" are no seats
+        t.highlight_regex(rf"\b(?:{word}|{word.capitalize()})\b", style=SEAT_STYLE[s])
     return t
 
 

@@ -222,7 +222,9 @@ def child_environment(player: Player, ankh_home: Path, term: str, client_env) ->
         name = f"guest-{secrets.randbelow(10000):04d}"
         env[ENV_SSH] = "guest"
     env.update(ANKH_HOME=str(ankh_home), TERM=term, LOGNAME=name, USER=name)
-    for k in ("COLORTERM", "LANG", "LC_ALL", "LC_CTYPE"):  # what the client's terminal told us
+    # What the client's terminal told us (SSH clients send their locale: the
+    # game then speaks the player's language, see ankh.tui.i18n).
+    for k in ("COLORTERM", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LANGUAGE"):
         v = client_env.get(k) if client_env else None
         if isinstance(v, str) and v.isprintable() and len(v) < 64:
             env[k] = v

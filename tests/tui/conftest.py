@@ -30,3 +30,12 @@ def quick_hard_bot(monkeypatch):
     monkeypatch.setattr(search_workers, "HARD_BUDGET", None)
     monkeypatch.setattr(search_workers, "HARD_WORLDS", 1)
     monkeypatch.setattr(search_workers, "HARD_WIDTH", 2)
+
+
+@pytest.fixture(autouse=True)
+def english_again():
+    """Every test starts and ends in English, whatever another test chose."""
+    from ankh.tui import i18n
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")

@@ -46,3 +46,12 @@ async def two_people(pilot, decisions: int = 8):
         yield handed
         await pilot.press("enter")
         await pilot.pause()
+
+
+async def listening_port(pilot, session) -> str:
+    """The port a table hosted from the screen listens on, once it does."""
+    for _ in range(100):
+        if session.address and ":" in session.address:
+            break
+        await pilot.pause(0.05)
+    return session.address.rsplit(":", 1)[1]

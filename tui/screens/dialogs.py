@@ -9,25 +9,25 @@ from textual.containers import Center, Middle
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..i18n import _
-from ..text import seat_tag
+from ..i18n import _, Localised, NP_
+from ..text import _assemble, seat_tag
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
 
-class HandOver(ModalScreen[None]):
+class HandOver(Localised, ModalScreen[None]):
     """Hides the table until the next person at this keyboard is ready."""
 
-    BINDINGS = [Binding("enter", "ready", "I am ready", key_display="⏎")]
+    BINDINGS = [Binding("enter", "ready", NP_("key", "I am ready"), key_display="⏎")]
 
     def __init__(self, seat: int) -> None:
         super().__init__()
         self.seat = seat
 
     def compose(self) -> ComposeResult:
-        t = Text.assemble("Pass the keyboard to ", seat_tag(self.seat), ".\n\n",
-                          "The others should look away: your hand and personality are secret.\n\n",
-                          ("Press Enter when you are ready.", "bold"))
+        t = _assemble(_("Pass the keyboard to {seat}."), seat=seat_tag(self.seat))
+        t.append("\n\n" + _("The others should look away: your hand and personality are secret.") + "\n\n")
+        t.append(_("Press Enter when you are ready."), style="bold")
         with Middle():
             with Center():
                 yield Static(t, id="handover")
@@ -36,13 +36,13 @@ class HandOver(ModalScreen[None]):
         self.dismiss(None)
 
 
-class Confirm(ModalScreen[bool]):
+class Confirm(Localised, ModalScreen[bool]):
     """A yes-or-no question: ``y``/Enter says yes, ``n``/Esc no."""
 
     BINDINGS = [
-        Binding("y", "answer(True)", "Yes"),
+        Binding("y", "answer(True)", NP_("key", "Yes")),
         Binding("enter", "answer(True)", show=False),
-        Binding("n", "answer(False)", "No"),
+        Binding("n", "answer(False)", NP_("key", "No")),
         Binding("escape", "answer(False)", show=False),
     ]
 
@@ -63,10 +63,10 @@ class Confirm(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class TooSmall(ModalScreen[None]):
+class TooSmall(Localised, ModalScreen[None]):
     """Shown over everything while the terminal is smaller than 80×24."""
 
-    BINDINGS = [Binding("q", "app.quit", "Quit"), Binding("ctrl+c", "app.quit", show=False)]
+    BINDINGS = [Binding("q", "app.quit", NP_("key", "Quit")), Binding("ctrl+c", "app.quit", show=False)]
 
     def compose(self) -> ComposeResult:
         yield Static(id="too-small")
@@ -80,6 +80,6 @@ class TooSmall(ModalScreen[None]):
     def update_size(self, size) -> None:
         w, h = size
         self.query_one("#too-small", Static).update(
-            f"The terminal is too small: {w}×{h}.\n"
-            f"Ankh-Morpork needs at least {MIN_WIDTH}×{MIN_HEIGHT}.\n"
-            "Enlarge the window (or press q to quit).")
+            _("The terminal is too small: {w}×{h}.").format(w=w, h=h) + "\n"
+            + _("Ankh-Morpork needs at least {w}×{h}.").format(w=MIN_WIDTH, h=MIN_HEIGHT) + "\n"
+            + _("Enlarge the window (or press q to quit)."))

@@ -12,39 +12,54 @@ from textual.widgets import Footer, Static
 
 from ankh.core.model import COLOURS
 
-from ..text import PERSONALITY, personality_name, score_parts, seat_tag
+from ..i18n import _, Localised, NP_
+from ..text import PERSONALITY, _assemble, personality_name, personality_text, score_parts, seat_tag
 
 
 def why(view) -> Text:
+    """Who won and why, then the winning personality's card."""
+    t = verdict(view)
     o = view.outcome
-    names = Text(" and ").join(seat_tag(w) for w in o.winners)
-    t = Text()
-    t.append_text(names)
-    t.append(" wins" if len(o.winners) == 1 else " share the win", style="bold")
+    pid = (o.personalities[o.winners[0]] if o.personalities else o.detail) if o.reason == "personality" else None
+    if pid in PERSONALITY:
+        t.append("\n")
+        t.append(personality_text(pid), style="italic")
+    return t
+
+
+def verdict(view) -> Text:
+    """Who won and why, in a sentence."""
+    o = view.outcome
+    names = Text(_(" and ")).join(seat_tag(w) for w in o.winners)
     if o.reason == "personality":
         w = o.winners[0]
         pid = o.personalities[w] if o.personalities else o.detail
-        t.append(f": {personality_name(pid)} met the win condition at the start of the turn.\n")
-        p = PERSONALITY.get(pid)
-        if p:
-            t.append(p["text"], style="italic")
+        sentence = _("{winners} wins: {personality} met the win condition at the start of the turn.")
     elif o.reason == "vimes":
-        t.append(": the draw pile ran out, and Commander Vimes wins when that happens.")
+        pid = None
+        sentence = _("{winners} wins: the draw pile ran out, and Commander Vimes wins when that happens.")
     elif o.detail == "riots":
-        t.append(" on points: Riots broke out with 8 or more trouble markers on the board.")
+        pid = None
+        sentence = (_("{winners} wins on points: Riots broke out with 8 or more trouble markers on the board.")
+                    if len(o.winners) == 1 else
+                    _("{winners} share the win on points: Riots broke out with 8 or more trouble markers "
+                      "on the board."))
     else:
-        t.append(" on points: the draw pile ran out and nobody had won.")
-    return t
+        pid = None
+        sentence = (_("{winners} wins on points: the draw pile ran out and nobody had won.")
+                    if len(o.winners) == 1 else
+                    _("{winners} share the win on points: the draw pile ran out and nobody had won."))
+    return _assemble(sentence, winners=names, personality=personality_name(pid) if pid else "")
 
 
 def table(view) -> Table:
     o = view.outcome
-    tb = Table(title="Points" if o.scores is not None else "Personalities", expand=False,
+    tb = Table(title=_("Points") if o.scores is not None else _("Personalities"), expand=False,
                title_style="bold", header_style="bold")
-    tb.add_column("Player")
-    tb.add_column("Personality")
+    tb.add_column(_("Player"))
+    tb.add_column(_("Personality"))
     if o.scores is not None:
-        for col in ("Minions", "Buildings", "Money", "Loans", "Total"):
+        for col in (_("Minions"), _("Buildings"), _("Money"), _("Loans"), _("Total")):
             tb.add_column(col, justify="right")
     for s in range(view.players):
         pid = o.personalities[s] if o.personalities else view.seats[s].personality
@@ -59,11 +74,11 @@ def table(view) -> Table:
     return tb
 
 
-class EndScreen(Screen):
+class EndScreen(Localised, Screen):
     BINDINGS = [
-        Binding("b", "app.pop_screen", "Board"),
-        Binding("t", "app.to_title", "Title"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("b", "app.pop_screen", NP_("key", "Board")),
+        Binding("t", "app.to_title", NP_("key", "Title")),
+        Binding("q", "app.quit", NP_("key", "Quit")),
     ]
 
     def __init__(self, view) -> None:
@@ -73,12 +88,12 @@ class EndScreen(Screen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="end"):
             with Center():
-                yield Static(Text("The game is over", style="bold reverse"), id="end-title")
+                yield Static(Text(_("The game is over"), style="bold reverse"), id="end-title")
             with Center():
                 with Vertical(id="end-body"):
                     yield Static(why(self.final), id="why")
                     yield Static(Group(table(self.final)), id="points")
-                    yield Static(Text("b: look at the final board   t: title screen   q: quit",
+                    yield Static(Text(_("b: look at the final board   t: title screen   q: quit"),
                                       style="dim"), id="end-keys")
         yield Footer(compact=True)
 

@@ -20,12 +20,11 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer
 
-from ankh.core.model import COLOURS
 from ankh.core.views import PlayerView
 
-from ..i18n import _
+from ..i18n import _, Localised, NP_
 from ..session import GameSession, Next
-from ..text import AREA_IDS, AREA_NAMES
+from ..text import AREA_IDS, area_names, colour
 from ..words import changed_areas, describe, hits, notable, others_acted, summary
 from ..widgets.board import CityMap, map_height
 from ..widgets.choices import Choices
@@ -62,7 +61,7 @@ class BotDecided(Message):
         self.option = option
 
 
-class GameScreen(Screen):
+class GameScreen(Localised, Screen):
     # A new decision that follows others' moves ignores keys for this long
     # (and for as long again after each key pressed meanwhile), so that keys
     # pressed while the bots played never answer it.
@@ -71,24 +70,24 @@ class GameScreen(Screen):
     NOTICES = 5
 
     BINDINGS = [
-        Binding("1", "pick(0)", "Pick", key_display="1-9"),
+        Binding("1", "pick(0)", NP_("key", "Pick"), key_display="1-9"),
         *[Binding(str(i), f"pick({i - 1})", show=False) for i in range(2, 10)],
         Binding("0", "pick(-1)", show=False),
         Binding("escape", "back", show=False),
-        Binding("u", "undo", "Undo"),
-        Binding("space", "skip", "Skip", key_display="␣"),
-        Binding("s", "show_panel('since')", "Since", show=False),
-        Binding("m", "show_panel('map')", "Map"),
-        Binding("h", "show_panel('hand')", "Hand"),
-        Binding("p", "show_panel('players')", "Players"),
-        Binding("l", "show_panel('log')", "Log"),
-        Binding("pageup", "scroll_log(-1)", "Log ↑", show=False, priority=True),
-        Binding("pagedown", "scroll_log(1)", "Log ↓", show=False, priority=True),
-        Binding("r", "results", "Results"),
-        Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("u", "undo", NP_("key", "Undo")),
+        Binding("space", "skip", NP_("key", "Skip"), key_display="␣"),
+        Binding("s", "show_panel('since')", NP_("key", "Since"), show=False),
+        Binding("m", "show_panel('map')", NP_("key", "Map")),
+        Binding("h", "show_panel('hand')", NP_("key", "Hand")),
+        Binding("p", "show_panel('players')", NP_("key", "Players")),
+        Binding("l", "show_panel('log')", NP_("key", "Log")),
+        Binding("pageup", "scroll_log(-1)", NP_("key", "Log ↑"), show=False, priority=True),
+        Binding("pagedown", "scroll_log(1)", NP_("key", "Log ↓"), show=False, priority=True),
+        Binding("r", "results", NP_("key", "Results")),
+        Binding("question_mark", "app.help", NP_("key", "Help"), key_display="?"),
         Binding("f1", "app.help", show=False),
-        Binding("q", "leave", "Quit"),
-        Binding("c", "chat", _("Chat"), show=False),
+        Binding("q", "leave", NP_("key", "Quit")),
+        Binding("c", "chat", NP_("key", "Chat"), show=False),
     ]
 
     mode: reactive[str] = reactive("compact", recompose=True)
@@ -153,7 +152,7 @@ class GameScreen(Screen):
                         yield Hand().data_bind(GameScreen.view, selected=GameScreen.selected_card)
                 with Vertical(id="right"):
                     you = You(id="you").data_bind(GameScreen.view)
-                    you.border_title = "Your aim"
+                    you.border_title = _("Your aim")
                     yield you
                     players = Players(id="players").data_bind(GameScreen.view)
                     players.border_title = _("Players")
@@ -204,7 +203,7 @@ class GameScreen(Screen):
             return
         for seat, name, said in lines[self._chat_told:]:
             if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
-                self.notify(f"{COLOURS[seat]} ({name}): {said}", title=_("Chat (c to answer)"), timeout=8,
+                self.notify(f"{colour(seat)} ({name}): {said}", title=_("Chat (c to answer)"), timeout=8,
                             markup=False)
         self._chat_told = len(lines)
 
@@ -416,7 +415,7 @@ class GameScreen(Screen):
         if view is None or view.decision is None:
             return
         if not self.query_one(DecisionPrompt).click_area(msg.area):
-            self.notify(_("No choice names {area} now.").format(area=AREA_NAMES[msg.area]),
+            self.notify(_("No choice names {area} now.").format(area=area_names()[msg.area]),
                         severity="warning", timeout=3)
 
     def action_pick(self, index: int) -> None:

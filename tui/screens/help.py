@@ -2,8 +2,6 @@
 area, event and personality, and the keys."""
 from __future__ import annotations
 
-from importlib import resources
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -15,10 +13,12 @@ from textual.widgets.option_list import Option
 
 from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 
-from ..text import card_symbols, interrupt_when
+from ..i18n import _, Localised, N_, NP_, rules_text
+from ..text import (area_text, area_title, card_name, card_symbols, card_text, event_text, event_title,
+                    interrupt_when, personality_name, personality_text)
 from ..widgets.board import neighbours
 
-KEYS = """\
+KEYS = N_("""\
 Everywhere
   ctrl+p     command palette (search every command)
   ?  or F1   this help
@@ -50,42 +50,48 @@ Looking around (80×24; larger terminals show everything at once)
 
 After the game
   r          the results again    b  back to the board    t  title screen
-"""
+""")
 
 
 def reference() -> list[tuple[str, str, Text]]:
     """(kind, name, full text) for every card, area, event and personality."""
     out = []
     for c in CARDS:
-        body = Text.assemble((c["name"], "bold"), f"  ({c['deck']} card)\n",
-                             ("Symbols: ", "bold"), card_symbols(c["id"]) + "\n")
-        if c.get("text"):
-            body.append(c["text"])
+        name = card_name(c["id"])
+        deck = _("green card") if c["deck"] == "green" else _("brown card")
+        body = Text.assemble((name, "bold"), f"  ({deck})\n",
+                             (_("Symbols: "), "bold"), card_symbols(c["id"]) + "\n")
+        body.append(card_text(c["id"]))
         if interrupt_when(c["id"]):
             body.append("\n")
-            body.append("When: ", style="bold")
+            body.append(_("When: "), style="bold")
             body.append(interrupt_when(c["id"]))
-        out.append(("card", c["name"], body))
+        out.append((_("card"), name, body))
     for a in AREAS:
-        adj = ", ".join(f"{n} {AREAS[n - 1]['name']}" + (" (bridge)" if bridge else "")
+        adj = ", ".join(f"{n} {area_title(AREAS[n - 1]['id'])}" + (_(" (bridge)") if bridge else "")
                         for n, bridge in neighbours(a["number"]))
-        body = Text.assemble((f"{a['number']} {a['name']}", "bold"), f"  (area, building ${a['cost']})\n",
-                             ("Borders: ", "bold"), adj + "\n",
-                             ("River: ", "bold"), ("yes" if a["river"] else "no") + "\n",
-                             ("City Area card: ", "bold"), a["text"])
-        out.append(("area", a["name"], body))
+        name = area_title(a["id"])
+        body = Text.assemble((f"{a['number']} {name}", "bold"),
+                             "  " + _("(area, building ${cost})").format(cost=a["cost"]) + "\n",
+                             (_("Borders: "), "bold"), adj + "\n",
+                             (_("River: "), "bold"), (_("yes") if a["river"] else _("no")) + "\n",
+                             (_("City Area card: "), "bold"), area_text(a["id"]))
+        out.append((_("area"), name, body))
     for e in EVENTS:
-        out.append(("event", e["name"], Text.assemble((e["name"], "bold"), "  (random event)\n", e["text"])))
+        name = event_title(e["id"])
+        out.append((_("event"), name, Text.assemble((name, "bold"), "  " + _("(random event)") + "\n",
+                                                    event_text(e["id"]))))
     for p in PERSONALITIES:
-        out.append(("personality", p["name"],
-                    Text.assemble((p["name"], "bold"), "  (personality)\n", p["text"])))
+        name = personality_name(p["id"])
+        out.append((_("personality"), name,
+                    Text.assemble((name, "bold"), "  " + _("(personality)") + "\n", personality_text(p["id"]))))
     return out
 
 
-class HelpScreen(Screen):
+class HelpScreen(Localised, Screen):
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Close"),
-        Binding("tab", "app.focus_next", "Next field", key_display="tab"),
+        Binding("escape", "app.pop_screen", NP_("key", "Close")),
+        Binding("tab", "app.focus_next", NP_("key", "Next field"), key_display="tab"),
         Binding("f1", "app.pop_screen", show=False),
     ]
 
@@ -96,21 +102,20 @@ class HelpScreen(Screen):
         self.shown: list[int] = []
 
     def compose(self) -> ComposeResult:
-        rules = resources.files("ankh.tui").joinpath("data/rules.md").read_text(encoding="utf-8")
         with TabbedContent(initial=self.tab, id="help-tabs"):
-            with TabPane("Rules", id="rules"):
+            with TabPane(_("Rules"), id="rules"):
                 with VerticalScroll():
-                    yield Markdown(rules, id="rules-text")
-            with TabPane("Cards", id="cards"):
+                    yield Markdown(rules_text(), id="rules-text")
+            with TabPane(_("Cards"), id="cards"):
                 with Vertical():
-                    yield Input(placeholder="Search cards, areas, events, personalities…", id="search")
+                    yield Input(placeholder=_("Search cards, areas, events, personalities…"), id="search")
                     with Horizontal():
                         yield OptionList(id="entries")
                         with VerticalScroll(id="entry-scroll"):
                             yield Static(id="entry")
-            with TabPane("Keys", id="keys"):
+            with TabPane(_("Keys"), id="keys"):
                 with VerticalScroll():
-                    yield Static(KEYS, id="keys-text")
+                    yield Static(_(KEYS), id="keys-text")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -142,7 +147,7 @@ class HelpScreen(Screen):
             entries.highlighted = 0
             self._show(self.shown[0])
         else:
-            self.query_one("#entry", Static).update(Text("Nothing matches.", style="dim"))
+            self.query_one("#entry", Static).update(Text(_("Nothing matches."), style="dim"))
 
     @on(OptionList.OptionHighlighted, "#entries")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:

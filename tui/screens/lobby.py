@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 from ankh.net.home import ssh_player
 from ankh.net.io.discovery import TableBrowser
 
-from ..i18n import _
+from ..i18n import _, Localised, NP_, pgettext
 from ..netplay import NetSession, WatchSession
 from ..text import seat_tag
 from ..widgets.choices import Choices
@@ -32,10 +32,10 @@ def chat_text(lines) -> Text:
     return t
 
 
-class ChatDialog(ModalScreen[str | None]):
+class ChatDialog(Localised, ModalScreen[str | None]):
     """One chat line to the table (from the game screen: c)."""
 
-    BINDINGS = [Binding("escape", "cancel", _("Back"))]
+    BINDINGS = [Binding("escape", "cancel", NP_("key", "Back"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="chat", classes="dialog"):
@@ -53,14 +53,14 @@ class ChatDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class HostDialog(ModalScreen[tuple[int, int, int, bool] | None]):
+class HostDialog(Localised, ModalScreen[tuple[int, int, int, bool] | None]):
     """Seats at the table, how many of them bots fill, and whether spectators
     see the chat; Enter opens it (seats, bots, port, spectator chat)."""
 
     BINDINGS = [
-        Binding("enter", "open", _("Open"), key_display="⏎"),
-        Binding("escape", "cancel", _("Back")),
-        Binding("up", "app.focus_previous", _("Field"), key_display="↑↓"),
+        Binding("enter", "open", NP_("key", "Open"), key_display="⏎"),
+        Binding("escape", "cancel", NP_("key", "Back")),
+        Binding("up", "app.focus_previous", NP_("key", "Field"), key_display="↑↓"),
         Binding("down", "app.focus_next", show=False),
     ]
 
@@ -92,12 +92,12 @@ class HostDialog(ModalScreen[tuple[int, int, int, bool] | None]):
         self.dismiss(None)
 
 
-class JoinScreen(ModalScreen[tuple | None]):
+class JoinScreen(Localised, ModalScreen[tuple | None]):
     """Tables heard of on the LAN, live: Enter sits at an open one, ``w``
     watches any of them; or an address typed in.  Answers (host, port) to
     join, or ("watch", host, port)."""
 
-    BINDINGS = [Binding("escape", "cancel", _("Back")), Binding("w", "watch", _("Watch"), show=False)]
+    BINDINGS = [Binding("escape", "cancel", NP_("key", "Back")), Binding("w", "watch", NP_("key", "Watch"), show=False)]
 
     def __init__(self, interface: str | None = None) -> None:
         super().__init__()
@@ -174,11 +174,11 @@ class JoinScreen(ModalScreen[tuple | None]):
         self.dismiss(None)
 
 
-class LobbyScreen(Screen):
+class LobbyScreen(Localised, Screen):
     """The seats filling up, the table fingerprint to read aloud, the shuffle's
     progress; the game screen takes over once the cards are dealt."""
 
-    BINDINGS = [Binding("escape", "leave", _("Leave")), Binding("ctrl+r", "ready", _("Ready"))]
+    BINDINGS = [Binding("escape", "leave", NP_("key", "Leave")), Binding("ctrl+r", "ready", NP_("key", "Ready"))]
 
     def __init__(self, session: NetSession, bot_delay: float = 0.4) -> None:
         super().__init__()
@@ -247,7 +247,7 @@ class LobbyScreen(Screen):
                 if bot:
                     t.append("  " + _("bot (its secrets live on the host's machine)"), style="italic")
                 if seat == s.viewer and s.start is not None:
-                    t.append("  " + _("you"), style="bold")
+                    t.append("  " + pgettext("tag", "you"), style="bold")
             else:
                 t.append("  " + _("(empty seat)"), style="dim")
             t.append("\n")
@@ -264,7 +264,7 @@ class LobbyScreen(Screen):
                                "Ctrl+R says you are {state}.").format(
                 state=_("not ready any more") if s.ready else _("ready")), style="italic")
         if s.result is not None:
-            t.append("\n" + s.result.text, style="bold")
+            t.append("\n" + s.result_words(), style="bold")
         self.query_one("#lobby-body", Static).update(t)
         self.query_one("#lobby-chat", Static).update(chat_text(s.chat_lines[-5:]))
 

@@ -12,11 +12,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ankh.core.model import COLOURS
-
 from ..bots import bot_kinds, bot_label, default_bot_kind
-from ..i18n import _
-from ..text import seat_tag
+from ..i18n import _, Localised, N_, NP_
+from ..text import _assemble, colour, seat_tag
 from ..widgets.choices import Choices
 from ..widgets.stepper import Stepper
 
@@ -29,12 +27,13 @@ BANNER = r"""
 """
 
 MENU = (
-    ("new", "New game against bots", "n"),
-    ("host", "Host a table on the network", "o"),
-    ("join", "Join a table on the network", "j"),
-    ("load", "Load a saved game", "l"),
-    ("rules", "Rules and card reference", "r"),
-    ("quit", "Quit", "q"),
+    ("new", N_("New game against bots"), "n"),
+    ("host", N_("Host a table on the network"), "o"),
+    ("join", N_("Join a table on the network"), "j"),
+    ("load", N_("Load a saved game"), "l"),
+    ("rules", N_("Rules and card reference"), "r"),
+    ("settings", N_("Settings (language)"), "s"),
+    ("quit", N_("Quit"), "q"),
 )
 
 
@@ -59,14 +58,15 @@ class GameSetup:
     kind: str
 
 
-class TitleScreen(Screen):
+class TitleScreen(Localised, Screen):
     BINDINGS = [
-        Binding("n", "choose('new')", "New game"),
-        Binding("o", "choose('host')", "Host"),
-        Binding("j", "choose('join')", "Join"),
-        Binding("l", "choose('load')", "Load"),
-        Binding("r", "choose('rules')", "Rules"),
-        Binding("q", "choose('quit')", "Quit"),
+        Binding("n", "choose('new')", NP_("key", "New game")),
+        Binding("o", "choose('host')", NP_("key", "Host")),
+        Binding("j", "choose('join')", NP_("key", "Join")),
+        Binding("l", "choose('load')", NP_("key", "Load")),
+        Binding("r", "choose('rules')", NP_("key", "Rules")),
+        Binding("s", "choose('settings')", NP_("key", "Settings"), show=False),
+        Binding("q", "choose('quit')", NP_("key", "Quit")),
     ]
 
     def compose(self) -> ComposeResult:
@@ -74,7 +74,7 @@ class TitleScreen(Screen):
             with Center():
                 yield Static(Text(BANNER.strip("\n"), style="bold"), id="banner")
             with Center():
-                yield Static(Text("The city is yours to rule, if you can keep your aims secret.",
+                yield Static(Text(_("The city is yours to rule, if you can keep your aims secret."),
                                   style="italic"), id="tagline")
             note = ssh_note()
             if note is not None:
@@ -82,7 +82,7 @@ class TitleScreen(Screen):
                     yield Static(note, id="ssh-note")
             with Center():
                 yield Choices(
-                    *[Option(Text.assemble((f"{key}  ", "bold"), label), id=name)
+                    *[Option(Text.assemble((f"{key}  ", "bold"), _(label)), id=name)
                       for name, label, key in MENU],
                     id="menu")
         yield Footer(compact=True)
@@ -110,6 +110,9 @@ class TitleScreen(Screen):
             app.push_screen(LoadScreen(), self._load)
         elif what == "rules":
             app.action_help()
+        elif what == "settings":
+            from .settings import SettingsScreen
+            app.push_screen(SettingsScreen())
         elif what == "quit":
             app.exit(0)
 
@@ -126,27 +129,27 @@ class TitleScreen(Screen):
             self.app.start_load(path)
 
 
-class NewGameScreen(ModalScreen[GameSetup | None]):
+class NewGameScreen(Localised, ModalScreen[GameSetup | None]):
     """Seats, bots and your colour; Enter starts."""
 
     BINDINGS = [
-        Binding("enter", "start", "Start", key_display="⏎"),
-        Binding("escape", "cancel", "Back"),
-        Binding("up", "app.focus_previous", "Field", key_display="↑↓"),
+        Binding("enter", "start", NP_("key", "Start"), key_display="⏎"),
+        Binding("escape", "cancel", NP_("key", "Back")),
+        Binding("up", "app.focus_previous", NP_("key", "Field"), key_display="↑↓"),
         Binding("down", "app.focus_next", show=False),
     ]
 
     def compose(self) -> ComposeResult:
         kinds = bot_kinds()
         with Vertical(id="new-game", classes="dialog"):
-            yield Static(Text("New game", style="bold"), classes="dialog-title")
-            yield Stepper("Players", [(str(n), n) for n in (2, 3, 4)], 1, id="players")
-            yield Stepper("Your colour", self._colours(3), 0, id="colour")
-            yield Stepper("Bots", self._bots(3), 2, id="bots")
-            yield Stepper("Bots play", [(bot_label(k), k) for k in kinds],
+            yield Static(Text(_("New game"), style="bold"), classes="dialog-title")
+            yield Stepper(_("Players"), [(str(n), n) for n in (2, 3, 4)], 1, id="players")
+            yield Stepper(_("Your colour"), self._colours(3), 0, id="colour")
+            yield Stepper(_("Bots"), self._bots(3), 2, id="bots")
+            yield Stepper(_("Bots play"), [(bot_label(k), k) for k in kinds],
                           kinds.index(default_bot_kind()), id="kind")
             yield Static(id="summary")
-            yield Static(Text("↑↓ field   ←→ change   Enter start   Esc back", style="dim"))
+            yield Static(Text(_("↑↓ field   ←→ change   Enter start   Esc back"), style="dim"))
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -181,13 +184,14 @@ class NewGameScreen(ModalScreen[GameSetup | None]):
 
     def _summarise(self) -> None:
         s = self.setup()
-        others = [c for i, c in enumerate(COLOURS[: s.players]) if i != s.you]
+        others = [colour(i) for i in range(s.players) if i != s.you]
         bots, people = others[: s.bots], others[s.bots:]
-        t = Text.assemble("You play ", seat_tag(s.you))
+        t = _assemble(_("You play {seat}"), seat=seat_tag(s.you))
         if bots:
-            t.append(f"; bots play {', '.join(bots)}")
+            t.append(_("; bots play {colours}").format(colours=", ".join(bots)))
         if people:
-            t.append(f"; {', '.join(people)} also play here (taking turns at this keyboard)")
+            t.append(_("; {colours} also play here (taking turns at this keyboard)").format(
+                colours=", ".join(people)))
         t.append(".")
         self.query_one("#summary", Static).update(t)
 
@@ -198,17 +202,17 @@ class NewGameScreen(ModalScreen[GameSetup | None]):
         self.dismiss(None)
 
 
-class LoadScreen(ModalScreen):
+class LoadScreen(Localised, ModalScreen):
     """Saved games, newest first; ``d`` deletes the highlighted one (it asks)."""
 
     BINDINGS = [
-        Binding("escape", "cancel", "Back"),
-        Binding("d", "delete", _("Delete")),
+        Binding("escape", "cancel", NP_("key", "Back")),
+        Binding("d", "delete", NP_("key", "Delete")),
     ]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="load-game", classes="dialog"):
-            yield Static(Text("Load a saved game", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Load a saved game"), style="bold"), classes="dialog-title")
             yield Choices(id="saves")
             yield Static(id="no-saves")
             yield Static(Text(_("↑↓ choose   Enter load   d delete   Esc back"), style="dim"))
@@ -230,7 +234,7 @@ class LoadScreen(ModalScreen):
         choices.display = bool(self.saves)
         empty = self.query_one("#no-saves", Static)
         empty.display = not self.saves
-        empty.update(f"No saved games yet in {saves_dir()}.")
+        empty.update(_("No saved games yet in {folder}.").format(folder=saves_dir()))
         if self.saves:
             choices.highlighted = 0
             choices.focus()

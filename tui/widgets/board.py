@@ -15,11 +15,10 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ankh.core.catalog import AREAS
-from ankh.core.model import LETTERS
 
 from ..i18n import _
 from ..text import (
-    BRIDGE_STYLE, DEMON_STYLE, RIVER_STYLE, SEAT_STYLE, SHORT_AREA, TROLL_STYLE, TROUBLE_STYLE,
+    BRIDGE_STYLE, DEMON_STYLE, RIVER_STYLE, SEAT_STYLE, seat_letter, short_area, TROLL_STYLE, TROUBLE_STYLE,
 )
 
 MAP_WIDTH = 80
@@ -199,15 +198,16 @@ class CityMap(Widget):
     def _draw_legend(self, c: Canvas, h: int) -> None:
         x = 5 * PITCH + 1
         lines = [
-            Text.assemble(*[(LETTERS[i], SEAT_STYLE[i]) for i in range(4)], " minions  ",
-                          ("t", TROLL_STYLE), " troll  ", ("d", DEMON_STYLE), " demon"),
-            Text.assemble(("!", TROUBLE_STYLE), " trouble  ", "⌂R building  $ cost"),
-            Text.assemble(("≈", RIVER_STYLE), " river  ", ("║═", BRIDGE_STYLE), " bridge  ",
-                          ("─", "dim"), " road"),
+            Text.assemble(*[(seat_letter(i), SEAT_STYLE[i]) for i in range(4)], " " + _("minions") + "  ",
+                          ("t", TROLL_STYLE), " " + _("troll") + "  ", ("d", DEMON_STYLE), " " + _("demon")),
+            Text.assemble(("!", TROUBLE_STYLE), " " + _("trouble") + "  ", "⌂" + seat_letter(0) + " " + _("building") + "  $ "
+                          + _("cost")),
+            Text.assemble(("≈", RIVER_STYLE), " " + _("river") + "  ", ("║═", BRIDGE_STYLE), " " + _("bridge") + "  ",
+                          ("─", "dim"), " " + _("road")),
             Text.assemble(("3*", "bold reverse yellow"), " " + _("changed since your last move")),
         ]
         if h >= 4:
-            lines.append(Text("ctl: who controls it", style="dim"))
+            lines.append(Text(_("ctl: who controls it"), style="dim"))
         for i, line in enumerate(lines[: h + 1]):
             c.put(x, i, line)
 
@@ -215,10 +215,10 @@ class CityMap(Widget):
         """In the legend's place: the highlighted area's neighbours, bridges marked."""
         x = 5 * PITCH + 1
         width = MAP_WIDTH - x
-        words = [Text(_("{name} borders:").format(name=SHORT_AREA[AREAS[number - 1]["id"]]),
+        words = [Text(_("{name} borders:").format(name=short_area(AREAS[number - 1]["id"])),
                       style="bold")]
         for n, bridge in neighbours(number):
-            w = Text(f"{n} {SHORT_AREA[AREAS[n - 1]['id']]}", style=NEIGHBOUR_STYLE)
+            w = Text(f"{n} {short_area(AREAS[n - 1]['id'])}", style=NEIGHBOUR_STYLE)
             if bridge:
                 w.append(" ═", style=BRIDGE_STYLE)
             words.append(w)
@@ -244,9 +244,9 @@ class CityMap(Widget):
         border = ("bold bright_white" if lit else MARK_STYLE if marked else
                   NEIGHBOUR_STYLE if near else "dim")
         inner = BOX - 2
-        title = f"{a['number']} {SHORT_AREA[a['id']]}"[:inner]
+        title = f"{a['number']} {short_area(a['id'])}"[:inner]
         if marked and not lit:
-            title = f"{a['number']}*{SHORT_AREA[a['id']]}"[:inner]
+            title = f"{a['number']}*{short_area(a['id'])}"[:inner]
         c.put(x, y, tl + hz * inner + tr, border)
         c.put(x + 1, y, title, "bold reverse" if lit else "bold reverse yellow" if marked else
               "bold cyan" if near else "bold")
@@ -258,11 +258,11 @@ class CityMap(Widget):
         if av is None:
             return
         if av.building is not None:
-            mark = Text.assemble(("⌂", SEAT_STYLE[av.building]), (LETTERS[av.building], SEAT_STYLE[av.building]))
+            mark = Text.assemble(("⌂", SEAT_STYLE[av.building]), (seat_letter(av.building), SEAT_STYLE[av.building]))
             if av.card == "removed":
                 mark.append("×", style="bold")
             c.put(x + BOX - 1 - len(mark), y + h - 1, mark)
-        minions = [Text(f"{LETTERS[s]}{n}", style=SEAT_STYLE[s]) for s, n in enumerate(av.minions) if n]
+        minions = [Text(f"{seat_letter(s)}{n}", style=SEAT_STYLE[s]) for s, n in enumerate(av.minions) if n]
         others = []
         if av.trolls:
             others.append(Text(f"t{av.trolls}", style=TROLL_STYLE))
@@ -271,13 +271,13 @@ class CityMap(Widget):
         rows = h - 2
         control = []
         if av.controller is not None:
-            control.append(Text.assemble(("ctl ", "dim"), (LETTERS[av.controller], SEAT_STYLE[av.controller])))
+            control.append(Text.assemble((_("ctl") + " ", "dim"), (seat_letter(av.controller), SEAT_STYLE[av.controller])))
         if rows >= 2:
             if av.trouble:
-                others.append(Text("!trouble" if len(others) < 2 else "!", style=TROUBLE_STYLE))
+                others.append(Text("!" + _("trouble") if len(others) < 2 else "!", style=TROUBLE_STYLE))
             if rows >= 3:
                 if av.card == "removed":
-                    control.append(Text("card gone", style="dim"))
+                    control.append(Text(_("card gone"), style="dim"))
                 lines = [_fit(minions, inner), _fit(others, inner), _fit(control, inner)]
             else:
                 lines = [_fit(minions, inner), _fit(others + control, inner)]

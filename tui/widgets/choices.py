@@ -4,8 +4,10 @@ from __future__ import annotations
 from textual.binding import Binding
 from textual.widgets import OptionList
 
+from ..i18n import Localised, NP_
 
-class Choices(OptionList):
+
+class Choices(Localised, OptionList):
     """The options; Enter chooses the highlighted one."""
 
-    BINDINGS = [Binding("enter", "select", "Choose", key_display="⏎")]
+    BINDINGS = [Binding("enter", "select", NP_("key", "Choose"), key_display="⏎")]

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ..i18n import _
 from ..text import CARD, card_name, card_symbols, card_text
 
 
@@ -30,10 +31,11 @@ class Hand(Widget):
             return Text("")
         me = view.seats[view.viewer]
         out = Text()
-        out.append(f"Your hand ({len(view.hand)} cards)", style="bold underline")
+        out.append(_("Your hand ({n} cards)").format(n=len(view.hand)), style="bold underline")
         if me.penalties:
-            out.append(f"  + penalty: {', '.join(card_name(c) for c in me.penalties)}", style="red")
-        for _, cid in view.hand:
+            out.append("  + " + _("penalty: {names}").format(names=", ".join(card_name(c) for c in me.penalties)),
+                       style="red")
+        for _handle, cid in view.hand:
             out.append("\n")
             lit = cid == self.selected
             kind = CARD.get(cid, {}).get("deck", "")
@@ -41,12 +43,12 @@ class Hand(Widget):
             out.append(card_name(cid), style="bold reverse" if lit else "bold")
             out.append(f"  {card_symbols(cid)}", style="" if lit else "dim")
             if kind:
-                out.append(f"  ({kind})", style="dim")
+                out.append("  (" + (_("green") if kind == "green" else _("brown")) + ")", style="dim")
             text = card_text(cid)
             if text and (self.detailed or lit):
                 width = max(20, self.size.width - 1)
                 out.append("\n" + textwrap.fill(text, width, initial_indent="    ",
                                                  subsequent_indent="    "), style="italic")
         if not view.hand:
-            out.append("\n  (no cards)", style="dim")
+            out.append("\n  " + _("(no cards)"), style="dim")
         return out

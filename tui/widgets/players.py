@@ -8,7 +8,7 @@ from textual.widget import Widget
 
 from ..i18n import _
 from ..text import (
-    PERSONALITY, SEAT_STYLE, SHORT_AREA, card_name, personality_name, progress, seat_tag,
+    PERSONALITY, SEAT_STYLE, short_area, card_name, personality_name, personality_text, progress, seat_tag,
 )
 from ankh.core.catalog import AREAS
 
@@ -35,18 +35,21 @@ class Players(Widget):
             out.append("▶ " if turn else "  ", style="bold")
             out.append_text(seat_tag(s.seat))
             if s.seat == view.viewer:
-                out.append(" (you)", style="bold")
+                out.append(" " + _("(you)"), style="bold")
             out.append(f"  ${s.money}", style="bold")
-            out.append(f"  hand {s.hand_size}")
-            out.append(f"\n    left: {s.minions_left} minions, {s.buildings_left} buildings")
+            out.append("  " + _("hand {n}").format(n=s.hand_size))
+            out.append("\n    " + _("left: {minions} minions, {buildings} buildings").format(
+                minions=s.minions_left, buildings=s.buildings_left))
             extras = []
             if s.city_cards:
-                extras.append(Text("cards: " + ", ".join(SHORT_AREA[AREAS[a]["id"]] for a in s.city_cards),
-                                   style="dim"))
+                extras.append(Text(_("cards: {names}").format(
+                    names=", ".join(short_area(AREAS[a]["id"]) for a in s.city_cards)), style="dim"))
             if s.loans:
-                extras.append(Text("loans: " + ", ".join(card_name(c) for c in s.loans), style="dim"))
+                extras.append(Text(_("loans: {names}").format(names=", ".join(card_name(c) for c in s.loans)),
+                                   style="dim"))
             if s.penalties:
-                extras.append(Text("penalty: " + ", ".join(card_name(c) for c in s.penalties), style="dim"))
+                extras.append(Text(_("penalty: {names}").format(
+                    names=", ".join(card_name(c) for c in s.penalties)), style="dim"))
             if s.personality and s.seat != view.viewer:
                 extras.append(Text(_("is {personality}").format(personality=personality_name(s.personality)),
                                    style=SEAT_STYLE[s.seat]))
@@ -75,14 +78,13 @@ class You(Widget):
             return out
         pid = view.personality
         out.append_text(seat_tag(view.viewer))
-        out.append(" (you) secretly ")
+        out.append(" " + _("(you) secretly") + " ")
         out.append(personality_name(pid), style="bold reverse")
         short, long = progress(view)
         if long:
             out.append("\n" + long, style="bold")
-        p = PERSONALITY.get(pid or "")
-        if p:
-            out.append("\n" + p["text"], style="italic")
+        if pid in PERSONALITY:
+            out.append("\n" + personality_text(pid), style="italic")
         if view.unused_seen:
             out.append("\n" + _("Unused personalities you have seen: {names}.").format(
                 names=", ".join(personality_name(x) for x in view.unused_seen)), style="bold")

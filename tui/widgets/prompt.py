@@ -11,29 +11,29 @@ from textual.widgets.option_list import Option
 
 from ankh.core.model import COLOURS
 
-from ..i18n import _
+from ..i18n import N_, _
 from ..steps import AreaKeys, Entry, by_area, first_step, second_step
 from ..text import (
-    AREA_IDS, CARD, area_title, card_name, humanize, option_detail, option_label, prompt_card, seat_tag,
+    AREA_IDS, CARD, area_title, card_name, colour, humanize, option_detail, option_label, prompt_card, seat_tag,
 )
 from .choices import Choices
 from ..words import describe, piece, style_line
 
 KIND_TITLES = {
-    "window": "Interrupt window",
-    "turn": "Your turn",
-    "another": "Play another card?",
-    "extra": "Play another card",
-    "end": "End of your turn",
-    "give": "Give a card",
-    "discard": "Discard",
-    "target": "Choose a player",
-    "area": "Choose an area",
-    "pick": "Choose a minion",
-    "move": "Move a minion",
-    "place": "Place a minion",
-    "choice": "Your choice",
-    "build": "Build",
+    "window": N_("Interrupt window"),
+    "turn": N_("Your turn"),
+    "another": N_("Play another card?"),
+    "extra": N_("Play another card"),
+    "end": N_("End of your turn"),
+    "give": N_("Give a card"),
+    "discard": N_("Discard"),
+    "target": N_("Choose a player"),
+    "area": N_("Choose an area"),
+    "pick": N_("Choose a minion"),
+    "move": N_("Move a minion"),
+    "place": N_("Place a minion"),
+    "choice": N_("Your choice"),
+    "build": N_("Build"),
     "action": "",
 }
 
@@ -228,7 +228,7 @@ class DecisionPrompt(Vertical):
     def _question(self, view) -> Text:
         d = view.decision
         t = Text()
-        title = KIND_TITLES.get(d.kind, "")
+        title = _(KIND_TITLES.get(d.kind, ""))
         if d.kind == "window":
             t.append(" ! " + _("Interrupt window") + " ", style="bold reverse yellow")
             what = humanize(d.prompt.removeprefix("Interrupt? "))
@@ -239,7 +239,7 @@ class DecisionPrompt(Vertical):
             return t
         t.append("▶ ", style="bold")
         if title and view.current == view.viewer and d.kind == "turn":
-            t.append(f"{title}: ", style="bold")
+            t.append(_("{title}: ").format(title=title), style="bold")
         t.append(self._prompt_words(view), style="bold")
         step = self._step_of(view)
         if step:
@@ -308,7 +308,7 @@ class DecisionPrompt(Vertical):
             t.append(" " + _("is deciding:") + " ")
             t.append(humanize(what), style="italic")
         else:
-            t.append("… " + view.waiting_for)
+            t.append("… " + humanize(view.waiting_for))
         return t
 
     def _show_detail(self, n: int | None) -> None:
@@ -331,7 +331,7 @@ class DecisionPrompt(Vertical):
         if words[0] == "target" and len(words) > 1 and words[1] in COLOURS:
             seat = view.seats[COLOURS.index(words[1])]
             detail = _("{colour} has ${money}, {cards} cards in hand, {minions} minions on the board.").format(
-                colour=words[1], money=seat.money, cards=seat.hand_size, minions=12 - seat.minions_left)
+                colour=colour(COLOURS.index(words[1])), money=seat.money, cards=seat.hand_size, minions=12 - seat.minions_left)
         self.query_one("#detail", Static).update(Text(detail, style="italic"))
         self.post_message(self.Highlighted(index, text))
 

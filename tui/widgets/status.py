@@ -5,7 +5,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..text import letter, personality_name, progress, seat_tag
+from ..i18n import _, pgettext
+from ..text import _assemble, letter, personality_name, progress, seat_tag
 
 
 class StatusBar(Widget):
@@ -40,23 +41,22 @@ class StatusBar(Widget):
     @staticmethod
     def _line(view, events: bool, pile: bool) -> Text:
         t = Text()
-        t.append(f" Turn {view.turn} ", style="bold")
+        t.append(" " + _("Turn {n}").format(n=view.turn) + " ", style="bold")
         if view.outcome is None:
-            t.append_text(seat_tag(view.current))
-            t.append(" to play")
+            t.append_text(_assemble(_("{seat} to play"), seat=seat_tag(view.current)))
         else:
-            t.append("game over", style="bold")
+            t.append(_("game over"), style="bold")
         if pile:
-            t.append(f" · draw {view.draw_size}")
+            t.append(" · " + _("draw {n}").format(n=view.draw_size))
         if events:
-            t.append(f" · events {view.events_left}")
+            t.append(" · " + _("events {n}").format(n=view.events_left))
         if view.viewer is not None:
             me = view.seats[view.viewer]
-            t.append(" │ you ", style="dim")
+            t.append(" │ " + pgettext("tag", "you") + " ", style="dim")
             t.append_text(letter(view.viewer))
             t.append(f" ${me.money} ", style="bold")
             t.append(personality_name(view.personality), style="bold")
-            short, _ = progress(view)
+            short, _long = progress(view)
             if short:
                 t.append(f" {short}")
         return t

@@ -7,16 +7,18 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ..i18n import Localised, NP_
 
-class Stepper(Widget, can_focus=True):
+
+class Stepper(Localised, Widget, can_focus=True):
     DEFAULT_CSS = """
     Stepper { height: 1; width: 1fr; }
     Stepper:focus { background: $accent 30%; }
     """
 
     BINDINGS = [
-        Binding("left", "step(-1)", "Change", key_display="←→"),
-        Binding("right", "step(1)", "Change", show=False),
+        Binding("left", "step(-1)", NP_("key", "Change"), key_display="←→"),
+        Binding("right", "step(1)", NP_("key", "Change"), show=False),
     ]
 
     index: reactive[int] = reactive(0)
