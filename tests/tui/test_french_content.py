@@ -92,7 +92,7 @@ def test_the_catalogue_is_french_utf8_with_french_plurals(entries):
     assert len(header) == 1
     fields = dict(line.split(": ", 1) for line in header[0]["msgstr"].splitlines() if line)
     assert fields["Language"] == "fr"
-    assert fields["Content-Type"] == "text/plain; charset=UTF-8"
+    assert fields["Content-Type"].lower() == "text/plain; charset=utf-8"
     assert fields["Plural-Forms"] == "nplurals=2; plural=(n > 1);"
 
 
