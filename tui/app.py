@@ -15,6 +15,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 
 from .i18n import _, Localised, N_, NP_
+from .bots import NET_BOT_KINDS
 from .screens.dialogs import MIN_HEIGHT, MIN_WIDTH, TooSmall
 from .screens.title import GameSetup, TitleScreen
 
@@ -99,13 +100,13 @@ class AnkhApp(Localised, App[int]):
             return
         self.open_game(session)
 
-    def start_host(self, seats: int, bots: int, port: int = 0, spectator_chat: bool = True) -> None:
-        """Open a table on the network and wait in its lobby."""
+    def start_host(self, seats: int, bots: int, port: int = 0, spectator_chat: bool = True,
+                   bot_kind: str = NET_BOT_KINDS[0]) -> None:
+        """Open a table on the network and wait in its lobby (its bots play at
+        one of the levels in :data:`NET_BOT_KINDS`)."""
         from .netplay import NetSession
         from .screens.lobby import LobbyScreen
-        # Bots at a networked table play at the normal level: the hard level's
-        # worker processes would take the cores the table's cryptography needs.
-        session = NetSession(bot_kind="heuristic", interface=self.interface)
+        session = NetSession(bot_kind=bot_kind, interface=self.interface)
         session.host(seats=seats, bots=bots, port=port, spectator_chat=spectator_chat)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
@@ -220,7 +221,11 @@ def run(argv: list[str] | None = None) -> int:
     if args.net:  # from 'ankh host' / 'ankh join' / 'ankh watch' without --headless
         from .headless import parse_address
         if args.net[0] == "host":
-            net = ("host", int(args.net[1]), int(args.net[2]), int(args.net[3]), args.net[4:] != ["quiet"])
+            # host SEATS BOTS PORT [chat|quiet [BOT-KIND]]
+            _, seats, bots, port, *rest = args.net
+            chat = rest[0] if rest else "chat"
+            kind = rest[1] if len(rest) > 1 else NET_BOT_KINDS[0]
+            net = ("host", int(seats), int(bots), int(port), chat != "quiet", kind)
         elif args.net[0] == "load":
             net = ("load", Path(args.net[1]))
         elif args.net[0] == "watch":

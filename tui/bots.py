@@ -34,6 +34,11 @@ def default_bot_kind() -> str:
     return bot_kinds()[0]
 
 
+# The kinds a networked table seats, its default first: bots there share the
+# host's cores with every seat's cryptography, so the hard level is not offered.
+NET_BOT_KINDS = ("heuristic", "random")
+
+
 def bot_label(kind: str) -> str:
     """How the new-game screen names a kind: its level, then the kind."""
     level = LEVELS.get(kind)

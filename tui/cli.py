@@ -6,6 +6,7 @@ import json
 import sys
 
 from ankh.tui.i18n import LANGUAGES, choose_language, set_language
+from ankh.tui.bots import NET_BOT_KINDS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="close a session after this long without a key pressed (default 30)")
     for p in (hp, jp):
         p.add_argument("--headless", action="store_true", help="no screen: a bot plays, events are printed")
-        p.add_argument("--bot", default="heuristic", help="the bot that plays a headless seat")
+        p.add_argument("--bot", default="heuristic", help="the bot that plays a headless seat (and a table's bots)")
         p.add_argument("--name", help="your name at the table")
         p.add_argument("--load", metavar="DIR", help="carry on a saved networked game")
         p.add_argument("--seed", type=int, help="seed for the headless bot")
@@ -95,8 +96,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.load:
             net = ["load", args.load]
         elif args.command == "host":
+            if args.bot not in NET_BOT_KINDS:
+                parser.error(f"a networked table's bots play {' or '.join(NET_BOT_KINDS)}, not {args.bot}")
             net = ["host", str(args.seats), str(args.bots), str(args.port),
-                   *(["quiet"] if args.no_spectator_chat else [])]
+                   "quiet" if args.no_spectator_chat else "chat", args.bot]
         else:
             net = ["join", *([args.address] if args.address else [])]
         interface = getattr(args, "interface", None) or (args.bind if args.command == "host" and

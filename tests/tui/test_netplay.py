@@ -141,17 +141,20 @@ async def test_a_networked_save_is_listed_and_loads_back_to_its_table(tmp_path, 
         assert isinstance(app.screen, GameScreen) and session.peer.engine.turn >= 1
 
 
-async def test_the_host_dialog_can_hide_the_chat_from_spectators(tmp_path, monkeypatch):
+async def test_the_host_dialog_sets_the_bots_level_and_can_hide_the_chat_from_spectators(tmp_path, monkeypatch):
     monkeypatch.setenv("ANKH_HOME", str(tmp_path / "home"))
     app = AnkhApp(bot_delay=0, interface="127.0.0.1")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o")
         assert isinstance(app.screen, HostDialog)
         assert "Spectators see the chat" in str(app.screen.query_one("#spectator-chat").render())
-        await pilot.press("down", "down", "right", "enter")  # seats, bots, spectators see the chat: no
+        assert "normal (heuristic)" in str(app.screen.query_one("#bot-kind").render())
+        # seats, bots, bots play: easy, spectators see the chat: no
+        await pilot.press("down", "down", "right", "down", "right", "enter")
         assert isinstance(app.screen, LobbyScreen)
         node = app.screen.session.node
         assert node.lobby.spectator_chat is False and node.watchers.chat is False
+        assert app.screen.session.bot_kind == "random"
         await pilot.press("escape")
 
 
@@ -176,3 +179,14 @@ async def test_the_watch_screen_says_when_the_table_hides_its_chat(tmp_path):
     assert session.node.result is not None and session.node.result.text == host.result.text
     session.audit = ""  # what the status line says during the game, before the audit's word
     assert "hides the players' chat from spectators" in session.net_note
+
+
+def test_a_networked_table_offers_the_easy_and_normal_bots_only(tmp_path):
+    """'ankh host --bot search' is refused with a clear message (the hard
+    level's worker processes would take the cores the table's cryptography
+    needs); nothing is opened."""
+    env = dict(os.environ, ANKH_HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-m", "ankh.tui.cli", "host", "--bots", "1", "--bot", "search"],
+                         capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "bots play heuristic or random, not search" in out.stderr

@@ -15,6 +15,7 @@ from ankh.net.home import ssh_player
 from ankh.net.io.discovery import TableBrowser
 
 from ..i18n import _, Localised, NP_, pgettext
+from ..bots import NET_BOT_KINDS, bot_label
 from ..netplay import NetSession, WatchSession
 from ..text import seat_tag
 from ..widgets.choices import Choices
@@ -53,9 +54,12 @@ class ChatDialog(Localised, ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class HostDialog(Localised, ModalScreen[tuple[int, int, int, bool] | None]):
-    """Seats at the table, how many of them bots fill, and whether spectators
-    see the chat; Enter opens it (seats, bots, port, spectator chat)."""
+class HostDialog(Localised, ModalScreen[tuple[int, int, int, bool, str] | None]):
+    """Seats at the table, how many of them bots fill and how well they play,
+    and whether spectators see the chat; Enter opens it (seats, bots, port,
+    spectator chat, bot kind).  A networked table offers the easy and normal
+    levels: the hard level's worker processes would take the cores every
+    seat's cryptography needs."""
 
     BINDINGS = [
         Binding("enter", "open", NP_("key", "Open"), key_display="⏎"),
@@ -69,6 +73,7 @@ class HostDialog(Localised, ModalScreen[tuple[int, int, int, bool] | None]):
             yield Static(Text(_("Open a table on the network"), style="bold"), classes="dialog-title")
             yield Stepper(_("Seats"), [(str(n), n) for n in (2, 3, 4)], 0, id="seats")
             yield Stepper(_("Bots"), [(str(n), n) for n in range(2)], 0, id="bots")
+            yield Stepper(_("Bots play"), [(bot_label(k), k) for k in NET_BOT_KINDS], 0, id="bot-kind")
             yield Static(_("Bots play on this machine, and their secret cards live here."), classes="dim")
             yield Stepper(_("Spectators see the chat"), [(_("yes"), True), (_("no"), False)], 0, id="spectator-chat")
             yield Static(Text(_("↑↓ field   ←→ change   Enter open   Esc back"), style="dim"))
@@ -86,7 +91,7 @@ class HostDialog(Localised, ModalScreen[tuple[int, int, int, bool] | None]):
 
     def action_open(self) -> None:
         self.dismiss((self.query_one("#seats", Stepper).value, self.query_one("#bots", Stepper).value, 0,
-                      self.query_one("#spectator-chat", Stepper).value))
+                      self.query_one("#spectator-chat", Stepper).value, self.query_one("#bot-kind", Stepper).value))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
