@@ -67,6 +67,24 @@ def play_random(players: int, seed: int, check: bool = False, max_steps: int = 5
     return s, table
 
 
+class ChoosyRandomBot:
+    """Uniform among the options, but a single option is taken without drawing
+    from the generator: its games are the same whether or not the engine asks
+    forced decisions."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def choose(self, state, decision: Decision) -> tuple:
+        opts = decision.options
+        return opts[0] if len(opts) == 1 else self.rng.choice(opts)
+
+
+def new_table_game(players: int, seed: int):
+    """A new game and its seeded local table."""
+    return new_game(players), LocalTable(players, seed)
+
+
 def run_to_decision(s, table) -> None:
     """Fulfil table requests until a seat must decide (or the game ends)."""
     while s.outcome is None and not isinstance(s.pending, Decision):
