@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from .model import (
     AREA_IDS, AREA_NAMES, COLOURS, COST, NUM_AREAS, Decision, Outcome,
 )
-from .engine import personality_progress, score, score_parts
+from .scoring import personality_progress, score, score_parts
 from .notation import format_option
 from .state import NOBODY, REMOVED, State
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ankh.core.engine import new_game
+from ankh.core.setup import new_game
 from ankh.core.model import (
     COLOURS, DealCard, Decision, PassCard, PickRandom, Reveal, RollDie, ShowCards, deck_lists,
     personality_list,

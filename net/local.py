@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from ankh.core.engine import new_game, score
+from ankh.core.scoring import score
+from ankh.core.setup import new_game
 from ankh.core.model import (
     COLOURS, DealCard, Decision, Event, IllegalAction, PassCard, PickRandom, Reveal, RollDie,
     RulesError, ShowCards, deck_lists, personality_list,

@@ -9,7 +9,7 @@ import time
 from ankh.core.bots.heuristic import HeuristicBot
 from ankh.core.bots.random_bot import RandomBot
 from ankh.core.bots.search import SearchBot, determinize
-from ankh.core.engine import new_game
+from ankh.core.setup import new_game
 from ankh.core.model import Decision, deck_lists, personality_list
 from ankh.core.state import State
 from ankh.net.local import LocalTable

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from ankh.core.bots.random_bot import RandomBot
-from ankh.core.engine import new_game
+from ankh.core.setup import new_game
 from ankh.core.model import (
     BUILDINGS_PER_PLAYER, MINIONS_PER_PLAYER, NUM_AREAS, DealCard, Decision, PassCard, ShowCards,
     deck_lists,

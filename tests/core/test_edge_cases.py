@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ankh.core.engine import score_parts
+from ankh.core.scoring import score_parts
 from ankh.core.model import AREA_INDEX
 
 from .cards import game

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from ankh.core.bots.random_bot import RandomBot
-from ankh.core.engine import new_game
+from ankh.core.setup import new_game
 from ankh.core.model import Decision
 from ankh.net.local import LocalTable
 
