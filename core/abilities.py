@@ -13,8 +13,8 @@ from .board import ask_placement, placement_options, t_discard_one, t_draw, t_ga
 
 def ability_usable(s: State, p: int, a: int) -> bool:
     """Own turn, once per turn, not the turn it was gained, no demon in the area."""
-    return (s.city_owner[a] == p and s.current == p and a not in s.used
-            and a not in s.gained and not s.demons[a])
+    return (s.city_owner[a] == p and s.current == p and not (s.used | s.gained) >> a & 1
+            and not s.demons[a])
 
 
 def ability_options(s: State, p: int) -> list[tuple]:
@@ -56,10 +56,11 @@ def shades_targets(s: State, c: int) -> list[int]:
 
 
 def use_ability(s: State, p: int, a: int) -> None:
-    s.used.add(a)
+    s.used |= 1 << a
     kind = ABILITY[a]
     prm = ABILITY_PARAMS[a]
-    s.log("ability", p, f"{COLOURS[p]}: ability {AREA_IDS[a]}", area=a)
+    if s.narrate:
+        s.log("ability", p, f"{COLOURS[p]}: ability {AREA_IDS[a]}", area=a)
     if kind == "take_money":
         s.money[p] += prm["amount"]
     elif kind == "pay_to_place_minion":
@@ -83,9 +84,11 @@ def use_ability(s: State, p: int, a: int) -> None:
 
 def r_place_trouble(s: State, opt, p: int) -> None:
     s.trouble[opt[1]] = True
-    s.log("trouble", p, f"{COLOURS[p]}: trouble {AREA_IDS[opt[1]]}", area=opt[1])
+    if s.narrate:
+        s.log("trouble", p, f"{COLOURS[p]}: trouble {AREA_IDS[opt[1]]}", area=opt[1])
 
 
 def r_remove_trouble(s: State, opt, p: int) -> None:
     s.trouble[opt[1]] = False
-    s.log("trouble", p, f"{COLOURS[p]}: remove-trouble {AREA_IDS[opt[1]]}", area=opt[1], removed=True)
+    if s.narrate:
+        s.log("trouble", p, f"{COLOURS[p]}: remove-trouble {AREA_IDS[opt[1]]}", area=opt[1], removed=True)

@@ -43,15 +43,18 @@ def t_draw(s: State, p: int, k: int) -> None:
 
 
 def r_drawn(s: State, ids, p: int) -> None:
-    hand, seen, draw = s.hand[p], s.seen[p], s.draw
+    hand, draw = s.hand[p], s.draw
+    seen = s.seen[p]
     for cid in ids:
         h = draw.pop()
         if cid is not None:
-            learn(s, h, cid)
+            s.card[h] = cid
         hand.append(h)
-        seen.add(h)
+        seen |= 1 << h
+    s.seen[p] = seen
     if s.turn:
-        s.log("draw", p, f"{COLOURS[p]} draws {len(ids)} ({len(draw)} left)", amount=len(ids))
+        if s.narrate:
+            s.log("draw", p, f"{COLOURS[p]} draws {len(ids)} ({len(draw)} left)", amount=len(ids))
     if not draw and s.turn:
         # A4: the game ends as soon as the last card of the draw pile is taken.
         end_game(s, "draw-pile")
@@ -59,19 +62,19 @@ def r_drawn(s: State, ids, p: int) -> None:
 
 def learn(s: State, h: int, cid: str) -> None:
     s.card[h] = cid
-    s.handle_of[cid] = h
 
 
 def reveal(s: State, h: int, cid: str) -> None:
     """A card shown to everybody: every seat now knows it."""
-    learn(s, h, cid)
-    for seen in s.seen:
-        seen.add(h)
+    s.card[h] = cid
+    bit = 1 << h
+    s.seen = [x | bit for x in s.seen]
 
 
 def t_gain(s: State, p: int, n: int) -> None:
     s.money[p] += n
-    s.log("money", p, f"{COLOURS[p]} takes ${n}", amount=n)
+    if s.narrate:
+        s.log("money", p, f"{COLOURS[p]} takes ${n}", amount=n)
 
 
 def t_discard_one(s: State, p: int, prompt: str) -> None:
@@ -93,7 +96,8 @@ def r_discard_revealed(s: State, ids, p: int, h: int) -> None:
     reveal(s, h, ids[0])
     s.hand[p].remove(h)
     s.discard.append(h)
-    s.log("discard", p, f"{COLOURS[p]}: discard {ids[0]}", card=ids[0])
+    if s.narrate:
+        s.log("discard", p, f"{COLOURS[p]}: discard {ids[0]}", card=ids[0])
 
 
 # --- placing, building, removing, moving ---------------------------------------------------------
@@ -107,9 +111,9 @@ def placement_options(s: State, p: int, allowed) -> list[tuple]:
         return [("minion", a) for a in sorted(allowed(s))]
     out = []
     for f in s.own_areas(p):
-        s.minions[f][p] -= 1
+        s.add_minions(f, p, -1)
         to = allowed(s) - {f}
-        s.minions[f][p] += 1
+        s.add_minions(f, p, 1)
         out += [("minion", a, f) for a in sorted(to)]
     return out
 
@@ -126,12 +130,14 @@ def r_place(s: State, opt, p: int, trouble: bool) -> None:
 
 def place_minion(s: State, p: int, a: int, f: int | None = None, trouble: bool = True) -> None:
     if f is not None:
-        s.minions[f][p] -= 1
+        s.add_minions(f, p, -1)
         s.supply[p] += 1
         s.trouble[f] = False
-        s.log("minion", p, f"{COLOURS[p]}: minion {AREA_IDS[a]} from {AREA_IDS[f]}", area=a, source=f)
+        if s.narrate:
+            s.log("minion", p, f"{COLOURS[p]}: minion {AREA_IDS[a]} from {AREA_IDS[f]}", area=a, source=f)
     else:
-        s.log("minion", p, f"{COLOURS[p]}: minion {AREA_IDS[a]}", area=a)
+        if s.narrate:
+            s.log("minion", p, f"{COLOURS[p]}: minion {AREA_IDS[a]}", area=a)
     s.supply[p] -= 1
     arrive(s, a, p, trouble)
 
@@ -146,7 +152,7 @@ def arrive(s: State, a: int, who, trouble: bool = True) -> None:
         s.demons[a] += 1
         occupied = True
     else:
-        s.minions[a][who] += 1
+        s.add_minions(a, who, 1)
     if trouble and occupied:
         s.trouble[a] = True
 
@@ -157,7 +163,7 @@ def depart(s: State, a: int, who) -> None:
     elif who == DEMON:
         s.demons[a] -= 1
     else:
-        s.minions[a][who] -= 1
+        s.add_minions(a, who, -1)
     s.trouble[a] = False
 
 
@@ -177,8 +183,9 @@ def build(s: State, p: int, a: int, f: int | None = None, factor: float = 1) -> 
     cost = int(COST[a] * factor)
     s.money[p] -= cost
     put_building(s, p, a)
-    s.log("build", p, f"{COLOURS[p]}: build {AREA_IDS[a]}" + (f" from {AREA_IDS[f]}" if f is not None else "")
-          + f" (${cost})", area=a, source=f, amount=cost)
+    if s.narrate:
+        s.log("build", p, f"{COLOURS[p]}: build {AREA_IDS[a]}" + (f" from {AREA_IDS[f]}" if f is not None else "")
+              + f" (${cost})", area=a, source=f, amount=cost)
 
 
 def put_building(s: State, p: int, a: int) -> None:
@@ -186,7 +193,7 @@ def put_building(s: State, p: int, a: int) -> None:
     s.buildings_left[p] -= 1
     if s.city_owner[a] != REMOVED:
         s.city_owner[a] = p
-        s.gained.add(a)
+        s.gained |= 1 << a
 
 
 def remove_building(s: State, a: int) -> None:
@@ -223,8 +230,9 @@ def pay(s: State, payer: int, payee: int | None, amount: int) -> int:
     s.money[payer] -= n
     if payee is not None:
         s.money[payee] += n
-    s.log("pay", payer, f"{COLOURS[payer]} pays ${n}" + (f" to {COLOURS[payee]}" if payee is not None else ""),
-          amount=n, target=payee)
+    if s.narrate:
+        s.log("pay", payer, f"{COLOURS[payer]} pays ${n}" + (f" to {COLOURS[payee]}" if payee is not None else ""),
+              amount=n, target=payee)
     return n
 
 
@@ -246,8 +254,9 @@ def r_passed(s: State, cid, h: int, giver: int, receiver: int) -> None:
         learn(s, h, cid)
     s.hand[giver].remove(h)
     s.hand[receiver].append(h)
-    s.seen[receiver].add(h)
-    s.log("give", giver, f"{COLOURS[giver]} gives a card to {COLOURS[receiver]}", target=receiver, handles=(h,))
+    s.seen[receiver] |= 1 << h
+    if s.narrate:
+        s.log("give", giver, f"{COLOURS[giver]} gives a card to {COLOURS[receiver]}", target=receiver, handles=(h,))
 
 
 def pick_options(s: State, areas, exclude=None) -> list[tuple]:

@@ -135,8 +135,9 @@ def t_swap_minions(s: State, a1: int, w1, a2: int, w2) -> None:
     depart(s, a2, w2)
     arrive(s, a2, w1)
     arrive(s, a1, w2)
-    s.log("swap", None, f"{who_name(w1)} {AREA_IDS[a1]} <-> {who_name(w2)} {AREA_IDS[a2]}",
-          who=w1, source=a1, target=w2, area=a2)
+    if s.narrate:
+        s.log("swap", None, f"{who_name(w1)} {AREA_IDS[a1]} <-> {who_name(w2)} {AREA_IDS[a2]}",
+              who=w1, source=a1, target=w2, area=a2)
 
 
 # --- removing minions ------------------------------------------------------------------------------------
@@ -167,7 +168,8 @@ def t_carcer_roll(s: State, p: int) -> None:
 
 def r_carcer_rolled(s: State, roll: int, p: int) -> None:
     a = roll - 1
-    s.log("roll", p, f"roll {roll}: {AREA_IDS[a]}", roll=roll, area=a, card="carcer")
+    if s.narrate:
+        s.log("roll", p, f"roll {roll}: {AREA_IDS[a]}", roll=roll, area=a, card="carcer")
     opts = pick_options(s, [a])
     if opts:  # A10: compulsory when a minion is there; any owner, yours included
         s.ask(p, "pick", opts, f"Carcer: remove a minion from {AREA_IDS[a]}", r_carcer_pick, p,
@@ -234,8 +236,9 @@ def r_burleigh(s: State, opt, p: int) -> None:
 
 
 def r_burleigh_kill(s: State, opt, p: int) -> None:
-    s.log("assassinate", p, f"{COLOURS[p]}: assassinate {AREA_IDS[opt[1]]} {who_name(opt[2])}",
-          area=opt[1], who=opt[2])
+    if s.narrate:
+        s.log("assassinate", p, f"{COLOURS[p]}: assassinate {AREA_IDS[opt[1]]} {who_name(opt[2])}",
+              area=opt[1], who=opt[2])
     remove_minion(s, opt[1], opt[2], text(p))
 
 
@@ -257,7 +260,8 @@ def place_trouble(s: State, p: int, h: int) -> None:
 
 def r_place_trouble_text(s: State, opt, p: int) -> None:
     s.trouble[opt[1]] = True
-    s.log("trouble", p, f"{COLOURS[p]}: trouble {AREA_IDS[opt[1]]}", area=opt[1])
+    if s.narrate:
+        s.log("trouble", p, f"{COLOURS[p]}: trouble {AREA_IDS[opt[1]]}", area=opt[1])
 
 
 # --- buildings -------------------------------------------------------------------------------------------
@@ -299,13 +303,15 @@ def t_take_over(s: State, p: int, a: int, q: int) -> None:
               "All six buildings are out: which one moves?", r_take_over_from, p, a)
         return
     put_building(s, p, a)
-    s.log("build", p, f"{COLOURS[p]} takes over the building in {AREA_IDS[a]}", area=a, over=True)
+    if s.narrate:
+        s.log("build", p, f"{COLOURS[p]} takes over the building in {AREA_IDS[a]}", area=a, over=True)
 
 
 def r_take_over_from(s: State, opt, p: int, a: int) -> None:
     remove_building(s, opt[1])
     put_building(s, p, a)
-    s.log("build", p, f"{COLOURS[p]} takes over the building in {AREA_IDS[a]}", area=a, over=True)
+    if s.narrate:
+        s.log("build", p, f"{COLOURS[p]} takes over the building in {AREA_IDS[a]}", area=a, over=True)
 
 
 # --- die rolls on cards ------------------------------------------------------------------------------------
@@ -329,7 +335,8 @@ def r_forced_loss(s: State, opt, p: int) -> None:
 
 
 def r_roll_card(s: State, roll: int, p: int, cid: str) -> None:
-    s.log("roll", p, f"roll {roll}", roll=roll, card=cid)
+    if s.narrate:
+        s.log("roll", p, f"roll {roll}", roll=roll, card=cid)
     if roll == 1:
         if cid == "cmot-dibbler":
             # Pay $2 or lose a minion, as you prefer; with no minion on the board
@@ -378,8 +385,9 @@ def r_fire_brigade_burn(s: State, opt, p: int) -> None:
     if opt[0] == "area":
         q = s.building[opt[1]]
         remove_building(s, opt[1])
-        s.log("building-lost", q, f"{COLOURS[p]} removes {COLOURS[q]}'s building in {AREA_IDS[opt[1]]}",
-              area=opt[1], by=p)
+        if s.narrate:
+            s.log("building-lost", q, f"{COLOURS[p]} removes {COLOURS[q]}'s building in {AREA_IDS[opt[1]]}",
+                  area=opt[1], by=p)
 
 
 

@@ -17,9 +17,10 @@ from .effects_common import Effect, always, ask_target, guard_text, others, para
 def take_loan(s: State, p: int, h: int) -> None:
     s.money[p] += params(s, h)["amount"]
     s.in_play.remove(h)  # at once in front of its player: the loan stands (A14)
-    s.loans[p].append(h)
-    s.log("loan", p, f"{COLOURS[p]} takes a ${params(s, h)['amount']} loan", amount=params(s, h)["amount"],
-          card=s.card[h])
+    s.loans[p] += (h,)
+    if s.narrate:
+        s.log("loan", p, f"{COLOURS[p]} takes a ${params(s, h)['amount']} loan", amount=params(s, h)["amount"],
+              card=s.card[h])
 
 
 def per_trouble(s: State, p: int, h: int) -> None:
@@ -190,7 +191,7 @@ def r_cable_shown(s: State, ids, p: int, q: int, handles) -> None:
     for h, cid in zip(handles, ids):
         if cid is not None:
             learn(s, h, cid)
-        s.seen[p].add(h)
+        s.seen[p] |= 1 << h
     s.ask(p, "discard", [("discard", h) for h in handles],
           f"Choose a card of {COLOURS[q]}'s to discard", r_cable_discard, q)
 
@@ -238,8 +239,9 @@ def r_penalty_choice(s: State, opt, q: int, p: int, h: int) -> None:
         pay(s, q, p, 5)
     else:
         s.in_play.remove(h)
-        s.penalties[q].append(h)
-        s.log("penalty", q, f"{COLOURS[q]} takes {s.card[h]}", card=s.card[h])
+        s.penalties[q] += (h,)
+        if s.narrate:
+            s.log("penalty", q, f"{COLOURS[q]} takes {s.card[h]}", card=s.card[h])
 
 
 # --- drawing and discarding ---------------------------------------------------------------------------
@@ -295,9 +297,10 @@ def r_history_monks(s: State, picked, p: int) -> None:
     for h in picked:
         s.discard.remove(h)
         s.hand[p].append(h)
-        s.seen[p].add(h)
-    s.log("take", p, f"{COLOURS[p]} takes {', '.join(s.card[h] or '?' for h in picked)} from the discard pile",
-          handles=tuple(picked))
+        s.seen[p] |= 1 << h
+    if s.narrate:
+        s.log("take", p, f"{COLOURS[p]} takes {', '.join(s.card[h] or '?' for h in picked)} from the discard pile",
+              handles=tuple(picked))
 
 
 # --- personalities ---------------------------------------------------------------------------------------
@@ -318,8 +321,9 @@ def r_zorgo_shown(s: State, ids, p: int, new: int) -> None:
     s.unused_pers.remove(new)
     s.unused_pers.append(old)
     s.personality[p] = new
-    s.pers_seen[p].add(new)
-    s.log("zorgo", p, f"{COLOURS[p]} swaps personality with an unused one", handles=(new,))
+    s.pers_seen[p] |= 1 << new
+    if s.narrate:
+        s.log("zorgo", p, f"{COLOURS[p]} swaps personality with an unused one", handles=(new,))
 
 
 def mrs_cake(s: State, p: int, h: int) -> None:
@@ -335,8 +339,9 @@ def r_cake_shown(s: State, ids, p: int, shown) -> None:
     for h, pid in zip(shown, ids):
         if pid is not None:
             s.pers[h] = pid
-        s.pers_seen[p].add(h)
-    s.log("look", p, f"{COLOURS[p]} looks at {len(shown)} unused personalities", handles=tuple(shown))
+        s.pers_seen[p] |= 1 << h
+    if s.narrate:
+        s.log("look", p, f"{COLOURS[p]} looks at {len(shown)} unused personalities", handles=tuple(shown))
 
 
 

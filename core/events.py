@@ -31,7 +31,8 @@ def roll(s: State, purpose: str, fn, *args) -> None:
 
 def logroll(s: State, value: int, what: str, eid: str, seat: int | None = None) -> int:
     a = value - 1
-    s.log("roll", None, f"{what}: roll {value} ({AREA_IDS[a]})", roll=value, area=a, event=eid, target=seat)
+    if s.narrate:
+        s.log("roll", None, f"{what}: roll {value} ({AREA_IDS[a]})", roll=value, area=a, event=eid, target=seat)
     return a
 
 
@@ -39,7 +40,8 @@ def t_lose_building(s: State, a: int) -> None:
     if s.building[a] != NOBODY:
         q = s.building[a]
         remove_building(s, a)
-        s.log("building-lost", q, f"{COLOURS[q]}'s building in {AREA_IDS[a]} is destroyed", area=a)
+        if s.narrate:
+            s.log("building-lost", q, f"{COLOURS[q]}'s building in {AREA_IDS[a]} is destroyed", area=a)
 
 
 def threaten_building(s: State, a: int) -> None:
@@ -107,7 +109,8 @@ def r_flood_move(s: State, opt, q: int) -> None:
     _, a, who, t = opt
     depart(s, a, who)
     arrive(s, t, who)
-    s.log("move", q, f"{COLOURS[q]} minion moves {AREA_IDS[a]} -> {AREA_IDS[t]}", area=t, source=a, who=q)
+    if s.narrate:
+        s.log("move", q, f"{COLOURS[q]} minion moves {AREA_IDS[a]} -> {AREA_IDS[t]}", area=t, source=a, who=q)
 
 
 def fire(s: State, p: int) -> None:
@@ -122,7 +125,8 @@ def r_fire(s: State, value: int, last) -> None:
         s.push(t_fire_roll, a)
         threaten_building(s, a)
     else:
-        s.log("event", None, "the fire dies out", event="fire", outcome="dies-out")
+        if s.narrate:
+            s.log("event", None, "the fire dies out", event="fire", outcome="dies-out")
 
 
 def t_fire_roll(s: State, last: int) -> None:
@@ -137,7 +141,8 @@ def fog(s: State, p: int) -> None:
 
 def r_fog(s: State, ids, top) -> None:
     discard_from_draw(s, top, ids)
-    s.log("fog", None, "fog discards " + ", ".join(ids), cards=tuple(ids), event="fog")
+    if s.narrate:
+        s.log("fog", None, "fog discards " + ", ".join(ids), cards=tuple(ids), event="fog")
     if not s.draw:
         end_game(s, "draw-pile")  # A4: Fog taking the last card ends the game too
 
@@ -146,8 +151,9 @@ def riots(s: State, p: int) -> None:
     if s.trouble_count() >= 8:
         end_game(s, "riots")
     else:
-        s.log("event", None, f"only {s.trouble_count()} trouble markers: no riot", event="riots",
-              outcome="no-riot", amount=s.trouble_count())
+        if s.narrate:
+            s.log("event", None, f"only {s.trouble_count()} trouble markers: no riot", event="riots",
+                  outcome="no-riot", amount=s.trouble_count())
 
 
 def explosion(s: State, p: int) -> None:
@@ -191,8 +197,9 @@ def r_murder(s: State, value: int, q: int) -> None:
 
 def r_murder_pick(s: State, opt, q: int) -> None:
     _, a, who = opt
-    s.log("pick", q, f"{COLOURS[q]}: pick {AREA_IDS[a]} {who if isinstance(who, str) else COLOURS[who]}",
-          area=a, who=who, event="mysterious-murders")
+    if s.narrate:
+        s.log("pick", q, f"{COLOURS[q]}: pick {AREA_IDS[a]} {who if isinstance(who, str) else COLOURS[who]}",
+              area=a, who=who, event="mysterious-murders")
     if isinstance(who, str):
         s.push(t_do_remove, a, who)
     else:
@@ -206,7 +213,8 @@ def _landing(s: State, p: int, piece: str, purpose: str, fn) -> None:
 
 def t_land(s: State, a: int, piece: str) -> None:
     arrive(s, a, piece)
-    s.log("land", None, f"a {piece} lands in {AREA_IDS[a]}", area=a, who=piece)
+    if s.narrate:
+        s.log("land", None, f"a {piece} lands in {AREA_IDS[a]}", area=a, who=piece)
 
 
 def guard_landing(s: State, p: int, a: int, piece: str) -> None:
@@ -251,7 +259,8 @@ def t_subsidence(s: State, q: int) -> None:
         return
     paid = min(len(owned), s.money[q] // 2)
     s.money[q] -= 2 * paid
-    s.log("pay", q, f"{COLOURS[q]} pays ${2 * paid} for subsidence", amount=2 * paid, event="subsidence")
+    if s.narrate:
+        s.log("pay", q, f"{COLOURS[q]} pays ${2 * paid} for subsidence", amount=2 * paid, event="subsidence")
     for _ in range(len(owned) - paid):
         s.push(t_subsidence_lose, q)
 
@@ -284,7 +293,8 @@ def r_bsj(s: State, value: int) -> None:
 def t_bsj_card(s: State, a: int) -> None:
     q = s.city_owner[a]
     s.city_owner[a] = REMOVED
-    s.log("card-lost", None, f"the {AREA_IDS[a]} City Area card leaves the game", area=a, target=q)
+    if s.narrate:
+        s.log("card-lost", None, f"the {AREA_IDS[a]} City Area card leaves the game", area=a, target=q)
 
 
 

@@ -86,18 +86,19 @@ def end_game(s: State, detail: str) -> None:
     s.discard += s.in_play  # cards left mid-resolution are done with
     s.in_play.clear()
     s.push(t_final_reveal, detail, None)
-    s.log("game-end", None, f"the game ends ({detail})", reason=detail)
+    if s.narrate:
+        s.log("game-end", None, f"the game ends ({detail})", reason=detail)
 
 
 def reveal_personality(s: State, h: int, pid: str) -> None:
     s.pers[h] = pid
-    for seen in s.pers_seen:
-        seen.add(h)
+    bit = 1 << h
+    s.pers_seen = [x | bit for x in s.pers_seen]
 
 
 def t_final_reveal(s: State, detail: str, winner) -> None:
     hidden = tuple(s.personality[p] for p in range(s.players)
-                   if not all(s.personality[p] in seen for seen in s.pers_seen))
+                   if not all(s.sees_personality(q, s.personality[p]) for q in range(s.players)))
     if hidden:
         s.request(Reveal("personality", hidden), r_final_revealed, detail, winner, hidden)
     else:
@@ -115,7 +116,8 @@ def r_final_revealed(s: State, ids, detail: str, winner, hidden) -> None:
     if detail == "draw-pile" and "commander-vimes" in pers:
         w = pers.index("commander-vimes")
         s.outcome = Outcome((w,), "vimes", "commander-vimes", scores, pers)
-        s.log("win", w, f"{COLOURS[w]} is Commander Vimes and wins", personality="commander-vimes")
+        if s.narrate:
+            s.log("win", w, f"{COLOURS[w]} is Commander Vimes and wins", personality="commander-vimes")
         return
     top = max(scores)
     tied = [p for p in range(s.players) if scores[p] == top]
@@ -123,5 +125,6 @@ def r_final_revealed(s: State, ids, detail: str, winner, hidden) -> None:
         best = max(best_city_card(s, p) for p in tied)
         tied = [p for p in tied if best_city_card(s, p) == best]
     s.outcome = Outcome(tuple(tied), "points", detail, scores, pers)
-    s.log("win", tied[0], " and ".join(COLOURS[p] for p in tied) + (" win" if len(tied) > 1 else " wins") + f" on points ({top})",
-          winners=tuple(tied), amount=top)
+    if s.narrate:
+        s.log("win", tied[0], " and ".join(COLOURS[p] for p in tied) + (" win" if len(tied) > 1 else " wins") + f" on points ({top})",
+              winners=tuple(tied), amount=top)

@@ -44,7 +44,7 @@ def r_personality_dealt(s: State, ids, i: int) -> None:
     h = s.personality[i]
     if ids[0] is not None:
         s.pers[h] = ids[0]
-    s.pers_seen[i].add(h)
+    s.pers_seen[i] |= 1 << h
 
 
 def t_first_player(s: State, position) -> None:
@@ -53,7 +53,8 @@ def t_first_player(s: State, position) -> None:
 
 def r_first_player(s: State, picked, position) -> None:
     first = picked[0]
-    s.log("setup", first, f"{COLOURS[first]} goes first")
+    if s.narrate:
+        s.log("setup", first, f"{COLOURS[first]} goes first")
     s.push(t_start_turn, first)
     if position is not None and not position.is_empty():
         s.push(t_position, position)
@@ -64,7 +65,7 @@ def t_position(s: State, pos) -> None:
     for a, st in pos.areas.items():
         for q in range(s.players):
             s.supply[q] += s.minions[a][q] - st.minions[q]
-            s.minions[a][q] = st.minions[q]
+        s.minions[a] = tuple(st.minions[q] for q in range(s.players))
         s.trolls[a], s.demons[a], s.trouble[a] = st.trolls, st.demons, st.trouble
         if s.building[a] != NOBODY:
             remove_building(s, a)
@@ -72,7 +73,7 @@ def t_position(s: State, pos) -> None:
             put_building(s, st.building, a)
     for a in pos.out_of_play:
         s.city_owner[a] = REMOVED
-    s.gained = set()
+    s.gained = 0
     for q, m in pos.money.items():
         s.money[q] = m
     s.push(t_position_trim, pos)
@@ -97,9 +98,9 @@ def r_position_cards(s: State, ids, pos, taken) -> None:
         if i >= len(owners):
             s.discard.append(h)
         elif CARD[cid].get("effect") == "take_loan":
-            s.loans[owners[i]].append(h)
+            s.loans[owners[i]] += (h,)
         else:
-            s.penalties[owners[i]].append(h)
+            s.penalties[owners[i]] += (h,)
 
 
 def t_position_events(s: State, pos) -> None:

@@ -30,12 +30,13 @@ from .windows import remove_minion
 def t_start_turn(s: State, p: int) -> None:
     s.current = p
     s.turn += 1
-    s.used = set()
-    s.gained = set()
+    s.used = 0
+    s.gained = 0
     s.played = 0
     s.last_played = None
     s.chain = None
-    s.log("turn", p, f"turn {s.turn}: {COLOURS[p]}", amount=s.turn)
+    if s.narrate:
+        s.log("turn", p, f"turn {s.turn}: {COLOURS[p]}", amount=s.turn)
     s.push(t_end_turn, p)
     s.push(t_play_phase, p)
     pid = s.pers[s.personality[p]]
@@ -58,7 +59,8 @@ def r_win_revealed(s: State, ids, p: int) -> None:
     if not personality_met(s, p, pid):
         raise IllegalAction(f"{COLOURS[p]} claimed a win as {pid} without meeting it")
     reveal_personality(s, s.personality[p], pid)
-    s.log("win", p, f"{COLOURS[p]} reveals {pid} and wins", personality=pid)
+    if s.narrate:
+        s.log("win", p, f"{COLOURS[p]} reveals {pid} and wins", personality=pid)
     s.stack.clear()
     s.ending = True
     s.push(t_final_reveal, "personality", p)
@@ -97,7 +99,8 @@ def r_play_phase(s: State, opt, p: int) -> None:
         s.push(t_play_phase, p)
         use_ability(s, p, opt[1])
     else:
-        s.log("pass", p, f"{COLOURS[p]} passes")
+        if s.narrate:
+            s.log("pass", p, f"{COLOURS[p]} passes")
 
 
 def t_play_card(s: State, p: int, h: int) -> None:
@@ -113,7 +116,8 @@ def r_card_revealed(s: State, ids, p: int, h: int) -> None:
     s.in_play.append(h)
     s.played += 1
     s.last_played = h
-    s.log("play", p, f"{COLOURS[p]}: play {cid}", card=cid)
+    if s.narrate:
+        s.log("play", p, f"{COLOURS[p]}: play {cid}", card=cid)
     s.push(t_finish_card, p, h)
     s.push(t_symbol, p, h, 0)
 
@@ -133,7 +137,8 @@ def t_symbol(s: State, p: int, h: int, i: int) -> None:
         # Taking money can never hurt its taker, so the optional symbol is always used.
         n = int(sym[6:])
         s.money[p] += n
-        s.log("money", p, f"{COLOURS[p]} takes ${n}", amount=n)
+        if s.narrate:
+            s.log("money", p, f"{COLOURS[p]} takes ${n}", amount=n)
     else:
         t_ask_symbol(s, p, h, i)
 
@@ -196,15 +201,18 @@ def do_option(s: State, p: int, opt: tuple, h: int | None = None) -> None:
     elif verb == "build":
         build(s, p, opt[1], opt[2] if len(opt) > 2 else None)
     elif verb == "assassinate":
-        s.log("assassinate", p, f"{COLOURS[p]}: assassinate {AREA_IDS[opt[1]]} {who_name(opt[2])}",
-              area=opt[1], who=opt[2], card=None if h is None else s.card[h])
+        if s.narrate:
+            s.log("assassinate", p, f"{COLOURS[p]}: assassinate {AREA_IDS[opt[1]]} {who_name(opt[2])}",
+                  area=opt[1], who=opt[2], card=None if h is None else s.card[h])
         remove_minion(s, opt[1], opt[2], ("symbol", p))
     elif verb == "remove-trouble":
         s.trouble[opt[1]] = False
-        s.log("trouble", p, f"{COLOURS[p]}: remove-trouble {AREA_IDS[opt[1]]}", area=opt[1],
-              removed=True)
+        if s.narrate:
+            s.log("trouble", p, f"{COLOURS[p]}: remove-trouble {AREA_IDS[opt[1]]}", area=opt[1],
+                  removed=True)
     elif verb == "scroll":
-        s.log("scroll", p, f"{COLOURS[p]}: scroll ({s.card[h]})", card=s.card[h])
+        if s.narrate:
+            s.log("scroll", p, f"{COLOURS[p]}: scroll ({s.card[h]})", card=s.card[h])
         EFFECTS[CARD[s.card[h]]["effect"]].start(s, p, h)
     else:
         raise AssertionError(opt)
@@ -288,7 +296,8 @@ def r_end_phase(s: State, opt, p: int) -> None:
 def t_end_turn(s: State, p: int) -> None:
     s.push(t_start_turn, (p + 1) % s.players)
     need = s.refill_need(p)
-    s.log("end", p, f"{COLOURS[p]} ends the turn" + (f" and draws {need}" if need else ""), amount=need)
+    if s.narrate:
+        s.log("end", p, f"{COLOURS[p]} ends the turn" + (f" and draws {need}" if need else ""), amount=need)
     s.push(t_draw, p, need)
 
 
@@ -316,8 +325,9 @@ def r_mossy_revealed(s: State, ids, p: int, h: int) -> None:
     s.chain = None
     while s.stack[-1][0] is not t_end_turn:
         s.stack.pop()
-    s.log("interrupt", p, f"{COLOURS[p]}: interrupt doctor-mossy-lawn ({s.card[back]} back to hand)",
-          card="doctor-mossy-lawn", back=s.card[back], stopped="end")
+    if s.narrate:
+        s.log("interrupt", p, f"{COLOURS[p]}: interrupt doctor-mossy-lawn ({s.card[back]} back to hand)",
+              card="doctor-mossy-lawn", back=s.card[back], stopped="end")
 
 
 # --- random events --------------------------------------------------------------------------------
@@ -336,7 +346,8 @@ def r_event_revealed(s: State, ids, p: int) -> None:
     h = s.event_deck.pop()
     s.event[h] = eid
     s.events_done.append(h)
-    s.log("event", p, f"event {eid}", event=eid)
+    if s.narrate:
+        s.log("event", p, f"event {eid}", event=eid)
     EVENT_HANDLERS[eid](s, p)
 
 

@@ -27,8 +27,9 @@ def t_do_remove(s: State, a: int, who) -> None:
     depart(s, a, who)
     if not isinstance(who, str):
         s.supply[who] += 1
-    s.log("removed", None if isinstance(who, str) else who,
-          f"{who_name(who)} minion removed from {AREA_IDS[a]}", area=a, who=who)
+    if s.narrate:
+        s.log("removed", None if isinstance(who, str) else who,
+              f"{who_name(who)} minion removed from {AREA_IDS[a]}", area=a, who=who)
 
 
 def move_minion(s: State, f: int, t: int, who, cause) -> None:
@@ -42,8 +43,9 @@ def t_do_move(s: State, f: int, t: int, who) -> None:
         return
     depart(s, f, who)
     arrive(s, t, who)
-    s.log("move", None if isinstance(who, str) else who,
-          f"{who_name(who)} minion moves {AREA_IDS[f]} -> {AREA_IDS[t]}", area=t, source=f, who=who)
+    if s.narrate:
+        s.log("move", None if isinstance(who, str) else who,
+              f"{who_name(who)} minion moves {AREA_IDS[f]} -> {AREA_IDS[t]}", area=t, source=f, who=who)
 
 
 # --- interrupt windows ------------------------------------------------------------------------------
@@ -71,7 +73,7 @@ def small_gods_usable(s: State, q: int) -> bool:
     """Small Gods answers random events in any turn, but like every City Area
     card not in the turn it was gained, nor while a demon is in Small Gods."""
     return (s.city_owner[SMALL_GODS] == q and not s.demons[SMALL_GODS] and s.money[q] >= 3
-            and not (q == s.current and SMALL_GODS in s.gained))
+            and not (q == s.current and s.gained >> SMALL_GODS & 1))
 
 
 def window_could_use_hand(kind: str, cause, q: int) -> bool:
@@ -122,7 +124,8 @@ def r_guard(s: State, opt, q: int, kind: str, cause) -> None:
     if opt[0] == "small-gods":
         s.money[q] -= 3
         pop_guarded(s)
-        s.log("small-gods", q, f"{COLOURS[q]}: small-gods ($3)", amount=3, stopped=kind)
+        if s.narrate:
+            s.log("small-gods", q, f"{COLOURS[q]}: small-gods ($3)", amount=3, stopped=kind)
         return
     h = opt[1]
     s.request(Reveal("player", (h,)), r_guard_revealed, q, kind, cause, h)
@@ -143,9 +146,10 @@ def r_guard_revealed(s: State, ids, q: int, kind: str, cause, h: int) -> None:
     s.hand[q].remove(h)
     s.discard.append(h)
     guarded = pop_guarded(s)
-    s.log("interrupt", q, f"{COLOURS[q]}: interrupt {cid}", card=cid, stopped=kind,
-          by=cause[1] if cause[0] in ("symbol", "text") else None,
-          area=guarded[1][0] if guarded[0] in (t_do_remove, t_do_move) else None)
+    if s.narrate:
+        s.log("interrupt", q, f"{COLOURS[q]}: interrupt {cid}", card=cid, stopped=kind,
+              by=cause[1] if cause[0] in ("symbol", "text") else None,
+              area=guarded[1][0] if guarded[0] in (t_do_remove, t_do_move) else None)
     if INTERRUPT_KIND[cid] == "replace_removal_with_placement":
         # A6: the minion comes off and is placed elsewhere under the normal rule.
         _, (a, who) = guarded

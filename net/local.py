@@ -281,7 +281,7 @@ class LocalGame:
         Revealing a person's own card does not; draws, rolls, picks do."""
         if isinstance(req, Reveal) and req.deck == "player":
             people = [p for p in range(self.state.players) if p not in self.bots]
-            return not all(any(h in self.state.seen[p] for p in people) for h in req.handles)
+            return not all(any(self.state.sees(p, h) for p in people) for h in req.handles)
         return True
 
     # --- playing ----------------------------------------------------------------------------

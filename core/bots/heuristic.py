@@ -38,7 +38,7 @@ buildings, City Area cards), every seat's money, loans, penalty cards, hand
 *size* and minions/buildings left, the number of cards left in the draw pile,
 whose turn it is, and the options of its own decision.  Private information
 of its own seat: the identities of the cards it holds or has seen
-(``state.card[h]`` for ``h`` in ``state.hand[seat]`` or ``state.seen[seat]``), its
+(``state.card[h]`` for ``h`` in ``state.hand[seat]`` or marked in ``state.seen[seat]``), its
 own personality (``state.pers[state.personality[seat]]``) and personalities it
 has been shown (``state.pers_seen[seat]``: Mrs Cake, Zorgo).  It never reads
 another seat's card identities, another seat's hidden personality, the unused
@@ -110,7 +110,10 @@ class Context:
         self.players = n = s.players
         own_h = s.personality[seat]
         self.pid = pid = s.pers[own_h]  # the seat's own personality (always known to it)
-        self.known = set(s.seen[seat]) | set(s.hand[seat])
+        known = s.seen[seat]
+        for h in s.hand[seat]:
+            known |= 1 << h
+        self.known = known  # a bitmask of handles
         self.values = card_values(pid)
         self.avg = average_value(pid)
         # Personalities accounted for: own, and any the seat has been shown.
@@ -119,11 +122,11 @@ class Context:
         placed = {pid}
         for q in range(n):
             h = s.personality[q]
-            if q != seat and h in seen and s.pers[h] is not None:
+            if q != seat and seen >> h & 1 and s.pers[h] is not None:
                 exact[q] = s.pers[h]
                 placed.add(s.pers[h])
         for h in s.unused_pers:
-            if h in seen and s.pers[h] is not None:
+            if seen >> h & 1 and s.pers[h] is not None:
                 placed.add(s.pers[h])
         pool = [x for x in personality_list(n) if x not in placed]
         self.opp_pers = {}
@@ -172,7 +175,7 @@ class HeuristicBot:
                 o[0] == "discard" and o[1] in state.hand[seat] for o in opts):
             # Cable Street: a card of another player's (shown to this seat) to throw away.
             return max(opts, key=lambda o: (ctx.values.get(state.card[o[1]], 0.0)
-                                            if o[1] in ctx.known else 0.0, self.rng.random()))
+                                            if ctx.known >> o[1] & 1 else 0.0, self.rng.random()))
         if len(opts) > PRUNE_ABOVE:
             # Many options (placements, moves ...): a cheap first pass without the
             # greedy continuation picks the candidates worth a full look.
@@ -234,7 +237,7 @@ class HeuristicBot:
                     continue
                 return "stop"
             if isinstance(p, Reveal):
-                if p.deck == "player" and all(h in ctx.known and s.card[h] is not None
+                if p.deck == "player" and all(ctx.known >> h & 1 and s.card[h] is not None
                                               for h in p.handles):
                     s.fulfil(tuple(s.card[h] for h in p.handles))
                     continue
@@ -292,7 +295,7 @@ class HeuristicBot:
         known = ctx.known
         hv = 0.0
         for h in s.hand[me]:
-            hv += vals.get(s.card[h], 0.0) if h in known and s.card[h] else ctx.avg
+            hv += vals.get(s.card[h], 0.0) if known >> h & 1 and s.card[h] else ctx.avg
         hv += refill * ctx.avg
         v += hv - 3.0 * len(s.penalties[me])
         # The draw pile: Vimes wants it gone.

@@ -19,22 +19,11 @@ from ankh.core.bots.heuristic import HeuristicBot
 from ankh.core.model import Decision
 from ankh.core.state import State
 
-from .helpers import ChoosyRandomBot, new_table_game
+from .helpers import ChoosyRandomBot, final_state_text, new_table_game
 
 GAMES = [(players, seed) for players in (2, 3, 4) for seed in range(100)]
 HEURISTIC_GAMES = [(players, 1000 + seed) for players in (2, 3, 4) for seed in range(4)]
 DIGEST = "26fd3148bb7dd73a59326d1f43e8259106f958a273a176af716e22c68b4bd1bb"
-
-
-def final_state_text(s: State) -> str:
-    """Everything public and private a finished game's state holds, as text."""
-    return repr((
-        s.minions, s.trolls, s.demons, s.trouble, s.building, s.city_owner, s.money,
-        s.supply, s.buildings_left, s.hand, s.loans, s.penalties, s.card, s.draw, s.discard,
-        s.in_play, s.pers, s.personality, s.unused_pers,
-        [sorted(x) for x in s.pers_seen], [sorted(x) for x in s.seen], s.event, s.event_deck,
-        s.events_done, s.current, s.turn, s.outcome,
-    ))
 
 
 def game_stream(players: int, seed: int, bot) -> tuple[list, State]:

@@ -32,11 +32,11 @@ def check_knowledge(g: FairGame) -> None:
                 if q == s:
                     assert t.known(s, "player", h) is not None, "a seat can read its own hand"
                 elif t.known(s, "player", h) is not None:
-                    assert h in engine.seen[s], "a seat decrypted a card the rules never showed it"
+                    assert engine.sees(s, h), "a seat decrypted a card the rules never showed it"
         if engine.outcome is None:
             for q in range(g.players):
                 ph = engine.personality[q]
-                if q != s and ph not in engine.pers_seen[s]:
+                if q != s and not engine.sees_personality(s, ph):
                     assert t.known(s, "personality", ph) is None, "a personality leaked"
         for h in engine.event_deck:
             assert t.known(s, "event", h) is None, "the event deck order leaked"
