@@ -29,6 +29,8 @@ from .model import (
 NOBODY = -1
 REMOVED = -2  # a City Area card put out of the game by Bloody Stupid Johnson
 
+_decision = tuple.__new__  # builds a Decision without its keyword-parsing constructor
+
 
 class State:
     __slots__ = (
@@ -199,24 +201,24 @@ class State:
         """Run queued work until something must be asked (or the game is over).
         In simulation a decision with a single option is taken here."""
         stack = self.stack
+        pop = stack.pop
         while True:
-            pending = self.pending
-            if pending is None:
+            while self.pending is None:
                 if not stack:
                     return
-                fn, args = stack.pop()
+                fn, args = pop()
                 fn(self, *args)
-            elif self.auto and type(pending) is Decision and len(pending.options) == 1:
-                fn, args = self.resume
-                self.pending = self.resume = None
-                fn(self, pending.options[0], *args)
-            else:
+            pending = self.pending
+            if not self.auto or type(pending) is not Decision or len(pending[2]) != 1:
                 return
+            fn, args = self.resume
+            self.pending = self.resume = None
+            fn(self, pending[2][0], *args)
 
     # --- helpers used by the rules -----------------------------------------------------
 
     def ask(self, seat: int, kind: str, options, prompt: str, fn: Callable, *args) -> None:
-        self.pending = Decision(seat, kind, tuple(options), prompt)
+        self.pending = _decision(Decision, (seat, kind, tuple(options), prompt))
         self.resume = (fn, args)
 
     def request(self, req, fn: Callable, *args) -> None:
