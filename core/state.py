@@ -149,7 +149,8 @@ class State:
     def simulate(self) -> "State":
         """Switch this state (and its copies) to simulation, for bots' playouts
         and benchmarks: no events are told, answers are trusted without
-        checks, and a decision with one option is taken at once instead of
+        checks, and a decision with one option, or a request for cards whose
+        identities this state already holds, is answered at once instead of
         being asked.  The game played is the same; a networked game or an
         interface never simulates (every decision, even a forced one, is a
         step the peers agree on)."""
@@ -208,12 +209,33 @@ class State:
                     return
                 fn, args = pop()
                 fn(self, *args)
-            pending = self.pending
-            if not self.auto or type(pending) is not Decision or len(pending[2]) != 1:
+            if not self.auto:
                 return
+            pending = self.pending
+            if type(pending) is Decision:
+                if len(pending[2]) != 1:
+                    return
+                answer = pending[2][0]
+            else:
+                answer = self.known_answer(pending)
+                if answer is None:
+                    return
             fn, args = self.resume
             self.pending = self.resume = None
-            fn(self, pending[2][0], *args)
+            fn(self, answer, *args)
+
+    def known_answer(self, req):
+        """The answer to a request for cards this engine already knows (a card
+        shown, dealt or passed whose identity it holds), else None: dice and
+        random picks are never known."""
+        t = type(req)
+        if t is PassCard:
+            return self.card[req.handle]
+        if t is RollDie or t is PickRandom:
+            return None
+        deck = self.card if req.deck == "player" else self.pers if req.deck == "personality" else self.event
+        ids = tuple([deck[h] for h in req.handles])
+        return None if None in ids else ids
 
     # --- helpers used by the rules -----------------------------------------------------
 
