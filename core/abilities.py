@@ -11,18 +11,16 @@ from .board import ask_placement, placement_options, t_discard_one, t_draw, t_ga
 # --- City Area abilities ----------------------------------------------------------------------
 
 
-def ability_usable(s: State, p: int, a: int) -> bool:
-    """Own turn, once per turn, not the turn it was gained, no demon in the area."""
-    return (s.city_owner[a] == p and s.current == p and not (s.used | s.gained) >> a & 1
-            and not s.demons[a])
-
-
 def ability_options(s: State, p: int) -> list[tuple]:
+    """The City Area cards ``p`` may use now: own turn, once per turn, not the
+    turn it was gained, no demon in the area, and the ability can do something."""
     if s.current != p or s.ending or p not in s.city_owner:
         return []
     out = []
+    spent = s.used | s.gained
+    owner, demons = s.city_owner, s.demons
     for a in range(NUM_AREAS):
-        if s.city_owner[a] != p or not ability_usable(s, p, a):
+        if owner[a] != p or spent >> a & 1 or demons[a]:
             continue
         kind = ABILITY[a]
         prm = ABILITY_PARAMS[a]

@@ -17,13 +17,13 @@ bitmasks of areas.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from .model import (
     ADJ, BUILDINGS_PER_PLAYER, CARD, COLOURS, DEMON, HAND_SIZE, MINIONS_PER_PLAYER,
     NUM_AREAS, STARTING_AREAS, STARTING_MONEY, TROLL, Decision, Event, IllegalAction,
     EVENT, MalformedAction, RulesError, deck_lists, personality_list,
-    DealCard, PassCard, PickRandom, Reveal, RollDie, ShowCards,
+    DealCard, Outcome, PassCard, PickRandom, Reveal, RollDie, ShowCards,
 )
 
 NOBODY = -1
@@ -43,15 +43,59 @@ class State:
         "stack", "pending", "resume", "outcome", "events", "ending",
         "narrate", "trust", "auto",
     )
+    players: int
+    minions: list[tuple[int, ...]]          # per area, a count per seat
+    trolls: list[int]
+    demons: list[int]
+    trouble: list[bool]
+    building: list[int]                     # per area, a seat or NOBODY
+    city_owner: list[int]                   # per area, a seat, NOBODY or REMOVED
+    money: list[int]
+    supply: list[int]
+    buildings_left: list[int]
+    hand: list[list[int]]
+    loans: list[tuple[int, ...]]
+    penalties: list[tuple[int, ...]]
+    card: list[Any]                         # per handle, a card id or None
+    draw: list[int]
+    discard: list[int]
+    in_play: list[int]
+    pers: list[Any]
+    personality: list[int]
+    unused_pers: list[int]
+    pers_seen: list[int]                    # per seat, a bitmask of personality handles
+    seen: list[int]                         # per seat, a bitmask of player-card handles
+    event: list[Any]
+    event_deck: list[int]
+    events_done: list[int]
+    current: int
+    turn: int
+    used: int                               # a bitmask of areas
+    gained: int                             # a bitmask of areas
+    played: int
+    last_played: Any                        # a handle or None
+    chain: Any
+    stack: list[tuple[Callable[..., None], tuple[Any, ...]]]
+    pending: Any
+    resume: Any                             # (continuation, args) or None
+    outcome: Outcome | None
+    events: list[Event]
+    ending: bool
+    narrate: bool
+    trust: bool
+    auto: bool
 
     # --- construction ------------------------------------------------------------------
+
+    def __init__(self) -> None:
+        """An empty state, filled by :meth:`new` or :meth:`copy`."""
 
     @classmethod
     def new(cls, players: int) -> "State":
         """A fresh game for 2-4 players, waiting for the first setup request."""
         if players not in (2, 3, 4):
             raise MalformedAction(f"the game is for 2 to 4 players, not {players}")
-        s = cls.__new__(cls)
+        s = cls()
         n = s.players = players
         s.minions = [(0,) * n] * NUM_AREAS
         s.trolls = [0] * NUM_AREAS
@@ -102,7 +146,7 @@ class State:
         return s
 
     def copy(self) -> "State":
-        s = State.__new__(State)
+        s = State()
         s.players = self.players
         s.minions = self.minions[:]
         s.trolls = self.trolls[:]

@@ -6,6 +6,8 @@ here, where they are used, from the modules that define them.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .model import (
     AREA_IDS, CARD, COLOURS, EVENT, INTERRUPT_KIND, IllegalAction, MalformedAction, NUM_AREAS,
     Reveal,
@@ -40,6 +42,7 @@ def t_start_turn(s: State, p: int) -> None:
     s.push(t_end_turn, p)
     s.push(t_play_phase, p)
     pid = s.pers[s.personality[p]]
+    opts: tuple[tuple[str], ...]
     if pid is None:
         opts = (("win",), ("no-win",))
     else:
@@ -83,7 +86,7 @@ def t_play_phase(s: State, p: int) -> None:
     """The turn's card.  You must play one if you hold any that is not an
     interrupt; "pass" is offered only when you hold none (or this engine cannot
     see the hand, and so cannot tell)."""
-    opts = [("play", h) for h in playable(s, p)]
+    opts: list[tuple] = [("play", h) for h in playable(s, p)]
     if not opts or s.card_ids_unknown(p):
         opts.append(("pass",))
     opts += ability_options(s, p)
@@ -193,7 +196,7 @@ def r_action(s: State, opt, p: int, h: int, i: int) -> None:
         do_option(s, p, opt, h)
 
 
-def do_option(s: State, p: int, opt: tuple, h: int | None = None) -> None:
+def do_option(s: State, p: int, opt: tuple, h: Any = None) -> None:
     """Carry out a symbol action (also used by abilities and card texts)."""
     verb = opt[0]
     if verb == "minion":
@@ -219,7 +222,7 @@ def do_option(s: State, p: int, opt: tuple, h: int | None = None) -> None:
 
 
 def t_ask_another(s: State, p: int, h: int) -> None:
-    opts = [("play", x) for x in playable(s, p)]
+    opts: list[tuple] = [("play", x) for x in playable(s, p)]
     extra = ability_options(s, p)
     if not s.hand[p] and not extra:
         return
@@ -257,7 +260,7 @@ def t_play_extra(s: State, p: int, k: int) -> None:
     if k <= 0 or not s.hand[p]:
         return
     s.push(t_play_extra, p, k - 1)
-    opts = [("play", x) for x in playable(s, p)]
+    opts: list[tuple] = [("play", x) for x in playable(s, p)]
     if not opts or s.card_ids_unknown(p):
         opts.append(("skip",))
     opts += mossy_options(s, p)

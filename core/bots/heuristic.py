@@ -76,6 +76,8 @@ when a Vimes may be in the game, otherwise decided on points).
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..scoring import after_loans, personality_met, score, t_final_reveal
 from ..model import (
     COST, LOAN_REPAY, NUM_AREAS, PERSONALITY, DealCard, Decision, PassCard, Reveal, RulesError,
@@ -162,7 +164,7 @@ class HeuristicBot:
     # --- the interface ----------------------------------------------------------------------
 
     def choose(self, state, decision: Decision) -> tuple:
-        opts = decision.options
+        opts: Sequence[tuple] = decision.options
         if len(opts) == 1:
             return opts[0]
         seat = decision.seat

@@ -37,7 +37,7 @@ reads a clock or creates a generator: the caller injects both (see
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..model import (
     EVENTS, DealCard, Decision, PassCard, PickRandom, Reveal, RollDie, RulesError, ShowCards,
@@ -155,7 +155,7 @@ class SearchBot:
 
     def candidates(self, s: State, d: Decision) -> list[tuple]:
         """The options worth searching, best first by the heuristic's look-ahead."""
-        opts = d.options
+        opts: Sequence[tuple] = d.options
         if len(opts) == 1:
             return [opts[0]]
         h = self.heuristic
@@ -196,10 +196,10 @@ class SearchBot:
         ``deadline`` (at least one world is always searched)."""
         stats: Stats = {o: [0, 0.0, 0.0, 0.0] for o in cands}
         done = 0
-        start = self.clock() if deadline is not None else 0.0
+        start = self.clock() if deadline is not None else 0.0  # type: ignore[misc]
         while worlds is None or done < worlds:
             if done and deadline is not None:
-                now = self.clock()
+                now = self.clock()  # type: ignore[misc]
                 if now + (now - start) / done > deadline:
                     break  # another world would end after the deadline
             w = determinize(s, seat, rng).simulate()  # rollouts need no words nor checks

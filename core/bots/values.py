@@ -109,7 +109,8 @@ def ability_values(pid: str | None) -> list[float]:
         elif kind == "discard_for_money":
             v = mw * prm["amount"] * 0.6
         elif kind == "pay_to_place_minion":
-            v = {VETINARI: 10.0, DRAGON: 5.0}.get(pid, 8.0 if pid in LORDS else 2.0) - mw * prm["cost"]
+            v = (10.0 if pid == VETINARI else 5.0 if pid == DRAGON else 8.0 if pid in LORDS
+                 else 2.0) - mw * prm["cost"]
         elif kind == "place_trouble":
             v = 10.0 if pid == DRAGON else 0.3
         elif kind == "pay_to_remove_trouble":

@@ -3,7 +3,9 @@ N); inside the engine they are indexed 0..11.
 """
 from __future__ import annotations
 
-AREAS = [{'number': 1,
+from typing import Any
+
+AREAS: list[dict[str, Any]] = [{'number': 1,
   'id': 'dolly-sisters',
   'name': 'Dolly Sisters',
   'cost': 6,

@@ -2,7 +2,9 @@
 """
 from __future__ import annotations
 
-BROWN_CARDS = [{'id': 'sybil-vimes',
+from typing import Any
+
+BROWN_CARDS: list[dict[str, Any]] = [{'id': 'sybil-vimes',
   'name': 'Sybil Vimes',
   'deck': 'brown',
   'symbols': ('money:3', 'scroll'),

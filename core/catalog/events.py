@@ -2,7 +2,9 @@
 """
 from __future__ import annotations
 
-EVENTS = [{'id': 'the-dragon',
+from typing import Any
+
+EVENTS: list[dict[str, Any]] = [{'id': 'the-dragon',
   'name': 'The Dragon',
   'text': "Roll once. Everything in the rolled area is wiped out: all minions (players' minions, "
           'trolls and demons), the trouble marker and the building.'},

@@ -2,7 +2,9 @@
 """
 from __future__ import annotations
 
-GREEN_CARDS = [{'id': 'mr-bent',
+from typing import Any
+
+GREEN_CARDS: list[dict[str, Any]] = [{'id': 'mr-bent',
   'name': 'Mr Bent',
   'deck': 'green',
   'symbols': ('scroll', 'play_another'),

@@ -2,7 +2,9 @@
 """
 from __future__ import annotations
 
-PERSONALITIES = [{'id': 'lord-vetinari',
+from typing import Any
+
+PERSONALITIES: list[dict[str, Any]] = [{'id': 'lord-vetinari',
   'name': 'Lord Vetinari',
   'condition': 'minion_presence',
   'thresholds': {2: 11, 3: 10, 4: 9},
