@@ -207,9 +207,9 @@ class State:
 
     def choose(self, option: tuple) -> list[Event]:
         """Answer the pending :class:`Decision` with one of its options."""
-        p = self.pending
         if self.trust:
             return self._resume(option)
+        p = self.pending
         if not isinstance(p, Decision):
             raise IllegalAction(f"no decision is pending (waiting for {p!r})")
         if not isinstance(option, tuple) or not option:
@@ -221,9 +221,9 @@ class State:
 
     def fulfil(self, answer) -> list[Event]:
         """Answer the pending table request (see :mod:`ankh.core.model`)."""
-        p = self.pending
         if self.trust:
             return self._resume(answer)
+        p = self.pending
         if p is None or isinstance(p, Decision):
             raise IllegalAction(f"no request is pending (waiting for {p!r})")
         return self._resume(check_answer(self, p, answer))
