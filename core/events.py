@@ -4,24 +4,21 @@ A random event threatens a player's own pieces; the owner of Small Gods may
 pay $3 a piece (A9), and Susan, Igor and Fresh Start Club answer minion
 removals.  Gaspode and Wallace Sonky never answer events (A7).  Players are
 asked in turn order starting with the player who drew the event.
+
+:data:`EVENT_HANDLERS` maps each event id to its handler.
 """
 from __future__ import annotations
 
-from .engine import (
-    arrive, depart, discard_from_draw, end_game, remove_building, remove_minion, t_do_remove, t_guard,
-)
-from .model import ADJ, AREA_IDS, COLOURS, DEMON, RIVER, TROLL, Reveal, RollDie
+from typing import Callable
+
+from .model import ADJ, AREA_IDS, COLOURS, DEMON, RIVER, Reveal, RollDie, TROLL
 from .state import NOBODY, REMOVED, State
+from .board import arrive, depart, discard_from_draw, pick_options, remove_building
+from .scoring import end_game
+from .windows import remove_minion, t_do_remove, t_guard
 
-EVENT = ("event", None)
-EVENT_HANDLERS = {}
 
-
-def handler(eid: str):
-    def register(fn):
-        EVENT_HANDLERS[eid] = fn
-        return fn
-    return register
+EVENT_CAUSE = ("event", None)
 
 
 def in_turn_order(s: State, p: int) -> list[int]:
@@ -34,7 +31,8 @@ def roll(s: State, purpose: str, fn, *args) -> None:
 
 def logroll(s: State, value: int, what: str, eid: str, seat: int | None = None) -> int:
     a = value - 1
-    s.log("roll", None, f"{what}: roll {value} ({AREA_IDS[a]})", roll=value, area=a, event=eid, target=seat)
+    if s.narrate:
+        s.log("roll", None, f"{what}: roll {value} ({AREA_IDS[a]})", roll=value, area=a, event=eid, target=seat)
     return a
 
 
@@ -42,7 +40,8 @@ def t_lose_building(s: State, a: int) -> None:
     if s.building[a] != NOBODY:
         q = s.building[a]
         remove_building(s, a)
-        s.log("building-lost", q, f"{COLOURS[q]}'s building in {AREA_IDS[a]} is destroyed", area=a)
+        if s.narrate:
+            s.log("building-lost", q, f"{COLOURS[q]}'s building in {AREA_IDS[a]} is destroyed", area=a)
 
 
 def threaten_building(s: State, a: int) -> None:
@@ -51,13 +50,12 @@ def threaten_building(s: State, a: int) -> None:
     if q == NOBODY:
         return
     s.push(t_lose_building, a)
-    s.push(t_guard, q, "building", EVENT, a)
+    s.push(t_guard, q, "building", EVENT_CAUSE, a)
 
 
 # --- the events --------------------------------------------------------------------------------
 
 
-@handler("the-dragon")
 def the_dragon(s: State, p: int) -> None:
     roll(s, "the-dragon", r_dragon, p)
 
@@ -72,14 +70,13 @@ def r_dragon(s: State, value: int, p: int) -> None:
         s.push(t_do_remove, a, TROLL)
     for q in reversed(in_turn_order(s, p)):
         for _ in range(s.minions[a][q]):
-            remove_minion(s, a, q, EVENT)
+            remove_minion(s, a, q, EVENT_CAUSE)
 
 
 def t_clear_trouble(s: State, a: int) -> None:
     s.trouble[a] = False
 
 
-@handler("flood")
 def flood(s: State, p: int) -> None:
     roll(s, "flood", r_flood_first, p)
 
@@ -96,7 +93,7 @@ def r_flood_second(s: State, value: int, p: int, first: int) -> None:
         for a in sorted(flooded, reverse=True):
             for _ in range(s.minions[a][q]):
                 s.push(t_flood_move, q, a, flooded)
-                s.push(t_guard, q, "move", EVENT, a)
+                s.push(t_guard, q, "move", EVENT_CAUSE, a)
 
 
 def t_flood_move(s: State, q: int, a: int, flooded) -> None:
@@ -112,10 +109,10 @@ def r_flood_move(s: State, opt, q: int) -> None:
     _, a, who, t = opt
     depart(s, a, who)
     arrive(s, t, who)
-    s.log("move", q, f"{COLOURS[q]} minion moves {AREA_IDS[a]} -> {AREA_IDS[t]}", area=t, source=a, who=q)
+    if s.narrate:
+        s.log("move", q, f"{COLOURS[q]} minion moves {AREA_IDS[a]} -> {AREA_IDS[t]}", area=t, source=a, who=q)
 
 
-@handler("fire")
 def fire(s: State, p: int) -> None:
     roll(s, "fire", r_fire, None)
 
@@ -128,14 +125,14 @@ def r_fire(s: State, value: int, last) -> None:
         s.push(t_fire_roll, a)
         threaten_building(s, a)
     else:
-        s.log("event", None, "the fire dies out", event="fire", outcome="dies-out")
+        if s.narrate:
+            s.log("event", None, "the fire dies out", event="fire", outcome="dies-out")
 
 
 def t_fire_roll(s: State, last: int) -> None:
     roll(s, "fire", r_fire, last)
 
 
-@handler("fog")
 def fog(s: State, p: int) -> None:
     top = tuple(reversed(s.draw[-5:]))
     if top:
@@ -144,21 +141,21 @@ def fog(s: State, p: int) -> None:
 
 def r_fog(s: State, ids, top) -> None:
     discard_from_draw(s, top, ids)
-    s.log("fog", None, "fog discards " + ", ".join(ids), cards=tuple(ids), event="fog")
+    if s.narrate:
+        s.log("fog", None, "fog discards " + ", ".join(ids), cards=tuple(ids), event="fog")
     if not s.draw:
         end_game(s, "draw-pile")  # A4: Fog taking the last card ends the game too
 
 
-@handler("riots")
 def riots(s: State, p: int) -> None:
     if s.trouble_count() >= 8:
         end_game(s, "riots")
     else:
-        s.log("event", None, f"only {s.trouble_count()} trouble markers: no riot", event="riots",
-              outcome="no-riot", amount=s.trouble_count())
+        if s.narrate:
+            s.log("event", None, f"only {s.trouble_count()} trouble markers: no riot", event="riots",
+                  outcome="no-riot", amount=s.trouble_count())
 
 
-@handler("explosion")
 def explosion(s: State, p: int) -> None:
     roll(s, "explosion", r_explosion)
 
@@ -167,7 +164,6 @@ def r_explosion(s: State, value: int) -> None:
     threaten_building(s, logroll(s, value, "Explosion", "explosion"))
 
 
-@handler("earthquake")
 def earthquake(s: State, p: int) -> None:
     roll(s, "earthquake", r_quake_first)
 
@@ -182,7 +178,6 @@ def r_quake_second(s: State, value: int, first: int) -> None:
         threaten_building(s, a)
 
 
-@handler("mysterious-murders")
 def murders(s: State, p: int) -> None:
     for q in reversed(in_turn_order(s, p)):
         s.push(t_murder_roll, q)
@@ -193,7 +188,6 @@ def t_murder_roll(s: State, q: int) -> None:
 
 
 def r_murder(s: State, value: int, q: int) -> None:
-    from .effects import pick_options
     a = logroll(s, value, f"Mysterious Murders ({COLOURS[q]})", "mysterious-murders", q)
     opts = pick_options(s, [a])
     if opts:  # A24: any minion, the roller's own included; compulsory
@@ -203,13 +197,14 @@ def r_murder(s: State, value: int, q: int) -> None:
 
 def r_murder_pick(s: State, opt, q: int) -> None:
     _, a, who = opt
-    s.log("pick", q, f"{COLOURS[q]}: pick {AREA_IDS[a]} {who if isinstance(who, str) else COLOURS[who]}",
-          area=a, who=who, event="mysterious-murders")
+    if s.narrate:
+        s.log("pick", q, f"{COLOURS[q]}: pick {AREA_IDS[a]} {who if isinstance(who, str) else COLOURS[who]}",
+              area=a, who=who, event="mysterious-murders")
     if isinstance(who, str):
         s.push(t_do_remove, a, who)
     else:
         s.push(t_do_remove, a, who)
-        s.push(t_guard, who, "remove", EVENT, a)
+        s.push(t_guard, who, "remove", EVENT_CAUSE, a)
 
 
 def _landing(s: State, p: int, piece: str, purpose: str, fn) -> None:
@@ -218,7 +213,8 @@ def _landing(s: State, p: int, piece: str, purpose: str, fn) -> None:
 
 def t_land(s: State, a: int, piece: str) -> None:
     arrive(s, a, piece)
-    s.log("land", None, f"a {piece} lands in {AREA_IDS[a]}", area=a, who=piece)
+    if s.narrate:
+        s.log("land", None, f"a {piece} lands in {AREA_IDS[a]}", area=a, who=piece)
 
 
 def guard_landing(s: State, p: int, a: int, piece: str) -> None:
@@ -229,16 +225,14 @@ def guard_landing(s: State, p: int, a: int, piece: str) -> None:
     s.push(t_land, a, piece)
     for q in reversed(in_turn_order(s, p)):
         if s.minions[a][q] or s.building[a] == q:
-            s.push(t_guard, q, "land", EVENT, a)
+            s.push(t_guard, q, "land", EVENT_CAUSE, a)
 
 
-@handler("demons-from-the-dungeon-dimensions")
 def demons(s: State, p: int) -> None:
     for _ in range(4):
         s.push(t_neutral_roll, p, DEMON)
 
 
-@handler("trolls")
 def trolls(s: State, p: int) -> None:
     for _ in range(3):
         s.push(t_neutral_roll, p, TROLL)
@@ -252,7 +246,6 @@ def r_neutral(s: State, value: int, p: int, piece: str) -> None:
     guard_landing(s, p, logroll(s, value, piece.capitalize(), "trolls" if piece == TROLL else "demons-from-the-dungeon-dimensions"), piece)
 
 
-@handler("subsidence")
 def subsidence(s: State, p: int) -> None:
     for q in reversed(in_turn_order(s, p)):
         s.push(t_subsidence, q)
@@ -266,7 +259,8 @@ def t_subsidence(s: State, q: int) -> None:
         return
     paid = min(len(owned), s.money[q] // 2)
     s.money[q] -= 2 * paid
-    s.log("pay", q, f"{COLOURS[q]} pays ${2 * paid} for subsidence", amount=2 * paid, event="subsidence")
+    if s.narrate:
+        s.log("pay", q, f"{COLOURS[q]} pays ${2 * paid} for subsidence", amount=2 * paid, event="subsidence")
     for _ in range(len(owned) - paid):
         s.push(t_subsidence_lose, q)
 
@@ -280,7 +274,6 @@ def r_subsidence_lose(s: State, opt) -> None:
     t_lose_building(s, opt[1])
 
 
-@handler("bloody-stupid-johnson")
 def bsj(s: State, p: int) -> None:
     roll(s, "bloody-stupid-johnson", r_bsj)
 
@@ -291,13 +284,31 @@ def r_bsj(s: State, value: int) -> None:
     if q == NOBODY:
         return
     if s.minions[a][q]:
-        remove_minion(s, a, q, EVENT)
+        remove_minion(s, a, q, EVENT_CAUSE)
     if s.city_owner[a] == q:
         s.push(t_bsj_card, a)
-        s.push(t_guard, q, "card", EVENT, a)
+        s.push(t_guard, q, "card", EVENT_CAUSE, a)
 
 
 def t_bsj_card(s: State, a: int) -> None:
     q = s.city_owner[a]
     s.city_owner[a] = REMOVED
-    s.log("card-lost", None, f"the {AREA_IDS[a]} City Area card leaves the game", area=a, target=q)
+    if s.narrate:
+        s.log("card-lost", None, f"the {AREA_IDS[a]} City Area card leaves the game", area=a, target=q)
+
+
+
+EVENT_HANDLERS: dict[str, Callable[[State, int], None]] = {
+    "the-dragon": the_dragon,
+    "flood": flood,
+    "fire": fire,
+    "fog": fog,
+    "riots": riots,
+    "explosion": explosion,
+    "earthquake": earthquake,
+    "mysterious-murders": murders,
+    "demons-from-the-dungeon-dimensions": demons,
+    "trolls": trolls,
+    "subsidence": subsidence,
+    "bloody-stupid-johnson": bsj,
+}

@@ -7,61 +7,114 @@ bots copy before they explore.  Cards are *handles*: a player card's handle
 is its position in the shuffled draw pile (0 = top), a personality's its
 position in the personality deck, an event's in the event deck.  ``card[h]``
 is the identity this engine knows, or None.
+
+The state is compact so that copies are cheap: a row of ``minions`` (one
+area, a count per seat) is a tuple, replaced on change (``add_minions``);
+loans and penalty cards are tuples per seat; what each seat has seen
+(``seen``, ``pers_seen``) are bitmasks of handles (``sees``, ``handles``),
+and the City Area cards used or gained this turn (``used``, ``gained``)
+bitmasks of areas.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from .model import (
     ADJ, BUILDINGS_PER_PLAYER, CARD, COLOURS, DEMON, HAND_SIZE, MINIONS_PER_PLAYER,
     NUM_AREAS, STARTING_AREAS, STARTING_MONEY, TROLL, Decision, Event, IllegalAction,
     EVENT, MalformedAction, RulesError, deck_lists, personality_list,
-    DealCard, PassCard, PickRandom, Reveal, RollDie, ShowCards,
+    DealCard, Outcome, PassCard, PickRandom, Reveal, RollDie, ShowCards,
 )
 
 NOBODY = -1
 REMOVED = -2  # a City Area card put out of the game by Bloody Stupid Johnson
+
+_decision = tuple.__new__  # builds a Decision without its keyword-parsing constructor
 
 
 class State:
     __slots__ = (
         "players", "minions", "trolls", "demons", "trouble", "building", "city_owner",
         "money", "supply", "buildings_left", "hand", "loans", "penalties",
-        "card", "handle_of", "draw", "discard", "in_play",
+        "card", "draw", "discard", "in_play",
         "pers", "personality", "unused_pers", "pers_seen", "seen",
         "event", "event_deck", "events_done",
         "current", "turn", "used", "gained", "played", "last_played", "chain",
         "stack", "pending", "resume", "outcome", "events", "ending",
+        "narrate", "trust", "auto",
     )
+    players: int
+    minions: list[tuple[int, ...]]          # per area, a count per seat
+    trolls: list[int]
+    demons: list[int]
+    trouble: list[bool]
+    building: list[int]                     # per area, a seat or NOBODY
+    city_owner: list[int]                   # per area, a seat, NOBODY or REMOVED
+    money: list[int]
+    supply: list[int]
+    buildings_left: list[int]
+    hand: list[list[int]]
+    loans: list[tuple[int, ...]]
+    penalties: list[tuple[int, ...]]
+    card: list[Any]                         # per handle, a card id or None
+    draw: list[int]
+    discard: list[int]
+    in_play: list[int]
+    pers: list[Any]
+    personality: list[int]
+    unused_pers: list[int]
+    pers_seen: list[int]                    # per seat, a bitmask of personality handles
+    seen: list[int]                         # per seat, a bitmask of player-card handles
+    event: list[Any]
+    event_deck: list[int]
+    events_done: list[int]
+    current: int
+    turn: int
+    used: int                               # a bitmask of areas
+    gained: int                             # a bitmask of areas
+    played: int
+    last_played: Any                        # a handle or None
+    chain: Any
+    stack: list[tuple[Callable[..., None], tuple[Any, ...]]]
+    pending: Any
+    resume: Any                             # (continuation, args) or None
+    outcome: Outcome | None
+    events: list[Event]
+    ending: bool
+    narrate: bool
+    trust: bool
+    auto: bool
 
     # --- construction ------------------------------------------------------------------
+
+    def __init__(self) -> None:
+        """An empty state, filled by :meth:`new` or :meth:`copy`."""
 
     @classmethod
     def new(cls, players: int) -> "State":
         """A fresh game for 2-4 players, waiting for the first setup request."""
         if players not in (2, 3, 4):
             raise MalformedAction(f"the game is for 2 to 4 players, not {players}")
-        s = cls.__new__(cls)
+        s = cls()
         n = s.players = players
-        s.minions = [[0] * n for _ in range(NUM_AREAS)]
+        s.minions = [(0,) * n] * NUM_AREAS
         s.trolls = [0] * NUM_AREAS
         s.demons = [0] * NUM_AREAS
         s.trouble = [False] * NUM_AREAS
         s.building = [NOBODY] * NUM_AREAS
         s.city_owner = [NOBODY] * NUM_AREAS
         for a in STARTING_AREAS:
-            s.minions[a] = [1] * n
+            s.minions[a] = (1,) * n
             s.trouble[a] = True
         s.money = [STARTING_MONEY] * n
         s.supply = [MINIONS_PER_PLAYER - len(STARTING_AREAS)] * n
         s.buildings_left = [BUILDINGS_PER_PLAYER] * n
         s.hand = [[] for _ in range(n)]
-        s.loans = [[] for _ in range(n)]
-        s.penalties = [[] for _ in range(n)]
+        s.loans = [()] * n
+        s.penalties = [()] * n
         green, brown = deck_lists(n)
         ncards = len(green) + len(brown)
         s.card = [None] * ncards
-        s.handle_of = {}
         s.draw = list(range(ncards - 1, -1, -1))  # top of the pile is the list's end
         s.discard = []
         s.in_play = []
@@ -69,15 +122,15 @@ class State:
         s.pers = [None] * npers
         s.personality = list(range(n))
         s.unused_pers = list(range(n, npers))
-        s.pers_seen = [set() for _ in range(n)]
-        s.seen = [set() for _ in range(n)]
+        s.pers_seen = [0] * n
+        s.seen = [0] * n
         s.event = [None] * 12
         s.event_deck = list(range(11, -1, -1))
         s.events_done = []
         s.current = 0
         s.turn = 0
-        s.used = set()
-        s.gained = set()
+        s.used = 0
+        s.gained = 0
         s.played = 0
         s.last_played = None
         s.chain = None
@@ -87,12 +140,15 @@ class State:
         s.outcome = None
         s.events = []
         s.ending = False
+        s.narrate = True
+        s.trust = False
+        s.auto = False
         return s
 
     def copy(self) -> "State":
-        s = State.__new__(State)
+        s = State()
         s.players = self.players
-        s.minions = [row[:] for row in self.minions]
+        s.minions = self.minions[:]
         s.trolls = self.trolls[:]
         s.demons = self.demons[:]
         s.trouble = self.trouble[:]
@@ -102,25 +158,24 @@ class State:
         s.supply = self.supply[:]
         s.buildings_left = self.buildings_left[:]
         s.hand = [h[:] for h in self.hand]
-        s.loans = [h[:] for h in self.loans]
-        s.penalties = [h[:] for h in self.penalties]
+        s.loans = self.loans[:]
+        s.penalties = self.penalties[:]
         s.card = self.card[:]
-        s.handle_of = dict(self.handle_of)
         s.draw = self.draw[:]
         s.discard = self.discard[:]
         s.in_play = self.in_play[:]
         s.pers = self.pers[:]
         s.personality = self.personality[:]
         s.unused_pers = self.unused_pers[:]
-        s.pers_seen = [set(x) for x in self.pers_seen]
-        s.seen = [set(x) for x in self.seen]
+        s.pers_seen = self.pers_seen[:]
+        s.seen = self.seen[:]
         s.event = self.event[:]
         s.event_deck = self.event_deck[:]
         s.events_done = self.events_done[:]
         s.current = self.current
         s.turn = self.turn
-        s.used = set(self.used)
-        s.gained = set(self.gained)
+        s.used = self.used
+        s.gained = self.gained
         s.played = self.played
         s.last_played = self.last_played
         s.chain = self.chain
@@ -130,12 +185,30 @@ class State:
         s.outcome = self.outcome
         s.events = []
         s.ending = self.ending
+        s.narrate = self.narrate
+        s.trust = self.trust
+        s.auto = self.auto
         return s
+
+    def simulate(self) -> "State":
+        """Switch this state (and its copies) to simulation, for bots' playouts
+        and benchmarks: no events are told, answers are trusted without
+        checks, and a decision with one option, or a request for cards whose
+        identities this state already holds, is answered at once instead of
+        being asked.  The game played is the same; a networked game or an
+        interface never simulates (every decision, even a forced one, is a
+        step the peers agree on)."""
+        self.narrate = False
+        self.trust = True
+        self.auto = True
+        return self
 
     # --- the engine's interface ----------------------------------------------------------
 
     def choose(self, option: tuple) -> list[Event]:
         """Answer the pending :class:`Decision` with one of its options."""
+        if self.trust:
+            return self._resume(option)
         p = self.pending
         if not isinstance(p, Decision):
             raise IllegalAction(f"no decision is pending (waiting for {p!r})")
@@ -148,6 +221,8 @@ class State:
 
     def fulfil(self, answer) -> list[Event]:
         """Answer the pending table request (see :mod:`ankh.core.model`)."""
+        if self.trust:
+            return self._resume(answer)
         p = self.pending
         if p is None or isinstance(p, Decision):
             raise IllegalAction(f"no request is pending (waiting for {p!r})")
@@ -168,16 +243,48 @@ class State:
         return self.events
 
     def run(self) -> None:
-        """Run queued work until something must be asked (or the game is over)."""
+        """Run queued work until something must be asked (or the game is over).
+        In simulation a decision with a single option is taken here."""
         stack = self.stack
-        while self.pending is None and stack:
-            fn, args = stack.pop()
-            fn(self, *args)
+        pop = stack.pop
+        while True:
+            while self.pending is None:
+                if not stack:
+                    return
+                fn, args = pop()
+                fn(self, *args)
+            if not self.auto:
+                return
+            pending = self.pending
+            if type(pending) is Decision:
+                if len(pending[2]) != 1:
+                    return
+                answer = pending[2][0]
+            else:
+                answer = self.known_answer(pending)
+                if answer is None:
+                    return
+            fn, args = self.resume
+            self.pending = self.resume = None
+            fn(self, answer, *args)
+
+    def known_answer(self, req):
+        """The answer to a request for cards this engine already knows (a card
+        shown, dealt or passed whose identity it holds), else None: dice and
+        random picks are never known."""
+        t = type(req)
+        if t is PassCard:
+            return self.card[req.handle]
+        if t is RollDie or t is PickRandom:
+            return None
+        deck = self.card if req.deck == "player" else self.pers if req.deck == "personality" else self.event
+        ids = tuple([deck[h] for h in req.handles])
+        return None if None in ids else ids
 
     # --- helpers used by the rules -----------------------------------------------------
 
     def ask(self, seat: int, kind: str, options, prompt: str, fn: Callable, *args) -> None:
-        self.pending = Decision(seat, kind, tuple(options), prompt)
+        self.pending = _decision(Decision, (seat, kind, tuple(options), prompt))
         self.resume = (fn, args)
 
     def request(self, req, fn: Callable, *args) -> None:
@@ -191,6 +298,19 @@ class State:
         self.events.append(Event(kind, seat, text, data or None))
 
     # --- board queries --------------------------------------------------------------------
+
+    def add_minions(self, a: int, p: int, k: int) -> None:
+        """``k`` more (or fewer) of seat ``p``'s minions in area ``a``."""
+        row = self.minions[a]
+        self.minions[a] = row[:p] + (row[p] + k,) + row[p + 1:]
+
+    def sees(self, p: int, h: int) -> bool:
+        """Whether seat ``p`` has seen player card ``h``."""
+        return self.seen[p] >> h & 1 == 1
+
+    def sees_personality(self, p: int, h: int) -> bool:
+        """Whether seat ``p`` has seen personality card ``h``."""
+        return self.pers_seen[p] >> h & 1 == 1
 
     def minion_total(self, a: int) -> int:
         return sum(self.minions[a]) + self.trolls[a] + self.demons[a]
@@ -259,7 +379,7 @@ class State:
         """Every player-card handle by location (for accounting checks)."""
         out = list(self.draw) + list(self.discard) + list(self.in_play)
         for p in range(self.players):
-            out += self.hand[p] + self.loans[p] + self.penalties[p]
+            out += [*self.hand[p], *self.loans[p], *self.penalties[p]]
         return out
 
     def card_ids_unknown(self, p: int) -> bool:
@@ -268,6 +388,18 @@ class State:
 
     def is_over(self) -> bool:
         return self.outcome is not None
+
+
+def handles(mask: int) -> list[int]:
+    """The handles in a bitmask of handles (``State.seen``, ``State.pers_seen``)."""
+    out = []
+    h = 0
+    while mask:
+        if mask & 1:
+            out.append(h)
+        mask >>= 1
+        h += 1
+    return out
 
 
 # --- checking the table's answers ------------------------------------------------------------------
@@ -280,9 +412,8 @@ def _check_card_id(s: State, deck: str, h: int, cid) -> None:
         known = s.card[h]
         if known is not None and known != cid:
             raise IllegalAction(f"card #{h} is {known}, not {cid}")
-        other = s.handle_of.get(cid)
-        if other is not None and other != h:
-            raise IllegalAction(f"{cid} is already card #{other}")
+        if known is None and cid in s.card:
+            raise IllegalAction(f"{cid} is already card #{s.card.index(cid)}")
     elif deck == "personality":
         if cid not in personality_list(s.players):
             raise MalformedAction(f"{cid!r} is not a personality in this game")

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from .model import (
     AREA_IDS, AREA_NAMES, COLOURS, COST, NUM_AREAS, Decision, Outcome,
 )
-from .engine import personality_progress, score, score_parts
+from .scoring import personality_progress, score, score_parts
 from .notation import format_option
 from .state import NOBODY, REMOVED, State
 
@@ -74,7 +74,7 @@ class PlayerView:
 def _known(s: State, viewer: int | None, h: int) -> str | None:
     if viewer is None:
         return None
-    return s.card[h] if h in s.seen[viewer] else None
+    return s.card[h] if s.sees(viewer, h) else None
 
 
 def view_for(s: State, viewer: int | None) -> PlayerView:
@@ -91,8 +91,8 @@ def view_for(s: State, viewer: int | None) -> PlayerView:
     seats = []
     for q in range(n):
         ph = s.personality[q]
-        pid = s.pers[ph] if (viewer is not None and ph in s.pers_seen[viewer]) or all(
-            ph in seen for seen in s.pers_seen) else None
+        pid = s.pers[ph] if (viewer is not None and s.sees_personality(viewer, ph)) or all(
+            s.sees_personality(x, ph) for x in range(n)) else None
         if viewer != q:
             known = tuple(c for c in (_known(s, viewer, h) for h in s.hand[q]) if c)
         else:
@@ -124,7 +124,7 @@ def view_for(s: State, viewer: int | None) -> PlayerView:
         option_texts=tuple(format_option(s, o) for o in mine.options) if mine else (),
         waiting_for=waiting, outcome=s.outcome,
         unused_seen=tuple(s.pers[h] for h in s.unused_pers
-                          if viewer is not None and h in s.pers_seen[viewer] and s.pers[h]),
+                          if viewer is not None and s.sees_personality(viewer, h) and s.pers[h]),
         in_play=tuple(s.card[h] or "?" for h in s.in_play),
     )
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from ankh.core.engine import new_game, score
+from ankh.core.scoring import score
+from ankh.core.setup import new_game
 from ankh.core.model import (
     COLOURS, DealCard, Decision, Event, IllegalAction, PassCard, PickRandom, Reveal, RollDie,
     RulesError, ShowCards, deck_lists, personality_list,
@@ -280,7 +281,7 @@ class LocalGame:
         Revealing a person's own card does not; draws, rolls, picks do."""
         if isinstance(req, Reveal) and req.deck == "player":
             people = [p for p in range(self.state.players) if p not in self.bots]
-            return not all(any(h in self.state.seen[p] for p in people) for h in req.handles)
+            return not all(any(self.state.sees(p, h) for p in people) for h in req.handles)
         return True
 
     # --- playing ----------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ankh.core.engine import new_game
+from ankh.core.setup import new_game
 from ankh.core.model import (
     COLOURS, DealCard, Decision, Event, IllegalAction, Outcome, PassCard, PickRandom, Reveal, RollDie, RulesError,
     ShowCards, deck_lists, personality_list,

@@ -38,7 +38,7 @@ buildings, City Area cards), every seat's money, loans, penalty cards, hand
 *size* and minions/buildings left, the number of cards left in the draw pile,
 whose turn it is, and the options of its own decision.  Private information
 of its own seat: the identities of the cards it holds or has seen
-(``state.card[h]`` for ``h`` in ``state.hand[seat]`` or ``state.seen[seat]``), its
+(``state.card[h]`` for ``h`` in ``state.hand[seat]`` or marked in ``state.seen[seat]``), its
 own personality (``state.pers[state.personality[seat]]``) and personalities it
 has been shown (``state.pers_seen[seat]``: Mrs Cake, Zorgo).  It never reads
 another seat's card identities, another seat's hidden personality, the unused
@@ -76,17 +76,16 @@ when a Vimes may be in the game, otherwise decided on points).
 """
 from __future__ import annotations
 
-from ..engine import after_loans, personality_met, score, t_final_reveal
-from ..model import (
-    ABILITY, ABILITY_PARAMS, CARD, COST, LOAN_REPAY, NUM_AREAS, PERSONALITY,
-    DealCard, Decision, PassCard, Reveal, RulesError, personality_list,
-)
+from typing import Sequence
 
-VETINARI = "lord-vetinari"
-LORDS = frozenset({"lord-selachii", "lord-rust", "lord-de-worde"})
-DRAGON = "dragon-king-of-arms"
-CHRYSOPRASE = "chrysoprase"
-VIMES = "commander-vimes"
+from ..scoring import after_loans, personality_met, score, t_final_reveal
+from ..model import (
+    COST, LOAN_REPAY, NUM_AREAS, PERSONALITY, DealCard, Decision, PassCard, Reveal, RulesError,
+    personality_list,
+)
+from .values import (
+    CHRYSOPRASE, DRAGON, LORDS, VETINARI, VIMES, ability_values, average_value, card_values,
+)
 
 WIN = 10_000.0
 VIMES_FEAR = 150.0
@@ -98,116 +97,6 @@ MAX_INNER = 8          # own decisions followed greedily inside one look-ahead
 PRUNE_ABOVE = 16       # decisions with more options are pruned by a cheap first pass
 PRUNE_KEEP = 8
 MAX_SETTLE = 400       # safety net on automatic steps in one look-ahead
-
-# --- card values (how good a card is to keep in hand) ---------------------------------------
-
-SYMBOL_VALUE = {
-    "minion": 2.5, "building": 2.0, "assassinate": 2.0, "remove_trouble": 0.5,
-    "play_another": 1.0, "event": -0.5, "scroll": 0.0,
-}
-EFFECT_VALUE = {
-    "take_loan": 0.5, "target_gives_cards": 2.5, "each_other_player_gives_money_or_card": 2.0,
-    "give_card_receive_money": 1.0, "steal_money_from_each_other_player": 3.0,
-    "steal_money_from_player": 2.0, "force_payment_between_others": 0.5,
-    "pay_or_receive_penalty_card": 2.0, "swap_personality_with_random_unused": 0.0,
-    "gain_money_per_trouble_marker": 2.0, "discard_any_for_money": 1.0, "discard_cards": 0.2,
-    "roll_die": 1.0, "draw_cards": 1.5, "draw_random_from_discard": 1.5,
-    "gain_money_per_minion_in_area": 1.5, "move_other_minion": 1.5,
-    "pay_or_lose_building": 1.0, "play_additional_cards": 3.0,
-    "view_unused_personalities": 0.0, "take_over_building": 2.5, "build_at_discount": 3.0,
-    "place_minion": 3.0, "gain_money_per_minion_in_chosen_trouble_area": 2.0,
-    "take_random_cards_keep_one": 1.5, "gain_money_per_building_on_board": 2.0,
-    "move_own_minion": 1.5, "pay_player_then_move_own_minion": 1.0, "swap_two_minions": 1.0,
-    "remove_minion": 1.0, "roll_areas_remove_minions": 1.0, "others_remove_own_minion": 2.0,
-    "pay_player_who_removes_minion": 0.5, "pay_player_then_assassinate": 1.5,
-    "place_trouble": 1.0, "look_at_hand_discard_one": 1.5, "swap_hands": 0.0,
-    "draw_cards_per_own_building": 1.0, "discard_up_to_then_refill": 0.5,
-}
-INTERRUPT_VALUE = {
-    "prevent_removal": 5.0, "prevent_move_or_removal": 5.0,
-    "replace_removal_with_placement": 4.0, "immunity_to_card_text": 2.5,
-    "end_own_turn_keep_previous_card": 1.0,
-}
-
-
-def _card_value(cid: str, pid: str | None) -> float:
-    c = CARD[cid]
-    if "interrupt" in c:
-        return INTERRUPT_VALUE.get(c["interrupt"], 2.0)
-    v = 0.0
-    for sym in c["symbols"]:
-        if sym.startswith("money:"):
-            n = int(sym[6:])
-            v += n * (0.8 if pid == CHRYSOPRASE else 0.5)
-            continue
-        w = SYMBOL_VALUE.get(sym, 0.0)
-        if pid == VETINARI and sym == "minion":
-            w *= 1.5
-        elif pid in LORDS and sym in ("minion", "building", "assassinate"):
-            w *= 1.3
-        elif pid == DRAGON and sym == "remove_trouble":
-            w = -0.5
-        elif pid == CHRYSOPRASE and sym == "building":
-            w *= 1.4
-        elif pid == VIMES and sym == "play_another":
-            w *= 2.0
-        v += w
-    eff = c.get("effect")
-    if eff:
-        e = EFFECT_VALUE.get(eff, 0.5)
-        if pid == DRAGON and eff == "place_trouble":
-            e = 4.0
-        if pid == VIMES and eff in ("draw_cards", "draw_cards_per_own_building",
-                                    "play_additional_cards"):
-            e *= 2.0
-        if pid == CHRYSOPRASE and eff == "take_loan":
-            e = -2.0
-        v += e
-    return v
-
-
-CARD_VALUE: dict[str | None, dict[str, float]] = {}
-
-
-def card_values(pid: str | None) -> dict[str, float]:
-    t = CARD_VALUE.get(pid)
-    if t is None:
-        t = CARD_VALUE[pid] = {cid: _card_value(cid, pid) for cid in CARD}
-    return t
-
-
-def average_value(pid: str | None) -> float:
-    t = card_values(pid)
-    return sum(t.values()) / len(t)
-
-
-def money_weight(pid: str | None) -> float:
-    return 3.0 if pid == CHRYSOPRASE else 0.6
-
-
-def ability_values(pid: str | None) -> list[float]:
-    """What one use of each area's City Area card is worth to ``pid`` (points units)."""
-    mw = money_weight(pid)
-    out = []
-    for a in range(NUM_AREAS):
-        kind, prm = ABILITY[a], ABILITY_PARAMS[a]
-        if kind == "take_money":
-            v = mw * prm["amount"]
-        elif kind == "discard_for_money":
-            v = mw * prm["amount"] * 0.6
-        elif kind == "pay_to_place_minion":
-            v = {VETINARI: 10.0, DRAGON: 5.0}.get(pid, 8.0 if pid in LORDS else 2.0) - mw * prm["cost"]
-        elif kind == "place_trouble":
-            v = 10.0 if pid == DRAGON else 0.3
-        elif kind == "pay_to_remove_trouble":
-            v = 0.3
-        elif kind == "draw_then_discard":
-            v = 3.0 if pid == VIMES else 1.0
-        else:
-            v = 1.0
-        out.append(max(0.0, v))
-    return out
-
 
 # --- the bot ---------------------------------------------------------------------------------------
 
@@ -223,7 +112,10 @@ class Context:
         self.players = n = s.players
         own_h = s.personality[seat]
         self.pid = pid = s.pers[own_h]  # the seat's own personality (always known to it)
-        self.known = set(s.seen[seat]) | set(s.hand[seat])
+        known = s.seen[seat]
+        for h in s.hand[seat]:
+            known |= 1 << h
+        self.known = known  # a bitmask of handles
         self.values = card_values(pid)
         self.avg = average_value(pid)
         # Personalities accounted for: own, and any the seat has been shown.
@@ -232,11 +124,11 @@ class Context:
         placed = {pid}
         for q in range(n):
             h = s.personality[q]
-            if q != seat and h in seen and s.pers[h] is not None:
+            if q != seat and seen >> h & 1 and s.pers[h] is not None:
                 exact[q] = s.pers[h]
                 placed.add(s.pers[h])
         for h in s.unused_pers:
-            if h in seen and s.pers[h] is not None:
+            if seen >> h & 1 and s.pers[h] is not None:
                 placed.add(s.pers[h])
         pool = [x for x in personality_list(n) if x not in placed]
         self.opp_pers = {}
@@ -272,7 +164,7 @@ class HeuristicBot:
     # --- the interface ----------------------------------------------------------------------
 
     def choose(self, state, decision: Decision) -> tuple:
-        opts = decision.options
+        opts: Sequence[tuple] = decision.options
         if len(opts) == 1:
             return opts[0]
         seat = decision.seat
@@ -285,7 +177,7 @@ class HeuristicBot:
                 o[0] == "discard" and o[1] in state.hand[seat] for o in opts):
             # Cable Street: a card of another player's (shown to this seat) to throw away.
             return max(opts, key=lambda o: (ctx.values.get(state.card[o[1]], 0.0)
-                                            if o[1] in ctx.known else 0.0, self.rng.random()))
+                                            if ctx.known >> o[1] & 1 else 0.0, self.rng.random()))
         if len(opts) > PRUNE_ABOVE:
             # Many options (placements, moves ...): a cheap first pass without the
             # greedy continuation picks the candidates worth a full look.
@@ -347,7 +239,7 @@ class HeuristicBot:
                     continue
                 return "stop"
             if isinstance(p, Reveal):
-                if p.deck == "player" and all(h in ctx.known and s.card[h] is not None
+                if p.deck == "player" and all(ctx.known >> h & 1 and s.card[h] is not None
                                               for h in p.handles):
                     s.fulfil(tuple(s.card[h] for h in p.handles))
                     continue
@@ -405,7 +297,7 @@ class HeuristicBot:
         known = ctx.known
         hv = 0.0
         for h in s.hand[me]:
-            hv += vals.get(s.card[h], 0.0) if h in known and s.card[h] else ctx.avg
+            hv += vals.get(s.card[h], 0.0) if known >> h & 1 and s.card[h] else ctx.avg
         hv += refill * ctx.avg
         v += hv - 3.0 * len(s.penalties[me])
         # The draw pile: Vimes wants it gone.

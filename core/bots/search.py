@@ -37,13 +37,13 @@ reads a clock or creates a generator: the caller injects both (see
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..model import (
     EVENTS, DealCard, Decision, PassCard, PickRandom, Reveal, RollDie, RulesError, ShowCards,
     deck_lists, personality_list,
 )
-from ..state import State
+from ..state import State, handles
 from .heuristic import MAX_INNER, PRUNE_ABOVE, PRUNE_KEEP, Context, HeuristicBot
 
 EVENT_IDS = tuple(e["id"] for e in EVENTS)
@@ -70,8 +70,8 @@ def determinize(s: State, seat: int, rng) -> State:
     # Player cards.
     seen = s.seen[seat]
     ncards = len(s.card)
-    known = {s.card[h] for h in seen if s.card[h] is not None}
-    hidden = [h for h in range(ncards) if h not in seen or s.card[h] is None]
+    known = {s.card[h] for h in handles(seen) if s.card[h] is not None}
+    hidden = [h for h in range(ncards) if not seen >> h & 1 or s.card[h] is None]
     green, brown = deck_lists(n)
     g_ids = sorted(c for c in green if c not in known)
     b_ids = sorted(c for c in brown if c not in known)
@@ -88,11 +88,10 @@ def determinize(s: State, seat: int, rng) -> State:
         rng.shuffle(pool)
         for h, cid in zip(hidden, pool):
             w.card[h] = cid
-    w.handle_of = {cid: h for h, cid in enumerate(w.card) if cid is not None}
     # Personalities.
     pseen = s.pers_seen[seat]
-    pknown = {s.pers[h] for h in pseen if s.pers[h] is not None}
-    phidden = [h for h in range(len(s.pers)) if h not in pseen or s.pers[h] is None]
+    pknown = {s.pers[h] for h in handles(pseen) if s.pers[h] is not None}
+    phidden = [h for h in range(len(s.pers)) if not pseen >> h & 1 or s.pers[h] is None]
     pool = sorted(p for p in personality_list(n) if p not in pknown)
     rng.shuffle(pool)
     for h, pid in zip(phidden, pool):
@@ -156,7 +155,7 @@ class SearchBot:
 
     def candidates(self, s: State, d: Decision) -> list[tuple]:
         """The options worth searching, best first by the heuristic's look-ahead."""
-        opts = d.options
+        opts: Sequence[tuple] = d.options
         if len(opts) == 1:
             return [opts[0]]
         h = self.heuristic
@@ -197,13 +196,13 @@ class SearchBot:
         ``deadline`` (at least one world is always searched)."""
         stats: Stats = {o: [0, 0.0, 0.0, 0.0] for o in cands}
         done = 0
-        start = self.clock() if deadline is not None else 0.0
+        start = self.clock() if deadline is not None else 0.0  # type: ignore[misc]
         while worlds is None or done < worlds:
             if done and deadline is not None:
-                now = self.clock()
+                now = self.clock()  # type: ignore[misc]
                 if now + (now - start) / done > deadline:
                     break  # another world would end after the deadline
-            w = determinize(s, seat, rng)
+            w = determinize(s, seat, rng).simulate()  # rollouts need no words nor checks
             seed = rng.random()
             first = None
             for o in cands:
@@ -233,12 +232,14 @@ class SearchBot:
                     break
                 p = s.pending
                 if isinstance(p, Decision):
-                    if s.turn != start and s.current == seat and p.kind == "turn":
+                    if s.turn != start and s.current == seat and p.kind != "check-win":
+                        # The seat's turn has come round, its win checked (the
+                        # turn's card is asked, or was taken as the only one).
                         turns += 1
                         start = s.turn
                         if turns >= self.horizon:
                             break
-                    s.choose(p.options[0] if len(p.options) == 1 else bot.choose(s, p))
+                    s.choose(bot.choose(s, p))
                 else:
                     s.fulfil(answer(s, p, fate))
         except RulesError:

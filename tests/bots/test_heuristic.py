@@ -7,7 +7,7 @@ import random
 
 from ankh.core.bots.heuristic import HeuristicBot
 from ankh.core.bots.random_bot import RandomBot
-from ankh.core.engine import new_game
+from ankh.core.setup import new_game
 from tests.core.helpers import masked_answer
 from ankh.core.model import AREA_INDEX, Decision, Reveal
 from ankh.core.record import Fixed

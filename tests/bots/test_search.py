@@ -9,9 +9,9 @@ import time
 from ankh.core.bots.heuristic import HeuristicBot
 from ankh.core.bots.random_bot import RandomBot
 from ankh.core.bots.search import SearchBot, determinize
-from ankh.core.engine import new_game
+from ankh.core.setup import new_game
 from ankh.core.model import Decision, deck_lists, personality_list
-from ankh.core.state import State
+from ankh.core.state import State, handles
 from ankh.net.local import LocalTable
 from ankh.tui.search_workers import ParallelSearchBot
 from tests.bots.test_heuristic import ask_in_random_games, play
@@ -25,13 +25,13 @@ def swap_unseen(s: State, seat: int, rng: random.Random) -> State:
     green = len(deck_lists(s.players)[0])
     for block in ([h for h in range(len(s.card)) if h < green],
                   [h for h in range(len(s.card)) if h >= green]):
-        hidden = [h for h in block if h not in s.seen[seat] and s.card[h] is not None]
+        hidden = [h for h in block if not s.sees(seat, h) and s.card[h] is not None]
         ids = [s.card[h] for h in hidden]
         rng.shuffle(ids)
         for h, cid in zip(hidden, ids):
             t.card[h] = cid
-    t.handle_of = {cid: h for h, cid in enumerate(t.card) if cid is not None}
-    hidden = [h for h in range(len(s.pers)) if h not in s.pers_seen[seat] and s.pers[h] is not None]
+    hidden = [h for h in range(len(s.pers))
+              if not s.sees_personality(seat, h) and s.pers[h] is not None]
     ids = [s.pers[h] for h in hidden]
     rng.shuffle(ids)
     for h, pid in zip(hidden, ids):
@@ -89,15 +89,14 @@ def test_worlds_keep_what_the_seat_has_seen_and_guess_the_rest():
     guesses = set()
     for k in range(5):
         w = determinize(s, seat, random.Random(k))
-        for h in s.seen[seat]:
+        for h in handles(s.seen[seat]):
             assert w.card[h] == s.card[h]
-        for h in s.pers_seen[seat]:
+        for h in handles(s.pers_seen[seat]):
             assert w.pers[h] == s.pers[h]
         green, brown = deck_lists(4)
         assert sorted(w.card) == sorted(green + brown)  # every card once, none lost
         assert all((w.card[h] in green) == (h < len(green)) for h in range(len(w.card)))
         assert sorted(w.pers) == sorted(personality_list(4))
-        assert w.handle_of == {c: h for h, c in enumerate(w.card)}
         guesses.add(tuple(w.card[h] for h in s.hand[0]))
     assert len(guesses) == 5  # another hand is guessed afresh each time
 

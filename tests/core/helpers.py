@@ -4,12 +4,12 @@ from __future__ import annotations
 import random
 
 from ankh.core.bots.random_bot import RandomBot
-from ankh.core.engine import new_game
+from ankh.core.setup import new_game
 from ankh.core.model import (
     BUILDINGS_PER_PLAYER, MINIONS_PER_PLAYER, NUM_AREAS, DealCard, Decision, PassCard, ShowCards,
     deck_lists,
 )
-from ankh.core.state import REMOVED
+from ankh.core.state import REMOVED, State, handles
 from ankh.net.local import LocalTable
 
 
@@ -65,6 +65,37 @@ def play_random(players: int, seed: int, check: bool = False, max_steps: int = 5
         steps += 1
         assert steps < max_steps, "game stuck"
     return s, table
+
+
+class ChoosyRandomBot:
+    """Uniform among the options, but a single option is taken without drawing
+    from the generator: its games are the same whether or not the engine asks
+    forced decisions."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def choose(self, state, decision: Decision) -> tuple:
+        opts = decision.options
+        return opts[0] if len(opts) == 1 else self.rng.choice(opts)
+
+
+def final_state_text(s: State) -> str:
+    """Everything public and private a finished game's state holds, as text
+    (in plain lists, whatever containers the state keeps them in)."""
+    return repr((
+        [list(r) for r in s.minions], s.trolls, s.demons, s.trouble, s.building, s.city_owner,
+        s.money, s.supply, s.buildings_left, s.hand, [list(x) for x in s.loans],
+        [list(x) for x in s.penalties], s.card, s.draw, s.discard,
+        s.in_play, s.pers, s.personality, s.unused_pers,
+        [handles(x) for x in s.pers_seen], [handles(x) for x in s.seen], s.event, s.event_deck,
+        s.events_done, s.current, s.turn, s.outcome,
+    ))
+
+
+def new_table_game(players: int, seed: int):
+    """A new game and its seeded local table."""
+    return new_game(players), LocalTable(players, seed)
 
 
 def run_to_decision(s, table) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ankh.core.catalog import CARDS
-from ankh.core.engine import SYMBOL_PROMPTS
+from ankh.core.turn import SYMBOL_PROMPTS
 from ankh.core.model import AREA_INDEX, COLOURS
 
 from .cards import game

@@ -285,15 +285,15 @@ def test_text__zorgo_the_retro_phrenologist():
     new = sc.s.personality[RED]
     assert new != old and old in sc.s.unused_pers
     assert sc.s.pers[new] != "lord-vetinari"
-    assert new in sc.s.pers_seen[RED] and new not in sc.s.pers_seen[YELLOW]
+    assert sc.s.sees_personality(RED, new) and not sc.s.sees_personality(YELLOW, new)
 
 
 def test_text__mrs_cake():
     sc = game(red=["mrs-cake"], players=3)
     sc.do("red: play mrs-cake", "red: scroll")
-    seen = sc.s.pers_seen[RED] & set(sc.s.unused_pers)
+    seen = [h for h in sc.s.unused_pers if sc.s.sees_personality(RED, h)]
     assert len(seen) == len(sc.s.unused_pers) - 1  # all but one, kept hidden
-    assert not (sc.s.pers_seen[YELLOW] & set(sc.s.unused_pers))
+    assert not any(sc.s.sees_personality(YELLOW, h) for h in sc.s.unused_pers)
 
 
 # --- minions: placing, moving, removing --------------------------------------------------------------

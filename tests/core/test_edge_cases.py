@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from ankh.core.engine import score_parts
+from ankh.core.scoring import score_parts
 from ankh.core.model import AREA_INDEX
+from ankh.core.state import handles
 
 from .cards import game
 from .helpers import check_invariants
@@ -233,9 +234,9 @@ def test_riots_in_drumknotts_second_card_keeps_every_card_accounted_for():
 def test_mrs_cake_sees_all_unused_personalities_but_one(players, seen):
     # cards.json mrs-cake; §2: Chrysoprase is removed in 2-player games.
     sc = game(red=["mrs-cake"], players=players)
-    before = len(sc.s.pers_seen[RED])
+    before = len(handles(sc.s.pers_seen[RED]))
     sc.do("red: play mrs-cake", "red: scroll")
-    assert len(sc.s.pers_seen[RED]) - before == seen
+    assert len(handles(sc.s.pers_seen[RED])) - before == seen
 
 
 # --- abilities timing ---------------------------------------------------------------------------------

@@ -4,13 +4,16 @@ that knows everything, offers that seat the same options, and learns a
 card only when the rules show it to that seat."""
 from __future__ import annotations
 
+import functools
+import operator
 import random
 
 import pytest
 
 from ankh.core.bots.random_bot import RandomBot
-from ankh.core.engine import new_game
+from ankh.core.setup import new_game
 from ankh.core.model import Decision
+from ankh.core.state import handles
 from ankh.net.local import LocalTable
 
 from .helpers import masked_answer
@@ -54,7 +57,7 @@ def check_knowledge(truth, seat, viewer):
         if cid is not None:
             assert cid == truth.card[h]
     is_seat = viewer < seat.players
-    seen = truth.seen[viewer] if is_seat else set.intersection(*truth.seen)
+    seen = set(handles(truth.seen[viewer] if is_seat else functools.reduce(operator.and_, truth.seen)))
     if is_seat:
         for h in seat.hand[viewer]:
             assert seat.card[h] == truth.card[h], "a seat always knows its own hand"
@@ -69,8 +72,8 @@ def check_knowledge(truth, seat, viewer):
     for q in range(seat.players):
         ph = seat.personality[q]
         if (q != viewer and seat.outcome is None
-                and not (is_seat and ph in truth.pers_seen[viewer])
-                and not all(ph in x for x in truth.pers_seen)):
+                and not (is_seat and truth.sees_personality(viewer, ph))
+                and not all(truth.sees_personality(x, ph) for x in range(seat.players))):
             assert seat.pers[ph] is None, "another seat's personality leaked"
 
 

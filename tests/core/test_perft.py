@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 from ankh.core.bots.random_bot import RandomBot
-from ankh.core.engine import new_game
+from ankh.core.setup import new_game
 from ankh.core.model import Decision
 from ankh.net.local import LocalTable
 

@@ -49,7 +49,7 @@ def test_a_scenario_sets_up_and_replays():
     # Mr Boggis: $2 from each other player (red had only $3)
     assert s.money == [1, 10 + 4, 8]
     nap = 11
-    assert s.minions[nap] == [2, 0, 0] and s.trolls[nap] == 1 and s.trouble[nap]
+    assert s.minions[nap] == (2, 0, 0) and s.trolls[nap] == 1 and s.trouble[nap]
     assert s.building[nap] == 2 and s.city_owner[nap] == 2
     assert s.minions[5][1] == 1  # the hippo
 
@@ -208,8 +208,8 @@ def test_every_new_setup_line_sets_up_its_position():
     assert s.city_owner[AREA_INDEX["the-scours"]] == REMOVED
     assert s.money[0] == 22 and s.current == 1
     # Everything the position shows is face up for every seat.
-    for h in s.discard + s.loans[0] + s.penalties[0] + s.loans[2]:
-        assert all(h in seen for seen in s.seen)
+    for h in [*s.discard, *s.loans[0], *s.penalties[0], *s.loans[2]]:
+        assert all(s.sees(q, h) for q in range(s.players))
     # Nothing was carried out: no event ran, no money moved with the loans.
     assert s.money[1:] == [10, 10] and s.turn == 1
     # Cards are all accounted for; the refill knows about the penalty card.
@@ -247,7 +247,7 @@ def test_a_seat_with_an_empty_hand_passes_and_refills():
      lambda g: g.state.pers[g.state.personality[0]] == "lord-rust"),
     ("mrs-cake",  # the pick is the personality left hidden
      lambda g: [g.table.personalities[h] for h in g.state.unused_pers
-                if h not in g.state.pers_seen[0]] == ["lord-rust"]),
+                if not g.state.sees_personality(0, h)] == ["lord-rust"]),
 ])
 def test_named_picks_for_zorgo_and_mrs_cake(card, check):
     text = f"""players: 3
