@@ -50,14 +50,14 @@ def program_template() -> Catalog:
         catalog.add(message, locations=[("tui/" + filename, lineno)], auto_comments=comments,
                     context=context)
     for template in sorted(engine_prompts()):
-        catalog.add(template, locations=[("core/engine.py", 0)], context="prompt")
+        catalog.add(template, locations=[("core/turn.py", 0)], context="prompt")
     return catalog
 
 
 def engine_prompts() -> set[str]:
     """Every prompt the rules engine asked in the games of :data:`PROMPT_GAMES`, as a template."""
     from ankh.core.bots.random_bot import RandomBot
-    from ankh.core.engine import new_game
+    from ankh.core.setup import new_game
     from ankh.core.model import Decision
     from ankh.net.local import LocalTable
     from ankh.tui.i18n import language, set_language

@@ -44,11 +44,11 @@ def check_knowledge(star: Star) -> None:
                 if q == s:
                     assert peer.known("player", h) is not None, "a seat can read its own hand"
                 elif peer.known("player", h) is not None:
-                    assert h in engine.seen[s], "a seat decrypted a card the rules never showed it"
+                    assert engine.sees(s, h), "a seat decrypted a card the rules never showed it"
         if engine.outcome is None:
             for q in range(len(star.peers)):
                 ph = engine.personality[q]
-                if q != s and ph not in engine.pers_seen[s]:
+                if q != s and not engine.sees_personality(s, ph):
                     assert peer.known("personality", ph) is None, "a personality leaked"
         for h in engine.event_deck:
             assert peer.known("event", h) is None, "the event deck order leaked"
