@@ -5,69 +5,100 @@ import argparse
 import json
 import sys
 
-from ankh.tui.i18n import LANGUAGES, choose_language, set_language
 from ankh.tui.bots import NET_BOT_KINDS
+from ankh.tui.i18n import LANGUAGES, _, choose_language, set_language
+
+
+class _Formatter(argparse.HelpFormatter):
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse in the chosen language: its own words (usage, the option
+    groups, -h, the error line) are the program's sentences too."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, formatter_class=_Formatter, add_help=False, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                          help=_("show this help message and exit"))
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(2, _("{prog}: error: {message}").format(prog=self.prog, message=message) + "\n")
+
+
+def _early_language(argv: list[str] | None) -> str:
+    """The language, before the parser that speaks it is built: ``--lang``
+    anywhere on the command line, else the saved choice, else the locale."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--lang")
+    known, _rest = pre.parse_known_args(sys.argv[1:] if argv is None else argv)
+    return choose_language(known.lang if known.lang in LANGUAGES else None)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="ankh", description="Discworld: Ankh-Morpork in the terminal.")
-    sub = parser.add_subparsers(dest="command")
-    rp = sub.add_parser("replay", help="replay a game record")
-    rp.add_argument("file", help="a record file (see docs/record.md)")
-    rp.add_argument("--json", action="store_true", help="print the final state as JSON")
-    vp = sub.add_parser("verify", help="audit a saved networked game's transcript")
+    set_language(_early_language(argv))
+    parser = _Parser(prog="ankh", description=_("Discworld: Ankh-Morpork in the terminal."))
+    sub = parser.add_subparsers(dest="command", title=_("commands"))
+    rp = sub.add_parser("replay", help=_("replay a game record"))
+    rp.add_argument("file", help=_("a record file (see docs/record.md)"))
+    rp.add_argument("--json", action="store_true", help=_("print the final state as JSON"))
+    vp = sub.add_parser("verify", help=_("audit a saved networked game's transcript"))
     vp.add_argument("file")
-    hp = sub.add_parser("host", help="open a table on the network")
-    hp.add_argument("--seats", type=int, default=2, choices=(2, 3, 4), help="seats at the table (default 2)")
-    hp.add_argument("--bots", type=int, default=0, help="seats the host fills with bots")
-    hp.add_argument("--port", type=int, default=0, help="TCP port (default: any free one)")
+    hp = sub.add_parser("host", help=_("open a table on the network"))
+    hp.add_argument("--seats", type=int, default=2, choices=(2, 3, 4), help=_("seats at the table (default 2)"))
+    hp.add_argument("--bots", type=int, default=0, help=_("seats the host fills with bots"))
+    hp.add_argument("--port", type=int, default=0, help=_("TCP port (default: any free one)"))
     hp.add_argument("--bind", default="0.0.0.0",
-                    help="address to listen on, and to advertise on when given (default: all)")
-    hp.add_argument("--no-advertise", action="store_true", help="do not announce the table on the LAN")
+                    help=_("address to listen on, and to advertise on when given (default: all)"))
+    hp.add_argument("--no-advertise", action="store_true", help=_("do not announce the table on the LAN"))
     hp.add_argument("--no-spectator-chat", action="store_true",
-                    help="hide the players' chat from spectators (every seat's watch point honours it)")
-    jp = sub.add_parser("join", help="sit at a table on the network")
-    jp.add_argument("address", nargs="?", help="HOST:PORT of the table (default: the first open table found)")
-    jp.add_argument("--interface", metavar="ADDR", help="look for tables on this interface's address only")
+                    help=_("hide the players' chat from spectators (every seat's watch point honours it)"))
+    jp = sub.add_parser("join", help=_("sit at a table on the network"))
+    jp.add_argument("address", nargs="?", help=_("HOST:PORT of the table (default: the first open table found)"))
+    jp.add_argument("--interface", metavar="ADDR", help=_("look for tables on this interface's address only"))
     jp.add_argument("--find-timeout", type=float, default=10.0, metavar="SECONDS",
-                    help="how long to look for a table on the LAN (default 10)")
-    wp = sub.add_parser("watch", help="watch a table on the network as a spectator")
-    wp.add_argument("address", nargs="?", help="HOST:PORT of the table (default: the first table found)")
-    wp.add_argument("--headless", action="store_true", help="no screen: print the public log")
-    wp.add_argument("--interface", metavar="ADDR", help="look for tables on this interface's address only")
+                    help=_("how long to look for a table on the LAN (default 10)"))
+    wp = sub.add_parser("watch", help=_("watch a table on the network as a spectator"))
+    wp.add_argument("address", nargs="?", help=_("HOST:PORT of the table (default: the first table found)"))
+    wp.add_argument("--headless", action="store_true", help=_("no screen: print the public log"))
+    wp.add_argument("--interface", metavar="ADDR", help=_("look for tables on this interface's address only"))
     wp.add_argument("--find-timeout", type=float, default=10.0, metavar="SECONDS",
-                    help="how long to look for a table on the LAN (default 10)")
-    sp = sub.add_parser("serve", help="let players in over SSH: each gets the game in their terminal")
+                    help=_("how long to look for a table on the LAN (default 10)"))
+    sp = sub.add_parser("serve", help=_("let players in over SSH: each gets the game in their terminal"))
     sp.add_argument("--ssh", required=True, metavar="[ADDR:]PORT",
-                    help="where the SSH server listens (ADDR default: every address)")
+                    help=_("where the SSH server listens (ADDR default: every address)"))
     sp.add_argument("--interface", metavar="ADDR", default="127.0.0.1",
-                    help="the address the players' tables use (default 127.0.0.1: tables among the "
-                         "players of this server; give a LAN address to meet players on the LAN too)")
+                    help=_("the address the players' tables use (default 127.0.0.1: tables among the "
+                         "players of this server; give a LAN address to meet players on the LAN too)"))
     sp.add_argument("--idle", type=float, default=30.0, metavar="MINUTES",
-                    help="close a session after this long without a key pressed (default 30)")
+                    help=_("close a session after this long without a key pressed (default 30)"))
     for p in (hp, jp):
-        p.add_argument("--headless", action="store_true", help="no screen: a bot plays, events are printed")
-        p.add_argument("--bot", default="heuristic", help="the bot that plays a headless seat (and a table's bots)")
-        p.add_argument("--name", help="your name at the table")
-        p.add_argument("--load", metavar="DIR", help="carry on a saved networked game")
-        p.add_argument("--seed", type=int, help="seed for the headless bot")
+        p.add_argument("--headless", action="store_true", help=_("no screen: a bot plays, events are printed"))
+        p.add_argument("--bot", default="heuristic", help=_("the bot that plays a headless seat (and a table's bots)"))
+        p.add_argument("--name", help=_("your name at the table"))
+        p.add_argument("--load", metavar="DIR", help=_("carry on a saved networked game"))
+        p.add_argument("--seed", type=int, help=_("seed for the headless bot"))
         p.add_argument("--trace", metavar="FILE",
-                       help="write when things happen to FILE, for benchmarks: one line per event, "
-                            "time.monotonic() first (start, setup, decided SEAT MOVE, applied SEAT MOVE)")
+                       help=_("write when things happen to FILE, for benchmarks: one line per event, "
+                            "time.monotonic() first (start, setup, decided SEAT MOVE, applied SEAT MOVE)"))
     # The language of the screens (the subcommands that show one take it too);
     # default: the choice saved in the settings, else the locale.
-    parser.add_argument("--lang", choices=LANGUAGES, help="language of the screens: en or fr")
+    parser.add_argument("--lang", choices=LANGUAGES, help=_("language of the screens: en or fr"))
     for p in (hp, jp, wp):
         p.add_argument("--lang", choices=LANGUAGES, default=argparse.SUPPRESS,
-                       help="language of the screens: en or fr")
+                       help=_("language of the screens: en or fr"))
     # Options of the game itself (no subcommand), handed on to ankh.tui.app.run.
-    parser.add_argument("--seed", type=int, help="seed for new games (default: random)")
+    parser.add_argument("--seed", type=int, help=_("seed for new games (default: random)"))
     parser.add_argument("--bot-delay", type=float, metavar="SECONDS",
-                        help="pause before each bot decision (default 0.4)")
-    parser.add_argument("--load", metavar="FILE", help="resume a saved game or a record")
-    parser.add_argument("--ansi", action="store_true", help="use the 16 terminal colours only")
+                        help=_("pause before each bot decision (default 0.4)"))
+    parser.add_argument("--load", metavar="FILE", help=_("resume a saved game or a record"))
+    parser.add_argument("--ansi", action="store_true", help=_("use the 16 terminal colours only"))
     parser.add_argument("--interface", metavar="ADDR",
-                        help="host and look for tables on this address only (default: every interface)")
+                        help=_("host and look for tables on this address only (default: every interface)"))
     args, rest = parser.parse_known_args(argv)
     set_language(choose_language(args.lang))
     if args.command == "replay":
@@ -88,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                     *rest])
     if args.command in ("host", "join"):
         if args.command == "host" and not 0 <= args.bots < args.seats:
-            parser.error(f"--bots must be between 0 and {args.seats - 1}")
+            parser.error(_("--bots must be between 0 and {most}").format(most=args.seats - 1))
         if args.headless:
             from ankh.tui import headless
             return headless.host(args) if args.command == "host" else headless.join(args)
@@ -97,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
             net = ["load", args.load]
         elif args.command == "host":
             if args.bot not in NET_BOT_KINDS:
-                parser.error(f"a networked table's bots play {' or '.join(NET_BOT_KINDS)}, not {args.bot}")
+                parser.error(_("a networked table's bots play {kinds}, not {kind}").format(
+                    kinds=_(" or ").join(NET_BOT_KINDS), kind=args.bot))
             net = ["host", str(args.seats), str(args.bots), str(args.port),
                    "quiet" if args.no_spectator_chat else "chat", args.bot]
         else:
@@ -127,9 +159,9 @@ def serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
     host, _sep, port = args.ssh.rpartition(":")
     if not port.isdigit() or not 0 <= int(port) < 65536:
-        parser.error("--ssh takes [ADDR:]PORT, like 2222 or 0.0.0.0:2222")
+        parser.error(_("--ssh takes [ADDR:]PORT, like 2222 or 0.0.0.0:2222"))
     if args.idle <= 0:
-        parser.error("--idle must be more than 0 minutes")
+        parser.error(_("--idle must be more than 0 minutes"))
     command = [sys.executable, "-m", "ankh.tui.cli", "--interface", args.interface]
     server = SshServer(command, home.data_dir(), host=host.strip("[]"), port=int(port),
                        idle_timeout=args.idle * 60, log=lambda line: print("ankh:", line, flush=True))

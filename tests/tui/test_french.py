@@ -7,6 +7,7 @@ from __future__ import annotations
 import gettext
 import importlib.util
 import io
+import os
 import re
 import subprocess
 import sys
@@ -414,7 +415,6 @@ async def test_the_command_palette_speaks_french(french):
 async def test_a_french_host_and_an_english_peer_play_at_one_table(tmp_path, french):
     """The lobby and the game in French on one side, English on the other: every
     move is checked by both seats (the wire and the record know no language)."""
-    import os
 
     from ankh.tui.screens.game import GameScreen
     from ankh.tui.screens.lobby import HostDialog, LobbyScreen
@@ -504,3 +504,26 @@ def test_seat_colours_are_marked_as_whole_words_only(french):
     line = style_line("Vert a ouvert le passage ; rouge (vous) paie vert.")
     marked = [(line.plain[s.start:s.end], s.style) for s in line.spans]
     assert marked == [("rouge", "bold red"), ("Vert", "bold green"), ("vert", "bold green")]
+
+
+def test_the_command_line_help_and_its_errors_speak_french(tmp_path):
+    """``ankh --lang fr --help`` and a French locale: argparse's own words, the
+    commands and every option in French; a mistake on the command line is
+    explained in French too (the options themselves keep their names)."""
+    env = dict(os.environ, ANKH_HOME=str(tmp_path), LANG="C.UTF-8", LANGUAGE="")
+    def ankh(*args, **extra):
+        return subprocess.run([sys.executable, "-m", "ankh.tui.cli", *args], capture_output=True, text=True,
+                              timeout=60, env=dict(env, **extra), stdin=subprocess.DEVNULL)
+
+    fr = ankh("--lang", "fr", "--help")
+    assert fr.returncode == 0
+    assert fr.stdout.startswith("usage : ankh") and "afficher cette aide et quitter" in fr.stdout
+    assert "ouvrir une table sur le réseau" in fr.stdout and "commandes" in fr.stdout
+    assert "open a table on the network" not in fr.stdout
+    host = ankh("host", "--help", LANG="fr_FR.UTF-8")
+    assert "places à la table (2 par défaut)" in host.stdout and "--no-spectator-chat" in host.stdout
+    wrong = ankh("host", "--bots", "5", LANG="fr_FR.UTF-8")
+    assert wrong.returncode == 2 and "ankh : erreur : --bots doit être entre 0 et 1" in wrong.stderr
+    en = ankh("host", "--bots", "5")
+    assert en.returncode == 2 and "ankh: error: --bots must be between 0 and 1" in en.stderr
+    assert "show this help message and exit" in ankh("--help").stdout
