@@ -352,6 +352,8 @@ class NetSession:
 class WatchSession(NetSession):
     """A spectator's seat at the rail: the public game, followed live."""
 
+    spectating = True  # no decision, no take-back, no word at the table: the screen offers none
+
     def follow(self, host: str, port: int) -> None:
         self.node = WatchNode(Identity.generate(), report=self.report)
         self.address = f"{host}:{port}"

@@ -190,3 +190,52 @@ def test_a_networked_table_offers_the_easy_and_normal_bots_only(tmp_path):
                          capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "bots play heuristic or random, not search" in out.stderr
+
+
+async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(tmp_path):
+    """Watching a live table from the title screen's route (``ankh watch``):
+    the game screen follows it, offers no pick, undo or chat (a spectator only
+    looks), and shows the players' chat under a plain title."""
+    from ankh.net.envelope import Identity
+    from ankh.net.io.node import HostNode
+
+    from tests.net.test_watch import bot_decide
+
+    from .helpers import notices
+
+    play, go_on = bot_decide(4), asyncio.Event()
+
+    async def decide(peer, decision):        # the table pauses at turn 2 until the test says
+        if peer.engine.turn >= 2:
+            await go_on.wait()
+        return await play(peer, decision)
+
+    host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=decide, report=lambda w, d: None,
+                    save_root=tmp_path, bind="127.0.0.1", advertise=False)
+    port = await host.open()
+    game = asyncio.ensure_future(host.run())
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1", net=("watch", ("127.0.0.1", port)))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(600):
+                if isinstance(app.screen, GameScreen) and app.screen.session.peer is not None \
+                        and app.screen.session.peer.engine.turn >= 2:
+                    break
+                await pilot.pause(0.05)
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            assert [screen.check_action(a, ()) for a in ("undo", "pick", "chat")] == [False, False, False]
+            await pilot.press("u", "c", "1")                      # nothing to take back, say or pick
+            assert app.screen is screen
+            host.chat("welcome, watchers")
+            for _ in range(200):
+                if any("welcome, watchers" in str(n) for n in notices(app)):
+                    break
+                await pilot.pause(0.05)
+            told = [n for n in app._notifications if "welcome, watchers" in str(n.message)]
+            assert told and told[0].title == "Chat"
+            assert app.screen is screen
+    finally:
+        go_on.set()
+        game.cancel()
+        await asyncio.gather(game, return_exceptions=True)

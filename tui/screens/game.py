@@ -203,7 +203,8 @@ class GameScreen(Localised, Screen):
             return
         for seat, name, said in lines[self._chat_told:]:
             if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
-                self.notify(f"{colour(seat)} ({name}): {said}", title=_("Chat (c to answer)"), timeout=8,
+                title = _("Chat") if getattr(self.session, "spectating", False) else _("Chat (c to answer)")
+                self.notify(f"{colour(seat)} ({name}): {said}", title=title, timeout=8,
                             markup=False)
         self._chat_told = len(lines)
 
@@ -519,6 +520,8 @@ class GameScreen(Localised, Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "show_panel":
             return self.mode == "compact"
+        if getattr(self.session, "spectating", False) and action in ("chat", "undo", "pick"):
+            return False
         if action == "chat":
             return getattr(self.session, "networked", False)
         if action == "results":
