@@ -239,3 +239,52 @@ async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(
         go_on.set()
         game.cancel()
         await asyncio.gather(game, return_exceptions=True)
+
+
+async def test_the_join_screen_lists_a_playing_table_and_arrow_keys_reach_it_to_watch(tmp_path, monkeypatch):
+    """A table found on the LAN (mDNS on loopback) is listed as playing; from
+    the address line ↓ goes to the list, and ``w`` watches the table."""
+    from ankh.net.envelope import Identity
+    from ankh.net.io.node import HostNode
+    from ankh.tui.screens.lobby import JoinScreen
+    from textual.widgets import Input
+
+    from tests.net.test_watch import bot_decide
+
+    monkeypatch.setenv("ANKH_HOME", str(tmp_path / "home"))
+    play, go_on = bot_decide(6), asyncio.Event()
+
+    async def decide(peer, decision):        # the table pauses at turn 2 until the test ends
+        if peer.engine.turn >= 2:
+            await go_on.wait()
+        return await play(peer, decision)
+
+    host = HostNode(Identity.generate(), "arrows", seats=2, bots=1, decide=decide, report=lambda w, d: None,
+                    save_root=tmp_path, bind="127.0.0.1", advertise=True)
+    port = await host.open()
+    game = asyncio.ensure_future(host.run())
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("j")
+            screen = app.screen
+            assert isinstance(screen, JoinScreen)
+            for _ in range(400):
+                if any(t.port == port and not t.open for t in screen.tables):
+                    break
+                await pilot.pause(0.05)
+            assert any(t.port == port and not t.open for t in screen.tables), "the playing table was not listed"
+            screen.query_one("#address", Input).focus()
+            await pilot.press("down")
+            assert screen.focused is screen.query_one("#tables")
+            screen.query_one("#tables").highlighted = next(i for i, t in enumerate(screen.tables) if t.port == port)
+            await pilot.press("w")
+            for _ in range(200):
+                if isinstance(app.screen, LobbyScreen) or isinstance(app.screen, GameScreen):
+                    break
+                await pilot.pause(0.05)
+            assert getattr(app.screen.session, "spectating", False)
+    finally:
+        go_on.set()
+        game.cancel()
+        await asyncio.gather(game, return_exceptions=True)

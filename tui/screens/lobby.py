@@ -102,7 +102,8 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
     watches any of them; or an address typed in.  Answers (host, port) to
     join, or ("watch", host, port)."""
 
-    BINDINGS = [Binding("escape", "cancel", NP_("key", "Back")), Binding("w", "watch", NP_("key", "Watch"), show=False)]
+    BINDINGS = [Binding("escape", "cancel", NP_("key", "Back")), Binding("w", "watch", NP_("key", "Watch"), show=False),
+                Binding("up", "to_tables", show=False), Binding("down", "to_tables", show=False)]
 
     def __init__(self, interface: str | None = None) -> None:
         super().__init__()
@@ -159,6 +160,11 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
             self.notify(_("That table is playing: press w to watch it."), timeout=4)
             return
         self.dismiss((t.addresses[0], t.port))
+
+    def action_to_tables(self) -> None:
+        """↑↓ from the address line go to the tables (the list keeps its own ↑↓)."""
+        if self.tables:
+            self.query_one("#tables", Choices).focus()
 
     def action_watch(self) -> None:
         choices = self.query_one("#tables", Choices)
