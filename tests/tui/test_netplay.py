@@ -192,6 +192,21 @@ def test_a_networked_table_offers_the_easy_and_normal_bots_only(tmp_path):
     assert "bots play heuristic or random, not search" in out.stderr
 
 
+def paused_at_turn_2(seed: int):
+    """A random bot's decisions for a whole table, which pause at turn 2 until
+    the event it returns is set (so a test looks at a game in progress)."""
+    from tests.net.test_watch import bot_decide
+
+    play, go_on = bot_decide(seed), asyncio.Event()
+
+    async def decide(peer, decision):
+        if peer.engine.turn >= 2:
+            await go_on.wait()
+        return await play(peer, decision)
+
+    return decide, go_on
+
+
 async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(tmp_path):
     """Watching a live table from the title screen's route (``ankh watch``):
     the game screen follows it, offers no pick, undo or chat (a spectator only
@@ -199,17 +214,9 @@ async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(
     from ankh.net.envelope import Identity
     from ankh.net.io.node import HostNode
 
-    from tests.net.test_watch import bot_decide
-
     from .helpers import notices
 
-    play, go_on = bot_decide(4), asyncio.Event()
-
-    async def decide(peer, decision):        # the table pauses at turn 2 until the test says
-        if peer.engine.turn >= 2:
-            await go_on.wait()
-        return await play(peer, decision)
-
+    decide, go_on = paused_at_turn_2(4)
     host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=decide, report=lambda w, d: None,
                     save_root=tmp_path, bind="127.0.0.1", advertise=False)
     port = await host.open()
@@ -249,16 +256,8 @@ async def test_the_join_screen_lists_a_playing_table_and_arrow_keys_reach_it_to_
     from ankh.tui.screens.lobby import JoinScreen
     from textual.widgets import Input
 
-    from tests.net.test_watch import bot_decide
-
     monkeypatch.setenv("ANKH_HOME", str(tmp_path / "home"))
-    play, go_on = bot_decide(6), asyncio.Event()
-
-    async def decide(peer, decision):        # the table pauses at turn 2 until the test ends
-        if peer.engine.turn >= 2:
-            await go_on.wait()
-        return await play(peer, decision)
-
+    decide, go_on = paused_at_turn_2(6)
     host = HostNode(Identity.generate(), "arrows", seats=2, bots=1, decide=decide, report=lambda w, d: None,
                     save_root=tmp_path, bind="127.0.0.1", advertise=True)
     port = await host.open()
