@@ -30,8 +30,10 @@ R = z*B - c*E and T[j] = z*Y[j] - z[j]*X[j] (up to sign, see ``group``).
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from . import group
@@ -273,8 +275,8 @@ def verify_shadows(
     n, k = spec.size, len(bits)
     if len(commitments) != 32 * k or len(scalars) != 32 * k or len(perms) != n * k or len(X) != n or len(Z) != n:
         return list(range(k))
-    bad = []
-    for i, bit in enumerate(bits):
+
+    def opens(i: int, bit: int) -> bool:
         perm = list(perms[n * i : n * (i + 1)])
         try:
             s = group.scalar_from_bytes(scalars[32 * i : 32 * (i + 1)])
@@ -288,11 +290,22 @@ def verify_shadows(
                 for m, dst in enumerate(perm):
                     S[dst] = times(Z[m])
         except GroupError:
-            bad.append(i)
-            continue
-        if _shadow_hash(context, i, F, S) != commitments[32 * i : 32 * (i + 1)]:
-            bad.append(i)
-    return bad
+            return False
+        return _shadow_hash(context, i, F, S) == commitments[32 * i : 32 * (i + 1)]
+
+    # The shadows are independent and libsodium lets go of the interpreter
+    # while it multiplies: check them on every core (the answer is the same).
+    return [i for i, ok in enumerate(_proof_pool().map(opens, range(k), bits)) if not ok]
+
+
+_POOL: ThreadPoolExecutor | None = None
+
+
+def _proof_pool() -> ThreadPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1), thread_name_prefix="ankh-proof")
+    return _POOL
 
 
 # -- the lock proof ---------------------------------------------------------------
