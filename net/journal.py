@@ -42,6 +42,26 @@ def is_journal(data: bytes) -> bool:
 def read(data: bytes) -> tuple[Transcript, dict[str, Any]]:
     """The transcript of the whole steps in a journal, and its header's info.
     Raises RemoteProtocolError for anything but a cut-short last record."""
+    head, records = _parse(data)
+    try:
+        roster = Roster(head["game"], tuple(head["names"]), tuple(head["keys"]), tuple(head.get("ids", ())),
+                        tuple(head.get("certs", ())))
+    except Exception as exc:  # a malformed roster, whatever its shape
+        raise RemoteProtocolError(f"malformed journal header: {exc}") from None
+    info = head.get("info")
+    ops = [record for record, _end in records]
+    return Transcript(roster, ops), info if isinstance(info, dict) else {}
+
+
+def whole_length(data: bytes) -> int:
+    """How many of ``data``'s bytes hold whole records: a seat carrying on
+    after a crash cuts its journal there before appending, so that a record
+    cut short is not followed by the next one."""
+    head_end, records = _parse(data, with_head_end=True)
+    return records[-1][1] if records else head_end
+
+
+def _parse(data: bytes, with_head_end: bool = False):
     unpacker = msgpack.Unpacker(raw=False, max_buffer_size=len(data) + 1, max_bin_len=MAX_FRAME,
                                 max_str_len=4096, max_array_len=MAX_OPS, max_map_len=64)
     if not is_journal(data):
@@ -53,21 +73,16 @@ def read(data: bytes) -> tuple[Transcript, dict[str, Any]]:
         raise RemoteProtocolError("not an ankh journal") from None
     if type(head) is not dict or head.get("magic") != MAGIC or head.get("v") != 1:
         raise RemoteProtocolError("not an ankh journal (version 1)")
-    try:
-        roster = Roster(head["game"], tuple(head["names"]), tuple(head["keys"]), tuple(head.get("ids", ())),
-                        tuple(head.get("certs", ())))
-    except Exception as exc:  # a malformed roster, whatever its shape
-        raise RemoteProtocolError(f"malformed journal header: {exc}") from None
-    info = head.get("info")
-    ops: list[list[bytes]] = []
+    head_end = len(_PREFIX) + unpacker.tell()
+    records: list[tuple[list[bytes], int]] = []  # each whole record, and where it ends in ``data``
     while True:
         try:
             record = next(unpacker)
         except StopIteration:
             break  # the end, or a last record cut short by a crash
         except (ValueError, msgpack.FormatError, msgpack.StackError):
-            raise RemoteProtocolError(f"journal record {len(ops)} is damaged") from None
+            raise RemoteProtocolError(f"journal record {len(records)} is damaged") from None
         if type(record) is not list or not record or any(type(f) is not bytes for f in record):
-            raise RemoteProtocolError(f"journal record {len(ops)} is malformed")
-        ops.append(record)
-    return Transcript(roster, ops), info if isinstance(info, dict) else {}
+            raise RemoteProtocolError(f"journal record {len(records)} is malformed")
+        records.append((record, len(_PREFIX) + unpacker.tell()))
+    return (head_end if with_head_end else head), records

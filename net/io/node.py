@@ -103,7 +103,13 @@ class SaveDir:
         self._journal.flush()
 
     def reopen(self) -> None:
-        self._journal = open(self.journal_path, "ab")
+        """Append to the journal again, after cutting off a last record that a
+        crash left cut short (reading stops before it; appending after it would
+        glue the next record to it)."""
+        whole = journal.whole_length(self.journal_path.read_bytes())
+        self._journal = open(self.journal_path, "r+b")
+        self._journal.truncate(whole)
+        self._journal.seek(whole)
 
     def append(self, frames: list[bytes]) -> None:
         self._journal.write(journal.step(frames))
@@ -612,11 +618,15 @@ class HostNode(_Seatkeeper):
             self.report("saved", self.save.path)
         self._begin(roster, self._secrets, frames=[])
 
-    def _begin(self, roster: Roster, secrets: dict[int, SeatSecrets], frames: list[bytes]) -> None:
+    def _begin(self, roster: Roster, secrets: dict[int, SeatSecrets], frames: list[bytes],
+               journaled: int = 0) -> None:
+        """Seat the local peers, fresh or following the ``journaled`` steps of
+        their save (``frames``).  A step that a seat finishes on its own as it
+        carries on (one only it sends to) is journaled with the later ones."""
         for seat, s in secrets.items():
             proto = SeatProtocol(roster, s, relay=ANY_LINK if seat == 0 else 0)
             self.local[seat] = GamePeer.resume(proto, frames) if frames else GamePeer(proto)
-        self.saved_steps = len(self.local[0].protocol.ledger.log)
+        self.saved_steps = journaled
         self.hub = Hub(self.local[0])
         try:
             self.emit(0, self.hub.start())
@@ -761,7 +771,7 @@ class HostNode(_Seatkeeper):
                 node.gone_since[seat] = time.monotonic()
         save.reopen()
         node._tell_watchers()
-        node._begin(transcript.roster, secrets, transcript.frames())
+        node._begin(transcript.roster, secrets, transcript.frames(), journaled=len(transcript.ops))
         return node
 
 
@@ -949,10 +959,14 @@ class JoinNode(_Seatkeeper):
         task = asyncio.get_running_loop().create_task(self._open_watch_point(self.conn))
         task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
-    def _begin(self, roster: Roster, secrets: SeatSecrets, frames: list[bytes] | None = None) -> None:
+    def _begin(self, roster: Roster, secrets: SeatSecrets, frames: list[bytes] | None = None,
+               journaled: int = 0) -> None:
         proto = SeatProtocol(roster, secrets, relay=0)
         self.peer = GamePeer.resume(proto, frames) if frames else GamePeer(proto)
-        self.saved_steps = len(self.peer.protocol.ledger.log)
+        # Steps the peer finished on its own while taking up the game again
+        # (one only this seat sends to) are not in the journal yet: they go
+        # in with the next ones.
+        self.saved_steps = journaled
         self.local = {secrets.seat: self.peer}
         self.primary = secrets.seat
         self.watchers.chat = self.start.spectator_chat if self.start is not None else True
@@ -1112,7 +1126,7 @@ class JoinNode(_Seatkeeper):
         node.table = info.get("table", b"")
         node.secrets = mine
         save.reopen()
-        node._begin(transcript.roster, mine, frames=transcript.frames())
+        node._begin(transcript.roster, mine, frames=transcript.frames(), journaled=len(transcript.ops))
         if started is not None:
             started(node)
         conn = await node._reconnect()

@@ -1,0 +1,96 @@
+"""A seat's journal after a crash: a last record cut short is dropped on
+reading, and cut off before the seat appends again, so every later record
+reads back whole and in order."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ankh.net import journal
+from ankh.net.errors import RemoteProtocolError
+from ankh.net.io.node import SaveDir
+
+from .star import seat_secrets
+
+
+def steps(n: int, size: int = 300) -> list[list[bytes]]:
+    return [[bytes([i]) * size, bytes([i, i]) * 7] for i in range(n)]
+
+
+@pytest.mark.parametrize("cut", [1, 5, 150, 299])
+def test_a_record_cut_short_is_cut_off_before_the_seat_appends_again(tmp_path: Path, cut: int) -> None:
+    roster, secrets = seat_secrets(2, b"journal")
+    save = SaveDir(tmp_path / "net-game")
+    save.create(roster, {"role": "join"}, {1: secrets[1]})
+    for frames in steps(3):
+        save.append(frames)
+    save.close()
+    whole = save.journal_path.read_bytes()
+    # killed while writing a fourth record: only its first bytes reached the disk
+    save.journal_path.write_bytes(whole + journal.step(steps(4)[3])[:cut])
+    assert journal.read(save.journal_path.read_bytes())[0].ops == [list(s) for s in steps(3)]
+    assert journal.whole_length(save.journal_path.read_bytes()) == len(whole)
+
+    save.reopen()                                   # the seat carries on from its save
+    again = [b"after the crash" * 20, b"x"]
+    save.append(again)
+    save.close()
+    transcript, info = journal.read(save.journal_path.read_bytes())
+    assert transcript.ops == [list(s) for s in steps(3)] + [again] and info == {"role": "join"}
+
+
+def test_a_damaged_record_in_the_middle_is_still_refused(tmp_path: Path) -> None:
+    roster, _ = seat_secrets(2, b"journal")
+    data = journal.header(roster, {}) + b"".join(journal.step(s) for s in steps(2))
+    broken = data[: len(journal.header(roster, {}))] + b"\xc1" + data[len(journal.header(roster, {})):]
+    with pytest.raises(RemoteProtocolError):
+        journal.whole_length(broken)
+    assert journal.whole_length(journal.header(roster, {})) == len(journal.header(roster, {}))
+
+
+async def test_a_step_a_seat_finishes_alone_while_taking_up_its_game_is_journaled(tmp_path: Path) -> None:
+    """A seat killed just before a step only it sends to (a card it reveals or
+    passes...) finishes that step as soon as it takes up its save again: the
+    step goes into the journal with the next ones, so that the journal still
+    holds every step in order and verifies."""
+    import random
+
+    from ankh.core.bots.random_bot import RandomBot
+    from ankh.net.io.node import JoinNode
+    from ankh.net.peer import GamePeer
+    from ankh.net.seat import SeatProtocol
+    from ankh.net.verify import verify_transcript
+    from ankh.net.transcript import Transcript
+
+    from .star import Star, star_peers
+
+    star = Star(star_peers(2, seed=b"alone"))
+    star.play([RandomBot(random.Random(s)) for s in range(2)])
+    joiner = star.peers[1].protocol
+    log = [list(frames) for _, frames in joiner.ledger.log]
+    roster, secrets = joiner.roster, joiner.secrets
+
+    def resumed(k: int) -> GamePeer:
+        return GamePeer.resume(SeatProtocol(roster, secrets, relay=0), [f for step in log[:k] for f in step])
+
+    # the first place where the seat, taking up its first k steps, finishes one more on its own
+    k = next(k for k in range(1, len(log)) if len(resumed(k).protocol.ledger.log) > k)
+    save = SaveDir(tmp_path / "net-game")
+    save.create(roster, {"role": "join"}, {1: secrets})
+    for frames in log[:k]:
+        save.append(frames)
+    save.close()
+
+    transcript, _info = journal.read(save.journal_path.read_bytes())
+    node = JoinNode(secrets.identity, "joiner", decide=lambda *_: None, report=lambda *_: None, save_root=None)
+    node.save = save
+    node.start_msg = {"t": "start", "names": list(roster.names), "keys": list(roster.keys)}
+    save.reopen()
+    node._begin(roster, secrets, frames=transcript.frames(), journaled=len(transcript.ops)) if "journaled" in JoinNode._begin.__code__.co_varnames else node._begin(roster, secrets, frames=transcript.frames())
+    node.journal_steps(node.peer)
+    save.close()
+    again = journal.read(save.journal_path.read_bytes())[0]
+    assert len(again.ops) == len(node.peer.protocol.ledger.log) > k
+    report = verify_transcript(Transcript(roster, again.ops).to_bytes())
+    assert not report.violations, str(report)
