@@ -3,7 +3,8 @@
 A journal is a header followed by one record per completed step (the step's
 signed frames), each a canonical msgpack object appended as the game goes, so
 saving costs one small write per step.  A crash can cut the last record
-short: reading stops at the last whole record, and the seat re-runs the step
+short: reading stops at the last whole record (and a seat carrying on cuts
+the file there before it appends again), and the seat re-runs the step
 it was in (its own messages are derived from its secrets and the log, so
 they come out the same).  A journal converts to a :class:`Transcript` for
 ``ankh verify``.
