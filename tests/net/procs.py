@@ -57,14 +57,19 @@ class Peer:
             rc = self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.stop()
+            self._read_all()
             raise AssertionError(f"still running after {timeout} s; last lines: {self.lines[-8:]}") from None
+        self._read_all()
+        return rc
+
+    def _read_all(self) -> None:
+        """Everything the process printed, once it has ended (or been stopped)."""
         while True:
             line = self._q.get()
             if line is None:
                 self._q.put(None)
-                break
+                return
             self.lines.append(line)
-        return rc
 
     def value(self, prefix: str, timeout: float = 60.0) -> str:
         return self.wait_for(lambda l: l.startswith(prefix), timeout)[len(prefix):].strip()
