@@ -100,7 +100,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--interface", metavar="ADDR",
                         help=_("host and look for tables on this address only (default: every interface)"))
     args, rest = parser.parse_known_args(argv)
-    set_language(choose_language(args.lang))
     if args.command == "replay":
         return replay(args.file, args.json)
     if args.command == "verify":
