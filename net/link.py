@@ -38,9 +38,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-from cryptography.exceptions import InvalidSignature, InvalidTag
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from noise.connection import Keypair, NoiseConnection
 from noise.exceptions import (
@@ -50,7 +49,7 @@ from noise.exceptions import (
     NoiseValueError,
 )
 
-from .envelope import Identity, fingerprint
+from .envelope import KEY_LEN, SIG_LEN, Identity, fingerprint, verify_signature
 from .errors import LocalProtocolError
 
 NOISE_NAME = b"Noise_XX_25519_ChaChaPoly_BLAKE2s"
@@ -62,7 +61,6 @@ TAG = 16                             # ChaChaPoly's authentication tag
 MAX_PIECE = MAX_NOISE - TAG - 1      # body bytes in one record
 MAX_MESSAGE = 1024 * 1024            # one application message, reassembled
 MAX_REASON = 200                     # bytes of a CLOSE reason
-KEY_LEN, SIG_LEN = 32, 64
 
 AUTH, MORE, LAST, PING, CLOSE = 1, 2, 3, 4, 5
 
@@ -286,9 +284,7 @@ class Link:
         if len(body) != KEY_LEN + SIG_LEN:
             return self._close("malformed identity proof")
         key, signature = body[:KEY_LEN], body[KEY_LEN:]
-        try:
-            Ed25519PublicKey.from_public_bytes(key).verify(signature, self._auth_data(not self.initiator))
-        except (InvalidSignature, ValueError):
+        if not verify_signature(key, signature, self._auth_data(not self.initiator)):
             return self._close("the peer's identity proof does not check: its signature "
                                "is not by the key it claims")
         if self.expected_peer is not None and key != self.expected_peer:

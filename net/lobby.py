@@ -48,12 +48,10 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from ankh.core.model import COLOURS
 
-from .envelope import MAX_FRAME, fingerprint, pack, unpack_strict
+from .envelope import MAX_FRAME, fingerprint, pack, unpack_strict, verify_signature
 from .errors import LocalProtocolError, RemoteProtocolError
 from .schema import Bin, Const, Int, List, Map, Str, Tagged
 from .transcript import Roster
@@ -115,11 +113,8 @@ def chat_message(identity: Any, table: bytes, seat: int, n: int, text: str) -> d
 
 def check_chat(msg: dict[str, Any], key: bytes, table: bytes) -> str:
     """The text of a chat line signed by ``key``; RemoteProtocolError if it is not."""
-    try:
-        Ed25519PublicKey.from_public_bytes(key).verify(msg["sig"], _chat_signed(table, msg["seat"], msg["n"],
-                                                                                msg["text"]))
-    except (InvalidSignature, ValueError):
-        raise RemoteProtocolError("a chat line with a bad signature") from None
+    if not verify_signature(key, msg["sig"], _chat_signed(table, msg["seat"], msg["n"], msg["text"])):
+        raise RemoteProtocolError("a chat line with a bad signature")
     if clean_text(msg["text"]) != msg["text"]:
         raise RemoteProtocolError("a chat line that is not plain text")
     return msg["text"]
