@@ -8,6 +8,28 @@ for something impossible: a bug on our side, never the peer's.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+
+class Words(str):
+    """A sentence for a person, in English, that remembers how it was made.
+
+    ``Words("no word from the peer for {secs:g} s", secs=15)`` *is* the string
+    ``"no word from the peer for 15 s"`` wherever a string goes (logs, the
+    headless output, the wire), and keeps ``template`` and ``params`` so that
+    a screen can say it in its player's language (``ankh.tui.i18n.translated``).  The
+    templates are gathered into the program's translation catalogue, which is
+    why the first argument is always a literal.
+    """
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, **params: Any) -> Words:
+        self = super().__new__(cls, template.format(**params) if params else template)
+        self.template = template
+        self.params = params
+        return self
 
 
 class ProtocolError(Exception):

@@ -50,7 +50,7 @@ from noise.exceptions import (
 )
 
 from .envelope import KEY_LEN, SIG_LEN, Identity, fingerprint, verify_signature
-from .errors import LocalProtocolError
+from .errors import LocalProtocolError, Words
 
 NOISE_NAME = b"Noise_XX_25519_ChaChaPoly_BLAKE2s"
 PROLOGUE_PREFIX = b"ankh/link/v1\x00"
@@ -209,19 +209,19 @@ class Link:
         if self.closed_reason is not None:
             return []
         if not isinstance(data, (bytes, bytearray, memoryview)):
-            return self._close("the link was fed something other than bytes")
+            return self._close(Words("the link was fed something other than bytes"))
         if not data:
             if self._in:
-                return self._close("connection closed in the middle of a record", tell_peer=False)
+                return self._close(Words("connection closed in the middle of a record"), tell_peer=False)
             if self.peer_key is None:
-                return self._close("connection closed during the handshake", tell_peer=False)
-            return self._close("connection closed by the peer", tell_peer=False)
+                return self._close(Words("connection closed during the handshake"), tell_peer=False)
+            return self._close(Words("connection closed by the peer"), tell_peer=False)
         self._in += data
         events: list[Event] = []
         while len(self._in) >= 2 and self.closed_reason is None:
             (size,) = _LEN.unpack_from(self._in)
             if size == 0:
-                events += self._close("malformed record: zero length")
+                events += self._close(Words("malformed record: zero length"))
                 break
             if len(self._in) < 2 + size:
                 break
@@ -236,39 +236,39 @@ class Link:
         try:
             plain = self._noise.decrypt(record)
         except _NOISE_ERRORS:
-            return self._close("a record failed to decrypt (corrupted, injected, replayed or out of order)")
+            return self._close(Words("a record failed to decrypt (corrupted, injected, replayed or out of order)"))
         self.records_in += 1
         if not plain:
-            return self._close("malformed record: empty")
+            return self._close(Words("malformed record: empty"))
         kind, body = plain[0], plain[1:]
         if self.peer_key is None:
             if kind == CLOSE:
-                return self._close(f"the peer closed the link: {_clean(body.decode('utf-8', 'replace'))}",
+                return self._close(Words("the peer closed the link: {why}", why=_clean(body.decode("utf-8", "replace"))),
                                    tell_peer=False)
             if kind != AUTH:
-                return self._close("the peer sent data before proving its identity")
+                return self._close(Words("the peer sent data before proving its identity"))
             return self._authenticate(body)
         if kind in (MORE, LAST):
             return self._piece(kind, body)
         if kind == PING:
-            return [] if not body else self._close("malformed keepalive")
+            return [] if not body else self._close(Words("malformed keepalive"))
         if kind == CLOSE:
-            return self._close(f"the peer closed the link: {_clean(body.decode('utf-8', 'replace'))}",
+            return self._close(Words("the peer closed the link: {why}", why=_clean(body.decode("utf-8", "replace"))),
                                tell_peer=False)
         if kind == AUTH:
-            return self._close("the peer tried to authenticate twice")
-        return self._close(f"unknown record type {kind}")
+            return self._close(Words("the peer tried to authenticate twice"))
+        return self._close(Words("unknown record type {kind}", kind=kind))
 
     def _handshake_step(self, record: bytes) -> list[Event]:
         try:
             payload = self._noise.read_message(record)
             if payload:
-                return self._close("malformed handshake: unexpected payload")
+                return self._close(Words("malformed handshake: unexpected payload"))
             if not self._noise.handshake_finished:
                 self._emit(bytes(self._noise.write_message()))
         except _NOISE_ERRORS:
-            return self._close("handshake failed: the peer's handshake message is invalid "
-                               "(another protocol version or table, or garbage)")
+            return self._close(Words("handshake failed: the peer's handshake message is invalid "
+                                     "(another protocol version or table, or garbage)"))
         if self._noise.handshake_finished:
             self._encrypting = True
             self.handshake_hash = bytes(self._noise.get_handshake_hash())
@@ -282,14 +282,14 @@ class Link:
 
     def _authenticate(self, body: bytes) -> list[Event]:
         if len(body) != KEY_LEN + SIG_LEN:
-            return self._close("malformed identity proof")
+            return self._close(Words("malformed identity proof"))
         key, signature = body[:KEY_LEN], body[KEY_LEN:]
         if not verify_signature(key, signature, self._auth_data(not self.initiator)):
-            return self._close("the peer's identity proof does not check: its signature "
-                               "is not by the key it claims")
+            return self._close(Words("the peer's identity proof does not check: its signature "
+                                     "is not by the key it claims"))
         if self.expected_peer is not None and key != self.expected_peer:
-            return self._close(f"the peer is {fingerprint(key)}, not the expected "
-                               f"{fingerprint(self.expected_peer)}")
+            return self._close(Words("the peer is {key}, not the expected {expected}",
+                                     key=fingerprint(key), expected=fingerprint(self.expected_peer)))
         self.peer_key = key
         assert self.handshake_hash is not None
         events: list[Event] = [LinkUp(key, self.handshake_hash)]
@@ -301,9 +301,9 @@ class Link:
     def _piece(self, kind: int, body: bytes) -> list[Event]:
         self._pieces_len += len(body)
         if self._pieces_len > self.max_message:
-            return self._close(f"the peer sent a message over the {self.max_message}-byte limit")
+            return self._close(Words("the peer sent a message over the {limit}-byte limit", limit=self.max_message))
         if kind == MORE and not body:
-            return self._close("malformed record: empty piece")
+            return self._close(Words("malformed record: empty piece"))
         self._pieces.append(body)
         if kind == MORE:
             return []

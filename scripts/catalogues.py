@@ -1,7 +1,7 @@
 """The translation catalogues, built with Babel (run through ``scripts/i18n``).
 
 - ``extract``: ``tui/locale/ankh.pot`` from every ``_()``, ``N_()`` and
-  ``pgettext()`` in ``tui/``, plus the rules engine's prompts as the screen
+  ``pgettext()`` in ``tui/`` and every ``Words()`` in ``net/``, plus the rules engine's prompts as the screen
   translates them (:func:`ankh.tui.text.prompt_template`, context
   ``prompt``), collected by playing games of random bots on fixed seeds;
   ``tui/locale/ankh-game.pot`` from ``core/catalog.py`` (every name and text,
@@ -49,6 +49,11 @@ def program_template() -> Catalog:
             continue
         catalog.add(message, locations=[("tui/" + filename, lineno)], auto_comments=comments,
                     context=context)
+    # The network layer's sentences for a person (ankh.net.errors.Words), said by the screens.
+    for filename, lineno, message, comments, context in extract_from_dir(
+            str(ROOT / "net"), method_map=[("**.py", "python")], keywords={"Words": None},
+            comment_tags=("Translators:",), strip_comment_tags=True):
+        catalog.add(message, locations=[("net/" + filename, lineno)], auto_comments=comments, context=context)
     for template in sorted(engine_prompts()):
         catalog.add(template, locations=[("core/turn.py", 0)], context="prompt")
     return catalog

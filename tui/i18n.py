@@ -33,6 +33,9 @@ import io
 import os
 import struct
 from importlib import resources
+from typing import Any
+
+from ankh.net.errors import Words
 
 DOMAIN = "ankh"
 GAME_DOMAIN = "ankh-game"
@@ -93,6 +96,19 @@ def pgettext(context: str, message: str) -> str:
     """``message`` in the language shown, where ``context`` tells apart two
     uses of the same English word."""
     return _messages.pgettext(context, message) if message else message
+
+
+def translated(text: Any) -> Any:
+    """A sentence of the network layer in the language shown.
+
+    :class:`~ankh.net.errors.Words` keep their template, which is translated,
+    and their values, each said in turn.  A plain string (a reason a peer sent
+    over the wire arrives as plain English) is looked up whole and stays as
+    it is when the catalogue does not have it; anything else is returned
+    unchanged."""
+    if isinstance(text, Words):
+        return _(text.template).format(**{k: translated(v) for k, v in text.params.items()})
+    return _(text) if isinstance(text, str) else text
 
 
 def game(kind: str, english: str) -> str:

@@ -27,7 +27,7 @@ from ankh.net.ops import shuffle_steps
 from ankh.net.peer import Audited, GameOver, GamePeer, Logged
 
 from .bots import make_bot
-from .i18n import _
+from .i18n import _, translated
 from .text import colour
 from .session import Next
 
@@ -201,7 +201,7 @@ class NetSession:
             seat, reason = data
             self._links_down = True
             self.status = _("Link to {colour} lost ({why}); waiting for it to come back.").format(
-                colour=colour(seat), why=reason)
+                colour=colour(seat), why=translated(reason))
         elif what == "back":
             self._links_down = False
             self.status = _("Link to {colour} is back.").format(colour=colour(data))
@@ -326,7 +326,7 @@ class NetSession:
     def net_alert(self) -> str:
         """What must not be missed: a link down, the result, an error (shown over the status line)."""
         if self.error:
-            return self.error
+            return translated(self.error)
         if self.result is not None:
             return _("Result: {text}").format(text=self.result_words())
         return self.status if self._links_down else ""
@@ -341,7 +341,7 @@ class NetSession:
         if result.finished and self.peer is not None and self.peer.engine.outcome is not None:
             words = verdict(self.view()).plain
             return _("{result}; the audit found cheating").format(result=words) if result.fair is False else words
-        return result.text
+        return translated(result.text)
 
     @property
     def net_note(self) -> str:

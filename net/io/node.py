@@ -27,7 +27,7 @@ from typing import Any
 from ...core.model import COLOURS, Decision
 from .. import home, journal
 from ..envelope import Identity
-from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..hub import Hub
 from ..lobby import (
     CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
@@ -79,7 +79,8 @@ def aborted(exc: ProtocolError) -> Result:
     seat = getattr(exc, "seat", None)
     who = getattr(exc, "who", None)
     culprit = f"{COLOURS[seat]} ({who})" if seat is not None and who else "unknown"
-    return Result(f"aborted: {culprit} broke the rules: {getattr(exc, 'message', exc)}")
+    return Result(Words("aborted: {culprit} broke the rules: {why}", culprit=culprit,
+                        why=getattr(exc, "message", None) or str(exc)))
 
 
 class SaveDir:
@@ -359,14 +360,15 @@ class HostNode(_Seatkeeper):
         try:
             first = decode(await asyncio.wait_for(conn.recv(), 10))
         except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError) as exc:
-            conn.close(f"no greeting: {getattr(exc, 'reason', None) or getattr(exc, 'message', None) or 'timeout'}")
+            conn.close(Words("no greeting: {why}", why=getattr(exc, "reason", None) or getattr(exc, "message", None)
+                                 or Words("timed out")))
             return
         if first["t"] == "join" and (back := self._seated_again(conn, first)) is not None:
             seat = back
             self._reattach(seat, conn)
         elif first["t"] == "join":
             if self.hub is not None or self.lobby.full:
-                conn.close("the table is full")
+                conn.close(Words("the table is full"))
                 return
             try:
                 seat = self.lobby.sit(first["name"], conn.peer_key, first["nonce"], ready=bool(first.get("ready", 1)))
@@ -383,15 +385,15 @@ class HostNode(_Seatkeeper):
         elif first["t"] == "rejoin":
             if self.roster is None or first["game"] != self.roster.game_id \
                     or conn.peer_key not in self.roster.identities:
-                conn.close("not a seat of this game")
+                conn.close(Words("not a seat of this game"))
                 return
             seat = self.roster.identities.index(conn.peer_key)
             if seat in self.local:
-                conn.close("that seat plays here")
+                conn.close(Words("that seat plays here"))
                 return
             old = self.conns.get(seat)
             if old is not None:
-                old.close("replaced by a new connection")
+                old.close(Words("replaced by a new connection"))
             self.conns[seat] = conn
             self.gone_since.pop(seat, None)
             assert self.hub is not None
@@ -403,7 +405,7 @@ class HostNode(_Seatkeeper):
             await self.watchers.serve(conn, first["from"], self._log)
             return
         else:
-            conn.close("expected join, rejoin or watch")
+            conn.close(Words("expected join, rejoin or watch"))
             return
         await self._read(seat, conn)
 
@@ -428,7 +430,7 @@ class HostNode(_Seatkeeper):
                         self.report("gone", (seat, exc.reason))
                 return
             except RemoteProtocolError as exc:
-                conn.close(f"malformed message: {exc.message}")
+                conn.close(Words("malformed message: {why}", why=exc.message))
                 continue
             if msg["t"] == "frames" and self.hub is not None:
                 try:
@@ -452,7 +454,7 @@ class HostNode(_Seatkeeper):
             elif msg["t"] == "watchpoint" and self.hub is not None:
                 self._watch_point(seat, conn, msg["port"])
             elif msg["t"] == "bye":
-                conn.close("left")
+                conn.close(Words("left"))
 
     def _seated_again(self, conn: Connection, first: dict[str, Any]) -> int | None:
         """The seat of a joiner back before its game began (its link dropped in
@@ -475,7 +477,7 @@ class HostNode(_Seatkeeper):
         old = self.conns.get(seat)
         self.conns[seat] = conn
         if old is not None and old is not conn:
-            old.close("replaced by a new connection")
+            old.close(Words("replaced by a new connection"))
         self.gone_since.pop(seat, None)
         self.report("back", seat)
         self._send(seat, self.lobby.message())
@@ -506,7 +508,7 @@ class HostNode(_Seatkeeper):
     def _chat_from(self, seat: int, conn: Connection, msg: dict[str, Any]) -> None:
         """A seat's chat line: checked, rate-limited, passed on to everyone."""
         if msg["seat"] != seat:
-            conn.close("a chat line for another seat")
+            conn.close(Words("a chat line for another seat"))
             return
         try:
             text = check_chat(msg, conn.peer_key, self.lobby.table)
@@ -728,7 +730,8 @@ class HostNode(_Seatkeeper):
             late = [s for s, t in gone.items() if t >= self.abandon_after and s in waiting]
             if late:
                 names = " and ".join(COLOURS[s] for s in late)
-                text = f"abandoned: {names} did not come back within {self.abandon_after:g} s"
+                text = Words("abandoned: {names} did not come back within {secs:g} s", names=names,
+                             secs=self.abandon_after)
                 self._broadcast({"t": "bye", "why": text})
                 if self.save is not None:
                     _write_private(self.save.path / "abandoned.txt", (text + "\n").encode())
@@ -809,7 +812,7 @@ class JoinNode(_Seatkeeper):
         self.conn = conn
         conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
         await self._session(conn)
-        await self.watchers.aclose("game over")
+        await self.watchers.aclose(Words("game over"))
         assert self.result is not None
         return self.result
 
@@ -827,7 +830,7 @@ class JoinNode(_Seatkeeper):
                     conn = self.conn = again
                     continue
                 if exc.reason.endswith(CLOSING):  # the host ended the table on purpose
-                    self.end(Result("the host closed the table before the game ended"))
+                    self.end(Result(Words("the host closed the table before the game ended")))
                     return
                 self.report("gone", (0, exc.reason))
                 again = await self._reconnect()
@@ -841,7 +844,7 @@ class JoinNode(_Seatkeeper):
         not answer for ``LOBBY_PATIENCE`` seconds."""
         assert self.address is not None
         if reason.startswith(CLOSED_BY_PEER):
-            self.end(Result(f"the table closed before the game began: {reason}"))
+            self.end(Result(Words("the table closed before the game began: {why}", why=reason)))
             return None
         self.report("gone", (0, reason))
         since = time.monotonic()
@@ -851,7 +854,7 @@ class JoinNode(_Seatkeeper):
                 break
             except ConnectionClosed as exc:
                 if time.monotonic() - since >= LOBBY_PATIENCE:
-                    self.end(Result(f"the table closed before the game began: {exc.reason}"))
+                    self.end(Result(Words("the table closed before the game began: {why}", why=exc.reason)))
                     return None
                 await asyncio.sleep(RETRY_EVERY)
         conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
@@ -870,8 +873,8 @@ class JoinNode(_Seatkeeper):
                 gone = time.monotonic() - since
                 self.report("waiting", ((0,), {0: gone}))
                 if gone >= self.abandon_after:
-                    self.end(Result(f"abandoned: {COLOURS[0]} (the host) did not come back within "
-                                    f"{self.abandon_after:g} s"))
+                    self.end(Result(Words("abandoned: {colour} (the host) did not come back within {secs:g} s",
+                                          colour=COLOURS[0], secs=self.abandon_after)))
                     return None
                 await asyncio.sleep(RETRY_EVERY)
                 continue
@@ -886,7 +889,7 @@ class JoinNode(_Seatkeeper):
             try:
                 msg = decode(await conn.recv())
             except RemoteProtocolError as exc:
-                conn.close(f"malformed message: {exc.message}")
+                conn.close(Words("malformed message: {why}", why=exc.message))
                 continue
             t = msg["t"]
             if t == "chat":
@@ -931,7 +934,7 @@ class JoinNode(_Seatkeeper):
         """The seats are final: make this seat's key for the game and send it, certified."""
         start, seat = Start.from_message(msg, my_key=self.identity.public_key, my_nonce=self._nonce)
         if not home.first_time_for_game(start.game_id):
-            self.end(Result("refused: this table's game id was played before (an old table replayed?)"))
+            self.end(Result(Words("refused: this table's game id was played before (an old table replayed?)")))
             return
         self.start, self.start_msg, self.seat = start, msg, seat
         self.report("start", start)
@@ -1025,7 +1028,7 @@ class JoinNode(_Seatkeeper):
         try:
             first = decode(await asyncio.wait_for(conn.recv(), 10))
         except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError):
-            conn.close("no greeting")
+            conn.close(Words("no greeting"))
             return
         if first["t"] != "watch" or self.peer is None:
             conn.close(WATCH_ONLY)
@@ -1039,7 +1042,7 @@ class JoinNode(_Seatkeeper):
         super().end(result)
         if not result.finished:
             self.watchers.send(encode({"t": "bye", "why": result.text[:200]}))
-        self.watchers.close("game over" if result.finished else "the seat left")
+        self.watchers.close(Words("game over") if result.finished else "the seat left")
         if self.watch_server is not None:
             self.watch_server.close()
 
@@ -1100,7 +1103,7 @@ class JoinNode(_Seatkeeper):
         assert self.peer is not None
         self.finish_game(self.peer)
         if self.conn is not None:
-            self.conn.close("game over")
+            self.conn.close(Words("game over"))
 
     def _abort(self, exc: ProtocolError) -> None:
         self.end(aborted(exc))
@@ -1133,7 +1136,7 @@ class JoinNode(_Seatkeeper):
         if conn is not None:
             node.conn = conn
             await node._session(conn)
-        await node.watchers.aclose("game over")
+        await node.watchers.aclose(Words("game over"))
         assert node.result is not None
         return node.result
 
@@ -1148,13 +1151,13 @@ async def find_table(timeout: float = 10.0, *, interfaces: list[str] | None = No
                 t = event.table
                 if event.change != "removed" and (t.open or not open_only) and t.addresses:
                     return t.addresses[0], t.port
-            raise ConnectionClosed("stopped looking")
+            raise ConnectionClosed(Words("stopped looking"))
 
         try:
             return await asyncio.wait_for(first(), timeout)
         except asyncio.TimeoutError:
-            raise ConnectionClosed(f"no open table found on the LAN in {timeout:g} s; "
-                                   "give the table's HOST:PORT") from None
+            raise ConnectionClosed(Words("no open table found on the LAN in {secs:g} s; give the table's HOST:PORT",
+                                         secs=timeout)) from None
 
 
 class WatchNode:
@@ -1194,7 +1197,7 @@ class WatchNode:
                 since = since if since is not None else time.monotonic()
                 gone = time.monotonic() - since
                 if gone >= self.abandon_after:
-                    self.result = Result(f"the table closed: no watch point answered for {gone:.0f} s")
+                    self.result = Result(Words("the table closed: no watch point answered for {secs:.0f} s", secs=gone))
                     self.report("result", self.result)
                 elif failed >= len(self.points):  # none answers now: wait, then try them all again
                     self.report("watch-waiting", gone)
@@ -1210,23 +1213,23 @@ class WatchNode:
             except ConnectionClosed as exc:
                 if self.result is None:
                     if exc.reason.endswith(CLOSING) or (self.spectator is None and len(self.points) == 1):
-                        self.result = Result(f"the table closed: {exc.reason}")
+                        self.result = Result(Words("the table closed: {why}", why=exc.reason))
                         self.report("result", self.result)
                     else:
                         self.report("watch-lost", (address, exc.reason))
                         at += 1  # another watch point first
             finally:
-                conn.close("done watching")
+                conn.close(Words("done watching"))
         return self.result
 
     def _table(self, conn: Connection, msg: dict[str, Any]) -> None:
         """A watch point's ``start``: the table we watch, through one of its seats."""
         start = Start.of(msg)
         if self.start is not None and start.game_id != self.start.game_id:
-            raise ConnectionClosed("that watch point serves another game")
+            raise ConnectionClosed(Words("that watch point serves another game"))
         if conn.peer_key not in start.identities:
-            conn.close("not a seat of this table")
-            raise ConnectionClosed("that watch point is not a seat of the table")
+            conn.close(Words("not a seat of this table"))
+            raise ConnectionClosed(Words("that watch point is not a seat of the table"))
         if self.start is None and not start.spectator_chat:
             self.report("chat-hidden", None)
         self.start = start
@@ -1241,8 +1244,8 @@ class WatchNode:
             try:
                 msg = decode(data)
             except RemoteProtocolError as exc:
-                conn.close(f"malformed message: {exc.message}")
-                raise ConnectionClosed("malformed message") from None
+                conn.close(Words("malformed message: {why}", why=exc.message))
+                raise ConnectionClosed(Words("malformed message")) from None
             t = msg["t"]
             if t == "lobby":
                 self.table = msg["table"]

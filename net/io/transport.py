@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import inspect
 import socket
 import time
 from collections.abc import Awaitable, Callable
 
 from ..envelope import Identity
+from ..errors import Words
 from ..link import Link, LinkClosed, LinkUp, Message
 
 HANDSHAKE_TIMEOUT = 10.0
@@ -106,8 +108,8 @@ class Connection:
         try:
             await self._writer.drain()
         except (ConnectionError, OSError) as exc:
-            self._end(f"connection lost: {exc.strerror or type(exc).__name__}")
-            raise ConnectionClosed(self.reason or "connection lost") from None
+            self._end(Words("connection lost: {why}", why=exc.strerror or type(exc).__name__))
+            raise ConnectionClosed(self.reason or Words("connection lost")) from None
 
     def buffered(self) -> int:
         """Bytes written but not yet taken by the peer's socket (a slow reader's backlog)."""
@@ -173,7 +175,7 @@ class Connection:
             try:
                 data = await self._reader.read(READ_SIZE)
             except (ConnectionError, OSError) as exc:
-                self._end(f"connection lost: {exc.strerror or type(exc).__name__}")
+                self._end(Words("connection lost: {why}", why=exc.strerror or type(exc).__name__))
                 return
             before = self.link.records_in
             self._handle(self.link.receive_data(data))
@@ -189,7 +191,7 @@ class Connection:
                 self._paused = False
                 self.last_heard = time.monotonic()  # we were not listening, not the peer silent
             if not data and self.reason is None:  # the link reports EOF; belt and braces
-                self._end("connection closed by the peer")
+                self._end(Words("connection closed by the peer"))
 
     async def _keepalive_loop(self) -> None:
         tick = min(self._keepalive, self._dead_after) / 2
@@ -197,7 +199,7 @@ class Connection:
             await asyncio.sleep(tick)
             now = time.monotonic()
             if not self._paused and now - self.last_heard > self._dead_after:
-                self.close(f"no word from the peer for {self._dead_after:g} s")
+                self.close(Words("no word from the peer for {secs:g} s", secs=self._dead_after))
                 return
             if self.link.up and now - self._last_sent >= self._keepalive:
                 self.link.ping()
@@ -215,13 +217,32 @@ async def _handshake(conn: Connection, timeout: float) -> Connection:
     try:
         await asyncio.wait_for(conn.wait_up(), timeout)
     except asyncio.TimeoutError:
-        conn.close(f"handshake timed out after {timeout:g} s")
+        conn.close(Words("handshake timed out after {secs:g} s", secs=timeout))
         await conn.wait_closed()
-        raise ConnectionClosed(conn.reason or "handshake timed out") from None
+        raise ConnectionClosed(conn.reason or Words("handshake timed out")) from None
     except ConnectionClosed:
         await conn.wait_closed()
         raise
     return conn
+
+
+_UNREACHABLE = {
+    errno.ECONNREFUSED: Words("nothing listens there"),
+    errno.ETIMEDOUT: Words("timed out"),
+    errno.EHOSTUNREACH: Words("no route to that machine"),
+    errno.ENETUNREACH: Words("that network cannot be reached"),
+    errno.EADDRNOTAVAIL: Words("that address is not available here"),
+}
+
+
+def unreachable(exc: BaseException) -> str:
+    """Why a connection could not be made, in words for a person."""
+    if isinstance(exc, socket.gaierror):
+        return Words("no machine has that name")
+    code = getattr(exc, "errno", None)
+    if code in _UNREACHABLE:
+        return _UNREACHABLE[code]
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
 async def connect(host: str, port: int, identity: Identity, prologue: bytes, *,
@@ -231,10 +252,11 @@ async def connect(host: str, port: int, identity: Identity, prologue: bytes, *,
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
     except asyncio.TimeoutError:
-        raise ConnectionClosed(f"could not reach {host} port {port}: timed out") from None
+        raise ConnectionClosed(Words("could not reach {host} port {port}: {why}", host=host, port=port,
+                                     why=Words("timed out"))) from None
     except (OSError, ValueError) as exc:
-        detail = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-        raise ConnectionClosed(f"could not reach {host} port {port}: {detail}") from None
+        raise ConnectionClosed(Words("could not reach {host} port {port}: {why}", host=host, port=port,
+                                     why=unreachable(exc))) from None
     _tune(writer)
     link = Link(True, identity, prologue, expected_peer=expected_peer)
     conn = Connection(link, reader, writer, keepalive=keepalive, dead_after=dead_after)
@@ -270,7 +292,7 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
                 on_refused(conn.peer_address, exc.reason)
             return
         except asyncio.CancelledError:
-            conn.close("shutting down")
+            conn.close(Words("shutting down"))
             return
         result = on_connection(conn)
         if inspect.isawaitable(result):
@@ -280,7 +302,7 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
                 # The program is ending (its event loop cancels what is left): end this
                 # connection quietly, where asyncio's stream server (Python 3.11) would
                 # print the cancellation as an error.
-                conn.close("shutting down")
+                conn.close(Words("shutting down"))
 
     if host in (None, "", "::"):
         return await asyncio.start_server(accept, sock=_any_address_socket(port))

@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..errors import RemoteProtocolError
+from ..errors import RemoteProtocolError, Words
 from ..lobby import decode, encode, points_message, steps_messages
 from .transport import Connection, ConnectionClosed
 
@@ -51,9 +51,9 @@ class Watchers:
         try:
             while True:
                 msg = decode(await conn.recv())
-                conn.close("left" if msg["t"] == "bye" else "spectators only watch")
+                conn.close(Words("left") if msg["t"] == "bye" else Words("spectators only watch"))
         except RemoteProtocolError:
-            conn.close("malformed message from a spectator")
+            conn.close(Words("malformed message from a spectator"))
         except ConnectionClosed:
             pass
         finally:
@@ -71,7 +71,7 @@ class Watchers:
                 self.sent.pop(conn, None)
                 continue
             if conn.buffered() > BACKLOG:
-                conn.close("too far behind: the table does not wait for spectators")
+                conn.close(Words("too far behind: the table does not wait for spectators"))
                 self.sent.pop(conn, None)
                 continue
             messages = []

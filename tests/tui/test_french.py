@@ -4,11 +4,13 @@ French screens show no English sentence of the program's, and a French and
 an English player write the same record."""
 from __future__ import annotations
 
+import asyncio
 import gettext
 import importlib.util
 import io
 import os
 import re
+import socket
 import subprocess
 import sys
 import zipfile
@@ -19,6 +21,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
+from ankh.net.errors import Words
 from ankh.tui import i18n
 from ankh.tui.app import AnkhApp
 from ankh.tui.cli import main as ankh_main
@@ -481,8 +484,43 @@ def test_a_networked_result_is_told_in_the_players_language(french):
                                  "personne n’avait gagné.")
     session.result = Result("yellow wins on points", fair=False, finished=True)
     assert session.net_alert.endswith("l’audit a trouvé une tricherie")
-    session.result = Result("the host closed the table before the game ended")
-    assert session.net_alert == "Résultat : the host closed the table before the game ended"
+    session.result = Result(Words("the host closed the table before the game ended"))
+    assert session.net_alert == "Résultat : l'hôte a fermé la table avant la fin de la partie"
+    session.result = Result("words from a newer version of the game")   # not in the catalogue
+    assert session.net_alert == "Résultat : words from a newer version of the game"
+
+
+def test_the_network_layers_reasons_are_told_in_french_and_stay_english_elsewhere(french):
+    reason = Words("could not reach {host} port {port}: {why}", host="table.lan", port=5000,
+                   why=Words("nothing listens there"))
+    assert reason == "could not reach table.lan port 5000: nothing listens there"  # logs, headless, wire
+    assert i18n.translated(reason) == "impossible de joindre table.lan port 5000 : personne n'écoute à cette adresse"
+    # A peer's reason arrives over the wire as plain English: known sentences are still said in French.
+    came = Words("the peer closed the link: {why}", why="the table is full")
+    assert i18n.translated(came) == "l'autre machine a fermé la liaison : la table est complète"
+    timed = Words("no word from the peer for {secs:g} s", secs=15.0)
+    assert timed == "no word from the peer for 15 s"
+    assert i18n.translated(timed) == "aucune nouvelle de l'autre machine depuis 15 s"
+    i18n.set_language("en")
+    assert i18n.translated(reason) == str(reason)
+
+
+async def test_a_french_player_who_cannot_reach_a_table_is_told_why_in_french(ankh_home, french):
+    """A real connection to a port where nothing listens: the screen's words are French."""
+    from ankh.tui.netplay import NetSession
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]     # free, and nothing listens there once closed
+    session = NetSession()
+    session.join("127.0.0.1", port)
+    for _ in range(200):
+        if session.error:
+            break
+        await asyncio.sleep(0.02)
+    assert session.net_alert == f"impossible de joindre 127.0.0.1 port {port} : personne n'écoute à cette adresse"
+    assert str(session.error) == f"could not reach 127.0.0.1 port {port}: nothing listens there"
+    await session.close()
 
 
 def test_a_damaged_catalogue_shows_english_rather_than_no_program(tmp_path, monkeypatch):

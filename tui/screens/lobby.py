@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 from ankh.net.home import ssh_player
 from ankh.net.io.discovery import TableBrowser
 
-from ..i18n import _, Localised, NP_, pgettext
+from ..i18n import _, Localised, NP_, pgettext, translated
 from ..bots import NET_BOT_KINDS, bot_label
 from ..netplay import NetSession, WatchSession
 from ..text import seat_tag
@@ -233,7 +233,7 @@ class LobbyScreen(Localised, Screen):
             return
         t = Text()
         if s.error:
-            t.append(_("Cannot go on: {why}").format(why=s.error) + "\n\n", style="bold red")
+            t.append(_("Cannot go on: {why}").format(why=translated(s.error)) + "\n\n", style="bold red")
         if s.address:
             t.append(_("Address: {address}").format(address=s.address) + "\n")
         if s.advertised:
