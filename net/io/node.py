@@ -47,7 +47,6 @@ SLICE = 0.02  # seconds of local work (the host's bots) between looks at the lin
 FEED_SLICE = 8  # frames a spectator checks between looks at its link (a shuffle proof is one frame)
 CLOSING = "the table closed"  # the host's last word on every link
 LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
-CLOSED_BY_PEER = "the peer closed the link"  # how a close on purpose reads (the peer's reason follows)
 ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
 
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
@@ -133,6 +132,14 @@ class SaveDir:
         if self._journal is not None:
             self._journal.close()
             self._journal = None
+
+
+def _refuse(conn: Connection, why: str) -> None:
+    """Turn a peer away on purpose: a ``bye`` saying why, then the link closes.
+    (A link that closes without one failed, or was cut: a joiner tries again.)"""
+    with contextlib.suppress(ConnectionClosed):
+        conn.send_nowait(encode({"t": "bye", "why": f"refused: {why}"[:200]}))
+    conn.close(why)
 
 
 def _write_private(path: Path, data: bytes) -> None:
@@ -366,12 +373,12 @@ class HostNode(_Seatkeeper):
             self._reattach(seat, conn)
         elif first["t"] == "join":
             if self.hub is not None or self.lobby.full:
-                conn.close("the table is full")
+                _refuse(conn, "the table is full")
                 return
             try:
                 seat = self.lobby.sit(first["name"], conn.peer_key, first["nonce"], ready=bool(first.get("ready", 1)))
             except RemoteProtocolError as exc:
-                conn.close(exc.message)
+                _refuse(conn, exc.message)
                 return
             self.conns[seat] = conn
             self.report("joined", (seat, self.lobby.seats[seat]))
@@ -383,11 +390,11 @@ class HostNode(_Seatkeeper):
         elif first["t"] == "rejoin":
             if self.roster is None or first["game"] != self.roster.game_id \
                     or conn.peer_key not in self.roster.identities:
-                conn.close("not a seat of this game")
+                _refuse(conn, "not a seat of this game")
                 return
             seat = self.roster.identities.index(conn.peer_key)
             if seat in self.local:
-                conn.close("that seat plays here")
+                _refuse(conn, "that seat plays here")
                 return
             old = self.conns.get(seat)
             if old is not None:
@@ -403,7 +410,7 @@ class HostNode(_Seatkeeper):
             await self.watchers.serve(conn, first["from"], self._log)
             return
         else:
-            conn.close("expected join, rejoin or watch")
+            _refuse(conn, "expected join, rejoin or watch")
             return
         await self._read(seat, conn)
 
@@ -837,10 +844,12 @@ class JoinNode(_Seatkeeper):
 
     async def _join_again(self, reason: str) -> Connection | None:
         """The link dropped before the game began: back to the same seat (the
-        same identity and nonce), unless the host closed it on purpose or does
-        not answer for ``LOBBY_PATIENCE`` seconds."""
+        same identity and nonce), unless the host closed the table or does not
+        answer for ``LOBBY_PATIENCE`` seconds.  (A host turning this seat away
+        says ``bye`` first; a link that failed — bytes that do not decrypt,
+        silence, a cut — closes without one, whichever end noticed.)"""
         assert self.address is not None
-        if reason.startswith(CLOSED_BY_PEER):
+        if reason.endswith(CLOSING):
             self.end(Result(f"the table closed before the game began: {reason}"))
             return None
         self.report("gone", (0, reason))
