@@ -42,12 +42,15 @@ from .transport import Connection, ConnectionClosed, connect, serve, server_port
 from .watchers import WATCH_ONLY, Watchers
 
 PROLOGUE = PROTOCOL.encode()
+DONE = {"t": "done"}  # "this seat holds the whole game, every seat's final signature"
+GAME_OVER = "game over"  # a joiner's last word, once it holds the whole game
 RETRY_EVERY = 1.0
 SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
 FEED_SLICE = 8  # frames a spectator checks between looks at its link (a shuffle proof is one frame)
 CLOSING = "the table closed"  # the host's last word on every link
 LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
 ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
+FAREWELL = 30.0  # seconds a finished seat waits for the others to hold the whole game too (see ``done``)
 
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
 Decide = Callable[[GamePeer, Decision], Awaitable[tuple]]
@@ -296,6 +299,8 @@ class HostNode(_Seatkeeper):
         self.server: asyncio.Server | None = None
         self.gone_since: dict[int, float] = {}
         self.on_lobby: Callable[[Lobby], None] | None = None
+        self.seats_done: set[int] = set()  # remote seats that said they hold the whole game
+        self.farewell = FAREWELL
 
     # -- running -------------------------------------------------------------------------
 
@@ -316,12 +321,25 @@ class HostNode(_Seatkeeper):
         watch = asyncio.create_task(self._watch())
         try:
             await self.done.wait()
+            if self.result is not None and self.result.finished:
+                await self._see_everyone_done()
             await asyncio.sleep(0.3)  # let the last frames and goodbyes go out
         finally:
             watch.cancel()
             await self.close()
         assert self.result is not None
         return self.result
+
+    def _remote_seats(self) -> set[int]:
+        return set(range(self.hub.size)) - set(self.local) if self.hub is not None else set()
+
+    async def _see_everyone_done(self) -> None:
+        """The game is over here: the table stays open until every other seat
+        holds the whole game too (its last frames may have been lost with a
+        link; it comes back for them), or ``farewell`` seconds pass."""
+        deadline = time.monotonic() + self.farewell
+        while not self._remote_seats() <= self.seats_done and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
 
     async def _advertise(self) -> None:
         """Announce the table on the LAN (on the bound interface only, if one is given)."""
@@ -404,8 +422,12 @@ class HostNode(_Seatkeeper):
             assert self.hub is not None
             self.hub.catch_up(seat, first["have"])
             self._send(seat, {"t": "have", "have": list(self.hub.host.protocol.have())})
-            self.report("back", seat)
-            self._flush()
+            if self.result is not None:  # the game is over here: what this seat lacks, and that we are done
+                self._send_outbox(seat)
+                self._send(seat, DONE)
+            else:
+                self.report("back", seat)
+                self._flush()
         elif first["t"] == "watch":
             await self.watchers.serve(conn, first["from"], self._log)
             return
@@ -415,10 +437,12 @@ class HostNode(_Seatkeeper):
         await self._read(seat, conn)
 
     async def _read(self, seat: int, conn: Connection) -> None:
-        while self.result is None:
+        while self.result is None or self.result.finished:
             try:
                 msg = decode(await conn.recv())
             except ConnectionClosed as exc:
+                if exc.reason.endswith(GAME_OVER):  # a seat leaves once it holds the whole game
+                    self.seats_done.add(seat)
                 if self.result is not None:
                     return
                 if self.conns.get(seat) is conn:
@@ -437,7 +461,11 @@ class HostNode(_Seatkeeper):
             except RemoteProtocolError as exc:
                 conn.close(f"malformed message: {exc.message}")
                 continue
-            if msg["t"] == "frames" and self.hub is not None:
+            if msg["t"] == "done":
+                self.seats_done.add(seat)
+            elif self.result is not None:
+                continue  # the game is over here: only who else is done still matters
+            elif msg["t"] == "frames" and self.hub is not None:
                 try:
                     for frame in msg["f"]:
                         # Checked, then passed on at once; then the host's own part.
@@ -696,11 +724,15 @@ class HostNode(_Seatkeeper):
         for seat in range(hub.size):
             if seat in self.local:
                 continue
-            frames = hub.outbox(seat)
-            if frames and seat in self.conns:
-                for m in frames_message(frames):
-                    self._send(seat, m)
+            self._send_outbox(seat)
         self._serve_watchers()
+
+    def _send_outbox(self, seat: int) -> None:
+        assert self.hub is not None
+        frames = self.hub.outbox(seat)
+        if frames and seat in self.conns:
+            for m in frames_message(frames):
+                self._send(seat, m)
 
     def _apply(self, seat: int, option: tuple) -> None:
         assert self.hub is not None
@@ -718,6 +750,7 @@ class HostNode(_Seatkeeper):
 
     def _finish(self) -> None:
         self.finish_game(self.hub.host)  # type: ignore[union-attr]
+        self._broadcast(DONE)
 
     def _abort(self, exc: ProtocolError) -> None:
         result = aborted(exc)
@@ -757,6 +790,7 @@ class HostNode(_Seatkeeper):
         node.watchers = Watchers(report)
         node.watchers.chat = bool(start_msg.get("chat", 1))
         node.abandon_after = ABANDON_AFTER
+        node.seats_done, node.farewell = set(), FAREWELL
         node.start_msg = start_msg
         node.roster_msg = {"t": "roster", "keys": list(transcript.roster.keys),
                            "certs": list(transcript.roster.certs)}
@@ -809,6 +843,9 @@ class JoinNode(_Seatkeeper):
         self.watchers = Watchers(report)
         self.watch_server: asyncio.Server | None = None
         self.watch_port = 0
+        self.host_done = False  # the host said it holds the whole game
+        self.farewell = FAREWELL
+        self._ended_at = 0.0
 
     async def run(self, host: str, port: int) -> Result:
         self.address = (host, port)
@@ -820,13 +857,29 @@ class JoinNode(_Seatkeeper):
         assert self.result is not None
         return self.result
 
+    def _settled(self) -> bool:
+        """Nothing more to do here: the table ended, or the game is over on
+        both ends of the link (each holds every seat's final signature), or
+        the host did not say so within ``farewell`` seconds of our end."""
+        return self.result is not None and (not self.result.finished or self.host_done
+                                            or self._farewell_left() <= 0)
+
+    def _farewell_left(self) -> float:
+        return self._ended_at + self.farewell - time.monotonic()
+
     async def _session(self, conn: Connection) -> None:
-        while self.result is None:
+        while not self._settled():
             try:
                 await self._read(conn)
             except ConnectionClosed as exc:
                 if self.result is not None:
-                    return
+                    if self._settled() or exc.reason.endswith(CLOSING):  # the host is done too
+                        return
+                    again = await self._deliver_the_end()
+                    if again is None:
+                        return
+                    conn = self.conn = again
+                    continue
                 if self.peer is None:
                     again = await self._join_again(exc.reason)
                     if again is None:
@@ -869,6 +922,27 @@ class JoinNode(_Seatkeeper):
         self.report("back", 0)
         return conn
 
+    def _rejoin(self) -> bytes:
+        assert self.peer is not None
+        return encode({"t": "rejoin", "game": self.peer.protocol.roster.game_id,
+                       "have": list(self.peer.protocol.have())})
+
+    async def _deliver_the_end(self) -> Connection | None:
+        """The game is over here but the link dropped before the host said it
+        is over there too (our last frames may have been lost with the link):
+        connect again, quietly, for up to ``farewell`` seconds from the end."""
+        assert self.address is not None and self.peer is not None
+        while self._farewell_left() > 0:
+            try:
+                conn = await connect(*self.address, self.identity, PROLOGUE, timeout=3)
+            except ConnectionClosed:
+                await asyncio.sleep(RETRY_EVERY)
+                continue
+            conn.send_nowait(self._rejoin())
+            conn.send_nowait(encode(DONE))
+            return conn
+        return None
+
     async def _reconnect(self) -> Connection | None:
         assert self.address is not None and self.peer is not None
         since = time.monotonic()
@@ -884,21 +958,37 @@ class JoinNode(_Seatkeeper):
                     return None
                 await asyncio.sleep(RETRY_EVERY)
                 continue
-            conn.send_nowait(encode({"t": "rejoin", "game": self.peer.protocol.roster.game_id,
-                                     "have": list(self.peer.protocol.have())}))
+            conn.send_nowait(self._rejoin())
             self.report("back", 0)
             await self._open_watch_point(conn)
             return conn
 
     async def _read(self, conn: Connection) -> None:
-        while self.result is None:
+        while not self._settled():
             try:
-                msg = decode(await conn.recv())
+                if self.result is None:
+                    msg = decode(await conn.recv())
+                else:  # the game is over here: we wait for the host's word a while only
+                    msg = decode(await asyncio.wait_for(conn.recv(), self._farewell_left()))
+            except asyncio.TimeoutError:
+                conn.close(GAME_OVER)
+                return
             except RemoteProtocolError as exc:
                 conn.close(f"malformed message: {exc.message}")
                 continue
             t = msg["t"]
-            if t == "chat":
+            if t == "done":
+                self.host_done = True
+                if self.result is not None:
+                    conn.close(GAME_OVER)
+                    return
+            elif t == "have" and self.peer is not None:
+                mine = self.peer.protocol.frames_after(msg["have"])
+                for m in frames_message(mine):
+                    conn.send_nowait(m)
+            elif self.result is not None:
+                continue  # the game is over here: only what the host lacks still matters
+            elif t == "chat":
                 self._chat_in(msg)
             elif t == "lobby" and self.peer is None:
                 self.table = msg["table"]
@@ -918,10 +1008,6 @@ class JoinNode(_Seatkeeper):
                 assert self.address is not None
                 points = [(p["host"], p["port"]) for p in msg["at"]]
                 self.watchers.set_points([self.address] + [p for p in points if p != self.address])
-            elif t == "have" and self.peer is not None:
-                mine = self.peer.protocol.frames_after(msg["have"])
-                for m in frames_message(mine):
-                    conn.send_nowait(m)
             elif t == "frames" and self.peer is not None:
                 try:
                     for frame in msg["f"]:
@@ -1106,10 +1192,16 @@ class JoinNode(_Seatkeeper):
         self._flush()
 
     def _finish(self) -> None:
+        """The game is over here; the link stays up until the host says it is
+        over there too (it may lack our last frames: see ``_deliver_the_end``)."""
         assert self.peer is not None
+        self._ended_at = time.monotonic()
         self.finish_game(self.peer)
-        if self.conn is not None:
-            self.conn.close("game over")
+        if self.conn is not None and not self.conn.closed:
+            with contextlib.suppress(ConnectionClosed):
+                self.conn.send_nowait(encode(DONE))
+            if self.host_done:
+                self.conn.close(GAME_OVER)
 
     def _abort(self, exc: ProtocolError) -> None:
         self.end(aborted(exc))
