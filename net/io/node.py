@@ -844,6 +844,9 @@ class JoinNode(_Seatkeeper):
         self.watch_server: asyncio.Server | None = None
         self.watch_port = 0
         self.host_done = False  # the host said it holds the whole game
+        # Back on a new link: our frames wait for the host's ``have`` (some may have
+        # been lost with the old link, and the host takes a seat's frames in order).
+        self.awaiting_have = False
         self.farewell = FAREWELL
         self._ended_at = 0.0
 
@@ -924,6 +927,7 @@ class JoinNode(_Seatkeeper):
 
     def _rejoin(self) -> bytes:
         assert self.peer is not None
+        self.awaiting_have = True
         return encode({"t": "rejoin", "game": self.peer.protocol.roster.game_id,
                        "have": list(self.peer.protocol.have())})
 
@@ -983,9 +987,10 @@ class JoinNode(_Seatkeeper):
                     conn.close(GAME_OVER)
                     return
             elif t == "have" and self.peer is not None:
-                mine = self.peer.protocol.frames_after(msg["have"])
+                mine = self.peer.protocol.frames_after(msg["have"])  # those it lacks, held ones too
                 for m in frames_message(mine):
                     conn.send_nowait(m)
+                self.awaiting_have = False
             elif self.result is not None:
                 continue  # the game is over here: only what the host lacks still matters
             elif t == "chat":
@@ -1089,7 +1094,7 @@ class JoinNode(_Seatkeeper):
         assert peer is not None
         out = self._outgoing(peer.data_to_send())
         self.journal_steps(peer)
-        if out and self.conn is not None and not self.conn.closed:
+        if out and self.conn is not None and not self.conn.closed and not self.awaiting_have:
             for m in frames_message(out):
                 with contextlib.suppress(ConnectionClosed):
                     self.conn.send_nowait(m)

@@ -28,15 +28,23 @@ class Cutter:
         self.connections += 1
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
         self.writers += [writer, up_writer]
+        carry = self._gate()
 
-        async def pipe(src, dst):
+        async def pipe(src, dst, towards_target: bool):
             with contextlib.suppress(OSError):
                 while data := await src.read(65536):
-                    dst.write(data)
-                    await dst.drain()
+                    if await carry(towards_target):
+                        dst.write(data)
+                        await dst.drain()
             dst.close()
 
-        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        await asyncio.gather(pipe(reader, up_writer, True), pipe(up_reader, writer, False))
+
+    def _gate(self):
+        """For each connection: ``await carry(towards_target)``, whether to pass a chunk on."""
+        async def carry(towards_target: bool) -> bool:
+            return True
+        return carry
 
     def inject(self, data: bytes) -> None:
         """Bytes written into every connection's stream towards the target."""
