@@ -86,6 +86,7 @@ MESSAGES = Tagged("t", {
     "chat": Map({"t": Const("chat"), "seat": Int(0, MAX_SEATS - 1), "n": Int(0, 2**32), "text": Str(MAX_TEXT),
                  "sig": Bin(64)}),
     "bye": Map({"t": Const("bye"), "why": Str(MAX_TEXT)}),
+    "done": Map({"t": Const("done")}),
 })
 
 

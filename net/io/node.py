@@ -42,13 +42,16 @@ from .transport import Connection, ConnectionClosed, connect, serve, server_port
 from .watchers import WATCH_ONLY, Watchers
 
 PROLOGUE = PROTOCOL.encode()
+DONE = {"t": "done"}  # "this seat holds the whole game, every seat's final signature"
+GAME_OVER = Words("game over")  # a joiner's last word, once it holds the whole game
 RETRY_EVERY = 1.0
 SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
 FEED_SLICE = 8  # frames a spectator checks between looks at its link (a shuffle proof is one frame)
-CLOSING = "the table closed"  # the host's last word on every link
+REFUSED = "refused: "  # how the host's bye starts when it turns a joiner away
+CLOSING = Words("the table closed")  # the host's last word on every link
 LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
-CLOSED_BY_PEER = "the peer closed the link"  # how a close on purpose reads (the peer's reason follows)
 ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
+FAREWELL = 30.0  # seconds a finished seat waits for the others to hold the whole game too (see ``done``)
 
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
 Decide = Callable[[GamePeer, Decision], Awaitable[tuple]]
@@ -134,6 +137,22 @@ class SaveDir:
         if self._journal is not None:
             self._journal.close()
             self._journal = None
+
+
+def _refuse(conn: Connection, why: str) -> None:
+    """Turn a peer away on purpose: a ``bye`` saying why, then the link closes.
+    (A link that closes without one failed, or was cut: a joiner tries again.)"""
+    with contextlib.suppress(ConnectionClosed):
+        conn.send_nowait(encode({"t": "bye", "why": (REFUSED + why)[:200]}))
+    conn.close(why)
+
+
+def _farewell(why: str) -> str:
+    """The host's ``bye`` as a joiner tells it: a refusal keeps its reason apart, so a
+    screen can say both in its player's language."""
+    if why.startswith(REFUSED):
+        return Words("refused: {why}", why=why.removeprefix(REFUSED))
+    return why
 
 
 def _write_private(path: Path, data: bytes) -> None:
@@ -290,6 +309,8 @@ class HostNode(_Seatkeeper):
         self.server: asyncio.Server | None = None
         self.gone_since: dict[int, float] = {}
         self.on_lobby: Callable[[Lobby], None] | None = None
+        self.seats_done: set[int] = set()  # remote seats that said they hold the whole game
+        self.farewell = FAREWELL
 
     # -- running -------------------------------------------------------------------------
 
@@ -310,12 +331,25 @@ class HostNode(_Seatkeeper):
         watch = asyncio.create_task(self._watch())
         try:
             await self.done.wait()
+            if self.result is not None and self.result.finished:
+                await self._see_everyone_done()
             await asyncio.sleep(0.3)  # let the last frames and goodbyes go out
         finally:
             watch.cancel()
             await self.close()
         assert self.result is not None
         return self.result
+
+    def _remote_seats(self) -> set[int]:
+        return set(range(self.hub.size)) - set(self.local) if self.hub is not None else set()
+
+    async def _see_everyone_done(self) -> None:
+        """The game is over here: the table stays open until every other seat
+        holds the whole game too (its last frames may have been lost with a
+        link; it comes back for them), or ``farewell`` seconds pass."""
+        deadline = time.monotonic() + self.farewell
+        while not self._remote_seats() <= self.seats_done and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
 
     async def _advertise(self) -> None:
         """Announce the table on the LAN (on the bound interface only, if one is given)."""
@@ -368,12 +402,12 @@ class HostNode(_Seatkeeper):
             self._reattach(seat, conn)
         elif first["t"] == "join":
             if self.hub is not None or self.lobby.full:
-                conn.close(Words("the table is full"))
+                _refuse(conn, Words("the table is full"))
                 return
             try:
                 seat = self.lobby.sit(first["name"], conn.peer_key, first["nonce"], ready=bool(first.get("ready", 1)))
             except RemoteProtocolError as exc:
-                conn.close(exc.message)
+                _refuse(conn, exc.message)
                 return
             self.conns[seat] = conn
             self.report("joined", (seat, self.lobby.seats[seat]))
@@ -385,11 +419,11 @@ class HostNode(_Seatkeeper):
         elif first["t"] == "rejoin":
             if self.roster is None or first["game"] != self.roster.game_id \
                     or conn.peer_key not in self.roster.identities:
-                conn.close(Words("not a seat of this game"))
+                _refuse(conn, Words("not a seat of this game"))
                 return
             seat = self.roster.identities.index(conn.peer_key)
             if seat in self.local:
-                conn.close(Words("that seat plays here"))
+                _refuse(conn, Words("that seat plays here"))
                 return
             old = self.conns.get(seat)
             if old is not None:
@@ -399,21 +433,27 @@ class HostNode(_Seatkeeper):
             assert self.hub is not None
             self.hub.catch_up(seat, first["have"])
             self._send(seat, {"t": "have", "have": list(self.hub.host.protocol.have())})
-            self.report("back", seat)
-            self._flush()
+            if self.result is not None:  # the game is over here: what this seat lacks, and that we are done
+                self._send_outbox(seat)
+                self._send(seat, DONE)
+            else:
+                self.report("back", seat)
+                self._flush()
         elif first["t"] == "watch":
             await self.watchers.serve(conn, first["from"], self._log)
             return
         else:
-            conn.close(Words("expected join, rejoin or watch"))
+            _refuse(conn, Words("expected join, rejoin or watch"))
             return
         await self._read(seat, conn)
 
     async def _read(self, seat: int, conn: Connection) -> None:
-        while self.result is None:
+        while self.result is None or self.result.finished:
             try:
                 msg = decode(await conn.recv())
             except ConnectionClosed as exc:
+                if exc.reason.endswith(GAME_OVER):  # a seat leaves once it holds the whole game
+                    self.seats_done.add(seat)
                 if self.result is not None:
                     return
                 if self.conns.get(seat) is conn:
@@ -432,7 +472,11 @@ class HostNode(_Seatkeeper):
             except RemoteProtocolError as exc:
                 conn.close(Words("malformed message: {why}", why=exc.message))
                 continue
-            if msg["t"] == "frames" and self.hub is not None:
+            if msg["t"] == "done":
+                self.seats_done.add(seat)
+            elif self.result is not None:
+                continue  # the game is over here: only who else is done still matters
+            elif msg["t"] == "frames" and self.hub is not None:
                 try:
                     for frame in msg["f"]:
                         # Checked, then passed on at once; then the host's own part.
@@ -691,11 +735,15 @@ class HostNode(_Seatkeeper):
         for seat in range(hub.size):
             if seat in self.local:
                 continue
-            frames = hub.outbox(seat)
-            if frames and seat in self.conns:
-                for m in frames_message(frames):
-                    self._send(seat, m)
+            self._send_outbox(seat)
         self._serve_watchers()
+
+    def _send_outbox(self, seat: int) -> None:
+        assert self.hub is not None
+        frames = self.hub.outbox(seat)
+        if frames and seat in self.conns:
+            for m in frames_message(frames):
+                self._send(seat, m)
 
     def _apply(self, seat: int, option: tuple) -> None:
         assert self.hub is not None
@@ -713,6 +761,7 @@ class HostNode(_Seatkeeper):
 
     def _finish(self) -> None:
         self.finish_game(self.hub.host)  # type: ignore[union-attr]
+        self._broadcast(DONE)
 
     def _abort(self, exc: ProtocolError) -> None:
         result = aborted(exc)
@@ -753,6 +802,7 @@ class HostNode(_Seatkeeper):
         node.watchers = Watchers(report)
         node.watchers.chat = bool(start_msg.get("chat", 1))
         node.abandon_after = ABANDON_AFTER
+        node.seats_done, node.farewell = set(), FAREWELL
         node.start_msg = start_msg
         node.roster_msg = {"t": "roster", "keys": list(transcript.roster.keys),
                            "certs": list(transcript.roster.certs)}
@@ -805,6 +855,12 @@ class JoinNode(_Seatkeeper):
         self.watchers = Watchers(report)
         self.watch_server: asyncio.Server | None = None
         self.watch_port = 0
+        self.host_done = False  # the host said it holds the whole game
+        # Back on a new link: our frames wait for the host's ``have`` (some may have
+        # been lost with the old link, and the host takes a seat's frames in order).
+        self.awaiting_have = False
+        self.farewell = FAREWELL
+        self._ended_at = 0.0
 
     async def run(self, host: str, port: int) -> Result:
         self.address = (host, port)
@@ -816,13 +872,29 @@ class JoinNode(_Seatkeeper):
         assert self.result is not None
         return self.result
 
+    def _settled(self) -> bool:
+        """Nothing more to do here: the table ended, or the game is over on
+        both ends of the link (each holds every seat's final signature), or
+        the host did not say so within ``farewell`` seconds of our end."""
+        return self.result is not None and (not self.result.finished or self.host_done
+                                            or self._farewell_left() <= 0)
+
+    def _farewell_left(self) -> float:
+        return self._ended_at + self.farewell - time.monotonic()
+
     async def _session(self, conn: Connection) -> None:
-        while self.result is None:
+        while not self._settled():
             try:
                 await self._read(conn)
             except ConnectionClosed as exc:
                 if self.result is not None:
-                    return
+                    if self._settled() or exc.reason.endswith(CLOSING):  # the host is done too
+                        return
+                    again = await self._deliver_the_end()
+                    if again is None:
+                        return
+                    conn = self.conn = again
+                    continue
                 if self.peer is None:
                     again = await self._join_again(exc.reason)
                     if again is None:
@@ -840,10 +912,12 @@ class JoinNode(_Seatkeeper):
 
     async def _join_again(self, reason: str) -> Connection | None:
         """The link dropped before the game began: back to the same seat (the
-        same identity and nonce), unless the host closed it on purpose or does
-        not answer for ``LOBBY_PATIENCE`` seconds."""
+        same identity and nonce), unless the host closed the table or does not
+        answer for ``LOBBY_PATIENCE`` seconds.  (A host turning this seat away
+        says ``bye`` first; a link that failed — bytes that do not decrypt,
+        silence, a cut — closes without one, whichever end noticed.)"""
         assert self.address is not None
-        if reason.startswith(CLOSED_BY_PEER):
+        if reason.endswith(CLOSING):
             self.end(Result(Words("the table closed before the game began: {why}", why=reason)))
             return None
         self.report("gone", (0, reason))
@@ -863,6 +937,28 @@ class JoinNode(_Seatkeeper):
         self.report("back", 0)
         return conn
 
+    def _rejoin(self) -> bytes:
+        assert self.peer is not None
+        self.awaiting_have = True
+        return encode({"t": "rejoin", "game": self.peer.protocol.roster.game_id,
+                       "have": list(self.peer.protocol.have())})
+
+    async def _deliver_the_end(self) -> Connection | None:
+        """The game is over here but the link dropped before the host said it
+        is over there too (our last frames may have been lost with the link):
+        connect again, quietly, for up to ``farewell`` seconds from the end."""
+        assert self.address is not None and self.peer is not None
+        while self._farewell_left() > 0:
+            try:
+                conn = await connect(*self.address, self.identity, PROLOGUE, timeout=3)
+            except ConnectionClosed:
+                await asyncio.sleep(RETRY_EVERY)
+                continue
+            conn.send_nowait(self._rejoin())
+            conn.send_nowait(encode(DONE))
+            return conn
+        return None
+
     async def _reconnect(self) -> Connection | None:
         assert self.address is not None and self.peer is not None
         since = time.monotonic()
@@ -878,21 +974,38 @@ class JoinNode(_Seatkeeper):
                     return None
                 await asyncio.sleep(RETRY_EVERY)
                 continue
-            conn.send_nowait(encode({"t": "rejoin", "game": self.peer.protocol.roster.game_id,
-                                     "have": list(self.peer.protocol.have())}))
+            conn.send_nowait(self._rejoin())
             self.report("back", 0)
             await self._open_watch_point(conn)
             return conn
 
     async def _read(self, conn: Connection) -> None:
-        while self.result is None:
+        while not self._settled():
             try:
-                msg = decode(await conn.recv())
+                if self.result is None:
+                    msg = decode(await conn.recv())
+                else:  # the game is over here: we wait for the host's word a while only
+                    msg = decode(await asyncio.wait_for(conn.recv(), self._farewell_left()))
+            except asyncio.TimeoutError:
+                conn.close(GAME_OVER)
+                return
             except RemoteProtocolError as exc:
                 conn.close(Words("malformed message: {why}", why=exc.message))
                 continue
             t = msg["t"]
-            if t == "chat":
+            if t == "done":
+                self.host_done = True
+                if self.result is not None:
+                    conn.close(GAME_OVER)
+                    return
+            elif t == "have" and self.peer is not None:
+                mine = self.peer.protocol.frames_after(msg["have"])  # those it lacks, held ones too
+                for m in frames_message(mine):
+                    conn.send_nowait(m)
+                self.awaiting_have = False
+            elif self.result is not None:
+                continue  # the game is over here: only what the host lacks still matters
+            elif t == "chat":
                 self._chat_in(msg)
             elif t == "lobby" and self.peer is None:
                 self.table = msg["table"]
@@ -912,10 +1025,6 @@ class JoinNode(_Seatkeeper):
                 assert self.address is not None
                 points = [(p["host"], p["port"]) for p in msg["at"]]
                 self.watchers.set_points([self.address] + [p for p in points if p != self.address])
-            elif t == "have" and self.peer is not None:
-                mine = self.peer.protocol.frames_after(msg["have"])
-                for m in frames_message(mine):
-                    conn.send_nowait(m)
             elif t == "frames" and self.peer is not None:
                 try:
                     for frame in msg["f"]:
@@ -927,7 +1036,7 @@ class JoinNode(_Seatkeeper):
                     return
                 self._flush()
             elif t == "bye":
-                self.end(Result(msg["why"]))
+                self.end(Result(_farewell(msg["why"])))
                 return
 
     def _on_start(self, msg: dict[str, Any]) -> None:
@@ -997,7 +1106,7 @@ class JoinNode(_Seatkeeper):
         assert peer is not None
         out = self._outgoing(peer.data_to_send())
         self.journal_steps(peer)
-        if out and self.conn is not None and not self.conn.closed:
+        if out and self.conn is not None and not self.conn.closed and not self.awaiting_have:
             for m in frames_message(out):
                 with contextlib.suppress(ConnectionClosed):
                     self.conn.send_nowait(m)
@@ -1100,10 +1209,16 @@ class JoinNode(_Seatkeeper):
         self._flush()
 
     def _finish(self) -> None:
+        """The game is over here; the link stays up until the host says it is
+        over there too (it may lack our last frames: see ``_deliver_the_end``)."""
         assert self.peer is not None
+        self._ended_at = time.monotonic()
         self.finish_game(self.peer)
-        if self.conn is not None:
-            self.conn.close(Words("game over"))
+        if self.conn is not None and not self.conn.closed:
+            with contextlib.suppress(ConnectionClosed):
+                self.conn.send_nowait(encode(DONE))
+            if self.host_done:
+                self.conn.close(GAME_OVER)
 
     def _abort(self, exc: ProtocolError) -> None:
         self.end(aborted(exc))

@@ -28,15 +28,28 @@ class Cutter:
         self.connections += 1
         up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
         self.writers += [writer, up_writer]
+        carry = self._gate()
 
-        async def pipe(src, dst):
+        async def pipe(src, dst, towards_target: bool):
             with contextlib.suppress(OSError):
                 while data := await src.read(65536):
-                    dst.write(data)
-                    await dst.drain()
+                    if await carry(towards_target):
+                        dst.write(data)
+                        await dst.drain()
             dst.close()
 
-        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        await asyncio.gather(pipe(reader, up_writer, True), pipe(up_reader, writer, False))
+
+    def _gate(self):
+        """For each connection: ``await carry(towards_target)``, whether to pass a chunk on."""
+        async def carry(towards_target: bool) -> bool:
+            return True
+        return carry
+
+    def inject(self, data: bytes) -> None:
+        """Bytes written into every connection's stream towards the target."""
+        for w in self.writers[1::2]:
+            w.write(data)
 
     def cut(self) -> None:
         for w in self.writers:
@@ -48,7 +61,7 @@ class Cutter:
         self.server.close()
 
 
-async def cut_in_the_lobby(tmp_path: Path):
+async def cut_in_the_lobby(tmp_path: Path, how: str = "cut"):
     said: list[tuple[str, object]] = []
     host = HostNode(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(7), report=lambda w, d: None,
                     save_root=tmp_path / "h", bind="127.0.0.1", advertise=False, ready=False)
@@ -62,7 +75,10 @@ async def cut_in_the_lobby(tmp_path: Path):
     while len(host.lobby.seats) < 2 or not joiner._seat_keys:
         await asyncio.sleep(0.02)
     key = host.lobby.seats[1].key
-    cutter.cut()                                    # the cable, pulled in the lobby
+    if how == "cut":
+        cutter.cut()                                # the cable, pulled in the lobby
+    else:  # a record that does not decrypt: the host's end of the link fails (and says why)
+        cutter.inject(b"\x00\x20" + bytes(32))
 
     async def back() -> None:
         while cutter.connections < 2 or 1 not in host.conns or host.conns[1].closed:
@@ -82,3 +98,33 @@ def test_a_joiner_cut_off_in_the_lobby_comes_back_to_its_seat(tmp_path: Path) ->
     assert seated[1] == key and len(seated) == 2
     assert ("back", 0) in said
     assert joiner_result.finished and joiner_result.text == host_result.text and host_result.fair
+
+
+def test_a_joiner_whose_link_the_host_finds_tampered_in_the_lobby_comes_back(tmp_path: Path) -> None:
+    # The host's end notices first and closes the link saying why; that is a
+    # failed link, not the host turning the seat away: the joiner comes back.
+    (host_result, joiner_result), key, seated, said = asyncio.run(cut_in_the_lobby(tmp_path, "garbage"))
+    gone = [reason for what, (_, reason) in (x for x in said if x[0] == "gone")]
+    assert gone and gone[0].startswith("the peer closed the link: a record failed to decrypt"), gone
+    assert seated[1] == key and len(seated) == 2 and ("back", 0) in said
+    assert joiner_result.finished and joiner_result.text == host_result.text and host_result.fair
+
+
+def test_a_joiner_turned_away_by_a_full_table_hears_why_and_stops(tmp_path: Path) -> None:
+    async def main():
+        host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=bot_decide(3),
+                        report=lambda w, d: None, save_root=None, bind="127.0.0.1", advertise=False)
+        port = await host.open()
+        game = asyncio.ensure_future(host.run())
+        said: list[tuple[str, object]] = []
+        joiner = JoinNode(Identity.generate(), "late", decide=bot_decide(4), report=lambda w, d: said.append((w, d)),
+                          save_root=tmp_path / "j")
+        try:
+            return await asyncio.wait_for(joiner.run("127.0.0.1", port), 20), said
+        finally:
+            game.cancel()
+            await asyncio.gather(game, return_exceptions=True)
+
+    result, said = asyncio.run(main())
+    assert result.text == "refused: the table is full" and not result.finished
+    assert not any(what == "back" for what, _ in said)  # not tried again
