@@ -17,7 +17,7 @@ bitmasks of areas.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from .model import (
     ADJ, BUILDINGS_PER_PLAYER, CARD, COLOURS, DEMON, HAND_SIZE, MINIONS_PER_PLAYER,
@@ -32,17 +32,22 @@ REMOVED = -2  # a City Area card put out of the game by Bloody Stupid Johnson
 _decision = tuple.__new__  # builds a Decision without its keyword-parsing constructor
 
 
+# Every attribute of a state (its ``__slots__``; a compiled build has no such
+# attribute on the class, so code that walks a state's fields uses this).
+FIELDS: Final = (
+    "players", "minions", "trolls", "demons", "trouble", "building", "city_owner",
+    "money", "supply", "buildings_left", "hand", "loans", "penalties",
+    "card", "draw", "discard", "in_play",
+    "pers", "personality", "unused_pers", "pers_seen", "seen",
+    "event", "event_deck", "events_done",
+    "current", "turn", "used", "gained", "played", "last_played", "chain",
+    "stack", "pending", "resume", "outcome", "events", "ending",
+    "narrate", "trust", "auto",
+)
+
+
 class State:
-    __slots__ = (
-        "players", "minions", "trolls", "demons", "trouble", "building", "city_owner",
-        "money", "supply", "buildings_left", "hand", "loans", "penalties",
-        "card", "draw", "discard", "in_play",
-        "pers", "personality", "unused_pers", "pers_seen", "seen",
-        "event", "event_deck", "events_done",
-        "current", "turn", "used", "gained", "played", "last_played", "chain",
-        "stack", "pending", "resume", "outcome", "events", "ending",
-        "narrate", "trust", "auto",
-    )
+    __slots__ = FIELDS
     players: int
     minions: list[tuple[int, ...]]          # per area, a count per seat
     trolls: list[int]
@@ -256,6 +261,7 @@ class State:
             if not self.auto:
                 return
             pending = self.pending
+            answer: object  # an option (a tuple) or a table's answer (a card id, ids...)
             if type(pending) is Decision:
                 if len(pending[2]) != 1:
                     return
