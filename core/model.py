@@ -11,44 +11,45 @@ the record notation (``play mr-boggis``, ``minion dolly-sisters``) defined in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 
-COLOURS = ("red", "yellow", "green", "blue")
-LETTERS = ("R", "Y", "G", "B")
-TROLL = "troll"
-DEMON = "demon"
+COLOURS: Final = ("red", "yellow", "green", "blue")
+LETTERS: Final = ("R", "Y", "G", "B")
+TROLL: Final = "troll"
+DEMON: Final = "demon"
 
-NUM_AREAS = 12
-AREA_IDS = tuple(a["id"] for a in AREAS)
-AREA_INDEX = {a["id"]: i for i, a in enumerate(AREAS)}
-AREA_NAMES = tuple(a["name"] for a in AREAS)
-COST = tuple(a["cost"] for a in AREAS)
-ADJ = tuple(frozenset(n - 1 for n in a["adjacent"]) for a in AREAS)
-RIVER = tuple(a["river"] for a in AREAS)
-ABILITY = tuple(a["ability"] for a in AREAS)
-ABILITY_PARAMS = tuple(a["params"] for a in AREAS)
-SMALL_GODS = AREA_INDEX["small-gods"]
-UNREAL_ESTATE = AREA_INDEX["unreal-estate"]
-ISLE_OF_GODS = AREA_INDEX["isle-of-gods"]
-STARTING_AREAS = (AREA_INDEX["dolly-sisters"], AREA_INDEX["the-scours"], AREA_INDEX["the-shades"])
+NUM_AREAS: Final = 12
+AREA_IDS: Final = tuple(a["id"] for a in AREAS)
+AREA_INDEX: Final = {a["id"]: i for i, a in enumerate(AREAS)}
+AREA_NAMES: Final = tuple(a["name"] for a in AREAS)
+COST: Final = tuple(a["cost"] for a in AREAS)
+ADJ: Final = tuple(frozenset(n - 1 for n in a["adjacent"]) for a in AREAS)
+RIVER: Final = tuple(a["river"] for a in AREAS)
+ABILITY: Final = tuple(a["ability"] for a in AREAS)
+ABILITY_PARAMS: Final = tuple(a["params"] for a in AREAS)
+SMALL_GODS: Final = AREA_INDEX["small-gods"]
+UNREAL_ESTATE: Final = AREA_INDEX["unreal-estate"]
+ISLE_OF_GODS: Final = AREA_INDEX["isle-of-gods"]
+STARTING_AREAS: Final = (AREA_INDEX["dolly-sisters"], AREA_INDEX["the-scours"], AREA_INDEX["the-shades"])
 
-CARD = {c["id"]: c for c in CARDS}
-EVENT = {e["id"]: e for e in EVENTS}
-PERSONALITY = {p["id"]: p for p in PERSONALITIES}
-INTERRUPT_KIND = {c["id"]: c["interrupt"] for c in CARDS if "interrupt" in c}
-GREEN = tuple(c["id"] for c in CARDS if c["deck"] == "green")
-BROWN = tuple(c["id"] for c in CARDS if c["deck"] == "brown")
-TWO_PLAYER_REMOVED_CARDS = tuple(c["id"] for c in CARDS if c.get("two_player_excluded"))
-TWO_PLAYER_REMOVED_PERSONALITIES = ("chrysoprase",)
+CARD: Final = {c["id"]: c for c in CARDS}
+EVENT: Final = {e["id"]: e for e in EVENTS}
+PERSONALITY: Final = {p["id"]: p for p in PERSONALITIES}
+INTERRUPT_KIND: Final = {c["id"]: c["interrupt"] for c in CARDS if "interrupt" in c}
+SYMBOLS: Final[dict[str, tuple[str, ...]]] = {c["id"]: tuple(c["symbols"]) for c in CARDS}
+GREEN: Final = tuple(c["id"] for c in CARDS if c["deck"] == "green")
+BROWN: Final = tuple(c["id"] for c in CARDS if c["deck"] == "brown")
+TWO_PLAYER_REMOVED_CARDS: Final = tuple(c["id"] for c in CARDS if c.get("two_player_excluded"))
+TWO_PLAYER_REMOVED_PERSONALITIES: Final = ("chrysoprase",)
 
-MINIONS_PER_PLAYER = 12
-BUILDINGS_PER_PLAYER = 6
-STARTING_MONEY = 10
-HAND_SIZE = 5
-LOAN_REPAY = 12
-LOAN_PENALTY = 15
+MINIONS_PER_PLAYER: Final = 12
+BUILDINGS_PER_PLAYER: Final = 6
+STARTING_MONEY: Final = 10
+HAND_SIZE: Final = 5
+LOAN_REPAY: Final = 12
+LOAN_PENALTY: Final = 15
 
 
 def deck_lists(players: int) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -26,8 +26,8 @@ from .model import (
     DealCard, Outcome, PassCard, PickRandom, Reveal, RollDie, ShowCards,
 )
 
-NOBODY = -1
-REMOVED = -2  # a City Area card put out of the game by Bloody Stupid Johnson
+NOBODY: Final = -1
+REMOVED: Final = -2  # a City Area card put out of the game by Bloody Stupid Johnson
 
 _decision = tuple.__new__  # builds a Decision without its keyword-parsing constructor
 

@@ -6,11 +6,11 @@ here, where they are used, from the modules that define them.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .model import (
     AREA_IDS, CARD, COLOURS, EVENT, INTERRUPT_KIND, IllegalAction, MalformedAction, NUM_AREAS,
-    Reveal,
+    SYMBOLS, Reveal,
 )
 from .state import State
 from .abilities import ability_options, use_ability
@@ -126,7 +126,7 @@ def r_card_revealed(s: State, ids, p: int, h: int) -> None:
 
 
 def t_symbol(s: State, p: int, h: int, i: int) -> None:
-    symbols = CARD[s.card[h]]["symbols"]
+    symbols = SYMBOLS[s.card[h]]
     if i >= len(symbols):
         return
     sym = symbols[i]
@@ -146,7 +146,7 @@ def t_symbol(s: State, p: int, h: int, i: int) -> None:
         t_ask_symbol(s, p, h, i)
 
 
-SYMBOL_PROMPTS = {
+SYMBOL_PROMPTS: Final = {
     "minion": "Place a minion",
     "building": "Build a building",
     "assassinate": "Assassinate a minion",
@@ -156,7 +156,7 @@ SYMBOL_PROMPTS = {
 
 
 def t_ask_symbol(s: State, p: int, h: int, i: int) -> None:
-    sym = CARD[s.card[h]]["symbols"][i]
+    sym = SYMBOLS[s.card[h]][i]
     opts = symbol_options(s, p, h, sym)
     extra = ability_options(s, p)
     if not opts and not extra:
