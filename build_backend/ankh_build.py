@@ -25,10 +25,9 @@ from setuptools.command.build_ext import build_ext
 MYPY = "mypy>=1.11"
 
 # The modules compiled: the rules' hot paths.  The component tables (``catalog``)
-# and ``model`` (its frozen request classes must stay picklable, and its constants
-# gain nothing) stay Python, as do the bots, records and views.
+# gain nothing and stay Python, as do the bots, records and views.
 COMPILED = (
-    "state", "board", "windows", "abilities", "effects_common", "effects_hands",
+    "model", "state", "board", "windows", "abilities", "effects_common", "effects_hands",
     "effects_board", "events", "turn", "scoring", "setup",
 )
 STAGE = Path("build") / "mypyc-src"  # the sources as package ankh.core, for mypy's module names

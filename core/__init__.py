@@ -27,8 +27,9 @@ lists them) to C extensions with mypyc; the same source runs as plain Python
 types annotated are the types stored (a compiled module checks them at run
 time); a compiled class has no ``__slots__`` attribute (``state.FIELDS`` names
 a state's attributes) and calls its own methods directly, so patching a method
-on the class changes nothing for the compiled callers; request classes stay in
-``model``, which is not compiled, so that they pickle.
+on the class changes nothing for the compiled callers; what travels inside a
+pickled state (requests, the outcome) is a named tuple, as a compiled frozen
+dataclass would not unpickle.
 
 Readings of ambiguous rules (RULES.md section 14) are named where they are
 implemented, as ``A<n>``.

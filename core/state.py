@@ -23,13 +23,11 @@ from .model import (
     ADJ, BUILDINGS_PER_PLAYER, CARD, COLOURS, DEMON, HAND_SIZE, MINIONS_PER_PLAYER,
     NUM_AREAS, STARTING_AREAS, STARTING_MONEY, TROLL, Decision, Event, IllegalAction,
     EVENT, MalformedAction, RulesError, deck_lists, personality_list,
-    DealCard, Outcome, PassCard, PickRandom, Reveal, RollDie, ShowCards,
+    DealCard, Outcome, PassCard, PickRandom, Reveal, RollDie, ShowCards, fast_new,
 )
 
 NOBODY: Final = -1
 REMOVED: Final = -2  # a City Area card put out of the game by Bloody Stupid Johnson
-
-_decision = tuple.__new__  # builds a Decision without its keyword-parsing constructor
 
 
 # Every attribute of a state (its ``__slots__``; a compiled build has no such
@@ -290,7 +288,7 @@ class State:
     # --- helpers used by the rules -----------------------------------------------------
 
     def ask(self, seat: int, kind: str, options, prompt: str, fn: Callable, *args) -> None:
-        self.pending = _decision(Decision, (seat, kind, tuple(options), prompt))
+        self.pending = fast_new(Decision, (seat, kind, tuple(options), prompt))
         self.resume = (fn, args)
 
     def request(self, req, fn: Callable, *args) -> None:
