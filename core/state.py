@@ -237,7 +237,7 @@ class State:
         self.resume = None
         self.events = []
         try:
-            fn(self, answer, *args)
+            self._continue(fn, answer, args)
         except RulesError:
             # Continuations check before they change anything: nothing was applied.
             self.pending, self.resume = pending, (fn, args)
@@ -255,7 +255,16 @@ class State:
                 if not stack:
                     return
                 fn, args = pop()
-                fn(self, *args)
+                # (spelled out as in _continue)
+                n = len(args)
+                if n == 1:
+                    fn(self, args[0])
+                elif n == 2:
+                    fn(self, args[0], args[1])
+                elif n == 3:
+                    fn(self, args[0], args[1], args[2])
+                else:
+                    fn(self, *args)
             if not self.auto:
                 return
             pending = self.pending
@@ -270,6 +279,18 @@ class State:
                     return
             fn, args = self.resume
             self.pending = self.resume = None
+            self._continue(fn, answer, args)
+
+    def _continue(self, fn: Callable[..., None], answer: object, args: tuple) -> None:
+        """Hand ``answer`` to the continuation ``fn`` with its arguments (spelled
+        out for the common arities: a compiled core then calls without packing
+        the arguments into a new tuple)."""
+        n = len(args)
+        if n == 1:
+            fn(self, answer, args[0])
+        elif n == 2:
+            fn(self, answer, args[0], args[1])
+        else:
             fn(self, answer, *args)
 
     def known_answer(self, req):
