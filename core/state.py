@@ -26,6 +26,10 @@ from .model import (
     DealCard, Outcome, PassCard, PickRandom, Reveal, RollDie, ShowCards, fast_new,
 )
 
+# Work to do: a function called with the state (and, for a continuation, the
+# answer) and these arguments.
+Task = tuple[Callable[..., None], tuple[Any, ...]]
+
 NOBODY: Final = -1
 REMOVED: Final = -2  # a City Area card put out of the game by Bloody Stupid Johnson
 
@@ -78,9 +82,9 @@ class State:
     played: int
     last_played: Any                        # a handle or None
     chain: Any
-    stack: list[tuple[Callable[..., None], tuple[Any, ...]]]
+    stack: list[Task]
     pending: Any
-    resume: Any                             # (continuation, args) or None
+    resume: Any                             # a Task (continuation, args) or None
     outcome: Outcome | None
     events: list[Event]
     ending: bool
@@ -232,7 +236,9 @@ class State:
         return self._resume(check_answer(self, p, answer))
 
     def _resume(self, answer) -> list[Event]:
-        pending, (fn, args) = self.pending, self.resume
+        pending = self.pending
+        resume: Task = self.resume
+        fn, args = resume
         self.pending = None
         self.resume = None
         self.events = []
@@ -240,7 +246,7 @@ class State:
             self._continue(fn, answer, args)
         except RulesError:
             # Continuations check before they change anything: nothing was applied.
-            self.pending, self.resume = pending, (fn, args)
+            self.pending, self.resume = pending, resume
             raise
         self.run()
         return self.events
@@ -249,12 +255,11 @@ class State:
         """Run queued work until something must be asked (or the game is over).
         In simulation a decision with a single option is taken here."""
         stack = self.stack
-        pop = stack.pop
         while True:
             while self.pending is None:
                 if not stack:
                     return
-                fn, args = pop()
+                fn, args = stack.pop()
                 # (spelled out as in _continue)
                 n = len(args)
                 if n == 1:
@@ -277,7 +282,8 @@ class State:
                 answer = self.known_answer(pending)
                 if answer is None:
                     return
-            fn, args = self.resume
+            resume: Task = self.resume
+            fn, args = resume
             self.pending = self.resume = None
             self._continue(fn, answer, args)
 
