@@ -38,6 +38,10 @@ STARTING_AREAS: Final[tuple[int, ...]] = (
 CARD: Final[dict[str, dict[str, Any]]] = {c["id"]: c for c in CARDS}
 EVENT: Final[dict[str, dict[str, Any]]] = {e["id"]: e for e in EVENTS}
 PERSONALITY: Final[dict[str, dict[str, Any]]] = {p["id"]: p for p in PERSONALITIES}
+# A personality's winning condition, and its threshold by table size (none for Vimes).
+CONDITION: Final[dict[str, str]] = {p["id"]: p["condition"] for p in PERSONALITIES}
+THRESHOLDS: Final[dict[str, dict[int, int]]] = {
+    p["id"]: dict(p["thresholds"]) for p in PERSONALITIES}
 INTERRUPT_KIND: Final[dict[str, str]] = {
     c["id"]: c["interrupt"] for c in CARDS if "interrupt" in c}
 SYMBOLS: Final[dict[str, tuple[str, ...]]] = {c["id"]: tuple(c["symbols"]) for c in CARDS}
