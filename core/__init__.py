@@ -21,6 +21,16 @@ The modules import one way, from the bottom up:
 - ``turn`` (the turn, its card symbols, and the tables of texts and events)
   and ``setup`` (a new game, scenarios) on top.
 
+A regular install compiles the hot modules (``build_backend/ankh_build.py``
+lists them) to C extensions with mypyc; the same source runs as plain Python
+(the reference, and every editable install).  What that asks of the code: the
+types annotated are the types stored (a compiled module checks them at run
+time); a compiled class has no ``__slots__`` attribute (``state.FIELDS`` names
+a state's attributes) and calls its own methods directly, so patching a method
+on the class changes nothing for the compiled callers; what travels inside a
+pickled state (requests, the outcome) is a named tuple, as a compiled frozen
+dataclass would not unpickle.
+
 Readings of ambiguous rules (RULES.md section 14) are named where they are
 implemented, as ``A<n>``.
 """

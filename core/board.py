@@ -7,7 +7,9 @@ window nor know about cards' texts, events or the turn.
 """
 from __future__ import annotations
 
-from .model import AREA_IDS, COLOURS, COST, DEMON, DealCard, NUM_AREAS, PassCard, Reveal, TROLL
+from .model import (
+    AREA_IDS, COLOURS, COST, DEMON, DealCard, NUM_AREAS, PassCard, Reveal, TROLL, fast_new,
+)
 from .state import NOBODY, REMOVED, State
 from .scoring import end_game
 
@@ -39,7 +41,7 @@ def t_draw(s: State, p: int, k: int) -> None:
     k = min(k, len(s.draw))
     if k <= 0:
         return
-    s.request(DealCard("player", tuple(s.draw[-1:-k - 1:-1]), p), r_drawn, p)
+    s.request(fast_new(DealCard, ("player", tuple(s.draw[-1:-k - 1:-1]), p)), r_drawn, p)
 
 
 def r_drawn(s: State, ids, p: int) -> None:
@@ -89,7 +91,7 @@ def r_discard(s: State, opt, p: int) -> None:
 
 
 def discard_card(s: State, p: int, h: int) -> None:
-    s.request(Reveal("player", (h,)), r_discard_revealed, p, h)
+    s.request(fast_new(Reveal, ("player", (h,))), r_discard_revealed, p, h)
 
 
 def r_discard_revealed(s: State, ids, p: int, h: int) -> None:
@@ -246,7 +248,7 @@ def t_pay(s: State, payer: int, payee: int, amount: int) -> None:
 def t_pass_card(s: State, h: int, giver: int, receiver: int) -> None:
     if h not in s.hand[giver]:
         return
-    s.request(PassCard(h, giver, receiver), r_passed, h, giver, receiver)
+    s.request(fast_new(PassCard, (h, giver, receiver)), r_passed, h, giver, receiver)
 
 
 def r_passed(s: State, cid, h: int, giver: int, receiver: int) -> None:

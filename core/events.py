@@ -9,7 +9,7 @@ asked in turn order starting with the player who drew the event.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Final
 
 from .model import ADJ, AREA_IDS, COLOURS, DEMON, RIVER, Reveal, RollDie, TROLL
 from .state import NOBODY, REMOVED, State
@@ -18,7 +18,7 @@ from .scoring import end_game
 from .windows import remove_minion, t_do_remove, t_guard
 
 
-EVENT_CAUSE = ("event", None)
+EVENT_CAUSE: Final = ("event", None)
 
 
 def in_turn_order(s: State, p: int) -> list[int]:

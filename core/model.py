@@ -10,45 +10,53 @@ the record notation (``play mr-boggis``, ``minion dolly-sisters``) defined in
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 
-COLOURS = ("red", "yellow", "green", "blue")
-LETTERS = ("R", "Y", "G", "B")
-TROLL = "troll"
-DEMON = "demon"
+COLOURS: Final = ("red", "yellow", "green", "blue")
+LETTERS: Final = ("R", "Y", "G", "B")
+TROLL: Final = "troll"
+DEMON: Final = "demon"
 
-NUM_AREAS = 12
-AREA_IDS = tuple(a["id"] for a in AREAS)
-AREA_INDEX = {a["id"]: i for i, a in enumerate(AREAS)}
-AREA_NAMES = tuple(a["name"] for a in AREAS)
-COST = tuple(a["cost"] for a in AREAS)
-ADJ = tuple(frozenset(n - 1 for n in a["adjacent"]) for a in AREAS)
-RIVER = tuple(a["river"] for a in AREAS)
-ABILITY = tuple(a["ability"] for a in AREAS)
-ABILITY_PARAMS = tuple(a["params"] for a in AREAS)
-SMALL_GODS = AREA_INDEX["small-gods"]
-UNREAL_ESTATE = AREA_INDEX["unreal-estate"]
-ISLE_OF_GODS = AREA_INDEX["isle-of-gods"]
-STARTING_AREAS = (AREA_INDEX["dolly-sisters"], AREA_INDEX["the-scours"], AREA_INDEX["the-shades"])
+NUM_AREAS: Final = 12
+AREA_IDS: Final[tuple[str, ...]] = tuple(a["id"] for a in AREAS)
+AREA_INDEX: Final[dict[str, int]] = {a["id"]: i for i, a in enumerate(AREAS)}
+AREA_NAMES: Final[tuple[str, ...]] = tuple(a["name"] for a in AREAS)
+COST: Final[tuple[int, ...]] = tuple(a["cost"] for a in AREAS)
+ADJ: Final[tuple[frozenset[int], ...]] = tuple(
+    frozenset(n - 1 for n in a["adjacent"]) for a in AREAS)
+RIVER: Final[tuple[bool, ...]] = tuple(a["river"] for a in AREAS)
+ABILITY: Final[tuple[str, ...]] = tuple(a["ability"] for a in AREAS)
+ABILITY_PARAMS: Final[tuple[dict[str, int], ...]] = tuple(a["params"] for a in AREAS)
+SMALL_GODS: Final[int] = AREA_INDEX["small-gods"]
+UNREAL_ESTATE: Final[int] = AREA_INDEX["unreal-estate"]
+ISLE_OF_GODS: Final[int] = AREA_INDEX["isle-of-gods"]
+STARTING_AREAS: Final[tuple[int, ...]] = (
+    AREA_INDEX["dolly-sisters"], AREA_INDEX["the-scours"], AREA_INDEX["the-shades"])
 
-CARD = {c["id"]: c for c in CARDS}
-EVENT = {e["id"]: e for e in EVENTS}
-PERSONALITY = {p["id"]: p for p in PERSONALITIES}
-INTERRUPT_KIND = {c["id"]: c["interrupt"] for c in CARDS if "interrupt" in c}
-GREEN = tuple(c["id"] for c in CARDS if c["deck"] == "green")
-BROWN = tuple(c["id"] for c in CARDS if c["deck"] == "brown")
-TWO_PLAYER_REMOVED_CARDS = tuple(c["id"] for c in CARDS if c.get("two_player_excluded"))
-TWO_PLAYER_REMOVED_PERSONALITIES = ("chrysoprase",)
+CARD: Final[dict[str, dict[str, Any]]] = {c["id"]: c for c in CARDS}
+EVENT: Final[dict[str, dict[str, Any]]] = {e["id"]: e for e in EVENTS}
+PERSONALITY: Final[dict[str, dict[str, Any]]] = {p["id"]: p for p in PERSONALITIES}
+# A personality's winning condition, and its threshold by table size (none for Vimes).
+CONDITION: Final[dict[str, str]] = {p["id"]: p["condition"] for p in PERSONALITIES}
+THRESHOLDS: Final[dict[str, dict[int, int]]] = {
+    p["id"]: dict(p["thresholds"]) for p in PERSONALITIES}
+INTERRUPT_KIND: Final[dict[str, str]] = {
+    c["id"]: c["interrupt"] for c in CARDS if "interrupt" in c}
+SYMBOLS: Final[dict[str, tuple[str, ...]]] = {c["id"]: tuple(c["symbols"]) for c in CARDS}
+GREEN: Final[tuple[str, ...]] = tuple(c["id"] for c in CARDS if c["deck"] == "green")
+BROWN: Final[tuple[str, ...]] = tuple(c["id"] for c in CARDS if c["deck"] == "brown")
+TWO_PLAYER_REMOVED_CARDS: Final[tuple[str, ...]] = tuple(
+    c["id"] for c in CARDS if c.get("two_player_excluded"))
+TWO_PLAYER_REMOVED_PERSONALITIES: Final = ("chrysoprase",)
 
-MINIONS_PER_PLAYER = 12
-BUILDINGS_PER_PLAYER = 6
-STARTING_MONEY = 10
-HAND_SIZE = 5
-LOAN_REPAY = 12
-LOAN_PENALTY = 15
+MINIONS_PER_PLAYER: Final = 12
+BUILDINGS_PER_PLAYER: Final = 6
+STARTING_MONEY: Final = 10
+HAND_SIZE: Final = 5
+LOAN_REPAY: Final = 12
+LOAN_PENALTY: Final = 15
 
 
 def deck_lists(players: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -84,8 +92,8 @@ class Decision(NamedTuple):
 
     ``options`` are computed from what that seat can see.  ``kind`` names the
     situation (``turn``, ``action``, ``window``, ``target`` ...) and ``prompt``
-    explains it in words for the interface.  (A named tuple: made at every
-    step, it must be cheap.)
+    explains it in words for the interface.  (A named tuple, as the requests
+    are: made at every step, it must be cheap.)
     """
     seat: int
     kind: str
@@ -93,14 +101,12 @@ class Decision(NamedTuple):
     prompt: str
 
 
-@dataclass(frozen=True, slots=True)
-class RollDie:
+class RollDie(NamedTuple):
     """Roll the twelve-sided die; answer with an int 1..12."""
     purpose: str
 
 
-@dataclass(frozen=True, slots=True)
-class DealCard:
+class DealCard(NamedTuple):
     """Deal the hidden cards ``handles`` of ``deck`` (the top of it, in order) to
     ``seat``; answer with a tuple of their ids where this engine may know them
     (they are the seat's, or the engine sees all), else None entries."""
@@ -109,15 +115,13 @@ class DealCard:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class Reveal:
+class Reveal(NamedTuple):
     """Show cards to everybody; answer with a tuple of their ids."""
     deck: str
     handles: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class PassCard:
+class PassCard(NamedTuple):
     """Move a hidden card from one seat's hand to another's; answer with its id
     if this engine may know it, else None."""
     handle: int
@@ -125,8 +129,7 @@ class PassCard:
     receiver: int
 
 
-@dataclass(frozen=True, slots=True)
-class ShowCards:
+class ShowCards(NamedTuple):
     """Show hidden cards to ``seat`` only; answer with a tuple of ids, or None
     entries where this engine may not know them."""
     deck: str
@@ -134,8 +137,7 @@ class ShowCards:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class PickRandom:
+class PickRandom(NamedTuple):
     """Choose ``k`` of ``items`` uniformly at random; answer with the tuple of
     chosen items (in the order drawn)."""
     items: tuple
@@ -144,6 +146,11 @@ class PickRandom:
 
 
 Request = RollDie | DealCard | Reveal | PassCard | ShowCards | PickRandom
+
+# Builds a decision or a request from the tuple of its fields, without the
+# named tuple's constructor (a Python call): ``fast_new(Reveal, ("player", (h,)))``.
+# The rules' hot paths use it; they are made at almost every step.
+fast_new = tuple.__new__
 Pending = Decision | Request
 
 
@@ -160,8 +167,7 @@ class Event(NamedTuple):
     data: dict | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """How the game ended.  ``reason`` is ``personality`` (``detail`` names it),
     ``vimes`` (draw pile ran out with Commander Vimes in play), or
     ``points`` (``detail`` is ``draw-pile`` or ``riots``)."""

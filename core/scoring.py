@@ -3,7 +3,9 @@ personality revealed, then the winner decided.
 """
 from __future__ import annotations
 
-from .model import COLOURS, COST, LOAN_PENALTY, LOAN_REPAY, NUM_AREAS, Outcome, PERSONALITY, Reveal
+from .model import (
+    COLOURS, CONDITION, COST, LOAN_PENALTY, LOAN_REPAY, NUM_AREAS, THRESHOLDS, Outcome, Reveal,
+)
 from .state import State
 
 
@@ -13,8 +15,8 @@ from .state import State
 def personality_progress(s: State, p: int, pid: str) -> tuple[int, int | None]:
     """``(have, need)`` toward personality ``pid``'s win, for ``p``.  Commander
     Vimes has no threshold: ``have`` is then the cards left in the draw pile."""
-    cond = PERSONALITY[pid]["condition"]
-    need = PERSONALITY[pid]["thresholds"].get(s.players)
+    cond = CONDITION[pid]
+    need = THRESHOLDS[pid].get(s.players)
     if cond == "minion_presence":
         have = sum(1 for a in range(NUM_AREAS) if s.minions[a][p] and not s.demons[a])
     elif cond == "area_control":

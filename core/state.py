@@ -17,32 +17,39 @@ bitmasks of areas.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from .model import (
     ADJ, BUILDINGS_PER_PLAYER, CARD, COLOURS, DEMON, HAND_SIZE, MINIONS_PER_PLAYER,
     NUM_AREAS, STARTING_AREAS, STARTING_MONEY, TROLL, Decision, Event, IllegalAction,
     EVENT, MalformedAction, RulesError, deck_lists, personality_list,
-    DealCard, Outcome, PassCard, PickRandom, Reveal, RollDie, ShowCards,
+    DealCard, Outcome, PassCard, PickRandom, Reveal, RollDie, ShowCards, fast_new,
 )
 
-NOBODY = -1
-REMOVED = -2  # a City Area card put out of the game by Bloody Stupid Johnson
+# Work to do: a function called with the state (and, for a continuation, the
+# answer) and these arguments.
+Task = tuple[Callable[..., None], tuple[Any, ...]]
 
-_decision = tuple.__new__  # builds a Decision without its keyword-parsing constructor
+NOBODY: Final = -1
+REMOVED: Final = -2  # a City Area card put out of the game by Bloody Stupid Johnson
+
+
+# Every attribute of a state (its ``__slots__``; a compiled build has no such
+# attribute on the class, so code that walks a state's fields uses this).
+FIELDS: Final = (
+    "players", "minions", "trolls", "demons", "trouble", "building", "city_owner",
+    "money", "supply", "buildings_left", "hand", "loans", "penalties",
+    "card", "draw", "discard", "in_play",
+    "pers", "personality", "unused_pers", "pers_seen", "seen",
+    "event", "event_deck", "events_done",
+    "current", "turn", "used", "gained", "played", "last_played", "chain",
+    "stack", "pending", "resume", "outcome", "events", "ending",
+    "narrate", "trust", "auto",
+)
 
 
 class State:
-    __slots__ = (
-        "players", "minions", "trolls", "demons", "trouble", "building", "city_owner",
-        "money", "supply", "buildings_left", "hand", "loans", "penalties",
-        "card", "draw", "discard", "in_play",
-        "pers", "personality", "unused_pers", "pers_seen", "seen",
-        "event", "event_deck", "events_done",
-        "current", "turn", "used", "gained", "played", "last_played", "chain",
-        "stack", "pending", "resume", "outcome", "events", "ending",
-        "narrate", "trust", "auto",
-    )
+    __slots__ = FIELDS
     players: int
     minions: list[tuple[int, ...]]          # per area, a count per seat
     trolls: list[int]
@@ -75,9 +82,9 @@ class State:
     played: int
     last_played: Any                        # a handle or None
     chain: Any
-    stack: list[tuple[Callable[..., None], tuple[Any, ...]]]
+    stack: list[Task]
     pending: Any
-    resume: Any                             # (continuation, args) or None
+    resume: Any                             # a Task (continuation, args) or None
     outcome: Outcome | None
     events: list[Event]
     ending: bool
@@ -229,15 +236,17 @@ class State:
         return self._resume(check_answer(self, p, answer))
 
     def _resume(self, answer) -> list[Event]:
-        pending, (fn, args) = self.pending, self.resume
+        pending = self.pending
+        resume: Task = self.resume
+        fn, args = resume
         self.pending = None
         self.resume = None
         self.events = []
         try:
-            fn(self, answer, *args)
+            self._continue(fn, answer, args)
         except RulesError:
             # Continuations check before they change anything: nothing was applied.
-            self.pending, self.resume = pending, (fn, args)
+            self.pending, self.resume = pending, resume
             raise
         self.run()
         return self.events
@@ -246,16 +255,25 @@ class State:
         """Run queued work until something must be asked (or the game is over).
         In simulation a decision with a single option is taken here."""
         stack = self.stack
-        pop = stack.pop
         while True:
             while self.pending is None:
                 if not stack:
                     return
-                fn, args = pop()
-                fn(self, *args)
+                fn, args = stack.pop()
+                # (spelled out as in _continue)
+                n = len(args)
+                if n == 1:
+                    fn(self, args[0])
+                elif n == 2:
+                    fn(self, args[0], args[1])
+                elif n == 3:
+                    fn(self, args[0], args[1], args[2])
+                else:
+                    fn(self, *args)
             if not self.auto:
                 return
             pending = self.pending
+            answer: object  # an option (a tuple) or a table's answer (a card id, ids...)
             if type(pending) is Decision:
                 if len(pending[2]) != 1:
                     return
@@ -264,8 +282,21 @@ class State:
                 answer = self.known_answer(pending)
                 if answer is None:
                     return
-            fn, args = self.resume
+            resume: Task = self.resume
+            fn, args = resume
             self.pending = self.resume = None
+            self._continue(fn, answer, args)
+
+    def _continue(self, fn: Callable[..., None], answer: object, args: tuple) -> None:
+        """Hand ``answer`` to the continuation ``fn`` with its arguments (spelled
+        out for the common arities: a compiled core then calls without packing
+        the arguments into a new tuple)."""
+        n = len(args)
+        if n == 1:
+            fn(self, answer, args[0])
+        elif n == 2:
+            fn(self, answer, args[0], args[1])
+        else:
             fn(self, answer, *args)
 
     def known_answer(self, req):
@@ -284,7 +315,7 @@ class State:
     # --- helpers used by the rules -----------------------------------------------------
 
     def ask(self, seat: int, kind: str, options, prompt: str, fn: Callable, *args) -> None:
-        self.pending = _decision(Decision, (seat, kind, tuple(options), prompt))
+        self.pending = fast_new(Decision, (seat, kind, tuple(options), prompt))
         self.resume = (fn, args)
 
     def request(self, req, fn: Callable, *args) -> None:

@@ -6,11 +6,11 @@ here, where they are used, from the modules that define them.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .model import (
     AREA_IDS, CARD, COLOURS, EVENT, INTERRUPT_KIND, IllegalAction, MalformedAction, NUM_AREAS,
-    Reveal,
+    SYMBOLS, Reveal, fast_new,
 )
 from .state import State
 from .abilities import ability_options, use_ability
@@ -54,7 +54,7 @@ def t_start_turn(s: State, p: int) -> None:
 def r_check_win(s: State, opt, p: int) -> None:
     if opt[0] == "win":
         h = s.personality[p]
-        s.request(Reveal("personality", (h,)), r_win_revealed, p)
+        s.request(fast_new(Reveal, ("personality", (h,))), r_win_revealed, p)
 
 
 def r_win_revealed(s: State, ids, p: int) -> None:
@@ -107,7 +107,7 @@ def r_play_phase(s: State, opt, p: int) -> None:
 
 
 def t_play_card(s: State, p: int, h: int) -> None:
-    s.request(Reveal("player", (h,)), r_card_revealed, p, h)
+    s.request(fast_new(Reveal, ("player", (h,))), r_card_revealed, p, h)
 
 
 def r_card_revealed(s: State, ids, p: int, h: int) -> None:
@@ -126,7 +126,7 @@ def r_card_revealed(s: State, ids, p: int, h: int) -> None:
 
 
 def t_symbol(s: State, p: int, h: int, i: int) -> None:
-    symbols = CARD[s.card[h]]["symbols"]
+    symbols = SYMBOLS[s.card[h]]
     if i >= len(symbols):
         return
     sym = symbols[i]
@@ -146,7 +146,7 @@ def t_symbol(s: State, p: int, h: int, i: int) -> None:
         t_ask_symbol(s, p, h, i)
 
 
-SYMBOL_PROMPTS = {
+SYMBOL_PROMPTS: Final = {
     "minion": "Place a minion",
     "building": "Build a building",
     "assassinate": "Assassinate a minion",
@@ -156,7 +156,7 @@ SYMBOL_PROMPTS = {
 
 
 def t_ask_symbol(s: State, p: int, h: int, i: int) -> None:
-    sym = CARD[s.card[h]]["symbols"][i]
+    sym = SYMBOLS[s.card[h]][i]
     opts = symbol_options(s, p, h, sym)
     extra = ability_options(s, p)
     if not opts and not extra:
@@ -305,7 +305,7 @@ def t_end_turn(s: State, p: int) -> None:
 
 
 def play_mossy(s: State, p: int, h: int) -> None:
-    s.request(Reveal("player", (h,)), r_mossy_revealed, p, h)
+    s.request(fast_new(Reveal, ("player", (h,))), r_mossy_revealed, p, h)
 
 
 def r_mossy_revealed(s: State, ids, p: int, h: int) -> None:
@@ -339,7 +339,7 @@ def r_mossy_revealed(s: State, ids, p: int, h: int) -> None:
 def t_event(s: State, p: int) -> None:
     if not s.event_deck:
         return  # A28: nothing happens when the event deck is empty
-    s.request(Reveal("event", (s.event_deck[-1],)), r_event_revealed, p)
+    s.request(fast_new(Reveal, ("event", (s.event_deck[-1],))), r_event_revealed, p)
 
 
 def r_event_revealed(s: State, ids, p: int) -> None:

@@ -6,7 +6,7 @@ Igor, Fresh Start Club, Wallace Sonky) or Small Gods, cancelling the task.
 """
 from __future__ import annotations
 
-from .model import AREA_IDS, COLOURS, INTERRUPT_KIND, IllegalAction, Reveal, SMALL_GODS
+from .model import AREA_IDS, COLOURS, INTERRUPT_KIND, IllegalAction, Reveal, SMALL_GODS, fast_new
 from .state import State
 from .board import arrive, ask_placement, depart, reveal, who_name
 
@@ -128,7 +128,7 @@ def r_guard(s: State, opt, q: int, kind: str, cause) -> None:
             s.log("small-gods", q, f"{COLOURS[q]}: small-gods ($3)", amount=3, stopped=kind)
         return
     h = opt[1]
-    s.request(Reveal("player", (h,)), r_guard_revealed, q, kind, cause, h)
+    s.request(fast_new(Reveal, ("player", (h,))), r_guard_revealed, q, kind, cause, h)
 
 
 def pop_guarded(s: State):

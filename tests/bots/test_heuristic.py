@@ -11,7 +11,7 @@ from ankh.core.setup import new_game
 from tests.core.helpers import masked_answer
 from ankh.core.model import AREA_INDEX, Decision, Reveal
 from ankh.core.record import Fixed
-from ankh.core.state import State
+from ankh.core.state import FIELDS, State
 from ankh.net.local import LocalTable
 
 DOLLY = AREA_INDEX["dolly-sisters"]
@@ -62,7 +62,7 @@ def test_heuristic_bots_finish_games_at_every_table_size():
 
 
 def snapshot(s: State) -> tuple:
-    return tuple(repr(getattr(s, name)) for name in State.__slots__ if name != "events")
+    return tuple(repr(getattr(s, name)) for name in FIELDS if name != "events")
 
 
 def ask_in_random_games(bot_for, games: int, every: int, seed0: int) -> tuple[int, set]:

@@ -55,17 +55,19 @@ def test_event_streams_and_final_states_are_unchanged():
 
 def test_the_digest_sees_a_single_changed_event(monkeypatch):
     """The comparison is not blind: one event with one changed word changes the digest."""
-    real = State.log
+    real = game_stream
     changed = []
 
-    def log(self, kind, seat, text, **data):
-        if kind == "fog" and not changed:
-            changed.append(text)
-            text = text.replace("fog", "Fog", 1)
-        real(self, kind, seat, text, **data)
+    def altered(players: int, seed: int, bot) -> tuple[list, State]:
+        events, s = real(players, seed, bot)
+        for i, ev in enumerate(events):
+            if ev.kind == "fog" and not changed:
+                changed.append(ev.text)
+                events[i] = ev._replace(text=ev.text.replace("fog", "Fog", 1))
+        return events, s
 
     few = GAMES[250:]
     before = stream_digest(few, ())
-    monkeypatch.setattr(State, "log", log)
+    monkeypatch.setattr(f"{__name__}.game_stream", altered)
     assert stream_digest(few, ()) != before
     assert changed

@@ -1,0 +1,106 @@
+"""ankh's build backend: setuptools', plus the rules core compiled with mypyc.
+
+A regular install or wheel (``pip install .``, ``pip wheel .``) compiles the
+hot modules of ``ankh.core`` (``COMPILED``) to C extensions with mypyc where it
+can: a C compiler and Python's headers are present and ``ANKH_PURE`` is not
+set.  Only then does the build ask for mypy.  Otherwise, or when mypyc or the
+C compiler fails, the wheel holds the pure-Python core -- the reference, which
+is always installed beside the extensions -- and the build says why in one
+line.  An editable install (``pip install -e .``) is always pure Python: an
+extension built next to ``core/*.py`` would shadow every later edit of them.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+from setuptools import build_meta as _setuptools
+from setuptools.build_meta import *  # noqa: F401,F403  (every other hook as setuptools has it)
+from setuptools.command.build_ext import build_ext
+
+MYPY = "mypy>=1.11"
+
+# The modules compiled: the rules' hot paths.  The component tables (``catalog``)
+# gain nothing and stay Python, as do the bots, records and views.
+COMPILED = (
+    "model", "state", "board", "windows", "abilities", "effects_common", "effects_hands",
+    "effects_board", "events", "turn", "scoring", "setup",
+)
+STAGE = Path("build") / "mypyc-src"  # the sources as package ankh.core, for mypy's module names
+OPT_LEVEL = "3"
+
+
+def say(line: str) -> None:
+    print(f"ankh: {line}", file=sys.stderr, flush=True)
+
+
+def pure_reason() -> str | None:
+    """Why this build cannot compile the core, or None if it can."""
+    if os.environ.get("ANKH_PURE"):
+        return "ANKH_PURE is set"
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    if shutil.which(shlex.split(cc)[0]) is None:
+        return f"no C compiler ({cc})"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        return "no Python headers (Python.h)"
+    return None
+
+
+def get_requires_for_build_wheel(config_settings=None) -> list[str]:
+    need = _setuptools.get_requires_for_build_wheel(config_settings)
+    return need + [MYPY] if pure_reason() is None else need
+
+
+def core_extensions(root: Path) -> list:
+    """The extension modules of the compiled core, or [] (saying why)."""
+    reason = pure_reason()
+    if reason is None:
+        try:
+            from mypyc.build import mypycify
+        except ImportError:
+            reason = "mypy is not installed"
+    if reason is not None:
+        say(f"the rules core stays pure Python: {reason}")
+        return []
+    say("compiling the rules core with mypyc")
+    stage = root / STAGE
+    shutil.rmtree(stage, ignore_errors=True)
+    shutil.copytree(root / "core", stage / "ankh" / "core",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyc"))
+    (stage / "ankh" / "__init__.py").write_text("")  # so that mypy names the modules ankh.core.*
+    paths = [str(STAGE / "ankh" / "core" / f"{name}.py") for name in COMPILED]
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        return mypycify(paths, opt_level=OPT_LEVEL, group_name="ankh_core")
+    except (Exception, SystemExit) as e:
+        say(f"the rules core stays pure Python: mypyc failed ({e})")
+        return []
+    finally:
+        os.chdir(cwd)
+
+
+class OptionalBuildExt(build_ext):
+    """Builds the compiled core, or on a compiler error leaves it out (the wheel
+    still holds the Python modules)."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as e:
+            say(f"the rules core stays pure Python: its C compile failed ({str(e)[:160]})")
+            for path in self.get_outputs():
+                Path(path).unlink(missing_ok=True)
+
+
+def setup_arguments(root: Path) -> dict:
+    """What setup.py adds to pyproject.toml: the compiled core, for a wheel only."""
+    if "bdist_wheel" not in sys.argv:
+        return {}
+    for old in (root / "build").glob("lib*"):  # no extension of an earlier build slips in
+        shutil.rmtree(old)
+    return {"ext_modules": core_extensions(root), "cmdclass": {"build_ext": OptionalBuildExt}}
