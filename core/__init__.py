@@ -21,7 +21,7 @@ The modules import one way, from the bottom up:
 - ``turn`` (the turn, its card symbols, and the tables of texts and events)
   and ``setup`` (a new game, scenarios) on top.
 
-A regular install compiles the hot modules (``build_backend/ankh_build.py``
+A regular install compiles the hot modules (``scripts/backend/ankh_build.py``
 lists them) to C extensions with mypyc; the same source runs as plain Python
 (the reference, and every editable install).  What that asks of the code: the
 types annotated are the types stored (a compiled module checks them at run

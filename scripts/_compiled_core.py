@@ -2,7 +2,7 @@
 its sources changed) and prints that folder, to put on PYTHONPATH ahead of an
 editable checkout (as scripts/test and scripts/bench/playouts do).
 
-It is built as a player's install builds it: a wheel (build_backend/ankh_build.py),
+It is built as a player's install builds it: a wheel (scripts/backend/ankh_build.py),
 of which only ankh.core and its shared library are unpacked.  Exits 1, saying
 why, if the wheel holds no compiled core (no C compiler, ANKH_PURE set, mypyc
 or the compiler failed)."""

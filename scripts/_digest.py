@@ -13,7 +13,7 @@ def digest(sources: list[str] | None = None) -> str:
     h = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
     if sources is not None:
         h.update(os.environ.get("ANKH_PURE", "").encode())
-        for top in ["setup.py", "build_backend", *sources]:
+        for top in ["setup.py", "scripts/backend", *sources]:
             base = ROOT / top
             for p in sorted([base] if base.is_file() else base.rglob("*")):
                 if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".so", ".pyc"):

@@ -4,7 +4,7 @@ survives pickling (the search bot's worker processes) and ``copy``.
 ``scripts/test`` runs the whole suite against the pure-Python core (the
 editable checkout) and then, where a C compiler is present, tests/core and
 tests/bots again with ``ANKH_CORE=compiled`` against the core compiled with
-mypyc as a player's install builds it (``build_backend/ankh_build.py``)."""
+mypyc as a player's install builds it (``scripts/backend/ankh_build.py``)."""
 from __future__ import annotations
 
 import copy
@@ -26,7 +26,7 @@ from ankh.core.state import FIELDS, State
 from .helpers import ChoosyRandomBot, final_state_text, new_table_game
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "build_backend"))
+sys.path.insert(0, str(ROOT / "scripts" / "backend"))
 from ankh_build import COMPILED  # noqa: E402
 
 WANTED = os.environ.get("ANKH_CORE", "pure")
