@@ -1,10 +1,10 @@
 """The rules core under test is the one this run means to test, and a state
 survives pickling (the search bot's worker processes) and ``copy``.
 
-``scripts/test`` runs the whole suite against the pure-Python core (the
-editable checkout) and then, where a C compiler is present, tests/core and
-tests/bots again with ``ANKH_CORE=compiled`` against the core compiled with
-mypyc as a player's install builds it (``scripts/backend/ankh_build.py``)."""
+Where a C compiler is present, ``scripts/test`` runs the whole suite with
+``ANKH_CORE=compiled`` against the core compiled with mypyc as a player's
+install builds it (``scripts/backend/ankh_build.py``), then tests/core and
+tests/bots again against the pure-Python core (the editable checkout)."""
 from __future__ import annotations
 
 import copy

@@ -15,8 +15,8 @@ from ankh.net.local import LocalGame
 
 from .helpers import play_random
 
-# per player count; every step of every game is checked (scripts/test checks fewer
-# against the compiled core, whose run is there to show that it plays the same)
+# per player count; every step of every game is checked (scripts/test's second run,
+# on the pure-Python core after the whole suite ran on the compiled one, checks fewer)
 GAMES = int(os.environ.get("ANKH_PROPERTY_GAMES", "1000"))
 
 
