@@ -23,6 +23,24 @@ from .text import (PERSONALITY, SEAT_STYLE, area_names, card_name, colour, event
 QUIET = frozenset({"scroll", "draw", "turn", "setup"})
 
 
+def said_already(ev, before) -> bool:
+    """A draw right after the same seat's end of turn: "ended the turn and drew 2" said it."""
+    return (ev.kind == "draw" and before is not None and before.kind == "end"
+            and before.seat == ev.seat)
+
+
+def worth_a_line(events, last: int) -> tuple:
+    """The last ``last`` of ``events`` worth a line of their own (less those
+    the line before them already said)."""
+    out: list = []
+    for n in range(len(events) - 1, -1, -1):
+        if len(out) == last:
+            break
+        if not said_already(events[n], events[n - 1] if n else None):
+            out.append(events[n])
+    return tuple(reversed(out))
+
+
 def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 

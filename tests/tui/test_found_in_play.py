@@ -1,0 +1,34 @@
+"""What a person playing whole games noticed, each kept from coming back."""
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from ankh.tui.app import AnkhApp
+from ankh.tui.screens.game import GameScreen
+
+from .helpers import settle
+
+
+async def test_the_lines_under_the_map_say_a_turn_end_draw_once():
+    """While a bot decides, the strip under the map tells the last happenings:
+    "You ended the turn and drew 2." is not followed by "You drew 2."."""
+    app = AnkhApp(bot_delay=0.4, seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n", "left", "down", "down", "down", "right", "right", "enter")  # 2 seats, easy
+        seen = []
+        for _ in range(400):
+            await pilot.pause(0.02)
+            screen = app.screen
+            if not isinstance(screen, GameScreen) or screen.view is None:
+                continue
+            if screen.view.decision is not None:
+                await pilot.press("enter")
+                continue
+            text = str(screen.query_one("#recent", Static).content)
+            if "You ended the turn and drew" in text:
+                seen.append(text)
+                if len(seen) >= 2:
+                    break
+        assert seen, "never saw the strip after an end of turn"
+        for text in seen:
+            assert "You drew" not in text, text
