@@ -322,14 +322,27 @@ def prompt_card(prompt: str) -> str | None:
     return None
 
 
-def option_detail(text: str, prompt: str = "", kind: str = "") -> str:
-    """A line or two explaining an option: a card's text, a City Area's power."""
+# Options that do not carry out the symbol asked about.
+BESIDE_THE_SYMBOL = frozenset({"skip", "ability", "interrupt"})
+
+
+def option_detail(text: str, prompt: str = "", kind: str = "", options: tuple = ()) -> str:
+    """A line or two explaining an option: a card's text, a City Area's power.
+    ``options`` are the decision's other options (saying why skipping is all
+    the symbol allows)."""
     words = text.split()
     verb, args = words[0], words[1:]
     if verb == "pass" and kind == "window":
         return _("Nothing stops it: what threatens you goes ahead.")
     if verb in ("scroll", "skip", "pay", "accept", "refuse") and prompt_card(prompt):
         cid = prompt_card(prompt)
+        if verb == "skip" and options and all(o.split()[0] in BESIDE_THE_SYMBOL for o in options):
+            # the symbol's own option is missing: say what it was, and why
+            if prompt.endswith(": Carry out the card's text"):
+                return " ".join((card_summary(cid), card_text(cid),
+                                 _("Nothing this text does is possible now, so it can only be skipped.")))
+            return " ".join((card_summary(cid), _("This symbol has nothing it can do now, so it can only "
+                                                  "be skipped.")))
         if verb == "accept":
             # the consequence: what holding the card in front of you means
             return _("{card} stays in front of you for the rest of the game. {text}").format(

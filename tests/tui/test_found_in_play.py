@@ -5,6 +5,7 @@ from textual.widgets import Static
 
 from ankh.tui.app import AnkhApp
 from ankh.tui.screens.game import GameScreen
+from ankh.tui.session import GameSession
 
 from .helpers import settle
 
@@ -32,3 +33,30 @@ async def test_the_lines_under_the_map_say_a_turn_end_draw_once():
         assert seen, "never saw the strip after an end of turn"
         for text in seen:
             assert "You drew" not in text, text
+
+
+# Red plays Wee Mad Arthur with nowhere to build (trouble wherever red has a
+# minion and no building, a building of red's own in Dimwell): only skipping
+# and red's City Area card are offered.
+NOWHERE_TO_BUILD = """\
+# ankh record 1
+players: 2
+seed: 3
+first: red
+hand red: wee-mad-arthur groat hex the-royal-mint nobby-nobbs
+area dimwell: red building=red
+
+red: play wee-mad-arthur
+"""
+
+
+async def test_a_card_text_that_cannot_be_carried_out_says_so():
+    app = AnkhApp(GameSession.from_text(NOWHERE_TO_BUILD), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert screen.view.option_texts[0] == "skip"
+        assert not any(o.startswith("scroll") for o in screen.view.option_texts)
+        detail = str(screen.query_one("#detail", Static).content)
+        assert "half the area's cost" in detail          # the text skipped
+        assert "Nothing this text does is possible now" in detail

@@ -326,7 +326,7 @@ class DecisionPrompt(Vertical):
             return
         index = e.options[0]
         text = view.option_texts[index]
-        detail = option_detail(text, view.decision.prompt, view.decision.kind)
+        detail = option_detail(text, view.decision.prompt, view.decision.kind, view.option_texts)
         words = text.split()
         if words[0] == "target" and len(words) > 1 and words[1] in COLOURS:
             seat = view.seats[COLOURS.index(words[1])]
