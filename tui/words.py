@@ -241,8 +241,10 @@ def describe(ev: Event, viewer: int | None, view=None) -> str:
         return _(END_REASONS.get(d.get("reason"), N_("The game ends.")))
     if k == "win":
         if d.get("winners"):
-            return _("{winners} won on points ({points}).").format(
-                winners=_(" and ").join(who(x, viewer) for x in d["winners"]), points=d.get("amount"))
+            line = (_("{winners} won on points ({points}).") if len(d["winners"]) == 1 else
+                    _("{winners} share the win on points ({points} each)."))
+            return _cap(line.format(winners=_(" and ").join(who(x, viewer) for x in d["winners"]),
+                                    points=d.get("amount")))
         return _cap(_("{who} revealed {personality} and won.").format(
             who=w, personality=personality(d.get("personality"))))
     return ev.text

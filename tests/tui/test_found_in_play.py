@@ -60,3 +60,13 @@ async def test_a_card_text_that_cannot_be_carried_out_says_so():
         detail = str(screen.query_one("#detail", Static).content)
         assert "half the area's cost" in detail          # the text skipped
         assert "Nothing this text does is possible now" in detail
+
+
+def test_the_log_line_for_a_win_on_points_starts_a_sentence():
+    from ankh.core.model import Event
+    from ankh.tui.words import describe
+    one = Event("win", 1, "yellow wins on points (75)", {"winners": [1], "amount": 75})
+    two = Event("win", 1, "yellow and green win on points (40)", {"winners": [1, 2], "amount": 40})
+    assert describe(one, 0, None) == "Yellow won on points (75)."
+    assert describe(two, 0, None) == "Yellow and green share the win on points (40 each)."
+    assert describe(two, 1, None) == "You and green share the win on points (40 each)."
