@@ -150,6 +150,13 @@ def personality_text(pid: str) -> str:
     return _printed(PERSONALITY, "personality", pid, text=True)
 
 
+def win_condition(pid: str) -> str:
+    """How ``pid`` wins, in full: Lord Rust's and Lord de Worde's cards only
+    say "Same condition as Lord Selachii", which tells their holder nothing."""
+    cond = PERSONALITY[pid]["condition"]
+    return personality_text(next(p for p in PERSONALITY if PERSONALITY[p]["condition"] == cond))
+
+
 def symbol_word(sym: str) -> str:
     if sym.startswith("money:"):
         return "$" + sym.split(":", 1)[1]

@@ -70,3 +70,22 @@ def test_the_log_line_for_a_win_on_points_starts_a_sentence():
     assert describe(one, 0, None) == "Yellow won on points (75)."
     assert describe(two, 0, None) == "Yellow and green share the win on points (40 each)."
     assert describe(two, 1, None) == "You and green share the win on points (40 each)."
+
+
+async def test_lord_rust_is_told_how_to_win_not_to_look_up_lord_selachii():
+    record = """\
+# ankh record 1
+players: 3
+seed: 4
+first: red
+personality red: lord-rust
+"""
+    app = AnkhApp(GameSession.from_text(record), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("p")
+        you = app.screen.query_one("#you")
+        aim = str(you.render())
+        assert "Lord Rust" in aim
+        assert "you win if you control at least N areas" in aim
+        assert "Same condition" not in aim
