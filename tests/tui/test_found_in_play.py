@@ -4,10 +4,11 @@ from __future__ import annotations
 from textual.widgets import Static
 
 from ankh.tui.app import AnkhApp
+from ankh.tui.screens.end import EndScreen
 from ankh.tui.screens.game import GameScreen
 from ankh.tui.session import GameSession
 
-from .helpers import settle
+from .helpers import notices, settle
 
 
 async def test_the_lines_under_the_map_say_a_turn_end_draw_once():
@@ -89,3 +90,36 @@ personality red: lord-rust
         assert "Lord Rust" in aim
         assert "you win if you control at least N areas" in aim
         assert "Same condition" not in aim
+
+
+# Red's Rincewind draws Fog, which turns the last card of the draw pile: the
+# game ends at red's refill, on points.
+FOG_ENDS_IT = """\
+# ankh record 1
+players: 3
+seed: 9
+first: red
+personality red: lord-vetinari
+personality yellow: lord-rust
+personality green: dragon-king-of-arms
+hand red: rincewind groat hex the-royal-mint nobby-nobbs
+events: fog
+draw-pile: 1
+"""
+
+
+async def test_the_end_screen_is_not_hidden_under_the_last_moves_notices():
+    app = AnkhApp(GameSession.from_text(FOG_ENDS_IT), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("1")                            # play Rincewind: Fog
+        await settle(pilot)
+        for _ in range(10):
+            if isinstance(app.screen, EndScreen):
+                break
+            await pilot.press("enter")
+            await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        await pilot.pause()
+        assert notices(app) == []                         # the result shows in full
+        assert any(e.kind == "event" for e in app.screen.app.screen_stack[-2].session.log)

@@ -97,6 +97,10 @@ class EndScreen(Localised, Screen):
                                       style="dim"), id="end-keys")
         yield Footer(compact=True)
 
+    def on_mount(self) -> None:
+        # The last moves' notices would cover the result; the log keeps them ('b').
+        self.app.clear_notifications()
+
     @property
     def winners(self) -> list[str]:
         return [COLOURS[w] for w in self.final.outcome.winners]
