@@ -96,13 +96,10 @@ personality red: lord-rust
 # game ends at red's refill, on points.
 FOG_ENDS_IT = """\
 # ankh record 1
-players: 3
-seed: 9
+players: 2
+seed: 17
 first: red
-personality red: lord-vetinari
-personality yellow: lord-rust
-personality green: dragon-king-of-arms
-hand red: rincewind groat hex the-royal-mint nobby-nobbs
+hand red: rincewind
 events: fog
 draw-pile: 1
 """
