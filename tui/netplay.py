@@ -39,9 +39,12 @@ class NetSession:
     path = None
     ply = 0
 
-    def __init__(self, *, bot_kind: str = "heuristic", interface: str | None = None) -> None:
+    def __init__(self, *, bot_kind: str = "heuristic", interface: str | None = None,
+                 name: str | None = None, advertise: bool = True) -> None:
         self.bot_kind = bot_kind
         self.interface = interface
+        self.name = name            # the name to sit under (default: the profile's)
+        self.advertise = advertise  # a hosted table is announced on the LAN
         self.node: HostNode | JoinNode | None = None
         self.log: list = []
         self.lobby_lines: list[str] = []
@@ -68,9 +71,9 @@ class NetSession:
         profile = home.load_identity()
         bind = self.interface or "0.0.0.0"
         decide = {0: self.decide, **{s: self._bot for s in range(1, bots + 1)}}
-        self.node = HostNode(profile.identity, profile.name, seats=seats, bots=bots, decide=decide,
+        self.node = HostNode(profile.identity, self.name or profile.name, seats=seats, bots=bots, decide=decide,
                              report=self.report, save_root=home.saves_dir(), bind=bind, port=port, ready=False,
-                             spectator_chat=spectator_chat)
+                             spectator_chat=spectator_chat, advertise=self.advertise)
         self._task = asyncio.get_running_loop().create_task(self._run_host())
 
     async def _run_host(self) -> None:
@@ -83,7 +86,7 @@ class NetSession:
 
     def join(self, host: str, port: int) -> None:
         profile = home.load_identity()
-        self.node = JoinNode(profile.identity, profile.name, decide=self.decide, report=self.report,
+        self.node = JoinNode(profile.identity, self.name or profile.name, decide=self.decide, report=self.report,
                              save_root=home.saves_dir(), ready=False)
         self.address = f"{host}:{port}"
         self._task = asyncio.get_running_loop().create_task(self._run_join(host, port))

@@ -120,3 +120,26 @@ async def test_the_end_screen_is_not_hidden_under_the_last_moves_notices():
         await pilot.pause()
         assert notices(app) == []                         # the result shows in full
         assert any(e.kind == "event" for e in app.screen.app.screen_stack[-2].session.log)
+
+
+async def test_ankh_host_keeps_its_name_and_no_advertise_options_on_the_screen(monkeypatch):
+    """``ankh host --name alice --no-advertise`` (and ``join --name``) mean the
+    same with a screen as headless: the table shows alice, and is not announced."""
+    from ankh.tui import cli
+    made = []
+    monkeypatch.setattr(AnkhApp, "run", lambda self: made.append(self) or 0)
+    assert cli.main(["host", "--name", "alice", "--no-advertise", "--bind", "127.0.0.1"]) == 0
+    assert cli.main(["join", "127.0.0.1:9", "--name", "bob"]) == 0
+    host, joiner = made
+    assert (joiner.table_name, joiner.advertise) == ("bob", True)
+    async with host.run_test(size=(80, 24)) as pilot:
+        session = host.screen.session
+        for _ in range(100):
+            if session.address and ":" in session.address:
+                break
+            await pilot.pause(0.05)
+        await pilot.pause(0.3)
+        lobby = str(host.screen.query_one("#lobby-body").content)
+        assert "alice" in lobby
+        assert not session.node.advertise and session.advertised is None
+        assert "Announced on the LAN" not in lobby
