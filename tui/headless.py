@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ankh.core.model import COLOURS
-from ankh.net import home
+from ankh.net import home, journal
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError
 from ankh.net.envelope import Identity
 from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir, WatchNode, find_table
@@ -183,6 +183,25 @@ def host(args) -> int:
     return _finish(main)
 
 
+def seat_saved_at(host: str, port: int, saves: Path | None = None) -> Path | None:
+    """The save of the newest game this player joined at ``host:port`` that is
+    not over: ``ankh join HOST:PORT`` run again after the program died (or
+    was killed) goes back to that seat instead of asking the full table for
+    a new one."""
+    saves = home.saves_dir() if saves is None else saves
+    found = []
+    for path in saves.glob("net-*/journal.ankh"):
+        if (path.parent / "game.ankh").exists():
+            continue  # finished
+        try:
+            _transcript, info = journal.read(path.read_bytes())
+            if info.get("role") == "join" and info.get("host") == host and int(info.get("port")) == port:
+                found.append((path.stat().st_mtime, path.parent))
+        except (OSError, ValueError, TypeError, RemoteProtocolError):
+            continue  # damaged or unreadable: not one to carry on
+    return max(found)[1] if found else None
+
+
 def join(args) -> int:
     profile = home.load_identity()
     name = args.name or profile.name
@@ -190,8 +209,13 @@ def join(args) -> int:
     report = _reporter(args)
 
     async def main() -> Result:
-        if args.load:
-            return await JoinNode.resume(profile.identity, SaveDir(Path(args.load)), decide=decide, report=report)
+        load = args.load
+        if not load and args.address:
+            load = seat_saved_at(*parse_address(args.address))
+            if load is not None:
+                print(f"back to the seat saved in {load}", flush=True)
+        if load:
+            return await JoinNode.resume(profile.identity, SaveDir(Path(load)), decide=decide, report=report)
         if args.address:
             h, p = parse_address(args.address)
         else:

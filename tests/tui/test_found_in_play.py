@@ -143,3 +143,45 @@ async def test_ankh_host_keeps_its_name_and_no_advertise_options_on_the_screen(m
         assert "alice" in lobby
         assert not session.node.advertise and session.advertised is None
         assert "Announced on the LAN" not in lobby
+
+
+async def test_the_same_ankh_join_after_a_crash_puts_the_screen_back_at_the_seat(tmp_path, monkeypatch):
+    """``ankh join HOST:PORT`` again after the joiner was killed: the game
+    screen at the seat (not "the table is full"), and the game goes on."""
+    from ..net.procs import Peers
+    peers = Peers()
+    try:
+        host = peers.start(["host", "--headless", "--bot", "random", "--seats", "2",
+                            "--bind", "127.0.0.1", "--seed", "51"], tmp_path / "host")
+        port = int(host.value("listening on port"))
+        joiner = peers.start(["join", f"127.0.0.1:{port}", "--headless", "--bot", "random", "--seed", "52"],
+                             tmp_path / "join")
+        joiner.wait_for(lambda line: line.startswith("turn 4:"), timeout=120)
+        joiner.kill()
+        monkeypatch.setenv("ANKH_HOME", str(tmp_path / "join"))
+        app = AnkhApp(bot_delay=0, net=("join", ("127.0.0.1", port)))
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(400):
+                if isinstance(app.screen, GameScreen):
+                    break
+                await pilot.pause(0.05)
+            assert isinstance(app.screen, GameScreen), "not back at the table"
+            session = app.screen.session
+            moves = 0
+            for _ in range(1500):                 # the game goes on: this seat decides again, twice
+                if moves == 2 or session.result is not None:
+                    break
+                screen = app.screen
+                if isinstance(screen, GameScreen) and screen.view is not None \
+                        and screen.view.decision is not None and session.decision is not None:
+                    await pilot.press("enter")
+                    moves += 1
+                    for _ in range(100):
+                        if session.decision is None:
+                            break
+                        await pilot.pause(0.02)
+                await pilot.pause(0.02)
+            assert moves == 2 or (session.result is not None and session.result.fair)
+            assert session.error is None
+    finally:
+        peers.stop_all()
