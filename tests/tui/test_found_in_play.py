@@ -185,3 +185,31 @@ async def test_the_same_ankh_join_after_a_crash_puts_the_screen_back_at_the_seat
             assert session.error is None
     finally:
         peers.stop_all()
+
+
+# Yellow's Thieves' Guild takes $2 from green, then from red, who holds Wallace Sonky.
+THIEVES = """\
+# ankh record 1
+players: 3
+seed: 8
+first: yellow
+seats: red=person yellow=bot:random green=bot:random
+hand red: wallace-sonky groat
+hand yellow: the-thieves-guild
+hand green: hex
+yellow: play the-thieves-guild
+yellow: scroll
+"""
+
+
+async def test_an_interrupt_window_for_a_card_text_names_the_card_not_its_last_victim():
+    app = AnkhApp(GameSession.from_text(THIEVES), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert screen.view.decision.kind == "window"
+        question = str(screen.query_one("#question", Static).content)
+        assert "because: Yellow is carrying out The Thieves' Guild." in question, question
+        assert "Green paid" not in question
+        detail = str(screen.query_one("#detail", Static).content)   # "pass" highlighted: what goes ahead
+        assert "Every other player pays you $2" in detail, detail
