@@ -213,3 +213,27 @@ async def test_an_interrupt_window_for_a_card_text_names_the_card_not_its_last_v
         assert "Green paid" not in question
         detail = str(screen.query_one("#detail", Static).content)   # "pass" highlighted: what goes ahead
         assert "Every other player pays you $2" in detail, detail
+
+
+async def test_page_down_scrolls_a_summary_too_long_for_80x24():
+    """Four seats: what the three others did since your move does not fit on
+    80×24; PgDn shows the rest of it (it used to switch to the log)."""
+    from textual.containers import VerticalScroll
+    app = AnkhApp(bot_delay=0, seed=21)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n", "right", "enter")                 # 4 seats, 3 bots
+        for _ in range(30):
+            await settle(pilot)
+            screen = app.screen
+            box = screen.query_one("#since", VerticalScroll)
+            if screen.panel == "since" and box.max_scroll_y > 0:
+                break
+            await pilot.press("enter")
+        else:
+            raise AssertionError("no summary longer than the screen came")
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert screen.panel == "since" and box.scroll_y > 0
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert screen.panel == "since" and box.scroll_y == 0

@@ -452,7 +452,16 @@ class GameScreen(Localised, Screen):
         self._focus_choices()
 
     def action_scroll_log(self, direction: int) -> None:
-        """Page the log up or down, whatever has the focus (the log shows first)."""
+        """Page the log up or down, whatever has the focus (the log shows first);
+        on a small terminal showing the summary since your last move, page that
+        (what the others did may not fit)."""
+        if self.mode == "compact" and self.panel == "since":
+            for box in self.query("#since").results(VerticalScroll):
+                if direction < 0:
+                    box.scroll_page_up(animate=False)
+                else:
+                    box.scroll_page_down(animate=False)
+            return
         if self.mode == "compact" and self.panel != "log":
             self.action_show_panel("log")
         for log in self.query(GameLog):

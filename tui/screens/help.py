@@ -46,7 +46,7 @@ Looking around (80×24; larger terminals show everything at once)
   h          your hand, with every card's text
   p          the players, your personality's progress, what you were shown
   l          the log of the whole game
-  PgUp PgDn  scroll the log (from any panel)
+  PgUp PgDn  scroll the log (from any panel but s, which they scroll)
 
 After the game
   r          the results again    b  back to the board    t  title screen
