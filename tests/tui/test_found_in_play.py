@@ -237,3 +237,16 @@ async def test_page_down_scrolls_a_summary_too_long_for_80x24():
         await pilot.press("pageup")
         await pilot.pause()
         assert screen.panel == "since" and box.scroll_y == 0
+
+
+async def test_the_help_says_which_key_chats_at_a_networked_table():
+    """The footer has no room for it at 80 columns: the help's keys say it."""
+    for lang, words in (("en", "c          a game on the network: say something to the table"),
+                        ("fr", "c          partie en réseau : dire quelque chose à la table")):
+        from ankh.tui import i18n
+        i18n.set_language(lang)
+        app = AnkhApp(bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.action_help("keys")
+            await pilot.pause()
+            assert words in str(app.screen.query_one("#keys-text", Static).content)

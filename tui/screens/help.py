@@ -23,6 +23,7 @@ Everywhere
   ctrl+p     command palette (search every command)
   ?  or F1   this help
   q          quit (on the title) / leave the game (it asks; the game is saved)
+  c          a game on the network: say something to the table (chat)
 
 Deciding (the prompt at the bottom)
   ↑ ↓        move between the options
