@@ -54,6 +54,7 @@ class NetSession:
         self.advertised: str | None = None
         self.status = ""
         self._links_down = False
+        self._back_note = ""  # "Link to red is back.", until the game moves on
         self.total = 0
         self.audit = ""
         self.result: Result | None = None
@@ -161,6 +162,8 @@ class NetSession:
             _seat, e = data
             if isinstance(e, Logged):
                 self.log.append(e.event)
+                if self.status == self._back_note:
+                    self.status = ""  # the game moves on: the link is back, no need to say it any more
             elif isinstance(e, GameOver):
                 self.audit = _("The game is over; the result stands once the audit passes.")
             elif isinstance(e, Audited):
@@ -207,7 +210,7 @@ class NetSession:
                 colour=colour(seat), why=reason)
         elif what == "back":
             self._links_down = False
-            self.status = _("Link to {colour} is back.").format(colour=colour(data))
+            self.status = self._back_note = _("Link to {colour} is back.").format(colour=colour(data))
         elif what == "result":
             self.result = data
         self.changed()

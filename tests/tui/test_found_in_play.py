@@ -250,3 +250,18 @@ async def test_the_help_says_which_key_chats_at_a_networked_table():
             app.action_help("keys")
             await pilot.pause()
             assert words in str(app.screen.query_one("#keys-text", Static).content)
+
+
+def test_link_back_is_said_until_the_game_moves_on():
+    """"Link to red is back." stayed on the status line for the rest of the
+    game (cut to "Link to red is" at 80 columns)."""
+    from ankh.core.model import Event
+    from ankh.net.peer import Logged
+    from ankh.tui.netplay import NetSession
+    session = NetSession()
+    session.report("gone", (0, "timeout"))
+    assert "lost" in session.net_alert
+    session.report("back", 0)
+    assert session.net_alert == "" and session.net_note == "Link to red is back."
+    session.report("event", (0, Logged(Event("money", 0, "red takes $1", {"amount": 1}))))
+    assert session.net_note == ""
