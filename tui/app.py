@@ -195,6 +195,12 @@ class AnkhApp(Localised, App[int]):
                 yield SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
 
 
+# The shortest pause the command line gives the bots (``--bot-delay 0``): they
+# still think in a worker, so the screen stays alive while a hard bot searches
+# (a pause of 0 runs them on the screen's own thread, for tests).
+SHORTEST_BOT_DELAY = 0.01
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="ankh", description="Play Discworld: Ankh-Morpork in the terminal.")
     p.add_argument("--seed", type=int, default=None, help="seed for new games (default: random)")
@@ -249,7 +255,7 @@ def run(argv: list[str] | None = None) -> int:
                 net = ("join", parse_address(address))
             else:
                 net = ("join", None)
-    app = AnkhApp(session, bot_delay=max(0.0, args.bot_delay), seed=args.seed, ansi=args.ansi,
+    app = AnkhApp(session, bot_delay=max(SHORTEST_BOT_DELAY, args.bot_delay), seed=args.seed, ansi=args.ansi,
                   interface=args.interface, net=net, table_name=args.name, advertise=not args.no_advertise)
     result = app.run()
     return result if isinstance(result, int) else (app.return_code or 0)

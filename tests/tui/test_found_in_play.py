@@ -265,3 +265,27 @@ def test_link_back_is_said_until_the_game_moves_on():
     assert session.net_alert == "" and session.net_note == "Link to red is back."
     session.report("event", (0, Logged(Event("money", 0, "red takes $1", {"amount": 1}))))
     assert session.net_note == ""
+
+
+async def test_bot_delay_0_on_the_command_line_keeps_the_screen_alive(monkeypatch):
+    """``ankh --bot-delay 0`` against hard bots froze the screen while each one
+    searched (keys unanswered, nothing drawn): the bots thought on its thread."""
+    import threading
+    from ankh.tui import app as app_module
+    from ankh.tui.session import GameSession
+    made, threads = [], set()
+    monkeypatch.setattr(AnkhApp, "run", lambda self: made.append(self) or 0)
+    think_job = GameSession.think_job
+
+    def watched(self, nxt):
+        job = think_job(self, nxt)
+        return lambda: threads.add(threading.current_thread()) or job()
+    monkeypatch.setattr(GameSession, "think_job", watched)
+    assert app_module.run(["--bot-delay", "0", "--seed", "3"]) == 0
+    (app,) = made
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n", "left", "enter")                  # 2 seats, a hard bot
+        for _ in range(6):
+            await settle(pilot)
+            await pilot.press("enter")
+        assert threads and threading.main_thread() not in threads
