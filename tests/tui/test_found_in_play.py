@@ -289,3 +289,23 @@ async def test_bot_delay_0_on_the_command_line_keeps_the_screen_alive(monkeypatc
             await settle(pilot)
             await pilot.press("enter")
         assert threads and threading.main_thread() not in threads
+
+
+async def test_notices_do_not_cover_the_options_of_a_decision_at_80x24():
+    """Notices (what a card showed you, what hit you) came up over the bottom
+    right of the screen, where the options of the decision are."""
+    from textual.widgets._toast import Toast
+    from ankh.tui.widgets.choices import Choices
+    from . import scenarios
+    app = AnkhApp(GameSession.from_text(scenarios.MRS_CAKE), bot_delay=0)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")                       # Mrs Cake shows red the unused personalities
+        await settle(pilot)
+        await pilot.pause(0.3)
+        toasts = list(app.screen.query(Toast))
+        assert toasts and notices(app)
+        options = app.screen.query_one(Choices).region
+        assert options.height > 0
+        for toast in toasts:
+            assert not toast.region.overlaps(options), (toast.region, options)
