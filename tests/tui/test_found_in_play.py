@@ -309,3 +309,24 @@ async def test_notices_do_not_cover_the_options_of_a_decision_at_80x24():
         assert options.height > 0
         for toast in toasts:
             assert not toast.region.overlaps(options), (toast.region, options)
+
+
+async def test_the_arrows_go_from_tab_to_tab_in_the_help():
+    """The help opened on Rules and only Tab, Tab, → reached Cards: nothing said so."""
+    from textual.widgets import Input, TabbedContent
+    app = AnkhApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")                              # the title's rules
+        tabs = app.screen.query_one(TabbedContent)
+        assert tabs.active == "rules"
+        await pilot.press("right")
+        assert tabs.active == "cards" and isinstance(app.screen.focused, Input)
+        await pilot.press(*"gasp", "left")                  # typed words keep their arrows
+        assert tabs.active == "cards" and app.screen.focused.cursor_position == 3
+        await pilot.press("tab")
+        await pilot.press("right")
+        assert tabs.active == "keys"
+        await pilot.press("right")
+        assert tabs.active == "rules"
+        await pilot.press("left", "left")
+        assert tabs.active == "cards"
