@@ -181,6 +181,14 @@ def card_text(cid: str) -> str:
     return _printed(CARD, "card", cid, text=True)
 
 
+def card_text_and_when(cid: str) -> str:
+    """The card's text and, for an interrupt, when it may be played (Gaspode's
+    text alone, "That single move or removal does not happen", says neither)."""
+    when = interrupt_when(cid)
+    return " ".join(part for part in (card_text(cid), _("Played: {when}").format(when=when) if when else "")
+                    if part)
+
+
 def personality_name(pid: str | None) -> str:
     return _("unknown") if pid is None else _printed(PERSONALITY, "personality", pid)
 
@@ -358,12 +366,7 @@ def option_detail(text: str, prompt: str = "", kind: str = "", options: tuple = 
         return f"{card_summary(cid)} {what}".strip()
     if verb in ("play", "interrupt", "give", "discard") and args and args[0] in CARD:
         cid = args[0]
-        parts = [card_summary(cid)]
-        if card_text(cid):
-            parts.append(card_text(cid))
-        if interrupt_when(cid):
-            parts.append(_("Played: {when}").format(when=interrupt_when(cid)))
-        return " ".join(parts)
+        return " ".join(part for part in (card_summary(cid), card_text_and_when(cid)) if part)
     if verb == "ability" and args and args[0] in AREA:
         return area_text(args[0])
     if verb == "assassinate":

@@ -330,3 +330,22 @@ async def test_the_arrows_go_from_tab_to_tab_in_the_help():
         assert tabs.active == "rules"
         await pilot.press("left", "left")
         assert tabs.active == "cards"
+
+
+async def test_the_hand_says_when_an_interrupt_card_may_be_played():
+    """Gaspode in the hand read only "That single move or removal does not happen."."""
+    record = """\
+# ankh record 1
+players: 3
+seed: 6
+first: red
+hand red: groat gaspode
+"""
+    app = AnkhApp(GameSession.from_text(record), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("h")
+        from ankh.tui.widgets.hand import Hand
+        hand = str(app.screen.query_one(Hand).render())
+        assert "That single move or removal does not happen." in hand
+        assert "Played: When another player's card" in hand
