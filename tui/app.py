@@ -131,16 +131,10 @@ class AnkhApp(Localised, App[int]):
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
     def start_join(self, address: tuple[str, int]) -> None:
-        """Sit at a table by its address and wait in its lobby; back at your
-        seat if a game you joined there is saved and not over."""
-        from .headless import seat_saved_at
+        """Sit at a table by its address and wait in its lobby (back at your
+        seat, if the table's game is on and you have its save)."""
         from .netplay import NetSession
         from .screens.lobby import LobbyScreen
-        saved = seat_saved_at(*address)
-        if saved is not None:
-            self.notify(_("Back to your seat: carrying on the game saved in {path}.").format(path=saved))
-            self.start_net_load(saved)
-            return
         session = NetSession(interface=self.interface, name=self.table_name)
         session.join(*address)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))

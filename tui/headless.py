@@ -183,11 +183,15 @@ def host(args) -> int:
     return _finish(main)
 
 
+FULL = "the table is full"  # a table refusing a join because its game is on
+
+
 def seat_saved_at(host: str, port: int, saves: Path | None = None) -> Path | None:
     """The save of the newest game this player joined at ``host:port`` that is
     not over: ``ankh join HOST:PORT`` run again after the program died (or
-    was killed) goes back to that seat instead of asking the full table for
-    a new one."""
+    was killed), turned away because the table is full, goes back to that
+    seat.  (Asked only then: a save left from an older table at the same
+    address must not keep anyone from a new one.)"""
     saves = home.saves_dir() if saves is None else saves
     found = []
     for path in saves.glob("net-*/journal.ankh"):
@@ -209,21 +213,28 @@ def join(args) -> int:
     report = _reporter(args)
 
     async def main() -> Result:
-        load = args.load
-        if not load and args.address:
-            load = seat_saved_at(*parse_address(args.address))
-            if load is not None:
-                print(f"back to the seat saved in {load}", flush=True)
-        if load:
-            return await JoinNode.resume(profile.identity, SaveDir(Path(load)), decide=decide, report=report)
+        if args.load:
+            return await JoinNode.resume(profile.identity, SaveDir(Path(args.load)), decide=decide, report=report)
         if args.address:
             h, p = parse_address(args.address)
         else:
             print("looking for an open table on the LAN", flush=True)
             h, p = await find_table(args.find_timeout, interfaces=[args.interface] if args.interface else None)
             print(f"found a table at {h}:{p}", flush=True)
-        node = JoinNode(profile.identity, name, decide=decide, report=report, save_root=home.saves_dir())
-        return await node.run(h, p)
+        turned_away: list[Result] = []
+
+        def first_try(what: str, data: Any) -> None:
+            if what == "result" and FULL in data.text and seat_saved_at(h, p) is not None:
+                turned_away.append(data)  # not the last word: the seat's save carries on
+            else:
+                report(what, data)
+        node = JoinNode(profile.identity, name, decide=decide, report=first_try, save_root=home.saves_dir())
+        result = await node.run(h, p)
+        if not turned_away:
+            return result
+        saved = seat_saved_at(h, p)
+        print(f"back to the seat saved in {saved}", flush=True)
+        return await JoinNode.resume(profile.identity, SaveDir(saved), decide=decide, report=report)
 
     return _finish(main)
 

@@ -27,6 +27,7 @@ from ankh.net.ops import shuffle_steps
 from ankh.net.peer import Audited, GameOver, GamePeer, Logged
 
 from .bots import make_bot
+from .headless import FULL, seat_saved_at
 from .i18n import _
 from .text import colour
 from .session import Next
@@ -98,6 +99,14 @@ class NetSession:
             await self.node.run(host, port)
         except Exception as exc:
             self.fail(getattr(exc, "reason", None) or str(exc) or type(exc).__name__)
+            return
+        saved = seat_saved_at(host, port) if self.result is not None and FULL in self.result.text else None
+        if saved is not None:  # the game is on, and this is one of its seats (the program died): carry it on
+            self.result = None
+            self.lobby_lines.append(_("Back to your seat: carrying on the game saved in {path}.").format(
+                path=saved))
+            self.changed()
+            await self._resume_join(home.load_identity().identity, SaveDir(saved))
 
     def load(self, path: Path) -> None:
         """Carry on a saved networked game (after a crash, or leaving the table)."""
