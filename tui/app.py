@@ -36,12 +36,15 @@ class AnkhApp(Localised, App[int]):
                         tooltip=N_("Open the command palette"))]
 
     def __init__(self, session=None, *, bot_delay: float = 0.4, seed: int | None = None,
-                 ansi: bool = False, interface: str | None = None, net: tuple | None = None) -> None:
+                 ansi: bool = False, interface: str | None = None, net: tuple | None = None,
+                 table_name: str | None = None, advertise: bool = True) -> None:
         super().__init__()
         self.title = _(self.TITLE)
         self.start_session = session
         self.interface = interface  # the LAN on this address only (default: every interface)
         self.start_net = net        # ("host", seats, bots) or ("join", address or None): straight to it
+        self.table_name = table_name  # the name shown at tables (default: the one in the settings)
+        self.advertise = advertise    # announce the tables opened here on the LAN
         self.bot_delay = bot_delay
         self.seed = seed
         self.force_ansi = ansi
@@ -106,7 +109,8 @@ class AnkhApp(Localised, App[int]):
         one of the levels in :data:`NET_BOT_KINDS`)."""
         from .netplay import NetSession
         from .screens.lobby import LobbyScreen
-        session = NetSession(bot_kind=bot_kind, interface=self.interface)
+        session = NetSession(bot_kind=bot_kind, interface=self.interface, name=self.table_name,
+                             advertise=self.advertise)
         session.host(seats=seats, bots=bots, port=port, spectator_chat=spectator_chat)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
@@ -127,10 +131,11 @@ class AnkhApp(Localised, App[int]):
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
     def start_join(self, address: tuple[str, int]) -> None:
-        """Sit at a table by its address and wait in its lobby."""
+        """Sit at a table by its address and wait in its lobby (back at your
+        seat, if the table's game is on and you have its save)."""
         from .netplay import NetSession
         from .screens.lobby import LobbyScreen
-        session = NetSession(interface=self.interface)
+        session = NetSession(interface=self.interface, name=self.table_name)
         session.join(*address)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
@@ -184,6 +189,12 @@ class AnkhApp(Localised, App[int]):
                 yield SystemCommand(_(command.title), _(command.help), command.callback, command.discover)
 
 
+# The shortest pause the command line gives the bots (``--bot-delay 0``): they
+# still think in a worker, so the screen stays alive while a hard bot searches
+# (a pause of 0 runs them on the screen's own thread, for tests).
+SHORTEST_BOT_DELAY = 0.01
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="ankh", description="Play Discworld: Ankh-Morpork in the terminal.")
     p.add_argument("--seed", type=int, default=None, help="seed for new games (default: random)")
@@ -194,6 +205,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--interface", metavar="ADDR", default=None,
                    help="host and look for tables on this address only (default: every interface)")
     p.add_argument("--net", nargs="+", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--name", default=None, help=argparse.SUPPRESS)          # ankh host/join --name
+    p.add_argument("--no-advertise", action="store_true", help=argparse.SUPPRESS)  # ankh host --no-advertise
     return p.parse_args(argv)
 
 
@@ -236,7 +249,7 @@ def run(argv: list[str] | None = None) -> int:
                 net = ("join", parse_address(address))
             else:
                 net = ("join", None)
-    app = AnkhApp(session, bot_delay=max(0.0, args.bot_delay), seed=args.seed, ansi=args.ansi,
-                  interface=args.interface, net=net)
+    app = AnkhApp(session, bot_delay=max(SHORTEST_BOT_DELAY, args.bot_delay), seed=args.seed, ansi=args.ansi,
+                  interface=args.interface, net=net, table_name=args.name, advertise=not args.no_advertise)
     result = app.run()
     return result if isinstance(result, int) else (app.return_code or 0)

@@ -135,7 +135,9 @@ def main(argv: list[str] | None = None) -> int:
             net = ["join", *([args.address] if args.address else [])]
         interface = getattr(args, "interface", None) or (args.bind if args.command == "host" and
                                                          args.bind != "0.0.0.0" else None)
-        return run(["--net", *net, *(["--interface", interface] if interface else []), *rest])
+        table = [*(["--name", args.name] if args.name else []),
+                 *(["--no-advertise"] if args.command == "host" and args.no_advertise else [])]
+        return run(["--net", *net, *(["--interface", interface] if interface else []), *table, *rest])
     from ankh.tui.app import run
     game = []
     for opt in ("seed", "bot_delay", "load"):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ankh.core.model import COLOURS
-from ankh.net import home
+from ankh.net import home, journal
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError
 from ankh.net.envelope import Identity
 from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir, WatchNode, find_table
@@ -183,6 +183,29 @@ def host(args) -> int:
     return _finish(main)
 
 
+FULL = "the table is full"  # a table refusing a join because its game is on
+
+
+def seat_saved_at(host: str, port: int, saves: Path | None = None) -> Path | None:
+    """The save of the newest game this player joined at ``host:port`` that is
+    not over: ``ankh join HOST:PORT`` run again after the program died (or
+    was killed), turned away because the table is full, goes back to that
+    seat.  (Asked only then: a save left from an older table at the same
+    address must not keep anyone from a new one.)"""
+    saves = home.saves_dir() if saves is None else saves
+    found = []
+    for path in saves.glob("net-*/journal.ankh"):
+        if (path.parent / "game.ankh").exists():
+            continue  # finished
+        try:
+            _transcript, info = journal.read(path.read_bytes())
+            if info.get("role") == "join" and info.get("host") == host and int(info.get("port")) == port:
+                found.append((path.stat().st_mtime, path.parent))
+        except (OSError, ValueError, TypeError, RemoteProtocolError):
+            continue  # damaged or unreadable: not one to carry on
+    return max(found)[1] if found else None
+
+
 def join(args) -> int:
     profile = home.load_identity()
     name = args.name or profile.name
@@ -198,8 +221,20 @@ def join(args) -> int:
             print("looking for an open table on the LAN", flush=True)
             h, p = await find_table(args.find_timeout, interfaces=[args.interface] if args.interface else None)
             print(f"found a table at {h}:{p}", flush=True)
-        node = JoinNode(profile.identity, name, decide=decide, report=report, save_root=home.saves_dir())
-        return await node.run(h, p)
+        turned_away: list[Result] = []
+
+        def first_try(what: str, data: Any) -> None:
+            if what == "result" and FULL in data.text and seat_saved_at(h, p) is not None:
+                turned_away.append(data)  # not the last word: the seat's save carries on
+            else:
+                report(what, data)
+        node = JoinNode(profile.identity, name, decide=decide, report=first_try, save_root=home.saves_dir())
+        result = await node.run(h, p)
+        if not turned_away:
+            return result
+        saved = seat_saved_at(h, p)
+        print(f"back to the seat saved in {saved}", flush=True)
+        return await JoinNode.resume(profile.identity, SaveDir(saved), decide=decide, report=report)
 
     return _finish(main)
 

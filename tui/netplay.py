@@ -27,6 +27,7 @@ from ankh.net.ops import shuffle_steps
 from ankh.net.peer import Audited, GameOver, GamePeer, Logged
 
 from .bots import make_bot
+from .headless import FULL, seat_saved_at
 from .i18n import _, translated
 from .text import colour
 from .session import Next
@@ -39,9 +40,12 @@ class NetSession:
     path = None
     ply = 0
 
-    def __init__(self, *, bot_kind: str = "heuristic", interface: str | None = None) -> None:
+    def __init__(self, *, bot_kind: str = "heuristic", interface: str | None = None,
+                 name: str | None = None, advertise: bool = True) -> None:
         self.bot_kind = bot_kind
         self.interface = interface
+        self.name = name            # the name to sit under (default: the profile's)
+        self.advertise = advertise  # a hosted table is announced on the LAN
         self.node: HostNode | JoinNode | None = None
         self.log: list = []
         self.lobby_lines: list[str] = []
@@ -51,6 +55,7 @@ class NetSession:
         self.advertised: str | None = None
         self.status = ""
         self._links_down = False
+        self._back_note = ""  # "Link to red is back.", until the game moves on
         self.total = 0
         self.audit = ""
         self.result: Result | None = None
@@ -68,9 +73,9 @@ class NetSession:
         profile = home.load_identity()
         bind = self.interface or "0.0.0.0"
         decide = {0: self.decide, **{s: self._bot for s in range(1, bots + 1)}}
-        self.node = HostNode(profile.identity, profile.name, seats=seats, bots=bots, decide=decide,
+        self.node = HostNode(profile.identity, self.name or profile.name, seats=seats, bots=bots, decide=decide,
                              report=self.report, save_root=home.saves_dir(), bind=bind, port=port, ready=False,
-                             spectator_chat=spectator_chat)
+                             spectator_chat=spectator_chat, advertise=self.advertise)
         self._task = asyncio.get_running_loop().create_task(self._run_host())
 
     async def _run_host(self) -> None:
@@ -83,7 +88,7 @@ class NetSession:
 
     def join(self, host: str, port: int) -> None:
         profile = home.load_identity()
-        self.node = JoinNode(profile.identity, profile.name, decide=self.decide, report=self.report,
+        self.node = JoinNode(profile.identity, self.name or profile.name, decide=self.decide, report=self.report,
                              save_root=home.saves_dir(), ready=False)
         self.address = f"{host}:{port}"
         self._task = asyncio.get_running_loop().create_task(self._run_join(host, port))
@@ -94,6 +99,14 @@ class NetSession:
             await self.node.run(host, port)
         except Exception as exc:
             self.fail(getattr(exc, "reason", None) or str(exc) or type(exc).__name__)
+            return
+        saved = seat_saved_at(host, port) if self.result is not None and FULL in self.result.text else None
+        if saved is not None:  # the game is on, and this is one of its seats (the program died): carry it on
+            self.result = None
+            self.lobby_lines.append(_("Back to your seat: carrying on the game saved in {path}.").format(
+                path=saved))
+            self.changed()
+            await self._resume_join(home.load_identity().identity, SaveDir(saved))
 
     def load(self, path: Path) -> None:
         """Carry on a saved networked game (after a crash, or leaving the table)."""
@@ -158,6 +171,8 @@ class NetSession:
             _seat, e = data
             if isinstance(e, Logged):
                 self.log.append(e.event)
+                if self.status == self._back_note:
+                    self.status = ""  # the game moves on: the link is back, no need to say it any more
             elif isinstance(e, GameOver):
                 self.audit = _("The game is over; the result stands once the audit passes.")
             elif isinstance(e, Audited):
@@ -204,7 +219,7 @@ class NetSession:
                 colour=colour(seat), why=translated(reason))
         elif what == "back":
             self._links_down = False
-            self.status = _("Link to {colour} is back.").format(colour=colour(data))
+            self.status = self._back_note = _("Link to {colour} is back.").format(colour=colour(data))
         elif what == "result":
             self.result = data
         self.changed()

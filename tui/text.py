@@ -150,6 +150,13 @@ def personality_text(pid: str) -> str:
     return _printed(PERSONALITY, "personality", pid, text=True)
 
 
+def win_condition(pid: str) -> str:
+    """How ``pid`` wins, in full: Lord Rust's and Lord de Worde's cards only
+    say "Same condition as Lord Selachii", which tells their holder nothing."""
+    cond = PERSONALITY[pid]["condition"]
+    return personality_text(next(p for p in PERSONALITY if PERSONALITY[p]["condition"] == cond))
+
+
 def symbol_word(sym: str) -> str:
     if sym.startswith("money:"):
         return "$" + sym.split(":", 1)[1]
@@ -172,6 +179,14 @@ def card_summary(cid: str) -> str:
 
 def card_text(cid: str) -> str:
     return _printed(CARD, "card", cid, text=True)
+
+
+def card_text_and_when(cid: str) -> str:
+    """The card's text and, for an interrupt, when it may be played (Gaspode's
+    text alone, "That single move or removal does not happen", says neither)."""
+    when = interrupt_when(cid)
+    return " ".join(part for part in (card_text(cid), _("Played: {when}").format(when=when) if when else "")
+                    if part)
 
 
 def personality_name(pid: str | None) -> str:
@@ -322,14 +337,27 @@ def prompt_card(prompt: str) -> str | None:
     return None
 
 
-def option_detail(text: str, prompt: str = "", kind: str = "") -> str:
-    """A line or two explaining an option: a card's text, a City Area's power."""
+# Options that do not carry out the symbol asked about.
+BESIDE_THE_SYMBOL = frozenset({"skip", "ability", "interrupt"})
+
+
+def option_detail(text: str, prompt: str = "", kind: str = "", options: tuple = ()) -> str:
+    """A line or two explaining an option: a card's text, a City Area's power.
+    ``options`` are the decision's other options (saying why skipping is all
+    the symbol allows)."""
     words = text.split()
     verb, args = words[0], words[1:]
     if verb == "pass" and kind == "window":
         return _("Nothing stops it: what threatens you goes ahead.")
     if verb in ("scroll", "skip", "pay", "accept", "refuse") and prompt_card(prompt):
         cid = prompt_card(prompt)
+        if verb == "skip" and options and all(o.split()[0] in BESIDE_THE_SYMBOL for o in options):
+            # the symbol's own option is missing: say what it was, and why
+            if prompt.endswith(": Carry out the card's text"):
+                return " ".join((card_summary(cid), card_text(cid),
+                                 _("Nothing this text does is possible now, so it can only be skipped.")))
+            return " ".join((card_summary(cid), _("This symbol has nothing it can do now, so it can only "
+                                                  "be skipped.")))
         if verb == "accept":
             # the consequence: what holding the card in front of you means
             return _("{card} stays in front of you for the rest of the game. {text}").format(
@@ -338,12 +366,7 @@ def option_detail(text: str, prompt: str = "", kind: str = "") -> str:
         return f"{card_summary(cid)} {what}".strip()
     if verb in ("play", "interrupt", "give", "discard") and args and args[0] in CARD:
         cid = args[0]
-        parts = [card_summary(cid)]
-        if card_text(cid):
-            parts.append(card_text(cid))
-        if interrupt_when(cid):
-            parts.append(_("Played: {when}").format(when=interrupt_when(cid)))
-        return " ".join(parts)
+        return " ".join(part for part in (card_summary(cid), card_text_and_when(cid)) if part)
     if verb == "ability" and args and args[0] in AREA:
         return area_text(args[0])
     if verb == "assassinate":

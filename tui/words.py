@@ -23,6 +23,24 @@ from .text import (PERSONALITY, SEAT_STYLE, area_names, card_name, colour, event
 QUIET = frozenset({"scroll", "draw", "turn", "setup"})
 
 
+def said_already(ev, before) -> bool:
+    """A draw right after the same seat's end of turn: "ended the turn and drew 2" said it."""
+    return (ev.kind == "draw" and before is not None and before.kind == "end"
+            and before.seat == ev.seat)
+
+
+def worth_a_line(events, last: int) -> tuple:
+    """The last ``last`` of ``events`` worth a line of their own (less those
+    the line before them already said)."""
+    out: list = []
+    for n in range(len(events) - 1, -1, -1):
+        if len(out) == last:
+            break
+        if not said_already(events[n], events[n - 1] if n else None):
+            out.append(events[n])
+    return tuple(reversed(out))
+
+
 def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
@@ -223,8 +241,10 @@ def describe(ev: Event, viewer: int | None, view=None) -> str:
         return _(END_REASONS.get(d.get("reason"), N_("The game ends.")))
     if k == "win":
         if d.get("winners"):
-            return _("{winners} won on points ({points}).").format(
-                winners=_(" and ").join(who(x, viewer) for x in d["winners"]), points=d.get("amount"))
+            line = (_("{winners} won on points ({points}).") if len(d["winners"]) == 1 else
+                    _("{winners} share the win on points ({points} each)."))
+            return _cap(line.format(winners=_(" and ").join(who(x, viewer) for x in d["winners"]),
+                                    points=d.get("amount")))
         return _cap(_("{who} revealed {personality} and won.").format(
             who=w, personality=personality(d.get("personality"))))
     return ev.text

@@ -12,6 +12,7 @@ from ankh.tui.app import AnkhApp
 from ankh.tui.session import GameSession
 
 from . import scenarios
+from .helpers import settle
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
@@ -87,7 +88,12 @@ def test_since_your_last_move(snap_compare, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_notice_of_what_a_card_shows_you(snap_compare, size):
-    assert snap_compare(game(scenarios.MRS_CAKE), press=["enter"], terminal_size=size)
+    async def play(pilot):
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.pause(0.3)   # the log has scrolled to its end (the notice no longer hides it)
+
+    assert snap_compare(game(scenarios.MRS_CAKE), run_before=play, terminal_size=size)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -13,7 +13,7 @@ from textual.widgets import Footer, Static
 from ankh.core.model import COLOURS
 
 from ..i18n import _, Localised, NP_
-from ..text import PERSONALITY, _assemble, personality_name, personality_text, score_parts, seat_tag
+from ..text import PERSONALITY, _assemble, personality_name, score_parts, seat_tag, win_condition
 
 
 def why(view) -> Text:
@@ -23,7 +23,7 @@ def why(view) -> Text:
     pid = (o.personalities[o.winners[0]] if o.personalities else o.detail) if o.reason == "personality" else None
     if pid in PERSONALITY:
         t.append("\n")
-        t.append(personality_text(pid), style="italic")
+        t.append(win_condition(pid), style="italic")
     return t
 
 
@@ -96,6 +96,10 @@ class EndScreen(Localised, Screen):
                     yield Static(Text(_("b: look at the final board   t: title screen   q: quit"),
                                       style="dim"), id="end-keys")
         yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        # The last moves' notices would cover the result; the log keeps them ('b').
+        self.app.clear_notifications()
 
     @property
     def winners(self) -> list[str]:

@@ -25,7 +25,7 @@ from ankh.core.views import PlayerView
 from ..i18n import _, Localised, NP_
 from ..session import GameSession, Next
 from ..text import AREA_IDS, area_names, colour
-from ..words import changed_areas, describe, hits, notable, others_acted, summary
+from ..words import changed_areas, describe, hits, notable, others_acted, summary, worth_a_line
 from ..widgets.board import CityMap, map_height
 from ..widgets.choices import Choices
 from ..widgets.hand import Hand
@@ -272,7 +272,7 @@ class GameScreen(Localised, Screen):
             self.view = self.session.view()
             self._tell_chat()
             self.events = tuple(self.session.log)
-            self.recent = self.events[-4:]
+            self.recent = worth_a_line(self.events, 4)
             self._tell_news()
             if self.view.decision is not None and self.view.decision != self._shown_decision:
                 self._new_decision()
@@ -452,7 +452,16 @@ class GameScreen(Localised, Screen):
         self._focus_choices()
 
     def action_scroll_log(self, direction: int) -> None:
-        """Page the log up or down, whatever has the focus (the log shows first)."""
+        """Page the log up or down, whatever has the focus (the log shows first);
+        on a small terminal showing the summary since your last move, page that
+        (what the others did may not fit)."""
+        if self.mode == "compact" and self.panel == "since":
+            for box in self.query("#since").results(VerticalScroll):
+                if direction < 0:
+                    box.scroll_page_up(animate=False)
+                else:
+                    box.scroll_page_down(animate=False)
+            return
         if self.mode == "compact" and self.panel != "log":
             self.action_show_panel("log")
         for log in self.query(GameLog):

@@ -23,6 +23,7 @@ Everywhere
   ctrl+p     command palette (search every command)
   ?  or F1   this help
   q          quit (on the title) / leave the game (it asks; the game is saved)
+  c          a game on the network: say something to the table (chat)
 
 Deciding (the prompt at the bottom)
   ↑ ↓        move between the options
@@ -46,7 +47,7 @@ Looking around (80×24; larger terminals show everything at once)
   h          your hand, with every card's text
   p          the players, your personality's progress, what you were shown
   l          the log of the whole game
-  PgUp PgDn  scroll the log (from any panel)
+  PgUp PgDn  scroll the log (from any panel but s, which they scroll)
 
 After the game
   r          the results again    b  back to the board    t  title screen
@@ -92,8 +93,26 @@ class HelpScreen(Localised, Screen):
     BINDINGS = [
         Binding("escape", "app.pop_screen", NP_("key", "Close")),
         Binding("tab", "app.focus_next", NP_("key", "Next field"), key_display="tab"),
+        Binding("right", "next_tab(1)", NP_("key", "Rules/Cards/Keys"), key_display="←→", priority=True),
+        Binding("left", "next_tab(-1)", show=False, priority=True),
         Binding("f1", "app.pop_screen", show=False),
     ]
+    TABS = ("rules", "cards", "keys")
+
+    def action_next_tab(self, step: int) -> None:
+        """←→ go from tab to tab, wherever the focus is (but in the search field)."""
+        tabs = self.query_one(TabbedContent)
+        self.set_focus(None)  # a focused widget left behind would bring its tab back
+        tabs.active = self.TABS[(self.TABS.index(tabs.active) + step) % len(self.TABS)]
+        if tabs.active == "cards":
+            self.query_one("#search", Input).focus()
+        else:
+            self.query_one(f"#{tabs.active}", TabPane).query_one(VerticalScroll).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_tab" and isinstance(self.focused, Input) and self.focused.value:
+            return False  # the arrows move in what is typed
+        return True
 
     def __init__(self, tab: str = "rules") -> None:
         super().__init__()

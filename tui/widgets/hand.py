@@ -9,7 +9,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..i18n import _
-from ..text import CARD, card_name, card_symbols, card_text
+from ..text import CARD, card_name, card_symbols, card_text_and_when
 
 
 class Hand(Widget):
@@ -44,7 +44,7 @@ class Hand(Widget):
             out.append(f"  {card_symbols(cid)}", style="" if lit else "dim")
             if kind:
                 out.append("  (" + (_("green") if kind == "green" else _("brown")) + ")", style="dim")
-            text = card_text(cid)
+            text = card_text_and_when(cid)
             if text and (self.detailed or lit):
                 width = max(20, self.size.width - 1)
                 out.append("\n" + textwrap.fill(text, width, initial_indent="    ",

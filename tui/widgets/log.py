@@ -9,7 +9,7 @@ from textual.reactive import reactive
 from textual.widgets import RichLog
 
 from ..text import SEAT_STYLE
-from ..words import describe, style_line
+from ..words import describe, said_already, style_line
 
 
 def turn_header(text: str, seat: int | None, width: int) -> Text:
@@ -61,8 +61,7 @@ class GameLog(RichLog):
         width = self._width
         before = self._shown[-1] if self._shown else None
         for ev in events:
-            if not (ev.kind == "draw" and before is not None and before.kind == "end"
-                    and before.seat == ev.seat):   # "ended the turn and drew 2" said it
+            if not said_already(ev, before):
                 self.write(self._line(ev, width), width=width)
             before = ev
         self._shown = tuple(self.events)

@@ -8,7 +8,7 @@ from textual.widget import Widget
 
 from ..i18n import _
 from ..text import (
-    PERSONALITY, SEAT_STYLE, short_area, card_name, personality_name, personality_text, progress, seat_tag,
+    PERSONALITY, SEAT_STYLE, short_area, card_name, personality_name, win_condition, progress, seat_tag,
 )
 from ankh.core.catalog import AREAS
 
@@ -84,7 +84,7 @@ class You(Widget):
         if long:
             out.append("\n" + long, style="bold")
         if pid in PERSONALITY:
-            out.append("\n" + personality_text(pid), style="italic")
+            out.append("\n" + win_condition(pid), style="italic")
         if view.unused_seen:
             out.append("\n" + _("Unused personalities you have seen: {names}.").format(
                 names=", ".join(personality_name(x) for x in view.unused_seen)), style="bold")

@@ -14,7 +14,8 @@ from ankh.core.model import COLOURS
 from ..i18n import N_, _
 from ..steps import AreaKeys, Entry, by_area, first_step, second_step
 from ..text import (
-    AREA_IDS, CARD, area_title, card_name, colour, humanize, option_detail, option_label, prompt_card, seat_tag,
+    AREA_IDS, CARD, area_title, card_name, card_summary, card_text, colour, humanize, option_detail, option_label,
+    prompt_card, seat_tag,
 )
 from .choices import Choices
 from ..words import describe, piece, style_line
@@ -233,7 +234,13 @@ class DecisionPrompt(Vertical):
             t.append(" ! " + _("Interrupt window") + " ", style="bold reverse yellow")
             what = humanize(d.prompt.removeprefix("Interrupt? "))
             t.append(" " + what[:1].upper() + what[1:], style="bold")
-            if self.recent:
+            cards = [c for c in view.in_play if c in CARD]
+            if "a card's text would affect you" in d.prompt and cards:
+                # the card being carried out, not the last thing it did (to another seat)
+                t.append("\n   " + _("because:") + " ", style="dim")
+                t.append_text(style_line(_("{who} is carrying out {card}.").format(
+                    who=colour(view.current).capitalize(), card=card_name(cards[-1]))))
+            elif self.recent:
                 t.append("\n   " + _("because:") + " ", style="dim")
                 t.append_text(self._said(self.recent[-1]))
             return t
@@ -326,7 +333,10 @@ class DecisionPrompt(Vertical):
             return
         index = e.options[0]
         text = view.option_texts[index]
-        detail = option_detail(text, view.decision.prompt, view.decision.kind)
+        detail = option_detail(text, view.decision.prompt, view.decision.kind, view.option_texts)
+        cards = [c for c in view.in_play if c in CARD]
+        if text == "pass" and "a card's text would affect you" in view.decision.prompt and cards:
+            detail = " ".join((detail, card_summary(cards[-1]), card_text(cards[-1])))
         words = text.split()
         if words[0] == "target" and len(words) > 1 and words[1] in COLOURS:
             seat = view.seats[COLOURS.index(words[1])]

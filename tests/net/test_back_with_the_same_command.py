@@ -1,0 +1,52 @@
+"""A player whose program died comes back by running the same ``ankh join
+HOST:PORT`` again, as a person would (no need to know ``--load DIR``): the
+seat's save is found and the game carries on to the same fair result."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .procs import Peers
+
+
+@pytest.fixture
+def peers():
+    ps = Peers()
+    yield ps
+    ps.stop_all()
+
+
+def test_a_killed_joiner_running_the_same_join_again_gets_its_seat_back(peers: Peers, tmp_path: Path) -> None:
+    host = peers.start(["host", "--headless", "--bot", "random", "--seats", "3", "--bots", "1",
+                        "--bind", "127.0.0.1", "--seed", "41"], tmp_path / "host")
+    port = host.value("listening on port")
+    command = ["join", f"127.0.0.1:{port}", "--headless", "--bot", "random", "--seed", "42"]
+    joiner = peers.start(command, tmp_path / "join")
+    save = joiner.value("saving to")
+    joiner.wait_for(lambda line: line.startswith("turn 6:"), timeout=120)
+    joiner.kill()
+    host.wait_for(lambda line: line.startswith("link to") and "lost" in line, timeout=30)
+    again = peers.start(command, tmp_path / "join")
+    assert again.value("back to the seat saved in") == save
+    assert again.finish() == 0 and host.finish() == 0
+    assert again.result == host.result
+
+
+def test_a_save_from_an_older_table_at_the_same_address_does_not_keep_the_player_from_a_new_one(
+        peers: Peers, tmp_path: Path) -> None:
+    old = peers.start(["host", "--headless", "--bot", "random", "--seats", "2", "--bind", "127.0.0.1",
+                       "--seed", "43"], tmp_path / "old")
+    port = old.value("listening on port")
+    command = ["join", f"127.0.0.1:{port}", "--headless", "--bot", "random", "--seed", "44"]
+    joiner = peers.start(command, tmp_path / "join")
+    joiner.wait_for(lambda line: line.startswith("turn 4:"), timeout=120)
+    joiner.kill()
+    old.kill()                                    # that game is never finished
+    new = peers.start(["host", "--headless", "--bot", "random", "--seats", "2", "--bind", "127.0.0.1",
+                       "--port", port, "--seed", "45"], tmp_path / "new")
+    new.value("listening on port")
+    again = peers.start(command, tmp_path / "join")
+    assert again.finish() == 0 and new.finish() == 0
+    assert again.result == new.result
+    assert not any(line.startswith("back to the seat") for line in again.lines)
