@@ -223,22 +223,31 @@ async def test_a_two_step_choice_picks_the_piece_then_the_area_by_its_number():
 @pytest.mark.key_guard
 async def test_keys_pressed_during_bot_turns_do_not_answer_the_next_decision(monkeypatch):
     # a long guard, so that a busy machine's pauses between key presses do not end it
-    monkeypatch.setattr(GameScreen, "KEY_GUARD", 1.5)
+    monkeypatch.setattr(GameScreen, "KEY_GUARD", 3.0)
     app = AnkhApp(GameSession.from_text(scenarios.FOLLOW), bot_delay=0.2)
     async with app.run_test(size=(80, 24)) as pilot:
         lines = len(app.screen.session.game.record.lines)
-        # hold "1" down through blue's turn and well into red's
-        end = time.monotonic() + 2.5
-        while time.monotonic() < end:
+        screen = app.screen
+
+        def reds_turn() -> bool:
+            d = screen.view.decision
+            return d is not None and d.seat == 0 and d.kind == "turn"
+
+        # hold "1" down through the bots' turns (however long a busy machine makes
+        # them) and well into red's
+        give_up = time.monotonic() + 60
+        while not reds_turn():
+            assert time.monotonic() < give_up, screen.view.waiting_for
             await pilot.press("1")
             await asyncio.sleep(0.1)
-        screen = app.screen
-        assert screen.view.decision is not None and screen.view.decision.seat == 0
-        assert screen.view.decision.kind == "turn"
+        for _ in range(10):
+            await pilot.press("1")
+            await asyncio.sleep(0.1)
+        assert reds_turn(), screen.view.decision
         red_lines = [line for line in screen.session.game.record.lines[lines:] if line.who == "red"]
         assert red_lines == []                           # not one of red's decisions was taken
         # once the keys stop, the next one counts
-        await asyncio.sleep(1.7)
+        await asyncio.sleep(GameScreen.KEY_GUARD + 0.5)
         await pilot.press("1")
         await pilot.pause()
         assert [line.who for line in screen.session.game.record.lines[lines:]].count("red") == 1
