@@ -10,7 +10,7 @@ from .board import (
     arrive, assassination_options, build, build_options, depart, pay, pick_options,
     place_minion, placement_options, put_building, remove_building, t_gain, targets_in, who_name,
 )
-from .effects_common import Effect, always, ask_target, guard_text, others, params, text
+from .effects_common import Effect, always, ask_target, ask_victim, guard_text, others, params, text
 from .effects_hands import r_steal_one
 from .windows import move_minion, remove_minion, t_guard
 
@@ -199,13 +199,7 @@ def r_auditor(s: State, opt, q: int, p: int) -> None:
 
 
 def cosmo_lavish(s: State, p: int, h: int) -> None:
-    ask_target(s, p, others(s, p), "Give $2 to whom (they must remove a minion)?", r_cosmo)
-
-
-def r_cosmo(s: State, opt, p: int) -> None:
-    q = opt[1]
-    s.push(t_cosmo, p, q)
-    guard_text(s, q, p)
+    ask_victim(s, p, others(s, p), "Give $2 to whom (they must remove a minion)?", t_cosmo)
 
 
 def t_cosmo(s: State, p: int, q: int) -> None:
@@ -357,17 +351,11 @@ def r_roll_card(s: State, roll: int, p: int, cid: str) -> None:
 
 
 def fire_brigade(s: State, p: int, h: int) -> None:
-    ask_target(s, p, [q for q in others(s, p) if s.buildings_on_board(q)],
-               "The Fire Brigade: threaten whose buildings?", r_fire_brigade)
+    ask_victim(s, p, [q for q in others(s, p) if s.buildings_on_board(q)],
+               "The Fire Brigade: threaten whose buildings?", t_fire_brigade)
 
 
-def r_fire_brigade(s: State, opt, p: int) -> None:
-    q = opt[1]
-    s.push(t_fire_brigade, q, p)
-    guard_text(s, q, p)
-
-
-def t_fire_brigade(s: State, q: int, p: int) -> None:
+def t_fire_brigade(s: State, p: int, q: int) -> None:
     opts = ([("pay", 5)] if s.money[q] >= 5 else []) + [("refuse",)]
     s.ask(q, "choice", opts, f"Pay {COLOURS[p]} $5, or they may burn one of your buildings",
           r_fire_brigade_choice, q, p)

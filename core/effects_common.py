@@ -45,3 +45,15 @@ def guard_text(s: State, q: int, p: int) -> None:
 
 def ask_target(s: State, p: int, cands, prompt: str, fn, *args) -> None:
     s.ask(p, "target", [("target", q) for q in cands], prompt, fn, p, *args)
+
+
+def ask_victim(s: State, p: int, cands, prompt: str, then) -> None:
+    """``p`` chooses another player for the card's text; ``then(s, p, q)`` carries it
+    out once the chosen ``q`` has had the chance to stop it (Wallace Sonky)."""
+    ask_target(s, p, cands, prompt, r_victim, then)
+
+
+def r_victim(s: State, opt, p: int, then) -> None:
+    q = opt[1]
+    s.push(then, p, q)
+    guard_text(s, q, p)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .model import COLOURS, NUM_AREAS, PickRandom, ShowCards
 from .state import NOBODY, State
 from .board import discard_card, learn, pay, t_discard_one, t_draw, t_gain, t_pass_card, t_pay
-from .effects_common import Effect, always, ask_target, guard_text, others, params
+from .effects_common import Effect, always, ask_target, ask_victim, guard_text, others, params
 
 
 # --- money and loans ---------------------------------------------------------------------------
@@ -124,14 +124,8 @@ def r_money_or_card(s: State, opt, q: int, p: int) -> None:
 
 
 def give_card_for_money(s: State, p: int, h: int) -> None:
-    ask_target(s, p, others(s, p), "Give a card to which player (they pay you $2)?",
-               r_give_card_for_money)
-
-
-def r_give_card_for_money(s: State, opt, p: int) -> None:
-    q = opt[1]
-    s.push(t_give_card_for_money, p, q)
-    guard_text(s, q, p)
+    ask_victim(s, p, others(s, p), "Give a card to which player (they pay you $2)?",
+               t_give_card_for_money)
 
 
 def t_give_card_for_money(s: State, p: int, q: int) -> None:
@@ -143,14 +137,8 @@ def t_give_card_for_money(s: State, p: int, q: int) -> None:
 
 
 def stanley(s: State, p: int, h: int) -> None:
-    ask_target(s, p, [q for q in others(s, p) if s.hand[q]], "Take two random cards from whom?",
-               r_stanley)
-
-
-def r_stanley(s: State, opt, p: int) -> None:
-    q = opt[1]
-    s.push(t_stanley, p, q)
-    guard_text(s, q, p)
+    ask_victim(s, p, [q for q in others(s, p) if s.hand[q]], "Take two random cards from whom?",
+               t_stanley)
 
 
 def t_stanley(s: State, p: int, q: int) -> None:
@@ -172,13 +160,7 @@ def t_give_back(s: State, p: int, q: int, picked) -> None:
 
 
 def cable_street(s: State, p: int, h: int) -> None:
-    ask_target(s, p, [q for q in others(s, p) if s.hand[q]], "Look at whose hand?", r_cable)
-
-
-def r_cable(s: State, opt, p: int) -> None:
-    q = opt[1]
-    s.push(t_cable, p, q)
-    guard_text(s, q, p)
+    ask_victim(s, p, [q for q in others(s, p) if s.hand[q]], "Look at whose hand?", t_cable)
 
 
 def t_cable(s: State, p: int, q: int) -> None:
@@ -201,13 +183,7 @@ def r_cable_discard(s: State, opt, q: int) -> None:
 
 
 def chair(s: State, p: int, h: int) -> None:
-    ask_target(s, p, others(s, p), "Swap hands with whom?", r_chair)
-
-
-def r_chair(s: State, opt, p: int) -> None:
-    q = opt[1]
-    s.push(t_swap_hands, p, q)
-    guard_text(s, q, p)
+    ask_victim(s, p, others(s, p), "Swap hands with whom?", t_swap_hands)
 
 
 def t_swap_hands(s: State, p: int, q: int) -> None:
