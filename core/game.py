@@ -1,0 +1,264 @@
+"""The contract every game of the platform keeps: the values a rules engine
+speaks in, and the :class:`Game` object through which the network layer, the
+terminal interface and the tools drive a game without knowing which one it is.
+
+A rules engine is a deterministic state machine (the first game's is
+described in :mod:`ankh.core.morpork`).  Its state says what it waits for:
+
+- a :class:`Decision` by one seat, whose ``options`` (small tuples ``(verb,
+  *args)``) are computed from what that seat can see; or
+- a *request* that only the table can answer: a die roll, cards dealt from a
+  hidden deck, cards revealed, a card passed or shown to one seat, a random
+  pick, a card stolen at random from a hidden hand.
+
+``state.choose(option)`` and ``state.fulfil(answer)`` give the next state and
+the public :class:`Event` list.  Chance never comes from inside: a local table
+answers the requests from a seeded generator, a networked seat from the
+fairness protocol, a replay from its log.  So the same answers give the same
+game on every machine, and a game is its log.
+
+Nothing here imports a game: :func:`get` loads one by id, lazily, from
+:data:`GAMES`.  Nothing here touches randomness, a clock or I/O.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any, Final, NamedTuple
+
+#: The seats' colours and letters, the same in every game (the record notation
+#: and the wire speak of seats by colour).
+COLOURS: Final = ("red", "yellow", "green", "blue")
+LETTERS: Final = ("R", "Y", "G", "B")
+
+
+class RulesError(Exception):
+    """Base of the engines' errors."""
+
+
+class MalformedAction(RulesError):
+    """The answer is not even of the right shape (unknown verb, bad value)."""
+
+
+class IllegalAction(RulesError):
+    """The answer is well formed but not allowed in this position."""
+
+
+# --- what an engine waits for -------------------------------------------------------
+
+class Decision(NamedTuple):
+    """A choice that seat ``seat`` must make among ``options``.
+
+    ``options`` are computed from what that seat can see.  ``kind`` names the
+    situation (``turn``, ``action``, ``window``, ``target`` ...) and ``prompt``
+    explains it in words for the interface.  (A named tuple, as the requests
+    are: made at every step, it must be cheap.)
+    """
+    seat: int
+    kind: str
+    options: tuple[tuple, ...]
+    prompt: str
+
+
+class RollDie(NamedTuple):
+    """Roll ``count`` dice of ``sides`` faces each.  Answer with an int
+    1..sides when ``count`` is 1, else with a tuple of ``count`` such ints.
+    (The first game's twelve-sided die is the default.)"""
+    purpose: str
+    sides: int = 12
+    count: int = 1
+
+
+class DealCard(NamedTuple):
+    """Deal the hidden cards ``handles`` of ``deck`` (the top of it, in order) to
+    ``seat``; answer with a tuple of their ids where this engine may know them
+    (they are the seat's, or the engine sees all), else None entries."""
+    deck: str
+    handles: tuple[int, ...]
+    seat: int
+
+
+class Reveal(NamedTuple):
+    """Show cards to everybody; answer with a tuple of their ids."""
+    deck: str
+    handles: tuple[int, ...]
+
+
+class PassCard(NamedTuple):
+    """Move a hidden card of ``deck`` from one seat's hand to another's; answer
+    with its id if this engine may know it, else None."""
+    handle: int
+    giver: int
+    receiver: int
+    deck: str = "player"
+
+
+class ShowCards(NamedTuple):
+    """Show hidden cards to ``seat`` only; answer with a tuple of ids, or None
+    entries where this engine may not know them."""
+    deck: str
+    handles: tuple[int, ...]
+    seat: int
+
+
+class PickRandom(NamedTuple):
+    """Choose ``k`` of ``items`` uniformly at random; answer with the tuple of
+    chosen items (in the order drawn)."""
+    items: tuple
+    k: int
+    purpose: str
+
+
+class StealRandom(NamedTuple):
+    """``thief`` takes one card, chosen uniformly at random, from ``victim``'s
+    hand of hidden cards ``handles`` (of ``deck``).  Answer with ``(handle,
+    card)``: the handle taken and its id where this engine may know it (the
+    thief's, the victim's, an engine that sees all), else None."""
+    deck: str
+    handles: tuple[int, ...]
+    victim: int
+    thief: int
+    purpose: str
+
+
+Request = RollDie | DealCard | Reveal | PassCard | ShowCards | PickRandom | StealRandom
+
+# Builds a decision or a request from the tuple of its fields, without the
+# named tuple's constructor (a Python call): ``fast_new(Reveal, ("player", (h,)))``.
+# Every field must be given.  The rules' hot paths use it.
+fast_new = tuple.__new__
+Pending = Decision | Request
+
+
+class Event(NamedTuple):
+    """A public happening, for the log.  ``text`` uses the game's record
+    notation; ``data`` says the same in parts for an interface to word its own
+    way (the keys are the game's)."""
+    kind: str
+    seat: int | None
+    text: str
+    data: dict | None = None
+
+
+class Outcome(NamedTuple):
+    """How a game ended: the winning seats, why (``reason``, ``detail``: the
+    game's words) and the scores where the game keeps them.  A game may use a
+    richer named tuple that starts with these fields."""
+    winners: tuple[int, ...]
+    reason: str
+    detail: str = ""
+    scores: tuple[int, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return outcome_json(self)
+
+
+def outcome_json(outcome: Any) -> dict[str, Any]:
+    """An outcome as JSON, the same shape for every game."""
+    return {
+        "winners": [COLOURS[w] for w in outcome.winners],
+        "reason": outcome.reason,
+        "detail": outcome.detail,
+        "scores": list(outcome.scores) if outcome.scores is not None else None,
+    }
+
+
+class Deck(NamedTuple):
+    """A hidden deck as the table shuffles it: its name and its printed cards
+    (distinct ids) as segments from the top down, each segment shuffled on its
+    own and the segments stacked in order.  A card's handle in the engine is
+    its position in the shuffled deck (0 = top)."""
+    name: str
+    segments: tuple[tuple[str, ...], ...]
+
+
+# --- a game ------------------------------------------------------------------------------
+
+class Game:
+    """One game of the platform: what the network layer, the interface and the
+    tools need to know of it, and nothing of how its rules work.
+
+    Each game's package defines one instance (``GAME`` in its ``game``
+    module); :func:`get` finds it by id.  The methods below are the whole
+    road from the platform to a game's rules: the platform never imports a
+    game's modules by name.
+    """
+
+    #: The id on the wire, in records, saves, journals, transcripts and adverts.
+    id: str = ""
+    #: Its name, in English (the interface translates it).
+    name: str = ""
+    #: How many seats it takes.
+    seats: tuple[int, ...] = ()
+    #: The bots by kind, best first: ``{"search": (module, class), ...}``; a
+    #: bot is ``cls(rng).choose(state, decision)``, ``rng`` a ``random.Random``
+    #: the caller owns.  ``NET_BOTS`` are the kinds a networked table may seat,
+    #: its default first.
+    BOTS: dict[str, tuple[str, str]] = {}
+    NET_BOTS: tuple[str, ...] = ()
+
+    # the rules
+    def new_state(self, players: int, position: Any = None) -> Any:
+        """The state of a new game (waiting for its first request or decision)."""
+        raise NotImplementedError
+
+    def decks(self, players: int) -> tuple[Deck, ...]:
+        """The hidden decks, in the order the table shuffles them."""
+        raise NotImplementedError
+
+    def view_for(self, state: Any, seat: int | None) -> Any:
+        """What ``seat`` (None: a spectator) may see: the only road from a
+        state to an interface or a bot."""
+        raise NotImplementedError
+
+    def describe_outcome(self, outcome: Any) -> str:
+        """The result in words that are the same on every seat (colours, not
+        "you"), for logs and the ``result:`` line."""
+        raise NotImplementedError
+
+    # the notation
+    def format_option(self, state: Any, option: tuple) -> str:
+        raise NotImplementedError
+
+    def parse_option(self, state: Any, text: str) -> tuple:
+        raise NotImplementedError
+
+    # records, and the table that answers requests offline
+    def parse_record(self, text: str) -> Any:
+        raise NotImplementedError
+
+    def format_record(self, record: Any) -> str:
+        raise NotImplementedError
+
+    def local_game(self, record: Any, bots: dict[int, Any] | None = None) -> Any:
+        """A game at one table (a seeded local table answers every request),
+        replayed from ``record`` and carried on by ``bots``."""
+        raise NotImplementedError
+
+    def bot(self, kind: str, rng: Any) -> Any:
+        """A bot of ``kind`` drawing its choices from ``rng``."""
+        module, cls = self.BOTS[kind]
+        return getattr(importlib.import_module(module), cls)(rng)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id}>"
+
+
+#: The games by id, each the module that defines its ``GAME``.  The first is
+#: the default: files and tables that name no game are of it.
+GAMES: Final[dict[str, str]] = {
+    "morpork": "ankh.core.morpork.game",
+}
+DEFAULT: Final = "morpork"
+
+
+class UnknownGame(LookupError):
+    """No game has that id."""
+
+
+def get(game_id: str | None = None) -> Game:
+    """The game ``game_id`` (None: the default), imported on first use."""
+    gid = DEFAULT if game_id is None else game_id
+    module = GAMES.get(gid) if type(gid) is str else None
+    if module is None:
+        raise UnknownGame(f"no game is called {gid!r} (known: {', '.join(GAMES)})")
+    return importlib.import_module(module).GAME
