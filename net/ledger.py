@@ -115,8 +115,12 @@ class _Step:
 
 
 class Ledger:
-    def __init__(self, roster: Roster, *, viewer: int | None = None, boxes: Boxes | None = None) -> None:
+    def __init__(self, roster: Roster, *, viewer: int | None = None, boxes: Boxes | None = None,
+                 trusted: bool = False) -> None:
         self.roster = roster
+        # A log already checked in full (by this process) is followed again with
+        # every message taken as checked: no proof is verified a second time.
+        self.trusted = trusted
         self.n = roster.size
         self.viewer = viewer
         self.boxes = boxes
@@ -315,7 +319,7 @@ class Ledger:
             raise self.blame(env.sender, f"sent {env.kind!r} where {kind!r} was expected")
         if env.sender not in self.next_senders():
             raise self.blame(env.sender, f"{env.kind!r} message out of turn")
-        return _STEPS[kind].check(self, env, own)
+        return _STEPS[kind].check(self, env, own or self.trusted)
 
     def apply(self, env: Envelope, staged: Any) -> tuple[bool, Any]:
         kind = KIND_OF[type(self.op)]

@@ -236,6 +236,9 @@ def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, viola
     except LocalProtocolError as exc:
         violation(None, f"the log does not follow the rules: {exc}")
         return ""
+    if r.cheat is not None:  # a lie about a hidden card, found with every card known after the audit
+        violation(r.cheat.seat, r.cheat.message)
+        return ""
     moves = sum(1 for e in r.history if isinstance(e, Moved))
     o = r.engine.outcome
     if o is None:
