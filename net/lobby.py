@@ -54,7 +54,7 @@ from ankh.core.model import COLOURS
 from .envelope import MAX_FRAME, fingerprint, pack, unpack_strict, verify_signature
 from .errors import LocalProtocolError, RemoteProtocolError
 from .schema import Bin, Const, Int, List, Map, Str, Tagged
-from .transcript import Roster
+from .transcript import Roster, name_key
 
 PROTOCOL = "ankh/1"
 MAX_LINK_MESSAGE = 1024 * 1024
@@ -221,6 +221,10 @@ class Lobby:
             suffix = f" {n}"
             name = base[:32 - len(suffix)] + suffix
             n += 1
+        like = next((s.name for s in self.seats if name_key(s.name) == name_key(name)), None)
+        if like is not None:  # the roster would refuse the pair at the deal: refused here, with why
+            raise RemoteProtocolError(f"the name {name!r} is too like {like!r}, already at the table "
+                                      "(names must differ by more than case and spaces): join under another")
         self.seats.append(Seat(name, key, nonce, bot, ready or bot))
         return len(self.seats) - 1
 
@@ -268,7 +272,8 @@ class Start:
         seat = keys.index(my_key)
         if nonces[seat] != my_nonce:
             raise RemoteProtocolError("start: our nonce is not the one we sent")
-        if len(set(nonces)) != len(nonces) or len(set(names)) != len(names) or len(set(keys)) != len(keys):
+        if len(set(nonces)) != len(nonces) or len(set(keys)) != len(keys) \
+                or len({name_key(n) if type(n) is str else n for n in names}) != len(names):
             raise RemoteProtocolError("start: repeated nonces, names or keys")
         return cls.of(msg), seat
 

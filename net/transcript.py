@@ -76,7 +76,7 @@ class Roster:
             raise LocalProtocolError("roster keys must be distinct 32-byte Ed25519 keys")
         if any(type(n) is not str or not 0 < len(n) <= 32 or not n.isprintable() for n in self.names):
             raise LocalProtocolError("player names are 1 to 32 printable characters")
-        if len({" ".join(n.casefold().split()) for n in self.names}) != len(self.names):
+        if len({name_key(n) for n in self.names}) != len(self.names):
             raise LocalProtocolError("two players share a name")
         for seat, key in enumerate(self.keys):
             problem = weak_key(key)
@@ -131,6 +131,11 @@ class Roster:
 
     def genesis(self) -> bytes:
         return hashlib.sha256(b"ankh/v1/log" + self.game_id + self.digest()).digest()
+
+
+def name_key(name: str) -> str:
+    """What two display names must not share at one table: the name ignoring case and extra spaces."""
+    return " ".join(name.casefold().split())
 
 
 def weak_key(key: bytes) -> str | None:

@@ -73,7 +73,10 @@ def outcome_result(driver: Any) -> Result:
     outcome = driver.engine.outcome
     text = describe_outcome(outcome) if outcome is not None else "no result"
     if not fair:
-        text += "; the audit found cheating"
+        names = driver.ledger().roster.names
+        seats = sorted({s for s, _ in driver.audit.violations if 0 <= s < len(names)}) if driver.audit else []
+        culprits = " and ".join(f"{COLOURS[s]} ({names[s]})" for s in seats)
+        text += f"; the audit found cheating by {culprits}" if culprits else "; the audit found cheating"
     return Result(text, fair=fair, finished=True)
 
 

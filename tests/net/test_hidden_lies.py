@@ -14,7 +14,7 @@ from ankh.net.peer import Audited, GamePeer
 from ankh.net.seat import ANY_LINK, SeatProtocol
 from ankh.net.verify import verify_transcript
 
-from .star import Star, seat_secrets
+from .star import Star, seat_secrets, star_peers
 from .test_peer import bots
 
 
@@ -93,3 +93,46 @@ def test_passes_while_holding_playable_cards_are_found_with_every_card_known() -
     assert [v.seat for v in report.violations] == [2]
     assert "illegal move 'pass'" in report.violations[0].message
     assert "violation: " + star.peers[0].protocol.roster.label(2) in str(report)
+
+
+class Recorder:
+    """The host's bot, noting each choice it made among several (and another it could have made)."""
+
+    def __init__(self, bot):
+        self.bot, self.choices = bot, []
+
+    def choose(self, engine, d: Decision) -> tuple:
+        option = self.bot.choose(engine, d)
+        if len(d.options) > 1:
+            self.choices.append((option, next(o for o in d.options if o != option)))
+        return option
+
+
+def test_a_host_that_tells_one_seat_another_move_is_named_by_that_seat() -> None:
+    from .nethelp import decode, resign
+
+    told: list[bytes] = []
+
+    def link(frame: bytes, sender: int, recipient: int) -> list[bytes]:
+        if told and sender == 1:
+            return []  # what yellow says next is no longer the hub's story: the hub would stop it
+        if sender == 0 and recipient == 1 and not told and host_bot.choices and decode(frame)["kind"] == "move":
+            chosen, other = host_bot.choices[-1]
+            if tuple(decode(frame)["body"]["move"]) == chosen:
+                told.append(frame)  # the host signs a second version of its move, for yellow only
+                return [resign(frame, identity, lambda b: b.__setitem__("move", list(other)))]
+        return [frame]
+
+    star = Star(star_peers(3, seed=b"two-stories"), link=link)
+    identity = star.peers[0].protocol.secrets.identity
+    players = bots(3, 5)
+    host_bot = players[0] = Recorder(players[0])
+    try:
+        star.play(players)
+    except RemoteProtocolError as exc:
+        error = exc
+    else:
+        raise AssertionError("the two stories went unnoticed")
+    assert told
+    assert error.seat == 0, str(error)
+    assert "told different seats different things" in error.message, error.message

@@ -69,3 +69,29 @@ def test_a_wrong_key_over_the_wire_is_refused_and_named(tmp_path) -> None:
     assert cheat.cheated
     assert host.text.startswith("aborted: yellow (cheat) broke the rules"), host.text
     assert not host.finished
+
+
+def test_a_name_that_differs_only_in_case_is_refused_in_the_lobby(tmp_path) -> None:
+    async def go():
+        host = HostNode(Identity.generate(), "Ann", seats=2, bots=0, decide=bot_decide(1), report=lambda w, d: None,
+                        save_root=tmp_path / "h", bind="127.0.0.1", advertise=False)
+        port = await host.open()
+        twin = JoinNode(Identity.generate(), " ANN ", decide=bot_decide(2), report=lambda w, d: None,
+                        save_root=tmp_path / "j")
+        result = await asyncio.wait_for(twin.run("127.0.0.1", port), 30)
+        seated = [s.name for s in host.lobby.seats]
+        await host.close()
+        return result, seated
+
+    result, seated = asyncio.run(go())
+    assert result.text.startswith("refused: the name ' ANN ' is too like 'Ann'"), result.text
+    assert seated == ["Ann"]  # the table waits on for a player it can seat
+
+
+def test_a_bogus_log_hash_is_blamed_on_its_signer(tmp_path) -> None:
+    host, joiner, cheat = asyncio.run(play_with_cheat(
+        tmp_path, kind="dice", mutate=lambda body: body.__setitem__("basis", bytes(32)), n=3))
+    assert cheat.cheated
+    assert host.text.startswith("aborted: yellow (cheat) broke the rules"), host.text
+    assert "log hash" in host.text and "unknown" not in host.text
+    assert not host.finished
