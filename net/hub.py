@@ -44,7 +44,7 @@ class Hub:
 
     def start(self) -> list[Any]:
         self.events += self.host.start()
-        self._flush_host()
+        self.relay()
         return self._take()
 
     def from_seat(self, seat: int, frame: bytes, *, pump: bool = True) -> list[Any]:
@@ -54,18 +54,18 @@ class Hub:
         so that the relay can go out before it works on what follows:
         :meth:`pump` goes on."""
         self.events += self.host.receive(frame, via=seat, pump=pump)
-        self._flush_host()
+        self.relay()
         return self._take()
 
     def host_choose(self, option: tuple, *, pump: bool = True) -> list[Any]:
         self.events += self.host.choose(option, pump=pump)
-        self._flush_host()
+        self.relay()
         return self._take()
 
     def pump(self, *, until_move: bool = False) -> list[Any]:
         """The hosting seat goes as far as it can without outside input (see :meth:`GamePeer.pump`)."""
         self.events += self.host.pump(until_move=until_move)
-        self._flush_host()
+        self.relay()
         return self._take()
 
     def catch_up(self, seat: int, have: Iterable[int]) -> None:
@@ -83,7 +83,7 @@ class Hub:
         """Frames taken from ``outbox(seat)`` but not delivered yet go back in front."""
         self._out[seat][:0] = frames
 
-    def _flush_host(self) -> None:
+    def relay(self) -> None:
         """Pass on every frame the hosting seat has taken into its log since the
         last time (its own among them): a frame held for a later step goes on
         only once it is checked, so a seat never sees a frame its hub did not

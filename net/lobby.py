@@ -40,7 +40,14 @@ Link messages (canonical msgpack maps, checked strictly):
   the seat, the number and the text, so that a relaying host can neither
   forge nor alter it.  At most ``MAX_CHAT`` characters; the host passes on at
   most ``CHAT_RATE`` lines per ``CHAT_WINDOW`` seconds from each seat.
-- ``bye``: a peer leaves, with a reason.
+- ``bye``: a peer leaves, with a reason.  During a game its words are
+  nobody's evidence: a seat or spectator shows what its own log says (and a
+  refusal in the lobby as the host's reason for turning it away).
+- ``blame``: a seat caught a cheat: the cheater's signed frames that prove
+  it (``ankh.net.evidence``), sent before the seat leaves.  The host checks
+  them against its own log, ends the game naming the cheater, and passes
+  them on to every seat and spectator, each of which checks them again
+  against its own log before it names anyone.
 """
 from __future__ import annotations
 
@@ -86,6 +93,7 @@ MESSAGES = Tagged("t", {
     "chat": Map({"t": Const("chat"), "seat": Int(0, MAX_SEATS - 1), "n": Int(0, 2**32), "text": Str(MAX_TEXT),
                  "sig": Bin(64)}),
     "bye": Map({"t": Const("bye"), "why": Str(MAX_TEXT)}),
+    "blame": Map({"t": Const("blame"), "f": List(Bin(max_len=MAX_FRAME), 2, min_len=1)}),
     "done": Map({"t": Const("done")}),
 })
 

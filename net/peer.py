@@ -38,11 +38,15 @@ from ankh.core.model import (
 from ankh.core.state import State
 
 from .deck import DeckSpec, unlock
-from .errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from .errors import Divergence, LocalProtocolError, ProtocolError, RemoteProtocolError
+from .evidence import proven
 from .envelope import HEADER_LEN, open_frame, unpack_strict
 from .local import EVENT_IDS
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
-from .ops import Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShuffleDeck, Sync, shuffle_steps, to_wire
+from .ops import (
+    SEQUENTIAL, Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShuffleDeck, Sync, from_wire, shuffle_steps,
+    to_wire,
+)
 from .ops import Reveal as RevealOp
 from .seat import Alarm, CardSeen, SeatProtocol, StepDone
 from .transcript import Roster
@@ -274,6 +278,47 @@ class Driver:
         return L.blame(decision.seat, f"illegal move {' '.join(map(str, option))!r}: the rules do not allow it now",
                        tuple(L.log[self.steps - 1][1][:1]))
 
+    def judge(self, evidence: Sequence[bytes]) -> RemoteProtocolError | None:
+        """What evidence handed on by the seat that caught a cheat proves here
+        (None when it proves nothing here): a pair is checked against this
+        seat's log (``evidence.proven``); a single frame is taken like any
+        message, when this seat is at its step, and refused if it breaks a
+        rule.  A hash that differs from ours proves nothing on its own (the
+        log it was signed over is not ours), and neither does a message of a
+        pass taken in turn, which may come before its turn here."""
+        L = self.ledger()
+        if len(evidence) != 1:
+            return proven(L.roster, (f for _, frames in L.log for f in frames), evidence)
+        frame = evidence[0]
+        try:  # a frame its signer did not sign proves nothing against it
+            body = open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES).body
+            index, op = from_wire(body["op"])
+            basis = body["basis"]
+        except (ProtocolError, KeyError, TypeError, IndexError):
+            return None
+        if index != L.index or basis != L.basis or isinstance(op, SEQUENTIAL):
+            return None
+        try:
+            self._take_evidence(frame)
+        except Divergence:
+            return None
+        except RemoteProtocolError as exc:
+            return exc if exc.seat is not None else None
+        except (LocalProtocolError, _EndOfLog):
+            return None
+        return None
+
+    def _take_evidence(self, frame: bytes) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _go_on(self) -> list[Any]:
+        """Carry on with the frames that came since the walk stopped for want of them."""
+        if self._waiting is not None:
+            why, op = self._waiting
+            if self._replayed(op) == len(self._substeps(op)):
+                self.step_done(op, self._logged_result(op))
+        return self.pump()
+
     def _audited(self, audit: AuditOutcome) -> AuditOutcome:
         """The audit disclosed every deck's order: the rules are replayed once more
         with every card known, so that a move that lied about a hidden card (a pass
@@ -386,6 +431,13 @@ class GamePeer(Driver):
 
     def _follow(self, frame: bytes) -> None:
         self.protocol.follow_frame(frame)
+
+    def _take_evidence(self, frame: bytes) -> None:
+        relay = self.protocol.relay
+        seq = unpack_strict(frame[HEADER_LEN:])["seq"]
+        if frame[0] < self.protocol.roster.size and seq > self.protocol.have()[frame[0]]:
+            return  # frames of its signer are missing here: nothing to say yet
+        self.receive(frame, via=relay if relay is not None and relay >= 0 else frame[0])
 
     def ledger(self) -> Ledger:
         return self.protocol.ledger
@@ -511,6 +563,10 @@ class LogReplay(Driver):
             raise _EndOfLog()
         return True, self._logged_result(op)
 
+    def _take_evidence(self, frame: bytes) -> None:
+        self._log = iter([frame])
+        self._go_on()
+
 
 class _EndOfLog(Exception):
     pass
@@ -544,16 +600,16 @@ class Spectator(Driver):
             raise _EndOfLog()
         return True, self._logged_result(op)
 
+    def _take_evidence(self, frame: bytes) -> None:
+        self._queue.append(frame)
+        self._go_on()
+
     def feed(self, frames: Iterable[bytes]) -> list[Any]:
         """More of the log (followed as the rules reach it).  Raises
         RemoteProtocolError naming the seat at fault."""
         self._queue.extend(frames)
         try:
-            if self._waiting is not None:
-                why, op = self._waiting
-                if self._replayed(op) == len(self._substeps(op)):
-                    self.step_done(op, self._logged_result(op))
-            return self.pump()
+            return self._go_on()
         except _EndOfLog:
             out, self.events = self.events, []
             return out

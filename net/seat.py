@@ -264,7 +264,10 @@ class SeatProtocol:
         except Divergence as exc:
             raise self._diverged(exc) from None
         except RemoteProtocolError as exc:
-            raise exc.blamed(env.sender, self.roster.who(env.sender)) from None
+            exc.blamed(env.sender, self.roster.who(env.sender))
+            if exc.seat == env.sender and not exc.evidence:
+                exc.evidence = (env.frame,)  # its own signed message proves it to everyone
+            raise exc from None
         self.checked.append(env.frame)
         if not done:
             return []
