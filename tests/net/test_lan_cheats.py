@@ -28,6 +28,17 @@ def bot_decide(seed: int):
     return decide
 
 
+def host_node(where, name: str = "honest", *, seats: int = 2, report=lambda w, d: None) -> HostNode:
+    """A host on loopback whose seat a bot plays, saving under ``where``/h."""
+    return HostNode(Identity.generate(), name, seats=seats, bots=0, decide=bot_decide(1), report=report,
+                    save_root=where / "h", bind="127.0.0.1", advertise=False)
+
+
+def join_node(where, name: str, cls: type = JoinNode, *, seed: int = 2, report=lambda w, d: None, **kw) -> JoinNode:
+    """A joiner (of class ``cls``) whose seat a bot plays, saving under ``where``/``name``."""
+    return cls(Identity.generate(), name, decide=bot_decide(seed), report=report, save_root=where / name, **kw)
+
+
 class CheatingJoiner(JoinNode):
     """Sends its ``n``-th frame of ``kind`` altered by ``mutate`` and signed again."""
 
@@ -50,12 +61,9 @@ class CheatingJoiner(JoinNode):
 
 async def play_with_cheat(tmp_path, **cheat) -> tuple[Result, Result, CheatingJoiner]:
     reports: list[tuple[str, object]] = []
-    host = HostNode(Identity.generate(), "honest", seats=2, bots=0, decide=bot_decide(1),
-                    report=lambda w, d: reports.append((w, d)), save_root=tmp_path / "h",
-                    bind="127.0.0.1", advertise=False)
+    host = host_node(tmp_path, report=lambda w, d: reports.append((w, d)))
     port = await host.open()
-    joiner = CheatingJoiner(Identity.generate(), "cheat", decide=bot_decide(2), report=lambda w, d: None,
-                            save_root=tmp_path / "j", **cheat)
+    joiner = join_node(tmp_path, "cheat", CheatingJoiner, **cheat)
     host_result, join_result = await asyncio.wait_for(asyncio.gather(host.run(), joiner.run("127.0.0.1", port)), 120)
     return host_result, join_result, joiner
 
@@ -78,11 +86,9 @@ def test_a_wrong_key_over_the_wire_is_refused_and_named(tmp_path) -> None:
 
 def test_a_name_that_differs_only_in_case_is_refused_in_the_lobby(tmp_path) -> None:
     async def go():
-        host = HostNode(Identity.generate(), "Ann", seats=2, bots=0, decide=bot_decide(1), report=lambda w, d: None,
-                        save_root=tmp_path / "h", bind="127.0.0.1", advertise=False)
+        host = host_node(tmp_path, "Ann")
         port = await host.open()
-        twin = JoinNode(Identity.generate(), " ANN ", decide=bot_decide(2), report=lambda w, d: None,
-                        save_root=tmp_path / "j")
+        twin = join_node(tmp_path, " ANN ")
         result = await asyncio.wait_for(twin.run("127.0.0.1", port), 30)
         seated = [s.name for s in host.lobby.seats]
         await host.close()
@@ -130,12 +136,10 @@ def test_a_wrong_key_in_a_private_message_is_proven_to_every_seat_and_spectator(
     monkeypatch.setattr(home, "first_time_for_game", lambda game_id: True)  # two joiners share this install
 
     async def go(where):
-        host = HostNode(Identity.generate(), "honest", seats=3, bots=0, decide=bot_decide(1),
-                        report=lambda w, d: None, save_root=where / "h", bind="127.0.0.1", advertise=False)
+        host = host_node(where, seats=3)
         port = await host.open()
         armed = [True]
-        joiners = [PrivateLiar(Identity.generate(), name, decide=bot_decide(2 + i), report=lambda w, d: None,
-                               save_root=where / name, armed=armed) for i, name in enumerate(("one", "two"))]
+        joiners = [join_node(where, name, PrivateLiar, seed=2 + i, armed=armed) for i, name in enumerate(("one", "two"))]
         spectator = WatchNode(Identity.generate(), report=lambda w, d: None)
         runs = [host.run(), *(j.run("127.0.0.1", port) for j in joiners)]
         game = asyncio.gather(*runs)
@@ -184,15 +188,12 @@ def test_a_seat_that_withholds_its_audit_disclosure_forfeits(tmp_path, monkeypat
     monkeypatch.setattr(home, "first_time_for_game", lambda game_id: True)  # two joiners share this install
 
     async def go():
-        host = HostNode(Identity.generate(), "honest", seats=3, bots=0, decide=bot_decide(1),
-                        report=lambda w, d: None, save_root=tmp_path / "h", bind="127.0.0.1", advertise=False)
+        host = host_node(tmp_path, seats=3)
         host.abandon_after = 3.0  # how long the audit waits for a disclosure
         port = await host.open()
-        fair = JoinNode(Identity.generate(), "fair", decide=bot_decide(2), report=lambda w, d: None,
-                        save_root=tmp_path / "fair")
+        fair = join_node(tmp_path, "fair")
         await asyncio.sleep(0.2)  # "fair" sits at seat 1, the withholder at seat 2
-        sly = Withholder(Identity.generate(), "sly", decide=bot_decide(3), report=lambda w, d: None,
-                         save_root=tmp_path / "sly")
+        sly = join_node(tmp_path, "sly", Withholder, seed=3)
         return await asyncio.wait_for(asyncio.gather(host.run(), fair.run("127.0.0.1", port),
                                                      sly.run("127.0.0.1", port)), 300)
 
@@ -210,11 +211,9 @@ def test_a_hosts_bye_that_accuses_a_seat_is_not_taken_as_the_result(tmp_path) ->
     accusation = "aborted: yellow (fair) broke the rules: illegal move"
 
     async def go():
-        host = HostNode(Identity.generate(), "liar", seats=2, bots=0, decide=bot_decide(1), report=lambda w, d: None,
-                        save_root=tmp_path / "h", bind="127.0.0.1", advertise=False)
+        host = host_node(tmp_path, "liar")
         port = await host.open()
-        fair = JoinNode(Identity.generate(), "fair", decide=bot_decide(2), report=lambda w, d: None,
-                        save_root=tmp_path / "j")
+        fair = join_node(tmp_path, "fair")
         spectator = WatchNode(Identity.generate(), report=lambda w, d: None)
         joined = asyncio.ensure_future(fair.run("127.0.0.1", port))
         while host.hub is None or host.hub.host.engine.turn < 3:
@@ -247,14 +246,12 @@ def test_a_joiner_back_after_a_drop_rejoins_only_the_host_it_sat_with(tmp_path) 
             pass
 
     async def go():
-        host = HostNode(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(1), report=lambda w, d: None,
-                        save_root=tmp_path / "h", bind="127.0.0.1", advertise=False)
+        host = host_node(tmp_path, "host")
         port = await host.open()
         cutter = Cutter(port)
         via = await cutter.open()
         warnings: list[str] = []
-        fair = JoinNode(Identity.generate(), "fair", decide=bot_decide(2),
-                        report=lambda w, d: warnings.append(d) if w == "warning" else None, save_root=tmp_path / "j")
+        fair = join_node(tmp_path, "fair", report=lambda w, d: warnings.append(d) if w == "warning" else None)
         fair.abandon_after = 4.0
         joined = asyncio.ensure_future(fair.run("127.0.0.1", via))
         while host.hub is None or host.hub.host.engine.turn < 3:
