@@ -7,21 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..game import Line, RecordError
 from .model import (
     AREA_INDEX, AREA_IDS, BUILDINGS_PER_PLAYER, CARD, COLOURS, EVENT, HAND_SIZE,
     MINIONS_PER_PLAYER, NUM_AREAS, STARTING_AREAS, RulesError, deck_lists, personality_list,
 )
 
 MAGIC = "# ankh record 1"
-
-
-class RecordError(RulesError):
-    """A record that cannot be read or replayed; names the line."""
-
-    def __init__(self, line: int, message: str):
-        super().__init__(f"line {line}: {message}")
-        self.line = line
-        self.message = message
+GAME_ID = "morpork"  # the record's ``game:`` line; a record without one is of this game
 
 
 @dataclass
@@ -68,13 +61,6 @@ class Position:
         """The cards the position takes from the top of the draw pile after the
         deal, in order: each seat's front cards, then the discard pile."""
         return [c for q in sorted(self.front) for c in self.front[q]] + list(self.discard)
-
-
-@dataclass
-class Line:
-    number: int
-    who: str          # a colour for a decision, "*" for a chance outcome
-    text: str
 
 
 @dataclass
@@ -135,7 +121,11 @@ def parse_record(text: str) -> Record:
             continue
         if not header:
             raise RecordError(n, f"setup line {key!r} after the moves began")
-        if key == "players":
+        if key == "game":
+            if value != GAME_ID:
+                raise RecordError(n, f"this is a record of another game ({value!r}), "
+                                     f"not of Discworld: Ankh-Morpork ({GAME_ID!r})")
+        elif key == "players":
             rec.players = _int(value, n, "players")
             if rec.players not in (2, 3, 4):
                 raise RecordError(n, "the game is for 2 to 4 players")
@@ -288,7 +278,7 @@ def _area_setup(words: list[str], players: int, n: int) -> AreaSetup:
 
 
 def format_record(rec: Record) -> str:
-    out = [MAGIC, f"players: {rec.players}", f"seed: {rec.seed}"]
+    out = [MAGIC, f"game: {GAME_ID}", f"players: {rec.players}", f"seed: {rec.seed}"]
     if rec.seats:
         out.append("seats: " + " ".join(f"{COLOURS[s]}={w}" for s, w in sorted(rec.seats.items())))
     f = rec.fixed

@@ -227,7 +227,7 @@ class State:
         return self._resume(option)
 
     def fulfil(self, answer) -> list[Event]:
-        """Answer the pending table request (see :mod:`ankh.core.model`)."""
+        """Answer the pending table request (see :mod:`ankh.core.morpork.model`)."""
         if self.trust:
             return self._resume(answer)
         p = self.pending

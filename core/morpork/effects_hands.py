@@ -1,7 +1,7 @@
 """Card texts about money and hands: loans, payments, cards taken, given,
 shown and swapped, drawing and discarding, and personalities (Zorgo, Mrs
-Cake).  :data:`HAND_EFFECTS` maps each effect kind of :mod:`ankh.core.catalog`
-to its :class:`~ankh.core.effects_common.Effect`.
+Cake).  :data:`HAND_EFFECTS` maps each effect kind of :mod:`ankh.core.morpork.catalog`
+to its :class:`~ankh.core.morpork.effects_common.Effect`.
 """
 from __future__ import annotations
 

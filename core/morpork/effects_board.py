@@ -1,6 +1,6 @@
 """Card texts about the board: placing, moving and removing minions, trouble,
 buildings and die rolls.  :data:`BOARD_EFFECTS` maps each effect kind of
-:mod:`ankh.core.catalog` to its :class:`~ankh.core.effects_common.Effect`.
+:mod:`ankh.core.morpork.catalog` to its :class:`~ankh.core.morpork.effects_common.Effect`.
 """
 from __future__ import annotations
 

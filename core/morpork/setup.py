@@ -1,6 +1,6 @@
 """Starting a game: the personalities dealt, the starting hands drawn, the first
-player picked, and a scenario's position (:class:`ankh.core.record.Position`)
-laid out.  Work still to do lives on ``State.stack`` (see :mod:`ankh.core.state`).
+player picked, and a scenario's position (:class:`ankh.core.morpork.record.Position`)
+laid out.  Work still to do lives on ``State.stack`` (see :mod:`ankh.core.morpork.state`).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from .turn import t_start_turn
 def new_game(players: int, position=None) -> State:
     """A new game, waiting for its first setup request (personality deal).
 
-    ``position`` (a :class:`ankh.core.record.Position`) replaces the
+    ``position`` (a :class:`ankh.core.morpork.record.Position`) replaces the
     rulebook's starting position once the cards are dealt: scenarios."""
     if position is not None:
         problem = check_position(position, players)

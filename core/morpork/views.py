@@ -1,5 +1,5 @@
 """What one seat may see: :func:`view_for` is the only road from a
-:class:`~ankh.core.state.State` to an interface or a bot that must not cheat.
+:class:`~ankh.core.morpork.state.State` to an interface or a bot that must not cheat.
 A spectator's view (``viewer=None``) holds public information only.
 """
 from __future__ import annotations

@@ -248,7 +248,7 @@ def t_pay(s: State, payer: int, payee: int, amount: int) -> None:
 def t_pass_card(s: State, h: int, giver: int, receiver: int) -> None:
     if h not in s.hand[giver]:
         return
-    s.request(fast_new(PassCard, (h, giver, receiver)), r_passed, h, giver, receiver)
+    s.request(fast_new(PassCard, (h, giver, receiver, "player")), r_passed, h, giver, receiver)
 
 
 def r_passed(s: State, cid, h: int, giver: int, receiver: int) -> None:
