@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ankh.core.bots.random_bot import RandomBot
+from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.net.errors import RemoteProtocolError
 from ankh.net.peer import Audited, Finished, GameOver, Moved
 from ankh.net.verify import verify_transcript

@@ -1,4 +1,4 @@
-"""The hard bot: :class:`ankh.core.bots.search.SearchBot` with a clock, its
+"""The hard bot: :class:`ankh.core.morpork.bots.search.SearchBot` with a clock, its
 worlds spread over worker processes so that every core searches.
 
 The core's search is deterministic given its generator and a number of
@@ -19,8 +19,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ankh.core.bots.search import WIDTH, SearchBot, merge
-from ankh.core.model import Decision
+from ankh.core.morpork.bots.search import WIDTH, SearchBot, merge
+from ankh.core.morpork.model import Decision
 
 HARD_BUDGET: float | None = 0.8  # seconds of search per decision; None: HARD_WORLDS alone
 HARD_WORLDS: int | None = None     # worlds per decision (None: as many as the budget allows)
@@ -48,7 +48,7 @@ def _get_pool() -> ProcessPoolExecutor | None:
         if _pool is None and not _pool_failed and workers() > 1:
             try:
                 ctx = multiprocessing.get_context("forkserver")
-                ctx.set_forkserver_preload(["ankh.core.bots.search"])
+                ctx.set_forkserver_preload(["ankh.core.morpork.bots.search"])
                 _pool = ProcessPoolExecutor(workers(), mp_context=ctx, initializer=_watch,
                                             initargs=(os.getpid(),))
                 atexit.register(_pool.shutdown, cancel_futures=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .text import AREA_IDS
+from ankh.tui.games.morpork.text import AREA_IDS
 
 # Above this many options, options sharing all but their final area are grouped.
 FLAT_MAX = 9

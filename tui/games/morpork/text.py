@@ -1,15 +1,16 @@
 """Words and glyphs for the screen: names for ids, card symbols, option
 labels, personality progress.  Pure functions over the catalog and a seat's
-:class:`~ankh.core.views.PlayerView`; nothing here decides a rule.
+:class:`~ankh.core.morpork.views.PlayerView`; nothing here decides a rule.
 """
 from __future__ import annotations
 
 from rich.text import Text
 
-from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
-from ankh.core.model import COLOURS, LETTERS
+from ankh.core.game import COLOURS
+from ankh.core.morpork.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 
-from .i18n import N_, NP_, _, game, pgettext
+from ankh.tui.i18n import N_, NP_, _, game, pgettext
+from ankh.tui.seats import SEAT_STYLE, _assemble, colour, letter, seat_letter, seat_tag  # noqa: F401 (for this game's screens)
 
 CARD = {c["id"]: c for c in CARDS}
 EVENT = {e["id"]: e for e in EVENTS}
@@ -17,32 +18,11 @@ PERSONALITY = {p["id"]: p for p in PERSONALITIES}
 AREA = {a["id"]: a for a in AREAS}
 AREA_IDS = tuple(a["id"] for a in AREAS)
 
-# The seats' colours as words on screen (the notation keeps ankh.core.model.COLOURS).
-COLOUR_WORDS = (N_("red"), N_("yellow"), N_("green"), N_("blue"))
-assert COLOUR_WORDS == tuple(COLOURS)
-
-
-# The seats' letters on screen (R Y G B; in French R J V B): the map, tags, the players.
-SEAT_LETTERS = (NP_("seat letter", "R"), NP_("seat letter", "Y"), NP_("seat letter", "G"),
-                NP_("seat letter", "B"))
-assert SEAT_LETTERS == tuple(LETTERS)
-
-
-def seat_letter(seat: int) -> str:
-    return pgettext("seat letter", SEAT_LETTERS[seat])
-
-
-def colour(seat: int) -> str:
-    """The seat's colour as a word in the language shown: ``red``, ``rouge``."""
-    return _(COLOUR_WORDS[seat])
-
-
 def area_names() -> tuple[str, ...]:
     """The twelve areas' names, by number, in the language shown."""
     return tuple(game("area", a["name"]) for a in AREAS)
 
 # Rich styles per seat: the letter tells players apart, the colour helps.
-SEAT_STYLE = ("bold red", "bold yellow", "bold green", "bold bright_blue")
 TROLL_STYLE = "bold magenta"
 DEMON_STYLE = "bold bright_magenta"
 TROUBLE_STYLE = "bold reverse red"
@@ -99,15 +79,6 @@ def interrupt_when(cid: str) -> str:
     """When the interrupt card ``cid`` may be played ('' for other cards)."""
     c = CARD.get(cid)
     return _(INTERRUPT_WHEN.get(c.get("interrupt", ""), "")) if c else ""
-
-
-def seat_tag(seat: int) -> Text:
-    """``R red`` in red: the letter and the word, so colour is never needed."""
-    return Text(f"{seat_letter(seat)} {colour(seat)}", style=SEAT_STYLE[seat])
-
-
-def letter(seat: int) -> Text:
-    return Text(seat_letter(seat), style=SEAT_STYLE[seat])
 
 
 def _printed(table: dict, kind: str, key: str | None, text: bool = False) -> str:
@@ -303,26 +274,6 @@ def option_label(text: str, kind: str = "", numbered: bool = True) -> Text:
         "pass": N_("Let it happen (pass)") if kind == "window" else N_("Pass"),
     }
     return Text(_(fixed[verb]) if verb in fixed else text)
-
-
-def _assemble(sentence: str, **parts) -> Text:
-    """``sentence`` (translated, with ``{name}`` placeholders) as rich text,
-    each placeholder filled with its part: a :class:`Text`, a ``(str, style)``
-    pair or a plain string.  The translation decides the word order."""
-    import re
-    t = Text()
-    for piece in re.split(r"(\{\w+\})", sentence):
-        if piece.startswith("{") and piece.endswith("}") and piece[1:-1] in parts:
-            part = parts[piece[1:-1]]
-            if isinstance(part, Text):
-                t.append_text(part)
-            elif isinstance(part, tuple):
-                t.append(*part)
-            else:
-                t.append(str(part))
-        elif piece:
-            t.append(piece)
-    return t
 
 
 def prompt_card(prompt: str) -> str | None:

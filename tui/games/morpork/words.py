@@ -3,7 +3,7 @@ real card, area, event and personality names, and "you" for the seat that
 reads it.  Also the summary of everything since a seat's last decision,
 and which of those happenings deserve a notice as they happen.
 
-Events come from the rules with their parts (:class:`ankh.core.model.Event`
+Events come from the rules with their parts (:class:`ankh.core.morpork.model.Event`
 ``data``); the record-notation ``text`` is only the fallback.
 """
 from __future__ import annotations
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from ankh.core.model import COLOURS, Event
+from ankh.core.morpork.model import COLOURS, Event
 
-from .i18n import N_, _
-from .text import (PERSONALITY, SEAT_STYLE, area_names, card_name, colour, event_text, event_title,
+from ankh.tui.i18n import N_, _
+from ankh.tui.games.morpork.text import (PERSONALITY, SEAT_STYLE, area_names, card_name, colour, event_text, event_title,
                    personality_name)
 
 # Happenings a summary leaves out: bookkeeping the other lines already say.
@@ -100,7 +100,7 @@ END_REASONS = {
 
 def describe(ev: Event, viewer: int | None, view=None) -> str:
     """One sentence for ``ev`` as ``viewer`` reads it.  ``view`` (the
-    viewer's :class:`~ankh.core.views.PlayerView`) names the cards and
+    viewer's :class:`~ankh.core.morpork.views.PlayerView`) names the cards and
     personalities the viewer was shown."""
     d = ev.data or {}
     k = ev.kind

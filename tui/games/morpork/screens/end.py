@@ -10,10 +10,10 @@ from textual.containers import Center, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ankh.core.model import COLOURS
+from ankh.core.morpork.model import COLOURS
 
-from ..i18n import _, Localised, NP_
-from ..text import PERSONALITY, _assemble, personality_name, score_parts, seat_tag, win_condition
+from ankh.tui.i18n import _, Localised, NP_
+from ankh.tui.games.morpork.text import PERSONALITY, _assemble, personality_name, score_parts, seat_tag, win_condition
 
 
 def why(view) -> Text:

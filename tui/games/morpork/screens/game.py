@@ -20,20 +20,20 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer
 
-from ankh.core.views import PlayerView
+from ankh.core.morpork.views import PlayerView
 
-from ..i18n import _, Localised, NP_
-from ..session import GameSession, Next
-from ..text import AREA_IDS, area_names, colour
-from ..words import changed_areas, describe, hits, notable, others_acted, summary, worth_a_line
-from ..widgets.board import CityMap, map_height
-from ..widgets.choices import Choices
-from ..widgets.hand import Hand
-from ..widgets.log import GameLog
-from ..widgets.players import Players, You
-from ..widgets.prompt import DecisionPrompt
-from ..widgets.status import StatusBar
-from ..widgets.summary import Summary
+from ankh.tui.i18n import _, Localised, NP_
+from ankh.tui.session import GameSession, Next
+from ankh.tui.games.morpork.text import AREA_IDS, area_names, colour
+from ankh.tui.games.morpork.words import changed_areas, describe, hits, notable, others_acted, summary, worth_a_line
+from ankh.tui.games.morpork.widgets.board import CityMap, map_height
+from ankh.tui.widgets.choices import Choices
+from ankh.tui.games.morpork.widgets.hand import Hand
+from ankh.tui.games.morpork.widgets.log import GameLog
+from ankh.tui.games.morpork.widgets.players import Players, You
+from ankh.tui.games.morpork.widgets.prompt import DecisionPrompt
+from ankh.tui.games.morpork.widgets.status import StatusBar
+from ankh.tui.games.morpork.widgets.summary import Summary
 
 WIDE = Size(120, 34)
 
@@ -192,7 +192,7 @@ class GameScreen(Localised, Screen):
 
     def action_chat(self) -> None:
         """A networked game: say something to the table."""
-        from .lobby import ChatDialog
+        from ankh.tui.screens.lobby import ChatDialog
         say = getattr(self.session, "say", None)
         if say is not None:
             self.app.push_screen(ChatDialog(), lambda line: say(line) if line and line.strip() else None)
@@ -342,7 +342,7 @@ class GameScreen(Localised, Screen):
 
     def _hand_over(self, seat: int) -> None:
         """Several people at one keyboard: hide the board until the next one is there."""
-        from .dialogs import HandOver
+        from ankh.tui.screens.dialogs import HandOver
 
         def done(_=None) -> None:
             self.session.viewer = seat
@@ -471,13 +471,13 @@ class GameScreen(Localised, Screen):
                 log.scroll_page_down(animate=False)
 
     def action_results(self) -> None:
-        from .end import EndScreen
+        from ankh.tui.games.morpork.screens.end import EndScreen
         if self.session.over:
             self.app.push_screen(EndScreen(self.session.view()))
 
     def action_leave(self) -> None:
         """Ask first; a finished game is left at once."""
-        from .dialogs import Confirm
+        from ankh.tui.screens.dialogs import Confirm
         if self.session.over:
             self.leave()
             return

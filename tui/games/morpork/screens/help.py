@@ -11,12 +11,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Markdown, OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
-from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
+from ankh.core.morpork.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 
-from ..i18n import _, Localised, N_, NP_, rules_text
-from ..text import (area_text, area_title, card_name, card_symbols, card_text, event_text, event_title,
+from ankh.tui.i18n import _, Localised, N_, NP_, rules_text
+from ankh.tui.games.morpork.text import (area_text, area_title, card_name, card_symbols, card_text, event_text, event_title,
                     interrupt_when, personality_name, personality_text)
-from ..widgets.board import neighbours
+from ankh.tui.games.morpork.widgets.board import neighbours
 
 KEYS = N_("""\
 Everywhere

@@ -14,10 +14,10 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ankh.core.catalog import AREAS
+from ankh.core.morpork.catalog import AREAS
 
-from ..i18n import _
-from ..text import (
+from ankh.tui.i18n import _
+from ankh.tui.games.morpork.text import (
     BRIDGE_STYLE, DEMON_STYLE, RIVER_STYLE, SEAT_STYLE, seat_letter, short_area, TROLL_STYLE, TROUBLE_STYLE,
 )
 

@@ -8,8 +8,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..i18n import _
-from ..text import CARD, card_name, card_symbols, card_text_and_when
+from ankh.tui.i18n import _
+from ankh.tui.games.morpork.text import CARD, card_name, card_symbols, card_text_and_when
 
 
 class Hand(Widget):

@@ -8,8 +8,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import RichLog
 
-from ..text import SEAT_STYLE
-from ..words import describe, said_already, style_line
+from ankh.tui.games.morpork.text import SEAT_STYLE
+from ankh.tui.games.morpork.words import describe, said_already, style_line
 
 
 def turn_header(text: str, seat: int | None, width: int) -> Text:

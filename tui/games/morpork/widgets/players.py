@@ -6,11 +6,11 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..i18n import _
-from ..text import (
+from ankh.tui.i18n import _
+from ankh.tui.games.morpork.text import (
     PERSONALITY, SEAT_STYLE, short_area, card_name, personality_name, win_condition, progress, seat_tag,
 )
-from ankh.core.catalog import AREAS
+from ankh.core.morpork.catalog import AREAS
 
 
 class Players(Widget):

@@ -9,16 +9,16 @@ from textual.reactive import reactive
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ankh.core.model import COLOURS
+from ankh.core.morpork.model import COLOURS
 
-from ..i18n import N_, _
-from ..steps import AreaKeys, Entry, by_area, first_step, second_step
-from ..text import (
+from ankh.tui.i18n import N_, _
+from ankh.tui.games.morpork.steps import AreaKeys, Entry, by_area, first_step, second_step
+from ankh.tui.games.morpork.text import (
     AREA_IDS, CARD, area_title, card_name, card_summary, card_text, colour, humanize, option_detail, option_label,
     prompt_card, seat_tag,
 )
-from .choices import Choices
-from ..words import describe, piece, style_line
+from ankh.tui.widgets.choices import Choices
+from ankh.tui.games.morpork.words import describe, piece, style_line
 
 KIND_TITLES = {
     "window": N_("Interrupt window"),

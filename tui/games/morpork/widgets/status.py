@@ -5,8 +5,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..i18n import _, pgettext
-from ..text import _assemble, letter, personality_name, progress, seat_tag
+from ankh.tui.i18n import _, pgettext
+from ankh.tui.games.morpork.text import _assemble, letter, personality_name, progress, seat_tag
 
 
 class StatusBar(Widget):

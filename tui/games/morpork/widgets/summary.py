@@ -6,9 +6,9 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..i18n import _
-from ..text import SEAT_STYLE, seat_tag
-from ..words import style_line
+from ankh.tui.i18n import _
+from ankh.tui.games.morpork.text import SEAT_STYLE, seat_tag
+from ankh.tui.games.morpork.words import style_line
 
 
 class Summary(Widget):
