@@ -98,12 +98,12 @@ class Decision(NamedTuple):
 
 
 class RollDie(NamedTuple):
-    """Roll ``count`` dice of ``sides`` faces each.  Answer with an int
-    1..sides when ``count`` is 1, else with a tuple of ``count`` such ints.
+    """Roll ``dice`` dice of ``sides`` faces each.  Answer with an int
+    1..sides when ``dice`` is 1, else with a tuple of ``dice`` such ints.
     (The first game's twelve-sided die is the default.)"""
     purpose: str
     sides: int = 12
-    count: int = 1
+    dice: int = 1
 
 
 class DealCard(NamedTuple):
@@ -251,13 +251,6 @@ class Game:
     def describe_outcome(self, outcome: Any) -> str:
         """The result in words that are the same on every seat (colours, not
         "you"), for logs and the ``result:`` line."""
-        raise NotImplementedError
-
-    # the notation
-    def format_option(self, state: Any, option: tuple) -> str:
-        raise NotImplementedError
-
-    def parse_option(self, state: Any, text: str) -> tuple:
         raise NotImplementedError
 
     def state_json(self, state: Any, running_scores: Any = ()) -> dict:

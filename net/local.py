@@ -48,9 +48,9 @@ class LocalTable:
     def roll(self, req: RollDie):
         if self.rolls:
             return self.rolls.pop(0)
-        if req.count == 1:
+        if req.dice == 1:
             return self.rng.randint(1, req.sides)
-        return tuple(self.rng.randint(1, req.sides) for _ in range(req.count))
+        return tuple(self.rng.randint(1, req.sides) for _ in range(req.dice))
 
     def answer(self, req):
         """The omniscient answer to a request of the rules engine."""

@@ -292,7 +292,7 @@ class Driver:
         """The step that answers ``req``, or (None, the answer) when no message is needed."""
         L = self.ledger()
         if isinstance(req, RollDie):
-            return Roll(req.purpose, req.sides, req.count), None
+            return Roll(req.purpose, req.sides, req.dice), None
         if isinstance(req, PickRandom):
             return Pick(req.k, len(req.items), req.purpose), None
         if isinstance(req, DealCard):
