@@ -476,6 +476,7 @@ def test_a_networked_result_is_told_in_the_players_language(french):
 
     class Peer:
         engine = finished.game.state
+        game = finished.rules
 
     class FinishedTable(NetSession):
         peer = Peer()      # the seat's game, over
