@@ -65,6 +65,14 @@ class Star:
             moved = moved or progress
         return moved
 
+    def rejoin(self, seat: int, peer: GamePeer) -> None:
+        """Seat ``seat`` comes back as ``peer`` (rebuilt from its saved log): each
+        side sends what the other lacks; repeats are ignored."""
+        self.peers[seat] = peer
+        self.hub.catch_up(seat, peer.protocol.have())
+        for frame in peer.protocol.frames_after(self.hub.host.protocol.have()):
+            self.hub.from_seat(seat, frame)
+
     def play(self, bots: Sequence[Any], max_rounds: int = 100_000,
              after_round: Callable[["Star"], None] | None = None) -> None:
         """Play to the end; ``bots[seat].choose(engine, decision)`` sees only its

@@ -104,10 +104,7 @@ def test_a_seat_rebuilt_from_its_secrets_and_saved_log_carries_on() -> None:
     saved = [f for step in old.protocol.transcript().ops for f in step]  # whole steps, as its journal keeps them
     fresh = GamePeer.resume(SeatProtocol(old.protocol.roster, old.protocol.secrets, relay=0), saved)
     assert fresh.engine.card == old.engine.card and fresh.engine.hands == old.engine.hands
-    star.peers[2] = fresh
-    star.hub.catch_up(2, fresh.protocol.have())
-    for frame in fresh.protocol.frames_after(star.hub.host.protocol.have()):
-        star.hub.from_seat(2, frame)
+    star.rejoin(2, fresh)
     star.play(b)
     assert len({p.final_hash for p in star.peers}) == 1
 
@@ -171,3 +168,25 @@ def test_a_table_refuses_a_number_of_seats_its_game_does_not_seat(tmp_path: Path
     with pytest.raises(LocalProtocolError, match="High card seats 2 to 3, not 4"):
         HostNode(Identity.generate(), "host", seats=4, bots=0, decide=lambda *a: None, report=lambda w, d: None,
                  save_root=tmp_path, kind="tiny")
+
+
+def test_the_game_played_is_in_the_roster_hash_the_journal_and_the_transcript(tmp_path: Path) -> None:
+    from ankh.net import journal
+    from ankh.net.transcript import Roster, Transcript
+
+    star = Star(star_peers(2, seed=b"tiny-files", kind="tiny"))
+    star.play(bots(2, 1))
+    roster = star.peers[0].protocol.roster
+    assert roster.kind == "tiny"
+    # the game is signed: the same seats playing the first game start from another log
+    assert Roster(roster.game_id, roster.names, roster.keys).genesis() != roster.genesis()
+    transcript = star.peers[0].protocol.transcript()
+    again = Transcript.from_bytes(transcript.to_bytes())
+    assert again.roster == roster and verify_transcript(transcript.to_bytes()).status == "fair"
+    data = journal.header(roster, {"role": "host"}) + b"".join(journal.step(step) for step in transcript.ops)
+    read, info = journal.read(data)
+    assert read.roster.kind == "tiny" and info == {"role": "host"} and read.ops == transcript.ops
+    # a file of the first game written before there were two games names none, and reads as the first game's
+    first = Roster(roster.game_id, roster.names, roster.keys)
+    assert b"kind" not in Transcript(first).to_bytes() and Transcript.from_bytes(
+        Transcript(first).to_bytes()).roster.kind == "morpork"
