@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +44,8 @@ from .errors import Equivocation, LocalProtocolError, RemoteProtocolError
 MAX_TRANSCRIPT = 64 * 1024 * 1024
 MAX_OPS = 100_000
 MAGIC = "ankh-transcript"
+DEFAULT_KIND = "morpork"  # the game of a table, file or advert that names none
+KIND = re.compile(r"[a-z][a-z0-9]{0,15}")
 _ERRORS = (*_DECODE_ERRORS, msgpack.OutOfData, StopIteration)
 
 
@@ -66,10 +69,13 @@ class Roster:
     keys: tuple[bytes, ...]
     identities: tuple[bytes, ...] = ()
     certs: tuple[bytes, ...] = ()
+    kind: str = DEFAULT_KIND  # the game the table plays: its id in ankh.core.game
 
     def __post_init__(self) -> None:
         if type(self.game_id) is not bytes or len(self.game_id) != GAME_ID_LEN:
             raise LocalProtocolError("a game id is 16 bytes")
+        if type(self.kind) is not str or not KIND.fullmatch(self.kind):
+            raise LocalProtocolError("a game is named by lowercase letters and digits, up to 16")
         if not 1 <= len(self.names) <= MAX_SEATS or len(self.names) != len(self.keys):
             raise LocalProtocolError("a roster needs one name and one key per seat")
         if any(type(k) is not bytes or len(k) != 32 for k in self.keys) or len(set(self.keys)) != len(self.keys):
@@ -111,9 +117,14 @@ class Roster:
         return KeyRing(self.keys)
 
     def digest(self) -> bytes:
-        listed = [list(self.names), list(self.keys)]
+        """The roster's hash, in every signature of the game (through the log's
+        genesis).  The game's id is in it; the first game's is left out, as
+        rosters were hashed before a second game existed."""
+        listed: list[Any] = [list(self.names), list(self.keys)]
         if self.identities:
             listed += [list(self.identities), list(self.certs)]
+        if self.kind != DEFAULT_KIND:
+            listed.append(self.kind)
         return hashlib.sha256(pack(listed)).digest()
 
     def who(self, seat: int | None) -> str | None:
@@ -198,6 +209,8 @@ class Transcript:
             obj["blame"] = list(self.blame)
         if self.forfeit:
             obj["forfeit"] = list(self.forfeit)
+        if self.roster.kind != DEFAULT_KIND:
+            obj["kind"] = self.roster.kind
         return pack(obj)
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -232,9 +245,9 @@ class Transcript:
         return cls(roster, out, pending, list(ending.get("blame", ())), list(ending.get("forfeit", ())))
 
 
-_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; "blame", "certs", "forfeit", "ids" optional
+_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; "blame", "certs", "forfeit", "ids", "kind" optional
 _LISTS = ("blame", "certs", "forfeit", "ids", "keys", "names")
-_OPTIONAL = ("blame", "certs", "forfeit", "ids")
+_OPTIONAL = ("blame", "certs", "forfeit", "ids", "kind")
 
 
 def read_stream(fh: BinaryIO, ending: dict[str, Any] | None = None) -> tuple[Roster, Iterator[tuple[int | None, bytes]]]:
@@ -278,7 +291,7 @@ def read_stream(fh: BinaryIO, ending: dict[str, Any] | None = None) -> tuple[Ros
         fields = unpacker.read_map_header()
     except _ERRORS:
         raise fail("not a map") from None
-    if not 6 <= fields <= 11:
+    if not 6 <= fields <= 12:
         raise fail("unexpected fields")
     header: dict[str, Any] = {}
     while True:  # the header, in the canonical (sorted) key order, up to "ops"
@@ -301,7 +314,8 @@ def read_stream(fh: BinaryIO, ending: dict[str, Any] | None = None) -> tuple[Ros
         raise fail("wrong magic")
     game, names, keys = header["game"], header["names"], header["keys"]
     try:
-        roster = Roster(game, tuple(names), tuple(keys), tuple(header.get("ids", ())), tuple(header.get("certs", ())))
+        roster = Roster(game, tuple(names), tuple(keys), tuple(header.get("ids", ())), tuple(header.get("certs", ())),
+                        header.get("kind", DEFAULT_KIND))
     except (LocalProtocolError, TypeError) as exc:
         raise RemoteProtocolError(f"malformed transcript roster: {exc}") from None
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from ankh.core.model import Decision
-from ankh.core.scoring import personality_met
+from ankh.core.game import Decision
+from ankh.core.morpork.scoring import personality_met
 from ankh.net.errors import RemoteProtocolError
 from ankh.net.ops import Move
 from ankh.net.peer import Audited, GamePeer

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from ankh.core.bots.random_bot import RandomBot
+from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.net import home
 from ankh.net.envelope import Identity
 from ankh.net.io.node import PROLOGUE, HostNode, JoinNode, Result, WatchNode
