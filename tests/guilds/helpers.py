@@ -1,0 +1,57 @@
+"""Positions and games for the guild variant's tests."""
+from __future__ import annotations
+
+import random
+
+from ankh.core.game import Decision
+from ankh.core.guilds.board import R_INDEX, V_INDEX
+from ankh.core.guilds.bots import HeuristicBot, RandomBot
+from ankh.core.guilds.game import GAME
+from ankh.core.guilds.record import Record
+from ankh.core.guilds.state import EMPTY, HOUSE, VILLA
+
+BR, LU, WO, GR, OR = range(5)
+
+
+def game(setup: str, moves: str = "", players: int = 3, seed: int = 1):
+    """A local game (every card seen) from setup lines and moves, stopped at
+    the first decision with several options."""
+    text = f"game: guilds\nplayers: {players}\nseed: {seed}\n{setup}\n{moves}"
+    g = GAME.local_game(text, {}, random.Random(seed))
+    g.advance()
+    return g
+
+
+def play(g, *moves: str):
+    """Apply moves in notation, then run to the next real decision."""
+    for m in moves:
+        g.choose_text(m)
+        g.advance()
+    return g
+
+
+def opts(g) -> list[str]:
+    d = g.state.pending
+    assert isinstance(d, Decision), d
+    return [GAME.format_option(g.state, o) for o in d.options]
+
+
+def hand(g, seat: int) -> list[int]:
+    return g.state.hand(seat)
+
+
+def gp(g, seat: int, guild: str) -> int:
+    return g.state.gp[seat * 5 + R_INDEX[guild]]
+
+
+def piece(g, vertex: str):
+    o = g.state.occ[V_INDEX[vertex]]
+    return None if o == EMPTY else (o // 3, ("foundation", "house", "villa")[o % 3])
+
+
+def bots_game(kinds, players: int, seed: int):
+    bots = {}
+    for i in range(players):
+        cls = HeuristicBot if kinds[i] == "h" else RandomBot
+        bots[i] = cls(random.Random(seed * 31 + i))
+    return GAME.local_game(Record(players=players, seed=seed), bots, random.Random(seed))
