@@ -1,0 +1,165 @@
+"""Whole games: the invariants of §7.5 after every step of seeded games
+between random and heuristic bots, games that reach a winner, and records
+that round-trip (a saved game replays to the same state; a position written
+from a state reads back as that state)."""
+import random
+
+import pytest
+
+from ankh.core.game import Decision
+from ankh.core.guilds.board import LABORATORY, TRACK_FULL, BANK_START
+from ankh.core.guilds.game import GAME
+from ankh.core.guilds.record import Record, format_record, parse_record, position_of
+from ankh.core.guilds.rules import new_state
+from ankh.core.guilds.state import FIELDS
+
+from .helpers import bots_game
+
+
+def true_hand(s, p):
+    counts = s.res[p * 5:p * 5 + 5]
+    for h in s.hid[p]:
+        counts[s.rcard[h]] += 1
+    for h in s.owe[p]:
+        counts[s.rcard[h]] -= 1
+    return counts
+
+
+def check(s, before, seen):
+    n = s.players
+    for r in range(5):
+        assert s.bank[r] + sum(true_hand(s, p)[r] for p in range(n)) == BANK_START
+    assert all(min(true_hand(s, p)) >= 0 for p in range(n))
+    for p in range(n):
+        for piece, limit in enumerate((2, 5, 4)):
+            on_board = sum(1 for o in s.occ if o == p * 3 + piece)
+            assert 0 <= s.sup[p * 3 + piece] and on_board + s.sup[p * 3 + piece] == limit
+        assert 0 <= s.rcpt[p] <= 2
+    for g in range(5):
+        if s.pres[g] >= 0:
+            assert s.gp[s.pres[g] * 5 + g] >= 3
+        if before is not None and before[1][g]:
+            assert s.pres[g] == before[0][g], "a locked presidency moved"
+    if before is not None:
+        assert all(a >= b for a, b in zip(s.gp, before[2])), "guild points fell"
+    assert s.robber != LABORATORY
+    assert bin(s.track & TRACK_FULL).count("1") == bin(s.track).count("1") <= 10
+    assert s.pacts <= 2
+    return (s.pres[:], s.lock[:], s.gp[:])
+
+
+def run_checked(g, seen):
+    s = g.state
+    snap = check(s, None, seen)
+    guards_this_turn = {}
+    steps = 0
+    while g.step():
+        steps += 1
+        snap = check(g.state, snap, seen)
+        s = g.state
+        for e in g.log[seen[0]:]:
+            if e.kind == "guard":
+                guards_this_turn[s.turn] = guards_this_turn.get(s.turn, 0) + 1
+                assert guards_this_turn[s.turn] == 1, "two guards in one turn"
+                h = s.dcard.index(e.data["token"])
+                assert s.dturn[h] < s.turn, "a guard played the turn it was acquired"
+        seen[0] = len(g.log)
+        assert steps < 200_000
+    return steps
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("kinds", ["rrrr", "hhhh", "hrhr"])
+def test_invariants_hold_after_every_step_and_games_reach_a_winner(players, kinds):
+    for seed in range(6):
+        g = bots_game(kinds, players, seed)
+        run_checked(g, [0])
+        out = g.state.outcome
+        assert out is not None and len(out.winners) == 1
+        w = out.winners[0]
+        assert g.state.active == w and out.scores[w] >= 12
+
+
+def test_heuristic_beats_three_random_bots():
+    wins = 0
+    for seed in range(20):
+        kinds = ["r"] * 4
+        kinds[seed % 4] = "h"
+        g = bots_game(kinds, 4, seed)
+        g.advance()
+        wins += g.state.outcome.winners == (seed % 4,)
+    assert wins >= 18
+
+
+def test_saved_games_replay_to_the_same_state():
+    for seed in range(4):
+        g = bots_game("hrhh", 4, seed)
+        g.advance()
+        text = g.save_text()
+        again = GAME.local_game(parse_record(text), {}, random.Random(12345))
+        assert again.state.outcome == g.state.outcome
+        for f in ("occ", "res", "gp", "pres", "lock", "parch", "dcard", "track", "robber"):
+            assert getattr(again.state, f) == getattr(g.state, f), f
+        assert format_record(parse_record(text)) == text
+
+
+def test_a_position_written_from_any_turn_reads_back_as_that_state():
+    for seed in range(6):
+        g = bots_game("hhrh", 4, seed)
+        s = g.state
+        while s.outcome is None and not (s.turn >= 8 + seed * 5 and s.phase == "A"
+                                          and isinstance(s.pending, Decision)):
+            g.step()
+        if s.outcome is not None:
+            continue
+        rec = Record(players=4, seed=seed, position=position_of(s))
+        text = format_record(rec)
+        back = parse_record(text)
+        assert format_record(back) == text
+        t = new_state(4, back.position)
+        for f in ("occ", "sup", "gp", "pres", "lock", "parch", "rcpt", "gup", "arrests", "rank",
+                  "vshown", "robber", "fire", "track", "dtop", "active"):
+            assert getattr(t, f) == getattr(s, f), f
+        for p in range(4):
+            assert t.hand(p) == true_hand(s, p)
+            assert sorted(t.dcard[h] for h in t.dev[p]) == sorted(s.dcard[h] for h in s.dev[p])
+        assert t.bank == s.bank
+
+
+def test_copy_is_independent():
+    g = bots_game("rrrr", 4, 3)
+    for _ in range(400):
+        g.step()
+    s = g.state
+    c = s.copy()
+    for f in FIELDS:
+        assert getattr(c, f) == getattr(s, f) or f == "events"
+    c.res[0] += 1
+    c.dev[0] = c.dev[0] + (99,)
+    assert c.res != s.res and c.dev != s.dev
+
+
+def test_simulation_plays_the_same_game():
+    """The switches (no events, trusted answers, forced steps taken at once)
+    do not change the game."""
+    from ankh.core.guilds.bots import RandomBot
+    from ankh.core.guilds.table import Table
+    for seed in range(3):
+        results = []
+        for sim in (False, True):
+            s = new_state(4)
+            if sim:
+                s.simulate()
+            table = Table(Record(players=4, seed=seed), random.Random(seed))
+            bot = RandomBot(random.Random(seed))
+            while s.outcome is None:
+                d = s.pending
+                if isinstance(d, Decision):
+                    if len(d.options) == 1 and not sim:
+                        s.choose(d.options[0])
+                    else:
+                        s.choose(bot.choose(s, d))
+                else:
+                    s.fulfil(table.answer(d, s))
+            results.append((s.outcome, s.turn, s.gp[:], s.occ[:]))
+        assert results[0] == results[1]
