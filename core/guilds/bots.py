@@ -37,8 +37,8 @@ class RandomBot:
 
     def choose(self, state, decision):
         opts = decision.options
-        if ("win",) in opts:
-            return ("win",)
+        if opts[-1][0] == "win":        # a win is always the last option
+            return opts[-1]
         return opts[self.rng.randrange(len(opts))]
 
 
@@ -81,8 +81,8 @@ class HeuristicBot:
         opts = d.options
         if len(opts) == 1:
             return opts[0]
-        if ("win",) in opts:
-            return ("win",)
+        if opts[-1][0] == "win":
+            return opts[-1]
         fn = getattr(self, "k_" + d.kind.replace("-", "_"), None)
         pick = fn(s, d.seat, opts) if fn else None
         return pick if pick is not None else opts[self.rng.randrange(len(opts))]

@@ -754,49 +754,75 @@ def gp_price(s: State, g: int) -> int:
     return 1 if s.bought[g] < 2 else 2
 
 
+# The options as constants (built once: the menu is made at every step).
+O_END, O_DEV, O_PDEV, O_PROMOTE, O_TRADE = ("end",), ("dev",), ("p-dev",), ("promote",), ("trade",)
+O_BANK = tuple(tuple(("bank", r, x) for x in R) for r in R)
+O_GP = tuple(("gp", g) for g in R)
+O_PCARD = tuple(("p-card", r) for r in R)
+O_REFRESH = tuple(("refresh", r) for r in R)
+O_AT = {verb: tuple((verb, v) for v in range(NUM_VERTICES))
+        for verb in ("found", "house", "villa", "p-house", "p-villa")}
+O_PAID = {HOUSE: O_AT["house"], VILLA: O_AT["villa"]}
+O_PARCH = {HOUSE: O_AT["p-house"], VILLA: O_AT["p-villa"]}
+
+
 def phase_c_options(s: State, p: int) -> list[tuple]:
+    """The active seat's menu in phase C (from what its engine can see)."""
     h = s.hand(p)
     bank = s.bank
     sup = s.sup
     occ = s.occ
-    opts: list[tuple] = [("end",)]
+    gp = s.gp
+    pres = s.pres
+    b5 = p * 5
+    opts: list[tuple] = [O_END]
     for r in R:
-        if h[r] >= s.rate(p, r):
-            opts += [("bank", r, x) for x in R if x != r and bank[x]]
+        k = h[r]
+        if k >= 2 and k >= (2 if pres[r] == p else 3 if gp[b5 + r] >= 3 else 4):
+            row = O_BANK[r]
+            opts += [row[x] for x in R if x != r and bank[x]]
+    bought = s.bought
     for g in R:
-        if h[g] >= gp_price(s, g):
-            opts.append(("gp", g))
-    if sup[p * 3 + FOUNDATION] and h[0] and h[1]:
-        opts += [("found", v) for v in foundation_sites(s, p)]
-    mine_f, mine_h = p * 3 + FOUNDATION, p * 3 + HOUSE
-    if sup[p * 3 + HOUSE]:
-        fs = [v for v in range(NUM_VERTICES) if occ[v] == mine_f]
-        if fs and h[0] and h[1] and h[2] and h[3]:
-            opts += [("house", v) for v in fs]
-        if fs and s.pacts < 2 and s.parch[p] >= PARCH_HOUSE:
-            opts += [("p-house", v) for v in fs]
-    if sup[p * 3 + VILLA]:
-        hs = [v for v in range(NUM_VERTICES) if occ[v] == mine_h]
-        if hs and h[3] >= 2 and h[4] >= 3:
-            opts += [("villa", v) for v in hs]
-        if hs and s.pacts < 2 and s.parch[p] >= PARCH_VILLA:
-            opts += [("p-villa", v) for v in hs]
+        if h[g] >= (1 if bought[g] < 2 else 2):
+            opts.append(O_GP[g])
+    b3 = p * 3
+    parch = s.parch[p]
+    free_acts = s.pacts < 2
+    if h[0] and h[1] and sup[b3]:
+        at = O_AT["found"]
+        opts += [at[v] for v in foundation_sites(s, p)]
+    # a house on your foundation, a villa on your house: paid in cards or parchments
+    for piece, can_pay, price in ((HOUSE, h[0] and h[1] and h[2] and h[3], PARCH_HOUSE),
+                                  (VILLA, h[3] >= 2 and h[4] >= 3, PARCH_VILLA)):
+        if not sup[b3 + piece]:
+            continue
+        can_parch = free_acts and parch >= price
+        if can_pay or can_parch:
+            under = b3 + piece - 1
+            sites = [v for v in range(NUM_VERTICES) if occ[v] == under]
+            if can_pay:
+                at = O_PAID[piece]
+                opts += [at[v] for v in sites]
+            if can_parch:
+                at = O_PARCH[piece]
+                opts += [at[v] for v in sites]
     deck_left = s.dtop < len(DEV_IDS)
     if deck_left and h[2] and h[3] and h[4]:
-        opts.append(("dev",))
-    if s.pacts < 2:
-        if s.parch[p] >= PARCH_CARD:
-            opts += [("p-card", r) for r in R if bank[r]]
-        if deck_left and s.parch[p] >= PARCH_DEV:
-            opts.append(("p-dev",))
-    opts += guard_options(s, p)
+        opts.append(O_DEV)
+    if free_acts and parch >= PARCH_CARD:
+        opts += [O_PCARD[r] for r in R if bank[r]]
+        if deck_left and parch >= PARCH_DEV:
+            opts.append(O_PDEV)
+    if s.dev[p]:
+        opts += guard_options(s, p)
     if s.rcpt[p] < 2:
-        opts += [("refresh", r) for r in R if h[r]]
+        opts += [O_REFRESH[r] for r in R if h[r]]
     if s.gup[p] >= 3 and not s.arrested and s.rank[p] == NO_RANK:
-        opts.append(("promote",))
-    if s.offers < MAX_OFFERS and (s.hand_size(p) or s.parch[p]):
-        opts.append(("trade",))
-    opts += win_options(s, p)
+        opts.append(O_PROMOTE)
+    if s.offers < MAX_OFFERS and (parch or s.hand_size(p)):
+        opts.append(O_TRADE)
+    if s.dev[p]:
+        opts += win_options(s, p)   # always last (bots look there)
     return opts
 
 

@@ -353,8 +353,7 @@ class State:
         """Victory points everybody can count (plus ``hidden`` Vetinari tokens)."""
         houses = HOUSES - self.sup[p * 3 + HOUSE]
         villas = VILLAS - self.sup[p * 3 + VILLA]
-        pres = sum(1 for g in range(5) if self.pres[g] == p)
-        return (houses + 2 * villas + pres + self.arrests[p] + RANK_VP[self.rank[p]]
+        return (houses + 2 * villas + self.pres.count(p) + self.arrests[p] + RANK_VP[self.rank[p]]
                 + self.vshown[p] + hidden)
 
     def known_vetinari(self, p: int) -> tuple[int, ...]:

@@ -327,3 +327,30 @@ def test_trade_offers_are_limited_per_turn():
     for _ in range(3):
         play(g, "trade", "cancel")
     assert "trade" not in opts(g)
+
+
+def test_r31_guard_and_dice_setting_before_the_same_roll_in_either_order():
+    g = game(P3 + "houses red: V29\ntokens red: guard-1\nparchments red: 5\nhand red: 1 ore")
+    play(g, "fix 6")
+    assert "guard guard-1" in opts(g) and not [o for o in opts(g) if o.startswith("fix")]
+    play(g, "guard guard-1", "robber GRAIN:6")     # then the roll is the only option
+    s = g.state
+    assert s.phase == "C" and s.parch[0] == 0 and s.gup[0] == 1 and s.pacts == 1
+    assert any(e.text == "red sets the dice to 6" for e in g.log)
+
+
+def test_r35_three_or_four_players_only():
+    import pytest
+    from ankh.core.guilds.record import RecordError
+    with pytest.raises(RecordError) as e:
+        game("", players=2)
+    assert "3 or 4 players" in str(e.value)
+
+
+def test_r38_the_robber_blocks_a_special_district_token():
+    g = game(P3 + "houses red: V09\nhand yellow: 2 ore\nrobber: BEGGARS:2\nrolls: 1+1")
+    assert g.state.pending.kind == "action" and hand(g, 0) == [0, 0, 0, 0, 0]
+    g = game(P3 + "houses red: V26\nrobber: UU:4\nrolls: 1+3")
+    assert g.state.parch[0] == 0
+    g = game(P3 + "houses red: V26\nrolls: 1+3")
+    assert g.state.parch[0] == 1
