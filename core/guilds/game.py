@@ -15,6 +15,7 @@ class Guilds(Game):
     name = "The Guilds of Ankh-Morpork"
     seats = (3, 4)
     BOTS = {
+        "search": ("ankh.core.guilds.search", "SearchBot"),
         "heuristic": ("ankh.core.guilds.bots", "HeuristicBot"),
         "random": ("ankh.core.guilds.bots", "RandomBot"),
     }

@@ -465,12 +465,7 @@ def position_of(s) -> Position:
         if o != EMPTY:
             pos.pieces[v] = (o // 3, o % 3)
     for p in range(n):
-        counts = s.res[p * 5:p * 5 + 5]
-        for h in s.hid[p]:
-            counts[s.rcard[h]] += 1
-        for h in s.owe[p]:
-            counts[s.rcard[h]] -= 1
-        pos.hands[p] = counts
+        pos.hands[p] = s.true_hand(p)
         pos.parchments[p] = s.parch[p]
         pos.gp[p] = s.gp[p * 5:p * 5 + 5]
         pos.receipts[p] = s.rcpt[p]

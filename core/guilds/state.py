@@ -330,6 +330,18 @@ class State:
                 out = [x + unknown for x in out]
         return out
 
+    def true_hand(self, p: int) -> list[int]:
+        """``p``'s resource cards by kind where this engine knows every hidden
+        handle of ``p`` (a table that sees all, a determinized world)."""
+        b = p * 5
+        out = self.res[b:b + 5]
+        rc = self.rcard
+        for h in self.hid[p]:
+            out[rc[h]] += 1
+        for h in self.owe[p]:
+            out[rc[h]] -= 1
+        return out
+
     def memberships(self, p: int) -> int:
         b = p * 5
         g = self.gp

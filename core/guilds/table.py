@@ -62,12 +62,7 @@ class Table:
     def steal(self, req: StealRandom, state) -> tuple[int, int]:
         """A card of the victim's true hand, uniformly: the i-th of the hand
         laid out by kind, under the i-th handle."""
-        q = req.victim
-        counts = state.res[q * 5:q * 5 + 5]
-        for h in state.hid[q]:
-            counts[state.rcard[h]] += 1
-        for h in state.owe[q]:
-            counts[state.rcard[h]] -= 1
+        counts = state.true_hand(req.victim)
         cards = [r for r in range(5) for _ in range(counts[r])]
         i = self.rng.randrange(len(cards))
         return req.handles[i], cards[i]

@@ -16,20 +16,11 @@ from ankh.core.guilds.state import FIELDS
 from .helpers import bots_game
 
 
-def true_hand(s, p):
-    counts = s.res[p * 5:p * 5 + 5]
-    for h in s.hid[p]:
-        counts[s.rcard[h]] += 1
-    for h in s.owe[p]:
-        counts[s.rcard[h]] -= 1
-    return counts
-
-
 def check(s, before, seen):
     n = s.players
     for r in range(5):
-        assert s.bank[r] + sum(true_hand(s, p)[r] for p in range(n)) == BANK_START
-    assert all(min(true_hand(s, p)) >= 0 for p in range(n))
+        assert s.bank[r] + sum(s.true_hand(p)[r] for p in range(n)) == BANK_START
+    assert all(min(s.true_hand(p)) >= 0 for p in range(n))
     for p in range(n):
         for piece, limit in enumerate((2, 5, 4)):
             on_board = sum(1 for o in s.occ if o == p * 3 + piece)
@@ -121,7 +112,7 @@ def test_a_position_written_from_any_turn_reads_back_as_that_state():
                   "vshown", "robber", "fire", "track", "dtop", "active"):
             assert getattr(t, f) == getattr(s, f), f
         for p in range(4):
-            assert t.hand(p) == true_hand(s, p)
+            assert t.hand(p) == s.true_hand(p)
             assert sorted(t.dcard[h] for h in t.dev[p]) == sorted(s.dcard[h] for h in s.dev[p])
         assert t.bank == s.bank
 
