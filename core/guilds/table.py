@@ -59,6 +59,13 @@ class Table:
             return self.steal(req, state)
         raise TypeError(f"unknown request {req!r}")
 
+    def place(self, h: int, cid: str) -> None:
+        """A record fixes the token dealt as handle ``h``: move it there."""
+        if cid not in self.dev:
+            raise SetupError(f"{cid!r} is not a development token")
+        i = self.dev.index(cid)
+        self.dev[i], self.dev[h] = self.dev[h], self.dev[i]
+
     def steal(self, req: StealRandom, state) -> tuple[int, int]:
         """A card of the victim's true hand, uniformly: the i-th of the hand
         laid out by kind, under the i-th handle."""
@@ -78,6 +85,8 @@ def chance_text(state, req, answer) -> str | None:
         return "pick " + " ".join(COLOURS[x] for x in answer)
     if t is StealRandom:
         return f"steal #{answer[0]} {RESOURCES[answer[1]]}"
+    if t is DealCard:
+        return "deal " + " ".join(answer)
     return None
 
 
@@ -94,10 +103,14 @@ def chance_from_text(state, req, line: Line):
             return (COLOURS.index(words[1]),)
         if t is StealRandom and len(words) == 3 and words[0] == "steal" and words[1][0] == "#":
             return int(words[1][1:]), R_INDEX[words[2]]
+        if t is DealCard and len(words) == 1 + len(req.handles) and words[0] == "deal":
+            if any(w not in DEV_IDS for w in words[1:]):
+                raise ValueError
+            return tuple(words[1:])
     except (ValueError, KeyError):
         pass
     want = {RollDie: "'* roll D1+D2' (or '* roll D' for one die)", PickRandom: "'* pick COLOUR'",
-            StealRandom: "'* steal #HANDLE RESOURCE'"}.get(t, "no chance line")
+            StealRandom: "'* steal #HANDLE RESOURCE'", DealCard: "'* deal TOKEN'"}.get(t, "no chance line")
     raise RecordError(line.number, f"a {type(req).__name__} is due; expected {want}")
 
 
@@ -147,10 +160,15 @@ class LocalGame:
                 answer = self.table.answer(d, s)
                 n = 0
                 if (i < len(lines) and lines[i].who == "*"
-                        and type(d) in (RollDie, PickRandom, StealRandom)):
+                        and type(d) in (RollDie, PickRandom, StealRandom, DealCard)):
                     n = lines[i].number
                     answer = chance_from_text(s, d, lines[i])
                     i += 1
+                    if type(d) is DealCard:
+                        # the record fixes the token: the table's stack agrees
+                        if answer[0] in s.dcard:
+                            raise RecordError(n, f"{answer[0]} was already dealt")
+                        self.table.place(d.handles[0], answer[0])
                 try:
                     self._apply_answer(answer)
                 except RulesError as e:

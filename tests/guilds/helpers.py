@@ -7,7 +7,7 @@ from ankh.core.game import Decision
 from ankh.core.guilds.board import R_INDEX, V_INDEX
 from ankh.core.guilds.bots import HeuristicBot, RandomBot
 from ankh.core.guilds.game import GAME
-from ankh.core.guilds.record import Record
+from ankh.core.guilds.record import Record, format_record, parse_record
 from ankh.core.guilds.state import EMPTY, HOUSE, VILLA
 
 BR, LU, WO, GR, OR = range(5)
@@ -19,7 +19,22 @@ def game(setup: str, moves: str = "", players: int = 3, seed: int = 1):
     text = f"game: guilds\nplayers: {players}\nseed: {seed}\n{setup}\n{moves}"
     g = GAME.local_game(text, {}, random.Random(seed))
     g.advance()
+    assert_round_trip(g)
     return g
+
+
+def assert_round_trip(g):
+    """The game's record writes and reads back as itself, and replays (at a
+    table with another generator: the record fixes every chance) to the same
+    state."""
+    text = g.save_text()
+    assert format_record(parse_record(text)) == text
+    again = GAME.local_game(text, {}, random.Random(999))
+    again.advance()
+    for f in ("occ", "res", "bank", "gp", "pres", "lock", "parch", "rcpt", "dev", "dcard",
+              "robber", "fire", "track", "turn", "active", "phase", "hid", "owe"):
+        assert getattr(again.state, f) == getattr(g.state, f), f
+    assert again.state.pending == g.state.pending
 
 
 def play(g, *moves: str):
@@ -27,6 +42,7 @@ def play(g, *moves: str):
     for m in moves:
         g.choose_text(m)
         g.advance()
+    assert_round_trip(g)
     return g
 
 
