@@ -949,15 +949,24 @@ def put_foundation(s: State, p: int, v: int) -> None:
 # s.trade = (offerer, give_kind, give_n, want_kind, want_n, asked seats, answers)
 # where answers[i] is None (declined), "accept", or (kind, n) a counter.
 
-def have_kind(s: State, p: int, kind: int, n: int) -> bool:
-    if kind == PARCHMENT:
-        return s.parch[p] >= n
-    return s.hand(p)[kind] >= n
+def holdings(s: State, p: int) -> list[int]:
+    """What ``p`` may trade, by kind: its resources (as this engine knows
+    them) and its parchments."""
+    h = s.hand(p)
+    h.append(s.parch[p])
+    return h
+
+
+O_GIVE = tuple(tuple(("give", k, n) for n in (1, 2)) for k in range(6))
+O_COUNTER = tuple(tuple(("counter", k, n) for n in (1, 2)) for k in range(6))
+O_CANCEL = ("cancel",)
 
 
 def t_trade_give(s: State, p: int) -> None:
-    opts = [("give", k, n) for k in range(6) for n in (1, 2) if have_kind(s, p, k, n)]
-    s.ask(p, "offer", opts + [("cancel",)], "offer which cards?", r_trade_give, p)
+    have = holdings(s, p)
+    opts = [o for k in range(6) for o in O_GIVE[k][:min(2, have[k])]]
+    opts.append(O_CANCEL)
+    s.ask(p, "offer", opts, "offer which cards?", r_trade_give, p)
 
 
 def r_trade_give(s: State, opt, p: int) -> None:
@@ -991,11 +1000,12 @@ def r_trade_to(s: State, opt, p: int, gk: int, gn: int, wk: int, wn: int) -> Non
 
 def t_trade_answer(s: State, q: int) -> None:
     p, gk, gn, wk, wn, asked, answers = s.trade
+    have = holdings(s, q)
     opts = [("decline",)]
-    if have_kind(s, q, wk, wn):
+    if have[wk] >= wn:
         opts.append(("accept",))
-    opts += [("counter", k, n) for k in range(6) if k != gk for n in (1, 2)
-             if (k, n) != (wk, wn) and have_kind(s, q, k, n)]
+    opts += [o for k in range(6) if k != gk for o in O_COUNTER[k][:min(2, have[k])]
+             if o[1:] != (wk, wn)]
     s.ask(q, "answer", opts, f"{COLOURS[p]} offers {gn} {KINDS[gk]} for {wn} {KINDS[wk]}",
           r_trade_answer, q)
 

@@ -30,7 +30,7 @@ from .state import State
 
 WIDTH = 5
 MAX_STEPS = 4000
-CONFIDENCE = 1.0
+CONFIDENCE = 1.5
 
 
 def determinize(s: State, seat: int, rng) -> State:
@@ -84,9 +84,10 @@ def evaluate(w: State, seat: int) -> float:
     against the best other seat."""
     def worth(q: int) -> float:
         vets = sum(1 for h in w.dev[q] if w.dcard[h] and w.dcard[h][0] == "v")
-        return (w.vp(q, vets) + 0.08 * w.hand_size(q) + 0.05 * w.parch[q]
-                + 0.1 * sum(w.gp[q * 5:q * 5 + 5]) + 0.3 * w.gup[q]
-                + 0.2 * (2 - w.sup[q * 3]))
+        guards = len(w.dev[q]) - vets
+        return (w.vp(q, vets) + 0.12 * min(w.hand_size(q), 8) + 0.05 * min(w.parch[q], 8)
+                + 0.4 * w.memberships(q) + 0.02 * sum(w.gp[q * 5:q * 5 + 5])
+                + 0.3 * (w.gup[q] + guards) + 0.3 * (2 - w.sup[q * 3]))
     mine = worth(seat)
     best = max(worth(q) for q in range(w.players) if q != seat)
     return 1 / (1 + math.exp(-(mine - best) / 2))

@@ -257,7 +257,16 @@ class State:
                 if not stack or self.outcome is not None:
                     return
                 fn, args = stack.pop()
-                fn(self, *args)
+                # (common arities spelled out: no argument tuple is built)
+                n = len(args)
+                if n == 0:
+                    fn(self)
+                elif n == 1:
+                    fn(self, args[0])
+                elif n == 2:
+                    fn(self, args[0], args[1])
+                else:
+                    fn(self, *args)
             if not self.auto:
                 return
             pending = self.pending
@@ -271,7 +280,12 @@ class State:
                     return
             fn, args = self.resume
             self.pending = self.resume = None
-            fn(self, answer, *args)
+            if not args:
+                fn(self, answer)
+            elif len(args) == 1:
+                fn(self, answer, args[0])
+            else:
+                fn(self, answer, *args)
 
     def known_answer(self, req):
         """The answer to a reveal this engine already knows, else None."""
