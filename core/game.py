@@ -65,7 +65,7 @@ class RollDie(NamedTuple):
     (The first game's twelve-sided die is the default.)"""
     purpose: str
     sides: int = 12
-    count: int = 1
+    count: int = 1  # type: ignore[assignment]  # (shadows tuple.count; mypyc builds need this)
 
 
 class DealCard(NamedTuple):

@@ -305,7 +305,7 @@ def t_phase_a(s: State) -> None:
     if check_win(s):
         return
     p = s.active
-    opts = [("roll",)]
+    opts: list[tuple] = [("roll",)]
     if not s.fixed and s.pacts < 2 and s.parch[p] >= PARCH_DICE:
         opts += [("fix", t) for t in range(2, 13)]
     opts += guard_options(s, p)
@@ -964,7 +964,7 @@ O_CANCEL = ("cancel",)
 
 def t_trade_give(s: State, p: int) -> None:
     have = holdings(s, p)
-    opts = [o for k in range(6) for o in O_GIVE[k][:min(2, have[k])]]
+    opts: list[tuple] = [o for k in range(6) for o in O_GIVE[k][:min(2, have[k])]]
     opts.append(O_CANCEL)
     s.ask(p, "offer", opts, "offer which cards?", r_trade_give, p)
 
@@ -989,7 +989,7 @@ def r_trade_want(s: State, opt, p: int, gk: int, gn: int) -> None:
 
 def r_trade_to(s: State, opt, p: int, gk: int, gn: int, wk: int, wn: int) -> None:
     n = s.players
-    asked = [opt[1]] if opt[0] == "to" else [(p + i) % n for i in range(1, n)]
+    asked: list[int] = [opt[1]] if opt[0] == "to" else [(p + i) % n for i in range(1, n)]
     s.trade = [p, gk, gn, wk, wn, asked, []]
     s.log("offer", p, f"{COLOURS[p]} offers {gn} {KINDS[gk]} for {wn} {KINDS[wk]} to "
           + (COLOURS[asked[0]] if len(asked) == 1 else "all"))
@@ -1001,7 +1001,7 @@ def r_trade_to(s: State, opt, p: int, gk: int, gn: int, wk: int, wn: int) -> Non
 def t_trade_answer(s: State, q: int) -> None:
     p, gk, gn, wk, wn, asked, answers = s.trade
     have = holdings(s, q)
-    opts = [("decline",)]
+    opts: list[tuple] = [("decline",)]
     if have[wk] >= wn:
         opts.append(("accept",))
     opts += [o for k in range(6) if k != gk for o in O_COUNTER[k][:min(2, have[k])]

@@ -270,6 +270,7 @@ class State:
             if not self.auto:
                 return
             pending = self.pending
+            answer: Any  # an option (a tuple) or a table's answer (ids, dice ...)
             if type(pending) is Decision:
                 if len(pending[2]) != 1:
                     return

@@ -30,6 +30,9 @@ COMPILED = (
     "model", "state", "board", "windows", "abilities", "effects_common", "effects_hands",
     "effects_board", "events", "turn", "scoring", "setup",
 )
+# The guild variant's hot modules: a group of their own (one shared library
+# each), so that one game's core can compile while the other's stays Python.
+COMPILED_GUILDS = ("guilds/board", "guilds/state", "guilds/rules")
 STAGE = Path("build") / "mypyc-src"  # the sources as package ankh.core, for mypy's module names
 OPT_LEVEL = "3"
 
@@ -72,16 +75,20 @@ def core_extensions(root: Path) -> list:
     shutil.copytree(root / "core", stage / "ankh" / "core",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyc"))
     (stage / "ankh" / "__init__.py").write_text("")  # so that mypy names the modules ankh.core.*
-    paths = [str(STAGE / "ankh" / "core" / f"{name}.py") for name in COMPILED]
+    out = []
     cwd = os.getcwd()
     os.chdir(root)
     try:
-        return mypycify(paths, opt_level=OPT_LEVEL, group_name="ankh_core")
-    except (Exception, SystemExit) as e:
-        say(f"the rules core stays pure Python: mypyc failed ({e})")
-        return []
+        for group, names, what in (("ankh_core", COMPILED, "the rules core"),
+                                   ("ankh_guilds", COMPILED_GUILDS, "the guild variant's core")):
+            paths = [str(STAGE / "ankh" / "core" / f"{name}.py") for name in names]
+            try:
+                out += mypycify(paths, opt_level=OPT_LEVEL, group_name=group)
+            except (Exception, SystemExit) as e:
+                say(f"{what} stays pure Python: mypyc failed ({e})")
     finally:
         os.chdir(cwd)
+    return out
 
 
 class OptionalBuildExt(build_ext):
