@@ -240,9 +240,10 @@ class State:
         pending, resume = self.pending, self.resume
         fn, args = resume
         self.pending = self.resume = None
-        self.events = []
+        if self.narrate:
+            self.events = []     # (in simulation nothing is told: the list stays empty)
         try:
-            fn(self, answer, *args)
+            self._continue(fn, answer, args)
         except RulesError:
             self.pending, self.resume = pending, resume
             raise
@@ -281,12 +282,17 @@ class State:
                     return
             fn, args = self.resume
             self.pending = self.resume = None
-            if not args:
-                fn(self, answer)
-            elif len(args) == 1:
-                fn(self, answer, args[0])
-            else:
-                fn(self, answer, *args)
+            self._continue(fn, answer, args)
+
+    def _continue(self, fn: Callable, answer: Any, args: tuple) -> None:
+        """Hand ``answer`` to the continuation ``fn`` with its arguments (the
+        common arities spelled out: no argument tuple is built)."""
+        if not args:
+            fn(self, answer)
+        elif len(args) == 1:
+            fn(self, answer, args[0])
+        else:
+            fn(self, answer, *args)
 
     def known_answer(self, req):
         """The answer to a reveal this engine already knows, else None."""
