@@ -2,6 +2,11 @@
 import json
 
 from ankh.core.guilds.game import GAME
+from ankh.core.guilds.views import state_json, view_for
+
+
+def view_json(state):
+    return state_json(view_for(state, None))
 
 from .helpers import game, play
 
@@ -12,8 +17,8 @@ P3 = ("turn: red\nhouses red: V09 V10\nhouses yellow: V24\nhouses green: V31\n"
 
 def test_state_json_shows_the_viewer_its_tokens_and_others_only_their_count():
     g = game(P3)
-    red = GAME.state_json(g.state, 0)
-    yellow = GAME.state_json(g.state, 1)
+    red = GAME.state_json(g.state, viewer=0)
+    yellow = GAME.state_json(g.state, viewer=1)
     json.dumps(red)
     assert red["players"][0]["tokens"] == ["guard-1", "vetinari-2"]
     assert yellow["players"][0]["tokens"] == ["hidden", "hidden"]
@@ -25,7 +30,7 @@ def test_state_json_shows_the_viewer_its_tokens_and_others_only_their_count():
     assert red["board"]["pieces"]["V09"] == {"seat": "red", "piece": "house"}
     assert red["board"]["robber"] == "SHADES" and red["board"]["track"] == [2, 3, 4, 5]
     assert red["pending"]["seat"] == "red" and red["pending"]["kind"] == "before-roll"
-    spectator = GAME.state_json(g.state, None)
+    spectator = view_json(g.state)
     assert spectator["players"][0]["tokens"] == ["hidden", "hidden"]
 
 
@@ -35,7 +40,7 @@ def test_json_after_a_steal_shows_the_hand_only_to_those_who_know_it():
              "rolls: 3+4")
     play(g, "robber ORE:8", "rob yellow")
     s = g.state
-    red, yellow, green = (GAME.state_json(s, q) for q in range(3))
+    red, yellow, green = (GAME.state_json(s, viewer=q) for q in range(3))
     assert red["players"][0]["hand"] is not None and yellow["players"][1]["hand"] is not None
     assert green["players"][0]["hand"] is None and green["players"][1]["hand"] is None
     assert green["players"][0]["cards"] == 3 and green["players"][0]["hidden_cards"] == 1
