@@ -25,7 +25,7 @@ from ..game import (
 )
 from .board import (
     BANK_START, DEV_IDS, FOUNDATIONS, HOUSES, NUM_VERTICES, SHADES_SPOT, TRACK_START, TRACK_BIT,
-    VILLAS, VERTEX_GUILDS, DISTRICT_VERTICES, D_THIEVES,
+    VILLAS, DISTRICT_VERTICES, D_THIEVES,
 )
 
 Task = tuple[Callable[..., None], tuple[Any, ...]]

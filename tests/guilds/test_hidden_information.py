@@ -6,7 +6,6 @@ import random
 
 from ankh.core.game import DealCard, Decision, Reveal, StealRandom
 from ankh.core.guilds.bots import HeuristicBot, RandomBot
-from ankh.core.guilds.record import Record
 from ankh.core.guilds.rules import new_state
 from ankh.core.guilds.views import view_for
 

@@ -1,5 +1,4 @@
 """Records: chance lines fix dice, deals and steals; errors name their line."""
-import random
 
 import pytest
 
@@ -7,7 +6,7 @@ from ankh.core.guilds.game import GAME
 from ankh.core.game import RecordError
 from ankh.net.local import LocalGame
 
-from .helpers import game, opts, play
+from .helpers import game, play
 
 P3 = "turn: red\nhouses red: V29\nhouses yellow: V24\nhouses green: V31\n"
 
