@@ -132,6 +132,6 @@ def test_simulation_plays_the_same_game():
                     else:
                         s.choose(bot.choose(s, d))
                 else:
-                    s.fulfil(table.answer(d))
+                    s.fulfil(table.answer(d, s))
             results.append((s.outcome, s.turn, s.gp[:], s.occ[:]))
         assert results[0] == results[1]

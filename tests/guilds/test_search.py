@@ -25,7 +25,7 @@ def midgame(seed: int, turns: int = 12):
         if type(d) is Decision:
             s.choose(bots[d.seat].choose(s, d))
         else:
-            s.fulfil(t.answer(d))
+            s.fulfil(t.answer(d, s))
     return s
 
 
