@@ -82,8 +82,9 @@ def ssh_player() -> str | None:
 # -- writing safely -------------------------------------------------------------
 
 
-def _make_dirs(path: Path) -> None:
-    """Create ``path`` and any missing parents as 0700 (existing ones stay as they are)."""
+def make_dirs(path: Path) -> None:
+    """Create ``path`` and any missing parents as 0700 (existing ones stay as they are):
+    every folder the game makes is its owner's only, whatever the umask."""
     missing = []
     p = path
     while not p.exists():
@@ -130,7 +131,7 @@ def _install(path: Path, data: bytes, *, replace: bool) -> bool:
 
     With ``replace=False`` an existing file wins and the result is False.
     """
-    _make_dirs(path.parent)
+    make_dirs(path.parent)
     tmp = _write_temp(path.parent, data)
     try:
         if replace:

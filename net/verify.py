@@ -68,6 +68,12 @@ class Report:
     violations: tuple[Violation, ...]
     waiting: tuple[str, ...] = ()
     rules: str = ""  # what replaying the rules over the log showed ("" when the log is no game of the rules)
+    keys: tuple[str, ...] = ()  # each seat's key fingerprint (its identity's), by seat: who really played
+
+    def key_lines(self) -> str:
+        """One line per seat naming the key that signed for it: a game re-signed
+        with other keys shows other fingerprints, whatever names it gives."""
+        return "".join(f"\n  seat {seat}: {name}, key {fp}" for seat, (name, fp) in enumerate(zip(self.seats, self.keys)))
 
     @property
     def status(self) -> str:
@@ -91,8 +97,8 @@ class Report:
             return "\n".join(f"violation: {v}" for v in self.violations)
         if not self.audited:
             waiting = "".join(f"; {w}" for w in self.waiting)
-            return f"incomplete: {self.summary()}{waiting}"
-        return "fair: " + self.summary()
+            return f"incomplete: {self.summary()}{waiting}{self.key_lines()}"
+        return "fair: " + self.summary() + self.key_lines()
 
 
 def _unreadable(message: str) -> Report:
@@ -219,6 +225,7 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
         violations=tuple(violations),
         waiting=tuple(waiting),
         rules=rules,
+        keys=tuple(roster.fingerprint(s) for s in range(roster.size)),
     )
 
 

@@ -17,7 +17,7 @@ from ankh.core.views import PlayerView, view_for
 from ankh.core.record import parse_record
 from ankh.net import journal
 from ankh.net.errors import ProtocolError
-from ankh.net.home import saves_dir
+from ankh.net.home import make_dirs, saves_dir
 from ankh.net.local import LocalGame
 
 from .bots import bot_kinds, default_bot_kind, make_bot
@@ -237,7 +237,7 @@ class GameSession:
         """Write the record so far (the screen does after every change)."""
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path.parent)
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(self.save_text(), encoding="utf-8")
         tmp.replace(self.path)

@@ -98,7 +98,7 @@ class SaveDir:
         return self.path / "journal.ankh"
 
     def create(self, roster: Roster, info: dict[str, Any], secrets: dict[int, SeatSecrets]) -> None:
-        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        home.make_dirs(self.path)
         for seat, s in secrets.items():
             _write_private(self.path / f"seat{seat}.secrets", s.to_bytes())
         fd = os.open(self.journal_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -120,11 +120,23 @@ class SaveDir:
         self._journal.flush()
 
     def load(self) -> tuple[Any, dict[str, Any], dict[int, SeatSecrets]]:
-        transcript, info = journal.read(self.journal_path.read_bytes())
-        secrets = {}
-        for f in sorted(self.path.glob("seat*.secrets")):
-            s = SeatSecrets.from_bytes(f.read_bytes())
-            secrets[s.seat] = s
+        """The journal's game, its header's info and this seat's secrets; a
+        save that cannot be carried on raises :class:`DamagedSave` (saying
+        why) and is left as it is."""
+        try:
+            transcript, info = journal.read(self.journal_path.read_bytes())
+            _check_info(info, transcript.roster)
+            secrets = {}
+            for f in sorted(self.path.glob("seat*.secrets")):
+                s = SeatSecrets.from_bytes(f.read_bytes())
+                secrets[s.seat] = s
+        except OSError as exc:
+            raise DamagedSave(Words("{path} cannot be read: {why}", path=str(self.path),
+                                    why=exc.strerror or str(exc))) from None
+        except Exception as exc:  # whatever a damaged or doctored file holds, never a crash
+            why = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+            raise DamagedSave(Words("{path} is damaged and cannot be carried on ({why}); it was left as it is",
+                                    path=str(self.path), why=why)) from None
         return transcript, info, secrets
 
     def finish(self, transcript: Any) -> Path:
@@ -137,6 +149,29 @@ class SaveDir:
         if self._journal is not None:
             self._journal.close()
             self._journal = None
+
+
+class DamagedSave(ValueError):
+    """A save whose journal, header or secrets do not make a game to carry on."""
+
+
+def _check_info(info: dict[str, Any], roster: Roster) -> None:
+    """What carrying on needs from a journal's header, of the right types and
+    agreeing with its roster (raises anything on a mismatch: see ``load``)."""
+    if info.get("role") not in ("host", "join"):
+        raise ValueError("no role")
+    if type(info.get("port")) is not int or not 0 <= info["port"] < 65536:
+        raise ValueError("no port")
+    if not isinstance(info.get("start"), dict) or type(info.get("table", b"")) is not bytes:
+        raise ValueError("no table")
+    start = Start.of({"t": "start", **info["start"]})
+    if start.game_id != roster.game_id or start.names != roster.names or start.identities != roster.identities:
+        raise ValueError("the table is not the journal's game")
+    if info["role"] == "join" and (type(info.get("host")) is not str or type(info.get("nonce")) is not bytes):
+        raise ValueError("no host")
+    if info["role"] == "host" and (not isinstance(info.get("bots", []), list)
+                                   or not all(type(b) is int and 0 < b < roster.size for b in info.get("bots", []))):
+        raise ValueError("bad bots")
 
 
 def _refuse(conn: Connection, why: str) -> None:

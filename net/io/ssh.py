@@ -205,7 +205,7 @@ class SshServer:
 
 def _private_dir(path: Path) -> Path:
     """``path`` as a folder only its owner can enter (0700), made with its parents if missing."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    home.make_dirs(path)
     os.chmod(path, 0o700)
     return path
 
