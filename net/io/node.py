@@ -38,7 +38,8 @@ from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
 from ..transcript import Roster
 from .discovery import TableAdvert, TableBrowser
-from .transport import Connection, ConnectionClosed, connect, serve, server_port
+from ..admission import Door
+from .transport import STRANGER_TIME, Connection, ConnectionClosed, connect, open_files_limit, serve, server_port
 from .watchers import WATCH_ONLY, Watchers
 
 PROLOGUE = PROTOCOL.encode()
@@ -333,6 +334,7 @@ class HostNode(_Seatkeeper):
         self.pending: list[tuple[Connection, str]] = []  # joiners not seated (table full...)
         self.watchers = Watchers(report)
         self.watchers.chat = spectator_chat
+        self.door = Door.for_descriptors(open_files_limit())
         self.points: dict[int, tuple[str, int]] = {}  # each joiner's watch point
         self.hub: Hub | None = None
         self.roster: Roster | None = None
@@ -350,7 +352,7 @@ class HostNode(_Seatkeeper):
     # -- running -------------------------------------------------------------------------
 
     async def open(self) -> int:
-        self.server = await serve(self.bind, self.port, self.identity, PROLOGUE, self._on_connection)
+        self.server = await serve(self.bind, self.port, self.identity, PROLOGUE, self._on_connection, door=self.door)
         self.port = server_port(self.server)
         self.report("listening", self.port)
         if self.advertise:
@@ -368,6 +370,7 @@ class HostNode(_Seatkeeper):
             await self.done.wait()
             if self.result is not None and self.result.finished:
                 await self._see_everyone_done()
+                await self.watchers.settle()
             await asyncio.sleep(0.3)  # let the last frames and goodbyes go out
         finally:
             watch.cancel()
@@ -427,11 +430,13 @@ class HostNode(_Seatkeeper):
 
     async def _on_connection(self, conn: Connection) -> None:
         try:
-            first = decode(await asyncio.wait_for(conn.recv(), 10))
+            first = decode(await asyncio.wait_for(conn.recv(), STRANGER_TIME))
         except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError) as exc:
             conn.close(Words("no greeting: {why}", why=getattr(exc, "reason", None) or getattr(exc, "message", None)
                                  or Words("timed out")))
             return
+        if first["t"] in ("join", "rejoin"):
+            self.door.sit(conn.ticket)
         if first["t"] == "join" and (back := self._seated_again(conn, first)) is not None:
             seat = back
             self._reattach(seat, conn)
@@ -475,6 +480,10 @@ class HostNode(_Seatkeeper):
                 self.report("back", seat)
                 self._flush()
         elif first["t"] == "watch":
+            refused = self.door.watch(conn.ticket)
+            if refused is not None:
+                _refuse(conn, refused)
+                return
             await self.watchers.serve(conn, first["from"], self._log)
             return
         else:
@@ -836,6 +845,7 @@ class HostNode(_Seatkeeper):
         node.conns, node.pending, node.gone_since, node.points = {}, [], {}, {}
         node.watchers = Watchers(report)
         node.watchers.chat = bool(start_msg.get("chat", 1))
+        node.door = Door.for_descriptors(open_files_limit())
         node.abandon_after = ABANDON_AFTER
         node.seats_done, node.farewell = set(), FAREWELL
         node.start_msg = start_msg
@@ -888,6 +898,7 @@ class JoinNode(_Seatkeeper):
         self._seat_names: list[str] = []
         self._said = 0
         self.watchers = Watchers(report)
+        self.door = Door.for_descriptors(open_files_limit())
         self.watch_server: asyncio.Server | None = None
         self.watch_port = 0
         self.host_done = False  # the host said it holds the whole game
@@ -903,7 +914,7 @@ class JoinNode(_Seatkeeper):
         self.conn = conn
         conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
         await self._session(conn)
-        await self.watchers.aclose(Words("game over"))
+        await self._close_watch_point()
         assert self.result is not None
         return self.result
 
@@ -1158,7 +1169,8 @@ class JoinNode(_Seatkeeper):
             if conn.local_address is None:
                 return
             try:
-                self.watch_server = await serve(conn.local_address[0], 0, self.identity, PROLOGUE, self._on_watcher)
+                self.watch_server = await serve(conn.local_address[0], 0, self.identity, PROLOGUE, self._on_watcher,
+                                                door=self.door)
             except OSError as exc:
                 self.report("warning", f"spectators cannot watch through this seat: {exc}")
                 return
@@ -1170,12 +1182,16 @@ class JoinNode(_Seatkeeper):
     async def _on_watcher(self, conn: Connection) -> None:
         """A spectator at this seat's watch point: it may only watch."""
         try:
-            first = decode(await asyncio.wait_for(conn.recv(), 10))
+            first = decode(await asyncio.wait_for(conn.recv(), STRANGER_TIME))
         except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError):
             conn.close(Words("no greeting"))
             return
         if first["t"] != "watch" or self.peer is None:
             conn.close(WATCH_ONLY)
+            return
+        refused = self.door.watch(conn.ticket)
+        if refused is not None:
+            _refuse(conn, refused)
             return
         peer = self.peer
         await self.watchers.serve(conn, first["from"], lambda: peer.protocol.ledger.log)
@@ -1186,9 +1202,16 @@ class JoinNode(_Seatkeeper):
         super().end(result)
         if not result.finished:
             self.watchers.send(encode({"t": "bye", "why": result.text[:200]}))
-        self.watchers.close(Words("game over") if result.finished else "the seat left")
+            self.watchers.close("the seat left")
         if self.watch_server is not None:
             self.watch_server.close()
+
+    async def _close_watch_point(self) -> None:
+        """The spectators watching through this seat take the game's last steps
+        (a few seconds at most), then their links close."""
+        if self.result is not None and self.result.finished:
+            await self.watchers.settle()
+        await self.watchers.aclose(Words("game over"))
 
     def set_ready(self, ready: bool) -> None:
         """Ready (or not) to begin: the deal waits for every person at the table."""
@@ -1286,7 +1309,7 @@ class JoinNode(_Seatkeeper):
         if conn is not None:
             node.conn = conn
             await node._session(conn)
-        await node.watchers.aclose(Words("game over"))
+        await node._close_watch_point()
         assert node.result is not None
         return node.result
 
