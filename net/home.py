@@ -36,6 +36,7 @@ _IDENTITY_HEADER = "ankh identity v1 (Ed25519 seed, base64); keep this file secr
 # Set by ``ankh serve --ssh`` for the program it runs for a player: the SSH
 # key's fingerprint ("SHA256:…"), or "guest" for a player who came without one.
 ENV_SSH = "ANKH_SSH"
+ENV_SSH_JOIN = "ANKH_SSH_JOIN"  # the addresses a player over SSH may type (see ssh_may_join)
 
 MAX_NAME = 24
 _NAME_RE = re.compile(r"[^\W_][\w .'-]*", re.UNICODE)
@@ -77,6 +78,27 @@ def ssh_player() -> str | None:
     """How the player came in when this program runs for ``ankh serve --ssh``:
     their SSH key's fingerprint, ``"guest"``, or None (not over SSH)."""
     return os.environ.get(ENV_SSH) or None
+
+
+def ssh_may_join(host: str, port: int, found: list[tuple[str, int]]) -> bool:
+    """May this program connect to ``host:port``?  Anywhere, when not run for
+    ``ankh serve --ssh``; over SSH only to a table found on the network
+    (``found``: addresses and ports), or to an address the server's operator
+    allows (:data:`ENV_SSH_JOIN`: ``HOST`` or ``HOST:PORT``, comma-separated):
+    a stranger logged in over SSH must not use the server to probe the
+    network it stands in."""
+    if ssh_player() is None:
+        return True
+    if (host, port) in found:
+        return True
+    for allowed in os.environ.get(ENV_SSH_JOIN, "").split(","):
+        allowed = allowed.strip()
+        a_host, sep, a_port = allowed.rpartition(":")
+        if not sep or not a_port.isdigit() or (":" in a_host and not a_host.endswith("]")):
+            a_host, a_port = allowed, ""  # HOST alone (an IPv6 address without brackets too)
+        if allowed and a_host.strip("[]") == host and (not a_port or int(a_port) == port):
+            return True
+    return False
 
 
 # -- writing safely -------------------------------------------------------------

@@ -287,3 +287,37 @@ async def test_the_join_screen_lists_a_playing_table_and_arrow_keys_reach_it_to_
         go_on.set()
         game.cancel()
         await asyncio.gather(game, return_exceptions=True)
+
+
+async def test_over_ssh_a_typed_address_must_be_a_table_found_or_one_the_server_allows(tmp_path, monkeypatch):
+    """A player logged in over ``ankh serve --ssh`` cannot make the server
+    connect anywhere it likes: an address that is neither a table found on the
+    network nor one the operator allows is refused with a word; an allowed
+    one is joined."""
+    from ankh.net.home import ENV_SSH, ENV_SSH_JOIN
+    from ankh.tui.screens.lobby import JoinScreen
+    from textual.widgets import Input
+
+    monkeypatch.setenv("ANKH_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(ENV_SSH, "guest")
+    monkeypatch.setenv(ENV_SSH_JOIN, "127.0.0.1:9")
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("j")
+        screen = app.screen
+        assert isinstance(screen, JoinScreen)
+        address = screen.query_one("#address", Input)
+        address.focus()  # (tables other programs on this machine announce may be listed, and take the focus)
+        address.value = "10.0.0.1:22"
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert app.screen is screen
+        assert any("Over SSH you can join the tables listed here" in str(n.message) for n in app._notifications)
+        address.focus()
+        address.value = "127.0.0.1:9"
+        await pilot.press("enter")
+        for _ in range(100):
+            if app.screen is not screen:
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, LobbyScreen)

@@ -11,7 +11,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ankh.net.home import ssh_player
+from ankh.net.home import ssh_may_join, ssh_player
 from ankh.net.io.discovery import TableBrowser
 
 from ..i18n import _, Localised, NP_, pgettext, translated
@@ -179,7 +179,12 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
         if not sep or not port.isdigit():
             self.notify(_("An address is HOST:PORT, like 192.168.1.20:40123."), severity="warning")
             return
-        self.dismiss((host.strip("[]") or "127.0.0.1", int(port)))
+        host, port = host.strip("[]") or "127.0.0.1", int(port)
+        if not ssh_may_join(host, port, [(a, t.port) for t in self.tables for a in t.addresses]):
+            self.notify(_("Over SSH you can join the tables listed here, or the addresses this server "
+                          "allows."), severity="warning", timeout=6)
+            return
+        self.dismiss((host, port))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
