@@ -271,14 +271,12 @@ class _Seatkeeper:
     def said(self, seat: int, name: str, text: str) -> None:
         self.report("chat", (seat, name, text))
 
-    def check_players(self, start: Start, me: int, bots: set[bytes]) -> None:
+    def check_players(self, people: list[tuple[str, bytes]]) -> None:
         """Pin the identity of every person at the table on first meeting; a known
         name with another key is reported (the screens show it), never accepted silently."""
         try:
             known = home.KnownPlayers()
-            for seat, (name, key) in enumerate(zip(start.names, start.identities)):
-                if seat == me or key in bots:
-                    continue
+            for name, key in people:
                 warning = known.warning(name, key)
                 if warning is not None:
                     self.report("warning", warning)
@@ -676,7 +674,8 @@ class HostNode(_Seatkeeper):
         self.start = start
         self._broadcast(self.start_msg)
         self.report("start", start)
-        self.check_players(start, 0, {ident.public_key for ident in self._bots.values()})
+        bots = {ident.public_key for ident in self._bots.values()}
+        self.check_players([(n, k) for n, k in zip(start.names[1:], start.identities[1:]) if k not in bots])
         self._secrets = {0: SeatSecrets.generate(start.game_id, 0, self.identity)}
         for seat, ident in self._bots.items():
             self._secrets[seat] = SeatSecrets.generate(start.game_id, seat, ident)
@@ -912,6 +911,7 @@ class JoinNode(_Seatkeeper):
         self.address = (host, port)
         conn = await connect(host, port, self.identity, PROLOGUE)
         self.conn = conn
+        self.report("host-key", conn.peer_key)  # proved by the handshake: an advert only claims one
         conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
         await self._session(conn)
         await self._close_watch_point()
@@ -1054,6 +1054,8 @@ class JoinNode(_Seatkeeper):
             elif t == "chat":
                 self._chat_in(msg)
             elif t == "lobby" and self.peer is None:
+                if not self._seat_keys:
+                    self._check_host(conn, msg)
                 self.table = msg["table"]
                 self._seat_keys = [s["key"] for s in msg["seats"]]
                 self._seat_names = [s["name"] for s in msg["seats"]]
@@ -1085,6 +1087,17 @@ class JoinNode(_Seatkeeper):
                 self.end(Result(_farewell(msg["why"])))
                 return
 
+    def _check_host(self, conn: Connection, msg: dict[str, Any]) -> None:
+        """The host's seat in its first lobby: the key it shows must be the one its
+        link proved, and a host met before must come with the key pinned for it."""
+        if not msg["seats"]:
+            return
+        name, key = msg["seats"][0]["name"], msg["seats"][0]["key"]
+        if key != conn.peer_key:
+            self.report("warning", Words("the host's seat shows a key other than the one its link proved"))
+            return
+        self.check_players([(name, key)])
+
     def _on_start(self, msg: dict[str, Any]) -> None:
         """The seats are final: make this seat's key for the game and send it, certified."""
         start, seat = Start.from_message(msg, my_key=self.identity.public_key, my_nonce=self._nonce)
@@ -1093,7 +1106,9 @@ class JoinNode(_Seatkeeper):
             return
         self.start, self.start_msg, self.seat = start, msg, seat
         self.report("start", start)
-        self.check_players(start, seat, self._bot_keys)
+        # (the host was checked when its link proved its key: see _check_host)
+        self.check_players([(n, k) for s, (n, k) in enumerate(zip(start.names, start.identities))
+                            if s not in (0, seat) and k not in self._bot_keys])
         self.secrets = SeatSecrets.generate(start.game_id, seat, self.identity)
         assert self.conn is not None
         self.conn.send_nowait(encode({"t": "key", "key": self.secrets.identity.public_key,

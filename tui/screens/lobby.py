@@ -11,6 +11,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ankh.net import home
+from ankh.net.adverts import warnings as advert_warnings
 from ankh.net.home import ssh_may_join, ssh_player
 from ankh.net.io.discovery import TableBrowser
 
@@ -97,6 +99,14 @@ class HostDialog(Localised, ModalScreen[tuple[int, int, int, bool, str] | None])
         self.dismiss(None)
 
 
+def _pinned_keys():
+    """The keys pinned for players met before, by name (none if the file cannot be read)."""
+    try:
+        return home.KnownPlayers().get
+    except (home.HomeError, OSError):
+        return lambda _name: None
+
+
 class JoinScreen(Localised, ModalScreen[tuple | None]):
     """Tables heard of on the LAN, live: Enter sits at an open one, ``w``
     watches any of them; or an address typed in.  Answers (host, port) to
@@ -140,11 +150,14 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
         if self.browser is None or not self.is_attached:
             return
         self.tables = [t for t in self.browser.tables.values() if t.addresses]
+        notes = advert_warnings(self.tables, _pinned_keys())
         choices = self.query_one("#tables", Choices)
         choices.set_options(
             Option(Text.assemble((t.title, "bold"), "  ", (f"{t.seats_taken}/{t.seats_total} ", ""),
                                  ("" if t.open else _("playing (w to watch) "), "italic"),
-                                 (_("host key {fp}").format(fp=t.host_fp), "dim")), id=str(n))
+                                 (_("says its key is {fp} (checked when you join)").format(fp=t.host_fp), "dim"),
+                                 *[("\n  ⚠ " + translated(note), "bold yellow") for note in notes[t.service]]),
+                   id=str(n))
             for n, t in enumerate(self.tables))
         choices.display = bool(self.tables)
         self.query_one("#looking", Static).update(
