@@ -175,3 +175,18 @@ def test_a_closed_link_drops_what_its_peer_did_not_read(tmp_path: Path) -> None:
     waiting, left, outcome = asyncio.run(main())
     assert waiting > 0 and left == 0
     assert isinstance(outcome, ConnectionResetError) or len(outcome) < 40 * 60000
+
+
+def test_a_link_that_does_not_finish_its_handshake_in_time_is_closed() -> None:
+    async def main() -> bytes:
+        served: list[Connection] = []
+        server = await serve("127.0.0.1", 0, Identity.generate(), PROLOGUE, served.append, timeout=0.5)
+        reader, writer = await asyncio.open_connection("127.0.0.1", server_port(server))
+        try:
+            return await asyncio.wait_for(reader.read(), 30)  # it never says a word: the server hangs up
+        finally:
+            writer.close()
+            server.close()
+            assert not served
+
+    assert asyncio.run(main()) == b""  # the end of the stream: the server hung up
