@@ -26,6 +26,7 @@ from typing import Any
 
 from ...core.model import COLOURS, Decision
 from .. import home, journal
+from ..admission import Door
 from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..hub import Hub
@@ -38,7 +39,6 @@ from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
 from ..transcript import Roster
 from .discovery import TableAdvert, TableBrowser
-from ..admission import Door
 from .transport import STRANGER_TIME, Connection, ConnectionClosed, connect, open_files_limit, serve, server_port
 from .watchers import WATCH_ONLY, Watchers
 
@@ -1448,8 +1448,12 @@ class WatchNode:
                 start = self.start
             elif t == "points":
                 for p in msg["at"]:
-                    if (p["host"], p["port"]) not in self.points:
-                        self.points.append((p["host"], p["port"]))
+                    point = (p["host"], p["port"])
+                    # Over SSH a table may not send this program anywhere: only to
+                    # its own machine (or where the server's operator allows).
+                    if point not in self.points and (point[0] == self.points[0][0]
+                                                     or home.ssh_may_join(*point, [])):
+                        self.points.append(point)
             elif t == "roster" and start is not None and self.spectator is None:
                 self.spectator = Spectator(start.roster(msg["keys"], msg["certs"]))
                 self.report("start", start)

@@ -122,3 +122,32 @@ async def test_only_a_key_whose_signature_checked_chooses_the_home(tmp_path, the
     finally:
         conn.close()
         await server.close()
+
+
+@pytest.mark.parametrize("over_ssh", [False, True])
+async def test_over_ssh_a_table_cannot_send_a_spectator_elsewhere(tmp_path, monkeypatch, over_ssh: bool) -> None:
+    """A table tells its spectators where else to watch it; over SSH a spectator
+    follows only its own table's machine there, never an address the table
+    names elsewhere (the server's network is not the table's to probe)."""
+    from ankh.net.envelope import Identity
+    from ankh.net.home import ENV_SSH, ENV_SSH_JOIN
+    from ankh.net.io.node import HostNode, WatchNode
+
+    from .test_watch import bot_decide
+
+    monkeypatch.setenv("ANKH_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(ENV_SSH_JOIN, "")
+    if over_ssh:
+        monkeypatch.setenv(ENV_SSH, "guest")
+    else:
+        monkeypatch.delenv(ENV_SSH, raising=False)
+    host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=bot_decide(5), report=lambda w, d: None,
+                    save_root=None, bind="127.0.0.1", advertise=False)
+    port = await host.open()
+    host.watchers.set_points([("127.0.0.1", port), ("10.9.9.9", 22), ("127.0.0.1", 22)])
+    watcher = WatchNode(Identity.generate(), report=lambda w, d: None)
+    await asyncio.wait_for(asyncio.gather(host.run(), watcher.run("127.0.0.1", port)), 300)
+    if over_ssh:
+        assert watcher.points == [("127.0.0.1", port), ("127.0.0.1", 22)]
+    else:
+        assert ("10.9.9.9", 22) in watcher.points
