@@ -155,7 +155,7 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
         choices.set_options(
             Option(Text.assemble((t.title, "bold"), "  ", (f"{t.seats_taken}/{t.seats_total} ", ""),
                                  ("" if t.open else _("playing (w to watch) "), "italic"),
-                                 (_("says its key is {fp} (checked when you join)").format(fp=t.host_fp), "dim"),
+                                 (_("claims key {fp}").format(fp=t.host_fp), "dim"),
                                  *[("\n  ⚠ " + translated(note), "bold yellow") for note in notes[t.service]]),
                    id=str(n))
             for n, t in enumerate(self.tables))
