@@ -33,6 +33,7 @@ from ..link import Link, LinkClosed, LinkUp, Message
 
 HANDSHAKE_TIMEOUT = 10.0
 STRANGER_TIME = 5.0  # seconds a server gives a new link to prove its key (then as long to say what it wants)
+WRITE_HIGH_WATER = 64 * 1024  # asyncio's default: past it a writer waits for the buffer to drain
 CLOSE_GRACE = 2.0    # seconds a closed link's last bytes may take to leave; then the socket is dropped
 KEEPALIVE = 1.0
 DEAD_AFTER = 5.0
@@ -119,6 +120,10 @@ class Connection:
     async def drained(self, patience: float) -> bool:
         """Wait until the peer took what was written (down to the socket's low-water
         mark); False when it did not within ``patience`` seconds or the link ended."""
+        if self.reason is not None:
+            return False
+        if self.buffered() < WRITE_HIGH_WATER:  # the socket takes what we write: nothing to wait for
+            return True
         try:
             await asyncio.wait_for(self._writer.drain(), patience)
         except (asyncio.TimeoutError, ConnectionError, OSError):
