@@ -190,3 +190,30 @@ def test_a_link_that_does_not_finish_its_handshake_in_time_is_closed() -> None:
             assert not served
 
     assert asyncio.run(main()) == b""  # the end of the stream: the server hung up
+
+
+def test_at_the_end_the_table_does_not_wait_for_a_spectator_that_does_not_read() -> None:
+    """Once the game is over the spectators get a bounded moment to take its
+    last steps (``settle``); one that reads nothing is still behind when that
+    moment ends, and its link is closed all the same."""
+    from ankh.net.io.watchers import Watchers
+
+    async def main() -> tuple[bool, bool]:
+        watchers = Watchers(lambda what, data: None)
+        watchers.intro = [encode({"t": "lobby"})]
+        steps = [(None, [bytes([i]) * 100_000]) for i in range(40)]  # 4 MB of log
+        server = await serve("127.0.0.1", 0, Identity.generate(), PROLOGUE,
+                             lambda conn: watchers.serve(conn, 0, lambda: steps))
+        client, _reader, _writer = await _deaf_link(server_port(server))
+        while not any(sent is not None for sent in watchers.sent.values()):
+            await asyncio.sleep(0.02)
+        (conn,) = watchers.sent
+        await asyncio.wait_for(watchers.settle(within=0.5), 60)  # (a table that waited would time out here)
+        behind = watchers.sent.get(conn) != len(steps) or conn.buffered() > 0
+        await watchers.aclose("the table closed")
+        client.close()
+        server.close()
+        return behind, conn.closed
+
+    behind, closed = asyncio.run(main())
+    assert behind and closed
