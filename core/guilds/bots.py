@@ -38,7 +38,7 @@ class RandomBot:
         opts = decision.options
         if opts[-1][0] == "win":        # a win is always the last option
             return opts[-1]
-        return opts[self.rng.randrange(len(opts))]
+        return opts[int(self.rng.random() * len(opts))]
 
 
 class HeuristicBot:
