@@ -106,7 +106,7 @@ class StealTable:
 
     def _carry(self, sender: int, frame: bytes, check: Callable[[StealSeat, Any], Any]) -> dict[int, Any]:
         """Deliver one frame to every other seat, which checks it; the sender applies its own."""
-        self.bytes_sent += len(frame) * (len(self.seats) - 1)
+        self.bytes_sent += len(frame)
         out: dict[int, Any] = {sender: check(self.seats[sender], None)}
         for seat in self.seats:
             if seat.seat != sender:
