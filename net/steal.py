@@ -70,19 +70,15 @@ _B32 = Bin(32)
 _SLOTS = Bin(unit=32, max_len=32 * MAX_HAND)
 
 
-#: The bodies of the three messages (the step descriptor and the log hash are
-#: added by whoever carries them).
-BODIES = {
-    "steal": Map({"Y": _SLOTS, "A": _SLOTS, "s": _SLOTS, "Z": _SLOTS, "E": _B32, "C": Bin(32 * SHADOWS)}),
-    "steal-open": Map(
-        {"f": Bin(32 * SHADOWS), "perms": Bin(max_len=SHADOWS * MAX_HAND), "eph": _B32, "h": _B32,
-         "ct": Bin(max_len=256)}
-    ),
-    "show": Map(
-        {"slots": List(Int(0, 2**32 - 1), MAX_SHOW, min_len=1, unique=True),
-         "cards": List(Str(decks.MAX_CARD_ID), MAX_SHOW, min_len=1),
-         "A": Bin(unit=32, max_len=32 * MAX_SHOW), "s": Bin(unit=32, max_len=32 * MAX_SHOW)}
-    ),
+#: The fields of the messages' bodies (the step descriptor and the log hash
+#: are added by whoever carries them).
+FIELDS = {
+    "steal": {"Y": _SLOTS, "A": _SLOTS, "s": _SLOTS, "Z": _SLOTS, "E": _B32, "C": Bin(32 * SHADOWS)},
+    "steal-open": {"f": Bin(32 * SHADOWS), "perms": Bin(max_len=SHADOWS * MAX_HAND), "eph": _B32, "h": _B32,
+                   "ct": Bin(max_len=256)},
+    "show": {"A": Bin(unit=32, max_len=32 * MAX_SHOW), "s": Bin(unit=32, max_len=32 * MAX_SHOW),
+             "slots": List(Int(0, 2**32 - 1), MAX_SHOW, min_len=1, unique=True),
+             "cards": List(Str(decks.MAX_CARD_ID), MAX_SHOW, min_len=1)},
 }
 
 
@@ -173,6 +169,24 @@ class Hands:
         if hidden:
             raise LocalProtocolError(f"{self.name}: slots {hidden} are hidden: show them first")
         return tuple(s.card for s in self._remove(seat, handles))  # type: ignore[misc]
+
+    def arrange(self, seat: int, entries: Sequence[str | int]) -> tuple[int, ...]:
+        """The seat's hand in the given order: a card kind is a public card (a fresh
+        public slot), an int the handle of one of its hidden slots.  Every hidden
+        slot it holds must be listed, once (a ledger keeps only hidden slots between
+        steals: the rules keep the public cards)."""
+        listed = [e for e in entries if type(e) is int]
+        hidden = [h for h in self.held[seat] if self.slots[h].card is None]
+        if sorted(listed) != sorted(hidden):
+            raise LocalProtocolError(f"{self.name}: seat {seat} holds the hidden slots {hidden}, not {listed}")
+        kinds = [e for e in entries if type(e) is str]
+        public = list(self.give(seat, kinds))  # type: ignore[arg-type]
+        order = tuple(e if type(e) is int else public.pop(0) for e in entries)
+        self.held[seat] = list(order) + [h for h in self.held[seat] if h not in order]
+        return order
+
+    def hidden(self, seat: int) -> tuple[int, ...]:
+        return tuple(h for h in self.held[seat] if self.slots[h].card is None)
 
     def move(self, handles: Sequence[int], giver: int, receiver: int) -> tuple[int, ...]:
         """Public cards change hands (a trade): they keep their points, under new handles."""
@@ -356,8 +370,8 @@ def make_open(
     return {"f": f, "perms": perms, "eph": eph, "h": digest(plaintext), "ct": ct}
 
 
-def check_open(st: Steal, body: dict[str, Any], frame: bytes = b"") -> None:
-    """Everyone checks the shuffle's openings.  Blames the victim."""
+def check_open(st: Steal, body: dict[str, Any], frame: bytes = b"") -> tuple[bytes, bytes, bytes]:
+    """Everyone checks the shuffle's openings.  Blames the victim.  Returns the private part."""
     assert st.bits is not None
     evidence = (frame,) if frame else ()
     bad = decks.verify_shadows(
@@ -373,7 +387,7 @@ def check_open(st: Steal, body: dict[str, Any], frame: bytes = b"") -> None:
         group.check_group_point(body["eph"])
     except GroupError as exc:
         raise _blame(st.victim, f"steal: private part with an unusable ephemeral key: {exc}", evidence) from None
-    st.delivered = (body["eph"], body["h"], body["ct"])
+    return body["eph"], body["h"], body["ct"]
 
 
 def opened_card(st: Steal, plaintext: bytes) -> str | None:
@@ -386,15 +400,17 @@ def opened_card(st: Steal, plaintext: bytes) -> str | None:
         return None
 
 
-def receive(st: Steal, boxes: Boxes, seq: int, frame: bytes = b"") -> tuple[str, int]:
+def receive(
+    st: Steal, delivered: tuple[bytes, bytes, bytes], boxes: Boxes, seq: int, frame: bytes = b""
+) -> tuple[str, int]:
     """The thief opens its card: (card, key).  Blames the victim, with the evidence to show.
 
     The evidence is the victim's signed frame and either the plaintext (its hash
     is in that frame) or, when the private part does not open, this one
     message's disclosed key (``Boxes.disclose``): ``judge_delivery`` settles it.
     """
-    assert st.delivered is not None and st.pick is not None
-    eph, h, ct = st.delivered
+    assert st.pick is not None
+    eph, h, ct = delivered
     try:
         plaintext = boxes.open(st.victim, st.thief, seq, eph, ct)
         if digest(plaintext) != h:

@@ -24,7 +24,7 @@ from .seal import Boxes
 from .secrets import SeatSecrets
 from .steal import HandKeys, Hands, Steal
 
-KINDS = {**steal.BODIES, "dice": Map({"v": Bin(32)})}
+KINDS = {**{kind: Map(fields) for kind, fields in steal.FIELDS.items()}, "dice": Map({"v": Bin(32)})}
 CHAIN = 1024
 
 # wire(frame, sender, recipient) -> the bytes delivered, or None (dropped).
@@ -220,8 +220,10 @@ class StealTable:
             if env is None:
                 seat.steal.delivered = (body["eph"], body["h"], body["ct"])
                 return None
-            steal.check_open(seat.steal, env.body, frame)
-            return steal.receive(seat.steal, seat.boxes, env.seq, frame) if seat.seat == thief else None
+            delivered = steal.check_open(seat.steal, env.body, frame)
+            got = steal.receive(seat.steal, delivered, seat.boxes, env.seq, frame) if seat.seat == thief else None
+            seat.steal.delivered = delivered
+            return got
 
         self._got = self._carry(victim, frame, opened)
 

@@ -447,3 +447,116 @@ def test_a_hand_too_small_or_a_self_steal_is_our_mistake() -> None:
     t.give(0, ["ore"])
     with pytest.raises(LocalProtocolError):
         t.steal(0, 0)
+
+
+# -- in the game's log: SeatProtocol, the ledger, the offline verifier, resuming --------------
+
+
+def _log_table(seed: str) -> Any:
+    from ankh.net.table import Table
+
+    return Table.new(["Ann", "Bob", "Cid", "Dee"], seed=seed.encode())
+
+
+def _knows(seat: Any, handle: int) -> str | None:
+    try:
+        return seat.ledger.hand_keys["res"].of(handle)[0]
+    except LocalProtocolError:
+        return None
+
+
+def test_a_steal_in_the_log_tells_thief_and_victim_only_and_verifies_offline() -> None:
+    from ankh.net.verify import verify_transcript
+
+    t = _log_table("log")
+    first = t.steal("res", KINDS, 0, 1, ["brick", "ore", "ore", "wool"])
+    old, card = t.seats[0].ledger.results[-1].lost
+    assert _knows(t.seats[1], first.taken) == card and old in first.retired
+    assert _knows(t.seats[2], first.taken) is None and _knows(t.seats[3], first.taken) is None
+    assert t.seats[2].ledger.results[-1].lost is None
+    assert sorted(_knows(t.seats[0], h) for h in first.kept) == sorted(
+        ["brick", "ore", "ore", "wool"][:old] + ["brick", "ore", "ore", "wool"][old + 1 :]
+    )
+    # a steal from a hand that holds the stolen card, then the card shown to be used
+    second = t.steal("res", KINDS, 1, 2, ["grain", first.taken])
+    got = _knows(t.seats[2], second.taken)
+    assert got in ("grain", card)
+    key = group.scalar_to_bytes(t.seats[2].ledger.hand_keys["res"].of(second.taken)[1])
+    assert t.show_slots("res", 2, [second.taken]) == (got,)
+    assert all(s.ledger.hands["res"].hidden(2) == () for s in t.seats)  # public now: the rules keep it
+    report = verify_transcript(t.transcript(3).to_bytes())
+    assert report.status == "incomplete" and not report.violations  # every proof checks out offline
+    # the saved game carries no key in the clear: a spectator learns the card only from the show
+    assert key not in t.transcript(3).to_bytes()
+
+
+def test_a_spent_or_stolen_slot_cannot_be_shown_in_the_log() -> None:
+    from ankh.net.envelope import seal
+    from ankh.net.ops import ShowSlots, to_wire
+    from ankh.net.transcript import Transcript
+    from ankh.net.verify import verify_transcript
+
+    t = _log_table("log-spent")
+    r = t.steal("res", KINDS, 0, 1, ["brick", "ore"])
+    card, key = t.seats[1].ledger.hand_keys["res"].of(r.taken)
+    t.show_slots("res", 1, [r.taken])
+    with pytest.raises(LocalProtocolError):  # the rules cannot ask to show (and spend) it again
+        t.show_slots("res", 1, [r.taken])
+    with pytest.raises(LocalProtocolError):  # nor the victim to show what it lost
+        t.show_slots("res", 0, [r.taken])
+    # A seat that puts such a show in the log anyway (it kept the key) is named by the verifier.
+    L, thief = t.seats[1].ledger, t.seats[1]
+    op = ShowSlots("res", 1, (r.taken,))
+    ctx = steal._show_context(t.roster.game_id, L.basis, L.hands["res"], 1, r.taken, card)
+    A, s = group.dlog_prove(ctx, key, L.hands["res"].points[card], steal.Hands("res", KINDS, 4).points[card], b"k")
+    body = {"op": to_wire(op, L.index), "basis": L.basis, "slots": [r.taken], "cards": [card], "A": A, "s": s}
+    frame = seal(thief.secrets.identity, 1, t.roster.game_id, thief._seq_out, "show", body)
+    saved = t.transcript(3)
+    report = verify_transcript(Transcript(t.roster, saved.ops, [frame]).to_bytes())
+    assert [v.seat for v in report.violations] == [1] and "not hidden cards" in report.violations[0].message
+
+
+def test_a_cheating_victim_is_refused_in_the_log_and_by_the_verifier(monkeypatch: Any) -> None:
+    from ankh.net.verify import verify_transcript
+
+    t = _log_table("log-cheat")
+    honest = steal.make_shuffle
+    ore = steal.Hands("res", KINDS, 4).points["ore"]
+
+    def lie(st: steal.Steal, master: bytes) -> dict[str, Any]:
+        body = honest(st, master)
+        return {**body, "Y": group.mul(5, ore) + body["Y"][32:]}
+
+    monkeypatch.setattr(steal, "make_shuffle", lie)
+    with pytest.raises(RemoteProtocolError) as info:
+        t.steal("res", KINDS, 0, 1, ["brick", "wool"])
+    assert info.value.seat == 0 and "re-randomised" in info.value.message
+    report = verify_transcript(t.transcript(0).to_bytes())
+    assert [v.seat for v in report.violations] == [0]
+
+
+@pytest.mark.parametrize("cut", [1, 2], ids=["after the shuffle", "after the pick"])
+def test_a_seat_resumes_in_the_middle_of_a_steal(cut: int) -> None:
+    from ankh.net.seat import SeatProtocol
+    from ankh.net.transcript import Transcript
+
+    done = _log_table("resume-steal")
+    result = done.steal("res", KINDS, 0, 1, ["brick", "ore", "wool"])
+    full = done.transcript(0)
+    start = len(full.ops) - 3  # the steal's three steps
+    for who in (0, 1):  # the victim, then the thief
+        seat = SeatProtocol.resume(done.roster, done.seats[who].secrets, Transcript(done.roster, full.ops[: start + cut]))
+        sent = seat.data_to_send()
+        for op in full.ops[start + cut :]:
+            for frame in op:
+                if frame[0] != who:
+                    seat.receive(frame, via=frame[0])
+                    sent += seat.data_to_send()
+        # it carried on exactly as the seat that never crashed, and knows what it knew
+        assert sent == [f for op in full.ops[start + cut :] for f in op if f[0] == who]
+        assert seat.ledger.basis == done.seats[who].ledger.basis and not seat.busy()
+        mine = seat.ledger.hand_keys["res"]
+        if who == 1:
+            assert mine.of(result.taken) == done.seats[1].ledger.hand_keys["res"].of(result.taken)
+        else:
+            assert [mine.of(h) for h in result.kept] == [done.seats[0].ledger.hand_keys["res"].of(h) for h in result.kept]
