@@ -560,3 +560,58 @@ def test_a_seat_resumes_in_the_middle_of_a_steal(cut: int) -> None:
             assert mine.of(result.taken) == done.seats[1].ledger.hand_keys["res"].of(result.taken)
         else:
             assert [mine.of(h) for h in result.kept] == [done.seats[0].ledger.hand_keys["res"].of(h) for h in result.kept]
+
+
+def test_in_the_log_a_rigged_shuffle_or_a_wrong_key_names_the_victim() -> None:
+    from .nethelp import cheat_body
+
+    t = _log_table("log-rigged")
+    ore = steal.Hands("res", KINDS, 4).points["ore"]
+    guess = [1] * decks.SHADOWS
+    rigged: dict[str, Any] = {}
+
+    def rig(body: dict[str, Any]) -> None:
+        st = t.seats[0].ledger.steal
+        Y, Z = group.split_points(body["Y"]), group.split_points(body["Z"])
+        Z[1] = group.mul(31337, ore)
+        ctx = steal._shadow_context(st.context, body["E"])
+        body["C"], rigged["openings"] = rigged_shadows(ctx, steal.hand_spec(st.n), Y, Z, body["E"], guess, b"log")
+        body["Z"] = b"".join(Z)
+
+    def opening(body: dict[str, Any]) -> None:
+        body["f"] = b"".join(f for f, _ in rigged["openings"])
+        body["perms"] = b"".join(p for _, p in rigged["openings"])
+
+    cheat_body(t, 0, "steal", rig)
+    cheat_body(t, 0, "steal-open", opening)
+    with pytest.raises(RemoteProtocolError) as info:
+        t.steal("res", KINDS, 0, 1, ["brick", "wool", "grain"])
+    assert info.value.seat == 0 and "shuffle proof fails" in info.value.message
+
+    t = _log_table("log-wrong-key")
+
+    def wrong_key(body: dict[str, Any]) -> None:
+        v = t.seats[0]
+        seq, box = v._seq_out, v.ledger.box[1]
+        plaintext = group.scalar_to_bytes(4242)
+        _, body["ct"] = v.boxes.seal(0, 1, seq, box, plaintext, v.secrets.ephemeral(seq, 1))
+        body["h"] = digest(plaintext)
+
+    cheat_body(t, 0, "steal-open", wrong_key)
+    with pytest.raises(RemoteProtocolError) as info:
+        t.steal("res", KINDS, 0, 1, ["brick", "wool"])
+    exc = info.value
+    assert exc.seat == 0 and exc.reporter == 1  # type: ignore[attr-defined]
+    frame, plaintext = exc.evidence
+    st = t.seats[2].ledger.steal  # a bystander: it accepts the public part, and can judge
+    assert st is not None
+    t.seats[2].receive(frame, via=0)
+    assert st.delivered is not None
+    assert steal.judge_delivery(st, t.game_id, frame_seq(frame), t.seats[1].secrets.box_public, plaintext,
+                                disclosed=False) == 0
+
+
+def frame_seq(frame: bytes) -> int:
+    from .nethelp import decode
+
+    return decode(frame)["seq"]
