@@ -242,6 +242,8 @@ class Ledger:
             return "hello comes first"
         if self.audit is not None and not isinstance(op, Sync):
             return "the game is over: the decks were audited"
+        if self.steal is not None and not isinstance(op, (StealPick, StealOpen)):
+            return "a steal is under way: its pick and its opening come first"
         if isinstance(op, (Sync, Roll)):
             return None
         if isinstance(op, Move):
@@ -310,6 +312,11 @@ class Ledger:
             hand = self.hands.get(op.hand)
             if hand is not None and hand.spec.cards != op.kinds:
                 return f"{op.hand}: the card kinds are {hand.spec.cards}, not {op.kinds}"
+            if hand is None:
+                try:
+                    decks.DeckSpec.of(op.hand, op.kinds)  # names and card kinds as a deck's
+                except LocalProtocolError as exc:
+                    return str(exc)
             if not 0 < len(op.slots) <= steal.MAX_HAND:
                 return f"cannot steal from a hand of {len(op.slots)} cards"
             if any(type(e) is str and e not in op.kinds for e in op.slots):

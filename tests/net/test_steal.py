@@ -13,7 +13,7 @@ from ankh.net import deck as decks
 from ankh.net import group, steal
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError, Stalled
 from ankh.net.seal import digest
-from ankh.net.steal_table import StealTable
+from .stealnet import StealTable
 
 from .nethelp import rigged_shadows
 
@@ -615,3 +615,32 @@ def frame_seq(frame: bytes) -> int:
     from .nethelp import decode
 
     return decode(frame)["seq"]
+
+
+def test_nothing_else_happens_in_the_log_while_a_steal_is_under_way() -> None:
+    from ankh.net.envelope import open_frame
+    from ankh.net.ledger import BODIES, Ledger
+    from ankh.net.ops import Roll, StealCard, StealOpen, StealPick
+
+    t = _log_table("log-order")
+    first = t.steal("res", KINDS, 0, 1, ["brick"])
+    t.steal("res", KINDS, 1, 2, ["ore", first.taken])
+    ops = t.transcript(3).ops
+
+    def verifier(steps: int) -> Ledger:  # a verifier's ledger, following the log that far
+        L = Ledger(t.roster)
+        for frames in ops[:steps]:
+            for frame in frames:
+                L.follow(open_frame(frame, game_id=t.game_id, keys=L.keyring, kinds=BODIES))
+        return L
+
+    L = verifier(len(ops) - 3)  # between the two steals
+    assert L.problem(StealCard("res", ("brick", "brick"), 1, 2, ("brick",))) is not None  # a kind twice
+    assert L.problem(StealCard("res", KINDS, 1, 1, (first.taken,))) is not None  # from oneself
+    assert L.problem(StealCard("res", KINDS, 1, 2, ("brick",))) is not None  # its hidden card left out
+    assert L.problem(StealCard("res", KINDS, 0, 2, (first.taken,))) is not None  # someone else's
+    assert L.problem(StealPick("res", 1, 2)) is not None  # no steal under way
+    assert L.problem(StealCard("res", KINDS, 1, 2, ("ore", first.taken))) is None
+    L = verifier(len(ops) - 2)  # the second steal's shuffle is in
+    assert L.problem(Roll("x")) is not None and L.problem(StealOpen("res", 1, 2)) is not None
+    assert L.problem(StealPick("res", 1, 2)) is None

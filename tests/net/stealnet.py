@@ -1,13 +1,16 @@
-"""Steals among N seats in memory, every message signed, carried, decoded and checked.
+"""Steals among N seats in memory at the level of ``ankh.net.steal``: the cheat
+catalogue's table, where every seat's own checks are visible.
 
-Each seat keeps its own copy of the public hands (``steal.Hands``), its own
-keys (``steal.HandKeys``), its own dice chain and its own view of every other
-seat's chain and sequence numbers; the table only carries bytes, through an
-optional ``wire`` hook that tests use to play a relay that alters, drops or
-replays frames.  Nothing here is trusted: a seat that cheats is caught by
-the others.  The steal's steps run here the way the game's log will run
-them: ``steal`` from the victim, a beacon round (``dice`` from every seat),
-``steal-open`` from the victim; a ``show`` from a seat that uses hidden cards.
+Each seat keeps its own copy of the public hands (``steal.Hands``, public
+cards too), its own keys (``steal.HandKeys``), its own dice chain and its own
+view of every other seat's chain and sequence numbers; the table only carries
+bytes, through an optional ``wire`` hook that plays a relay that alters,
+drops or replays frames.  Nothing here is trusted: a seat that cheats is
+caught by the others, and every seat that checks a frame reports.  The game
+runs the same messages as steps of its log (``ledger``); this table is the
+primitive on its own: ``steal`` from the victim, a beacon round (``dice``
+from every seat), ``steal-open`` from the victim; a ``show`` from a seat that
+uses hidden cards.
 """
 
 from __future__ import annotations
@@ -16,13 +19,13 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import dice, steal
-from .envelope import Identity, KeyRing, SeqTracker, open_frame, seal
-from .errors import LocalProtocolError, RemoteProtocolError, Stalled
-from .schema import Bin, Map
-from .seal import Boxes
-from .secrets import SeatSecrets
-from .steal import HandKeys, Hands, Steal
+from ankh.net import dice, steal
+from ankh.net.envelope import Identity, KeyRing, SeqTracker, open_frame, seal
+from ankh.net.errors import LocalProtocolError, RemoteProtocolError, Stalled
+from ankh.net.schema import Bin, Map
+from ankh.net.seal import Boxes
+from ankh.net.secrets import SeatSecrets
+from ankh.net.steal import HandKeys, Hands, Steal
 
 KINDS = {**{kind: Map(fields) for kind, fields in steal.FIELDS.items()}, "dice": Map({"v": Bin(32)})}
 CHAIN = 1024
