@@ -19,7 +19,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ankh.net import dice, steal
+from ankh.net import dice, group, steal
 from ankh.net.envelope import Identity, KeyRing, SeqTracker, open_frame, seal
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError, Stalled
 from ankh.net.schema import Bin, Map
@@ -289,3 +289,17 @@ class StealTable:
 
         return self._carry(seat, frame, check)[seat]
 
+
+
+def victims_swap_in_an_ore(monkeypatch: Any, kinds: Sequence[str]) -> None:
+    """Every victim (in this process) makes its first re-randomised slot an ore,
+    leaving its proof as it was: the cheat of a victim that puts in a card it
+    does not hold."""
+    honest = steal.make_shuffle
+    ore = Hands("res", kinds, 2).points["ore"]
+
+    def lie(st: Steal, master: bytes) -> dict[str, Any]:
+        body = honest(st, master)
+        return {**body, "Y": group.mul(11, ore) + body["Y"][32:]}
+
+    monkeypatch.setattr(steal, "make_shuffle", lie)

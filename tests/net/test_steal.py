@@ -13,7 +13,7 @@ from ankh.net import deck as decks
 from ankh.net import group, steal
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError, Stalled
 from ankh.net.seal import digest
-from .stealnet import StealTable
+from .stealnet import StealTable, victims_swap_in_an_ore
 
 from .nethelp import rigged_shadows
 
@@ -520,14 +520,7 @@ def test_a_cheating_victim_is_refused_in_the_log_and_by_the_verifier(monkeypatch
     from ankh.net.verify import verify_transcript
 
     t = _log_table("log-cheat")
-    honest = steal.make_shuffle
-    ore = steal.Hands("res", KINDS, 4).points["ore"]
-
-    def lie(st: steal.Steal, master: bytes) -> dict[str, Any]:
-        body = honest(st, master)
-        return {**body, "Y": group.mul(5, ore) + body["Y"][32:]}
-
-    monkeypatch.setattr(steal, "make_shuffle", lie)
+    victims_swap_in_an_ore(monkeypatch, KINDS)
     with pytest.raises(RemoteProtocolError) as info:
         t.steal("res", KINDS, 0, 1, ["brick", "wool"])
     assert info.value.seat == 0 and "re-randomised" in info.value.message

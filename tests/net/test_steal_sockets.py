@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from ankh.net import group, steal
 from ankh.net.envelope import Identity
 from ankh.net.errors import RemoteProtocolError
 from ankh.net.io.transport import Connection, ConnectionClosed, connect, serve, server_port
@@ -20,6 +19,7 @@ from ankh.net.seat import ANY_LINK, SeatProtocol
 
 from .nethelp import decode
 from .star import seat_secrets
+from .stealnet import victims_swap_in_an_ore
 
 KINDS = ("brick", "lumber", "wool", "grain", "ore")
 PROLOGUE = b"ankh/1 table=57ea157ea157ea15"
@@ -157,14 +157,7 @@ def test_a_host_that_tampers_with_the_private_part_is_blamed_not_the_victim() ->
 def test_a_cheating_victim_is_refused_over_sockets_by_every_seat_that_checks(
     host_is_victim: bool, monkeypatch: Any
 ) -> None:
-    honest = steal.make_shuffle
-    ore = steal.Hands("res", KINDS, 4).points["ore"]
-
-    def lie(st: steal.Steal, master: bytes) -> dict[str, Any]:
-        body = honest(st, master)
-        return {**body, "Y": group.mul(11, ore) + body["Y"][32:]}
-
-    monkeypatch.setattr(steal, "make_shuffle", lie)
+    victims_swap_in_an_ore(monkeypatch, KINDS)
     victim = 0 if host_is_victim else VICTIM
     star = Star(b"sockets-cheat")
     others = {0, 1, 2, 3} - {victim}
