@@ -68,6 +68,7 @@ class Report:
     violations: tuple[Violation, ...]
     waiting: tuple[str, ...] = ()
     rules: str = ""  # what replaying the rules over the log showed ("" when the log is no game of the rules)
+    steals: int = 0  # random steals, each proven at its step
 
     @property
     def status(self) -> str:
@@ -81,9 +82,10 @@ class Report:
             "no end-of-game audit yet (decks not verified)"
         )
         rules = f"; {self.rules}" if self.rules else ""
+        steals = f"{self.steals} random steals proven; " if self.steals else ""
         return (
             f"{len(self.seats)} seats ({', '.join(self.seats)}); {self.steps} steps; {self.rolls} rolls; "
-            f"{self.dealt} cards dealt, {self.revealed} revealed; {audit}{rules}"
+            f"{self.dealt} cards dealt, {self.revealed} revealed; {steals}{audit}{rules}"
         )
 
     def __str__(self) -> str:
@@ -219,6 +221,7 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
         violations=tuple(violations),
         waiting=tuple(waiting),
         rules=rules,
+        steals=sum(hand.steals for hand in ledger.hands.values()),
     )
 
 

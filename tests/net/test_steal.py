@@ -486,6 +486,7 @@ def test_a_steal_in_the_log_tells_thief_and_victim_only_and_verifies_offline() -
     assert all(s.ledger.hands["res"].hidden(2) == () for s in t.seats)  # public now: the rules keep it
     report = verify_transcript(t.transcript(3).to_bytes())
     assert report.status == "incomplete" and not report.violations  # every proof checks out offline
+    assert report.steals == 2 and "2 random steals proven" in str(report)
     # the saved game carries no key in the clear: a spectator learns the card only from the show
     assert key not in t.transcript(3).to_bytes()
 
