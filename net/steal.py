@@ -281,7 +281,8 @@ def _rerandomise_context(st: Steal, k: int) -> bytes:
     return _context(b"ankh/v1/steal/rerandomise", st.context, k.to_bytes(2, "little"))
 
 
-def _shadow_context(context: bytes, E: bytes) -> bytes:
+def shadow_context(context: bytes, E: bytes) -> bytes:
+    """What the shuffle proof's shadow commitments are bound to."""
     return _context(b"ankh/v1/steal/shuffle", context, E)
 
 
@@ -298,7 +299,7 @@ def make_shuffle(st: Steal, master: bytes) -> dict[str, Any]:
         s.append(sk)
     Z = [group.mul_n(sec.e_n, Y[src]) for src in sec.perm]
     E = group.mul_base_n(sec.e_n)
-    C = decks.commit_shadows(_shadow_context(st.context, E), Y, Z, sec, hand_spec(st.n))
+    C = decks.commit_shadows(shadow_context(st.context, E), Y, Z, sec, hand_spec(st.n))
     return {"Y": b"".join(Y), "A": b"".join(A), "s": b"".join(s), "Z": b"".join(Z), "E": E, "C": C}
 
 
@@ -344,7 +345,7 @@ def draw(st: Steal, game_id: bytes, index: int, values: Sequence[bytes]) -> int:
     return st.pick
 
 
-def _victim_keys(st: Steal, keys: HandKeys, sec: StealSecrets) -> list[tuple[str, int]]:
+def victim_keys(st: Steal, keys: HandKeys, sec: StealSecrets) -> list[tuple[str, int]]:
     """(card, key) of every output slot Z[m], as the victim knows them."""
     out = []
     for src in sec.perm:
@@ -363,8 +364,8 @@ def make_open(
     if st.bits is None or st.pick is None:
         raise LocalProtocolError("the steal has no challenge yet")
     sec = StealSecrets(master, st.context, st.n)
-    f, perms = decks.open_shadows(_shadow_context(st.context, st.E), st.Y, st.Z, sec, hand_spec(st.n), st.bits)
-    _, rho = _victim_keys(st, keys, sec)[st.pick]
+    f, perms = decks.open_shadows(shadow_context(st.context, st.E), st.Y, st.Z, sec, hand_spec(st.n), st.bits)
+    _, rho = victim_keys(st, keys, sec)[st.pick]
     plaintext = group.scalar_to_bytes(rho)
     eph, ct = boxes.seal(st.victim, st.thief, seq, thief_box, plaintext, eph_private)
     return {"f": f, "perms": perms, "eph": eph, "h": digest(plaintext), "ct": ct}
@@ -375,7 +376,7 @@ def check_open(st: Steal, body: dict[str, Any], frame: bytes = b"") -> tuple[byt
     assert st.bits is not None
     evidence = (frame,) if frame else ()
     bad = decks.verify_shadows(
-        _shadow_context(st.context, st.E), hand_spec(st.n), st.Y, st.Z, st.E, st.C, st.bits, body["f"], body["perms"]
+        shadow_context(st.context, st.E), hand_spec(st.n), st.Y, st.Z, st.E, st.C, st.bits, body["f"], body["perms"]
     )
     if bad:
         raise _blame(
@@ -468,7 +469,7 @@ def finish(st: Steal, keys: HandKeys | None = None, master: bytes = b"") -> Stol
     known, lost = None, None
     if keys is not None and keys.seat == st.victim:
         sec = StealSecrets(master, st.context, st.n)
-        known = _victim_keys(st, keys, sec)
+        known = victim_keys(st, keys, sec)
         lost = st.handles[sec.perm[st.pick]], known[st.pick][0]
     hands = st.hands
     for h in st.handles:
@@ -492,7 +493,8 @@ def finish(st: Steal, keys: HandKeys | None = None, master: bytes = b"") -> Stol
 # -- showing hidden cards -------------------------------------------------------------------
 
 
-def _show_context(game_id: bytes, basis: bytes, hands: Hands, seat: int, handle: int, card: str) -> bytes:
+def show_context(game_id: bytes, basis: bytes, hands: Hands, seat: int, handle: int, card: str) -> bytes:
+    """What the proof of one shown slot is bound to: the game, the log so far, the slot and the card named."""
     return _context(
         b"ankh/v1/show", game_id, basis, hands.name.encode(), bytes([seat]), handle.to_bytes(4, "little"),
         card.encode(),
@@ -507,7 +509,7 @@ def make_show(
     cards, A, s = [], [], []
     for h in handles:
         card, rho = keys.of(h)
-        ctx = _show_context(game_id, basis, hands, keys.seat, h, card)
+        ctx = show_context(game_id, basis, hands, keys.seat, h, card)
         a, sh = group.dlog_prove(ctx, rho, hands.points[card], hands.slots[h].point, nonce_key)
         cards.append(card)
         A.append(a)
@@ -531,7 +533,7 @@ def check_show(
             raise _blame(seat, f"show: slot {h} is public already", evidence)
         point = hands.points.get(card)
         cut = slice(32 * i, 32 * i + 32)
-        ctx = _show_context(game_id, basis, hands, seat, h, card)
+        ctx = show_context(game_id, basis, hands, seat, h, card)
         if point is None or not group.dlog_verify(ctx, point, slot.point, body["A"][cut], body["s"][cut]):
             raise _blame(seat, f"show: slot {h} does not hold {card!r}", evidence)
     return tuple(cards)

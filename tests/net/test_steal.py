@@ -135,7 +135,7 @@ def test_a_victim_whose_shuffle_swaps_in_another_card_is_refused_at_its_proof() 
             Y = group.split_points(body["Y"])
             Z = group.split_points(body["Z"])
             Z[0] = group.mul(777, ore)  # an ore it could open for the thief
-            ctx = steal._shadow_context(st.context, body["E"])
+            ctx = steal.shadow_context(st.context, body["E"])
             body["C"], rigged["openings"] = rigged_shadows(ctx, steal.hand_spec(st.n), Y, Z, body["E"], guess, b"v")
             body["Z"] = b"".join(Z)
         if kind == "steal-open":
@@ -157,7 +157,7 @@ def test_a_victim_that_opens_the_picked_slot_as_another_card_is_caught_by_the_th
         st = v.steal
         assert st is not None and st.pick is not None
         sec = steal.StealSecrets(v.secrets.master, st.context, st.n)
-        keys = steal._victim_keys(st, v.keys, sec)
+        keys = steal.victim_keys(st, v.keys, sec)
         other = next(m for m in range(st.n) if keys[m][0] != keys[st.pick][0])  # a slot with another card
         plaintext = group.scalar_to_bytes(keys[other][1])
         seq = v.seq
@@ -508,7 +508,7 @@ def test_a_spent_or_stolen_slot_cannot_be_shown_in_the_log() -> None:
     # A seat that puts such a show in the log anyway (it kept the key) is named by the verifier.
     L, thief = t.seats[1].ledger, t.seats[1]
     op = ShowSlots("res", 1, (r.taken,))
-    ctx = steal._show_context(t.roster.game_id, L.basis, L.hands["res"], 1, r.taken, card)
+    ctx = steal.show_context(t.roster.game_id, L.basis, L.hands["res"], 1, r.taken, card)
     A, s = group.dlog_prove(ctx, key, L.hands["res"].points[card], steal.Hands("res", KINDS, 4).points[card], b"k")
     body = {"op": to_wire(op, L.index), "basis": L.basis, "slots": [r.taken], "cards": [card], "A": A, "s": s}
     frame = seal(thief.secrets.identity, 1, t.roster.game_id, thief._seq_out, "show", body)
@@ -568,7 +568,7 @@ def test_in_the_log_a_rigged_shuffle_or_a_wrong_key_names_the_victim() -> None:
         st = t.seats[0].ledger.steal
         Y, Z = group.split_points(body["Y"]), group.split_points(body["Z"])
         Z[1] = group.mul(31337, ore)
-        ctx = steal._shadow_context(st.context, body["E"])
+        ctx = steal.shadow_context(st.context, body["E"])
         body["C"], rigged["openings"] = rigged_shadows(ctx, steal.hand_spec(st.n), Y, Z, body["E"], guess, b"log")
         body["Z"] = b"".join(Z)
 
