@@ -638,3 +638,15 @@ def test_nothing_else_happens_in_the_log_while_a_steal_is_under_way() -> None:
     L = verifier(len(ops) - 2)  # the second steal's shuffle is in
     assert L.problem(Roll("x")) is not None and L.problem(StealOpen("res", 1, 2)) is not None
     assert L.problem(StealPick("res", 1, 2)) is None
+
+
+def test_the_largest_hand_a_steal_takes_fits_the_frame_and_one_more_card_is_refused() -> None:
+    from ankh.net.table import Table
+
+    t = Table.new(["Ann", "Bob"], seed=b"largest")
+    hand = [KINDS[i % len(KINDS)] for i in range(steal.MAX_HAND)]
+    with pytest.raises(LocalProtocolError):
+        t.steal("res", KINDS, 0, 1, [*hand, "ore"])
+    stolen = t.steal("res", KINDS, 0, 1, hand)
+    assert len(stolen.kept) == steal.MAX_HAND - 1
+    assert max(len(f) for step in t.transcript(1).ops[-3:] for f in step) < 64 * 1024
