@@ -429,15 +429,47 @@ def test_the_pick_is_the_same_whatever_order_the_victim_chose(monkeypatch: Any) 
     assert picks["kept"] == picks["reversed"]
 
 
-def test_sizes_and_garbage_are_the_victims_fault() -> None:
-    t = _table("garbage-steal")
-    t.give(0, ["brick", "wool"])
-    _cheat(t, 0, "steal", lambda body: {**body, "Z": body["Z"][:32]})
+_P = 2**255 - 19
+SMALL = (1).to_bytes(32, "little")  # a point of small order
+OFF = (_P - 5).to_bytes(32, "little")  # not a canonical point of the group
+TWIN = (steal.L - 5).to_bytes(32, "little")  # a scalar above (L - 1) / 2: its twin is the accepted form
+
+GARBAGE = {
+    "Z cut short": ("steal", lambda b: {**b, "Z": b["Z"][:32]}),
+    "Z of small order": ("steal", lambda b: {**b, "Z": SMALL + b["Z"][32:]}),
+    "Z off the group": ("steal", lambda b: {**b, "Z": OFF + b["Z"][32:]}),
+    "E of small order": ("steal", lambda b: {**b, "E": SMALL}),
+    "Y cut short": ("steal", lambda b: {**b, "Y": b["Y"][32:]}),
+    "a proof's scalar's twin": ("steal", lambda b: {**b, "s": TWIN + b["s"][32:]}),
+    "a proof's commitment off the group": ("steal", lambda b: {**b, "A": OFF + b["A"][32:]}),
+    "openings cut short": ("steal-open", lambda b: {**b, "perms": b["perms"][:-1]}),
+    "an opening's twin scalar": ("steal-open", lambda b: {**b, "f": TWIN + b["f"][32:]}),
+    "an ephemeral key of small order": ("steal-open", lambda b: {**b, "eph": SMALL}),
+}
+
+
+@pytest.mark.parametrize("garbage", list(GARBAGE))
+def test_garbage_in_a_steal_is_the_victims_fault_and_nothing_else_breaks(garbage: str) -> None:
+    kind, change = GARBAGE[garbage]
+    t = _table(f"garbage-{garbage}")
+    t.give(0, ["brick", "wool", "ore"])
+    _cheat(t, 0, kind, change)
     _refused(t, 0, lambda: t.steal(0, 1), by={1, 2, 3})
-    t2 = _table("twist")
-    t2.give(0, ["brick", "wool"])
-    _cheat(t2, 0, "steal", lambda body: {**body, "Z": (1).to_bytes(32, "little") + body["Z"][32:]})
-    _refused(t2, 0, lambda: t2.steal(0, 1), by={1, 2, 3})
+    assert t.seats[2].hands.hand(0) == t.seats[1].hands.hand(0)  # nothing moved
+
+
+@pytest.mark.parametrize("garbage", ["unknown kind", "proofs cut short", "twin scalar"])
+def test_garbage_in_a_show_is_the_showers_fault(garbage: str) -> None:
+    t = _table(f"show-{garbage}")
+    t.give(0, ["brick", "wool"])
+    taken, _ = t.steal(0, 1)[1]
+    change = {
+        "unknown kind": lambda b: {**b, "cards": ["gold"]},
+        "proofs cut short": lambda b: {**b, "A": b["A"] + b["A"]},
+        "twin scalar": lambda b: {**b, "s": TWIN},
+    }[garbage]
+    _cheat(t, 1, "show", change)
+    _refused(t, 1, lambda: t.show(1, [taken]), by={0, 2, 3})
 
 
 def test_a_hand_too_small_or_a_self_steal_is_our_mistake() -> None:
