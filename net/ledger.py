@@ -302,7 +302,9 @@ class Ledger:
             if hand is None or not 0 <= op.seat < self.n:
                 return f"no hidden cards of {op.hand} to show"
             gone = [h for h in op.slots if h not in hand.hidden(op.seat)]
-            return f"{op.hand}: slots {gone} are not hidden cards of seat {op.seat} (spent, or stolen away)" if gone else None
+            if gone:
+                return f"{op.hand}: slots {gone} are not hidden cards of seat {op.seat} (spent, or stolen away)"
+            return None
         if not (0 <= op.victim < self.n and 0 <= op.thief < self.n) or op.victim == op.thief:
             return f"seat {op.thief} cannot steal from seat {op.victim}"
         st = self.steal
@@ -767,7 +769,7 @@ class Ledger:
         st = self.steal
         assert st is not None
         keys = self.hand_keys.get(st.hands.name)
-        result = steal.finish(st, keys, self.master or b"")
+        result = steal.finish(st, keys, self.master)
         got = self._scratch.get(st.victim)
         if got is not None and keys is not None:
             keys.learn(result.taken, *got)

@@ -353,15 +353,16 @@ class SeatProtocol:
             assert L.steal is not None
             return steal.make_shuffle(L.steal, self.secrets.master)
         if isinstance(op, StealOpen):
-            assert L.steal is not None and L.box[op.thief] is not None
-            seq = self._seq_out
+            thief_box, seq = L.box[op.thief], self._seq_out
+            assert L.steal is not None and thief_box is not None
             return steal.make_open(
-                L.steal, L.hand_keys[op.hand], self.secrets.master, self.boxes, seq, L.box[op.thief],  # type: ignore[arg-type]
+                L.steal, L.hand_keys[op.hand], self.secrets.master, self.boxes, seq, thief_box,
                 self.secrets.ephemeral(seq, op.thief),
             )
         if isinstance(op, ShowSlots):
-            hand = L.hands[op.hand]
-            return steal.make_show(hand, L.hand_keys[op.hand], op.slots, self.roster.game_id, L.basis, self.secrets.master)
+            return steal.make_show(
+                L.hands[op.hand], L.hand_keys[op.hand], op.slots, self.roster.game_id, L.basis, self.secrets.master
+            )
         if isinstance(op, (Roll, Pick, Challenge, StealPick)):
             state = L.chains[self.seat]
             assert state is not None

@@ -460,7 +460,7 @@ class Stolen:
     lost: tuple[int, str] | None = None
 
 
-def finish(st: Steal, keys: HandKeys | None = None, master: bytes = b"") -> Stolen:
+def finish(st: Steal, keys: HandKeys | None = None, master: bytes | None = None) -> Stolen:
     """Everyone moves the slots: the victim's old handles retire, the shuffled slots take new ones.
 
     The victim passes its ``keys`` and ``master``: it learns the keys of its new slots.
@@ -468,6 +468,8 @@ def finish(st: Steal, keys: HandKeys | None = None, master: bytes = b"") -> Stol
     assert st.pick is not None and st.delivered is not None
     known, lost = None, None
     if keys is not None and keys.seat == st.victim:
+        if master is None:
+            raise LocalProtocolError("the victim's new keys come from its master seed")
         sec = StealSecrets(master, st.context, st.n)
         known = victim_keys(st, keys, sec)
         lost = st.handles[sec.perm[st.pick]], known[st.pick][0]

@@ -214,7 +214,8 @@ class StealTable:
         assert v.steal is not None
         seq = v.seq
         thief_box = self.seats[thief].secrets.box_public
-        body = steal.make_open(v.steal, v.keys, v.secrets.master, v.boxes, seq, thief_box, v.secrets.ephemeral(seq, thief))
+        eph = v.secrets.ephemeral(seq, thief)
+        body = steal.make_open(v.steal, v.keys, v.secrets.master, v.boxes, seq, thief_box, eph)
         frame = v.frame("steal-open", body)
         self.last_open = (seq, frame)
 
@@ -267,7 +268,8 @@ class StealTable:
         picks = set()
         for seat in self.seats:
             assert seat.steal is not None
-            picks.add(steal.draw(seat.steal, self.game_id, seat.rounds, [values[seat.seat][s] for s in range(len(self.seats))]))
+            drawn = [values[seat.seat][s] for s in range(len(self.seats))]
+            picks.add(steal.draw(seat.steal, self.game_id, seat.rounds, drawn))
             seat.rounds += 1
         self.picks.extend(picks)
 

@@ -571,7 +571,8 @@ def test_a_seat_resumes_in_the_middle_of_a_steal(cut: int) -> None:
     full = done.transcript(0)
     start = len(full.ops) - 3  # the steal's three steps
     for who in (0, 1):  # the victim, then the thief
-        seat = SeatProtocol.resume(done.roster, done.seats[who].secrets, Transcript(done.roster, full.ops[: start + cut]))
+        saved = Transcript(done.roster, full.ops[: start + cut])
+        seat = SeatProtocol.resume(done.roster, done.seats[who].secrets, saved)
         sent = seat.data_to_send()
         for op in full.ops[start + cut :]:
             for frame in op:
@@ -585,7 +586,8 @@ def test_a_seat_resumes_in_the_middle_of_a_steal(cut: int) -> None:
         if who == 1:
             assert mine.of(result.taken) == done.seats[1].ledger.hand_keys["res"].of(result.taken)
         else:
-            assert [mine.of(h) for h in result.kept] == [done.seats[0].ledger.hand_keys["res"].of(h) for h in result.kept]
+            theirs = done.seats[0].ledger.hand_keys["res"]
+            assert [mine.of(h) for h in result.kept] == [theirs.of(h) for h in result.kept]
 
 
 def test_in_the_log_a_rigged_shuffle_or_a_wrong_key_names_the_victim() -> None:
