@@ -17,7 +17,7 @@ from ankh.net.io.transport import Connection, ConnectionClosed, connect, serve, 
 from ankh.net.ops import Hello, StealCard
 from ankh.net.seat import ANY_LINK, SeatProtocol
 
-from .nethelp import decode
+from .nethelp import cheat_body, decode
 from .star import seat_secrets
 from .stealnet import victims_swap_in_an_ore
 
@@ -68,6 +68,8 @@ class Star:
     async def run(self, ops: list[Any], until: Callable[[Star], bool] | None = None) -> None:
         """Request ``ops`` on every seat, one after the other, each until every seat is
         done with it (or, once a seat raised an alarm, until ``until(self)``)."""
+        self.conns = {}  # a run opens its own connections (the seats carry on from the last run)
+
         async def on_connection(conn: Connection) -> None:
             guest = len(self.conns) + 1
             self.conns[guest] = conn
@@ -99,7 +101,10 @@ class Star:
         try:
             for op in ops:
                 for seat in self.seats:
-                    seat.request(op)
+                    try:
+                        seat.request(op)
+                    except RemoteProtocolError as exc:  # a cheater's own lie, refused by its own ledger
+                        self.errors.append((seat.seat, exc))
                 for g, conn in guests.items():
                     for out in self.seats[g].data_to_send():
                         conn.send_nowait(out)
@@ -189,3 +194,61 @@ def test_a_host_that_withholds_the_private_part_only_delays_the_steal() -> None:
     assert not star.errors and not any(s.busy() for s in star.seats)
     taken, (_, card) = star.seats[THIEF].ledger.results[-1].taken, star.seats[VICTIM].ledger.results[-1].lost
     assert star.seats[THIEF].ledger.hand_keys["res"].of(taken)[0] == card
+
+
+def test_over_sockets_a_wrong_key_is_refused_by_the_thief_alone() -> None:
+    from ankh.net import group
+    from ankh.net.seal import digest
+
+    star = Star(b"sockets-wrong-key")
+    victim = star.seats[VICTIM]
+
+    def wrong_key(body: dict[str, Any]) -> None:
+        seq, box = victim._seq_out, victim.ledger.box[THIEF]
+        plaintext = group.scalar_to_bytes(777)
+        _, body["ct"] = victim.boxes.seal(VICTIM, THIEF, seq, box, plaintext, victim.secrets.ephemeral(seq, THIEF))
+        body["h"] = digest(plaintext)
+
+    cheat_body(star, VICTIM, "steal-open", wrong_key)  # type: ignore[arg-type]
+    steal_op = StealCard("res", KINDS, VICTIM, THIEF, ("brick", "ore", "wool"))
+    asyncio.run(star.run([Hello(), steal_op], lambda s: any(r == THIEF for r, _ in s.errors)))
+    assert [(r, exc.seat) for r, exc in star.errors] == [(THIEF, VICTIM)]
+    assert "does not open the picked slot" in star.errors[0][1].message
+    assert len(star.errors[0][1].evidence) == 2  # the victim's signed frame and the plaintext: anyone can judge
+
+
+@pytest.mark.parametrize("biased", [0, THIEF, VICTIM], ids=["host", "thief", "victim"])
+def test_over_sockets_a_biased_pick_is_refused_by_everyone_else(biased: int) -> None:
+    star = Star(b"sockets-bias-%d" % biased)
+
+    def choose(body: dict[str, Any]) -> None:
+        body["v"] = bytes(32)  # a value of its choosing, not its chain's
+
+    # its first dice value after the hello is the steal's pick
+    cheat_body(star, biased, "dice", choose)  # type: ignore[arg-type]
+    others = {0, 1, 2, 3} - {biased}
+
+    def refused(s: Star) -> bool:
+        return {r for r, _ in s.errors} >= others
+
+    asyncio.run(star.run([Hello(), StealCard("res", KINDS, VICTIM, THIEF, ("brick", "ore"))], refused))
+    assert {exc.seat for r, exc in star.errors if r != biased} == {biased}
+    assert "preimage" in next(exc for r, exc in star.errors if r != biased).message
+
+
+def test_over_sockets_a_thief_that_shows_another_card_is_refused_by_everyone_else() -> None:
+    from ankh.net.ops import ShowSlots
+
+    star = _steal(b"sockets-claim")
+    taken = star.seats[THIEF].ledger.results[-1].taken
+    card = star.seats[THIEF].ledger.hand_keys["res"].of(taken)[0]
+    claim = next(k for k in KINDS if k != card)
+
+    def other_card(body: dict[str, Any]) -> None:
+        body["cards"] = [claim]
+
+    cheat_body(star, THIEF, "show", other_card)  # type: ignore[arg-type]
+    others = {0, 1, 2, 3} - {THIEF}
+    asyncio.run(star.run([ShowSlots("res", THIEF, (taken,))], lambda s: {r for r, _ in s.errors} >= others))
+    assert {(r, exc.seat) for r, exc in star.errors} == {(r, THIEF) for r in others}
+    assert all(f"does not hold {claim!r}" in exc.message for _, exc in star.errors)
