@@ -252,3 +252,15 @@ def test_over_sockets_a_thief_that_shows_another_card_is_refused_by_everyone_els
     asyncio.run(star.run([ShowSlots("res", THIEF, (taken,))], lambda s: {r for r, _ in s.errors} >= others))
     assert {(r, exc.seat) for r, exc in star.errors} == {(r, THIEF) for r in others}
     assert all(f"does not hold {claim!r}" in exc.message for _, exc in star.errors)
+
+
+def test_over_sockets_a_hand_holding_a_stolen_card_is_robbed_in_turn() -> None:
+    star = _steal(b"sockets-nested")
+    taken = star.seats[THIEF].ledger.results[-1].taken
+    card = star.seats[THIEF].ledger.hand_keys["res"].of(taken)[0]
+    asyncio.run(star.run([StealCard("res", KINDS, THIEF, 3, ("grain", taken))]))  # the thief is robbed by seat 3
+    assert not star.errors and not any(s.busy() for s in star.seats)
+    second = star.seats[3].ledger.results[-1]
+    got = star.seats[3].ledger.hand_keys["res"].of(second.taken)[0]
+    assert got in ("grain", card) and star.seats[THIEF].ledger.results[-1].lost[1] == got
+    assert len({s.ledger.basis for s in star.seats}) == 1
