@@ -12,6 +12,7 @@ import pytest
 from ankh.net import deck as decks
 from ankh.net import group, steal
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError, Stalled
+from ankh.net.envelope import pack
 from ankh.net.seal import digest
 from .stealnet import StealTable, victims_swap_in_an_ore
 
@@ -213,6 +214,36 @@ def test_an_honest_victim_cannot_be_framed_by_the_thief() -> None:
     # whatever the thief shows, the true plaintext or the message's true key, clears the victim
     assert steal.judge_delivery(st, t.game_id, seq, box, true_plaintext, disclosed=False) == 1
     assert steal.judge_delivery(st, t.game_id, seq, box, t.seats[1].boxes.disclose(eph), disclosed=True) == 1
+
+
+def test_a_thief_cannot_frame_the_victim_with_a_disclosed_key_off_by_a_small_order_point() -> None:
+    """The disclosure proves ``K = box*eph`` with multiplications by clamped integers,
+    which wipe out a small-order part: ``K + T`` (``T`` of order 2: ``u -> 1/u``) would
+    pass the proof and then fail to decrypt an honest message.  Such a K is refused
+    as a false disclosure: the thief lied."""
+    t = _table("small-order-disclosure")
+    t.give(0, ["brick", "wool", "ore"])
+    seen: dict[str, Any] = {}
+
+    def keep(body: dict[str, Any]) -> dict[str, Any]:
+        seen["st"] = t.seats[2].steal
+        return body
+
+    _cheat(t, 0, "steal-open", keep)
+    t.steal(0, 1)
+    st = seen["st"]
+    seq, box = t.last_open[0], t.seats[1].secrets.box_public
+    eph = st.delivered[0]
+    private = t.seats[1].secrets.box_private
+    scalar, clamped = group.clamp(private)
+    true_k = group.mul_n(clamped, eph)
+    shifted = pow(group.to_int(true_k), -1, group.P).to_bytes(32, "little")  # K plus the point of order 2
+    label = b"ankh/v1/seal/disclose" + eph
+    A, As, s = group.dleq_prove(label, scalar, box, [eph], [shifted], private)
+    assert not group.dleq_verify(label, box, [eph], [shifted], A, [As], s)  # the proof alone lets it through
+    forged = pack({"K": shifted, "A": A, "As": As, "s": s})
+    assert steal.judge_delivery(st, t.game_id, seq, box, forged, disclosed=True) == 1
+
 
 
 @pytest.mark.parametrize("who", [0, 1, 3], ids=["victim", "thief", "bystander"])
