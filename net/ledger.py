@@ -141,6 +141,9 @@ class Ledger:
         self.chains: list[dice.ChainState | None] = [None] * self.n
         self.decks: dict[str, PublicDeck] = {}
         self.private: dict[tuple[str, int], dict[int, int]] = {}
+        # The ephemeral keys of every private message in the log: one reused would let
+        # its receiver's disclosure (in a dispute) open the earlier message too.
+        self.ephemerals: set[bytes] = set()
         self.rolls = 0
         self.dealt = 0
         self.revealed = 0
@@ -190,6 +193,7 @@ class Ledger:
             h.update(repr([sorted((t, sorted(v)) for t, v in s.items()) for s in d.shown]).encode())
         h.update(repr(sorted((k, sorted(v.items())) for k, v in self.private.items())).encode())
         h.update(repr(self.chains).encode())
+        h.update(repr(sorted(self.ephemerals)).encode())
         for name, hand in self.hands.items():
             h.update(repr((name, sorted(hand.slots.items()), hand.held, hand.steals)).encode())
         st = self.steal
@@ -641,6 +645,8 @@ class Ledger:
             group.check_group_point(env.body["eph"])
         except GroupError as exc:
             raise self.blame(env.sender, f"private message with an unusable ephemeral key: {exc}") from None
+        if env.body["eph"] in self.ephemerals:
+            raise self.blame(env.sender, "private message under an ephemeral key used before in this game")
         if self.viewer != op.to:
             return None
         if self.boxes is None or self.box[env.sender] is None:  # pragma: no cover - hello always precedes
@@ -673,6 +679,7 @@ class Ledger:
         op = self.op
         assert isinstance(op, Show)
         d = self.decks[op.deck]
+        self.ephemerals.add(env.body["eph"])
         for p in self.covered(op, env.sender):
             d.shown[p].setdefault(op.to, set()).add(env.sender)
         if staged:
@@ -755,7 +762,7 @@ class Ledger:
         st = self.steal
         assert st is not None
         b = env.body
-        delivered = (b["eph"], b["h"], b["ct"]) if own else steal.check_open(st, b, env.frame)
+        delivered = (b["eph"], b["h"], b["ct"]) if own else steal.check_open(st, b, env.frame, self.ephemerals)
         if self.viewer != st.thief:  # the thief (never the sender) opens its card even in a log taken as checked
             return delivered, None
         assert self.boxes is not None
@@ -764,6 +771,7 @@ class Ledger:
     def _apply_steal_open(self, env: Envelope, staged: Any) -> None:
         assert self.steal is not None
         self.steal.delivered, self._scratch[env.sender] = staged
+        self.ephemerals.add(self.steal.delivered[0])
 
     def _finish_steal_open(self) -> Any:
         st = self.steal

@@ -49,7 +49,7 @@ data and the evidence the thief produces.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -371,8 +371,15 @@ def make_open(
     return {"f": f, "perms": perms, "eph": eph, "h": digest(plaintext), "ct": ct}
 
 
-def check_open(st: Steal, body: dict[str, Any], frame: bytes = b"") -> tuple[bytes, bytes, bytes]:
-    """Everyone checks the shuffle's openings.  Blames the victim.  Returns the private part."""
+def check_open(
+    st: Steal, body: dict[str, Any], frame: bytes = b"", used: Container[bytes] = ()
+) -> tuple[bytes, bytes, bytes]:
+    """Everyone checks the shuffle's openings.  Blames the victim.  Returns the private part.
+
+    ``used``: the ephemeral keys of the private messages already in the log.  A
+    message's key depends on its ephemeral key alone, so one reused would make
+    the thief's defence (disclosing this message's key) open that other message.
+    """
     assert st.bits is not None
     evidence = (frame,) if frame else ()
     bad = decks.verify_shadows(
@@ -388,6 +395,8 @@ def check_open(st: Steal, body: dict[str, Any], frame: bytes = b"") -> tuple[byt
         group.check_group_point(body["eph"])
     except GroupError as exc:
         raise _blame(st.victim, f"steal: private part with an unusable ephemeral key: {exc}", evidence) from None
+    if body["eph"] in used:
+        raise _blame(st.victim, "steal: private part under an ephemeral key used before in this game", evidence)
     return body["eph"], body["h"], body["ct"]
 
 

@@ -13,7 +13,7 @@ from ankh.net import deck as decks
 from ankh.net import group, steal
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError, Stalled
 from ankh.net.envelope import pack
-from ankh.net.seal import digest
+from ankh.net.seal import digest, open_disclosed
 from .stealnet import StealTable, victims_swap_in_an_ore
 
 from .nethelp import rigged_shadows
@@ -244,6 +244,28 @@ def test_a_thief_cannot_frame_the_victim_with_a_disclosed_key_off_by_a_small_ord
     forged = pack({"K": shifted, "A": A, "As": As, "s": s})
     assert steal.judge_delivery(st, t.game_id, seq, box, forged, disclosed=True) == 1
 
+
+def test_a_victim_that_reuses_an_earlier_ephemeral_key_is_refused_before_the_thief_discloses_anything() -> None:
+    """A private part under the ephemeral key of an earlier private message to the
+    same thief, with a ciphertext that does not open: the thief's defence, the
+    disclosure of that key, would open the earlier message to everyone (its key
+    depends on ``eph`` alone).  Every seat refuses a reused ephemeral key first."""
+    from .nethelp import decode
+
+    t = _table("eph-reuse")
+    t.give(0, ["brick", "wool", "ore"])
+    t.give(2, ["grain", "lumber"])
+    first = t.steal(0, 1)  # seat 1 takes a card from seat 0, privately
+    seq, frame = t.last_open
+    earlier = decode(frame)["body"]
+    # what the reuse is after: that message's key opens the first steal's private part
+    disclosure = t.seats[1].boxes.disclose(earlier["eph"])
+    box = t.seats[1].secrets.box_public
+    plaintext = open_disclosed(t.game_id, 0, 1, seq, box, earlier["eph"], earlier["ct"], disclosure)
+    assert plaintext == group.scalar_to_bytes(t.seats[1].keys.of(first[1][0])[1])
+    _cheat(t, 2, "steal-open", lambda body: {**body, "eph": earlier["eph"], "ct": bytes(48)})
+    exc = _refused(t, 2, lambda: t.steal(2, 1), by={0, 1, 3})
+    assert "ephemeral key" in exc.message and len(exc.evidence) == 1  # the signed frame, and no disclosure
 
 
 @pytest.mark.parametrize("who", [0, 1, 3], ids=["victim", "thief", "bystander"])
@@ -715,3 +737,19 @@ def test_the_largest_hand_a_steal_takes_fits_the_frame_and_one_more_card_is_refu
     stolen = t.steal("res", KINDS, 0, 1, hand)
     assert len(stolen.kept) == steal.MAX_HAND - 1
     assert max(len(f) for step in t.transcript(1).ops[-3:] for f in step) < 64 * 1024
+
+
+def test_in_the_log_a_reused_ephemeral_key_names_the_victim_everywhere() -> None:
+    from ankh.net.verify import verify_transcript
+
+    from .nethelp import cheat_body, decode
+
+    t = _log_table("log-eph-reuse")
+    t.steal("res", KINDS, 0, 1, ["brick", "ore"])
+    earlier = decode(t.transcript(3).ops[-1][0])["body"]  # the first steal's private part, to seat 1
+    cheat_body(t, 2, "steal-open", lambda body: body.update(eph=earlier["eph"], ct=bytes(48)))
+    with pytest.raises(RemoteProtocolError) as info:
+        t.steal("res", KINDS, 2, 1, ["wool", "grain"])
+    assert info.value.seat == 2 and "ephemeral key used before" in info.value.message
+    report = verify_transcript(t.transcript(2).to_bytes())
+    assert [v.seat for v in report.violations] == [2] and "ephemeral key" in report.violations[0].message
