@@ -2,15 +2,19 @@
 
 "High card", for 2 or 3 seats.  A hidden deck of twelve cards, ``c1`` to
 ``c12`` (each worth its number), is shuffled; each seat is dealt three,
-face down.  Two rounds: on its turn a seat rolls a five-sided die, then
-plays a card from its hand, which is shown to everybody (it scores the
-card's value plus the roll), or passes (it may pass only when it holds no
-card worth 4 or more: a rule other seats cannot check while the cards are
-hidden).  The highest score wins; a tie is shared.
+face down.  Two rounds: on its turn a seat rolls a five-sided die; on a 5
+it first takes one card at random from the next seat's hand (if that hand
+holds any), which only the two of them see; then it plays a card from its
+hand, which is shown to everybody (it scores the card's value plus the
+roll), or passes (it may pass only when it holds no card worth 4 or more: a
+rule other seats cannot check while the cards are hidden).  The highest
+score wins; a tie is shared.
 
 It touches every part of the contract a game needs: hidden hands dealt from
-a shuffled deck, a die of its own size, a public reveal, a decision whose
-legal options depend on a hidden card, records, views, bots.
+a shuffled deck, a die of its own size, a random steal from a hidden hand, a
+public reveal, a decision whose legal options depend on a hidden card,
+records, views, bots.  A steal gives the victim's cards fresh handles
+(``StealRandom.fresh``): after it, nobody else can tell which of them went.
 """
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ from typing import Any
 
 from ankh.core.game import (
     COLOURS, DealCard, Deck, Decision, Event, Game, IllegalAction, Line, MalformedAction, Outcome, RecordError,
-    Reveal, RollDie, register,
+    Reveal, RollDie, StealRandom, register,
 )
 
 CARDS = tuple(f"c{n}" for n in range(1, 13))
@@ -34,7 +38,8 @@ def value(card: str) -> int:
 class State:
     def __init__(self, players: int):
         self.players = players
-        self.card: list[str | None] = [None] * len(CARDS)  # what this engine knows of each handle
+        self.card: dict[int, str | None] = dict.fromkeys(range(len(CARDS)))  # what this engine knows of each handle
+        self.next_handle = len(CARDS)  # a steal's fresh handles follow the deck's positions
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.scores = [0] * players
         self.turn = 1
@@ -89,8 +94,33 @@ class State:
             if type(answer) is not int or not 1 <= answer <= DIE:
                 raise MalformedAction(f"a roll is 1 to {DIE}")
             self.roll = answer
+            events = [Event("roll", self.current, f"{COLOURS[self.current]} rolls {answer}", {"roll": answer})]
+            victim = (self.current + 1) % self.players
+            if answer == DIE and self.hands[victim]:
+                hand = tuple(self.hands[victim])
+                fresh = tuple(range(self.next_handle, self.next_handle + len(hand)))
+                self.next_handle += len(hand)
+                self.pending = StealRandom("cards", hand, victim, self.current, "steal", fresh)
+                return events
             self._ask()
-            return [Event("roll", self.current, f"{COLOURS[self.current]} rolls {answer}", {"roll": answer})]
+            return events
+        if isinstance(req, StealRandom):
+            if not (isinstance(answer, tuple) and len(answer) == 3 and answer[0] in req.fresh
+                    and isinstance(answer[2], tuple) and len(answer[2]) == len(req.fresh)):
+                raise MalformedAction("a steal is answered (handle, card, cards)")
+            taken, card, cards = answer
+            if cards[req.fresh.index(taken)] not in (None, card) or any(c not in CARDS for c in cards if c):
+                raise MalformedAction("the card taken is not the one its handle holds")
+            for h in req.handles:
+                del self.card[h]
+            for h, c in zip(req.fresh, cards):
+                self.card[h] = c
+            self.card[taken] = card
+            self.hands[req.victim] = [h for h in req.fresh if h != taken]
+            self.hands[req.thief].append(taken)
+            self._ask()
+            thief, victim = COLOURS[req.thief], COLOURS[req.victim]
+            return [Event("steal", req.thief, f"{thief} steals a card from {victim}", {"from": req.victim})]
         if isinstance(req, Reveal):
             (h,), (c,) = req.handles, answer
             if c not in CARDS or (self.card[h] not in (None, c)):
