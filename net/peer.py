@@ -3,7 +3,7 @@ its own :class:`~ankh.net.seat.SeatProtocol`.
 
 Nobody at the table is trusted, so every seat runs the rules itself.  The
 engine says what happens next; a request of the rules (deal, reveal, pass,
-look, roll, pick) becomes a protocol step that every seat runs; a decision
+look, roll, pick, steal) becomes a protocol step that every seat runs; a decision
 with more than one option becomes a ``move`` step that only the deciding
 seat answers, and that every other seat checks against its own engine before
 applying it (an illegal move is refused and pinned on its signer).  Every
@@ -345,7 +345,8 @@ class Driver:
         try:
             slots = tuple(self._slots[(req.deck, h)] for h in req.handles)
         except KeyError:
-            raise LocalProtocolError(f"the rules reveal {req.handles}: cards of a steal and of the deck at once") from None
+            raise LocalProtocolError(f"the rules reveal {req.handles}: cards of a steal and of the deck at once") \
+                from None
         owners = {self.ledger().hands[req.deck].owner.get(h) for h in slots}
         if len(owners) != 1 or None in owners:
             raise LocalProtocolError(f"the rules reveal {req.handles}, which no one seat holds")
@@ -361,9 +362,11 @@ class Driver:
         self._slots.update(((req.deck, f), h) for f, h in zip(req.fresh, made))
         L = self.ledger()
         keys, owner = L.hand_keys.get(req.deck), L.hands[req.deck].owner
-        cards = tuple(keys.card(h) if keys is not None and owner.get(h) == self.viewer else None for h in made)
+        cards = [keys.card(h) if keys is not None and owner.get(h) == self.viewer else None for h in made]
         j = made.index(result.taken)
-        return req.fresh[j], cards[j], cards
+        if result.lost is not None:  # the victim knows the card it lost
+            cards[j] = result.lost[1]
+        return req.fresh[j], cards[j], tuple(cards)
 
     def _shown(self, req: Any) -> Any:
         if isinstance(req, PassCard):

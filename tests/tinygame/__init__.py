@@ -120,7 +120,8 @@ class State:
             self.hands[req.thief].append(taken)
             self._ask()
             thief, victim = COLOURS[req.thief], COLOURS[req.victim]
-            return [Event("steal", req.thief, f"{thief} steals a card from {victim}", {"from": req.victim})]
+            data = {"from": req.victim, "handle": taken}
+            return [Event("steal", req.thief, f"{thief} steals a card from {victim}", data)]
         if isinstance(req, Reveal):
             (h,), (c,) = req.handles, answer
             if c not in CARDS or (self.card[h] not in (None, c)):
