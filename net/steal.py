@@ -56,6 +56,7 @@ from typing import Any
 from . import deck as decks
 from . import dice, group
 from .deck import DeckSpec
+from .envelope import KeyRing, signed_slot
 from .errors import LocalProtocolError, RemoteProtocolError
 from .group import GroupError, L
 from .schema import Bin, Int, List, Map, Str
@@ -434,23 +435,36 @@ def receive(
 
 
 def judge_delivery(
-    st: Steal, game_id: bytes, seq: int, thief_box: bytes, evidence: bytes, *, disclosed: bool
+    st: Steal, game_id: bytes, keys: KeyRing, ours: bytes, thief_box: bytes, evidence: Sequence[bytes], *,
+    disclosed: bool,
 ) -> int:
     """Who lied about the private part, from public data and the thief's evidence.
 
-    ``evidence`` is the plaintext the thief says it found, or (``disclosed``)
-    the key of that one message with its proof.  The answer is the victim when
-    its delivery is bad, else the thief (a false accusation or a false disclosure).
+    ``ours`` is the victim's ``steal-open`` frame as we accepted it; ``evidence``
+    what the thief's refusal carries: the frame it received, then the plaintext
+    it says it found or (``disclosed``) the key of that one message with its
+    proof.  A frame other than ours is judged first: signed by the victim for
+    the same slot, it is the victim's second story (the victim lied, to the
+    thief alone); anything else, the thief's.  Then the answer is the victim
+    when its delivery is bad, else the thief (a false accusation or disclosure).
     """
     assert st.delivered is not None
+    ours_slot = signed_slot(ours, keys, game_id)
+    assert ours_slot is not None and ours_slot[0] == st.victim, "ours is the victim's frame from our log"
+    if len(evidence) != 2:
+        return st.thief
+    shown, proof = evidence
+    if shown != ours:
+        return st.victim if signed_slot(shown, keys, game_id) == ours_slot else st.thief
+    seq = ours_slot[1]
     eph, h, ct = st.delivered
     if disclosed:
         try:
-            plaintext = open_disclosed(game_id, st.victim, st.thief, seq, thief_box, eph, ct, evidence)
+            plaintext = open_disclosed(game_id, st.victim, st.thief, seq, thief_box, eph, ct, proof)
         except RemoteProtocolError as exc:
             return st.thief if exc.message.startswith("false disclosure") else st.victim
     else:
-        plaintext = evidence
+        plaintext = proof
     if digest(plaintext) != h:
         return st.victim if disclosed else st.thief  # the thief shows a plaintext the victim never signed
     return st.victim if opened_card(st, plaintext) is None else st.thief

@@ -205,7 +205,7 @@ class StealTable:
             if env is None:
                 staged = steal.check_shuffle(seat.steal, body, own=True)
             else:
-                staged = steal.check_shuffle(seat.steal, env.body, frame)
+                staged = steal.check_shuffle(seat.steal, env.body, env.frame)
             steal.apply_shuffle(seat.steal, staged)
 
         self._got = self._carry(victim, frame, shuffle)
@@ -226,8 +226,8 @@ class StealTable:
                 seat.steal.delivered = (body["eph"], body["h"], body["ct"])
                 seat.ephemerals.add(body["eph"])
                 return None
-            delivered = steal.check_open(seat.steal, env.body, frame, seat.ephemerals)
-            got = steal.receive(seat.steal, delivered, seat.boxes, env.seq, frame) if seat.seat == thief else None
+            delivered = steal.check_open(seat.steal, env.body, env.frame, seat.ephemerals)
+            got = steal.receive(seat.steal, delivered, seat.boxes, env.seq, env.frame) if seat.seat == thief else None
             seat.steal.delivered = delivered
             seat.ephemerals.add(delivered[0])
             return got
@@ -288,7 +288,7 @@ class StealTable:
             if env is None:  # our own, applied as made
                 steal.apply_show(seat_.hands, body)
                 return tuple(body["cards"])
-            cards = steal.check_show(seat_.hands, seat, env.body, self.game_id, seat_.basis, frame)
+            cards = steal.check_show(seat_.hands, seat, env.body, self.game_id, seat_.basis, env.frame)
             steal.apply_show(seat_.hands, env.body)
             return cards
 

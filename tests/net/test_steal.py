@@ -43,6 +43,13 @@ def _same_everywhere(t: StealTable) -> None:
         assert seat.hands.slots == first.slots and seat.hands.held == first.held
 
 
+def _judge(t: StealTable, st: Any, evidence: tuple[bytes, bytes], *, disclosed: bool) -> int:
+    """A bystander's verdict on seat 1's refusal of a private part (from seat 0, as it accepted it)."""
+    return steal.judge_delivery(
+        st, t.game_id, t.seats[2].keyring, t.last_open[1], t.seats[1].secrets.box_public, evidence, disclosed=disclosed
+    )
+
+
 def _cheat(t: StealTable, seat: int, kind: str, change: Any) -> None:
     def cheat(k: str, body: dict[str, Any]) -> dict[str, Any]:
         return change(dict(body)) if k == kind else body
@@ -173,12 +180,10 @@ def test_a_victim_that_opens_the_picked_slot_as_another_card_is_caught_by_the_th
     # anyone can settle it from the public log and the thief's evidence
     st = t.seats[3].steal
     assert st is not None
-    seq = t.last_open[0]
-    box = t.seats[1].secrets.box_public
-    assert steal.judge_delivery(st, t.game_id, seq, box, plaintext, disclosed=False) == 0
+    assert _judge(t, st, (frame, plaintext), disclosed=False) == 0
     # and a thief that lies about what it found is the one judged
     honest = steal.group.scalar_to_bytes(12345)
-    assert steal.judge_delivery(st, t.game_id, seq, box, honest, disclosed=False) == 1
+    assert _judge(t, st, (frame, honest), disclosed=False) == 1
 
 
 def test_a_private_part_that_does_not_open_is_judged_from_the_thiefs_disclosure() -> None:
@@ -189,11 +194,10 @@ def test_a_private_part_that_does_not_open_is_judged_from_the_thiefs_disclosure(
     _, disclosure = exc.evidence
     st = t.seats[2].steal
     assert st is not None
-    seq, box = t.last_open[0], t.seats[1].secrets.box_public
-    assert steal.judge_delivery(st, t.game_id, seq, box, disclosure, disclosed=True) == 0
+    assert _judge(t, st, exc.evidence, disclosed=True) == 0
     # a thief that discloses a false key to frame the victim is caught instead
     false = t.seats[2].boxes.disclose(st.delivered[0])  # type: ignore[index]
-    assert steal.judge_delivery(st, t.game_id, seq, box, false, disclosed=True) == 1
+    assert _judge(t, st, (t.last_open[1], false), disclosed=True) == 1
 
 
 def test_an_honest_victim_cannot_be_framed_by_the_thief() -> None:
@@ -212,8 +216,8 @@ def test_an_honest_victim_cannot_be_framed_by_the_thief() -> None:
     eph, h, ct = st.delivered
     true_plaintext = t.seats[1].boxes.open(0, 1, seq, eph, ct)
     # whatever the thief shows, the true plaintext or the message's true key, clears the victim
-    assert steal.judge_delivery(st, t.game_id, seq, box, true_plaintext, disclosed=False) == 1
-    assert steal.judge_delivery(st, t.game_id, seq, box, t.seats[1].boxes.disclose(eph), disclosed=True) == 1
+    assert _judge(t, st, (t.last_open[1], true_plaintext), disclosed=False) == 1
+    assert _judge(t, st, (t.last_open[1], t.seats[1].boxes.disclose(eph)), disclosed=True) == 1
 
 
 def test_a_thief_cannot_frame_the_victim_with_a_disclosed_key_off_by_a_small_order_point() -> None:
@@ -242,7 +246,7 @@ def test_a_thief_cannot_frame_the_victim_with_a_disclosed_key_off_by_a_small_ord
     A, As, s = group.dleq_prove(label, scalar, box, [eph], [shifted], private)
     assert not group.dleq_verify(label, box, [eph], [shifted], A, [As], s)  # the proof alone lets it through
     forged = pack({"K": shifted, "A": A, "As": As, "s": s})
-    assert steal.judge_delivery(st, t.game_id, seq, box, forged, disclosed=True) == 1
+    assert _judge(t, st, (t.last_open[1], forged), disclosed=True) == 1
 
 
 def test_a_victim_that_reuses_an_earlier_ephemeral_key_is_refused_before_the_thief_discloses_anything() -> None:
@@ -266,6 +270,36 @@ def test_a_victim_that_reuses_an_earlier_ephemeral_key_is_refused_before_the_thi
     _cheat(t, 2, "steal-open", lambda body: {**body, "eph": earlier["eph"], "ct": bytes(48)})
     exc = _refused(t, 2, lambda: t.steal(2, 1), by={0, 1, 3})
     assert "ephemeral key" in exc.message and len(exc.evidence) == 1  # the signed frame, and no disclosure
+
+
+def test_a_victim_that_tells_the_thief_another_story_than_the_others_is_the_one_judged() -> None:
+    """The victim signs two steal-opens for one slot: a good one for the others, one
+    that does not open for the thief.  Judged on its own copy alone, a bystander would
+    find the thief's evidence false; the frame the thief shows is judged first, and two
+    signed frames for one slot name the victim.  A thief that shows a frame the victim
+    signed for another slot is the one judged."""
+    from .nethelp import resign
+
+    sent: list[bytes] = []
+
+    def wire(frame: bytes, sender: int, recipient: int) -> bytes:
+        if sender == 0:
+            sent.append(frame)
+        if sender == 0 and recipient == 1 and b"steal-open" in frame:
+            return resign(frame, t.seats[0].secrets.identity, lambda body: body.update(ct=bytes(48)))
+        return frame
+
+    t = _table("two-stories", wire=wire)
+    t.give(0, ["brick", "wool", "ore"])
+    exc = _refused(t, 0, lambda: t.steal(0, 1), by={1})
+    st = t.seats[2].steal
+    assert st is not None and st.delivered is not None  # the bystander took the good story
+    shown, disclosure = exc.evidence
+    assert shown != t.last_open[1]
+    assert _judge(t, st, (shown, disclosure), disclosed=True) == 0
+    # the victim's own frame of another slot (its shuffle) proves nothing against it
+    assert _judge(t, st, (sent[0], disclosure), disclosed=True) == 1
+    assert _judge(t, st, (shown[:-1] + bytes([shown[-1] ^ 1]), disclosure), disclosed=True) == 1  # not signed
 
 
 @pytest.mark.parametrize("who", [0, 1, 3], ids=["victim", "thief", "bystander"])
@@ -688,14 +722,9 @@ def test_in_the_log_a_rigged_shuffle_or_a_wrong_key_names_the_victim() -> None:
     assert st is not None
     t.seats[2].receive(frame, via=0)
     assert st.delivered is not None
-    assert steal.judge_delivery(st, t.game_id, frame_seq(frame), t.seats[1].secrets.box_public, plaintext,
+    keys = t.seats[2].ledger.keyring
+    assert steal.judge_delivery(st, t.game_id, keys, frame, t.seats[1].secrets.box_public, (frame, plaintext),
                                 disclosed=False) == 0
-
-
-def frame_seq(frame: bytes) -> int:
-    from .nethelp import decode
-
-    return decode(frame)["seq"]
 
 
 def test_nothing_else_happens_in_the_log_while_a_steal_is_under_way() -> None:
