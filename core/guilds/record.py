@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..game import COLOURS, Line, RecordError
+from ..game import COLOURS, Line, RecordError, read_record
 from .board import (
     BANK_START, DEV_IDS, FOUNDATIONS, HOUSES, LABORATORY, RESOURCES, R_INDEX, SPOT_INDEX,
     SPOT_IDS, TRACK, TRACK_BIT, VILLAS, V_INDEX, VERTEX_IDS, is_guard,
@@ -169,37 +169,7 @@ def _roll(word: str, n: int) -> tuple[int, ...]:
 def parse_record(text: str) -> Record:
     """Read a record; raises :class:`RecordError` naming the offending line."""
     rec = Record()
-    header = True
-    setup: list[tuple[int, str, str]] = []
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("*"):
-            header = False
-            rec.lines.append(Line(n, "*", line[1:].strip()))
-            continue
-        key, sep, value = line.partition(":")
-        key, value = key.strip(), value.strip()
-        if not sep:
-            raise RecordError(n, f"expected 'key: value' or 'colour: move', got {line!r}")
-        if key in COLOURS:
-            header = False
-            if not value:
-                raise RecordError(n, "a move line needs a move after the colon")
-            rec.lines.append(Line(n, key, value))
-            continue
-        if not header:
-            raise RecordError(n, f"setup line {key!r} after the moves began")
-        if key == "game":
-            if value != GAME_ID:
-                raise RecordError(n, f"this is a record of {value!r}, not of {GAME_ID!r}")
-        elif key == "players":
-            rec.players = _int(value, n, "players")
-            if rec.players not in (3, 4):
-                raise RecordError(n, "the guild game is for 3 or 4 players")
-        else:
-            setup.append((n, key, value))
+    rec.players, setup, rec.lines = read_record(text, GAME_ID, "the guild game", (3, 4))
     checks = _Checks(rec)
     for n, key, value in setup:
         _setup_line(rec, n, key, value)
