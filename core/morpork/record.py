@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..game import Line, RecordError
+from ..game import Line, RecordError, read_record
 from .model import (
     AREA_INDEX, AREA_IDS, BUILDINGS_PER_PLAYER, CARD, COLOURS, EVENT, HAND_SIZE,
-    MINIONS_PER_PLAYER, NUM_AREAS, STARTING_AREAS, RulesError, deck_lists, personality_list,
+    MINIONS_PER_PLAYER, NUM_AREAS, STARTING_AREAS, deck_lists, personality_list,
 )
 
 MAGIC = "# ankh record 1"
@@ -99,40 +99,9 @@ def _int(word: str, n: int, what: str) -> int:
 def parse_record(text: str) -> Record:
     """Read a record; raises :class:`RecordError` naming the offending line."""
     rec = Record()
-    header = True
-    pending_header: list[tuple[int, str, str]] = []
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("*"):
-            header = False
-            rec.lines.append(Line(n, "*", line[1:].strip()))
-            continue
-        key, sep, value = line.partition(":")
-        key, value = key.strip(), value.strip()
-        if not sep:
-            raise RecordError(n, f"expected 'key: value' or 'colour: move', got {line!r}")
-        if key in COLOURS:
-            header = False
-            if not value:
-                raise RecordError(n, "a move line needs a move after the colon")
-            rec.lines.append(Line(n, key, value))
-            continue
-        if not header:
-            raise RecordError(n, f"setup line {key!r} after the moves began")
-        if key == "game":
-            if value != GAME_ID:
-                raise RecordError(n, f"this is a record of another game ({value!r}), "
-                                     f"not of Discworld: Ankh-Morpork ({GAME_ID!r})")
-        elif key == "players":
-            rec.players = _int(value, n, "players")
-            if rec.players not in (2, 3, 4):
-                raise RecordError(n, "the game is for 2 to 4 players")
-        else:
-            pending_header.append((n, key, value))
+    rec.players, setup, rec.lines = read_record(text, GAME_ID, "Discworld: Ankh-Morpork", (2, 3, 4))
     check = _Checks(rec)
-    for n, key, value in pending_header:
+    for n, key, value in setup:
         _header_line(rec, n, key, value)
         check.line(n, key, value)
     check.done()
