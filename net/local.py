@@ -50,17 +50,17 @@ class LocalTable:
         return moved if moved is not None else self.orders[deck][handle]
 
     def steal(self, req: StealRandom) -> tuple:
-        cards = [self.card(req.deck, h) for h in req.handles]
-        if not req.fresh:
+        if not req.hand:
             h = self.rng.choice(req.handles)
             return h, self.card(req.deck, h)
-        if len(req.fresh) != len(cards):
-            raise ValueError(f"a steal of {len(cards)} cards with {len(req.fresh)} fresh handles")
+        cards = [self.card(req.deck, h) for h in req.hand]
+        if len(req.handles) != len(cards):
+            raise ValueError(f"a steal names {len(cards)} cards by {len(req.handles)} handles")
         self.rng.shuffle(cards)  # the victim's new order
-        for h, c in zip(req.fresh, cards):
+        for h, c in zip(req.handles, cards):
             self.moved[(req.deck, h)] = c
         j = self.rng.randrange(len(cards))
-        return req.fresh[j], cards[j], tuple(cards)
+        return req.handles[j], cards[j]
 
     # --- answering ---------------------------------------------------------------------------
 

@@ -312,7 +312,7 @@ class Driver:
         if isinstance(req, StealRandom):
             return self._steal_op(req), None
         if any((req.deck, h) in self._slots for h in ((req.handle,) if isinstance(req, PassCard) else req.handles)):
-            return self._show_op(req), None
+            return self._moved_op(req)
         if isinstance(req, Reveal):
             op = RevealOp(req.deck, tuple(req.handles))
             if L.problem(op) == NOTHING_TO_SEND:  # every key is public already
@@ -331,42 +331,50 @@ class Driver:
     def _steal_op(self, req: StealRandom) -> StealCard:
         """A steal runs as the protocol's random steal, over the hand named as the deck:
         the victim's dealt cards by their positions, the cards stolen before by their slots."""
-        if len(req.fresh) != len(req.handles) or len(set(req.fresh)) != len(req.fresh):
-            raise LocalProtocolError("the rules steal without fresh handles for the victim's cards: "
-                                     "a networked table cannot say which card went")
-        spec = self.ledger().deck(req.deck).spec
-        return StealCard(req.deck, spec.cards, req.victim, req.thief,
-                         tuple(self._slots.get((req.deck, h), h) for h in req.handles))
+        L = self.ledger()
+        if req.deck not in L.decks:
+            raise LocalProtocolError(f"a steal from a hand of face-up cards ({req.deck!r}) is not wired yet")
+        if len(req.hand) != len(req.handles):
+            raise LocalProtocolError("the rules steal without naming the victim's cards by their handles (hand): "
+                                     "a networked table cannot know them")
+        return StealCard(req.deck, L.deck(req.deck).spec.cards, req.victim, req.thief,
+                         tuple(self._slots.get((req.deck, h), h) for h in req.hand))
 
-    def _show_op(self, req: Any) -> ShowSlots:
-        """A card a steal moved is used by its holder's proof of what it is."""
-        if not isinstance(req, Reveal):
-            raise LocalProtocolError(f"a card a steal moved can only be revealed to everybody, not {req!r}")
+    def _moved_op(self, req: Any) -> tuple[Op | None, Any]:
+        """Cards a steal moved: their holder looks at them (it knows them: no step), or
+        shows them to everybody (its proof of what each is)."""
         try:
             slots = tuple(self._slots[(req.deck, h)] for h in req.handles)
-        except KeyError:
-            raise LocalProtocolError(f"the rules reveal {req.handles}: cards of a steal and of the deck at once") \
-                from None
-        owners = {self.ledger().hands[req.deck].owner.get(h) for h in slots}
+        except (KeyError, AttributeError):
+            raise LocalProtocolError(f"the rules ask {req!r}: cards of a steal and of the deck at once, "
+                                     "or a card of a steal passed") from None
+        L = self.ledger()
+        owners = {L.hands[req.deck].owner.get(h) for h in slots}
         if len(owners) != 1 or None in owners:
-            raise LocalProtocolError(f"the rules reveal {req.handles}, which no one seat holds")
-        return ShowSlots(req.deck, owners.pop(), slots)
+            raise LocalProtocolError(f"the rules ask {req!r}: no one seat holds those cards")
+        (owner,) = owners
+        if isinstance(req, ShowCards) and req.seat == owner:
+            keys = L.hand_keys.get(req.deck)
+            return None, tuple(keys.card(h) if keys is not None and self.viewer == owner else None for h in slots)
+        if not isinstance(req, Reveal):
+            raise LocalProtocolError(f"the rules ask {req!r}: a card of a steal is shown to everybody or to no one")
+        return ShowSlots(req.deck, owner, slots), None
 
     def _stolen(self, req: StealRandom, result: Any) -> tuple:
         """The answer to a steal from its result (``steal.Stolen``): the slots made, in
-        the victim's new order, are the rules' ``fresh`` handles; this seat knows the
-        cards of those it holds."""
+        the victim's new order, are the rules' ``handles``; the thief and the victim
+        know the card taken."""
         made = sorted((*result.kept, result.taken))  # handed out in the new order
-        for h in req.handles:
+        for h in req.hand:
             self._slots.pop((req.deck, h), None)
-        self._slots.update(((req.deck, f), h) for f, h in zip(req.fresh, made))
-        L = self.ledger()
-        keys, owner = L.hand_keys.get(req.deck), L.hands[req.deck].owner
-        cards = [keys.card(h) if keys is not None and owner.get(h) == self.viewer else None for h in made]
-        j = made.index(result.taken)
-        if result.lost is not None:  # the victim knows the card it lost
-            cards[j] = result.lost[1]
-        return req.fresh[j], cards[j], tuple(cards)
+        self._slots.update(((req.deck, f), h) for f, h in zip(req.handles, made))
+        keys = self.ledger().hand_keys.get(req.deck)
+        card = None
+        if result.lost is not None:  # the victim's side
+            card = result.lost[1]
+        elif keys is not None and self.viewer == req.thief:
+            card = keys.card(result.taken)
+        return req.handles[made.index(result.taken)], card
 
     def _shown(self, req: Any) -> Any:
         if isinstance(req, PassCard):

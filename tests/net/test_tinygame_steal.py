@@ -56,13 +56,16 @@ def test_a_local_table_steals_into_fresh_handles_and_its_record_replays_the_same
             game.step()
             if isinstance(req, StealRandom):
                 seen += 1
-                s = game.state
+                assert tuple(before[req.victim]) == req.hand
+                game.step()  # the victim looks at its new hand
+                s, table = game.state, game.table
                 (taken,) = [h for h in s.hands[req.thief] if h not in before[req.thief]]
-                assert taken in req.fresh and sorted(s.hands[req.victim] + [taken]) == list(req.fresh)
+                assert taken in req.handles and sorted(s.hands[req.victim] + [taken]) == list(req.handles)
                 # the same cards, under new handles: the one taken is now the thief's
-                assert sorted(s.card[h] for h in req.fresh) == sorted(game.table.card("cards", h) for h in req.fresh)
-                assert s.card[taken] == game.table.card("cards", taken)
-                assert not set(req.handles) & set(s.card)
+                assert sorted(table.card("cards", h) for h in req.handles) == sorted(
+                    table.card("cards", h) for h in req.hand)
+                assert all(s.card[h] == table.card("cards", h) for h in req.handles)
+                assert not set(req.hand) & set(s.card)
         again = LocalGame.from_text(game.save_text())
         assert again.state.scores == game.state.scores and again.state.hands == game.state.hands
     assert seen >= 3
@@ -108,10 +111,14 @@ def test_whole_games_with_steals_agree_and_only_thief_and_victim_learn_the_card(
     assert report.steals == len(thefts) and f"{len(thefts)} random steals proven" in str(report)
 
 
-def test_a_networked_steal_needs_fresh_handles() -> None:
-    peer = star_peers(2, seed=b"tiny-nofresh", kind="tiny")[0]
-    with pytest.raises(LocalProtocolError, match="without fresh handles"):
-        peer._op_for(StealRandom("cards", (0, 1, 2), 0, 1, "steal"))
+def test_a_networked_steal_needs_the_victims_cards_by_their_handles() -> None:
+    star = Star(star_peers(2, seed=b"tiny-nohand", kind="tiny"))
+    star.pump()  # the decks are shuffled and dealt
+    peer = star.peers[0]
+    with pytest.raises(LocalProtocolError, match="without naming the victim's cards"):
+        peer._op_for(StealRandom("cards", (12, 13, 14), 1, 0, "steal"))
+    with pytest.raises(LocalProtocolError, match="face-up cards"):
+        peer._op_for(StealRandom("res", (12, 13, 14), 1, 0, "steal", (0, 1, 2)))
 
 
 # --- a seat rebuilt from its log in the middle of a steal ------------------------------------------

@@ -14,7 +14,9 @@ It touches every part of the contract a game needs: hidden hands dealt from
 a shuffled deck, a die of its own size, a random steal from a hidden hand, a
 public reveal, a decision whose legal options depend on a hidden card,
 records, views, bots.  A steal gives the victim's cards fresh handles
-(``StealRandom.fresh``): after it, nobody else can tell which of them went.
+(``StealRandom.hand`` names them by their old ones): after it, nobody else
+can tell which of them went, and the victim looks at its new hand
+(``ShowCards``).
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from typing import Any
 
 from ankh.core.game import (
     COLOURS, DealCard, Deck, Decision, Event, Game, IllegalAction, Line, MalformedAction, Outcome, RecordError,
-    Reveal, RollDie, StealRandom, read_record, register,
+    Reveal, RollDie, ShowCards, StealRandom, read_record, register,
 )
 
 CARDS = tuple(f"c{n}" for n in range(1, 13))
@@ -90,6 +92,13 @@ class State:
                 return []
             self.pending = RollDie("bonus", DIE)
             return [Event("deal", None, "the cards are dealt")]
+        if isinstance(req, ShowCards):
+            if not isinstance(answer, tuple) or len(answer) != len(req.handles) \
+                    or any(c not in (None, *CARDS) for c in answer):
+                raise MalformedAction(f"expected {len(req.handles)} cards")
+            self.card.update(zip(req.handles, answer))
+            self._ask()
+            return []
         if isinstance(req, RollDie):
             if type(answer) is not int or not 1 <= answer <= DIE:
                 raise MalformedAction(f"a roll is 1 to {DIE}")
@@ -100,25 +109,25 @@ class State:
                 hand = tuple(self.hands[victim])
                 fresh = tuple(range(self.next_handle, self.next_handle + len(hand)))
                 self.next_handle += len(hand)
-                self.pending = StealRandom("cards", hand, victim, self.current, "steal", fresh)
+                self.pending = StealRandom("cards", fresh, victim, self.current, "steal", hand)
                 return events
             self._ask()
             return events
         if isinstance(req, StealRandom):
-            if not (isinstance(answer, tuple) and len(answer) == 3 and answer[0] in req.fresh
-                    and isinstance(answer[2], tuple) and len(answer[2]) == len(req.fresh)):
-                raise MalformedAction("a steal is answered (handle, card, cards)")
-            taken, card, cards = answer
-            if cards[req.fresh.index(taken)] not in (None, card) or any(c not in CARDS for c in cards if c):
-                raise MalformedAction("the card taken is not the one its handle holds")
-            for h in req.handles:
+            if not (isinstance(answer, tuple) and len(answer) == 2 and answer[0] in req.handles
+                    and answer[1] in (None, *CARDS)):
+                raise MalformedAction("a steal is answered (handle, card)")
+            taken, card = answer
+            for h in req.hand:
                 del self.card[h]
-            for h, c in zip(req.fresh, cards):
-                self.card[h] = c
+            self.card.update(dict.fromkeys(req.handles))
             self.card[taken] = card
-            self.hands[req.victim] = [h for h in req.fresh if h != taken]
+            self.hands[req.victim] = [h for h in req.handles if h != taken]
             self.hands[req.thief].append(taken)
-            self._ask()
+            if self.hands[req.victim]:  # the victim looks at its hand in its new order
+                self.pending = ShowCards("cards", tuple(self.hands[req.victim]), req.victim)
+            else:
+                self._ask()
             thief, victim = COLOURS[req.thief], COLOURS[req.victim]
             data = {"from": req.victim, "handle": taken}
             return [Event("steal", req.thief, f"{thief} steals a card from {victim}", data)]
