@@ -104,6 +104,25 @@ def read_record(text: str, game_id: str, game_name: str, seats: tuple[int, ...]
     return players, setup, lines
 
 
+def record_seat(word: str, players: int, n: int) -> int:
+    """The seat a record's line ``n`` names by colour."""
+    if word not in COLOURS[:players]:
+        raise RecordError(n, f"{word!r} is not a seat in a {players}-player game "
+                             f"({', '.join(COLOURS[:players])})")
+    return COLOURS.index(word)
+
+
+def record_seats(value: str, players: int, n: int) -> dict[int, str]:
+    """A ``seats:`` line: who sits where, ``COLOUR=person`` or ``COLOUR=bot:KIND``."""
+    seats = {}
+    for word in value.split():
+        colour, _, who = word.partition("=")
+        if who != "person" and not (who.startswith("bot:") and len(who) > 4):
+            raise RecordError(n, f"{word!r}: a seat is COLOUR=person or COLOUR=bot:KIND")
+        seats[record_seat(colour, players, n)] = who
+    return seats
+
+
 def game_of_record(text: str) -> str:
     """The id a record names on its ``game:`` line (before its moves), else
     the default game's."""

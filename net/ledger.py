@@ -141,8 +141,9 @@ class Ledger:
         self.chains: list[dice.ChainState | None] = [None] * self.n
         self.decks: dict[str, PublicDeck] = {}
         self.private: dict[tuple[str, int], dict[int, int]] = {}
-        # The ephemeral keys of every private message in the log: one reused would let
-        # its receiver's disclosure (in a dispute) open the earlier message too.
+        # The ephemeral keys of the private messages of the steps done: one reused would
+        # let its receiver's disclosure (in a dispute) open the earlier message too.  Only
+        # finished steps count: within a step, arrival order (the relay's) proves nothing.
         self.ephemerals: set[bytes] = set()
         self.rolls = 0
         self.dealt = 0
@@ -725,7 +726,6 @@ class Ledger:
         op = self.op
         assert isinstance(op, Show)
         d = self.decks[op.deck]
-        self.ephemerals.add(env.body["eph"])
         for p in self.covered(op, env.sender):
             d.shown[p].setdefault(op.to, set()).add(env.sender)
         if staged:
@@ -733,6 +733,7 @@ class Ledger:
                 self.private.setdefault((d.name, p), {})[env.sender] = k
 
     def _finish_show(self) -> Any:
+        self.ephemerals.update(env.body["eph"] for env in self.got.values())
         return self.op.positions  # type: ignore[union-attr]
 
     def _check_audit(self, env: Envelope, own: bool) -> Any:
@@ -817,13 +818,13 @@ class Ledger:
     def _apply_steal_open(self, env: Envelope, staged: Any) -> None:
         assert self.steal is not None
         self.steal.delivered, self._scratch[env.sender] = staged
-        self.ephemerals.add(self.steal.delivered[0])
 
     def _finish_steal_open(self) -> Any:
         st = self.steal
         assert st is not None
         keys = self.hand_keys.get(st.hands.name)
         result = steal.finish(st, keys, self.master)
+        self.ephemerals.add(st.delivered[0])  # type: ignore[index]
         got = self._scratch.get(st.victim)
         if got is not None and keys is not None:
             keys.learn(result.taken, *got)

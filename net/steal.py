@@ -377,7 +377,7 @@ def check_open(
 ) -> tuple[bytes, bytes, bytes]:
     """Everyone checks the shuffle's openings.  Blames the victim.  Returns the private part.
 
-    ``used``: the ephemeral keys of the private messages already in the log.  A
+    ``used``: the ephemeral keys of the private messages of the steps done.  A
     message's key depends on its ephemeral key alone, so one reused would make
     the thief's defence (disclosing this message's key) open that other message.
     """

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..game import Line, RecordError, read_record
+from ..game import Line, RecordError, read_record, record_seat, record_seats
 from .model import (
     AREA_INDEX, AREA_IDS, BUILDINGS_PER_PLAYER, CARD, COLOURS, EVENT, HAND_SIZE,
     MINIONS_PER_PLAYER, NUM_AREAS, STARTING_AREAS, deck_lists, personality_list,
@@ -76,13 +76,6 @@ class Record:
         return format_record(self)
 
 
-def _seat(word: str, players: int, n: int) -> int:
-    if word not in COLOURS[:players]:
-        raise RecordError(n, f"{word!r} is not a seat in a {players}-player game "
-                             f"({', '.join(COLOURS[:players])})")
-    return COLOURS.index(word)
-
-
 def _area(word: str, n: int) -> int:
     if word not in AREA_INDEX:
         raise RecordError(n, f"{word!r} is not an area")
@@ -114,17 +107,13 @@ def _header_line(rec: Record, n: int, key: str, value: str) -> None:
     if key == "seed":
         rec.seed = _int(value, n, "seed")
     elif key == "seats":
-        for word in words:
-            colour, _, who = word.partition("=")
-            if who != "person" and not (who.startswith("bot:") and len(who) > 4):
-                raise RecordError(n, f"{word!r}: a seat is COLOUR=person or COLOUR=bot:KIND")
-            rec.seats[_seat(colour, rec.players, n)] = who
+        rec.seats = record_seats(value, rec.players, n)
     elif key == "first":
-        rec.fixed.first = _seat(value, rec.players, n)
+        rec.fixed.first = record_seat(value, rec.players, n)
     elif head == "personality":
-        rec.fixed.personalities[_seat(arg, rec.players, n)] = value
+        rec.fixed.personalities[record_seat(arg, rec.players, n)] = value
     elif head == "hand":
-        seat = _seat(arg, rec.players, n)
+        seat = record_seat(arg, rec.players, n)
         hand = [] if words == ["none"] else words
         rec.fixed.hands[seat] = hand
         if len(hand) != HAND_SIZE:
@@ -132,7 +121,7 @@ def _header_line(rec: Record, n: int, key: str, value: str) -> None:
         else:
             rec.position.hand_sizes.pop(seat, None)
     elif head == "front":
-        seat = _seat(arg, rec.players, n)
+        seat = record_seat(arg, rec.players, n)
         for w in words:
             if w in CARD and CARD[w].get("effect") not in FRONT_EFFECTS:
                 raise RecordError(n, f"{w!r} is not a card that stays in front of a player "
@@ -153,7 +142,7 @@ def _header_line(rec: Record, n: int, key: str, value: str) -> None:
         if any(not 1 <= r <= 12 for r in rec.fixed.rolls):
             raise RecordError(n, "die rolls are 1 to 12")
     elif head == "money":
-        rec.position.money[_seat(arg, rec.players, n)] = _int(value, n, "money")
+        rec.position.money[record_seat(arg, rec.players, n)] = _int(value, n, "money")
     elif key == "draw-pile":
         rec.position.draw_pile = _int(value, n, "draw-pile")
     elif head == "area":
@@ -239,7 +228,7 @@ def _area_setup(words: list[str], players: int, n: int) -> AreaSetup:
         elif w == "trouble":
             a.trouble = True
         elif w.startswith("building="):
-            a.building = _seat(w[9:], players, n)
+            a.building = record_seat(w[9:], players, n)
         elif w != "empty":
             raise RecordError(n, f"{w!r}: expected colours, troll, demon, trouble, "
                                  f"building=<colour> or empty")

@@ -55,7 +55,7 @@ class StealSeat:
         self.basis = hashlib.sha256(b"ankh/v1/steal-table" + secrets.game_id).digest()
         self.steal: Steal | None = None
         self.cheat: Cheat | None = None
-        self.ephemerals: set[bytes] = set()  # of the private parts accepted so far
+        self.ephemerals: set[bytes] = set()  # of the private parts of the steals done
 
     def frame(self, kind: str, body: dict[str, Any]) -> bytes:
         if self.cheat is not None:
@@ -224,12 +224,10 @@ class StealTable:
             assert seat.steal is not None
             if env is None:
                 seat.steal.delivered = (body["eph"], body["h"], body["ct"])
-                seat.ephemerals.add(body["eph"])
                 return None
             delivered = steal.check_open(seat.steal, env.body, env.frame, seat.ephemerals)
             got = steal.receive(seat.steal, delivered, seat.boxes, env.seq, env.frame) if seat.seat == thief else None
             seat.steal.delivered = delivered
-            seat.ephemerals.add(delivered[0])
             return got
 
         self._got = self._carry(victim, frame, opened)
@@ -240,6 +238,7 @@ class StealTable:
             assert seat.steal is not None
             st = seat.steal
             result = steal.finish(st, seat.keys, seat.secrets.master)
+            seat.ephemerals.add(st.delivered[0])  # type: ignore[index]
             seat.basis = hashlib.sha256(seat.basis + st.context).digest()
             if result.lost is not None:
                 learned[victim] = result.lost
