@@ -64,6 +64,52 @@ class Guilds(Game):
     def format_record(self, record: Record) -> str:
         return format_record(record)
 
+    # the platform's local table (ankh.net.local)
+    def deck_orders(self, record: Any, rng: Any) -> dict[str, list]:
+        from .table import SetupError, Table
+        try:
+            return {"dev": Table(record, rng).dev}
+        except SetupError as e:
+            raise RecordError(0, str(e)) from None
+
+    def fixed_rolls(self, record: Any) -> list[Any]:
+        return [dice[0] if len(dice) == 1 else tuple(dice) for dice in record.fixed.rolls]
+
+    def fixed_pick(self, record: Any, req: Any) -> tuple | None:
+        if req.purpose == "first player" and record.fixed.first is not None:
+            return (record.fixed.first,)
+        return None
+
+    def table_answer(self, state: Any, req: Any, orders: dict, rng: Any) -> Any:
+        """A steal takes a card of the victim's true hand; a resource shown
+        is the one its handle holds."""
+        from ..game import Reveal, StealRandom
+        if type(req) is StealRandom:
+            counts = state.true_hand(req.victim)
+            cards = [r for r in range(5) for _ in range(counts[r])]
+            i = rng.randrange(len(cards))
+            return req.handles[i], cards[i]
+        if type(req) is Reveal and req.deck == "res":
+            return tuple(state.rcard[h] for h in req.handles)
+        return None
+
+    def chance_text(self, state: Any, req: Any, answer: Any, orders: dict | None = None) -> str | None:
+        from .table import chance_text
+        return chance_text(state, req, answer)
+
+    def chance_from_text(self, state: Any, req: Any, line: Any, orders: dict | None = None) -> Any:
+        from ..game import DealCard
+        from .table import chance_from_text
+        answer = chance_from_text(state, req, line)
+        if type(req) is DealCard and orders is not None:
+            # the record fixes the token dealt: the table's stack agrees
+            if answer[0] in state.dcard:
+                raise RecordError(line.number, f"{answer[0]} was already dealt")
+            dev = orders["dev"]
+            i, h = dev.index(answer[0]), req.handles[0]
+            dev[i], dev[h] = dev[h], dev[i]
+        return answer
+
     def local_game(self, record: Any, bots: dict[int, Any] | None = None, rng: Any = None) -> Any:
         """A game at a table that sees every card, replayed from ``record``
         (a :class:`Record` or its text) and carried on by ``bots``.  ``rng``

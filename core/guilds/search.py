@@ -64,9 +64,9 @@ def answer(w: State, req, rng):
     """A world's answer to a request (everything in a world is known)."""
     t = type(req)
     if t is RollDie:
-        if req.count == 1:
+        if req.dice == 1:
             return rng.randint(1, req.sides)
-        return tuple(rng.randint(1, req.sides) for _ in range(req.count))
+        return tuple(rng.randint(1, req.sides) for _ in range(req.dice))
     if t is StealRandom:
         counts = w.true_hand(req.victim)
         cards = [r for r in range(5) for _ in range(max(0, counts[r]))]

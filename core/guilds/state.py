@@ -153,6 +153,11 @@ class State:
         s.auto = False
         return s
 
+    @property
+    def current(self) -> int:
+        """The seat whose turn it is (the platform's name for it)."""
+        return self.active
+
     def copy(self) -> "State":
         s = State()
         s.players = self.players
@@ -397,14 +402,14 @@ class State:
 def check_answer(s: State, req, answer):
     t = type(req)
     if t is RollDie:
-        if req.count == 1:
+        if req.dice == 1:
             if type(answer) is not int or not 1 <= answer <= req.sides:
                 raise MalformedAction(f"a d{req.sides} roll is an int from 1 to {req.sides}, "
                                       f"not {answer!r}")
             return answer
-        if (not isinstance(answer, (tuple, list)) or len(answer) != req.count
+        if (not isinstance(answer, (tuple, list)) or len(answer) != req.dice
                 or any(type(x) is not int or not 1 <= x <= req.sides for x in answer)):
-            raise MalformedAction(f"expected {req.count} dice of 1..{req.sides}, not {answer!r}")
+            raise MalformedAction(f"expected {req.dice} dice of 1..{req.sides}, not {answer!r}")
         return tuple(answer)
     if t is PickRandom:
         if not isinstance(answer, (tuple, list)) or len(answer) != req.k:

@@ -41,12 +41,12 @@ class Table:
     def answer(self, req, state=None):
         t = type(req)
         if t is RollDie:
-            if self.rolls and len(self.rolls[0]) == req.count:
+            if self.rolls and len(self.rolls[0]) == req.dice:
                 dice = self.rolls.pop(0)
-                return dice[0] if req.count == 1 else dice
-            if req.count == 1:
+                return dice[0] if req.dice == 1 else dice
+            if req.dice == 1:
                 return self.rng.randint(1, req.sides)
-            return tuple(self.rng.randint(1, req.sides) for _ in range(req.count))
+            return tuple(self.rng.randint(1, req.sides) for _ in range(req.dice))
         if t is DealCard or (t is Reveal and req.deck == "dev"):
             return tuple(self.dev[h] for h in req.handles)
         if t is Reveal:
@@ -80,7 +80,7 @@ class Table:
 def chance_text(state, req, answer) -> str | None:
     t = type(req)
     if t is RollDie:
-        return "roll " + ("+".join(map(str, answer)) if req.count > 1 else str(answer))
+        return "roll " + ("+".join(map(str, answer)) if req.dice > 1 else str(answer))
     if t is PickRandom:
         return "pick " + " ".join(COLOURS[x] for x in answer)
     if t is StealRandom:
@@ -96,9 +96,9 @@ def chance_from_text(state, req, line: Line):
     try:
         if t is RollDie and len(words) == 2 and words[0] == "roll":
             dice = tuple(int(x) for x in words[1].split("+"))
-            if len(dice) != req.count:
+            if len(dice) != req.dice:
                 raise ValueError
-            return dice[0] if req.count == 1 else dice
+            return dice[0] if req.dice == 1 else dice
         if t is PickRandom and len(words) == 2 and words[0] == "pick":
             return (COLOURS.index(words[1]),)
         if t is StealRandom and len(words) == 3 and words[0] == "steal" and words[1][0] == "#":

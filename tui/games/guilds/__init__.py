@@ -1,0 +1,1 @@
+"""The guild variant\x27s screens."""
