@@ -344,6 +344,7 @@ class GameScreen(PlayScreen):
                 self.notify(_("That offer cannot be made now."), severity="warning", timeout=4)
                 return
             self.session.choose(option)
+        self._next = self.session.next()
         self._answer(chain[-1])
 
     # --- looking around ----------------------------------------------------------------------------
