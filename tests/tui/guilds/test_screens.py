@@ -145,8 +145,8 @@ async def test_the_screen_at_both_sizes_in_both_languages(lang, size):
     async with app.run_test(size=size) as pilot:
         await until(pilot, lambda: deciding(app))
         text = screen_text(app)
-        words = {"en": ("Grain", "Palace", "Assassins at large", "Roll the dice"),
-                 "fr": ("Blé", "Palais", "Assassins en liberté", "Lancer les dés")}[lang]
+        words = {"en": ("Grain", "Palace", "Assassins at large", "Trade, build"),
+                 "fr": ("Blé", "Palais", "Assassins en liberté", "Échangez, bâtissez")}[lang]
         for w in words:
             assert w in text, (w, text[:2000])
         if size == (120, 40):       # everything at once: the guild table, the bank rates, the log
