@@ -308,13 +308,6 @@ class Game:
         """The answer to ``req`` that a record's ``*`` line gives."""
         raise NotImplementedError
 
-    def table_answer(self, state: Any, req: Any, orders: dict, rng: Any) -> Any:
-        """The answer of a table that sees every card (``state`` is its state)
-        to a request the deck orders alone cannot answer -- a card stolen from
-        a hand whose cards are no deck's positions -- else None, and the table
-        answers as usual."""
-        return None
-
     def informs(self, state: Any, req: Any, people: list[int]) -> bool:
         """Whether answering ``req`` told the ``people`` at a local table
         something new (after which their choices cannot be taken back)."""
@@ -333,7 +326,6 @@ class Game:
 #: the default: files and tables that name no game are of it.
 GAMES: Final[dict[str, str]] = {
     "morpork": "ankh.core.morpork.game",
-    "guilds": "ankh.core.guilds.game",
 }
 DEFAULT: Final = "morpork"
 

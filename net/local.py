@@ -52,13 +52,8 @@ class LocalTable:
             return self.rng.randint(1, req.sides)
         return tuple(self.rng.randint(1, req.sides) for _ in range(req.dice))
 
-    def answer(self, req, state=None):
-        """The omniscient answer to a request of the rules engine (``state``
-        its state, for what only the game can read there)."""
-        if state is not None:
-            got = self.game.table_answer(state, req, self.orders, self.rng)
-            if got is not None:
-                return got
+    def answer(self, req):
+        """The omniscient answer to a request of the rules engine."""
         if isinstance(req, RollDie):
             return self.roll(req)
         if isinstance(req, (DealCard, Reveal, ShowCards)):
@@ -76,7 +71,7 @@ class LocalTable:
 
     def fulfil(self, state):
         """Answer ``state``'s pending request; returns the events."""
-        return state.fulfil(self.answer(state.pending, state))
+        return state.fulfil(self.answer(state.pending))
 
 
 class LocalGame:
@@ -142,7 +137,7 @@ class LocalGame:
                 self._apply_choice(opt)
                 i += 1
             else:
-                answer = self.table.answer(d, s)
+                answer = self.table.answer(d)
                 if (i < len(lines) and lines[i].who == "*"
                         and g.chance_text(s, d, answer, self.table.orders) is not None):
                     answer = g.chance_from_text(s, d, lines[i], self.table.orders)
@@ -204,7 +199,7 @@ class LocalGame:
             return False
         d = s.pending
         if not isinstance(d, Decision):
-            self._apply_answer(self.table.answer(d, s))
+            self._apply_answer(self.table.answer(d))
             return True
         bot = self.bots.get(d.seat)
         if bot is not None:

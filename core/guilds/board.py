@@ -87,7 +87,7 @@ def _corner_xy(q: int, r: int, i: int) -> tuple[float, float]:
     return x + dx, y + dy
 
 
-def _build_vertices():
+def _build_vertices() -> tuple[list[frozenset], list[tuple[float, float]]]:
     seen: dict[frozenset, tuple[float, float]] = {}
     for (q, r) in _DISTRICT_AT:
         for i in range(6):
@@ -108,7 +108,7 @@ VERTEX_DISTRICTS: Final = tuple(tuple(sorted(_DISTRICT_AT[h] for h in k if h in 
                                 for k in _KEYS)
 
 
-def _build_edges():
+def _build_edges() -> tuple[tuple[int, int], ...]:
     edges = []
     for i in range(NUM_VERTICES):
         for j in range(i + 1, NUM_VERTICES):
@@ -125,8 +125,8 @@ NBRS: Final = tuple(tuple(sorted({b for a, b in EDGES if a == v} | {a for a, b i
 DISTRICT_VERTICES: Final = tuple(tuple(v for v in range(NUM_VERTICES) if d in VERTEX_DISTRICTS[v])
                                  for d in range(len(DISTRICT_DATA)))
 #: vertex -> the guilds (resource indices) it earns points in
-VERTEX_GUILDS: Final = tuple(tuple(D_RESOURCE[d] for d in ds if D_RESOURCE[d] is not None)
-                             for ds in VERTEX_DISTRICTS)
+VERTEX_GUILDS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(g for g in (D_RESOURCE[d] for d in ds) if g is not None) for ds in VERTEX_DISTRICTS)
 LICENCE_VERTICES: Final = DISTRICT_VERTICES[D_THIEVES]
 
 

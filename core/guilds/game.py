@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import COLOURS, Deck, Game
-from .board import DEV_IDS
-from .record import GAME_ID, Record, RecordError, format_record, parse_record
+from ..game import (
+    COLOURS, Deck, Game, Line, PickRandom, RecordError, RollDie, SetupError, StealRandom,
+)
+from .board import DEV_IDS, RESOURCES, R_INDEX
+from .record import GAME_ID, Record, format_record, parse_record
+from .state import SEEN
 
 
 class Guilds(Game):
@@ -34,9 +37,11 @@ class Guilds(Game):
         from .views import view_for
         return view_for(state, seat)
 
-    def state_json(self, state: Any, viewer: int | None = None) -> dict:
+    def state_json(self, state: Any, running_scores: Any = (), viewer: int | None = None) -> dict:
+        """The state as JSON: as it is (a replay's, which holds every card),
+        or as seat ``viewer`` sees it."""
         from .views import state_json
-        return state_json(state, viewer)
+        return state_json(state, viewer, running_scores)
 
     def scores(self, state: Any) -> tuple[int, ...]:
         return tuple(state.vp(q) for q in range(state.players))
@@ -64,62 +69,68 @@ class Guilds(Game):
     def format_record(self, record: Record) -> str:
         return format_record(record)
 
-    # the platform's local table (ankh.net.local)
-    def deck_orders(self, record: Any, rng: Any) -> dict[str, list]:
-        from .table import SetupError, Table
-        try:
-            return {"dev": Table(record, rng).dev}
-        except SetupError as e:
-            raise RecordError(0, str(e)) from None
+    # -- the local table: true orders from a generator the caller owns --------------------
 
-    def fixed_rolls(self, record: Any) -> list[Any]:
-        return [dice[0] if len(dice) == 1 else tuple(dice) for dice in record.fixed.rolls]
+    def deck_orders(self, record: Record, rng: Any) -> dict[str, Any]:
+        """The development stack's true order (top first): a position's tokens
+        out of the stack, then the record's fixed top (``dev:``), the rest
+        shuffled with ``rng``; and the resource cards, which such a table
+        answers with :data:`SEEN` (the engine that sees all knows them)."""
+        out = record.position.dev_out() if not record.position.is_empty() else []
+        top = list(record.fixed.dev)
+        if set(top) & set(out):
+            raise SetupError("a development token is fixed twice")
+        rest = [c for c in DEV_IDS if c not in out and c not in top]
+        rng.shuffle(rest)
+        return {"dev": out + top + rest, "res": _AllSeen()}
 
-    def fixed_pick(self, record: Any, req: Any) -> tuple | None:
+    def fixed_rolls(self, record: Record) -> list[Any]:
+        return [r[0] if len(r) == 1 else r for r in record.fixed.rolls]
+
+    def fixed_pick(self, record: Record, req: PickRandom) -> tuple | None:
         if req.purpose == "first player" and record.fixed.first is not None:
             return (record.fixed.first,)
         return None
 
-    def table_answer(self, state: Any, req: Any, orders: dict, rng: Any) -> Any:
-        """A steal takes a card of the victim's true hand; a resource shown
-        is the one its handle holds."""
-        from ..game import Reveal, StealRandom
-        if type(req) is StealRandom:
-            counts = state.true_hand(req.victim)
-            cards = [r for r in range(5) for _ in range(counts[r])]
-            i = rng.randrange(len(cards))
-            return req.handles[i], cards[i]
-        if type(req) is Reveal and req.deck == "res":
-            return tuple(state.rcard[h] for h in req.handles)
+    def chance_text(self, state: Any, req: Any, answer: Any, orders: dict | None = None) -> str | None:
+        """Dice (``roll 3+4``, one die ``roll 5``), the first player (``pick
+        red``) and steals (``steal #12``, with the card where given:
+        ``steal #12 ore``); deals and reveals follow from the orders."""
+        t = type(req)
+        if t is RollDie:
+            return "roll " + ("+".join(map(str, answer)) if req.dice > 1 else str(answer))
+        if t is PickRandom:
+            return "pick " + " ".join(COLOURS[x] for x in answer)
+        if t is StealRandom:
+            h, card = answer
+            return f"steal #{h}" + (f" {RESOURCES[card]}" if card in range(5) else "")
         return None
 
-    def chance_text(self, state: Any, req: Any, answer: Any, orders: dict | None = None) -> str | None:
-        from .table import chance_text
-        return chance_text(state, req, answer)
+    def chance_from_text(self, state: Any, req: Any, line: Line, orders: dict | None = None) -> Any:
+        words = line.text.split()
+        t = type(req)
+        try:
+            if t is RollDie and len(words) == 2 and words[0] == "roll":
+                dice = tuple(int(x) for x in words[1].split("+"))
+                if len(dice) == req.dice:
+                    return dice[0] if req.dice == 1 else dice
+            if t is PickRandom and len(words) == 2 and words[0] == "pick":
+                return (COLOURS.index(words[1]),)
+            if t is StealRandom and words[0] == "steal" and words[1][0] == "#" and len(words) <= 3:
+                return int(words[1][1:]), (R_INDEX[words[2]] if len(words) == 3 else SEEN)
+        except (ValueError, KeyError, IndexError):
+            pass
+        want = {RollDie: "'* roll D1+D2' (or '* roll D' for one die)", PickRandom: "'* pick COLOUR'",
+                StealRandom: "'* steal #HANDLE'"}.get(t, "no chance line")
+        raise RecordError(line.number, f"a {t.__name__} is due; expected {want}")
 
-    def chance_from_text(self, state: Any, req: Any, line: Any, orders: dict | None = None) -> Any:
-        from ..game import DealCard
-        from .table import chance_from_text
-        answer = chance_from_text(state, req, line)
-        if type(req) is DealCard and orders is not None:
-            # the record fixes the token dealt: the table's stack agrees
-            if answer[0] in state.dcard:
-                raise RecordError(line.number, f"{answer[0]} was already dealt")
-            dev = orders["dev"]
-            i, h = dev.index(answer[0]), req.handles[0]
-            dev[i], dev[h] = dev[h], dev[i]
-        return answer
 
-    def local_game(self, record: Any, bots: dict[int, Any] | None = None, rng: Any = None) -> Any:
-        """A game at a table that sees every card, replayed from ``record``
-        (a :class:`Record` or its text) and carried on by ``bots``.  ``rng``
-        is the table's generator, a ``random.Random`` the caller seeds
-        (usually with ``record.seed``); the core itself draws nothing."""
-        from .table import local_game
-        if rng is None:
-            raise TypeError("local_game needs the table's generator: "
-                            "rng=random.Random(record.seed)")
-        return local_game(record, bots, rng)
+class _AllSeen:
+    """The resource "deck" of a table that sees every card: every card is
+    :data:`SEEN` (the engine takes it from what it knows)."""
+
+    def __getitem__(self, handle: int) -> str:
+        return SEEN
 
 
 GAME = Guilds()

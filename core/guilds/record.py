@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..game import COLOURS, RulesError
+from ..game import COLOURS, Line, RecordError
 from .board import (
     BANK_START, DEV_IDS, D_THIEVES, FOUNDATIONS, HOUSES, LABORATORY, RESOURCES, R_INDEX, SPOT_INDEX,
     SPOT_IDS, TRACK, TRACK_BIT, VILLAS, V_INDEX, VERTEX_IDS, is_guard,
@@ -16,15 +16,6 @@ MAGIC = "# ankh record 1"
 GAME_ID = "guilds"
 PIECE_KEYS = {"foundations": FOUNDATION, "houses": HOUSE, "villas": VILLA}
 LIMITS = {FOUNDATION: FOUNDATIONS, HOUSE: HOUSES, VILLA: VILLAS}
-
-
-class RecordError(RulesError):
-    """A record that cannot be read or replayed; names the line."""
-
-    def __init__(self, line: int, message: str):
-        super().__init__(f"line {line}: {message}")
-        self.line = line
-        self.message = message
 
 
 @dataclass
@@ -114,13 +105,6 @@ class Position:
         s.fire = self.fire
         if self.track is not None:
             s.track = sum(TRACK_BIT[t] for t in self.track)
-
-
-@dataclass
-class Line:
-    number: int
-    who: str          # a colour for a decision, "*" for a chance outcome
-    text: str
 
 
 @dataclass

@@ -19,7 +19,7 @@ from .board import (
     LICENCE_VERTICES,
 )
 from .state import (
-    CAPTAIN, EMPTY, FOUNDATION, HOUSE, LIEUTENANT, NO_RANK, PHASE_A, PHASE_B, PHASE_C, SETUP,
+    SEEN, CAPTAIN, EMPTY, FOUNDATION, HOUSE, LIEUTENANT, NO_RANK, PHASE_A, PHASE_B, PHASE_C, SETUP,
     VILLA, State,
 )
 
@@ -216,7 +216,8 @@ def t_settle(s: State, p: int) -> None:
 def r_settled(s: State, ids, p: int) -> None:
     hid, owe = s.hid[p], s.owe[p]
     for h, c in zip(hid + owe, ids):
-        s.rcard[h] = c
+        if c != SEEN:
+            s.rcard[h] = c
     b = p * 5
     for h in hid:
         s.res[b + s.rcard[h]] += 1
@@ -305,7 +306,7 @@ def t_phase_a(s: State) -> None:
     if check_win(s):
         return
     p = s.active
-    opts = [("roll",)]
+    opts: list[tuple] = [("roll",)]
     if not s.fixed and s.pacts < 2 and s.parch[p] >= PARCH_DICE:
         opts += [("fix", t) for t in range(2, 13)]
     opts += guard_options(s, p)
@@ -636,11 +637,17 @@ def steal(s: State, p: int, q: int) -> None:
     base = s.rnext
     s.rnext = base + n
     handles = tuple(range(base, base + n))
-    s.request(fast_new(StealRandom, ("res", handles, q, p, "robber")), r_stolen, p, q)
+    s.request(fast_new(StealRandom, ("res", handles, q, p, "robber")), r_stolen, p, q, base)
 
 
-def r_stolen(s: State, answer, p: int, q: int) -> None:
+def r_stolen(s: State, answer, p: int, q: int, base: int) -> None:
     h, card = answer
+    if card == SEEN:
+        # a table that sees every card: the card under h, the hand laid out by kind
+        if any(s.rcard[x] is None for x in s.hid[q] + s.owe[q]):
+            raise IllegalAction(f"this engine cannot see {COLOURS[q]}'s whole hand")
+        counts = s.true_hand(q)
+        card = [r for r in R for _ in range(counts[r])][h - base]
     s.rcard[h] = card
     s.hid[p] = s.hid[p] + (h,)
     s.owe[q] = s.owe[q] + (h,)
@@ -964,7 +971,7 @@ O_CANCEL = ("cancel",)
 
 def t_trade_give(s: State, p: int) -> None:
     have = holdings(s, p)
-    opts = [o for k in range(6) for o in O_GIVE[k][:min(2, have[k])]]
+    opts: list[tuple] = [o for k in range(6) for o in O_GIVE[k][:min(2, have[k])]]
     opts.append(O_CANCEL)
     s.ask(p, "offer", opts, "offer which cards?", r_trade_give, p)
 
@@ -989,7 +996,7 @@ def r_trade_want(s: State, opt, p: int, gk: int, gn: int) -> None:
 
 def r_trade_to(s: State, opt, p: int, gk: int, gn: int, wk: int, wn: int) -> None:
     n = s.players
-    asked = [opt[1]] if opt[0] == "to" else [(p + i) % n for i in range(1, n)]
+    asked: list[int] = [opt[1]] if opt[0] == "to" else [(p + i) % n for i in range(1, n)]
     s.trade = [p, gk, gn, wk, wn, asked, []]
     s.log("offer", p, f"{COLOURS[p]} offers {gn} {KINDS[gk]} for {wn} {KINDS[wk]} to "
           + (COLOURS[asked[0]] if len(asked) == 1 else "all"))
@@ -1001,7 +1008,7 @@ def r_trade_to(s: State, opt, p: int, gk: int, gn: int, wk: int, wn: int) -> Non
 def t_trade_answer(s: State, q: int) -> None:
     p, gk, gn, wk, wn, asked, answers = s.trade
     have = holdings(s, q)
-    opts = [("decline",)]
+    opts: list[tuple] = [("decline",)]
     if have[wk] >= wn:
         opts.append(("accept",))
     opts += [o for k in range(6) if k != gk for o in O_COUNTER[k][:min(2, have[k])]

@@ -37,6 +37,12 @@ NO_RANK, CAPTAIN, LIEUTENANT = 0, 1, 2
 RANK_NAMES: Final = ("none", "captain", "lieutenant")
 RANK_VP: Final = (0, 2, 1)
 SETUP, PHASE_A, PHASE_B, PHASE_C = "setup", "A", "B", "C"
+#: What a table that sees every card may answer for a resource card (in a
+#: steal or a reveal): "you know it too".  The engine then takes the card from
+#: its own knowledge: a revealed handle's kind, or for a steal the card under
+#: the handle when the victim's hand is laid out by kind (brick first) under
+#: the request's handles in order.  A networked table never sends it.
+SEEN: Final = "seen"
 
 FIELDS: Final = (
     "players", "occ", "sup", "res", "bank", "gp", "pres", "lock", "parch", "rcpt",
@@ -153,11 +159,6 @@ class State:
         s.auto = False
         return s
 
-    @property
-    def current(self) -> int:
-        """The seat whose turn it is (the platform's name for it)."""
-        return self.active
-
     def copy(self) -> "State":
         s = State()
         s.players = self.players
@@ -245,9 +246,10 @@ class State:
         pending, resume = self.pending, self.resume
         fn, args = resume
         self.pending = self.resume = None
-        self.events = []
+        if self.narrate:
+            self.events = []     # (in simulation nothing is told: the list stays empty)
         try:
-            fn(self, answer, *args)
+            self._continue(fn, answer, args)
         except RulesError:
             self.pending, self.resume = pending, resume
             raise
@@ -275,6 +277,7 @@ class State:
             if not self.auto:
                 return
             pending = self.pending
+            answer: Any  # an option (a tuple) or a table's answer (ids, dice ...)
             if type(pending) is Decision:
                 if len(pending[2]) != 1:
                     return
@@ -285,12 +288,17 @@ class State:
                     return
             fn, args = self.resume
             self.pending = self.resume = None
-            if not args:
-                fn(self, answer)
-            elif len(args) == 1:
-                fn(self, answer, args[0])
-            else:
-                fn(self, answer, *args)
+            self._continue(fn, answer, args)
+
+    def _continue(self, fn: Callable, answer: Any, args: tuple) -> None:
+        """Hand ``answer`` to the continuation ``fn`` with its arguments (the
+        common arities spelled out: no argument tuple is built)."""
+        if not args:
+            fn(self, answer)
+        elif len(args) == 1:
+            fn(self, answer, args[0])
+        else:
+            fn(self, answer, *args)
 
     def known_answer(self, req):
         """The answer to a reveal this engine already knows, else None."""
@@ -321,6 +329,11 @@ class State:
             self.events.append(Event(kind, seat, text, data or None))
 
     # --- queries ----------------------------------------------------------------------
+
+    @property
+    def current(self) -> int:
+        """The seat whose turn it is (the platform's name for it)."""
+        return self.active
 
     def hand_size(self, p: int) -> int:
         """Resource cards in ``p``'s hand (public: every engine agrees)."""
@@ -424,7 +437,7 @@ def check_answer(s: State, req, answer):
         h, card = answer
         if h not in req.handles:
             raise IllegalAction(f"#{h} is not one of the victim's cards")
-        if card is not None and card not in range(5):
+        if card is not None and card != SEEN and card not in range(5):
             raise MalformedAction(f"{card!r} is not a resource")
         return (h, card)
     if t is DealCard or t is Reveal:
@@ -443,6 +456,10 @@ def check_answer(s: State, req, answer):
                 if known is None and cid in s.dcard:
                     raise IllegalAction(f"{cid} is already token #{s.dcard.index(cid)}")
             else:
+                if cid == SEEN:
+                    if s.rcard.get(h) is None:
+                        raise IllegalAction(f"this engine does not know card #{h}")
+                    continue
                 if cid not in range(5):
                     raise MalformedAction(f"{cid!r} is not a resource")
                 known = s.rcard.get(h)

@@ -43,10 +43,10 @@ def vp_public(state: State, q: int) -> int:
     return state.vp(q)
 
 
-def state_json(state: State, viewer: int | None = None) -> dict[str, Any]:
-    """The state as ``viewer`` sees it: board, hands as known to the viewer,
-    the guild table, VP, who leads, and what is pending."""
-    s = view_for(state, viewer)
+def state_json(state: State, viewer: int | None = None, running_scores: Any = ()) -> dict[str, Any]:
+    """The state as seat ``viewer`` sees it (None: as it is): board, hands as
+    known, the guild table, VP, who leads, and what is pending."""
+    s = view_for(state, viewer) if viewer is not None else state
     n = s.players
     pieces = {VERTEX_IDS[v]: {"seat": COLOURS[o // 3], "piece": PIECE_NAMES[o % 3]}
               for v, o in enumerate(s.occ) if o >= 0}
@@ -83,6 +83,7 @@ def state_json(state: State, viewer: int | None = None) -> dict[str, Any]:
     return {
         "game": "guilds",
         "viewer": COLOURS[viewer] if viewer is not None else None,
+        "current": COLOURS[s.active],
         "players": players,
         "board": {"pieces": pieces, "robber": SPOT_IDS[s.robber], "fire": s.fire,
                   "track": [t for t in TRACK if s.track & TRACK_BIT[t]],
@@ -93,6 +94,8 @@ def state_json(state: State, viewer: int | None = None) -> dict[str, Any]:
         "turn": s.turn, "active": COLOURS[s.active], "phase": s.phase,
         "pending": pending,
         "outcome": None if s.outcome is None else s.outcome.to_json(),
+        "running_scores": [{"turn": t, "current": None if c is None else COLOURS[c],
+                            "scores": list(sc)} for t, c, sc in running_scores],
         "kinds": list(KINDS),
         "used_guards": sum(1 for h in range(s.dtop) if s.dcard[h] and is_guard(s.dcard[h])
                            and not any(h in s.dev[q] for q in range(n))),

@@ -13,7 +13,9 @@ from ankh.core.guilds.record import Record, format_record, parse_record, positio
 from ankh.core.guilds.rules import new_state
 from ankh.core.guilds.state import FIELDS
 
-from .helpers import bots_game
+from ankh.net.local import LocalGame
+
+from .helpers import bots_game, table as helpers_table
 
 
 def run_checked(g):
@@ -68,7 +70,7 @@ def test_saved_games_replay_to_the_same_state():
         g = bots_game("hrhh", 4, seed)
         g.advance()
         text = g.save_text()
-        again = GAME.local_game(parse_record(text), {}, random.Random(12345))
+        again = LocalGame.from_text(text)
         assert again.state.outcome == g.state.outcome
         for f in ("occ", "res", "gp", "pres", "lock", "parch", "dcard", "track", "robber"):
             assert getattr(again.state, f) == getattr(g.state, f), f
@@ -115,14 +117,13 @@ def test_simulation_plays_the_same_game():
     """The switches (no events, trusted answers, forced steps taken at once)
     do not change the game."""
     from ankh.core.guilds.bots import RandomBot
-    from ankh.core.guilds.table import Table
     for seed in range(3):
         results = []
         for sim in (False, True):
             s = new_state(4)
             if sim:
                 s.simulate()
-            table = Table(Record(players=4, seed=seed), random.Random(seed))
+            table = helpers_table(4, seed)
             bot = RandomBot(random.Random(seed))
             while s.outcome is None:
                 d = s.pending
@@ -132,6 +133,6 @@ def test_simulation_plays_the_same_game():
                     else:
                         s.choose(bot.choose(s, d))
                 else:
-                    s.fulfil(table.answer(d, s))
+                    s.fulfil(table.answer(d))
             results.append((s.outcome, s.turn, s.gp[:], s.occ[:]))
         assert results[0] == results[1]

@@ -8,8 +8,9 @@ from ankh.core.game import DealCard, Decision, Reveal, StealRandom
 from ankh.core.guilds.bots import HeuristicBot, RandomBot
 from ankh.core.guilds.record import Record
 from ankh.core.guilds.rules import new_state
-from ankh.core.guilds.table import Table
 from ankh.core.guilds.views import view_for
+
+from .helpers import table
 
 PUBLIC = ("occ", "sup", "res", "bank", "gp", "pres", "lock", "parch", "rcpt", "dev", "dturn",
           "dtop", "gup", "arrests", "rank", "vshown", "hid", "owe", "rnext", "robber", "fire",
@@ -29,7 +30,7 @@ def told(req, answer, seat):
 def play_split(players, seed, kinds):
     truth = new_state(players)
     engines = [new_state(players) for _ in range(players)]
-    table = Table(Record(players=players, seed=seed), random.Random(seed))
+    t = table(players, seed)
     bots = [(HeuristicBot if k == "h" else RandomBot)(random.Random(seed * 7 + i))
             for i, k in enumerate(kinds)]
     steals = 0
@@ -45,9 +46,13 @@ def play_split(players, seed, kinds):
             for e in engines:
                 e.choose(opt)
         else:
-            answer = table.answer(d, truth)
+            answer = t.answer(d)
             steals += type(d) is StealRandom
+            if type(d) is Reveal and d.deck == "res":
+                answer = tuple(truth.rcard[h] for h in d.handles)   # the settled seat's answer
             truth.fulfil(answer)
+            if type(d) is StealRandom:
+                answer = (answer[0], truth.rcard[answer[0]])          # what thief and victim learn
             for k, e in enumerate(engines):
                 assert type(e.pending) is type(d)
                 e.fulfil(told(d, answer, k))
@@ -73,14 +78,14 @@ def test_split_engines_stay_in_step_through_whole_games():
 
 def test_a_seat_view_hides_other_tokens_and_the_stack():
     s = new_state(3).simulate()
-    table = Table(Record(players=3, seed=4), random.Random(4))
+    t = table(3, 4)
     bot = RandomBot(random.Random(4))
     while s.outcome is None and s.dtop < 3:
         d = s.pending
         if type(d) is Decision:
             s.choose(bot.choose(s, d))
         else:
-            s.fulfil(table.answer(d, s))
+            s.fulfil(t.answer(d))
     holders = [q for q in range(3) if s.dev[q]]
     assert holders
     q = holders[0]

@@ -9,14 +9,15 @@ from ankh.core.guilds.game import GAME
 from ankh.core.guilds.record import Record
 from ankh.core.guilds.rules import new_state
 from ankh.core.guilds.search import SearchBot, determinize
-from ankh.core.guilds.table import Table
 from ankh.core.guilds.views import view_for
+
+from .helpers import table
 
 
 def midgame(seed: int, turns: int = 12):
     s = new_state(4).simulate()
     s.auto = False   # stop at every decision
-    table = Table(Record(players=4, seed=seed), random.Random(seed))
+    t = table(4, seed)
     bots = [HeuristicBot(random.Random(seed + i)) for i in range(4)]
     while s.outcome is None and not (s.turn >= turns and type(s.pending) is Decision
                                      and s.pending.kind == "action"
@@ -25,7 +26,7 @@ def midgame(seed: int, turns: int = 12):
         if type(d) is Decision:
             s.choose(bots[d.seat].choose(s, d))
         else:
-            s.fulfil(table.answer(d, s))
+            s.fulfil(t.answer(d))
     return s
 
 

@@ -354,3 +354,67 @@ def test_r38_the_robber_blocks_a_special_district_token():
     assert g.state.parch[0] == 0
     g = game(P3 + "houses red: V26\nrolls: 1+3")
     assert g.state.parch[0] == 1
+
+
+def test_phase_a_allows_nothing_but_guard_dice_and_roll():
+    g = game(P3 + "houses red: V29\ntokens red: guard-1\nparchments red: 5\n"
+             "hand red: 4 brick 4 lumber 4 wool 4 grain 4 ore")
+    verbs = {o.split()[0] for o in opts(g)}
+    assert verbs == {"roll", "fix", "guard"}
+
+
+def test_each_building_acts_once_at_the_library():
+    g = game(P3 + "houses red: V05 V06\nvillas red: V10\nhand red: 3 brick\nrolls: 2+3")
+    for _ in range(3):                       # three buildings, a villa once
+        assert g.state.pending.kind == "library" and g.state.pending.seat == 0
+        play(g, "swap brick")
+    assert g.state.parch[0] == 6 and g.state.pending.kind == "action"
+
+
+def test_beggars_with_every_hand_empty_do_nothing():
+    g = game(P3 + "houses red: V09\nhand red: 1 ore\nrolls: 1+1")
+    assert g.state.pending.seat == 0 and g.state.pending.kind == "action"  # red shows its ore
+    g = game(P3 + "houses red: V09\nparchments red: 2\nrolls: 1+1")
+    assert g.state.pending.kind == "action" and sum(hand(g, 0)) == 0
+
+
+def test_the_laboratory_gives_nothing_from_an_empty_bank():
+    g = game(P3 + "houses red: V05\nhand green: 19 brick 19 lumber 19 wool 19 grain 19 ore\n"
+             "parchments red: 2\nrolls: 4+6")
+    assert g.state.pending.kind == "action" and sum(hand(g, 0)) == 0 and g.state.fire
+
+
+def test_no_arrest_without_an_uncovered_guard():
+    g = game(P3 + "houses red: V09\narrests red: 1\nhand red: 1 ore\nrolls: 1+4")
+    assert g.state.track & TRACK_BIT[5] and g.state.arrests[0] == 1
+
+
+def test_no_assassin_without_a_house_in_supply():
+    g = game(P3 + "houses red: V00 V01 V02 V03 V04\nhand red: 1 brick 1 wool\nrolls: 3+4")
+    assert not [o for o in opts(g) if o.startswith("assassin")]
+
+
+def test_victims_need_cards():
+    g = game(P3 + "houses red: V29\nreceipts yellow: 0\nhand red: 1 ore\nrolls: 3+4")
+    play(g, "robber ORE:8")
+    assert g.state.pending.kind == "action"      # yellow holds nothing: no steal offered
+
+
+def test_a_development_token_for_four_parchments_and_an_empty_stack():
+    g = game(P3 + "houses red: V09\nparchments red: 8\ndev: vetinari-1\nrolls: 6+6")
+    play(g, "roll")
+    play(g, "parchments dev")
+    s = g.state
+    assert s.parch[0] == 4 and [s.dcard[h] for h in s.dev[0]] == ["vetinari-1"]
+    used = " ".join(f"guard-{i}" for i in range(1, 15)) + " " + " ".join(
+        f"vetinari-{i}" for i in range(1, 6))
+    g = game(P3 + f"houses red: V09\nparchments red: 8\nhand red: 1 wool 1 grain 1 ore\n"
+             f"tokens yellow: {used}\nrolls: 6+6")
+    play(g, "roll")
+    assert "dev" not in opts(g) and "parchments dev" not in opts(g)
+
+
+def test_seven_gives_no_production():
+    g = game(P3 + "houses red: V09\nhand red: 1 ore\nrolls: 3+4")
+    play(g, "pass")
+    assert hand(g, 0) == [0, 0, 0, 0, 1]
