@@ -326,6 +326,7 @@ class Game:
 #: the default: files and tables that name no game are of it.
 GAMES: Final[dict[str, str]] = {
     "morpork": "ankh.core.morpork.game",
+    "guilds": "ankh.core.guilds.game",
 }
 DEFAULT: Final = "morpork"
 
