@@ -10,9 +10,7 @@ from ankh.core.guilds.board import FOUNDATIONS, HOUSES, RESOURCES, VILLAS
 from ankh.tui.i18n import _
 from ankh.tui.seats import letter, seat_tag
 
-from .text import (
-    RANK_WORDS, RESOURCE_STYLE, costs, describe, kind_name,
-)
+from .text import RANK_WORDS, RESOURCE_STYLE, costs, costs_short, describe, kind_name
 
 PIECES_START = (FOUNDATIONS, HOUSES, VILLAS)
 
@@ -25,54 +23,47 @@ def hidden_vp(view, seat: int) -> int:
 def hand(view, seat: int) -> Text:
     """Your hand: resources, parchments, development tokens, your standing."""
     t = Text()
-    counts = view.hand(seat)
+    counts = view.hand(seat) + [view.parch[seat]]
     for k, n in enumerate(counts):
+        if k:
+            t.append("  ")
         t.append(f"{n} ", "bold")
         t.append(kind_name(k, n), RESOURCE_STYLE[k])
-        t.append("   ")
-    t.append(f"{view.parch[seat]} ", "bold")
-    t.append(kind_name(5, view.parch[seat]), RESOURCE_STYLE[5])
-    t.append("\n")
     tokens = [view.dcard[h] for h in view.dev[seat]]
     guards = sum(1 for c in tokens if c and c.startswith("guard"))
     vets = sum(1 for c in tokens if c and c.startswith("vetinari"))
-    t.append(_("Hidden tokens: {g} guard, {v} Vetinari").format(g=guards, v=vets))
-    t.append("   ")
+    t.append("\n" + _("Hidden tokens: {g} guard, {v} Vetinari").format(g=guards, v=vets))
     shown, hidden = view.vp(seat), hidden_vp(view, seat)
-    t.append(_("VP: {shown} shown + {hidden} hidden = {total} (12 wins)").format(
-        shown=shown, hidden=hidden, total=shown + hidden), "bold")
     t.append("\n")
-    t.append(_("Receipts face up: {r}   guards face up: {g}   arrests: {a}").format(
+    t.append(_("VP: {shown} + {hidden} hidden = {total} of 12").format(
+        shown=shown, hidden=hidden, total=shown + hidden), "bold")
+    t.append("\n" + _("Receipts {r} · guards up {g} · arrests {a}").format(
         r=view.rcpt[seat], g=view.gup[seat], a=view.arrests[seat]))
     if view.rank[seat]:
-        t.append("   " + _(RANK_WORDS[view.rank[seat]]), "bold")
-    t.append("\n")
-    t.append(_("Supply: {f} foundations, {h} houses, {v} villas").format(
-        f=view.sup[seat * 3], h=view.sup[seat * 3 + 1], v=view.sup[seat * 3 + 2]))
+        t.append(" · " + _(RANK_WORDS[view.rank[seat]]), "bold")
     return t
 
 
 def players(view, viewer: int | None) -> Text:
     """Each player's public standing: VP shown + hidden ("?" for others),
-    cards in hand, parchments, tokens, pieces in supply, receipts, guards,
-    arrests and rank."""
+    cards in hand, parchments, tokens, pieces in supply, receipts, guards
+    face up, arrests and rank."""
     t = Text()
     for q in range(view.players):
         if q:
             t.append("\n")
         t.append_text(seat_tag(q))
-        if q == view.active and view.outcome is None:
-            t.append(" ◀", "bold")
+        t.append(" ◀ " if q == view.active and view.outcome is None else "   ", "bold")
         hidden = str(hidden_vp(view, q)) if q == viewer else ("?" if view.dev[q] else "0")
-        t.append("  " + _("VP {shown}+{hidden}").format(shown=view.vp(q), hidden=hidden), "bold")
-        t.append("  " + _("{n} cards, {p} parch.").format(n=view.hand_size(q), p=view.parch[q]))
-        t.append("\n  " + _("{n} tokens · supply ·{f} ▲{h} ■{v} · receipts {r}").format(
-            n=len(view.dev[q]), f=view.sup[q * 3], h=view.sup[q * 3 + 1], v=view.sup[q * 3 + 2],
+        t.append(_("VP {shown}+{hidden}").format(shown=view.vp(q), hidden=hidden), "bold")
+        t.append(" · " + _("{n} cards · {p} parch.").format(n=view.hand_size(q), p=view.parch[q]))
+        t.append("\n   " + _("·{f} ▲{h} ■{v} · {n} tokens · receipts {r}").format(
+            f=view.sup[q * 3], h=view.sup[q * 3 + 1], v=view.sup[q * 3 + 2], n=len(view.dev[q]),
             r=view.rcpt[q]), "dim" if q != viewer else "")
-        t.append("\n  " + _("guards up {g} · arrests {a}").format(g=view.gup[q], a=view.arrests[q]),
-                 "dim" if q != viewer else "")
-        if view.rank[q]:
-            t.append(" · " + _(RANK_WORDS[view.rank[q]]), "bold")
+        if view.gup[q] or view.arrests[q] or view.rank[q]:
+            t.append("\n   " + _("guards up {g} · arrests {a}").format(g=view.gup[q], a=view.arrests[q]))
+            if view.rank[q]:
+                t.append(" · " + _(RANK_WORDS[view.rank[q]]), "bold")
     return t
 
 
@@ -98,26 +89,32 @@ def guilds(view) -> Table:
 
 
 def guild_note() -> Text:
-    return Text(_("* member (3+ points): bank at 3:1; president: 2:1 and a VP"), style="dim")
+    return Text(_("* member (3+): 3:1 · president 2:1, +1 VP"), style="dim")
 
 
-def rates(view, seat: int) -> Text:
-    t = Text(_("Bank rates for you:") + " ", style="bold")
+def rates(view, seat: int, holdings: bool = True) -> Text:
+    t = Text(_("Your rates:") + " ", style="bold")
     for g in range(5):
+        if g:
+            t.append(" · ")
         t.append(f"{kind_name(g)} {view.rate(seat, g)}:1", RESOURCE_STYLE[g])
-        t.append("  ")
-    t.append("\n" + _("Bank holds:") + " ")
-    t.append("  ".join(f"{kind_name(g)} {view.bank[g]}" for g in range(5)), "dim")
+    if holdings or not all(view.bank):
+        t.append("\n" + _("The bank holds:") + " ", "dim")
+        t.append(" · ".join(f"{kind_name(g)} {view.bank[g]}" for g in range(5)), "dim")
     return t
 
 
 def cost_table() -> Table:
-    tb = Table(box=None, padding=(0, 1), show_header=False, expand=False)
+    tb = Table(box=None, padding=(0, 1, 0, 0), show_header=False, expand=False)
     tb.add_column(style="bold")
     tb.add_column()
     for what, price in costs():
         tb.add_row(what, price)
     return tb
+
+
+def costs_at_a_glance() -> Text:
+    return Text("\n".join(costs_short()))
 
 
 def log_lines(events, viewer: int | None) -> Text:

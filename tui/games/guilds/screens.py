@@ -46,9 +46,13 @@ class GameScreen(PlayScreen):
     GameScreen #g-right { width: 1fr; }
     GameScreen #g-left #g-map { height: 17; padding: 0 1; }
     GameScreen #g-left #g-prompt { border-top: solid $accent; }
-    GameScreen #g-right > * { border: round $panel-lighten-2; border-title-color: $text; padding: 0 1; height: auto; }
-    GameScreen #g-right #g-since { max-height: 9; }
-    GameScreen #g-right #g-log { height: 1fr; min-height: 5; }
+    GameScreen #g-news { height: 10; }
+    GameScreen #g-news > *, GameScreen #g-right > * {
+        border: round $panel-lighten-2; border-title-color: $text; padding: 0 1;
+    }
+    GameScreen #g-news > * { width: 1fr; height: 100%; }
+    GameScreen #g-right > * { height: auto; }
+    GameScreen #g-right #g-bank { height: 1fr; }
     """
 
     BINDINGS = [
@@ -90,13 +94,18 @@ class GameScreen(PlayScreen):
                     with prompt:
                         yield Static(id="g-head")
                         yield Choices(id="g-choices")
-                with VerticalScroll(id="g-right"):
+                    with Horizontal(id="g-news"):
+                        with VerticalScroll(id="since") as box:
+                            box.border_title = _("Since your last move")
+                            yield Static(id="g-since")
+                        with VerticalScroll(id="log") as box:
+                            box.border_title = _("Log (PgUp/PgDn)")
+                            yield Static(id="g-log")
+                with Vertical(id="g-right"):
                     yield self._box("g-hand", _("Your hand"))
-                    yield self._box("g-players", _("Players"))
+                    yield self._box("g-players", _("Players (supply ·▲■)"))
                     yield self._box("g-guilds", _("Guilds"))
                     yield self._box("g-bank", _("Bank and costs"))
-                    yield self._box("g-since", _("Since your last move"))
-                    yield self._box("g-log", _("Log (PgUp/PgDn)"))
         else:
             with ContentSwitcher(id="g-main", initial=self.panel):
                 with Vertical(id="map"):
@@ -170,14 +179,17 @@ class GameScreen(PlayScreen):
             self._set("#g-hand", panels.hand(view, me))
             self._set("#g-players", panels.players(view, me))
             self._set("#g-guilds", Group(panels.guilds(view), panels.guild_note()))
-            self._set("#g-bank", Group(panels.rates(view, me), Text(""), panels.cost_table()))
+            if self.mode == "wide":
+                self._set("#g-bank", Group(panels.rates(view, me, holdings=False), panels.costs_at_a_glance()))
+            else:
+                self._set("#g-bank", Group(panels.rates(view, me), Text(""), panels.cost_table()))
             log = self.session.log
             self._set("#g-log", panels.log_lines(log, me))
             since = self._since_of.setdefault(me, self._last_own_move(me))
             self._set("#g-since", panels.since(log[since:], me))
             self._tell_news()
             self._show_prompt(view, d)
-        for box in self.query("#g-log"):
+        for box in self.query("#log").results(VerticalScroll):
             box.scroll_end(animate=False)
 
     def _set(self, selector: str, what) -> None:
@@ -358,8 +370,7 @@ class GameScreen(PlayScreen):
     def action_scroll_log(self, direction: int) -> None:
         if self.mode == "compact" and self.panel not in ("log", "since"):
             self.action_show_panel("log")
-        target = "#since" if self.mode == "compact" and self.panel == "since" else (
-            "#log" if self.mode == "compact" else "#g-right")
+        target = "#since" if self.mode == "compact" and self.panel == "since" else "#log"
         for box in self.query(target).results(VerticalScroll):
             if direction < 0:
                 box.scroll_page_up(animate=False)

@@ -21,8 +21,8 @@ RESOURCE_WORDS = (NP_("resource", "brick"), NP_("resource", "lumber"), NP_("reso
                   NP_("resource", "grain"), NP_("resource", "ore"), NP_("resource", "parchment"))
 RESOURCE_PLURALS = (NP_("resources", "brick"), NP_("resources", "lumber"), NP_("resources", "wool"),
                     NP_("resources", "grain"), NP_("resources", "ore"), NP_("resources", "parchments"))
-# A letter for each kind where space is short (the hand, the bank rates).
-RESOURCE_STYLE = ("red3", "green4", "bright_white", "yellow", "bright_black", "magenta")
+# (Colours only add to the words: readable in 16 colours and in a light theme.)
+RESOURCE_STYLE = ("red", "green", "cyan", "yellow", "blue", "magenta")
 
 DISTRICT_WORDS = {
     "GRAIN": N_("Grain district"), "ALCHEMISTS": N_("Alchemists' Guild"), "WOOL": N_("Wool district"),
@@ -82,20 +82,36 @@ def vertex_label(v: int) -> str:
 
 
 def cost_text(cost) -> str:
-    return ", ".join(amount(n, k) for k, n in enumerate(cost) if n)
+    return ", ".join(kind_name(k) if n == 1 else amount(n, k) for k, n in enumerate(cost) if n)
 
 
 def costs() -> list[tuple[str, str]]:
     """What each thing costs (cards, or parchments), for the costs at a glance."""
+    def alt(cost, n: int) -> str:
+        return _("{cards} / {n} parch.").format(cards=cost_text(cost), n=n)
     return [
         (_("Foundation"), cost_text(COST_FOUNDATION)),
-        (_("House (on your foundation)"), cost_text(COST_HOUSE) + _(" or {n} parchments").format(n=PARCH_HOUSE)),
-        (_("Villa (on your house)"), cost_text(COST_VILLA) + _(" or {n} parchments").format(n=PARCH_VILLA)),
-        (_("Development token"), cost_text(COST_DEV) + _(" or {n} parchments").format(n=PARCH_DEV)),
-        (_("A card from the bank"), _("{n} parchments").format(n=PARCH_CARD)),
-        (_("Set the dice"), _("{n} parchments").format(n=PARCH_DICE)),
-        (_("Guild point"), _("1 card of its kind (2 after two bought this turn)")),
-        (_("Assassin"), _("2 different resources, not ore")),
+        (_("House"), alt(COST_HOUSE, PARCH_HOUSE)),
+        (_("Villa"), alt(COST_VILLA, PARCH_VILLA)),
+        (_("Token"), alt(COST_DEV, PARCH_DEV)),
+        (_("Bank card"), _("{n} parch.").format(n=PARCH_CARD)),
+        (_("Set dice"), _("{n} parch.").format(n=PARCH_DICE)),
+        (_("Guild point"), _("1 of its kind (2 after two)")),
+        (_("Assassin"), _("2 different, not ore")),
+    ]
+
+
+def costs_short() -> list[str]:
+    """The costs in three short lines (a wide screen's corner): pieces by
+    their marks on the map, ``p`` for parchments."""
+    def cards(cost) -> str:
+        return "+".join(kind_name(k) if n == 1 else f"{n} {kind_name(k, n)}" for k, n in enumerate(cost) if n)
+    return [
+        f"· {cards(COST_FOUNDATION)}",
+        f"▲ {cards(COST_HOUSE)} / {PARCH_HOUSE}p",
+        f"■ {cards(COST_VILLA)} / {PARCH_VILLA}p",
+        _("token") + f" {cards(COST_DEV)} / {PARCH_DEV}p",
+        _("card {c}p · dice {d}p · GP 1 card · assassin 2").format(c=PARCH_CARD, d=PARCH_DICE),
     ]
 
 
