@@ -33,8 +33,9 @@ hand green: 1 lumber
 
 
 @pytest.fixture(autouse=True)
-def no_guild_key_guard(monkeypatch):
-    monkeypatch.setattr(GameScreen, "KEY_GUARD", 0.0)
+def no_guild_key_guard(request, monkeypatch):
+    if "key_guard" not in request.keywords:
+        monkeypatch.setattr(GameScreen, "KEY_GUARD", 0.0)
 
 
 async def until(pilot, test, limit: int = 600) -> None:
@@ -157,3 +158,38 @@ async def test_the_screen_at_both_sizes_in_both_languages(lang, size):
             await pilot.press("p")
             await pilot.pause()
             assert {"en": "President", "fr": "Président"}[lang] in screen_text(app)
+
+
+async def test_a_saved_guild_game_is_listed_by_name_and_loads_into_its_screen(ankh_home):
+    from ankh.tui.session import list_saves
+    session = GameSession.new(3, game=GUILDS, kind="heuristic", seed=9)
+    session.game.advance()          # the bots place their houses; red's turn to place comes
+    session.save()
+    info, = list_saves()
+    assert info.ok and info.summary.startswith("The Guilds of Ankh-Morpork · 3 players")
+    app = AnkhApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app))
+        assert app.screen.session.rules.id == "guilds"
+        assert app.screen.session.game.record.lines == session.game.record.lines
+        await pilot.press("question_mark")                 # the help is this game's
+        await pilot.pause()
+        assert "The Guilds of Ankh-Morpork" in screen_text(app)
+
+
+@pytest.mark.key_guard
+async def test_keys_pressed_while_the_bots_played_do_not_answer_the_next_decision():
+    session = GameSession.new(3, you=2, game=GUILDS, save=False, kind="heuristic", seed=7)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))      # green places after red's and yellow's houses
+        placed = sum(1 for o in session.game.state.occ if o >= 0)
+        await pilot.press("1", "enter")                # at once: the guard holds
+        assert sum(1 for o in session.game.state.occ if o >= 0) == placed
+        await pilot.pause(GameScreen.KEY_GUARD + 0.2)
+        await pilot.press("1", "0", "enter")
+        await until(pilot, lambda: deciding(app))
+        assert session.game.state.occ[10] == 2 * 3 + 1
