@@ -15,7 +15,7 @@ def game_screen() -> type:
 
 
 def help_screen() -> type:
-    from .screens import HelpScreen
+    from .help import HelpScreen
     return HelpScreen
 
 

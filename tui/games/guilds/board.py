@@ -13,8 +13,7 @@ from rich.style import Style
 from rich.text import Text
 
 from ankh.core.guilds.board import (
-    DISTRICT_DATA, DISTRICT_IDS, EDGES, LABORATORY, RIVER, SHADES_SPOT, SPOT_IDS, TOKENS, TRACK,
-    TRACK_BIT, VERTEX_XY,
+    DISTRICT_DATA, EDGES, LABORATORY, RIVER, SHADES_SPOT, TOKENS, TRACK, TRACK_BIT, VERTEX_XY,
 )
 from ankh.tui.i18n import _
 from ankh.tui.seats import SEAT_STYLE, seat_letter
@@ -168,5 +167,3 @@ def legend() -> Text:
     t.append(_("· foundation  ▲ house  ■ villa  ✖ robber  ✹ fire  reversed: sites to choose"))
     return t
 
-
-__all__ = ["DISTRICT_IDS", "SPOT_IDS", "draw", "legend", "track_line"]

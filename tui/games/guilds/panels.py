@@ -6,14 +6,10 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from ankh.core.guilds.board import FOUNDATIONS, HOUSES, RESOURCES, VILLAS
 from ankh.tui.i18n import _
 from ankh.tui.seats import letter, seat_tag
 
 from .text import RANK_WORDS, RESOURCE_STYLE, costs, costs_short, describe, kind_name
-
-PIECES_START = (FOUNDATIONS, HOUSES, VILLAS)
-
 
 def hidden_vp(view, seat: int) -> int:
     """Vetinari tokens ``seat`` holds that this view can see."""
@@ -136,5 +132,3 @@ def since(events, viewer: int | None) -> Text:
         return Text(_("Nothing yet."), style="dim")
     return log_lines(shown, viewer)
 
-
-__all__ = ["RESOURCES", "cost_table", "guilds", "hand", "log_lines", "players", "rates", "since"]

@@ -1,5 +1,5 @@
 """The guild variant's screens: the game (map, prompt, hand, players, guild
-table, bank rates, costs, log), the trade composer, the end and the help."""
+table, bank rates, costs, log), the trade composer and the end."""
 from __future__ import annotations
 
 from rich.console import Group
@@ -10,11 +10,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
-from textual.widgets import ContentSwitcher, Footer, Markdown, OptionList, Static, TabbedContent, TabPane
+from textual.widgets import ContentSwitcher, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ankh.core.game import Decision
-from ankh.tui.i18n import _, Localised, N_, NP_, rules_text
+from ankh.tui.i18n import _, Localised, NP_
 from ankh.tui.screens.play import PlayScreen
 from ankh.tui.seats import _assemble, colour, seat_tag
 from ankh.tui.widgets.choices import Choices
@@ -510,51 +510,3 @@ class EndScreen(Localised, Screen):
 
     def action_title(self) -> None:
         self.app.action_to_title()
-
-
-KEYS = N_("""\
-Everywhere
-  ctrl+p     command palette        ?  or F1   this help
-  q          leave the game (it asks; the game is saved)
-
-Deciding (the prompt at the bottom)
-  ↑ ↓ Enter  move between the options, choose one
-  1 … 9      choose option 1 … 9 at once (numbered options)
-  0 … 43     where the options are sites: type the site's number (reversed
-             on the map; two digits for 10 and up), then Enter
-  Backspace  take back a digit typed
-  t          offer a trade: what you give, what you ask for, to whom
-  u          take back your last choice (it says why when it cannot)
-  space      while the bots play: skip ahead to your next decision
-
-Looking around (80×24; larger terminals show everything at once)
-  m map   h hand, bank rates and costs   p players and guilds
-  s since your last move   l log   PgUp PgDn scroll the log
-
-After the game
-  r          the results again    b  back to the board    t  title screen
-""")
-
-
-class HelpScreen(Localised, Screen):
-    BINDINGS = [Binding("escape", "app.pop_screen", NP_("key", "Back")),
-                Binding("q", "app.pop_screen", show=False)]
-
-    def __init__(self, tab: str = "rules") -> None:
-        super().__init__()
-        self.tab = tab if tab in ("rules", "keys") else "rules"
-
-    def compose(self) -> ComposeResult:
-        with TabbedContent(initial=self.tab):
-            with TabPane(_("Rules"), id="rules"):
-                yield Markdown(rules_text("ankh.tui.games.guilds"))
-            with TabPane(_("Keys"), id="keys"):
-                yield Static(_(KEYS))
-        yield Footer(compact=True)
-
-    def show_tab(self, tab: str) -> None:
-        tab = tab if tab in ("rules", "keys") else "rules"
-        if self.is_mounted:
-            self.query_one(TabbedContent).active = tab
-        else:
-            self.tab = tab

@@ -10,8 +10,8 @@ from rich.text import Text
 
 from ankh.core.game import COLOURS
 from ankh.core.guilds.board import (
-    COST_DEV, COST_FOUNDATION, COST_HOUSE, COST_VILLA, DISTRICT_IDS, KINDS, PARCH_CARD, PARCH_DEV,
-    PARCH_DICE, PARCH_HOUSE, PARCH_VILLA, RESOURCES, SPOT_IDS, TOKENS, VERTEX_IDS,
+    COST_DEV, COST_FOUNDATION, COST_HOUSE, COST_VILLA, KINDS, PARCH_CARD, PARCH_DEV, PARCH_DICE,
+    PARCH_HOUSE, PARCH_VILLA, SPOT_IDS,
 )
 from ankh.tui.i18n import N_, NP_, _, pgettext
 from ankh.tui.seats import _assemble, colour, seat_tag
@@ -74,11 +74,6 @@ def spot_name(spot: int | str) -> str:
     special = SPECIAL_TOKENS.get(sid)
     name = district_name(did)
     return f"{name} {value} ({_(special)})" if special else f"{name} {value}"
-
-
-def vertex_label(v: int) -> str:
-    """A site as the map numbers it."""
-    return str(v)
 
 
 def cost_text(cost) -> str:
@@ -354,6 +349,3 @@ LINES = [
                 "get": amount(int(m[5]), _KIND[m[6]])}),
 ]
 
-
-__all__ = ["RESOURCES", "amount", "colour", "costs", "describe", "district_name", "kind_name",
-           "option_text", "prompt_text", "seat_tag", "spot_name"]
