@@ -222,7 +222,7 @@ class GameScreen(PlayScreen):
                     head.append("  " + _("Site: {n}").format(n=self.typed), "bold reverse")
             if ("trade",) in d.options:
                 head.append("\n" + _("t: offer a trade to the other players"), "dim")
-        if view.trade is not None:
+        if view.trade is not None and (d is None or d.kind != "answer"):   # the answers so far
             head.append("\n")
             head.append_text(self._answers(view))
         for w in self.query("#g-head").results(Static):
