@@ -299,6 +299,14 @@ class Game:
         """The answer ``record`` fixes for a random pick, if any."""
         return None
 
+    def table_answer(self, state: Any, req: Any, rng: Any, orders: dict[str, list]) -> Any:
+        """A local table's answer to ``req`` where the game answers it its own
+        way (a steal from a hand the engine lays out itself, say), drawing any
+        chance from ``rng``; :data:`NotImplemented` leaves it to the table (dice,
+        picks, cards of the hidden decks by their orders, a steal of a deck's
+        card)."""
+        return NotImplemented
+
     def chance_text(self, state: Any, req: Any, answer: Any, orders: dict | None = None) -> str | None:
         """A chance outcome as a record line (without ``* ``), or None for those
         that follow from the deck orders (deals, reveals)."""

@@ -52,8 +52,13 @@ class LocalTable:
             return self.rng.randint(1, req.sides)
         return tuple(self.rng.randint(1, req.sides) for _ in range(req.dice))
 
-    def answer(self, req):
-        """The omniscient answer to a request of the rules engine."""
+    def answer(self, req, state=None):
+        """The omniscient answer to a request of the rules engine (``state``,
+        the engine asking, for a game that answers some requests itself)."""
+        if state is not None:
+            own = self.game.table_answer(state, req, self.rng, self.orders)
+            if own is not NotImplemented:
+                return own
         if isinstance(req, RollDie):
             return self.roll(req)
         if isinstance(req, (DealCard, Reveal, ShowCards)):
@@ -71,7 +76,7 @@ class LocalTable:
 
     def fulfil(self, state):
         """Answer ``state``'s pending request; returns the events."""
-        return state.fulfil(self.answer(state.pending))
+        return state.fulfil(self.answer(state.pending, state))
 
 
 class LocalGame:
@@ -137,7 +142,7 @@ class LocalGame:
                 self._apply_choice(opt)
                 i += 1
             else:
-                answer = self.table.answer(d)
+                answer = self.table.answer(d, s)
                 if (i < len(lines) and lines[i].who == "*"
                         and g.chance_text(s, d, answer, self.table.orders) is not None):
                     answer = g.chance_from_text(s, d, lines[i], self.table.orders)
@@ -199,7 +204,7 @@ class LocalGame:
             return False
         d = s.pending
         if not isinstance(d, Decision):
-            self._apply_answer(self.table.answer(d))
+            self._apply_answer(self.table.answer(d, s))
             return True
         bot = self.bots.get(d.seat)
         if bot is not None:
