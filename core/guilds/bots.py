@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from .board import (
     COST_DEV, COST_FOUNDATION, COST_HOUSE, COST_VILLA, DISTRICT_VERTICES, D_THIEVES, PARCHMENT,
-    ROLL_TOKENS, SHADES_SPOT, TOKENS, VERTEX_DISTRICTS, VERTEX_GUILDS, D_RESOURCE, D_KIND,
-    RESOURCE, PALACE, UNIVERSITY, BEGGARS, ALCHEMISTS, THIEVES, LICENCE_VERTICES,
-)
+    SHADES_SPOT, TOKENS, VERTEX_DISTRICTS, VERTEX_GUILDS, D_RESOURCE, D_KIND,
+    RESOURCE, PALACE, UNIVERSITY, BEGGARS, ALCHEMISTS, THIEVES, )
 from .state import HOUSE, VILLA
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -39,7 +38,7 @@ class RandomBot:
         opts = decision.options
         if opts[-1][0] == "win":        # a win is always the last option
             return opts[-1]
-        return opts[self.rng.randrange(len(opts))]
+        return opts[int(self.rng.random() * len(opts))]
 
 
 class HeuristicBot:

@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import (
-    COLOURS, Deck, Game, Line, PickRandom, RecordError, RollDie, SetupError, StealRandom,
+    COLOURS, Deck, Game, Line, PickRandom, RecordError, Reveal, RollDie, SetupError, StealRandom,
 )
 from .board import DEV_IDS, RESOURCES, R_INDEX
 from .record import GAME_ID, Record, format_record, parse_record
-from .state import SEEN
 
 
 class Guilds(Game):
@@ -74,15 +73,30 @@ class Guilds(Game):
     def deck_orders(self, record: Record, rng: Any) -> dict[str, Any]:
         """The development stack's true order (top first): a position's tokens
         out of the stack, then the record's fixed top (``dev:``), the rest
-        shuffled with ``rng``; and the resource cards, which such a table
-        answers with :data:`SEEN` (the engine that sees all knows them)."""
+        shuffled with ``rng``.  (Resource cards are answered by
+        :meth:`table_answer`.)"""
         out = record.position.dev_out() if not record.position.is_empty() else []
         top = list(record.fixed.dev)
         if set(top) & set(out):
             raise SetupError("a development token is fixed twice")
         rest = [c for c in DEV_IDS if c not in out and c not in top]
         rng.shuffle(rest)
-        return {"dev": out + top + rest, "res": _AllSeen()}
+        return {"dev": out + top + rest}
+
+    def table_answer(self, state: Any, req: Any, rng: Any, orders: dict[str, list]) -> Any:
+        """Resource cards are not a deck the table orders: a steal takes a card
+        of the victim's true hand uniformly (the hand laid out by kind under the
+        request's handles), a reveal names the kinds the engine that sees all
+        knows."""
+        t = type(req)
+        if t is StealRandom:
+            counts = state.true_hand(req.victim)
+            cards = [r for r in range(5) for _ in range(counts[r])]
+            i = rng.randrange(len(cards))
+            return req.handles[i], cards[i]
+        if t is Reveal and req.deck == "res":
+            return tuple(state.rcard[h] for h in req.handles)
+        return NotImplemented
 
     def fixed_rolls(self, record: Record) -> list[Any]:
         return [r[0] if len(r) == 1 else r for r in record.fixed.rolls]
@@ -94,16 +108,15 @@ class Guilds(Game):
 
     def chance_text(self, state: Any, req: Any, answer: Any, orders: dict | None = None) -> str | None:
         """Dice (``roll 3+4``, one die ``roll 5``), the first player (``pick
-        red``) and steals (``steal #12``, with the card where given:
-        ``steal #12 ore``); deals and reveals follow from the orders."""
+        red``) and steals (``steal #12 ore``); deals and reveals follow from
+        the orders."""
         t = type(req)
         if t is RollDie:
             return "roll " + ("+".join(map(str, answer)) if req.dice > 1 else str(answer))
         if t is PickRandom:
             return "pick " + " ".join(COLOURS[x] for x in answer)
         if t is StealRandom:
-            h, card = answer
-            return f"steal #{h}" + (f" {RESOURCES[card]}" if card in range(5) else "")
+            return f"steal #{answer[0]} {RESOURCES[answer[1]]}"
         return None
 
     def chance_from_text(self, state: Any, req: Any, line: Line, orders: dict | None = None) -> Any:
@@ -116,21 +129,13 @@ class Guilds(Game):
                     return dice[0] if req.dice == 1 else dice
             if t is PickRandom and len(words) == 2 and words[0] == "pick":
                 return (COLOURS.index(words[1]),)
-            if t is StealRandom and words[0] == "steal" and words[1][0] == "#" and len(words) <= 3:
-                return int(words[1][1:]), (R_INDEX[words[2]] if len(words) == 3 else SEEN)
+            if t is StealRandom and len(words) == 3 and words[0] == "steal" and words[1][0] == "#":
+                return int(words[1][1:]), R_INDEX[words[2]]
         except (ValueError, KeyError, IndexError):
             pass
         want = {RollDie: "'* roll D1+D2' (or '* roll D' for one die)", PickRandom: "'* pick COLOUR'",
-                StealRandom: "'* steal #HANDLE'"}.get(t, "no chance line")
+                StealRandom: "'* steal #HANDLE RESOURCE'"}.get(t, "no chance line")
         raise RecordError(line.number, f"a {t.__name__} is due; expected {want}")
-
-
-class _AllSeen:
-    """The resource "deck" of a table that sees every card: every card is
-    :data:`SEEN` (the engine takes it from what it knows)."""
-
-    def __getitem__(self, handle: int) -> str:
-        return SEEN
 
 
 GAME = Guilds()

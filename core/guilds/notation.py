@@ -6,7 +6,7 @@ pending decision, so only legal options parse.
 from __future__ import annotations
 
 from ..game import COLOURS, Decision, IllegalAction, MalformedAction
-from .board import KINDS, RESOURCES, SPOT_IDS, VERTEX_IDS
+from .board import KINDS, RESOURCES, SPOT_IDS, SPOT_INDEX, V_INDEX, VERTEX_IDS
 
 # verb -> (words, argument kinds): "r" resource, "k" kind (resource or parchment),
 # "n" count, "v" vertex, "s" seat, "spot" robber spot, "t" total, "dev" token handle
@@ -67,7 +67,14 @@ def format_option(state, option: tuple) -> str:
 
 
 def normalise(text: str) -> str:
-    return " ".join(text.strip().lower().split())
+    """``text`` as :func:`format_option` writes it: single spaces, vertex and
+    token ids in capitals (``V09``, ``GRAIN:6``, ``SHADES``), the rest in
+    small letters."""
+    words = []
+    for w in text.split():
+        up = w.upper()
+        words.append(up if up in V_INDEX or up in SPOT_INDEX else w.lower())
+    return " ".join(words)
 
 
 def parse_option(state, text: str) -> tuple:
@@ -77,7 +84,7 @@ def parse_option(state, text: str) -> tuple:
         raise IllegalAction(f"no decision is pending; cannot apply {text!r}")
     want = normalise(text)
     for opt in d.options:
-        if format_option(state, opt).lower() == want:
+        if format_option(state, opt) == want:
             return opt
     first = want.split(" ", 1)[0] if want else ""
     if not any(words.split(" ", 1)[0] == first for words, _ in VERBS.values()):

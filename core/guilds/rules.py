@@ -11,15 +11,15 @@ from ..game import (
     COLOURS, DealCard, IllegalAction, Outcome, PickRandom, Reveal, RollDie, StealRandom, fast_new,
 )
 from .board import (
-    ALCHEMISTS, BEGGARS, COST_DEV, COST_FOUNDATION, COST_HOUSE, COST_VILLA, DEV_IDS,
-    DISTRICT_VERTICES, D_ALCH, D_BEGGARS, D_PALACE, D_UU, GUILD_DISTRICT, KINDS, LABORATORY,
+    BEGGARS, COST_DEV, COST_FOUNDATION, COST_HOUSE, COST_VILLA, DEV_IDS,
+    DISTRICT_VERTICES, D_ALCH, D_BEGGARS, D_PALACE, D_UU, KINDS, LABORATORY,
     LIBRARY, NUM_VERTICES, ORE, PALACE, PARCHMENT, PARCH_CARD, PARCH_DEV, PARCH_DICE, PARCH_HOUSE,
     PARCH_VILLA, RESOURCES, ROBBER_SPOTS, ROLL_TOKENS, SHADES_SPOT, SPOT_IDS, TARGET_VP, TOKENS,
     TRACK, TRACK_BIT, TRACK_FULL, UNIVERSITY, VERTEX_GUILDS, VERTEX_IDS, WITHIN, D_KIND, D_RESOURCE,
     LICENCE_VERTICES,
 )
 from .state import (
-    SEEN, CAPTAIN, EMPTY, FOUNDATION, HOUSE, LIEUTENANT, NO_RANK, PHASE_A, PHASE_B, PHASE_C, SETUP,
+    CAPTAIN, EMPTY, FOUNDATION, HOUSE, LIEUTENANT, NO_RANK, PHASE_A, PHASE_B, PHASE_C, SETUP,
     VILLA, State,
 )
 
@@ -216,8 +216,7 @@ def t_settle(s: State, p: int) -> None:
 def r_settled(s: State, ids, p: int) -> None:
     hid, owe = s.hid[p], s.owe[p]
     for h, c in zip(hid + owe, ids):
-        if c != SEEN:
-            s.rcard[h] = c
+        s.rcard[h] = c
     b = p * 5
     for h in hid:
         s.res[b + s.rcard[h]] += 1
@@ -637,17 +636,11 @@ def steal(s: State, p: int, q: int) -> None:
     base = s.rnext
     s.rnext = base + n
     handles = tuple(range(base, base + n))
-    s.request(fast_new(StealRandom, ("res", handles, q, p, "robber")), r_stolen, p, q, base)
+    s.request(fast_new(StealRandom, ("res", handles, q, p, "robber")), r_stolen, p, q)
 
 
-def r_stolen(s: State, answer, p: int, q: int, base: int) -> None:
+def r_stolen(s: State, answer, p: int, q: int) -> None:
     h, card = answer
-    if card == SEEN:
-        # a table that sees every card: the card under h, the hand laid out by kind
-        if any(s.rcard[x] is None for x in s.hid[q] + s.owe[q]):
-            raise IllegalAction(f"this engine cannot see {COLOURS[q]}'s whole hand")
-        counts = s.true_hand(q)
-        card = [r for r in R for _ in range(counts[r])][h - base]
     s.rcard[h] = card
     s.hid[p] = s.hid[p] + (h,)
     s.owe[q] = s.owe[q] + (h,)

@@ -25,7 +25,7 @@ from ..game import (
 )
 from .board import (
     BANK_START, DEV_IDS, FOUNDATIONS, HOUSES, NUM_VERTICES, SHADES_SPOT, TRACK_START, TRACK_BIT,
-    VILLAS, VERTEX_GUILDS, DISTRICT_VERTICES, D_THIEVES,
+    VILLAS, DISTRICT_VERTICES, D_THIEVES,
 )
 
 Task = tuple[Callable[..., None], tuple[Any, ...]]
@@ -37,12 +37,6 @@ NO_RANK, CAPTAIN, LIEUTENANT = 0, 1, 2
 RANK_NAMES: Final = ("none", "captain", "lieutenant")
 RANK_VP: Final = (0, 2, 1)
 SETUP, PHASE_A, PHASE_B, PHASE_C = "setup", "A", "B", "C"
-#: What a table that sees every card may answer for a resource card (in a
-#: steal or a reveal): "you know it too".  The engine then takes the card from
-#: its own knowledge: a revealed handle's kind, or for a steal the card under
-#: the handle when the victim's hand is laid out by kind (brick first) under
-#: the request's handles in order.  A networked table never sends it.
-SEEN: Final = "seen"
 
 FIELDS: Final = (
     "players", "occ", "sup", "res", "bank", "gp", "pres", "lock", "parch", "rcpt",
@@ -437,7 +431,7 @@ def check_answer(s: State, req, answer):
         h, card = answer
         if h not in req.handles:
             raise IllegalAction(f"#{h} is not one of the victim's cards")
-        if card is not None and card != SEEN and card not in range(5):
+        if card is not None and card not in range(5):
             raise MalformedAction(f"{card!r} is not a resource")
         return (h, card)
     if t is DealCard or t is Reveal:
@@ -456,10 +450,6 @@ def check_answer(s: State, req, answer):
                 if known is None and cid in s.dcard:
                     raise IllegalAction(f"{cid} is already token #{s.dcard.index(cid)}")
             else:
-                if cid == SEEN:
-                    if s.rcard.get(h) is None:
-                        raise IllegalAction(f"this engine does not know card #{h}")
-                    continue
                 if cid not in range(5):
                     raise MalformedAction(f"{cid!r} is not a resource")
                 known = s.rcard.get(h)

@@ -8,7 +8,7 @@ from ankh.core.guilds.board import R_INDEX, V_INDEX
 from ankh.core.guilds.bots import HeuristicBot, RandomBot
 from ankh.core.guilds.game import GAME
 from ankh.core.guilds.record import Record, format_record, parse_record
-from ankh.core.guilds.state import EMPTY, HOUSE, VILLA
+from ankh.core.guilds.state import EMPTY
 from ankh.net.local import LocalGame, LocalTable
 
 BR, LU, WO, GR, OR = range(5)

@@ -8,7 +8,6 @@ import pytest
 
 from ankh.core.game import Decision
 from ankh.core.guilds.invariants import Broken, check
-from ankh.core.guilds.game import GAME
 from ankh.core.guilds.record import Record, format_record, parse_record, position_of
 from ankh.core.guilds.rules import new_state
 from ankh.core.guilds.state import FIELDS
@@ -133,6 +132,6 @@ def test_simulation_plays_the_same_game():
                     else:
                         s.choose(bot.choose(s, d))
                 else:
-                    s.fulfil(table.answer(d))
+                    s.fulfil(table.answer(d, s))
             results.append((s.outcome, s.turn, s.gp[:], s.occ[:]))
         assert results[0] == results[1]

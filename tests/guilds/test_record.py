@@ -1,5 +1,4 @@
 """Records: chance lines fix dice, deals and steals; errors name their line."""
-import random
 
 import pytest
 
@@ -7,7 +6,7 @@ from ankh.core.guilds.game import GAME
 from ankh.core.game import RecordError
 from ankh.net.local import LocalGame
 
-from .helpers import game, opts, play
+from .helpers import game, play
 
 P3 = "turn: red\nhouses red: V29\nhouses yellow: V24\nhouses green: V31\n"
 
@@ -57,3 +56,12 @@ def test_other_games_records_are_refused():
     with pytest.raises(RecordError) as e:
         GAME.parse_record("# ankh record 1\ngame: morpork\nplayers: 3\n")
     assert "line 2" in str(e.value)
+
+
+def test_moves_read_in_any_case_and_forced_moves_may_be_written():
+    unlicensed = P3.replace("V29", "V09")
+    g = game(unlicensed + "tokens red: guard-1\nhand red: 3 ore", "red: guard guard-1\nred: Robber shades\n"
+             "red: ROLL\n* roll 6+6\nred: gp ORE\n")
+    s = g.state
+    assert s.gup[0] == 1 and s.gp[4] == 1 and s.phase == "C"
+    assert GAME.normalise("house  v09") == "house V09" == GAME.format_option(s, ("house", 9))

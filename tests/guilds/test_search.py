@@ -6,7 +6,6 @@ from ankh.core.game import Decision
 from ankh.core.guilds.board import DEV_IDS
 from ankh.core.guilds.bots import HeuristicBot
 from ankh.core.guilds.game import GAME
-from ankh.core.guilds.record import Record
 from ankh.core.guilds.rules import new_state
 from ankh.core.guilds.search import SearchBot, determinize
 from ankh.core.guilds.views import view_for
@@ -26,7 +25,7 @@ def midgame(seed: int, turns: int = 12):
         if type(d) is Decision:
             s.choose(bots[d.seat].choose(s, d))
         else:
-            s.fulfil(t.answer(d))
+            s.fulfil(t.answer(d, s))
     return s
 
 

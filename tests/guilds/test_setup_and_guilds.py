@@ -1,10 +1,8 @@
 """Setup (§4.2) and guild points, membership, presidency and rates (§4.3)."""
 import pytest
 
-from ankh.core.game import IllegalAction
-from ankh.core.guilds.board import R_INDEX, V_INDEX
 
-from .helpers import BR, GR, OR, WO, LU, game, gp, hand, opts, piece, play
+from .helpers import BR, GR, OR, game, gp, hand, opts, piece, play
 
 BASE = "turn: red\nhouses red: V09\nhouses yellow: V24\nhouses green: V31\n"
 

@@ -1,6 +1,6 @@
 """A turn's rules (§4.4-4.13, §5): each with a position and its expected result."""
 from ankh.core.game import Reveal, StealRandom
-from ankh.core.guilds.board import LIBRARY, SPOT_INDEX, TRACK_BIT, V_INDEX
+from ankh.core.guilds.board import SPOT_INDEX, TRACK_BIT
 from ankh.core.guilds.views import view_for
 
 from .helpers import BR, GR, LU, OR, WO, game, gp, hand, opts, piece, play
