@@ -181,7 +181,9 @@ async def test_a_saved_guild_game_is_listed_by_name_and_loads_into_its_screen(an
 
 
 @pytest.mark.key_guard
-async def test_keys_pressed_while_the_bots_played_do_not_answer_the_next_decision():
+async def test_keys_pressed_while_the_bots_played_do_not_answer_the_next_decision(monkeypatch):
+    # a long guard, so that a slow machine does not outlast it between two keys
+    monkeypatch.setattr(GameScreen, "KEY_GUARD", 5.0)
     session = GameSession.new(3, you=2, game=GUILDS, save=False, kind="heuristic", seed=7)
     app = AnkhApp(session, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -189,7 +191,7 @@ async def test_keys_pressed_while_the_bots_played_do_not_answer_the_next_decisio
         placed = sum(1 for o in session.game.state.occ if o >= 0)
         await pilot.press("1", "enter")                # at once: the guard holds
         assert sum(1 for o in session.game.state.occ if o >= 0) == placed
-        await pilot.pause(GameScreen.KEY_GUARD + 0.2)
+        app.screen._guard_until -= 2 * GameScreen.KEY_GUARD     # the guard's time has passed
         await pilot.press("1", "0", "enter")
         await until(pilot, lambda: deciding(app))
         assert session.game.state.occ[10] == 2 * 3 + 1
