@@ -30,7 +30,7 @@ BANNER = r"""
 
 MENU = (
     ("new", N_("New game against bots"), "n"),
-    ("guilds", N_("New game of The Guilds of Ankh-Morpork (Catan variant)"), "g"),
+    ("guilds", N_("New guild game (Catan variant)"), "g"),
     ("host", N_("Host a table on the network"), "o"),
     ("join", N_("Join a table on the network"), "j"),
     ("load", N_("Load a saved game"), "l"),
