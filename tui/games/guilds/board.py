@@ -96,10 +96,12 @@ def _edges(cv: Canvas) -> None:
 
 
 def draw(view, legal: frozenset[int] = frozenset(), chosen: int | None = None,
-         marks: frozenset[int] = frozenset()) -> Text:
+         marks: frozenset[int] = frozenset(), spots: frozenset[int] = frozenset(),
+         spot: int | None = None) -> Text:
     """The city as ``view`` shows it.  ``legal``: the sites the pending
     decision may name (they stand out, by number); ``chosen``: the one typed
-    or highlighted; ``marks``: sites changed since your last move."""
+    or highlighted; ``marks``: sites changed since your last move; ``spots``:
+    the number tokens the robber may go to (``spot`` the one highlighted)."""
     cv = Canvas(WIDTH, HEIGHT)
     for q, r in RIVER:          # the river first: the edges and sites are drawn over it
         row, col = _centre(q, r)
@@ -120,14 +122,23 @@ def draw(view, legal: frozenset[int] = frozenset(), chosen: int | None = None,
             if td != d:
                 continue
             style = "bold" if v in (6, 8) else ""
-            if i == robber:
+            if i == spot:
+                parts.append((f"{v}", "bold reverse underline magenta"))
+            elif i in spots:
+                parts.append((f"{v}", "bold reverse"))
+            elif i == robber:
                 parts.append((f"✖{v}", "bold reverse red"))
             elif i == LABORATORY and view.fire:
                 parts.append((f"✹{v}", "bold reverse yellow"))
             else:
                 parts.append((str(v), style))
-        if did == "SHADES" and robber == SHADES_SPOT:
-            parts.append(("✖", "bold reverse red"))
+        if did == "SHADES":
+            if SHADES_SPOT == spot:
+                parts.append(("✖", "bold reverse underline magenta"))
+            elif SHADES_SPOT in spots:
+                parts.append(("✖", "bold reverse"))
+            elif robber == SHADES_SPOT:
+                parts.append(("✖", "bold reverse red"))
         width = sum(len(p) for p, _s in parts) + max(0, len(parts) - 1)
         c = col + 1 - width // 2
         for text, style in parts:
@@ -164,6 +175,6 @@ def track_line(view) -> Text:
 
 def legend() -> Text:
     t = Text(style="dim")
-    t.append(_("· foundation  ▲ house  ■ villa  ✖ robber  ✹ fire  reversed: sites to choose"))
+    t.append(_("· foundation ▲ house ■ villa ✖ robber ✹ fire · reversed: yours to choose"))
     return t
 

@@ -169,13 +169,11 @@ class GameScreen(PlayScreen):
         d = self.decision()
         sites = self.legal_sites(d)
         chosen = int(self.typed) if self.typed and int(self.typed) in sites else None
+        highlighted = self._highlighted_option()
         if chosen is None:
-            highlighted = self._highlighted_option()
             chosen = option_vertex(highlighted) if highlighted else None
         with self.app.batch_update():
-            for w in self.query("#g-map").results(Static):
-                w.update(Group(board.draw(view, sites, chosen), board.track_line(view),
-                               board.legend() if self.mode == "wide" else Text("")))
+            self._draw_map(view, d, chosen, highlighted)
             self._set("#g-hand", panels.hand(view, me))
             self._set("#g-players", panels.players(view, me))
             self._set("#g-guilds", Group(panels.guilds(view), panels.guild_note()))
@@ -191,6 +189,14 @@ class GameScreen(PlayScreen):
             self._show_prompt(view, d)
         for box in self.query("#log").results(VerticalScroll):
             box.scroll_end(animate=False)
+
+    def _draw_map(self, view, d: Decision | None, chosen: int | None, highlighted) -> None:
+        """The map, with the sites (or robber's spots) the decision may name."""
+        spots = frozenset(o[1] for o in d.options if o[0] == "robber") if d is not None else frozenset()
+        spot = highlighted[1] if highlighted and highlighted[0] == "robber" else None
+        for w in self.query("#g-map").results(Static):
+            w.update(Group(board.draw(view, self.legal_sites(d), chosen, spots=spots, spot=spot),
+                           board.track_line(view), board.legend() if self.mode == "wide" else Text("")))
 
     def _set(self, selector: str, what) -> None:
         for w in self.query(selector).results(Static):
@@ -293,13 +299,9 @@ class GameScreen(PlayScreen):
 
     @on(OptionList.OptionHighlighted, "#g-choices")
     def _option_highlighted(self, event) -> None:
-        if self.is_mounted and not self.typed:
-            view = self.view
-            d = self.decision()
-            v = option_vertex(self._options[event.option_index]) if event.option_index < len(self._options) else None
-            for w in self.query("#g-map").results(Static):
-                w.update(Group(board.draw(view, self.legal_sites(d), v), board.track_line(view),
-                               board.legend() if self.mode == "wide" else Text("")))
+        if self.is_mounted and not self.typed and event.option_index < len(self._options):
+            option = self._options[event.option_index]
+            self._draw_map(self.view, self.decision(), option_vertex(option), option)
 
     def _answer(self, option: tuple) -> None:
         me = self.session.viewer
