@@ -9,7 +9,10 @@ from ..game import (
     COLOURS, Deck, Game, Line, PickRandom, RecordError, Reveal, RollDie, SetupError, StealRandom,
 )
 from .board import DEV_IDS, RESOURCES, R_INDEX
+from .notation import format_option, normalise, parse_option
 from .record import GAME_ID, Record, format_record, parse_record
+from .rules import new_state
+from .views import state_json, view_for
 
 
 class Guilds(Game):
@@ -26,20 +29,17 @@ class Guilds(Game):
     RecordError = RecordError
 
     def new_state(self, players: int, position: Any = None) -> Any:
-        from .rules import new_state
         return new_state(players, position)
 
     def decks(self, players: int) -> tuple[Deck, ...]:
         return (Deck("dev", (DEV_IDS,)),)
 
     def view_for(self, state: Any, seat: int | None) -> Any:
-        from .views import view_for
         return view_for(state, seat)
 
     def state_json(self, state: Any, running_scores: Any = (), viewer: int | None = None) -> dict:
         """The state as JSON: as it is (a replay's, which holds every card),
         or as seat ``viewer`` sees it."""
-        from .views import state_json
         return state_json(state, viewer, running_scores)
 
     def scores(self, state: Any) -> tuple[int, ...]:
@@ -51,15 +51,12 @@ class Guilds(Game):
         return f"{COLOURS[outcome.winners[0]]} wins with {outcome.detail}{scores}"
 
     def format_option(self, state: Any, option: tuple) -> str:
-        from .notation import format_option
         return format_option(state, option)
 
     def parse_option(self, state: Any, text: str) -> tuple:
-        from .notation import parse_option
         return parse_option(state, text)
 
     def normalise(self, text: str) -> str:
-        from .notation import normalise
         return normalise(text)
 
     def parse_record(self, text: str) -> Record:

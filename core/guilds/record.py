@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..game import COLOURS, Line, RecordError
+from ..game import COLOURS, Line, RecordError, read_record, record_seat, record_seats
 from .board import (
     BANK_START, DEV_IDS, FOUNDATIONS, HOUSES, LABORATORY, RESOURCES, R_INDEX, SPOT_INDEX,
     SPOT_IDS, TRACK, TRACK_BIT, VILLAS, V_INDEX, VERTEX_IDS, is_guard,
@@ -123,13 +123,6 @@ class Record:
 
 # --- reading ----------------------------------------------------------------------------------
 
-def _seat(word: str, players: int, n: int) -> int:
-    if word not in COLOURS[:players]:
-        raise RecordError(n, f"{word!r} is not a seat in a {players}-player game "
-                             f"({', '.join(COLOURS[:players])})")
-    return COLOURS.index(word)
-
-
 def _int(word: str, n: int, what: str) -> int:
     try:
         return int(word)
@@ -169,37 +162,7 @@ def _roll(word: str, n: int) -> tuple[int, ...]:
 def parse_record(text: str) -> Record:
     """Read a record; raises :class:`RecordError` naming the offending line."""
     rec = Record()
-    header = True
-    setup: list[tuple[int, str, str]] = []
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("*"):
-            header = False
-            rec.lines.append(Line(n, "*", line[1:].strip()))
-            continue
-        key, sep, value = line.partition(":")
-        key, value = key.strip(), value.strip()
-        if not sep:
-            raise RecordError(n, f"expected 'key: value' or 'colour: move', got {line!r}")
-        if key in COLOURS:
-            header = False
-            if not value:
-                raise RecordError(n, "a move line needs a move after the colon")
-            rec.lines.append(Line(n, key, value))
-            continue
-        if not header:
-            raise RecordError(n, f"setup line {key!r} after the moves began")
-        if key == "game":
-            if value != GAME_ID:
-                raise RecordError(n, f"this is a record of {value!r}, not of {GAME_ID!r}")
-        elif key == "players":
-            rec.players = _int(value, n, "players")
-            if rec.players not in (3, 4):
-                raise RecordError(n, "the guild game is for 3 or 4 players")
-        else:
-            setup.append((n, key, value))
+    rec.players, setup, rec.lines = read_record(text, GAME_ID, "the guild game", (3, 4))
     checks = _Checks(rec)
     for n, key, value in setup:
         _setup_line(rec, n, key, value)
@@ -216,23 +179,19 @@ def _setup_line(rec: Record, n: int, key: str, value: str) -> None:
     if key == "seed":
         rec.seed = _int(value, n, "seed")
     elif key == "seats":
-        for word in words:
-            colour, _, who = word.partition("=")
-            if who != "person" and not (who.startswith("bot:") and len(who) > 4):
-                raise RecordError(n, f"{word!r}: a seat is COLOUR=person or COLOUR=bot:KIND")
-            rec.seats[_seat(colour, P, n)] = who
+        rec.seats = record_seats(value, P, n)
     elif key == "first":
-        rec.fixed.first = pos.first = _seat(value, P, n)
+        rec.fixed.first = pos.first = record_seat(value, P, n)
     elif key == "dev":
         rec.fixed.dev = words
     elif key == "rolls":
         rec.fixed.rolls = [_roll(w, n) for w in words]
     elif key == "turn":
-        pos.turn = _seat(value, P, n)
+        pos.turn = record_seat(value, P, n)
     elif key == "turn-number":
         pos.turn_number = _int(value, n, "turn-number")
     elif head in PIECE_KEYS:
-        seat = _seat(arg, P, n)
+        seat = record_seat(arg, P, n)
         for w in words:
             if w not in V_INDEX:
                 raise RecordError(n, f"{w!r} is not a vertex (V00..V43)")
@@ -241,16 +200,16 @@ def _setup_line(rec: Record, n: int, key: str, value: str) -> None:
                 raise RecordError(n, f"{w} already holds a piece")
             pos.pieces[v] = (seat, PIECE_KEYS[head])
     elif head == "hand":
-        pos.hands[_seat(arg, P, n)] = _counts(words, n)
+        pos.hands[record_seat(arg, P, n)] = _counts(words, n)
     elif head == "parchments":
-        pos.parchments[_seat(arg, P, n)] = _int(value, n, "parchments")
+        pos.parchments[record_seat(arg, P, n)] = _int(value, n, "parchments")
     elif head == "gp":
-        pos.gp[_seat(arg, P, n)] = _counts(words, n)
+        pos.gp[record_seat(arg, P, n)] = _counts(words, n)
     elif head == "guild":
         g = _resource(arg, n)
         for w in words:
             if w.startswith("president="):
-                pos.presidents[g] = _seat(w[10:], P, n)
+                pos.presidents[g] = record_seat(w[10:], P, n)
             elif w == "locked":
                 pos.locked.append(g)
             else:
@@ -259,18 +218,18 @@ def _setup_line(rec: Record, n: int, key: str, value: str) -> None:
         k = _int(value, n, "receipts")
         if not 0 <= k <= 2:
             raise RecordError(n, "a seat has 0, 1 or 2 receipts face up")
-        pos.receipts[_seat(arg, P, n)] = k
+        pos.receipts[record_seat(arg, P, n)] = k
     elif head == "tokens":
-        pos.tokens[_seat(arg, P, n)] = [] if words == ["none"] else words
+        pos.tokens[record_seat(arg, P, n)] = [] if words == ["none"] else words
     elif key == "used":
         pos.used = words
     elif head in ("guards", "arrests", "vetinari"):
-        seat = _seat(arg, P, n)
+        seat = record_seat(arg, P, n)
         getattr(pos, head)[seat] = _int(value, n, head)
     elif head == "rank":
         if value not in ("captain", "lieutenant"):
             raise RecordError(n, "a rank is captain or lieutenant")
-        pos.ranks[_seat(arg, P, n)] = RANK_NAMES.index(value)
+        pos.ranks[record_seat(arg, P, n)] = RANK_NAMES.index(value)
     elif key == "robber":
         if value not in SPOT_INDEX:
             raise RecordError(n, f"{value!r} is not a robber spot (a token such as GRAIN:6, or SHADES)")

@@ -20,7 +20,7 @@ from typing import Any
 
 from ankh.core.game import (
     COLOURS, DealCard, Deck, Decision, Event, Game, IllegalAction, Line, MalformedAction, Outcome, RecordError,
-    Reveal, RollDie, register,
+    Reveal, RollDie, read_record, register,
 )
 
 CARDS = tuple(f"c{n}" for n in range(1, 13))
@@ -180,26 +180,14 @@ class Tiny(Game):
         raise MalformedAction(f"not a move: {text!r}")
 
     def parse_record(self, text: str) -> Record:
-        rec = Record()
-        for n, raw in enumerate(text.splitlines(), start=1):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            if line.startswith("*"):
-                rec.lines.append(Line(n, "*", line[1:].strip()))
-                continue
-            key, _, val = (part.strip() for part in line.partition(":"))
-            if key in COLOURS:
-                rec.lines.append(Line(n, key, val))
-            elif key == "game" and val != self.id:
-                raise RecordError(n, f"this is a record of another game ({val!r}), not of {self.name}")
-            elif key == "players":
-                rec.players = int(val)
-            elif key == "seed":
+        players, setup, lines = read_record(text, self.id, self.name, self.seats)
+        rec = Record(players=players, lines=lines)
+        for n, key, val in setup:
+            if key == "seed" and val.isdigit():
                 rec.seed = int(val)
             elif key == "seats":
                 rec.seats = {COLOURS.index(c): w for c, _, w in (p.partition("=") for p in val.split())}
-            elif key != "game":
+            else:
                 raise RecordError(n, f"unknown setup line {key!r}")
         return rec
 
