@@ -23,6 +23,7 @@ Nothing here imports a game: :func:`get` loads one by id, lazily, from
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
 #: The seats' colours and letters, the same in every game (the record notation
@@ -43,6 +44,104 @@ class IllegalAction(RulesError):
     """The answer is well formed but not allowed in this position."""
 
 
+class RecordError(RulesError):
+    """A record that cannot be read or replayed; names the line."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass
+class Line:
+    """A line of a game record after its header: a seat's decision (``who`` its
+    colour) or a chance outcome (``who`` is ``"*"``), in the game's notation."""
+    number: int
+    who: str
+    text: str
+
+
+def read_record(text: str, game_id: str, game_name: str, seats: tuple[int, ...]
+                ) -> tuple[int, list[tuple[int, str, str]], list[Line]]:
+    """A record's text split as every game writes it: the number of players,
+    the other setup lines ``(line number, key, value)`` in order, and the
+    :class:`Line` s of moves and chance outcomes.  Blank lines and ``#``
+    comments are skipped; a ``game:`` line must name ``game_id``; raises
+    :class:`RecordError` naming the line."""
+    players = seats[-1]
+    setup: list[tuple[int, str, str]] = []
+    lines: list[Line] = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("*"):
+            lines.append(Line(n, "*", line[1:].strip()))
+            continue
+        key, sep, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if not sep:
+            raise RecordError(n, f"expected 'key: value' or 'colour: move', got {line!r}")
+        if key in COLOURS:
+            if not value:
+                raise RecordError(n, "a move line needs a move after the colon")
+            lines.append(Line(n, key, value))
+            continue
+        if lines:
+            raise RecordError(n, f"setup line {key!r} after the moves began")
+        if key == "game":
+            if value != game_id:
+                raise RecordError(n, f"this is a record of another game ({value!r}), "
+                                     f"not of {game_name} ({game_id!r})")
+        elif key == "players":
+            if not value.isdigit() or int(value) not in seats:
+                many = f"{seats[0]} or {seats[1]}" if len(seats) == 2 else f"{seats[0]} to {seats[-1]}"
+                raise RecordError(n, f"{game_name} is for {many} players")
+            players = int(value)
+        else:
+            setup.append((n, key, value))
+    return players, setup, lines
+
+
+def record_seat(word: str, players: int, n: int) -> int:
+    """The seat a record's line ``n`` names by colour."""
+    if word not in COLOURS[:players]:
+        raise RecordError(n, f"{word!r} is not a seat in a {players}-player game "
+                             f"({', '.join(COLOURS[:players])})")
+    return COLOURS.index(word)
+
+
+def record_seats(value: str, players: int, n: int) -> dict[int, str]:
+    """A ``seats:`` line: who sits where, ``COLOUR=person`` or ``COLOUR=bot:KIND``."""
+    seats = {}
+    for word in value.split():
+        colour, _, who = word.partition("=")
+        if who != "person" and not (who.startswith("bot:") and len(who) > 4):
+            raise RecordError(n, f"{word!r}: a seat is COLOUR=person or COLOUR=bot:KIND")
+        seats[record_seat(colour, players, n)] = who
+    return seats
+
+
+def game_of_record(text: str) -> str:
+    """The id a record names on its ``game:`` line (before its moves), else
+    the default game's."""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition(":")
+        if not sep or line.startswith("*") or key.strip() in COLOURS:
+            break
+        if key.strip() == "game":
+            return value.strip()
+    return DEFAULT
+
+
+class SetupError(ValueError):
+    """A local table's fixed outcomes cannot all hold (an unknown or repeated card...)."""
+
+
 # --- what an engine waits for -------------------------------------------------------
 
 class Decision(NamedTuple):
@@ -60,12 +159,12 @@ class Decision(NamedTuple):
 
 
 class RollDie(NamedTuple):
-    """Roll ``count`` dice of ``sides`` faces each.  Answer with an int
-    1..sides when ``count`` is 1, else with a tuple of ``count`` such ints.
+    """Roll ``dice`` dice of ``sides`` faces each.  Answer with an int
+    1..sides when ``dice`` is 1, else with a tuple of ``dice`` such ints.
     (The first game's twelve-sided die is the default.)"""
     purpose: str
     sides: int = 12
-    count: int = 1
+    dice: int = 1
 
 
 class DealCard(NamedTuple):
@@ -215,6 +314,14 @@ class Game:
         "you"), for logs and the ``result:`` line."""
         raise NotImplementedError
 
+    def state_json(self, state: Any, running_scores: Any = ()) -> dict:
+        """The whole state as JSON (``ankh replay --json``)."""
+        raise NotImplementedError
+
+    def scores(self, state: Any) -> tuple[int, ...]:
+        """Every seat's score as the game stands (a table ended early keeps these)."""
+        raise NotImplementedError
+
     # the notation
     def format_option(self, state: Any, option: tuple) -> str:
         raise NotImplementedError
@@ -222,17 +329,58 @@ class Game:
     def parse_option(self, state: Any, text: str) -> tuple:
         raise NotImplementedError
 
-    # records, and the table that answers requests offline
+    def normalise(self, text: str) -> str:
+        """A move's text as :meth:`format_option` would write it."""
+        return " ".join(text.split())
+
+    # records: a header of ``key: value`` lines (``game: <id>`` first), then
+    # :class:`Line` s.  ``Record`` is the game's record class: a dataclass with
+    # at least ``players``, ``seed``, ``lines``, ``seats`` and ``position``.
+    Record: Any = None
+
     def parse_record(self, text: str) -> Any:
         raise NotImplementedError
 
     def format_record(self, record: Any) -> str:
         raise NotImplementedError
 
-    def local_game(self, record: Any, bots: dict[int, Any] | None = None) -> Any:
-        """A game at one table (a seeded local table answers every request),
-        replayed from ``record`` and carried on by ``bots``."""
+    # the local table (``ankh.net.local``): the platform owns the generator,
+    # the game says what its chance means.
+    def deck_orders(self, record: Any, rng: Any) -> dict[str, list]:
+        """Every hidden deck's true order (top first) for a game played at one
+        table: what ``record`` fixes, the rest shuffled with ``rng`` (a
+        ``random.Random`` the caller seeded)."""
         raise NotImplementedError
+
+    def fixed_rolls(self, record: Any) -> list[Any]:
+        """Die rolls ``record`` fixes, in order (answers to :class:`RollDie`)."""
+        return []
+
+    def fixed_pick(self, record: Any, req: PickRandom) -> tuple | None:
+        """The answer ``record`` fixes for a random pick, if any."""
+        return None
+
+    def table_answer(self, state: Any, req: Any, rng: Any, orders: dict[str, list]) -> Any:
+        """A local table's answer to ``req`` where the game answers it its own
+        way (a steal from a hand the engine lays out itself, say), drawing any
+        chance from ``rng``; :data:`NotImplemented` leaves it to the table (dice,
+        picks, cards of the hidden decks by their orders, a steal of a deck's
+        card)."""
+        return NotImplemented
+
+    def chance_text(self, state: Any, req: Any, answer: Any, orders: dict | None = None) -> str | None:
+        """A chance outcome as a record line (without ``* ``), or None for those
+        that follow from the deck orders (deals, reveals)."""
+        raise NotImplementedError
+
+    def chance_from_text(self, state: Any, req: Any, line: Line, orders: dict | None = None) -> Any:
+        """The answer to ``req`` that a record's ``*`` line gives."""
+        raise NotImplementedError
+
+    def informs(self, state: Any, req: Any, people: list[int]) -> bool:
+        """Whether answering ``req`` told the ``people`` at a local table
+        something new (after which their choices cannot be taken back)."""
+        return True
 
     def bot(self, kind: str, rng: Any) -> Any:
         """A bot of ``kind`` drawing its choices from ``rng``."""
@@ -247,11 +395,18 @@ class Game:
 #: the default: files and tables that name no game are of it.
 GAMES: Final[dict[str, str]] = {
     "morpork": "ankh.core.morpork.game",
+    "guilds": "ankh.core.guilds.game",
 }
 DEFAULT: Final = "morpork"
 
 
-class UnknownGame(LookupError):
+def register(game_id: str, module: str) -> None:
+    """Make game ``game_id`` (the ``GAME`` of ``module``) known to this process:
+    how a game outside this distribution -- a test's -- joins the platform."""
+    GAMES[game_id] = module
+
+
+class UnknownGame(ValueError):
     """No game has that id."""
 
 

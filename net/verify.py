@@ -28,7 +28,7 @@ from . import journal
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
 from .ledger import BODIES, Ledger
 from .ops import Move, describe
-from .peer import Moved, deck_specs, describe_outcome, replay
+from .peer import Moved, deck_specs, describe_outcome, game_of, replay
 from .transcript import MAX_TRANSCRIPT, Roster, read_stream
 
 
@@ -68,12 +68,20 @@ class Report:
     violations: tuple[Violation, ...]
     waiting: tuple[str, ...] = ()
     rules: str = ""  # what replaying the rules over the log showed ("" when the log is no game of the rules)
+    rules_known: bool = True  # False: the log is of a game this program does not know, so its rules went unchecked
+    steals: int = 0  # random steals, each proven at its step
+    keys: tuple[str, ...] = ()  # each seat's key fingerprint (its identity's), by seat: who really played
+
+    def key_lines(self) -> str:
+        """One line per seat naming the key that signed for it: a game re-signed
+        with other keys shows other fingerprints, whatever names it gives."""
+        return "".join(f"  seat {seat}: {name}, key {fp}\n" for seat, (name, fp) in enumerate(zip(self.seats, self.keys)))
 
     @property
     def status(self) -> str:
         if self.violations:
             return "violation"
-        return "fair" if self.audited else "incomplete"
+        return "fair" if self.audited and self.rules_known else "incomplete"
 
     def summary(self) -> str:
         decks = ", ".join(f"{name} ({size})" for name, size in self.decks) or "none"
@@ -81,15 +89,16 @@ class Report:
             "no end-of-game audit yet (decks not verified)"
         )
         rules = f"; {self.rules}" if self.rules else ""
+        steals = f"{self.steals} random steals proven; " if self.steals else ""
         return (
             f"{len(self.seats)} seats ({', '.join(self.seats)}); {self.steps} steps; {self.rolls} rolls; "
-            f"{self.dealt} cards dealt, {self.revealed} revealed; {audit}{rules}"
+            f"{self.dealt} cards dealt, {self.revealed} revealed; {steals}{audit}{rules}"
         )
 
     def __str__(self) -> str:
         if self.violations:
             return "\n".join(f"violation: {v}" for v in self.violations)
-        if not self.audited:
+        if not self.audited or not self.rules_known:
             waiting = "".join(f"; {w}" for w in self.waiting)
             return f"incomplete: {self.summary()}{waiting}"
         return "fair: " + self.summary()
@@ -219,14 +228,25 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
         violations=tuple(violations),
         waiting=tuple(waiting),
         rules=rules,
+        rules_known=not rules.startswith(RULES_UNKNOWN),
+        steals=sum(hand.steals for hand in ledger.hands.values()),
+        keys=tuple(roster.fingerprint(s) for s in range(roster.size)),
     )
+
+
+RULES_UNKNOWN = "rules not replayed: "
 
 
 def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, violation) -> str:
     """Replay the rules of the game over the log (a second reading of the file):
     every move must be legal and every step the one the rules ask for."""
-    specs = deck_specs(ledger.n) if 2 <= ledger.n <= 4 else []
-    if [d.spec for d in ledger.decks.values()][:3] != specs or not any(isinstance(op, Move) for op in ledger.history):
+    try:
+        game = game_of(roster.kind)
+    except RemoteProtocolError as exc:
+        return f"{RULES_UNKNOWN}{exc.message}"
+    specs = deck_specs(ledger.n, roster.kind) if ledger.n in game.seats else []
+    if [d.spec for d in ledger.decks.values()][:len(specs)] != specs or not specs \
+            or not any(isinstance(op, Move) for op in ledger.history):
         return ""  # a log of the protocol alone (no moves), not of a game of the rules
     try:
         r = replay(roster, frames)
@@ -240,14 +260,15 @@ def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, viola
     o = r.engine.outcome
     if o is None:
         return f"rules replayed: {moves} moves, the game is not over"
-    return f"rules replayed: {moves} moves, {describe_outcome(o)}"
+    return f"rules replayed: {moves} moves, {describe_outcome(o, roster.kind)}"
 
 
 EXIT_FAIR, EXIT_VIOLATION, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``ankh verify FILE``: prints "fair: ...", "incomplete: ..." or each violation.
+    """``ankh verify FILE``: prints "fair: ...", "incomplete: ..." or each violation;
+    after "fair" and "incomplete", one line per seat with the key it signed with.
 
     Exit status: 0 fair (audit passed), 1 violations found (or a damaged file),
     2 usage error or unreadable path, 3 incomplete (nothing wrong so far, but
@@ -263,6 +284,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cannot read {args[0]}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
     print(report)
+    if not report.violations:  # (a violation names its seat's key already)
+        print(report.key_lines(), end="")
     return {"fair": EXIT_FAIR, "violation": EXIT_VIOLATION, "incomplete": EXIT_INCOMPLETE}[report.status]
 
 

@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 
+from ankh.core.game import DEFAULT, GAMES
 from ankh.tui.bots import NET_BOT_KINDS
 from ankh.tui.i18n import LANGUAGES, _, choose_language, set_language
 
@@ -76,10 +77,20 @@ def main(argv: list[str] | None = None) -> int:
                          "players of this server; give a LAN address to meet players on the LAN too)"))
     sp.add_argument("--idle", type=float, default=30.0, metavar="MINUTES",
                     help=_("close a session after this long without a key pressed (default 30)"))
+    sp.add_argument("--sessions", type=int, default=32, metavar="N",
+                    help=_("sessions the server runs at once (default 32)"))
+    sp.add_argument("--per-key", type=int, default=3, metavar="N",
+                    help=_("sessions one key (or one guest's address) may hold at once (default 3)"))
+    sp.add_argument("--allow-join", action="append", default=[], metavar="HOST[:PORT]",
+                    help=_("an address the players may type to join a table (besides the tables found "
+                           "on the network); may be given more than once"))
     for p in (hp, jp):
         p.add_argument("--headless", action="store_true", help=_("no screen: a bot plays, events are printed"))
         p.add_argument("--bot", default="heuristic", help=_("the bot that plays a headless seat (and a table's bots)"))
         p.add_argument("--name", help=_("your name at the table"))
+        p.add_argument("--game", choices=tuple(GAMES), default=None if p is not hp else DEFAULT,
+                       help=_("the game: to host (default {default}), or to join (default: any)").format(
+                           default=DEFAULT))
         p.add_argument("--load", metavar="DIR", help=_("carry on a saved networked game"))
         p.add_argument("--seed", type=int, help=_("seed for the headless bot"))
         p.add_argument("--trace", metavar="FILE",
@@ -135,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             net = ["join", *([args.address] if args.address else [])]
         interface = getattr(args, "interface", None) or (args.bind if args.command == "host" and
                                                          args.bind != "0.0.0.0" else None)
-        table = [*(["--name", args.name] if args.name else []),
+        table = [*(["--name", args.name] if args.name else []), *(["--game", args.game] if args.game else []),
                  *(["--no-advertise"] if args.command == "host" and args.no_advertise else [])]
         return run(["--net", *net, *(["--interface", interface] if interface else []), *table, *rest])
     from ankh.tui.app import run
@@ -163,9 +174,12 @@ def serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(_("--ssh takes [ADDR:]PORT, like 2222 or 0.0.0.0:2222"))
     if args.idle <= 0:
         parser.error(_("--idle must be more than 0 minutes"))
+    if args.sessions < 1 or args.per_key < 1:
+        parser.error(_("--sessions and --per-key must be at least 1"))
     command = [sys.executable, "-m", "ankh.tui.cli", "--interface", args.interface]
     server = SshServer(command, home.data_dir(), host=host.strip("[]"), port=int(port),
-                       idle_timeout=args.idle * 60, log=lambda line: print("ankh:", line, flush=True))
+                       idle_timeout=args.idle * 60, log=lambda line: print("ankh:", line, flush=True),
+                       max_sessions=args.sessions, per_key=args.per_key, allow_join=args.allow_join)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -187,9 +201,8 @@ def serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def replay(path: str, as_json: bool) -> int:
-    from ankh.core.model import RulesError
-    from ankh.core.views import state_json
-    from ankh.net.local import LocalGame, SetupError
+    from ankh.core.game import RulesError, SetupError
+    from ankh.net.local import LocalGame
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -205,7 +218,7 @@ def replay(path: str, as_json: bool) -> int:
         print(f"ankh: {path}: {e}", file=sys.stderr)
         return 1
     if as_json:
-        json.dump(state_json(game.state, game.running_scores), sys.stdout, indent=2)
+        json.dump(game.game.state_json(game.state, game.running_scores), sys.stdout, indent=2)
         print()
     else:
         for event in game.log:
