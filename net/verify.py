@@ -69,6 +69,7 @@ class Report:
     waiting: tuple[str, ...] = ()
     rules: str = ""  # what replaying the rules over the log showed ("" when the log is no game of the rules)
     rules_known: bool = True  # False: the log is of a game this program does not know, so its rules went unchecked
+    steals: int = 0  # random steals, each proven at its step
     keys: tuple[str, ...] = ()  # each seat's key fingerprint (its identity's), by seat: who really played
 
     def key_lines(self) -> str:
@@ -88,9 +89,10 @@ class Report:
             "no end-of-game audit yet (decks not verified)"
         )
         rules = f"; {self.rules}" if self.rules else ""
+        steals = f"{self.steals} random steals proven; " if self.steals else ""
         return (
             f"{len(self.seats)} seats ({', '.join(self.seats)}); {self.steps} steps; {self.rolls} rolls; "
-            f"{self.dealt} cards dealt, {self.revealed} revealed; {audit}{rules}"
+            f"{self.dealt} cards dealt, {self.revealed} revealed; {steals}{audit}{rules}"
         )
 
     def __str__(self) -> str:
@@ -227,6 +229,7 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
         waiting=tuple(waiting),
         rules=rules,
         rules_known=not rules.startswith(RULES_UNKNOWN),
+        steals=sum(hand.steals for hand in ledger.hands.values()),
         keys=tuple(roster.fingerprint(s) for s in range(roster.size)),
     )
 

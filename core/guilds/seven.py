@@ -108,7 +108,7 @@ def steal(s: State, p: int, q: int) -> None:
     base = s.rnext
     s.rnext = base + n
     handles = tuple(range(base, base + n))
-    s.request(fast_new(StealRandom, ("res", handles, q, p, "robber")), r_stolen, p, q)
+    s.request(fast_new(StealRandom, ("res", handles, q, p, "robber", ())), r_stolen, p, q)
 
 
 def r_stolen(s: State, answer, p: int, q: int) -> None:
