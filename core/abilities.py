@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .model import ABILITY, ABILITY_PARAMS, ADJ, AREA_IDS, COLOURS, NUM_AREAS
 from .state import State
-from .board import ask_placement, placement_options, t_discard_one, t_draw, t_gain
+from .board import ask_placement, pay, placement_options, t_discard_one, t_draw, t_gain
 
 
 # --- City Area abilities ----------------------------------------------------------------------
@@ -60,9 +60,9 @@ def use_ability(s: State, p: int, a: int) -> None:
     if s.narrate:
         s.log("ability", p, f"{COLOURS[p]}: ability {AREA_IDS[a]}", area=a)
     if kind == "take_money":
-        s.money[p] += prm["amount"]
+        t_gain(s, p, prm["amount"])
     elif kind == "pay_to_place_minion":
-        s.money[p] -= prm["cost"]
+        pay(s, p, None, prm["cost"])
         ask_placement(s, p, _area_and_neighbours(prm["centre_area"] - 1),
                       f"{AREA_IDS[a]}: place a minion")
     elif kind == "draw_then_discard":
@@ -75,7 +75,7 @@ def use_ability(s: State, p: int, a: int) -> None:
         s.ask(p, "area", [("area", x) for x in shades_targets(s, prm["centre_area"] - 1)],
               "The Shades: place a trouble marker", r_place_trouble, p)
     elif kind == "pay_to_remove_trouble":
-        s.money[p] -= prm["cost"]
+        pay(s, p, None, prm["cost"])
         s.ask(p, "area", [("area", x) for x in range(NUM_AREAS) if s.trouble[x]],
               "Isle of Gods: remove a trouble marker", r_remove_trouble, p)
 

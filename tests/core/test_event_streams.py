@@ -23,7 +23,7 @@ from .helpers import ChoosyRandomBot, final_state_text, new_table_game
 
 GAMES = [(players, seed) for players in (2, 3, 4) for seed in range(100)]
 HEURISTIC_GAMES = [(players, 1000 + seed) for players in (2, 3, 4) for seed in range(4)]
-DIGEST = "26fd3148bb7dd73a59326d1f43e8259106f958a273a176af716e22c68b4bd1bb"
+DIGEST = "917ba85237644d0eebdae4a8b5a7b500c7d64c26f3fe681777d2c80797a59ea2"
 
 
 def game_stream(players: int, seed: int, bot) -> tuple[list, State]:
