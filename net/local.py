@@ -187,6 +187,7 @@ class LocalGame:
         self.running_scores: list[tuple[int, int, tuple[int, ...]]] = []  # (turn, seat, scores)
         self._barrier = 0         # lines before this index can no longer be taken back
         self._choices: list[int] = []  # indices of people's real choices (more than one option)
+        self.informed = None      # what last put the barrier: a request, or the seat of a bot that chose
         self._replay(record.lines)
 
     @classmethod
@@ -252,7 +253,9 @@ class LocalGame:
         if len(d.options) > 1:
             self.record.lines.append(Line(0, COLOURS[d.seat], text))
         if d.seat in self.bots:
-            self._barrier = len(self.record.lines)
+            if len(d.options) > 1:  # a forced move (a pass with nothing to play) tells nobody anything
+                self._barrier = len(self.record.lines)
+                self.informed = d.seat
         elif len(d.options) > 1:
             self._choices.append(len(self.record.lines) - 1)
 
@@ -266,6 +269,7 @@ class LocalGame:
             self.record.lines.append(Line(0, "*", line))
         if self._informs(req):
             self._barrier = len(self.record.lines)
+            self.informed = req
 
     def _note_turn(self) -> None:
         """Everybody's score as each turn begins (and once more when the game ends)."""
@@ -278,7 +282,10 @@ class LocalGame:
 
     def _informs(self, req) -> bool:
         """Did this request bring new information to the people at the table?
-        Revealing a person's own card does not; draws, rolls, picks do."""
+        Revealing a person's own card does not, nor dealing or showing cards
+        to a bot; draws, rolls, picks do."""
+        if isinstance(req, (DealCard, ShowCards)) and req.seat in self.bots:
+            return False
         if isinstance(req, Reveal) and req.deck == "player":
             people = [p for p in range(self.state.players) if p not in self.bots]
             return not all(any(self.state.sees(p, h) for p in people) for h in req.handles)
