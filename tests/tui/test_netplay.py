@@ -148,7 +148,7 @@ async def test_the_host_dialog_sets_the_bots_level_and_can_hide_the_chat_from_sp
         await pilot.press("o")
         assert isinstance(app.screen, HostDialog)
         assert "Spectators see the chat" in str(app.screen.query_one("#spectator-chat").render())
-        assert "normal (heuristic)" in str(app.screen.query_one("#bot-kind").render())
+        assert "normal" in str(app.screen.query_one("#bot-kind").render())
         # seats, bots, bots play: easy, spectators see the chat: no
         await pilot.press("down", "down", "right", "down", "right", "enter")
         assert isinstance(app.screen, LobbyScreen)
