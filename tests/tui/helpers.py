@@ -55,3 +55,9 @@ async def listening_port(pilot, session) -> str:
             break
         await pilot.pause(0.05)
     return session.address.rsplit(":", 1)[1]
+
+
+def footer_keys(app) -> list[str]:
+    """What the footer offers now (the words of its keys)."""
+    from textual.widgets._footer import FooterKey
+    return [key.description for key in app.screen.query(FooterKey)]

@@ -101,6 +101,39 @@ async def test_chat_in_the_lobby_and_the_game_shows_markup_and_escapes_literally
         task.cancel()
 
 
+async def test_a_seat_at_a_networked_table_is_offered_no_undo():
+    """Every move at a networked table is final: the footer offers no Undo
+    (in French no « Annul. »), the palette no take-back."""
+    from ankh.net.envelope import Identity
+    from ankh.net.io.node import JoinNode
+    from ankh.tui import i18n
+
+    from .helpers import footer_keys
+
+    for lang, undo in (("en", "Undo"), ("fr", "Annul.")):
+        i18n.set_language(lang)
+        app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("o", "enter", "ctrl+r")
+            session = app.screen.session
+            while not (session.address and ":" in session.address):
+                await pilot.pause(0.05)
+            port = int(session.address.rsplit(":", 1)[1])
+            joiner = JoinNode(Identity.generate(), "bob", decide=_never, report=lambda w, d: None, save_root=None)
+            task = asyncio.ensure_future(joiner.run("127.0.0.1", port))
+            for _ in range(400):
+                if isinstance(app.screen, GameScreen) and app.screen.view is not None:
+                    break
+                await pilot.pause(0.05)
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await pilot.pause()
+            offered = footer_keys(app)
+            assert undo not in offered and offered, offered
+            assert not [c for c in screen.commands() if c.title == i18n._("Undo")]
+            task.cancel()
+
+
 async def _never(peer, decision):
     await asyncio.sleep(3600)
 
@@ -214,7 +247,7 @@ async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(
     from ankh.net.envelope import Identity
     from ankh.net.io.node import HostNode
 
-    from .helpers import notices
+    from .helpers import footer_keys, notices
 
     decide, go_on = paused_at_turn_2(4)
     host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=decide, report=lambda w, d: None,
@@ -232,6 +265,10 @@ async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(
             screen = app.screen
             assert isinstance(screen, GameScreen)
             assert [screen.check_action(a, ()) for a in ("undo", "pick", "chat")] == [False, False, False]
+            await pilot.pause()
+            offered = footer_keys(app)
+            assert "Log" in offered and "Players" in offered, offered
+            assert not {"Choose", "Pick", "Hand", "Undo", "Chat"} & set(offered), offered
             await pilot.press("u", "c", "1")                      # nothing to take back, say or pick
             assert app.screen is screen
             host.chat("welcome, watchers")

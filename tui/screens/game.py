@@ -200,8 +200,8 @@ class GameScreen(Localised, Screen):
             self.app.push_screen(ChatDialog(), lambda line: say(line) if line and line.strip() else None)
 
     def _holding_notices(self) -> bool:
-        """Whether notices wait: over the help or a dialog, or (at 80×24) over
-        the map and options of your decision, none is shown."""
+        """Whether news of the game waits: over the help or a dialog, or (at
+        80×24) over the map and options of your decision, none is shown."""
         return not self.is_current or (self.mode == "compact" and self.view is not None
                                        and self.view.decision is not None)
 
@@ -215,8 +215,8 @@ class GameScreen(Localised, Screen):
 
     def _tell_chat(self) -> None:
         lines = getattr(self.session, "chat_lines", None)
-        if lines is None or self._holding_notices():
-            return  # told once you have decided, or are back
+        if lines is None or not self.is_current:
+            return  # told once you are back from the help or a dialog
         for seat, name, said in lines[self._chat_told:]:
             if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
                 title = _("Chat") if getattr(self.session, "spectating", False) else _("Chat (c to answer)")
@@ -251,6 +251,10 @@ class GameScreen(Localised, Screen):
             node.styles.height = rows
 
     def _focus_choices(self) -> None:
+        """The options take the keys while there is a decision (never for a
+        spectator, who has none: the footer offers no Choose then)."""
+        if self.view is None or self.view.decision is None:
+            return
         for c in self.query(Choices):
             c.focus()
 

@@ -339,7 +339,6 @@ class DecisionPrompt(Vertical):
             where = ", ".join(area_title(view.option_texts[i].split()[-1]) for i in e.options)
             detail = _("Enter, then choose where: {places}.").format(places=where)
             self.query_one("#detail", Static).update(Text(detail, style="italic"))
-            self._keep_highlight_in_sight()
             self.post_message(self.Highlighted(None, e.key))
             return
         index = e.options[0]
@@ -354,14 +353,7 @@ class DecisionPrompt(Vertical):
             detail = _("{colour} has ${money}, {cards} cards in hand, {minions} minions on the board.").format(
                 colour=colour(COLOURS.index(words[1])), money=seat.money, cards=seat.hand_size, minions=12 - seat.minions_left)
         self.query_one("#detail", Static).update(Text(detail, style="italic"))
-        self._keep_highlight_in_sight()
         self.post_message(self.Highlighted(index, text))
-
-    def _keep_highlight_in_sight(self) -> None:
-        """A longer description leaves the options fewer rows: scroll them
-        again once laid out, so that the highlighted one is still seen."""
-        choices = self.query_one(Choices)
-        self.call_after_refresh(choices.scroll_to_highlight)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
