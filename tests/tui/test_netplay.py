@@ -70,20 +70,11 @@ async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_
 async def test_chat_in_the_lobby_and_the_game_shows_markup_and_escapes_literally(tmp_path):
     """A joiner's chat line with markup and an escape sequence: shown as plain
     characters in the host's lobby and as a notice in its game."""
-    from ankh.net.envelope import Identity
-    from ankh.net.io.node import JoinNode
-
     from .helpers import notices
 
     app = AnkhApp(bot_delay=0, interface="127.0.0.1")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("o", "enter", "ctrl+r")
-        session = app.screen.session
-        while not (session.address and ":" in session.address):
-            await pilot.pause(0.05)
-        port = int(session.address.rsplit(":", 1)[1])
-        joiner = JoinNode(Identity.generate(), "mallory", decide=_never, report=lambda w, d: None, save_root=None)
-        task = asyncio.ensure_future(joiner.run("127.0.0.1", port))
+        session, joiner, task = await host_and_seat(pilot, "mallory")
         while joiner.seat < 0:
             await pilot.pause(0.05)
         joiner.chat("[bold red]hi[/] \x1b[2J there")
@@ -104,8 +95,6 @@ async def test_chat_in_the_lobby_and_the_game_shows_markup_and_escapes_literally
 async def test_a_seat_at_a_networked_table_is_offered_no_undo():
     """Every move at a networked table is final: the footer offers no Undo
     (in French no « Annul. »), the palette no take-back."""
-    from ankh.net.envelope import Identity
-    from ankh.net.io.node import JoinNode
     from ankh.tui import i18n
 
     from .helpers import footer_keys
@@ -114,13 +103,7 @@ async def test_a_seat_at_a_networked_table_is_offered_no_undo():
         i18n.set_language(lang)
         app = AnkhApp(bot_delay=0, interface="127.0.0.1")
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.press("o", "enter", "ctrl+r")
-            session = app.screen.session
-            while not (session.address and ":" in session.address):
-                await pilot.pause(0.05)
-            port = int(session.address.rsplit(":", 1)[1])
-            joiner = JoinNode(Identity.generate(), "bob", decide=_never, report=lambda w, d: None, save_root=None)
-            task = asyncio.ensure_future(joiner.run("127.0.0.1", port))
+            _session, _joiner, task = await host_and_seat(pilot, "bob")
             for _ in range(400):
                 if isinstance(app.screen, GameScreen) and app.screen.view is not None:
                     break
@@ -132,6 +115,20 @@ async def test_a_seat_at_a_networked_table_is_offered_no_undo():
             assert undo not in offered and offered, offered
             assert not [c for c in screen.commands() if c.title == i18n._("Undo")]
             task.cancel()
+
+
+async def host_and_seat(pilot, name: str):
+    """Host a 2-seat table from the title screen, ready, and seat a joiner
+    called ``name`` that never decides: (the host's session, the joiner, its task)."""
+    from ankh.net.envelope import Identity
+    from ankh.net.io.node import JoinNode
+    await pilot.press("o", "enter", "ctrl+r")
+    session = pilot.app.screen.session
+    while not (session.address and ":" in session.address):
+        await pilot.pause(0.05)
+    port = int(session.address.rsplit(":", 1)[1])
+    joiner = JoinNode(Identity.generate(), name, decide=_never, report=lambda w, d: None, save_root=None)
+    return session, joiner, asyncio.ensure_future(joiner.run("127.0.0.1", port))
 
 
 async def _never(peer, decision):
