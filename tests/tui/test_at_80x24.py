@@ -66,3 +66,36 @@ async def test_the_hand_panel_scrolls_by_keyboard():
         await pilot.press("pageup")
         await pilot.pause()
         assert box.scroll_y == 0
+
+
+@pytest.mark.parametrize("lang, refused", [
+    ("en", "A name is 1 to 24 letters"),
+    ("fr", "Un nom a de 1 à 24 lettres"),
+])
+async def test_a_player_sets_their_name_in_the_settings(ankh_home, lang, refused):
+    """Two players on one machine sat as "root" and "root 2": the settings
+    let each choose the name the table shows; a bad one is refused in the
+    dialog, under the name, and nothing is lost."""
+    from textual.widgets import Input, Static
+    from ankh.net import home
+    from ankh.tui.screens.settings import SettingsScreen
+    i18n.set_language(lang)
+    app = AnkhApp(bot_delay=0)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        name = app.screen.query_one("#name", Input)
+        await pilot.press("tab")
+        assert app.screen.focused is name
+        name.value = ""
+        await pilot.press(*"!!bad", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SettingsScreen)
+        assert refused in str(app.screen.query_one("#name-error", Static).render())
+        assert home.player_name() == home.default_name()
+        name.value = ""
+        await pilot.press(*"Alice", "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, SettingsScreen)
+    assert home.player_name() == "Alice"
+    assert home.load_identity().name == "Alice"              # the name a table is joined under
