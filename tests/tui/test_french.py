@@ -429,7 +429,7 @@ async def test_a_french_host_and_an_english_peer_play_at_one_table(tmp_path, fre
     from ankh.tui.screens.game import GameScreen
     from ankh.tui.screens.lobby import HostDialog, LobbyScreen
 
-    from .helpers import listening_port
+    from .helpers import listening_port, until_the_game
 
     app = AnkhApp(bot_delay=0, interface="127.0.0.1")
     joiner = None
@@ -449,6 +449,7 @@ async def test_a_french_host_and_an_english_peer_play_at_one_table(tmp_path, fre
             joiner = subprocess.Popen([sys.executable, "-m", "ankh.tui.cli", "join", f"127.0.0.1:{port}",
                                        "--headless", "--bot", "random", "--seed", "7"],
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+            await until_the_game(pilot, session)
             decided = 0
             for _ in range(2000):                   # eight decisions of ours, the peer's in between
                 if decided >= 8 or session.result is not None:

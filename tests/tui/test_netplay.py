@@ -13,6 +13,8 @@ from ankh.tui.screens.end import EndScreen
 from ankh.tui.screens.game import GameScreen
 from ankh.tui.screens.lobby import HostDialog, LobbyScreen
 
+from .helpers import until_the_game
+
 
 async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_end(tmp_path):
     app = AnkhApp(bot_delay=0, interface="127.0.0.1")
@@ -38,11 +40,7 @@ async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_
             joiner = subprocess.Popen([sys.executable, "-m", "ankh.tui.cli", "join", f"127.0.0.1:{port}",
                                        "--headless", "--bot", "random", "--seed", "5"],
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-            for _ in range(600):
-                if isinstance(app.screen, GameScreen):
-                    break
-                await pilot.pause(0.05)
-            assert isinstance(app.screen, GameScreen), "the game screen never came"
+            await until_the_game(pilot, session)
             assert session.start is not None and len(session.start.fingerprint.split()) == 5
             for _ in range(5000):                           # play the first option at every decision
                 if isinstance(app.screen, EndScreen) or session.result is not None:
@@ -74,10 +72,11 @@ async def test_chat_in_the_lobby_and_the_game_shows_markup_and_escapes_literally
 
     app = AnkhApp(bot_delay=0, interface="127.0.0.1")
     async with app.run_test(size=(80, 24)) as pilot:
-        session, joiner, task = await host_and_seat(pilot, "mallory")
+        session, joiner, task = await host_and_seat(pilot, "mallory", to_the_game=False)
         while joiner.seat < 0:
             await pilot.pause(0.05)
         joiner.chat("[bold red]hi[/] \x1b[2J there")
+        await until_the_game(pilot, session)
         for _ in range(100):
             if isinstance(app.screen, GameScreen) and session.chat_lines:
                 break
@@ -117,9 +116,10 @@ async def test_a_seat_at_a_networked_table_is_offered_no_undo():
             task.cancel()
 
 
-async def host_and_seat(pilot, name: str):
+async def host_and_seat(pilot, name: str, to_the_game: bool = True):
     """Host a 2-seat table from the title screen, ready, and seat a joiner
-    called ``name`` that never decides: (the host's session, the joiner, its task)."""
+    called ``name`` that never decides (then, ``to_the_game``, confirm the
+    fingerprint and wait for the game): (the host's session, the joiner, its task)."""
     from ankh.net.envelope import Identity
     from ankh.net.io.node import JoinNode
     await pilot.press("o", "enter", "ctrl+r")
@@ -128,7 +128,10 @@ async def host_and_seat(pilot, name: str):
         await pilot.pause(0.05)
     port = int(session.address.rsplit(":", 1)[1])
     joiner = JoinNode(Identity.generate(), name, decide=_never, report=lambda w, d: None, save_root=None)
-    return session, joiner, asyncio.ensure_future(joiner.run("127.0.0.1", port))
+    task = asyncio.ensure_future(joiner.run("127.0.0.1", port))
+    if to_the_game:
+        await until_the_game(pilot, session)
+    return session, joiner, task
 
 
 async def _never(peer, decision):
@@ -144,6 +147,7 @@ async def test_a_networked_save_is_listed_and_loads_back_to_its_table(tmp_path, 
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o", "down", "right", "enter", "ctrl+r")   # 2 seats, 1 of them a bot; ready
         session = app.screen.session
+        await until_the_game(pilot, session)
         for _ in range(400):
             if isinstance(app.screen, GameScreen) and session.decision is not None:
                 break

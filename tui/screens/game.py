@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from functools import partial
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,7 +19,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer
+from textual.widgets import ContentSwitcher, Footer, Static
 
 from ankh.core.views import PlayerView
 
@@ -159,6 +160,10 @@ class GameScreen(Localised, Screen):
                     players = Players(id="players").data_bind(GameScreen.view)
                     players.border_title = _("Players")
                     yield players
+                    if self.fingerprint:
+                        box = Static(self.fingerprint, id="fingerprint")
+                        box.border_title = _("Table fingerprint")
+                        yield box
                     with VerticalScroll(id="since") as box:
                         box.border_title = _("Since your last move")
                         yield since
@@ -173,6 +178,9 @@ class GameScreen(Localised, Screen):
                 with VerticalScroll(id="players"):
                     yield You(id="you").data_bind(GameScreen.view)
                     yield Players().data_bind(GameScreen.view)
+                    if self.fingerprint:
+                        yield Static(Text.assemble((_("Table fingerprint") + ": ", "bold"), self.fingerprint),
+                                     id="fingerprint")
                 with VerticalScroll(id="since"):
                     yield since
                 yield GameLog(id="log").data_bind(GameScreen.view, events=GameScreen.events)
@@ -530,9 +538,24 @@ class GameScreen(Localised, Screen):
         self.app.notify(told, timeout=4)
         self.app.pop_screen()
 
+    @property
+    def fingerprint(self) -> str | None:
+        """A networked table's fingerprint (the same on every screen of the table)."""
+        return getattr(self.session, "fingerprint", None)
+
+    def action_fingerprint(self) -> None:
+        from .dialogs import Shown
+        if self.fingerprint:
+            self.app.push_screen(Shown(_("Table fingerprint"), self.fingerprint,
+                                       _("Every screen at this table shows the same words: read them aloud "
+                                         "to compare.")))
+
     def commands(self):
         """This game's commands for the command palette."""
         from textual.app import SystemCommand
+        if self.fingerprint:
+            yield SystemCommand(_("Table fingerprint"), _("Show it again, to compare with the other screens"),
+                                self.action_fingerprint)
         if self.check_action("undo", ()):
             yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
         if self.mode == "compact":
