@@ -28,7 +28,7 @@ from . import journal
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
 from .ledger import BODIES, Ledger
 from .ops import Move, describe
-from .peer import Moved, deck_specs, describe_outcome, replay
+from .peer import Moved, deck_specs, describe_outcome, game_of, replay
 from .transcript import MAX_TRANSCRIPT, Roster, read_stream
 
 
@@ -68,12 +68,13 @@ class Report:
     violations: tuple[Violation, ...]
     waiting: tuple[str, ...] = ()
     rules: str = ""  # what replaying the rules over the log showed ("" when the log is no game of the rules)
+    rules_known: bool = True  # False: the log is of a game this program does not know, so its rules went unchecked
 
     @property
     def status(self) -> str:
         if self.violations:
             return "violation"
-        return "fair" if self.audited else "incomplete"
+        return "fair" if self.audited and self.rules_known else "incomplete"
 
     def summary(self) -> str:
         decks = ", ".join(f"{name} ({size})" for name, size in self.decks) or "none"
@@ -89,7 +90,7 @@ class Report:
     def __str__(self) -> str:
         if self.violations:
             return "\n".join(f"violation: {v}" for v in self.violations)
-        if not self.audited:
+        if not self.audited or not self.rules_known:
             waiting = "".join(f"; {w}" for w in self.waiting)
             return f"incomplete: {self.summary()}{waiting}"
         return "fair: " + self.summary()
@@ -219,14 +220,23 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
         violations=tuple(violations),
         waiting=tuple(waiting),
         rules=rules,
+        rules_known=not rules.startswith(RULES_UNKNOWN),
     )
+
+
+RULES_UNKNOWN = "rules not replayed: "
 
 
 def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, violation) -> str:
     """Replay the rules of the game over the log (a second reading of the file):
     every move must be legal and every step the one the rules ask for."""
-    specs = deck_specs(ledger.n) if 2 <= ledger.n <= 4 else []
-    if [d.spec for d in ledger.decks.values()][:3] != specs or not any(isinstance(op, Move) for op in ledger.history):
+    try:
+        game = game_of(roster.kind)
+    except RemoteProtocolError as exc:
+        return f"{RULES_UNKNOWN}{exc.message}"
+    specs = deck_specs(ledger.n, roster.kind) if ledger.n in game.seats else []
+    if [d.spec for d in ledger.decks.values()][:len(specs)] != specs or not specs \
+            or not any(isinstance(op, Move) for op in ledger.history):
         return ""  # a log of the protocol alone (no moves), not of a game of the rules
     try:
         r = replay(roster, frames)
@@ -240,7 +250,7 @@ def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, viola
     o = r.engine.outcome
     if o is None:
         return f"rules replayed: {moves} moves, the game is not over"
-    return f"rules replayed: {moves} moves, {describe_outcome(o)}"
+    return f"rules replayed: {moves} moves, {describe_outcome(o, roster.kind)}"
 
 
 EXIT_FAIR, EXIT_VIOLATION, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3

@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 
+from ankh.core.game import DEFAULT, GAMES
 from ankh.tui.bots import NET_BOT_KINDS
 from ankh.tui.i18n import LANGUAGES, _, choose_language, set_language
 
@@ -81,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--headless", action="store_true", help=_("no screen: a bot plays, events are printed"))
         p.add_argument("--bot", default="heuristic", help=_("the bot that plays a headless seat (and a table's bots)"))
         p.add_argument("--name", help=_("your name at the table"))
+        p.add_argument("--game", choices=tuple(GAMES), default=None if p is not hp else DEFAULT,
+                       help=_("the game: to host (default {default}), or to join (default: any)").format(
+                           default=DEFAULT))
         p.add_argument("--load", metavar="DIR", help=_("carry on a saved networked game"))
         p.add_argument("--seed", type=int, help=_("seed for the headless bot"))
         p.add_argument("--trace", metavar="FILE",
@@ -136,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
             net = ["join", *([args.address] if args.address else [])]
         interface = getattr(args, "interface", None) or (args.bind if args.command == "host" and
                                                          args.bind != "0.0.0.0" else None)
-        table = [*(["--name", args.name] if args.name else []),
+        table = [*(["--name", args.name] if args.name else []), *(["--game", args.game] if args.game else []),
                  *(["--no-advertise"] if args.command == "host" and args.no_advertise else [])]
         return run(["--net", *net, *(["--interface", interface] if interface else []), *table, *rest])
     from ankh.tui.app import run
@@ -202,10 +206,9 @@ def replay(path: str, as_json: bool) -> int:
 
 
 def _replay(path, as_json: bool) -> int:
-    from ankh.core.model import RulesError
-    from ankh.core.views import state_json
+    from ankh.core.game import RulesError, SetupError
     from ankh.net import journal
-    from ankh.net.local import LocalGame, SetupError
+    from ankh.net.local import LocalGame
     if path.is_dir():  # a networked game's save folder: its finished game, or its journal so far
         path = path / "game.ankh" if (path / "game.ankh").exists() else path / "journal.ankh"
     try:
@@ -226,7 +229,7 @@ def _replay(path, as_json: bool) -> int:
         print(f"ankh: {path}: {e}", file=sys.stderr)
         return 1
     if as_json:
-        json.dump(state_json(game.state, game.running_scores), sys.stdout, indent=2)
+        json.dump(game.game.state_json(game.state, game.running_scores), sys.stdout, indent=2)
         print()
     else:
         for event in game.log:
@@ -251,12 +254,12 @@ def _replay_network(path, data: bytes, as_json: bool) -> int:
     """A networked game's public log: what every seat and spectator saw, the
     hidden cards left hidden."""
     import io
-    from ankh.core.views import state_json
+    from ankh.core.game import get
     from ankh.net import journal
     from ankh.net.errors import ProtocolError
     from ankh.net.peer import Logged, replay as replay_log
     from ankh.net.transcript import read_stream
-    from ankh.tui.words import describe, said_already
+    from ankh.tui.games import ui
     try:
         if journal.is_journal(data[:64]):
             data = journal.read(data)[0].to_bytes()
@@ -266,14 +269,11 @@ def _replay_network(path, data: bytes, as_json: bool) -> int:
         print(_("ankh: {path} cannot be replayed: {why}").format(path=path, why=translated_words(e)), file=sys.stderr)
         return 1
     if as_json:
-        json.dump(state_json(game.engine), sys.stdout, indent=2)
+        json.dump(get(roster.kind).state_json(game.engine), sys.stdout, indent=2)
         print()
     else:
-        before = None
-        for event in (item.event for item in game.history if isinstance(item, Logged)):
-            if not said_already(event, before):   # "ended the turn and drew 1 card" says the draw
-                print(describe(event, None))
-            before = event
+        for line in ui(roster.kind).public_log([item.event for item in game.history if isinstance(item, Logged)]):
+            print(line)
     sys.stdout.flush()
     return 0
 

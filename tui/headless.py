@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ankh.core.model import COLOURS
+from ankh.core.game import COLOURS
 from ankh.net import home, journal
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError
 from ankh.net.envelope import Identity
@@ -24,7 +24,7 @@ from ankh.net.io.transport import ConnectionClosed
 from ankh.net.lobby import Start
 from ankh.net.peer import Audited, GameOver, Logged, Moved
 
-from .bots import make_bot
+from ankh.tui.bots import make_bot
 
 
 def _printer(out=sys.stdout):
@@ -149,7 +149,7 @@ def _bot_decider(kind: str, seed: int | None):
         bot = bots.get(peer.me)
         if bot is None:
             rng = random.Random(None if seed is None else f"{seed}:{peer.me}")
-            bot = bots[peer.me] = (make_bot(kind, rng), rng)
+            bot = bots[peer.me] = (make_bot(kind, rng, peer.game), rng)
         state = peer.engine.copy()
         return await asyncio.to_thread(bot[0].choose, state, decision)
 
@@ -176,7 +176,8 @@ def host(args) -> int:
         else:
             node = HostNode(profile.identity, name, seats=args.seats, bots=args.bots, decide=decide, report=report,
                             save_root=home.saves_dir(), bind=args.bind, port=args.port,
-                            advertise=not args.no_advertise, spectator_chat=not args.no_spectator_chat)
+                            advertise=not args.no_advertise, spectator_chat=not args.no_spectator_chat,
+                            kind=args.game)
         await node.open()
         return await node.run()
 
@@ -228,7 +229,8 @@ def join(args) -> int:
                 turned_away.append(data)  # not the last word: the seat's save carries on
             else:
                 report(what, data)
-        node = JoinNode(profile.identity, name, decide=decide, report=first_try, save_root=home.saves_dir())
+        node = JoinNode(profile.identity, name, decide=decide, report=first_try, save_root=home.saves_dir(),
+                        want=args.game)
         result = await node.run(h, p)
         if not turned_away:
             return result

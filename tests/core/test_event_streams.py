@@ -15,15 +15,15 @@ from __future__ import annotations
 import hashlib
 import random
 
-from ankh.core.bots.heuristic import HeuristicBot
-from ankh.core.model import Decision
-from ankh.core.state import State
+from ankh.core.morpork.bots.heuristic import HeuristicBot
+from ankh.core.morpork.model import Decision
+from ankh.core.morpork.state import State
 
 from .helpers import ChoosyRandomBot, final_state_text, new_table_game
 
 GAMES = [(players, seed) for players in (2, 3, 4) for seed in range(100)]
 HEURISTIC_GAMES = [(players, 1000 + seed) for players in (2, 3, 4) for seed in range(4)]
-DIGEST = "917ba85237644d0eebdae4a8b5a7b500c7d64c26f3fe681777d2c80797a59ea2"
+DIGEST = "6c249c24ac6ff3cd9a9662311d51002dd6c8cd2207de8255f268477237210702"
 
 
 def game_stream(players: int, seed: int, bot) -> tuple[list, State]:

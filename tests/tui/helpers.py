@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from ankh.tui.screens.dialogs import HandOver
-from ankh.tui.screens.end import EndScreen
-from ankh.tui.screens.game import GameScreen
+from ankh.tui.games.morpork.screens.end import EndScreen
+from ankh.tui.games.morpork.screens.game import GameScreen
 
 
 def deciding(app) -> bool:
@@ -66,7 +66,7 @@ def footer_keys(app) -> list[str]:
 async def until_the_game(pilot, session, limit: int = 600) -> None:
     """Wait in the lobby until the game screen comes, confirming the table
     fingerprint once it shows (the deal waits for every player's)."""
-    from ankh.tui.screens.game import GameScreen
+    from ankh.tui.games.morpork.screens.game import GameScreen
     for _ in range(limit):
         if isinstance(pilot.app.screen, GameScreen):
             return

@@ -7,9 +7,9 @@ from textual.containers import VerticalScroll
 from ankh.tui import i18n
 from ankh.tui.app import AnkhApp
 from ankh.tui.session import GameSession
-from ankh.tui.text import colour
+from ankh.tui.seats import colour
 from ankh.tui.widgets.choices import Choices
-from ankh.tui.widgets.status import StatusBar
+from ankh.tui.games.morpork.widgets.status import StatusBar
 
 from . import scenarios
 from .helpers import settle

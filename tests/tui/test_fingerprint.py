@@ -10,7 +10,7 @@ from textual.widgets import Static
 from ankh.tui import i18n
 from ankh.tui.app import AnkhApp
 from ankh.tui.screens.dialogs import Shown
-from ankh.tui.screens.game import GameScreen
+from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.screens.lobby import LobbyScreen
 
 

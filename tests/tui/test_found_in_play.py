@@ -4,8 +4,8 @@ from __future__ import annotations
 from textual.widgets import Static
 
 from ankh.tui.app import AnkhApp
-from ankh.tui.screens.end import EndScreen
-from ankh.tui.screens.game import GameScreen
+from ankh.tui.games.morpork.screens.end import EndScreen
+from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.session import GameSession
 
 from .helpers import notices, settle
@@ -64,8 +64,8 @@ async def test_a_card_text_that_cannot_be_carried_out_says_so():
 
 
 def test_the_log_line_for_a_win_on_points_starts_a_sentence():
-    from ankh.core.model import Event
-    from ankh.tui.words import describe
+    from ankh.core.morpork.model import Event
+    from ankh.tui.games.morpork.words import describe
     one = Event("win", 1, "yellow wins on points (75)", {"winners": [1], "amount": 75})
     two = Event("win", 1, "yellow and green win on points (40)", {"winners": [1, 2], "amount": 40})
     assert describe(one, 0, None) == "Yellow won on points (75)."
@@ -255,7 +255,7 @@ async def test_the_help_says_which_key_chats_at_a_networked_table():
 def test_link_back_is_said_until_the_game_moves_on():
     """"Link to red is back." stayed on the status line for the rest of the
     game (cut to "Link to red is" at 80 columns)."""
-    from ankh.core.model import Event
+    from ankh.core.morpork.model import Event
     from ankh.net.peer import Logged
     from ankh.tui.netplay import NetSession
     session = NetSession()
@@ -297,7 +297,7 @@ async def test_notices_cover_neither_the_map_nor_the_options_of_a_decision_at_80
     last move tells it instead, shown at once, and no notice is on screen."""
     from textual.widgets._toast import Toast
     from ankh.tui.widgets.choices import Choices
-    from ankh.tui.widgets.summary import Summary
+    from ankh.tui.games.morpork.widgets.summary import Summary
     from . import scenarios
     app = AnkhApp(GameSession.from_text(scenarios.MRS_CAKE), bot_delay=0)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -321,7 +321,7 @@ async def test_notices_wait_while_the_help_is_open():
     """The bots play on while you read the help: nothing of what they do is
     put over the help; the game screen tells it once you are back."""
     from textual.widgets._toast import Toast
-    from ankh.tui.words import notable
+    from ankh.tui.games.morpork.words import notable
     session = GameSession.new(4, 0, kind="random", seed=7, save=False)   # yellow, green, blue play first
     app = AnkhApp(session, bot_delay=0.05)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -372,7 +372,7 @@ hand red: groat gaspode
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("h")
-        from ankh.tui.widgets.hand import Hand
+        from ankh.tui.games.morpork.widgets.hand import Hand
         hand = str(app.screen.query_one(Hand).render())
         assert "That single move or removal does not happen." in hand
         assert "Played: When another player's card" in hand

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ankh.core.model import Event
+from ankh.core.game import Event
 from ankh.tui import i18n
 from ankh.tui.session import GameSession
-from ankh.tui.words import describe, hits
+from ankh.tui.games.morpork.words import describe, hits
 
 from . import scenarios
 
@@ -76,6 +76,7 @@ def test_cards_taken_from_you_hit_you_and_cards_given_to_you_do_not():
 
 
 def test_money_from_a_city_area_card_is_in_the_log():
+    """The Hippo's card gives $2; Isle of Gods costs $2: the log says how much."""
     record = scenarios.THREE.format(first="red") + """\
 hand red: groat hex the-royal-mint nobby-nobbs modo
 area the-hippo: red building=red
@@ -88,9 +89,12 @@ red: minion the-hippo
     before = session.game.state.money[0]
     session.choose(("ability", 5))
     session.next()
-    taken = [e for e in session.log if e.kind == "money"]
-    assert taken and taken[-1].seat == 0
-    assert describe(taken[-1], 0) == f"You took ${session.game.state.money[0] - before} from the bank."
+    (used,) = events(session, "ability")
+    gained = session.game.state.money[0] - before
+    assert gained > 0
+    assert describe(used, 0) == f"You used the City Area card The Hippo and took ${gained} from the bank."
+    isle = Event("ability", 1, "yellow: ability isle-of-gods", {"area": 9})
+    assert describe(isle, 0) == "Yellow paid $2 to use the City Area card Isle of Gods."
 
 
 def test_cards_the_reader_was_not_shown_are_counted_not_listed():

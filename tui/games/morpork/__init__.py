@@ -1,0 +1,33 @@
+"""Discworld: Ankh-Morpork on screen: the map of the twelve City Areas, the
+hand, the players, the log and the prompt, the end screen and the help."""
+from __future__ import annotations
+
+from typing import Any
+
+BOTS = {"search": ("ankh.tui.games.morpork.search_workers", "ParallelSearchBot")}
+
+
+def game_screen() -> type:
+    from .screens.game import GameScreen
+    return GameScreen
+
+
+def help_screen() -> type:
+    from .screens.help import HelpScreen
+    return HelpScreen
+
+
+def verdict(view: Any) -> Any:
+    from .screens.end import verdict as words
+    return words(view)
+
+
+def public_log(events: Any) -> list[str]:
+    """A game's events as a spectator reads them (``ankh replay`` on a networked save)."""
+    from .words import describe, said_already
+    lines, before = [], None
+    for event in events:
+        if not said_already(event, before):   # "ended the turn and drew 1 card" says the draw
+            lines.append(describe(event, None))
+        before = event
+    return lines
