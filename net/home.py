@@ -36,6 +36,7 @@ _IDENTITY_HEADER = "ankh identity v1 (Ed25519 seed, base64); keep this file secr
 # Set by ``ankh serve --ssh`` for the program it runs for a player: the SSH
 # key's fingerprint ("SHA256:…"), or "guest" for a player who came without one.
 ENV_SSH = "ANKH_SSH"
+ENV_SSH_JOIN = "ANKH_SSH_JOIN"  # the addresses a player over SSH may type (see ssh_may_join)
 
 MAX_NAME = 24
 _NAME_RE = re.compile(r"[^\W_][\w .'-]*", re.UNICODE)
@@ -79,11 +80,33 @@ def ssh_player() -> str | None:
     return os.environ.get(ENV_SSH) or None
 
 
+def ssh_may_join(host: str, port: int, found: list[tuple[str, int]]) -> bool:
+    """May this program connect to ``host:port``?  Anywhere, when not run for
+    ``ankh serve --ssh``; over SSH only to a table found on the network
+    (``found``: addresses and ports), or to an address the server's operator
+    allows (:data:`ENV_SSH_JOIN`: ``HOST`` or ``HOST:PORT``, comma-separated):
+    a stranger logged in over SSH must not use the server to probe the
+    network it stands in."""
+    if ssh_player() is None:
+        return True
+    if (host, port) in found:
+        return True
+    for allowed in os.environ.get(ENV_SSH_JOIN, "").split(","):
+        allowed = allowed.strip()
+        a_host, sep, a_port = allowed.rpartition(":")
+        if not sep or not a_port.isdigit() or (":" in a_host and not a_host.endswith("]")):
+            a_host, a_port = allowed, ""  # HOST alone (an IPv6 address without brackets too)
+        if allowed and a_host.strip("[]") == host and (not a_port or int(a_port) == port):
+            return True
+    return False
+
+
 # -- writing safely -------------------------------------------------------------
 
 
-def _make_dirs(path: Path) -> None:
-    """Create ``path`` and any missing parents as 0700 (existing ones stay as they are)."""
+def make_dirs(path: Path) -> None:
+    """Create ``path`` and any missing parents as 0700 (existing ones stay as they are):
+    every folder the game makes is its owner's only, whatever the umask."""
     missing = []
     p = path
     while not p.exists():
@@ -130,7 +153,7 @@ def _install(path: Path, data: bytes, *, replace: bool) -> bool:
 
     With ``replace=False`` an existing file wins and the result is False.
     """
-    _make_dirs(path.parent)
+    make_dirs(path.parent)
     tmp = _write_temp(path.parent, data)
     try:
         if replace:

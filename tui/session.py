@@ -18,7 +18,7 @@ from ankh.core.game import (COLOURS, DealCard, Decision, Game, PassCard, PickRan
                             ShowCards, game_of_record, get)
 from ankh.net import journal
 from ankh.net.errors import ProtocolError
-from ankh.net.home import saves_dir
+from ankh.net.home import make_dirs, saves_dir
 from ankh.net.local import LocalGame
 
 from ankh.tui.bots import bot_kinds, default_bot_kind, make_bot
@@ -263,7 +263,7 @@ class GameSession:
         """Write the record so far (the screen does after every change)."""
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path.parent)
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(self.save_text(), encoding="utf-8")
         tmp.replace(self.path)
