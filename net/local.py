@@ -112,6 +112,7 @@ class LocalGame:
         self.running_scores: list[tuple[int, int, tuple[int, ...]]] = []  # (turn, seat, scores)
         self._barrier = 0         # lines before this index can no longer be taken back
         self._choices: list[int] = []  # indices of people's real choices (more than one option)
+        self.informed = None      # what last put the barrier: a request, or the seat of a bot that chose
         self._replay(record.lines)
 
     @classmethod
@@ -182,7 +183,9 @@ class LocalGame:
         if len(d.options) > 1:
             self.record.lines.append(Line(0, COLOURS[d.seat], text))
         if d.seat in self.bots:
-            self._barrier = len(self.record.lines)
+            if len(d.options) > 1:  # a forced move (a pass with nothing to play) tells nobody anything
+                self._barrier = len(self.record.lines)
+                self.informed = d.seat
         elif len(d.options) > 1:
             self._choices.append(len(self.record.lines) - 1)
 
@@ -194,8 +197,9 @@ class LocalGame:
         self._note_turn()
         if line is not None:
             self.record.lines.append(Line(0, "*", line))
-        if self.game.informs(s, req, self.people):
+        if self._informs(req):
             self._barrier = len(self.record.lines)
+            self.informed = req
 
     def _note_turn(self) -> None:
         """Everybody's score as each turn begins (and once more when the game ends)."""
@@ -205,6 +209,13 @@ class LocalGame:
                                and self.running_scores[-1][1] is not None):
             self.running_scores.append((s.turn, None if s.outcome is not None else s.current,
                                         self.game.scores(s)))
+
+    def _informs(self, req) -> bool:
+        """Did this request bring new information to the people at the table?
+        Cards dealt or shown to a bot do not; otherwise, as the game says."""
+        if isinstance(req, (DealCard, ShowCards)) and req.seat in self.bots:
+            return False
+        return self.game.informs(self.state, req, self.people)
 
     # --- playing ----------------------------------------------------------------------------
 

@@ -52,9 +52,10 @@ NET_BOT_KINDS = net_bot_kinds()
 
 
 def bot_label(kind: str) -> str:
-    """How the new-game screen names a kind: its level, then the kind."""
+    """How the new-game screen names a kind: its level, in the player's
+    language (the kind itself is the saves' word, not the player's)."""
     level = LEVELS.get(kind)
-    return f"{_(level)} ({kind})" if level else kind
+    return _(level) if level else kind
 
 
 def make_bot(kind: str, rng, game: Game | None = None):

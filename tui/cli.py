@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="ankh", description=_("Discworld: Ankh-Morpork in the terminal."))
     sub = parser.add_subparsers(dest="command", title=_("commands"))
     rp = sub.add_parser("replay", help=_("replay a game record"))
-    rp.add_argument("file", help=_("a record file (see docs/record.md)"))
+    rp.add_argument("file", help=_("a record file (see docs/record.md), or a networked game's save: its "
+                                   "folder, game.ankh or journal.ankh"))
     rp.add_argument("--json", action="store_true", help=_("print the final state as JSON"))
     vp = sub.add_parser("verify", help=_("audit a saved networked game's transcript"))
     vp.add_argument("file")
@@ -204,16 +205,36 @@ def serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def replay(path: str, as_json: bool) -> int:
-    from ankh.core.game import RulesError, SetupError
-    from ankh.net.local import LocalGame
+    """``ankh replay FILE``: a record's event log, or a networked save's
+    public log in the player's language (``--json``: the final state)."""
+    import os
+    from pathlib import Path
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        return _replay(Path(path), as_json)
+    except BrokenPipeError:
+        # the reader stopped (``ankh replay FILE | head``): nothing more to say
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _replay(path, as_json: bool) -> int:
+    from ankh.core.game import RulesError, SetupError
+    from ankh.net import journal
+    from ankh.net.local import LocalGame
+    if path.is_dir():  # a networked game's save folder: its finished game, or its journal so far
+        path = path / "game.ankh" if (path / "game.ankh").exists() else path / "journal.ankh"
+    try:
+        data = path.read_bytes()
     except OSError as e:
-        print(f"ankh: cannot read {path}: {e.strerror}", file=sys.stderr)
+        print(_("ankh: cannot read {path}: {why}").format(path=path, why=e.strerror), file=sys.stderr)
         return 2
+    if journal.is_journal(data[:64]) or _is_transcript(data):
+        return _replay_network(path, data, as_json)
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
-        print(f"ankh: {path} is not a text record", file=sys.stderr)
+        print(_("ankh: {path} is not a text record").format(path=path), file=sys.stderr)
         return 2
     try:
         game = LocalGame.from_text(text)
@@ -226,7 +247,53 @@ def replay(path: str, as_json: bool) -> int:
     else:
         for event in game.log:
             print(event.text)
+    sys.stdout.flush()
     return 0
+
+
+def _is_transcript(data: bytes) -> bool:
+    """Whether ``data`` starts as a networked game's transcript (``game.ankh``)."""
+    import io
+    from ankh.net.errors import ProtocolError
+    from ankh.net.transcript import read_stream
+    try:
+        read_stream(io.BytesIO(data))
+    except (ProtocolError, ValueError, KeyError, TypeError, EOFError):
+        return False
+    return True
+
+
+def _replay_network(path, data: bytes, as_json: bool) -> int:
+    """A networked game's public log: what every seat and spectator saw, the
+    hidden cards left hidden."""
+    import io
+    from ankh.core.game import get
+    from ankh.net import journal
+    from ankh.net.errors import ProtocolError
+    from ankh.net.peer import Logged, replay as replay_log
+    from ankh.net.transcript import read_stream
+    from ankh.tui.games import ui
+    try:
+        if journal.is_journal(data[:64]):
+            data = journal.read(data)[0].to_bytes()
+        roster, stream = read_stream(io.BytesIO(data))
+        game = replay_log(roster, [frame for _seat, frame in stream])
+    except ProtocolError as e:
+        print(_("ankh: {path} cannot be replayed: {why}").format(path=path, why=translated_words(e)), file=sys.stderr)
+        return 1
+    if as_json:
+        json.dump(get(roster.kind).state_json(game.engine), sys.stdout, indent=2)
+        print()
+    else:
+        for line in ui(roster.kind).public_log([item.event for item in game.history if isinstance(item, Logged)]):
+            print(line)
+    sys.stdout.flush()
+    return 0
+
+
+def translated_words(exc) -> str:
+    from ankh.tui.i18n import translated
+    return translated(getattr(exc, "reason", None) or getattr(exc, "message", None) or str(exc))
 
 
 if __name__ == "__main__":

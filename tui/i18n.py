@@ -81,6 +81,11 @@ def _(message: str) -> str:
     return _messages.gettext(message) if message else message
 
 
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """``singular`` or ``plural`` (English) as ``n`` asks, in the language shown."""
+    return _messages.ngettext(singular, plural, n)
+
+
 def N_(message: str) -> str:
     """Marks ``message`` for the catalogue without translating it (for
     module-level tables: translate with ``_()`` where it is shown)."""

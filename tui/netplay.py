@@ -21,7 +21,7 @@ from ankh.net import home
 from ankh.net.envelope import fingerprint
 from ankh.net.envelope import Identity
 from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir, WatchNode
-from ankh.net.lobby import Lobby, Start
+from ankh.net.lobby import Lobby, Start, table_fingerprint
 from ankh.net.ops import shuffle_steps
 from ankh.net.peer import Audited, GameOver, GamePeer, Logged
 
@@ -67,6 +67,7 @@ class NetSession:
         self._task: asyncio.Task | None = None
         self._bots: dict[int, Any] = {}
         self.chat_lines: list[tuple[int, str, str]] = []  # (seat, name, text): plain text, already checked
+        self.unconfirmed: list[int] = []  # the host's view: seats yet to confirm the table fingerprint
 
     # --- starting ---------------------------------------------------------------------------------
 
@@ -76,7 +77,7 @@ class NetSession:
         decide = {0: self.decide, **{s: self._bot for s in range(1, bots + 1)}}
         self.node = HostNode(profile.identity, self.name or profile.name, seats=seats, bots=bots, decide=decide,
                              report=self.report, save_root=home.saves_dir(), bind=bind, port=port, ready=False,
-                             spectator_chat=spectator_chat, advertise=self.advertise,
+                             spectator_chat=spectator_chat, advertise=self.advertise, confirmed=False,
                              **({"kind": self.kind} if self.kind else {}))
         self._task = asyncio.get_running_loop().create_task(self._run_host())
 
@@ -91,7 +92,7 @@ class NetSession:
     def join(self, host: str, port: int) -> None:
         profile = home.load_identity()
         self.node = JoinNode(profile.identity, self.name or profile.name, decide=self.decide, report=self.report,
-                             save_root=home.saves_dir(), ready=False, want=self.kind)
+                             save_root=home.saves_dir(), ready=False, want=self.kind, confirmed=False)
         self.address = f"{host}:{port}"
         self._task = asyncio.get_running_loop().create_task(self._run_join(host, port))
 
@@ -198,6 +199,8 @@ class NetSession:
                 self.total = data["total"]
         elif what == "start":
             self.start = data
+        elif what == "confirming":
+            self.unconfirmed = list(data)
         elif what == "warning":
             self.lobby_lines.append("⚠ " + translated(data))
         elif what == "host-key":
@@ -258,6 +261,29 @@ class NetSession:
     def toggle_ready(self) -> None:
         if isinstance(self.node, (HostNode, JoinNode)) and self.start is None:
             self.node.set_ready(not self.ready)
+
+    @property
+    def confirmed(self) -> bool:
+        """Whether this seat's player has confirmed the table fingerprint (the deal waits for every seat's)."""
+        return bool(getattr(self.node, "confirmed", True))
+
+    def confirm(self) -> None:
+        if self.start is not None and isinstance(self.node, (HostNode, JoinNode)):
+            self.node.confirm_fingerprint()
+            self.changed()
+
+    @property
+    def fingerprint(self) -> str | None:
+        """The table fingerprint: the same on every screen of this table, to be read aloud."""
+        if self.start is not None:
+            return self.start.fingerprint
+        node_start = getattr(self.node, "start", None)
+        if node_start is not None:
+            return node_start.fingerprint
+        roster = getattr(getattr(self.peer, "protocol", None), "roster", None) or getattr(self.peer, "roster", None)
+        if roster is not None and roster.identities:
+            return table_fingerprint(roster.game_id, list(roster.identities))
+        return None
 
     def say(self, text: str) -> None:
         """A chat line from this seat."""

@@ -14,14 +14,15 @@ from pathlib import Path
 
 from typing import Any
 
-from ankh.core.game import COLOURS, DEFAULT, Decision, Game, RulesError, game_of_record, get
+from ankh.core.game import (COLOURS, DEFAULT, DealCard, Decision, Game, PassCard, PickRandom, Reveal, RollDie,
+                            RulesError, ShowCards, game_of_record, get)
 from ankh.net import journal
 from ankh.net.errors import ProtocolError
 from ankh.net.home import make_dirs, saves_dir
 from ankh.net.local import LocalGame
 
 from ankh.tui.bots import bot_kinds, default_bot_kind, make_bot
-from ankh.tui.i18n import _
+from ankh.tui.i18n import _, ngettext
 from ankh.tui.seats import colour
 
 
@@ -213,24 +214,40 @@ class GameSession:
         return last is not None and last.who == COLOURS[self.viewer]
 
     def undo_refusal(self) -> str:
-        """Why :meth:`can_undo` says no, in words."""
+        """Why :meth:`can_undo` says no, in words: which new information came."""
         lines = self.game.record.lines
         me = COLOURS[self.viewer]
         mine = [i for i, line in enumerate(lines) if line.who == me]
         if not mine:
             return _("You have made no choice yet that could be taken back.")
         after = lines[mine[-1] + 1:]
-        bots = [line.who for line in after if line.who in COLOURS and COLOURS.index(line.who) in self.bots]
-        if bots:
-            return _("{colour} has moved since your last choice: a bot's move is not taken back, "
-                     "so yours stays too.").format(colour=colour(COLOURS.index(bots[0])))
-        if any(line.who == "*" for line in after):
-            return _("A die was rolled or a card picked since your last choice: "
-                     "what chance decided is not taken back.")
-        if any(line.who in COLOURS and line.who != me for line in after):
+        if any(line.who in COLOURS and line.who != me and COLOURS.index(line.who) not in self.bots
+               for line in after):
             return _("Another player has chosen since: only your own last choice can be taken back.")
-        return _("A card was drawn or shown since your last choice: "
-                 "new information cannot be taken back.")
+        return _("Since your last choice: {what}. What is known cannot be taken back.").format(
+            what=self._informed_words(self.game.informed))
+
+    def _informed_words(self, why) -> str:
+        """What a request or a bot's move told the table, in words."""
+        viewer = self.viewer
+        if isinstance(why, int):
+            return _("{colour} (a bot) has moved").format(colour=colour(why))
+        if isinstance(why, RollDie):
+            return _("a die was rolled")
+        if isinstance(why, PickRandom):
+            return _("something was picked at random")
+        if isinstance(why, DealCard):
+            if why.seat == viewer:
+                return ngettext("you drew a card", "you drew {n} cards", len(why.handles)).format(n=len(why.handles))
+            return _("{colour} drew cards").format(colour=colour(why.seat))
+        if isinstance(why, ShowCards):
+            return (_("you were shown cards") if why.seat == viewer else
+                    _("{colour} was shown cards").format(colour=colour(why.seat)))
+        if isinstance(why, PassCard):
+            return _("a card changed hands")
+        if isinstance(why, Reveal):
+            return _("a card was turned face up")
+        return _("new information came")
 
     def undo(self) -> None:
         self.game.undo()

@@ -226,15 +226,17 @@ def targets_in(s: State, a: int, exclude=None) -> list:
     return out
 
 
-def pay(s: State, payer: int, payee: int | None, amount: int) -> int:
-    """Move up to ``amount`` from ``payer`` (A18: short payers give what they have)."""
+def pay(s: State, payer: int, payee: int | None, amount: int, chosen: bool = False) -> int:
+    """Move up to ``amount`` from ``payer`` (A18: short payers give what they
+    have).  The log says ``chosen`` when the payer chose to pay (rather than
+    suffer something else), or pays in their own turn."""
     n = min(amount, s.money[payer])
     s.money[payer] -= n
     if payee is not None:
         s.money[payee] += n
     if s.narrate:
         s.log("pay", payer, f"{COLOURS[payer]} pays ${n}" + (f" to {COLOURS[payee]}" if payee is not None else ""),
-              amount=n, target=payee)
+              amount=n, target=payee, chosen=chosen or payer == s.current)
     return n
 
 
@@ -245,20 +247,22 @@ def t_pay(s: State, payer: int, payee: int, amount: int) -> None:
 # --- passing hidden cards between hands --------------------------------------------------------
 
 
-def t_pass_card(s: State, h: int, giver: int, receiver: int) -> None:
+def t_pass_card(s: State, h: int, giver: int, receiver: int, chosen: bool = False) -> None:
+    """``giver`` passes card ``h`` to ``receiver``; the log says ``chosen`` as for :func:`pay`."""
     if h not in s.hand[giver]:
         return
-    s.request(fast_new(PassCard, (h, giver, receiver, "player")), r_passed, h, giver, receiver)
+    s.request(fast_new(PassCard, (h, giver, receiver, "player")), r_passed, h, giver, receiver, chosen)
 
 
-def r_passed(s: State, cid, h: int, giver: int, receiver: int) -> None:
+def r_passed(s: State, cid, h: int, giver: int, receiver: int, chosen: bool = False) -> None:
     if cid is not None:
         learn(s, h, cid)
     s.hand[giver].remove(h)
     s.hand[receiver].append(h)
     s.seen[receiver] |= 1 << h
     if s.narrate:
-        s.log("give", giver, f"{COLOURS[giver]} gives a card to {COLOURS[receiver]}", target=receiver, handles=(h,))
+        s.log("give", giver, f"{COLOURS[giver]} gives a card to {COLOURS[receiver]}", target=receiver, handles=(h,),
+              chosen=chosen or giver == s.current)
 
 
 def pick_options(s: State, areas, exclude=None) -> list[tuple]:

@@ -121,14 +121,14 @@ def r_bursar_first(s: State, opt, p: int) -> None:
 
 def r_bursar_second(s: State, opt, p: int, a1: int, w1) -> None:
     _, a2, w2 = opt
-    s.push(t_swap_minions, a1, w1, a2, w2)
+    s.push(t_swap_minions, a1, w1, a2, w2, p)
     # Each other player whose minion moves may stop the whole swap.
     for a, w in ((a2, w2), (a1, w1)):
         if not isinstance(w, str) and w != p:
             s.push(t_guard, w, "move", text(p), a)
 
 
-def t_swap_minions(s: State, a1: int, w1, a2: int, w2) -> None:
+def t_swap_minions(s: State, a1: int, w1, a2: int, w2, by: int | None = None) -> None:
     if not s.pieces_of(w1, a1) or not s.pieces_of(w2, a2):
         return
     depart(s, a1, w1)
@@ -137,7 +137,7 @@ def t_swap_minions(s: State, a1: int, w1, a2: int, w2) -> None:
     arrive(s, a1, w2)
     if s.narrate:
         s.log("swap", None, f"{who_name(w1)} {AREA_IDS[a1]} <-> {who_name(w2)} {AREA_IDS[a2]}",
-              who=w1, source=a1, target=w2, area=a2)
+              who=w1, source=a1, target=w2, area=a2, by=by)
 
 
 # --- removing minions ------------------------------------------------------------------------------------
@@ -363,7 +363,7 @@ def t_fire_brigade(s: State, p: int, q: int) -> None:
 
 def r_fire_brigade_choice(s: State, opt, q: int, p: int) -> None:
     if opt[0] == "pay":
-        pay(s, q, p, 5)
+        pay(s, q, p, 5, chosen=True)
         return
     opts = [("area", a) for a in s.buildings_on_board(q)] + [("skip",)]
     s.ask(p, "area", opts, f"Remove which of {COLOURS[q]}'s buildings?", r_fire_brigade_burn, p)

@@ -118,9 +118,9 @@ def t_money_or_card(s: State, q: int, p: int) -> None:
 
 def r_money_or_card(s: State, opt, q: int, p: int) -> None:
     if opt[0] == "pay":
-        pay(s, q, p, 1)
+        pay(s, q, p, 1, chosen=True)
     else:
-        t_pass_card(s, opt[1], q, p)
+        t_pass_card(s, opt[1], q, p, True)
 
 
 def give_card_for_money(s: State, p: int, h: int) -> None:
@@ -212,7 +212,7 @@ def t_penalty(s: State, q: int, p: int, h: int) -> None:
 
 def r_penalty_choice(s: State, opt, q: int, p: int, h: int) -> None:
     if opt[0] == "pay":
-        pay(s, q, p, 5)
+        pay(s, q, p, 5, chosen=True)
     else:
         s.in_play.remove(h)
         s.penalties[q] += (h,)

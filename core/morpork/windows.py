@@ -15,13 +15,15 @@ def remove_minion(s: State, a: int, who, cause) -> None:
     """Remove one of ``who``'s minions from ``a``; the owner may answer with an
     interrupt first.  ``cause`` is ``(kind, seat)``: kind ``symbol``/``text`` (a
     card of ``seat``), ``event``, or ``forced`` (a roll of 1 on your own card)."""
-    s.push(t_do_remove, a, who)
-    if isinstance(who, str) or (cause[0] in ("symbol", "text") and cause[1] == who):
+    own = cause[0] in ("symbol", "text") and cause[1] == who
+    s.push(t_do_remove, a, who, own)
+    if isinstance(who, str) or own:
         return  # neutral minions have no owner to answer; your own choice is not a threat
     s.push(t_guard, who, "remove", cause, a)
 
 
-def t_do_remove(s: State, a: int, who) -> None:
+def t_do_remove(s: State, a: int, who, chosen: bool = False) -> None:
+    """Remove the minion (the log says ``chosen`` when its owner's own card chose it)."""
     if not s.pieces_of(who, a):
         return
     depart(s, a, who)
@@ -29,23 +31,25 @@ def t_do_remove(s: State, a: int, who) -> None:
         s.supply[who] += 1
     if s.narrate:
         s.log("removed", None if isinstance(who, str) else who,
-              f"{who_name(who)} minion removed from {AREA_IDS[a]}", area=a, who=who)
+              f"{who_name(who)} minion removed from {AREA_IDS[a]}", area=a, who=who, chosen=chosen)
 
 
 def move_minion(s: State, f: int, t: int, who, cause) -> None:
-    s.push(t_do_move, f, t, who)
-    if not isinstance(who, str) and cause[0] in ("symbol", "text") and cause[1] != who:
+    own = cause[0] in ("symbol", "text") and cause[1] == who
+    s.push(t_do_move, f, t, who, own)
+    if not isinstance(who, str) and cause[0] in ("symbol", "text") and not own:
         s.push(t_guard, who, "move", cause, f)
 
 
-def t_do_move(s: State, f: int, t: int, who) -> None:
+def t_do_move(s: State, f: int, t: int, who, chosen: bool = False) -> None:
     if not s.pieces_of(who, f):
         return
     depart(s, f, who)
     arrive(s, t, who)
     if s.narrate:
         s.log("move", None if isinstance(who, str) else who,
-              f"{who_name(who)} minion moves {AREA_IDS[f]} -> {AREA_IDS[t]}", area=t, source=f, who=who)
+              f"{who_name(who)} minion moves {AREA_IDS[f]} -> {AREA_IDS[t]}", area=t, source=f, who=who,
+              chosen=chosen)
 
 
 # --- interrupt windows ------------------------------------------------------------------------------
@@ -152,7 +156,7 @@ def r_guard_revealed(s: State, ids, q: int, kind: str, cause, h: int) -> None:
               area=guarded[1][0] if guarded[0] in (t_do_remove, t_do_move) else None)
     if INTERRUPT_KIND[cid] == "replace_removal_with_placement":
         # A6: the minion comes off and is placed elsewhere under the normal rule.
-        _, (a, who) = guarded
+        a, who = guarded[1][:2]
         depart(s, a, who)
         s.supply[who] += 1
         ask_placement(s, q, lambda st: st.placement_areas(q) - {a},

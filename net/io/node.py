@@ -340,7 +340,7 @@ class HostNode(_Seatkeeper):
     def __init__(self, identity: Identity, name: str, *, seats: int, bots: int, decide: dict[int, Decide] | Decide,
                  report: Report, save_root: Path | None, bind: str = "0.0.0.0", port: int = 0,
                  advertise: bool = True, ready: bool = True, spectator_chat: bool = True,
-                 kind: str = DEFAULT_KIND):
+                 kind: str = DEFAULT_KIND, confirmed: bool = True):
         super().__init__(report=report, decide=decide, save=None)
         game = game_of(kind)
         if not game.networked:
@@ -348,6 +348,9 @@ class HostNode(_Seatkeeper):
         seat_range = game.seats
         if seats not in seat_range:
             raise LocalProtocolError(f"{game.name} seats {seat_range[0]} to {seat_range[-1]}, not {seats}")
+        # False: the deal waits until this seat's person has compared the table
+        # fingerprint (confirm_fingerprint); the joiners confirm by sending their key
+        self.confirmed = confirmed
         self.chat_counts: dict[int, list[float]] = {}  # recent chat times per seat (the rate limit)
         self._said = 0
         self.abandon_after = ABANDON_AFTER
@@ -727,9 +730,24 @@ class HostNode(_Seatkeeper):
         self._update_advert(seats_taken=len(self.lobby.seats), phase="playing")
         self._roster_if_ready()
 
+    def confirm_fingerprint(self) -> None:
+        """The person at the host's seat has compared the table fingerprint:
+        the deal may begin once every joiner has too."""
+        self.confirmed = True
+        if self.start is not None:
+            self._roster_if_ready()
+
+    @property
+    def unconfirmed(self) -> list[int]:
+        """The seats whose players have not confirmed the table fingerprint yet."""
+        if self.start is None or self.hub is not None:
+            return []
+        return [s for s in range(len(self.start.names)) if s not in self._keys or (s == 0 and not self.confirmed)]
+
     def _roster_if_ready(self) -> None:
         start = self.start
-        if self.hub is not None or len(self._keys) < len(start.names):
+        if self.hub is not None or not self.confirmed or len(self._keys) < len(start.names):
+            self.report("confirming", self.unconfirmed)
             return
         keys = [self._keys[s][0] for s in range(len(start.names))]
         certs = [self._keys[s][1] for s in range(len(start.names))]
@@ -954,7 +972,7 @@ class JoinNode(_Seatkeeper):
     """Sits at a table by its address and plays one seat; reconnects when the link drops."""
 
     def __init__(self, identity: Identity, name: str, *, decide: Decide, report: Report,
-                 save_root: Path | None, ready: bool = True, want: str | None = None):
+                 save_root: Path | None, ready: bool = True, want: str | None = None, confirmed: bool = True):
         super().__init__(report=report, decide=decide, save=None)
         self.want = want  # the game this seat came to play (None: whatever the table plays)
         self.game_kind = DEFAULT_KIND  # the game the table plays, from its lobby
@@ -963,6 +981,9 @@ class JoinNode(_Seatkeeper):
         self.save_root = save_root
         self._nonce = os.urandom(16)
         self.ready = ready
+        # False: this seat's key (which the deal waits for) is sent once the
+        # person has compared the table fingerprint (confirm_fingerprint)
+        self.confirmed = confirmed
         self.abandon_after = ABANDON_AFTER
         self.conn: Connection | None = None
         self.peer: GamePeer | None = None
@@ -1061,8 +1082,8 @@ class JoinNode(_Seatkeeper):
                     return None
                 await asyncio.sleep(RETRY_EVERY)
         conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
-        if self.start is not None and self.secrets is not None:  # our key may have been lost with the link
-            conn.send_nowait(encode({"t": "key", "key": self.secrets.identity.public_key, "cert": self.secrets.cert}))
+        if self.start is not None and self.secrets is not None and self.confirmed:  # our key may have been lost
+            self._send_key(conn)
         self.report("back", 0)
         return conn
 
@@ -1256,8 +1277,21 @@ class JoinNode(_Seatkeeper):
                             if s not in (0, seat) and k not in self._bot_keys])
         self.secrets = SeatSecrets.generate(start.game_id, seat, self.identity)
         assert self.conn is not None
-        self.conn.send_nowait(encode({"t": "key", "key": self.secrets.identity.public_key,
-                                      "cert": self.secrets.cert}))
+        if self.confirmed:
+            self._send_key(self.conn)
+
+    def _send_key(self, conn: Connection) -> None:
+        assert self.secrets is not None
+        conn.send_nowait(encode({"t": "key", "key": self.secrets.identity.public_key, "cert": self.secrets.cert}))
+
+    def confirm_fingerprint(self) -> None:
+        """The person at this seat has compared the table fingerprint: send
+        the seat's key, which the host deals once it has every seat's."""
+        if self.confirmed:
+            return
+        self.confirmed = True
+        if self.start is not None and self.secrets is not None and self.conn is not None:
+            self._send_key(self.conn)
 
     def _on_roster(self, msg: dict[str, Any]) -> None:
         assert self.start is not None and self.secrets is not None

@@ -55,3 +55,22 @@ async def listening_port(pilot, session) -> str:
             break
         await pilot.pause(0.05)
     return session.address.rsplit(":", 1)[1]
+
+
+def footer_keys(app) -> list[str]:
+    """What the footer offers now (the words of its keys)."""
+    from textual.widgets._footer import FooterKey
+    return [key.description for key in app.screen.query(FooterKey)]
+
+
+async def until_the_game(pilot, session, limit: int = 600) -> None:
+    """Wait in the lobby until the game screen comes, confirming the table
+    fingerprint once it shows (the deal waits for every player's)."""
+    from ankh.tui.games.morpork.screens.game import GameScreen
+    for _ in range(limit):
+        if isinstance(pilot.app.screen, GameScreen):
+            return
+        if session.start is not None and not session.confirmed:
+            await pilot.press("ctrl+r")
+        await pilot.pause(0.05)
+    raise AssertionError(f"the game screen never came (screen: {pilot.app.screen!r})")

@@ -71,14 +71,18 @@ async def test_the_summary_tells_each_seat_s_moves_and_what_hit_you():
 
 
 async def test_random_events_rolls_and_hits_get_a_notice_as_they_happen():
-    app = AnkhApp(GameSession.from_text(scenarios.FOLLOW), bot_delay=0.05)   # paced, as played
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        told = "\n".join(notices(app))
-        assert "Random event: Explosion." in told
-        assert "Explosion: the die says 6, The Hippo." in told
-        # what was only replayed from the record is not told again as news
-        assert "Gaspode" not in told
+    """On a large terminal as notices; at 80×24, where a notice would cover
+    the map at your decision, in the summary since your last move."""
+    for size in ((120, 40), (80, 24)):
+        app = AnkhApp(GameSession.from_text(scenarios.FOLLOW), bot_delay=0.05)   # paced, as played
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            told = "\n".join(notices(app)) if size == (120, 40) else summary_text(app)
+            assert size == (120, 40) or notices(app) == []
+            assert "Random event: Explosion." in told
+            assert "Explosion: the die says 6, The Hippo." in told
+            # what was only replayed from the record is not told again as news
+            assert "Gaspode" not in "\n".join(notices(app))
 
 
 async def test_the_wide_screen_shows_the_summary_beside_the_marked_map():
@@ -134,8 +138,9 @@ async def test_mrs_cake_shows_the_unused_personalities_and_the_panel_remembers()
         await settle(pilot)
         seen = screen.session.view().unused_seen
         assert len(seen) == 3
-        names = [n for n in notices(app) if "You looked at the unused personalities:" in n]
-        assert names, notices(app)
+        # at 80×24 the summary since your last move tells it, rather than a notice over the map
+        names = [n for n in summary_text(app).splitlines() if "You looked at the unused personalities:" in n]
+        assert names, summary_text(app)
         from ankh.tui.games.morpork.text import personality_name
         for pid in seen:
             assert personality_name(pid) in names[0]

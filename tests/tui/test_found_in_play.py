@@ -13,7 +13,7 @@ from .helpers import notices, settle
 
 async def test_the_lines_under_the_map_say_a_turn_end_draw_once():
     """While a bot decides, the strip under the map tells the last happenings:
-    "You ended the turn and drew 2." is not followed by "You drew 2."."""
+    "You ended your turn and drew 2 cards." is not followed by "You drew 2 cards."."""
     app = AnkhApp(bot_delay=0.4, seed=5)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("n", "left", "down", "down", "down", "right", "right", "enter")  # 2 seats, easy
@@ -27,7 +27,7 @@ async def test_the_lines_under_the_map_say_a_turn_end_draw_once():
                 await pilot.press("enter")
                 continue
             text = str(screen.query_one("#recent", Static).content)
-            if "You ended the turn and drew" in text:
+            if "You ended your turn and drew" in text:
                 seen.append(text)
                 if len(seen) >= 2:
                     break
@@ -291,11 +291,13 @@ async def test_bot_delay_0_on_the_command_line_keeps_the_screen_alive(monkeypatc
         assert threads and threading.main_thread() not in threads
 
 
-async def test_notices_do_not_cover_the_options_of_a_decision_at_80x24():
-    """Notices (what a card showed you, what hit you) came up over the bottom
-    right of the screen, where the options of the decision are."""
+async def test_notices_cover_neither_the_map_nor_the_options_of_a_decision_at_80x24():
+    """Notices (what a card showed you, what hit you) came up over the map and
+    the options when your decision began: at 80×24 the summary since your
+    last move tells it instead, shown at once, and no notice is on screen."""
     from textual.widgets._toast import Toast
     from ankh.tui.widgets.choices import Choices
+    from ankh.tui.games.morpork.widgets.summary import Summary
     from . import scenarios
     app = AnkhApp(GameSession.from_text(scenarios.MRS_CAKE), bot_delay=0)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
@@ -303,12 +305,38 @@ async def test_notices_do_not_cover_the_options_of_a_decision_at_80x24():
         await pilot.press("enter")                       # Mrs Cake shows red the unused personalities
         await settle(pilot)
         await pilot.pause(0.3)
-        toasts = list(app.screen.query(Toast))
-        assert toasts and notices(app)
-        options = app.screen.query_one(Choices).region
-        assert options.height > 0
-        for toast in toasts:
-            assert not toast.region.overlaps(options), (toast.region, options)
+        screen = app.screen
+        assert screen.view.decision is not None
+        assert list(screen.query(Toast)) == [] and notices(app) == []
+        assert screen.panel == "since"
+        told = str(screen.query_one(Summary).render())
+        assert "You looked at the unused personalities" in told, told
+        assert screen.query_one(Choices).region.height > 0
+        await pilot.press("m")                           # the map, whole
+        await pilot.pause()
+        assert list(screen.query(Toast)) == []
+
+
+async def test_no_notice_is_over_the_help():
+    """A notice up when the help opens (what the bots' moves did to you, kept
+    on a large terminal) is not put over the help."""
+    from textual.widgets._toast import Toast
+    session = GameSession.new(4, 0, kind="random", seed=7, save=False)   # yellow, green, blue play first
+    app = AnkhApp(session, bot_delay=0.05)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        for _ in range(200):
+            if notices(app):
+                break
+            await pilot.pause(0.02)
+        assert notices(app), "no notice came"
+        app.action_help("keys")
+        for _ in range(20):
+            await pilot.pause(0.05)
+            shown = [t for t in app.screen.query(Toast) if t.display and t.region.area]
+            assert shown == [], notices(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.view.decision is not None
 
 
 async def test_the_arrows_go_from_tab_to_tab_in_the_help():

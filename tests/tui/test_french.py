@@ -53,7 +53,10 @@ def _read(path: Path):
         return read_po(f)
 
 
-def _placeholders(text: str) -> set[str]:
+def _placeholders(text) -> set[str]:
+    """The placeholders of a sentence (of every form of a plural one)."""
+    if isinstance(text, (tuple, list)):
+        return set().union(*(_placeholders(t) for t in text))
     return set(re.findall(r"(?<!\{)\{(\w+)\}", text))
 
 
@@ -74,9 +77,10 @@ def test_every_program_sentence_has_a_french_translation(program_template):
         if not m.id:
             continue
         t = french.get(m.id, context=m.context)
-        if t is None or not t.string or t.fuzzy:
+        if t is None or not t.string or not all(t.string if isinstance(t.string, tuple) else (1,)) or t.fuzzy:
             missing.append((m.context, m.id))
-        elif not _placeholders(t.string) <= _placeholders(m.id) | EXTRA_PLACEHOLDERS.get(m.id, set()):
+        elif not _placeholders(t.string) <= _placeholders(m.id) | EXTRA_PLACEHOLDERS.get(
+                m.id if isinstance(m.id, str) else m.id[0], set()):
             broken.append((m.id, t.string))
     assert not missing, f"{len(missing)} sentences have no French translation: {missing[:10]}"
     assert not broken, f"translations with placeholders the English has not: {broken}"
@@ -301,11 +305,13 @@ def _english_fragments(template) -> dict[str, str]:
         if not m.id:
             continue
         t = french.get(m.id, context=m.context)
-        for piece in re.split(r"\{\w+\}", m.id):
-            for line in piece.split("\n"):
-                line = line.strip(" .,:;()—")
-                if len(line.split()) >= 3 and t is not None and line not in t.string and line not in printed:
-                    out[line] = m.id
+        translated = " ".join(t.string) if t is not None and isinstance(t.string, tuple) else t and t.string
+        for english in (m.id if isinstance(m.id, tuple) else (m.id,)):   # both forms of a plural
+            for piece in re.split(r"\{\w+\}", english):
+                for line in piece.split("\n"):
+                    line = line.strip(" .,:;()—")
+                    if len(line.split()) >= 3 and t is not None and line not in translated and line not in printed:
+                        out[line] = english
     return out
 
 
@@ -427,7 +433,7 @@ async def test_a_french_host_and_an_english_peer_play_at_one_table(tmp_path, fre
     from ankh.tui.games.morpork.screens.game import GameScreen
     from ankh.tui.screens.lobby import HostDialog, LobbyScreen
 
-    from .helpers import listening_port
+    from .helpers import listening_port, until_the_game
 
     app = AnkhApp(bot_delay=0, interface="127.0.0.1")
     joiner = None
@@ -447,6 +453,7 @@ async def test_a_french_host_and_an_english_peer_play_at_one_table(tmp_path, fre
             joiner = subprocess.Popen([sys.executable, "-m", "ankh.tui.cli", "join", f"127.0.0.1:{port}",
                                        "--headless", "--bot", "random", "--seed", "7"],
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+            await until_the_game(pilot, session)
             decided = 0
             for _ in range(2000):                   # eight decisions of ours, the peer's in between
                 if decided >= 8 or session.result is not None:

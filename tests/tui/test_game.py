@@ -41,7 +41,7 @@ async def test_undo_takes_back_own_choices_but_never_past_new_information():
         hand = len(screen.view.hand)
         await pilot.press("u")
         assert len(screen.view.hand) == hand
-        assert any("since your last choice" in n for n in notices(app))
+        assert any("Since your last choice: you drew 3 cards." in n for n in notices(app)), notices(app)
 
 
 async def test_leaving_and_loading_resumes_the_game_exactly(ankh_home):

@@ -13,6 +13,8 @@ from ankh.tui.games.morpork.screens.end import EndScreen
 from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.screens.lobby import HostDialog, LobbyScreen
 
+from .helpers import until_the_game
+
 
 async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_end(tmp_path):
     app = AnkhApp(bot_delay=0, interface="127.0.0.1")
@@ -38,11 +40,7 @@ async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_
             joiner = subprocess.Popen([sys.executable, "-m", "ankh.tui.cli", "join", f"127.0.0.1:{port}",
                                        "--headless", "--bot", "random", "--seed", "5"],
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-            for _ in range(600):
-                if isinstance(app.screen, GameScreen):
-                    break
-                await pilot.pause(0.05)
-            assert isinstance(app.screen, GameScreen), "the game screen never came"
+            await until_the_game(pilot, session)
             assert session.start is not None and len(session.start.fingerprint.split()) == 5
             for _ in range(5000):                           # play the first option at every decision
                 if isinstance(app.screen, EndScreen) or session.result is not None:
@@ -70,23 +68,15 @@ async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_
 async def test_chat_in_the_lobby_and_the_game_shows_markup_and_escapes_literally(tmp_path):
     """A joiner's chat line with markup and an escape sequence: shown as plain
     characters in the host's lobby and as a notice in its game."""
-    from ankh.net.envelope import Identity
-    from ankh.net.io.node import JoinNode
-
     from .helpers import notices
 
     app = AnkhApp(bot_delay=0, interface="127.0.0.1")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("o", "enter", "ctrl+r")
-        session = app.screen.session
-        while not (session.address and ":" in session.address):
-            await pilot.pause(0.05)
-        port = int(session.address.rsplit(":", 1)[1])
-        joiner = JoinNode(Identity.generate(), "mallory", decide=_never, report=lambda w, d: None, save_root=None)
-        task = asyncio.ensure_future(joiner.run("127.0.0.1", port))
+        session, joiner, task = await host_and_seat(pilot, "mallory", to_the_game=False)
         while joiner.seat < 0:
             await pilot.pause(0.05)
         joiner.chat("[bold red]hi[/] \x1b[2J there")
+        await until_the_game(pilot, session)
         for _ in range(100):
             if isinstance(app.screen, GameScreen) and session.chat_lines:
                 break
@@ -99,6 +89,49 @@ async def test_chat_in_the_lobby_and_the_game_shows_markup_and_escapes_literally
             await pilot.pause(0.05)
         assert any("yellow (mallory): again [link=x]y[/link]" in n for n in notices(app)), notices(app)
         task.cancel()
+
+
+async def test_a_seat_at_a_networked_table_is_offered_no_undo():
+    """Every move at a networked table is final: the footer offers no Undo
+    (in French no « Annul. »), the palette no take-back."""
+    from ankh.tui import i18n
+
+    from .helpers import footer_keys
+
+    for lang, undo in (("en", "Undo"), ("fr", "Annul.")):
+        i18n.set_language(lang)
+        app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+        async with app.run_test(size=(80, 24)) as pilot:
+            _session, _joiner, task = await host_and_seat(pilot, "bob")
+            for _ in range(400):
+                if isinstance(app.screen, GameScreen) and app.screen.view is not None:
+                    break
+                await pilot.pause(0.05)
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await pilot.pause()
+            offered = footer_keys(app)
+            assert undo not in offered and offered, offered
+            assert not [c for c in screen.commands() if c.title == i18n._("Undo")]
+            task.cancel()
+
+
+async def host_and_seat(pilot, name: str, to_the_game: bool = True):
+    """Host a 2-seat table from the title screen, ready, and seat a joiner
+    called ``name`` that never decides (then, ``to_the_game``, confirm the
+    fingerprint and wait for the game): (the host's session, the joiner, its task)."""
+    from ankh.net.envelope import Identity
+    from ankh.net.io.node import JoinNode
+    await pilot.press("o", "enter", "ctrl+r")
+    session = pilot.app.screen.session
+    while not (session.address and ":" in session.address):
+        await pilot.pause(0.05)
+    port = int(session.address.rsplit(":", 1)[1])
+    joiner = JoinNode(Identity.generate(), name, decide=_never, report=lambda w, d: None, save_root=None)
+    task = asyncio.ensure_future(joiner.run("127.0.0.1", port))
+    if to_the_game:
+        await until_the_game(pilot, session)
+    return session, joiner, task
 
 
 async def _never(peer, decision):
@@ -114,6 +147,7 @@ async def test_a_networked_save_is_listed_and_loads_back_to_its_table(tmp_path, 
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o", "down", "right", "enter", "ctrl+r")   # 2 seats, 1 of them a bot; ready
         session = app.screen.session
+        await until_the_game(pilot, session)
         for _ in range(400):
             if isinstance(app.screen, GameScreen) and session.decision is not None:
                 break
@@ -148,7 +182,7 @@ async def test_the_host_dialog_sets_the_bots_level_and_can_hide_the_chat_from_sp
         await pilot.press("o")
         assert isinstance(app.screen, HostDialog)
         assert "Spectators see the chat" in str(app.screen.query_one("#spectator-chat").render())
-        assert "normal (heuristic)" in str(app.screen.query_one("#bot-kind").render())
+        assert "normal" in str(app.screen.query_one("#bot-kind").render())
         # seats, bots, bots play: easy, spectators see the chat: no
         await pilot.press("down", "down", "right", "down", "right", "enter")
         assert isinstance(app.screen, LobbyScreen)
@@ -216,7 +250,7 @@ async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(
     from ankh.net.envelope import Identity
     from ankh.net.io.node import HostNode
 
-    from .helpers import notices
+    from .helpers import footer_keys, notices
 
     decide, go_on = paused_at_turn_2(4)
     host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=decide, report=lambda w, d: None,
@@ -234,6 +268,10 @@ async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(
             screen = app.screen
             assert isinstance(screen, GameScreen)
             assert [screen.check_action(a, ()) for a in ("undo", "pick", "chat")] == [False, False, False]
+            await pilot.pause()
+            offered = footer_keys(app)
+            assert "Log" in offered and "Players" in offered, offered
+            assert not {"Choose", "Pick", "Hand", "Undo", "Chat"} & set(offered), offered
             await pilot.press("u", "c", "1")                      # nothing to take back, say or pick
             assert app.screen is screen
             host.chat("welcome, watchers")

@@ -200,7 +200,9 @@ async def test_a_key_gets_the_title_screen_resizes_and_plays_a_game_with_a_bot_t
         await asyncio.sleep(0.3)
         c.keys(b"\r")
         await c.wait_for("not ready", timeout=30)
-        c.keys(b"\x12")  # Ctrl+R: ready; the deal begins
+        c.keys(b"\x12")  # Ctrl+R: ready
+        await c.wait_for("Table fingerprint", "The same on every screen?", timeout=30, flat=True)
+        c.keys(b"\x12")  # Ctrl+R again: the fingerprint is the one read aloud; the deal begins
 
         # Play: Enter at each of our decisions until the end screen.  A decision that comes after
         # the bot's moves (or an interrupt window) ignores keys for 0.5 s: wait that out then.

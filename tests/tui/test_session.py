@@ -29,7 +29,7 @@ def test_bot_registry_offers_three_levels_hard_first():
     kinds = bot_kinds()
     assert kinds == ["search", "heuristic", "random"]
     assert default_bot_kind() == "search"
-    assert [bot_label(k) for k in kinds] == ["hard (search)", "normal (heuristic)", "easy (random)"]
+    assert [bot_label(k) for k in kinds] == ["hard", "normal", "easy"]
     assert make_bot("random", random.Random(1)).choose(None, type("D", (), {"options": (("x",),)})()) == ("x",)
     with pytest.raises(ValueError):
         make_bot("clairvoyant", random.Random(1))

@@ -19,7 +19,9 @@ def test_ankh_in_tmux_plays_saves_resizes_and_quits(tmp_path):
         term.keys("n")
         term.wait_for("Players", "Your colour", "Bots play")
         term.keys("Enter")
-        screen = term.wait_for("1 Dolly Sisters", "12 Nap Hill", "Ankh", "Choose")
+        term.wait_for("Choose", timeout=30)
+        term.keys("m")                                   # the map (the summary may show first)
+        screen = term.wait_for("1 Dolly Sisters", "Nap Hill", "Ankh", "Choose")
         lines = screen.splitlines()
         assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
         assert "q Quit" in lines[-1]                     # the whole footer fits
@@ -52,3 +54,33 @@ def test_ankh_in_tmux_plays_saves_resizes_and_quits(tmp_path):
         assert status.read_text().strip() == "0"
     finally:
         term.close()
+
+
+def test_at_80x24_notices_are_not_over_the_map_when_your_decision_comes(tmp_path):
+    """Blue's random event (Explosion) and what hit red come while the bots
+    play; when red's turn comes, no notice is on the map or the options: the
+    summary since red's last move tells them, in English and in French."""
+    from . import scenarios
+    record = tmp_path / "follow.ankh"
+    record.write_text(scenarios.FOLLOW, encoding="utf-8")
+    for lang, turn, told, notices in (
+            ("en", "Your turn", "Random event: Explosion.", ("Happening now", "This hits you")),
+            ("fr", "Votre tour", "Événement Aléatoire : Explosion.", ("En ce moment", "Ceci vous touche"))):
+        home = tmp_path / lang
+        command = (f"env ANKH_HOME={shlex.quote(str(home))} TERM=xterm-256color "
+                   f"{shlex.quote(str(ankh_command()))} --lang {lang} --bot-delay 0.3 "
+                   f"--load {shlex.quote(str(record))}")
+        term = Terminal(f"sh -c {shlex.quote(command)}", 80, 24)
+        try:
+            term.wait_for(turn, timeout=30)
+            time.sleep(1.0)                                # a notice would be up by now
+            screen = term.screen()
+            assert not any(n in screen for n in notices), screen
+            assert "▌" not in screen, screen               # a notice's edge
+            term.keys("PageDown")                          # the rest of the summary: blue's turn
+            term.wait_for(told)
+            term.keys("m")
+            screen = term.wait_for("1 Dolly Sisters" if lang == "en" else "1 S.-Étienne", "Ankh ≈≈")
+            assert not any(n in screen for n in notices) and "▌" not in screen, screen
+        finally:
+            term.close()

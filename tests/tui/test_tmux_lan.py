@@ -51,11 +51,27 @@ def test_two_terminals_find_each_other_and_play(tmp_path):
         host.wait_for("not ready")
         guest.keys("C-r")
         host.keys("C-r")
-        # Both reach the game; the fingerprint was on both lobbies (and stays in the lobby's log).
+        # The deal waits while the players compare the table fingerprint: the
+        # same words on both screens, until each confirms it.
+        prints = []
+        for term in (host, guest):
+            screen = term.wait_for("Table fingerprint", "The same on every screen?", timeout=30)
+            lines = screen.splitlines()
+            prints.append(lines[next(i for i, line in enumerate(lines) if "Table fingerprint" in line) + 1].strip("█ "))
+        assert prints[0] == prints[1] and len(prints[0].split()) == 5, prints
+        time.sleep(3)
+        assert "Turn" not in host.screen() and "Table fingerprint" in host.screen()   # still there to read
+        guest.keys("C-r")
+        guest.wait_for("Waiting for every player to confirm the fingerprint")
+        host.keys("C-r")
+        # Both reach the game; the fingerprint is shown again in the players panel.
         shots = {}
         for name, term in (("host", host), ("guest", guest)):
             screen = term.wait_for("Turn", "Dolly Sisters", timeout=40)   # the game screen, whoever goes first
             shots[name] = screen
+            term.keys("p")
+            term.wait_for(f"Table fingerprint: {prints[0]}")
+            term.keys("m")
         # Play a few decisions on whichever screen has one; both stay in step.
         deadline = time.monotonic() + 120
         turns = set()

@@ -8,6 +8,7 @@ a game's screens only through what its package offers:
 - ``help_screen()``: the class of its help (rules, components, keys), built as
   ``HelpScreen(tab)``;
 - ``verdict(view)``: the result in the player's words, from a seat's view;
+- ``public_log(events)``: the game's events as lines a spectator reads;
 - ``BOTS``: bot kinds the screens seat in place of the rules' own (a search
   bot with a clock and worker processes), as ``{kind: (module, class)}``.
 """

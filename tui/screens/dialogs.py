@@ -63,6 +63,31 @@ class Confirm(Localised, ModalScreen[bool]):
         self.dismiss(yes)
 
 
+class Shown(Localised, ModalScreen[None]):
+    """Something to read (the table fingerprint): Enter or Esc closes it."""
+
+    BINDINGS = [Binding("enter", "close", NP_("key", "Close"), key_display="⏎"),
+                Binding("escape", "close", show=False)]
+
+    def __init__(self, title: str, text: str, note: str = "") -> None:
+        super().__init__()
+        self.title_words = title
+        self.text = text
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        t = Text.assemble((self.title_words, "bold"), "\n\n", ("  " + self.text + "  ", "bold reverse"))
+        if self.note:
+            t.append("\n\n" + self.note, style="italic")
+        t.append("\n\n" + _("Enter or Esc: close"), style="dim")
+        with Middle():
+            with Center():
+                yield Static(t, id="confirm")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class TooSmall(Localised, ModalScreen[None]):
     """Shown over everything while the terminal is smaller than 80×24."""
 

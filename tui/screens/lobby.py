@@ -20,7 +20,7 @@ from ankh.tui.i18n import _, Localised, NP_, pgettext, translated
 from ankh.tui.bots import NET_BOT_KINDS, bot_label
 from ankh.tui.games import ui
 from ankh.tui.netplay import NetSession, WatchSession
-from ankh.tui.seats import seat_tag
+from ankh.tui.seats import colour, seat_tag
 from ankh.tui.widgets.choices import Choices
 from ankh.tui.widgets.stepper import Stepper
 
@@ -282,7 +282,15 @@ class LobbyScreen(Localised, Screen):
             t.append("\n")
         if s.start is not None:
             t.append("\n" + _("Table fingerprint — read it aloud; every screen must show the same:") + "\n")
-            t.append(f"  {s.start.fingerprint}\n", style="bold")
+            t.append(f"  {s.start.fingerprint}\n", style="bold reverse")
+            if not isinstance(s, WatchSession) and not s.confirmed:
+                t.append(_("The same on every screen? Ctrl+R says so; the cards are dealt once every player "
+                           "has. Not the same: Esc leaves the table.") + "\n", style="bold")
+            elif s.setup_progress is None and not s.started:
+                waiting = [seat for seat in s.unconfirmed if seat != s.viewer]
+                t.append((_("Waiting for {seats} to confirm the fingerprint.").format(
+                    seats=", ".join(colour(seat) for seat in waiting)) if waiting else
+                          _("Waiting for every player to confirm the fingerprint.")) + "\n", style="italic")
             progress = s.setup_progress
             if progress is not None:
                 done, all_ = progress
@@ -298,7 +306,11 @@ class LobbyScreen(Localised, Screen):
         self.query_one("#lobby-chat", Static).update(chat_text(s.chat_lines[-5:]))
 
     def action_ready(self) -> None:
-        self.session.toggle_ready()
+        """Ready to begin; once the seats are final, the fingerprint is the same here as on the other screens."""
+        if self.session.start is not None:
+            self.session.confirm()
+        else:
+            self.session.toggle_ready()
         self._show()
 
     def action_leave(self) -> None:

@@ -11,3 +11,7 @@ class Choices(Localised, OptionList):
     """The options; Enter chooses the highlighted one."""
 
     BINDINGS = [Binding("enter", "select", NP_("key", "Choose"), key_display="⏎")]
+
+    def on_resize(self, event) -> None:
+        # fewer rows (a longer description under the list): the highlighted option stays in sight
+        self.call_after_refresh(self.scroll_to_highlight)

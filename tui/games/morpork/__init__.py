@@ -20,3 +20,14 @@ def help_screen() -> type:
 def verdict(view: Any) -> Any:
     from .screens.end import verdict as words
     return words(view)
+
+
+def public_log(events: Any) -> list[str]:
+    """A game's events as a spectator reads them (``ankh replay`` on a networked save)."""
+    from .words import describe, said_already
+    lines, before = [], None
+    for event in events:
+        if not said_already(event, before):   # "ended the turn and drew 1 card" says the draw
+            lines.append(describe(event, None))
+        before = event
+    return lines

@@ -9,7 +9,7 @@ from rich.text import Text
 from ankh.core.game import COLOURS
 from ankh.core.morpork.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 
-from ankh.tui.i18n import N_, NP_, _, game, pgettext
+from ankh.tui.i18n import N_, NP_, _, game, language, pgettext
 from ankh.tui.seats import SEAT_STYLE, _assemble, colour, letter, seat_letter, seat_tag  # noqa: F401 (for this game's screens)
 
 CARD = {c["id"]: c for c in CARDS}
@@ -102,6 +102,37 @@ def area_name(aid: str) -> str:
 def area_title(aid: str) -> str:
     """The area's name alone (where a number could be taken for an option's)."""
     return _printed(AREA, "area", aid)
+
+
+# "in <area>" as a sentence says it, where a language gives each area its own
+# preposition and article (French: « aux Décapes », « à Mont-Roupillon »).
+AREA_IN = {
+    "dolly-sisters": NP_("in area", "in Dolly Sisters"), "unreal-estate": NP_("in area", "in Unreal Estate"),
+    "dragons-landing": NP_("in area", "in Dragon's Landing"), "small-gods": NP_("in area", "in Small Gods"),
+    "the-scours": NP_("in area", "in The Scours"), "the-hippo": NP_("in area", "in The Hippo"),
+    "the-shades": NP_("in area", "in The Shades"), "dimwell": NP_("in area", "in Dimwell"),
+    "longwall": NP_("in area", "in Longwall"), "isle-of-gods": NP_("in area", "in Isle of Gods"),
+    "seven-sleepers": NP_("in area", "in Seven Sleepers"), "nap-hill": NP_("in area", "in Nap Hill"),
+}
+assert set(AREA_IN) == set(AREA_IDS)
+
+# A preposition before a name that starts with its article, contracted
+# (French: "de Le Sanctuaire" reads "du Sanctuaire"); none in English.
+CONTRACTIONS = {"fr": (("de Le ", "du "), ("de Les ", "des "), ("à Le ", "au "), ("à Les ", "aux "),
+                       ("De Le ", "Du "), ("De Les ", "Des "), ("À Le ", "Au "), ("À Les ", "Aux "))}
+
+
+def grammar(sentence: str) -> str:
+    """A sentence with names filled in, as the language says it: each area
+    with its own preposition, prepositions and articles contracted."""
+    generic = pgettext("in area", "in {area}")
+    for aid in AREA_IDS:
+        plain = generic.format(area=area_title(aid))
+        if plain in sentence:
+            sentence = sentence.replace(plain, pgettext("in area", AREA_IN[aid]))
+    for long, short in CONTRACTIONS.get(language(), ()):
+        sentence = sentence.replace(long, short)
+    return sentence
 
 
 def area_text(aid: str) -> str:
@@ -200,7 +231,7 @@ def humanize(text: str) -> str:
     the sentence is translated as a whole (context ``prompt``)."""
     template, values = prompt_template(text)
     try:
-        return pgettext("prompt", template).format(**values)
+        return grammar(pgettext("prompt", template).format(**values))
     except (KeyError, IndexError, ValueError):  # a damaged translation: the English
         return template.format(**values)
 

@@ -15,9 +15,9 @@ from rich.text import Text
 
 from ankh.core.morpork.model import COLOURS, Event
 
-from ankh.tui.i18n import N_, _
-from ankh.tui.games.morpork.text import (PERSONALITY, SEAT_STYLE, area_names, card_name, colour, event_text, event_title,
-                   personality_name)
+from ankh.tui.i18n import N_, _, ngettext
+from ankh.tui.games.morpork.text import (AREA, AREA_IDS, PERSONALITY, SEAT_STYLE, area_names, card_name, colour,
+                                         event_text, event_title, grammar, personality_name)
 
 # Happenings a summary leaves out: bookkeeping the other lines already say.
 QUIET = frozenset({"scroll", "draw", "turn", "setup"})
@@ -102,6 +102,10 @@ def describe(ev: Event, viewer: int | None, view=None) -> str:
     """One sentence for ``ev`` as ``viewer`` reads it.  ``view`` (the
     viewer's :class:`~ankh.core.morpork.views.PlayerView`) names the cards and
     personalities the viewer was shown."""
+    return grammar(_sentence(ev, viewer, view))
+
+
+def _sentence(ev: Event, viewer: int | None, view) -> str:
     d = ev.data or {}
     k = ev.kind
     you = ev.seat is not None and ev.seat == viewer
@@ -135,11 +139,19 @@ def describe(ev: Event, viewer: int | None, view=None) -> str:
         return _cap(_("{who} took a ${amount} loan ({card}).").format(
             who=w, amount=d.get("amount"), card=card(d.get("card"))))
     if k == "penalty":
+        if you:
+            return _("You took {card} instead of paying: it stays in front of you.").format(
+                card=card(d.get("card")))
         return _cap(_("{who} took {card} instead of paying: it stays in front of them.").format(
             who=w, card=card(d.get("card"))))
     if k == "take":
-        cards = [card(_card_of(view, h) or None) for h in d.get("handles", ())]
-        return _cap(_("{who} took {cards} from the discard pile.").format(who=w, cards=names(cards)))
+        known = [_card_of(view, h) for h in d.get("handles", ())]
+        if known and all(known):
+            return _cap(_("{who} took {cards} from the discard pile.").format(
+                who=w, cards=names(card(c) for c in known)))
+        return _cap(ngettext("{who} took {n} card from the discard pile.",
+                             "{who} took {n} cards from the discard pile.", len(known)).format(
+            who=w, n=len(known)))
     if k == "zorgo":
         if you and view is not None and view.personality:
             return _("You swapped personality with an unused one: you are now {personality}.").format(
@@ -182,6 +194,15 @@ def describe(ev: Event, viewer: int | None, view=None) -> str:
             return _cap(_("{who} removed the trouble marker in {area}.").format(who=w, area=area(a)))
         return _cap(_("{who} put a trouble marker in {area}.").format(who=w, area=area(a)))
     if k == "ability":
+        # the money a City Area card gives or costs (the rules' log says only that it was used)
+        card_area = AREA.get(AREA_IDS[a], {}) if a is not None else {}
+        params = card_area.get("params") or {}
+        if card_area.get("ability") == "take_money":
+            return _cap(_("{who} used the City Area card {area} and took ${amount} from the bank.").format(
+                who=w, area=area(a), amount=params.get("amount")))
+        if card_area.get("ability") in ("pay_to_place_minion", "pay_to_remove_trouble"):
+            return _cap(_("{who} paid ${amount} to use the City Area card {area}.").format(
+                who=w, area=area(a), amount=params.get("cost")))
         return _cap(_("{who} used the City Area card {area}.").format(who=w, area=area(a)))
     if k == "discard":
         return _cap(_("{who} discarded {card}.").format(who=w, card=card(d.get("card"))))
@@ -230,11 +251,19 @@ def describe(ev: Event, viewer: int | None, view=None) -> str:
     if k == "card-lost":
         return _("The City Area card {area} leaves the game.").format(area=area(a))
     if k == "end":
-        if d.get("amount"):
-            return _cap(_("{who} ended the turn and drew {n}.").format(who=w, n=d["amount"]))
+        n = d.get("amount")
+        if you:
+            return (ngettext("You ended your turn and drew {n} card.", "You ended your turn and drew {n} cards.",
+                             n).format(n=n) if n else _("You ended your turn."))
+        if n:
+            return _cap(ngettext("{who} ended the turn and drew {n} card.",
+                                 "{who} ended the turn and drew {n} cards.", n).format(who=w, n=n))
         return _cap(_("{who} ended the turn.").format(who=w))
     if k == "draw":
-        return _cap(_("{who} drew {n}.").format(who=w, n=d.get("amount")))
+        n = d.get("amount") or 0
+        if you:
+            return ngettext("You drew {n} card.", "You drew {n} cards.", n).format(n=n)
+        return _cap(ngettext("{who} drew {n} card.", "{who} drew {n} cards.", n).format(who=w, n=n))
     if k == "pass":
         return _cap(_("{who} passed.").format(who=w))
     if k == "game-end":
@@ -295,21 +324,21 @@ def style_line(line: str, seat: int | None = None) -> Text:
 
 
 def hits(ev: Event, viewer: int | None) -> bool:
-    """Whether ``ev`` happens to ``viewer``'s pieces, money or hand, by someone else."""
+    """Whether ``ev`` harms ``viewer``: a minion of theirs removed or moved,
+    a building or City Area card lost, money or cards taken from them.  Money
+    or cards given to them, and what they chose to pay or give, are no harm."""
     if viewer is None:
         return False
     d = ev.data or {}
     k = ev.kind
     if k in ("removed", "move", "building-lost") and ev.seat == viewer:
-        return True
-    if k in ("pay", "give") and d.get("target") == viewer and ev.seat != viewer:
-        return True
-    if k == "pay" and ev.seat == viewer and d.get("target") not in (None, viewer):
-        return True  # money taken from you by another's card
+        return not d.get("chosen")  # not what your own card chose
+    if k in ("pay", "give") and ev.seat == viewer and d.get("target") not in (None, viewer):
+        return not d.get("chosen")  # taken from you by another's card
     if k == "interrupt" and d.get("by") == viewer:
         return True
     if k == "swap" and viewer in (d.get("who"), d.get("target")):
-        return True
+        return d.get("by") != viewer
     if k == "card-lost" and d.get("target") == viewer:
         return True
     return False
@@ -371,3 +400,14 @@ def changed_areas(events, viewer: int | None) -> frozenset[int]:
 def others_acted(events, viewer: int | None) -> bool:
     """Whether anything in ``events`` was not the viewer's own doing."""
     return any(ev.kind not in QUIET and (ev.seat != viewer or hits(ev, viewer)) for ev in events)
+
+
+def gained_this_turn(events, view) -> tuple[int, ...]:
+    """The areas whose City Area card the viewer gained in their turn now
+    going on (a card is used from the next turn on)."""
+    if view is None or view.viewer is None or view.current != view.viewer or view.outcome is not None:
+        return ()
+    start = next((n for n in range(len(events) - 1, -1, -1) if events[n].kind == "turn"), 0)
+    mine = view.seats[view.viewer].city_cards
+    return tuple(dict.fromkeys(e.data["area"] for e in events[start:]
+                               if e.kind == "build" and e.seat == view.viewer and (e.data or {}).get("area") in mine))

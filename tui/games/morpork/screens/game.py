@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from functools import partial
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,14 +19,15 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer
+from textual.widgets import ContentSwitcher, Footer, Static
 
 from ankh.core.morpork.views import PlayerView
 
 from ankh.tui.i18n import _, Localised, NP_
 from ankh.tui.session import GameSession, Next
 from ankh.tui.games.morpork.text import AREA_IDS, area_names, colour
-from ankh.tui.games.morpork.words import changed_areas, describe, hits, notable, others_acted, summary, worth_a_line
+from ankh.tui.games.morpork.words import (changed_areas, describe, gained_this_turn, hits, notable, others_acted,
+                                          summary, worth_a_line)
 from ankh.tui.games.morpork.widgets.board import CityMap, map_height
 from ankh.tui.widgets.choices import Choices
 from ankh.tui.games.morpork.widgets.hand import Hand
@@ -94,6 +96,7 @@ class GameScreen(Localised, Screen):
     view: reactive[PlayerView | None] = reactive(None)
     events: reactive[tuple] = reactive(tuple)
     recent: reactive[tuple] = reactive(tuple)
+    gained: reactive[tuple] = reactive(tuple)
     highlight: reactive[frozenset[int]] = reactive(frozenset)
     marks: reactive[frozenset[int]] = reactive(frozenset)
     since: reactive[tuple] = reactive(tuple)
@@ -138,7 +141,7 @@ class GameScreen(Localised, Screen):
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status").data_bind(GameScreen.view)
         prompt = DecisionPrompt(id="prompt", roomy=self.mode == "wide").data_bind(
-            GameScreen.view, recent=GameScreen.recent)
+            GameScreen.view, recent=GameScreen.recent, gained=GameScreen.gained)
         board = CityMap(id="map").data_bind(GameScreen.view, highlight=GameScreen.highlight,
                                             marks=GameScreen.marks)
         since = Summary().data_bind(parts=GameScreen.since)
@@ -157,6 +160,10 @@ class GameScreen(Localised, Screen):
                     players = Players(id="players").data_bind(GameScreen.view)
                     players.border_title = _("Players")
                     yield players
+                    if self.fingerprint:
+                        box = Static(self.fingerprint, id="fingerprint")
+                        box.border_title = _("Table fingerprint")
+                        yield box
                     with VerticalScroll(id="since") as box:
                         box.border_title = _("Since your last move")
                         yield since
@@ -171,6 +178,9 @@ class GameScreen(Localised, Screen):
                 with VerticalScroll(id="players"):
                     yield You(id="you").data_bind(GameScreen.view)
                     yield Players().data_bind(GameScreen.view)
+                    if self.fingerprint:
+                        yield Static(Text.assemble((_("Table fingerprint") + ": ", "bold"), self.fingerprint),
+                                     id="fingerprint")
                 with VerticalScroll(id="since"):
                     yield since
                 yield GameLog(id="log").data_bind(GameScreen.view, events=GameScreen.events)
@@ -197,10 +207,24 @@ class GameScreen(Localised, Screen):
         if say is not None:
             self.app.push_screen(ChatDialog(), lambda line: say(line) if line and line.strip() else None)
 
+    def _holding_notices(self) -> bool:
+        """Whether news of the game waits: over the help or a dialog, or (at
+        80×24) over the map and options of your decision, none is shown."""
+        return not self.is_current or (self.mode == "compact" and self.view is not None
+                                       and self.view.decision is not None)
+
+    def on_screen_suspend(self) -> None:
+        # what the game told is in its log: nothing of it over the help or a dialog
+        self.app.clear_notifications()
+
+    def on_screen_resume(self) -> None:
+        if self.view is not None:
+            self.refresh_view()
+
     def _tell_chat(self) -> None:
         lines = getattr(self.session, "chat_lines", None)
-        if lines is None:
-            return
+        if lines is None or not self.is_current:
+            return  # told once you are back from the help or a dialog
         for seat, name, said in lines[self._chat_told:]:
             if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
                 title = _("Chat") if getattr(self.session, "spectating", False) else _("Chat (c to answer)")
@@ -235,6 +259,10 @@ class GameScreen(Localised, Screen):
             node.styles.height = rows
 
     def _focus_choices(self) -> None:
+        """The options take the keys while there is a decision (never for a
+        spectator, who has none: the footer offers no Choose then)."""
+        if self.view is None or self.view.decision is None:
+            return
         for c in self.query(Choices):
             c.focus()
 
@@ -273,6 +301,7 @@ class GameScreen(Localised, Screen):
             self._tell_chat()
             self.events = tuple(self.session.log)
             self.recent = worth_a_line(self.events, 4)
+            self.gained = gained_this_turn(self.events, self.view)
             self._tell_news()
             if self.view.decision is not None and self.view.decision != self._shown_decision:
                 self._new_decision()
@@ -286,11 +315,13 @@ class GameScreen(Localised, Screen):
     def _tell_news(self) -> None:
         """Notices for random events, die rolls and whatever hits you, as they happen."""
         log = self.session.log
-        if self._handing_over:
-            return
+        if self._handing_over or not self.is_current:
+            return  # told when the game screen is back
         viewer = self.session.viewer
         fresh = [e for e in log[self._noticed:] if notable(e, viewer)]
         self._noticed = len(log)
+        if self._holding_notices():
+            return  # your decision at 80×24: the summary since your last move tells it, marked
         if viewer is None and len(fresh) > 4 * self.NOTICES:  # a spectator catching up: the log tells it
             return
         for hit in (False, True):
@@ -312,12 +343,15 @@ class GameScreen(Localised, Screen):
         self._others_moved = False
         for widget in self.query(Summary):
             widget.viewer = viewer
-        if others_acted(events, viewer):
+        if self.mode == "compact":
+            self.app.clear_notifications()  # nothing over the map and the options: the summary tells it
+        told = any(notable(e, viewer) for e in events)
+        if others_acted(events, viewer) or told:
             turn = next((e for e in reversed(self.session.log[:since]) if e.kind == "turn"), None)
             self.since = summary(events, viewer, self.view, turn.seat if turn else None,
                                  (turn.data or {}).get("amount") if turn else None)
             self.marks = changed_areas(events, viewer)
-            worth = self.view.decision.kind in ("turn", "window") or any(hits(e, viewer) for e in events)
+            worth = self.view.decision.kind in ("turn", "window") or told
             if self.mode == "compact" and self.panel == "map" and not self._auto_since and worth:
                 self._auto_since = True
                 self.action_show_panel("since")
@@ -455,8 +489,8 @@ class GameScreen(Localised, Screen):
         """Page the log up or down, whatever has the focus (the log shows first);
         on a small terminal showing the summary since your last move, page that
         (what the others did may not fit)."""
-        if self.mode == "compact" and self.panel == "since":
-            for box in self.query("#since").results(VerticalScroll):
+        if self.mode == "compact" and self.panel in ("since", "hand", "players"):
+            for box in self.query(f"#{self.panel}").results(VerticalScroll):
                 if direction < 0:
                     box.scroll_page_up(animate=False)
                 else:
@@ -504,10 +538,26 @@ class GameScreen(Localised, Screen):
         self.app.notify(told, timeout=4)
         self.app.pop_screen()
 
+    @property
+    def fingerprint(self) -> str | None:
+        """A networked table's fingerprint (the same on every screen of the table)."""
+        return getattr(self.session, "fingerprint", None)
+
+    def action_fingerprint(self) -> None:
+        from ankh.tui.screens.dialogs import Shown
+        if self.fingerprint:
+            self.app.push_screen(Shown(_("Table fingerprint"), self.fingerprint,
+                                       _("Every screen at this table shows the same words: read them aloud "
+                                         "to compare.")))
+
     def commands(self):
         """This game's commands for the command palette."""
         from textual.app import SystemCommand
-        yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
+        if self.fingerprint:
+            yield SystemCommand(_("Table fingerprint"), _("Show it again, to compare with the other screens"),
+                                self.action_fingerprint)
+        if self.check_action("undo", ()):
+            yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
         if self.mode == "compact":
             for name, title, help in (
                     ("since", _("Show what happened"), _("What each player did since your last move")),
@@ -515,7 +565,8 @@ class GameScreen(Localised, Screen):
                     ("hand", _("Show your hand"), _("Your cards with their full text")),
                     ("players", _("Show the players"), _("Money, pieces, cards, your personality")),
                     ("log", _("Show the log"), _("Everything that happened this game"))):
-                yield SystemCommand(title, help, lambda n=name: self.action_show_panel(n))
+                if self.check_action("show_panel", (name,)):
+                    yield SystemCommand(title, help, lambda n=name: self.action_show_panel(n))
         if self.session.path is not None:
             yield SystemCommand(_("Save"), _("Write the game to its save file now (it is saved after "
                                              "every move anyway)"), self.action_save)
@@ -527,10 +578,14 @@ class GameScreen(Localised, Screen):
         self.notify(_("Saved as {path}.").format(path=self.session.path), timeout=4)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        spectating = getattr(self.session, "spectating", False)
         if action == "show_panel":
-            return self.mode == "compact"
-        if getattr(self.session, "spectating", False) and action in ("chat", "undo", "pick"):
+            # a spectator has no hand, no aim: the players panel shows the table
+            return self.mode == "compact" and not (spectating and parameters == ("hand",))
+        if spectating and action in ("chat", "undo", "pick"):
             return False
+        if action == "undo" and getattr(self.session, "networked", False):
+            return False  # every move at a networked table is final
         if action == "chat":
             return getattr(self.session, "networked", False)
         if action == "results":

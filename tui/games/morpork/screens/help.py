@@ -59,7 +59,7 @@ def reference() -> list[tuple[str, str, Text]]:
     out = []
     for c in CARDS:
         name = card_name(c["id"])
-        deck = _("green card") if c["deck"] == "green" else _("brown card")
+        deck = _("green-bordered card") if c["deck"] == "green" else _("brown-bordered card")
         body = Text.assemble((name, "bold"), f"  ({deck})\n",
                              (_("Symbols: "), "bold"), card_symbols(c["id"]) + "\n")
         body.append(card_text(c["id"]))

@@ -43,7 +43,8 @@ class Hand(Widget):
             out.append(card_name(cid), style="bold reverse" if lit else "bold")
             out.append(f"  {card_symbols(cid)}", style="" if lit else "dim")
             if kind:
-                out.append("  (" + (_("green") if kind == "green" else _("brown")) + ")", style="dim")
+                # the border of the card, never to be read as a seat's colour
+                out.append("  " + (_("green-bordered") if kind == "green" else _("brown-bordered")), style="dim")
             text = card_text_and_when(cid)
             if text and (self.detailed or lit):
                 width = max(20, self.size.width - 1)

@@ -11,7 +11,7 @@ from textual.widgets.option_list import Option
 
 from ankh.core.morpork.model import COLOURS
 
-from ankh.tui.i18n import N_, _
+from ankh.tui.i18n import N_, _, ngettext
 from ankh.tui.games.morpork.steps import AreaKeys, Entry, by_area, first_step, second_step
 from ankh.tui.games.morpork.text import (
     AREA_IDS, CARD, area_title, card_name, card_summary, card_text, colour, humanize, option_detail, option_label,
@@ -50,6 +50,7 @@ class DecisionPrompt(Vertical):
 
     view = reactive(None)
     recent: reactive[tuple] = reactive(tuple)
+    gained: reactive[tuple] = reactive(tuple)  # areas whose City Area card you gained this turn
 
     class Chosen(Message):
         """The person chose option ``index`` of the decision."""
@@ -88,6 +89,9 @@ class DecisionPrompt(Vertical):
         self._refresh_all()
 
     def watch_recent(self) -> None:
+        self._refresh_all()
+
+    def watch_gained(self) -> None:
         self._refresh_all()
 
     def _refresh_all(self, force: bool = False) -> None:
@@ -251,7 +255,13 @@ class DecisionPrompt(Vertical):
         step = self._step_of(view)
         if step:
             t.append(" — " + step, style="bold")
-        if self._open is not None:
+        if d.kind in ("end", "another", "extra", "turn") and self.gained:
+            # A City Area card is used from the turn after it was gained (not offered yet)
+            t.append("\n   " + ngettext("{areas}: City Area card gained this turn, usable from your next turn.",
+                                        "{areas}: City Area cards gained this turn, usable from your next turn.",
+                                        len(self.gained)).format(
+                areas=", ".join(area_title(AREA_IDS[a]) for a in self.gained)), style="dim")
+        elif self._open is not None:
             t.append("\n   " + _("Step 2 of 2: where to? (Esc: back)"), style="italic")
         elif any(e.group for e in self._entries):
             t.append("\n   " + _("Step 1 of 2: which one? Then where."), style="italic")

@@ -27,9 +27,11 @@ class StatusBar(Widget):
             t.no_wrap = True
             t.overflow = "ellipsis"
             return t
-        # the less important parts go first when the line is too long
-        for events, pile in ((True, True), (False, True), (False, False)):
-            t = self._line(view, events, pile)
+        # the less important parts go first when the line is too long: who the
+        # table waits for (the note) stays to the last
+        for events, pile, you in ((True, True, 2), (False, True, 2), (False, False, 2), (False, False, 1),
+                                  (False, False, 0)):
+            t = self._line(view, events, pile, you)
             if self.note:
                 t.append(f" · {self.note}", style="italic")
             if len(t) <= self.size.width:
@@ -39,7 +41,8 @@ class StatusBar(Widget):
         return t
 
     @staticmethod
-    def _line(view, events: bool, pile: bool) -> Text:
+    def _line(view, events: bool, pile: bool, you: int = 2) -> Text:
+        """The line; ``you``: 2 all of your part, 1 without your progress, 0 none of it."""
         t = Text()
         t.append(" " + _("Turn {n}").format(n=view.turn) + " ", style="bold")
         if view.outcome is None:
@@ -50,13 +53,13 @@ class StatusBar(Widget):
             t.append(" · " + _("draw {n}").format(n=view.draw_size))
         if events:
             t.append(" · " + _("events {n}").format(n=view.events_left))
-        if view.viewer is not None:
+        if view.viewer is not None and you:
             me = view.seats[view.viewer]
             t.append(" │ " + pgettext("tag", "you") + " ", style="dim")
             t.append_text(letter(view.viewer))
             t.append(f" ${me.money} ", style="bold")
             t.append(personality_name(view.personality), style="bold")
             short, _long = progress(view)
-            if short:
+            if short and you > 1:
                 t.append(f" {short}")
         return t

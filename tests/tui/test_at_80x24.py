@@ -1,0 +1,101 @@
+"""The smallest terminal the game supports, 80×24: what must stay in sight."""
+from __future__ import annotations
+
+import pytest
+from textual.containers import VerticalScroll
+
+from ankh.tui import i18n
+from ankh.tui.app import AnkhApp
+from ankh.tui.session import GameSession
+from ankh.tui.seats import colour
+from ankh.tui.widgets.choices import Choices
+from ankh.tui.games.morpork.widgets.status import StatusBar
+
+from . import scenarios
+from .helpers import settle
+
+
+async def test_the_highlighted_option_stays_in_sight_whatever_its_description():
+    """Five cards; the longer a card's text, the fewer rows the options keep:
+    going down and up the list, the highlighted one is always on screen."""
+    app = AnkhApp(GameSession.from_text(scenarios.OPENING), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        choices = app.screen.query_one(Choices)
+        rows = set()
+        for key in ["down"] * 4 + ["up"] * 4:
+            await pilot.press(key)
+            await pilot.pause()
+            await pilot.pause()
+            top, height = choices.scroll_offset.y, choices.scrollable_content_region.height
+            rows.add(height)
+            assert top <= choices.highlighted < top + height, (choices.highlighted, top, height)
+        assert min(rows) < choices.option_count, "every option fitted: nothing was tested"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_status_line_keeps_the_seat_the_table_waits_for(lang):
+    """At 80 columns the line was cut before "waiting for yellow"."""
+    i18n.set_language(lang)
+    session = GameSession.from_text(scenarios.FOLLOW)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        waiting = i18n._("waiting for {who}").format(who=colour(1))   # as a networked table says it
+        session.net_note = waiting
+        app.screen.refresh_view()
+        await pilot.pause()
+        line = str(app.screen.query_one(StatusBar).render())
+        assert waiting in line and len(line) <= 80, line
+        assert colour(0) in line                      # whose turn it is stays too
+
+
+async def test_the_hand_panel_scrolls_by_keyboard():
+    """Five cards with their texts are longer than the panel: PgDn and PgUp
+    scroll it (the options keep the arrows)."""
+    app = AnkhApp(GameSession.from_text(scenarios.OPENING), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        box = app.screen.query_one("#hand", VerticalScroll)
+        assert box.max_scroll_y > 0
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert app.screen.panel == "hand" and box.scroll_y > 0
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert box.scroll_y == 0
+
+
+@pytest.mark.parametrize("lang, refused", [
+    ("en", "A name is 1 to 24 letters"),
+    ("fr", "Un nom a de 1 à 24 lettres"),
+])
+async def test_a_player_sets_their_name_in_the_settings(ankh_home, lang, refused):
+    """Two players on one machine sat as "root" and "root 2": the settings
+    let each choose the name the table shows; a bad one is refused in the
+    dialog, under the name, and nothing is lost."""
+    from textual.widgets import Input, Static
+    from ankh.net import home
+    from ankh.tui.screens.settings import SettingsScreen
+    i18n.set_language(lang)
+    app = AnkhApp(bot_delay=0)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        name = app.screen.query_one("#name", Input)
+        await pilot.press("tab")
+        assert app.screen.focused is name
+        name.value = ""
+        await pilot.press(*"!!bad", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SettingsScreen)
+        assert refused in str(app.screen.query_one("#name-error", Static).render())
+        assert home.player_name() == home.default_name()
+        name.value = ""
+        await pilot.press(*"Alice", "enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, SettingsScreen)
+    assert home.player_name() == "Alice"
+    assert home.load_identity().name == "Alice"              # the name a table is joined under

@@ -1,0 +1,89 @@
+"""``ankh replay`` on a networked game's save: its public log in the
+player's language (or its final public state as JSON), read from the save
+folder, its game.ankh or its journal; and a reader that stops early (``|
+head``) ends it quietly."""
+from __future__ import annotations
+
+import asyncio
+import json
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ankh.tui.cli import main as ankh_main
+
+from .terminal import ankh_command
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory) -> Path:
+    """A whole networked game (a seat and a bot, both played by random bots), saved as it went."""
+    from ankh.net.envelope import Identity
+    from ankh.net.io.node import HostNode
+    from tests.net.test_watch import bot_decide
+
+    root = tmp_path_factory.mktemp("saves")
+
+    async def play() -> None:
+        host = HostNode(Identity.generate(), "ann", seats=2, bots=1, decide=bot_decide(3),
+                        report=lambda w, d: None, save_root=root, bind="127.0.0.1", advertise=False)
+        await host.open()
+        await host.run()
+
+    asyncio.run(play())
+    (folder,) = root.glob("net-*")
+    assert (folder / "game.ankh").exists() and (folder / "journal.ankh").exists()
+    return folder
+
+
+@pytest.mark.parametrize("which", ["folder", "game.ankh", "journal.ankh"])
+def test_a_networked_save_replays_as_its_public_log(saved, which, capsys):
+    path = saved if which == "folder" else saved / which
+    assert ankh_main(["--lang", "en", "replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("goes first.") and lines[1].startswith("Turn 1: ")
+    assert any(line.startswith("Turn 2: ") for line in lines)
+    assert "won" in lines[-1] or "share the win" in lines[-1], lines[-1]
+    assert not [line for line in lines if line.startswith(("You ", "Your "))]   # nobody's view: no "you"
+
+
+def test_a_networked_save_replays_in_french(saved, capsys):
+    assert ankh_main(["--lang", "fr", "replay", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert "joue en premier." in out and "Tour 2 : " in out
+
+
+def test_a_networked_save_replays_as_json_without_its_hidden_cards(saved, capsys):
+    assert ankh_main(["replay", "--json", str(saved / "game.ankh")]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["outcome"] is not None
+    hands = [card for seat in state["seats"].values() for card in seat["hand"]]
+    assert hands and any(card.startswith("#") for card in hands)   # the public log does not show the hands
+
+
+@pytest.mark.parametrize("which", ["game.ankh", None])
+def test_replay_into_head_ends_quietly(saved, tmp_path, which):
+    """``ankh replay FILE | head``: no BrokenPipeError, no traceback."""
+    if which is None:                     # a long record
+        from . import scenarios
+        path = tmp_path / "record.ankh"
+        path.write_text(scenarios.FOLLOW, encoding="utf-8")
+    else:
+        path = saved / which
+    replay = f"{shlex.quote(str(ankh_command()))} replay {shlex.quote(str(path))}"
+    done = subprocess.run(["sh", "-c", f"{replay} | head -2"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == 2
+    assert done.stderr == "", done.stderr
+    # a reader gone before the first line (the pipe closed at once): still not a word on stderr
+    done = subprocess.run(["sh", "-c", f"{replay} | true"], capture_output=True, text=True, timeout=120)
+    assert done.stderr == "", done.stderr
+
+
+def test_damaged_save_is_refused_with_a_reason(tmp_path, capsys):
+    bad = tmp_path / "journal.ankh"
+    bad.write_bytes(b"ANKHJ\x00" + bytes(range(256)))
+    code = ankh_main(["--lang", "en", "replay", str(bad)])
+    assert code in (1, 2)
+    assert "Traceback" not in capsys.readouterr().err
