@@ -170,7 +170,7 @@ def test_the_glossary_sources_are_known_kinds():
     for row in glossary_rows()[1:]:
         if len(row) >= 3 and row[0] not in {"Français", "French"}:
             source = row[2]
-            assert source in {"règle", "Couton", "traduction"} or source.startswith("http"), row
+            assert source in {"règle", "Couton", "Catane", "traduction"} or source.startswith("http"), row
 
 
 def structure(markdown: str) -> list[str]:
