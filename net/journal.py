@@ -38,6 +38,21 @@ def step(frames: list[bytes]) -> bytes:
     return pack(list(frames))
 
 
+def ending(*, blame: list[bytes] = (), pending: list[bytes] = (), forfeit: list[int] = ()) -> bytes:
+    """The journal's last record when the table ends a game before its end:
+    the evidence a seat handed on (``blame``: the cheater's signed frames),
+    the frames of the step left unfinished (``pending``), and the seats that
+    forfeit by withholding their audit disclosure (``forfeit``)."""
+    record: dict[str, Any] = {}
+    if blame:
+        record["blame"] = list(blame)
+    if pending:
+        record["pending"] = list(pending)
+    if forfeit:
+        record["forfeit"] = list(forfeit)
+    return pack(record)
+
+
 def is_journal(data: bytes) -> bool:
     """Does ``data`` (the start of a file will do) begin like a journal?"""
     return data.startswith(_PREFIX)
@@ -53,8 +68,10 @@ def read(data: bytes) -> tuple[Transcript, dict[str, Any]]:
     except Exception as exc:  # a malformed roster, whatever its shape
         raise RemoteProtocolError(f"malformed journal header: {exc}") from None
     info = head.get("info")
-    ops = [record for record, _end in records]
-    return Transcript(roster, ops), info if isinstance(info, dict) else {}
+    ops = [record for record, _end in records if type(record) is list]
+    end = next((record for record, _end in records if type(record) is dict), {})
+    return Transcript(roster, ops, list(end.get("pending", ())), blame=list(end.get("blame", ())),
+                      forfeit=list(end.get("forfeit", ()))), info if isinstance(info, dict) else {}
 
 
 def whole_length(data: bytes) -> int:
@@ -86,7 +103,22 @@ def _parse(data: bytes, with_head_end: bool = False):
             break  # the end, or a last record cut short by a crash
         except (ValueError, msgpack.FormatError, msgpack.StackError):
             raise RemoteProtocolError(f"journal record {len(records)} is damaged") from None
-        if type(record) is not list or not record or any(type(f) is not bytes for f in record):
+        if ending_record(record):
+            if records and type(records[-1][0]) is dict:
+                raise RemoteProtocolError(f"journal record {len(records)}: a second ending")
+        elif type(record) is not list or not record or any(type(f) is not bytes for f in record):
             raise RemoteProtocolError(f"journal record {len(records)} is malformed")
+        elif records and type(records[-1][0]) is dict:
+            raise RemoteProtocolError(f"journal record {len(records)} follows the game's ending")
         records.append((record, len(_PREFIX) + unpacker.tell()))
     return (head_end if with_head_end else head), records
+
+
+def ending_record(record: Any) -> bool:
+    """Is ``record`` a well-formed ending (see :func:`ending`)?"""
+    if type(record) is not dict or not record or not set(record) <= {"blame", "pending", "forfeit"}:
+        return False
+    frames = [*record.get("blame", ()), *record.get("pending", ())]
+    return (all(type(record.get(k, [])) is list for k in record) and len(record.get("blame", ())) <= 2
+            and all(type(f) is bytes for f in frames)
+            and all(type(s) is int and 0 <= s < 256 for s in record.get("forfeit", ())))

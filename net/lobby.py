@@ -43,7 +43,14 @@ Link messages (canonical msgpack maps, checked strictly):
   the seat, the number and the text, so that a relaying host can neither
   forge nor alter it.  At most ``MAX_CHAT`` characters; the host passes on at
   most ``CHAT_RATE`` lines per ``CHAT_WINDOW`` seconds from each seat.
-- ``bye``: a peer leaves, with a reason.
+- ``bye``: a peer leaves, with a reason.  During a game its words are
+  nobody's evidence: a seat or spectator shows what its own log says (and a
+  refusal in the lobby as the host's reason for turning it away).
+- ``blame``: a seat caught a cheat: the cheater's signed frames that prove
+  it (``ankh.net.evidence``), sent before the seat leaves.  The host checks
+  them against its own log, ends the game naming the cheater, and passes
+  them on to every seat and spectator, each of which checks them again
+  against its own log before it names anyone.
 """
 from __future__ import annotations
 
@@ -57,7 +64,7 @@ from ankh.core.game import COLOURS
 from .envelope import MAX_FRAME, fingerprint, pack, unpack_strict, verify_signature
 from .errors import LocalProtocolError, RemoteProtocolError
 from .schema import Bin, Const, Int, List, Map, Str, Tagged
-from .transcript import DEFAULT_KIND, KIND, Roster
+from .transcript import DEFAULT_KIND, KIND, Roster, name_key
 
 PROTOCOL = "ankh/1"
 MAX_LINK_MESSAGE = 1024 * 1024
@@ -90,6 +97,7 @@ MESSAGES = Tagged("t", {
     "chat": Map({"t": Const("chat"), "seat": Int(0, MAX_SEATS - 1), "n": Int(0, 2**32), "text": Str(MAX_TEXT),
                  "sig": Bin(64)}),
     "bye": Map({"t": Const("bye"), "why": Str(MAX_TEXT)}),
+    "blame": Map({"t": Const("blame"), "f": List(Bin(max_len=MAX_FRAME), 2, min_len=1)}),
     "done": Map({"t": Const("done")}),
 })
 
@@ -226,6 +234,10 @@ class Lobby:
             suffix = f" {n}"
             name = base[:32 - len(suffix)] + suffix
             n += 1
+        like = next((s.name for s in self.seats if name_key(s.name) == name_key(name)), None)
+        if like is not None:  # the roster would refuse the pair at the deal: refused here, with why
+            raise RemoteProtocolError(f"the name {name!r} is too like {like!r}, already at the table "
+                                      "(names must differ by more than case and spaces): join under another")
         self.seats.append(Seat(name, key, nonce, bot, ready or bot))
         return len(self.seats) - 1
 
@@ -279,7 +291,8 @@ class Start:
         seat = keys.index(my_key)
         if nonces[seat] != my_nonce:
             raise RemoteProtocolError("start: our nonce is not the one we sent")
-        if len(set(nonces)) != len(nonces) or len(set(names)) != len(names) or len(set(keys)) != len(keys):
+        if len(set(nonces)) != len(nonces) or len(set(keys)) != len(keys) \
+                or len({name_key(n) if type(n) is str else n for n in names}) != len(names):
             raise RemoteProtocolError("start: repeated nonces, names or keys")
         return cls.of(msg), seat
 

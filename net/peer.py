@@ -26,7 +26,7 @@ personality and event decks.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,10 +36,14 @@ from ankh.core.game import (
 )
 
 from .deck import DeckSpec, unlock
-from .errors import LocalProtocolError, RemoteProtocolError
+from .errors import Divergence, LocalProtocolError, ProtocolError, RemoteProtocolError
+from .evidence import proven
 from .envelope import HEADER_LEN, open_frame, unpack_strict
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
-from .ops import Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShuffleDeck, Sync, shuffle_steps, to_wire
+from .ops import (
+    SEQUENTIAL, Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShuffleDeck, Sync, from_wire, shuffle_steps,
+    to_wire,
+)
 from .ops import Reveal as RevealOp
 from .seat import Alarm, CardSeen, SeatProtocol, StepDone
 from .transcript import DEFAULT_KIND, Roster
@@ -130,6 +134,7 @@ class Driver:
         self._setup = self._setup_ops()
         self._waiting: tuple[Any, Op] | None = None  # (what the engine asked, the step run for it)
         self.audit: AuditOutcome | None = None
+        self.cheat: RemoteProtocolError | None = None  # a lie about a hidden card, found after the audit
         self.final_hash: bytes | None = None
         self._log: Iterator[bytes] = iter(())  # saved frames still to follow (resuming, replaying)
 
@@ -255,7 +260,7 @@ class Driver:
                 self.phase = PLAY
             return
         if why == "audit":
-            self.audit = result
+            self.audit = result = self._audited(result)
             self.events.append(Audited(result))
             self.phase = FINAL
             return
@@ -267,11 +272,72 @@ class Driver:
         if isinstance(why, Decision):
             option = tuple(result)
             if option not in why.options:
-                raise RemoteProtocolError(f"illegal move {' '.join(map(str, option))!r}: the rules do not allow it now",
-                                          seat=why.seat, who=self.ledger().who(why.seat))
+                raise self._illegal(why, option)
             self._apply_move(why, option)
             return
         self._fulfil(self._answer(why, op, result))
+
+    def _illegal(self, decision: Decision, option: tuple) -> RemoteProtocolError:
+        """The move just taken is not among the rules' options: its signed frame is the evidence."""
+        L = self.ledger()
+        return L.blame(decision.seat, f"illegal move {' '.join(map(str, option))!r}: the rules do not allow it now",
+                       tuple(L.log[self.steps - 1][1][:1]))
+
+    def judge(self, evidence: Sequence[bytes]) -> RemoteProtocolError | None:
+        """What evidence handed on by the seat that caught a cheat proves here
+        (None when it proves nothing here): a pair is checked against this
+        seat's log (``evidence.proven``); a single frame is taken like any
+        message, when this seat is at its step, and refused if it breaks a
+        rule.  A hash that differs from ours proves nothing on its own (the
+        log it was signed over is not ours), and neither does a message of a
+        pass taken in turn, which may come before its turn here."""
+        L = self.ledger()
+        if len(evidence) != 1:
+            return proven(L.roster, (f for _, frames in L.log for f in frames), evidence)
+        frame = evidence[0]
+        try:  # a frame its signer did not sign proves nothing against it
+            body = open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES).body
+            index, op = from_wire(body["op"])
+            basis = body["basis"]
+        except (ProtocolError, KeyError, TypeError, IndexError):
+            return None
+        if index != L.index or basis != L.basis or isinstance(op, SEQUENTIAL):
+            return None
+        try:
+            self._take_evidence(frame)
+        except Divergence:
+            return None
+        except RemoteProtocolError as exc:
+            return exc if exc.seat is not None else None
+        except (LocalProtocolError, _EndOfLog):
+            return None
+        return None
+
+    def _take_evidence(self, frame: bytes) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _go_on(self) -> list[Any]:
+        """Carry on with the frames that came since the walk stopped for want of them."""
+        if self._waiting is not None:
+            why, op = self._waiting
+            if self._replayed(op) == len(self._substeps(op)):
+                self.step_done(op, self._logged_result(op))
+        return self.pump()
+
+    def _audited(self, audit: AuditOutcome) -> AuditOutcome:
+        """The audit disclosed every deck's order: the rules are replayed once more
+        with every card known, so that a move that lied about a hidden card (one
+        only a card nobody else saw made illegal) is named like any other broken
+        rule."""
+        L = self.ledger()
+        if audit.violations or set(audit.decks) != set(L.decks):
+            return audit
+        cards = {name: dict(enumerate(order)) for name, order in audit.decks.items()}
+        self.cheat = illegal_move(L.roster, (f for _, frames in L.log for f in frames), cards,
+                                  "every card known after the audit")
+        if self.cheat is None:
+            return audit
+        return AuditOutcome(audit.decks, ((self.cheat.seat, str(self.cheat)),))
 
     def _apply_move(self, decision: Decision, option: tuple) -> None:
         events = self.engine.choose(option)
@@ -283,8 +349,22 @@ class Driver:
         try:
             events = self.engine.fulfil(answer)
         except RulesError as exc:
-            raise LocalProtocolError(f"the rules refused the table's answer: {exc}") from None
+            raise self._refused(exc) from None
         self.events += [Logged(e) for e in events]
+
+    def _refused(self, exc: RulesError) -> ProtocolError:
+        """The rules refuse a card the table turned up: a move before it relied on
+        a lie about that card (a claim its holder made while the card was
+        hidden).  The rules are replayed with every public card known from the
+        start, and the first move they refuse is the lie; its signer is blamed,
+        its signed frame the evidence."""
+        L = self.ledger()
+        cards = {name: dict(d.public) for name, d in L.decks.items()}
+        liar = illegal_move(L.roster, (f for _, frames in L.log for f in frames), cards,
+                            "the cards turned up since")
+        if liar is not None:
+            return liar
+        return LocalProtocolError(f"the rules refused the table's answer: {exc}")
 
     # -- requests of the rules as protocol steps ----------------------------------------
 
@@ -356,6 +436,13 @@ class GamePeer(Driver):
 
     def _follow(self, frame: bytes) -> None:
         self.protocol.follow_frame(frame)
+
+    def _take_evidence(self, frame: bytes) -> None:
+        relay = self.protocol.relay
+        seq = unpack_strict(frame[HEADER_LEN:])["seq"]
+        if frame[0] < self.protocol.roster.size and seq > self.protocol.have()[frame[0]]:
+            return  # frames of its signer are missing here: nothing to say yet
+        self.receive(frame, via=relay if relay is not None and relay >= 0 else frame[0])
 
     def ledger(self) -> Ledger:
         return self.protocol.ledger
@@ -481,6 +568,10 @@ class LogReplay(Driver):
             raise _EndOfLog()
         return True, self._logged_result(op)
 
+    def _take_evidence(self, frame: bytes) -> None:
+        self._log = iter([frame])
+        self._go_on()
+
 
 class _EndOfLog(Exception):
     pass
@@ -514,16 +605,16 @@ class Spectator(Driver):
             raise _EndOfLog()
         return True, self._logged_result(op)
 
+    def _take_evidence(self, frame: bytes) -> None:
+        self._queue.append(frame)
+        self._go_on()
+
     def feed(self, frames: Iterable[bytes]) -> list[Any]:
         """More of the log (followed as the rules reach it).  Raises
         RemoteProtocolError naming the seat at fault."""
         self._queue.extend(frames)
         try:
-            if self._waiting is not None:
-                why, op = self._waiting
-                if self._replayed(op) == len(self._substeps(op)):
-                    self.step_done(op, self._logged_result(op))
-            return self.pump()
+            return self._go_on()
         except _EndOfLog:
             out, self.events = self.events, []
             return out
@@ -537,6 +628,51 @@ class Spectator(Driver):
         # Frames arrive in whole steps; count them by their step indexes.
         indexes = {unpack_strict(f[HEADER_LEN:])["body"]["op"]["i"] for f in self._queue}
         return len(indexes)
+
+
+class _Seeing(LogReplay):
+    """The rules replayed over a log this process has already checked in full
+    (no proof is verified again), with the engine knowing the cards in
+    ``cards`` from the start; it stops where the game ends."""
+
+    def __init__(self, roster: Roster, frames: Iterable[bytes], cards: Mapping[str, Mapping[int, str]], seen: str):
+        super().__init__(roster, frames)
+        self._ledger = Ledger(roster, trusted=True)
+        self.cards = cards
+        self.seen = seen
+
+    def known(self, deck: str, position: int) -> str | None:
+        return self.cards.get(deck, {}).get(position) or self._ledger.deck(deck).public.get(position)
+
+    def run(self, op: Op) -> tuple[bool, Any]:
+        if isinstance(op, Audit):
+            raise _EndOfLog()
+        return super().run(op)
+
+    def _illegal(self, decision: Decision, option: tuple) -> RemoteProtocolError:
+        error = super()._illegal(decision, option)
+        error.message = (f"illegal move {' '.join(map(str, option))!r} at move {self.moves + 1}: the rules do not "
+                         f"allow it with the cards as they were ({self.seen})")
+        return error
+
+    def _refused(self, exc: RulesError) -> ProtocolError:
+        return LocalProtocolError(f"the rules refused the table's answer: {exc}")
+
+
+def illegal_move(roster: Roster, frames: Iterable[bytes], cards: Mapping[str, Mapping[int, str]],
+                 seen: str) -> RemoteProtocolError | None:
+    """The first move of a checked log that the rules refuse once they know the
+    cards in ``cards`` (deck -> position -> card) from the start, as its
+    signer's fault; None if every move holds.  ``seen`` says in words what
+    made the cards known."""
+    r = _Seeing(roster, frames, cards, seen)
+    try:
+        r.pump()
+    except RemoteProtocolError as exc:
+        return exc
+    except (_EndOfLog, LocalProtocolError):
+        return None
+    return None
 
 
 def replay(roster: Roster, frames: Iterable[bytes]) -> LogReplay:

@@ -133,6 +133,7 @@ class SeatProtocol:
         self._requests: deque[Op] = deque()
         self._buffer: list[Envelope] = []
         self._accepted: list[bytes] = []
+        self.checked: list[bytes] = []  # the frames taken into the log, in the order they were (see ``Hub``)
         self.alarms: list[RemoteProtocolError] = []
 
     # -- the engine's side --------------------------------------------------------
@@ -231,11 +232,13 @@ class SeatProtocol:
         events += self._advance()
         return events
 
-    def frames_after(self, have: tuple[int, ...] | list[int]) -> list[bytes]:
+    def frames_after(self, have: tuple[int, ...] | list[int], *, checked: bool = False) -> list[bytes]:
         """Every accepted frame a peer lacks, given how many it has from each sender
-        (in an order it can accept: each sender's frames in sequence)."""
+        (in an order it can accept: each sender's frames in sequence); with
+        ``checked``, only those already taken into the log (not those held for
+        a later step)."""
         out = []
-        for frame in self._accepted:
+        for frame in self.checked if checked else self._accepted:
             sender = frame[0]
             seq = self._seq_of.get(frame)
             if seq is not None and 0 <= sender < len(have) and seq >= have[sender]:
@@ -265,13 +268,36 @@ class SeatProtocol:
     def _accept(self, env: Envelope, own: bool = False) -> list[Any]:
         try:
             done, result = self.ledger.accept(env, own)
-        except Divergence:
-            raise
+        except Divergence as exc:
+            raise self._diverged(exc) from None
         except RemoteProtocolError as exc:
-            raise exc.blamed(env.sender, self.roster.who(env.sender)) from None
+            exc.blamed(env.sender, self.roster.who(env.sender))
+            if exc.seat == env.sender and not exc.evidence:
+                exc.evidence = (env.frame,)  # its own signed message proves it to everyone
+            raise exc from None
+        self.checked.append(env.frame)
         if not done:
             return []
         return self._on_done(self.ledger.index - 1, self.ledger.history[-1], result)
+
+    def _diverged(self, exc: Divergence) -> RemoteProtocolError:
+        """A message signed over another log than ours.  In a star the seats compare
+        their hashes through the hub, which checks every frame before passing it
+        on, so the answer is known: at the hub, every seat's log is the hub's
+        own (it relays exactly what it took in), and the seat that signed
+        another hash lied (or signed two versions of its own message); at any
+        other seat, an honest hub would have stopped that message, so the hub
+        told different seats different things.  In a full mesh only the seats'
+        logs together can say (``transcript.find_equivocation``)."""
+        step = self.ledger.index
+        if self.relay == ANY_LINK and exc.suspect is not None:
+            return self.ledger.blame(exc.suspect, f"signed a log hash at step {step} that is not the hash of the log "
+                                                  "it was sent (every seat is sent the same frames)", exc.evidence)
+        if self.relay is not None and self.relay != ANY_LINK:
+            said = "signed" if exc.suspect == self.relay else "passed on a message signed"
+            return self.ledger.blame(self.relay, f"{said} over a log that differs from the one it sent us at step "
+                                                 f"{step}: it told different seats different things", exc.evidence)
+        return exc
 
     def _drain(self) -> list[Any]:
         events: list[Any] = []
@@ -475,6 +501,7 @@ class SeatProtocol:
         if own and isinstance(env.body, dict) and env.kind == "hello":
             self.chain = OwnChain(self.secrets.dice_seed, env.body["len"])
         done, result = self.ledger.follow(env, own)
+        self.checked.append(frame)
         if done:
             self._on_done(self.ledger.index - 1, self.ledger.history[-1], result)
 

@@ -80,7 +80,7 @@ class Roster:
             raise LocalProtocolError("roster keys must be distinct 32-byte Ed25519 keys")
         if any(type(n) is not str or not 0 < len(n) <= 32 or not n.isprintable() for n in self.names):
             raise LocalProtocolError("player names are 1 to 32 printable characters")
-        if len({" ".join(n.casefold().split()) for n in self.names}) != len(self.names):
+        if len({name_key(n) for n in self.names}) != len(self.names):
             raise LocalProtocolError("two players share a name")
         for seat, key in enumerate(self.keys):
             problem = weak_key(key)
@@ -142,6 +142,11 @@ class Roster:
         return hashlib.sha256(b"ankh/v1/log" + self.game_id + self.digest()).digest()
 
 
+def name_key(name: str) -> str:
+    """What two display names must not share at one table: the name ignoring case and extra spaces."""
+    return " ".join(name.casefold().split())
+
+
 def weak_key(key: bytes) -> str | None:
     """Why an Ed25519 public key must not sit at a table (None if it may).
 
@@ -169,12 +174,18 @@ class Transcript:
     """The roster, the frames of every finished step, and those of the step under way.
 
     ``pending`` holds the frames already accepted for the unfinished last step,
-    so that saving a game in the middle of a step loses nothing.
+    so that saving a game in the middle of a step loses nothing.  A game the
+    table ended before its end may also hold ``blame``, the evidence a seat
+    handed on (the cheater's signed frames: ``ankh.net.evidence``), and
+    ``forfeit``, the seats whose audit disclosure the last step still waited
+    for when the table gave up on them.
     """
 
     roster: Roster
     ops: list[list[bytes]] = field(default_factory=list)
     pending: list[bytes] = field(default_factory=list)
+    blame: list[bytes] = field(default_factory=list)
+    forfeit: list[int] = field(default_factory=list)
 
     def frames(self) -> list[bytes]:
         return [f for op in self.ops for f in op] + list(self.pending)
@@ -192,6 +203,10 @@ class Transcript:
             obj["ids"], obj["certs"] = list(self.roster.identities), list(self.roster.certs)
         if self.pending:
             obj["pending"] = list(self.pending)
+        if self.blame:
+            obj["blame"] = list(self.blame)
+        if self.forfeit:
+            obj["forfeit"] = list(self.forfeit)
         if self.roster.kind != DEFAULT_KIND:
             obj["kind"] = self.roster.kind
         return pack(obj)
@@ -214,7 +229,8 @@ class Transcript:
 
     @classmethod
     def _read(cls, fh: BinaryIO) -> Transcript:
-        roster, stream = read_stream(fh)
+        ending: dict[str, Any] = {}
+        roster, stream = read_stream(fh, ending)
         out: list[list[bytes]] = []
         pending: list[bytes] = []
         for where, frame in stream:
@@ -224,20 +240,23 @@ class Transcript:
                 out.append([frame])
             else:
                 out[-1].append(frame)
-        return cls(roster, out, pending)
+        return cls(roster, out, pending, list(ending.get("blame", ())), list(ending.get("forfeit", ())))
 
 
-_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; "certs", "ids" and "kind" optional
-_LISTS = ("certs", "ids", "keys", "names")
+_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; "blame", "certs", "forfeit", "ids", "kind" optional
+_LISTS = ("blame", "certs", "forfeit", "ids", "keys", "names")
+_OPTIONAL = ("blame", "certs", "forfeit", "ids", "kind")
 
 
-def read_stream(fh: BinaryIO) -> tuple[Roster, Iterator[tuple[int | None, bytes]]]:
+def read_stream(fh: BinaryIO, ending: dict[str, Any] | None = None) -> tuple[Roster, Iterator[tuple[int | None, bytes]]]:
     """Read a saved transcript one frame at a time, in bounded memory.
 
     Returns the roster and an iterator of (step number, or None for a frame of
     the unfinished step; frame).  The header must come first, in the canonical
     key order the writer uses.  Raises only RemoteProtocolError (also while
-    iterating), and never holds more than one frame of the file at a time.
+    iterating), and never holds more than one frame of the file at a time
+    (but for the evidence of a game ended early, two frames at most, which
+    goes into ``ending`` with the forfeiting seats).
     """
     unpacker = msgpack.Unpacker(
         fh,
@@ -270,18 +289,25 @@ def read_stream(fh: BinaryIO) -> tuple[Roster, Iterator[tuple[int | None, bytes]
         fields = unpacker.read_map_header()
     except _ERRORS:
         raise fail("not a map") from None
-    if not 6 <= fields <= 10:
+    if not 6 <= fields <= 12:
         raise fail("unexpected fields")
     header: dict[str, Any] = {}
     while True:  # the header, in the canonical (sorted) key order, up to "ops"
         key = small(str)
         if key == "ops":
             break
-        if key not in (*_HEADER, "certs", "ids", "kind") or (header and key <= max(header)):
+        if key not in (*_HEADER, *_OPTIONAL) or (header and key <= max(header)):
             raise fail(f"unexpected field {key!r} here")
         header[key] = small(list, MAX_SEATS) if key in _LISTS else small(object)
     if any(key not in header for key in _HEADER) or ("ids" in header) != ("certs" in header):
         raise fail("incomplete header")
+    blame, forfeit = header.get("blame", []), header.get("forfeit", [])
+    if "blame" in header and (not 1 <= len(blame) <= 2 or any(type(f) is not bytes for f in blame)):
+        raise fail("malformed evidence")
+    if "forfeit" in header and (not forfeit or any(type(s) is not int or not 0 <= s < MAX_SEATS for s in forfeit)):
+        raise fail("malformed forfeit")
+    if ending is not None:
+        ending.update({k: header[k] for k in ("blame", "forfeit") if k in header})
     if header["magic"] != MAGIC:
         raise fail("wrong magic")
     game, names, keys = header["game"], header["names"], header["keys"]

@@ -27,8 +27,9 @@ from .envelope import SeqTracker, open_frame, peek_signer
 from . import journal
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
 from .ledger import BODIES, Ledger
-from .ops import Move, describe
-from .peer import Moved, deck_specs, describe_outcome, game_of, replay
+from .evidence import proven
+from .ops import Audit, Move, describe
+from .peer import LogReplay, Moved, deck_specs, describe_outcome, game_of, replay
 from .transcript import MAX_TRANSCRIPT, Roster, read_stream
 
 
@@ -142,8 +143,9 @@ def _frames(fh: BinaryIO) -> Iterator[bytes]:
 
 
 def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
+    ending: dict = {}
     try:
-        roster, stream = read_stream(fh)
+        roster, stream = read_stream(fh, ending)
     except RemoteProtocolError as exc:
         return _unreadable(str(exc))
     ledger = Ledger(roster)
@@ -207,9 +209,13 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
         waiting.append(f"step {ledger.index} ({describe(ledger.op)}) waits for {names}")
     for anomaly in ledger.anomalies:
         violation(anomaly.seat, anomaly.message)
-    rules = ""
+    rules, r = "", None
     if not violations:
-        rules = _replay_rules(roster, _frames(reopen()), ledger, violation)
+        rules, r = _replay_rules(roster, _frames(reopen()), ledger, violation)
+    if not violations and ending.get("blame"):
+        _judge(roster, ending["blame"], r, lambda: _frames(reopen()), violation)
+    if not violations and ending.get("forfeit"):
+        _forfeits(roster, ending["forfeit"], ledger, r, violation)
     audited = ledger.audit is not None
     if ledger.audit is not None:
         for seat, message in ledger.audit.violations:
@@ -237,30 +243,54 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
 RULES_UNKNOWN = "rules not replayed: "
 
 
-def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, violation) -> str:
+def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, violation) -> tuple[str, LogReplay | None]:
     """Replay the rules of the game over the log (a second reading of the file):
     every move must be legal and every step the one the rules ask for."""
     try:
         game = game_of(roster.kind)
     except RemoteProtocolError as exc:
-        return f"{RULES_UNKNOWN}{exc.message}"
+        return f"{RULES_UNKNOWN}{exc.message}", None
     specs = deck_specs(ledger.n, roster.kind) if ledger.n in game.seats else []
     if [d.spec for d in ledger.decks.values()][:len(specs)] != specs or not specs \
             or not any(isinstance(op, Move) for op in ledger.history):
-        return ""  # a log of the protocol alone (no moves), not of a game of the rules
+        return "", None  # a log of the protocol alone (no moves), not of a game of the rules
     try:
         r = replay(roster, frames)
     except RemoteProtocolError as exc:
         violation(exc.seat, exc.message)
-        return ""
+        return "", None
     except LocalProtocolError as exc:
         violation(None, f"the log does not follow the rules: {exc}")
-        return ""
+        return "", None
+    if r.cheat is not None:  # a lie about a hidden card, found with every card known after the audit
+        violation(r.cheat.seat, r.cheat.message)
+        return "", r
     moves = sum(1 for e in r.history if isinstance(e, Moved))
     o = r.engine.outcome
     if o is None:
-        return f"rules replayed: {moves} moves, the game is not over"
-    return f"rules replayed: {moves} moves, {describe_outcome(o, roster.kind)}"
+        return f"rules replayed: {moves} moves, the game is not over", r
+    return f"rules replayed: {moves} moves, {describe_outcome(o, roster.kind)}", r
+
+
+def _judge(roster: Roster, evidence: list[bytes], r: LogReplay | None, frames: Callable[[], Iterator[bytes]],
+           violation) -> None:
+    """The evidence a seat handed on when it caught a cheat the others could not
+    see (kept with the game the table ended): checked against this file."""
+    if len(evidence) == 2:
+        verdict = proven(roster, frames(), evidence)
+    else:
+        verdict = r.judge(evidence) if r is not None else None
+    if verdict is not None:
+        violation(verdict.seat, verdict.message)
+
+
+def _forfeits(roster: Roster, seats: list[int], ledger: Ledger, r: LogReplay | None, violation) -> None:
+    """The table ended the game in its audit, which still waited for ``seats``:
+    each of them withheld its disclosure after the game was over, and forfeits."""
+    if r is None or r.engine.outcome is None or not isinstance(ledger.op, Audit):
+        return
+    for seat in sorted(set(seats) & set(ledger.pending())):
+        violation(seat, "withheld its audit disclosure at the end of the game: it forfeits")
 
 
 EXIT_FAIR, EXIT_VIOLATION, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3

@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from ..lobby import (
     CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
     points_message, watch_intro,
 )
-from ..peer import SETUP, Finished, GamePeer, Spectator, YourMove, describe_outcome, game_of
+from ..peer import AUDIT, SETUP, Finished, GamePeer, Spectator, YourMove, describe_outcome, game_of
 from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
 from ..transcript import DEFAULT_KIND, Roster
@@ -74,8 +74,34 @@ def outcome_result(driver: Any) -> Result:
     outcome = driver.engine.outcome
     text = describe_outcome(outcome, driver.game.id) if outcome is not None else "no result"
     if not fair:
-        text += "; the audit found cheating"
+        names = driver.ledger().roster.names
+        seats = sorted({s for s, _ in driver.audit.violations if 0 <= s < len(names)}) if driver.audit else []
+        culprits = " and ".join(f"{COLOURS[s]} ({names[s]})" for s in seats)
+        text += f"; the audit found cheating by {culprits}" if culprits else "; the audit found cheating"
     return Result(text, fair=fair, finished=True)
+
+
+def forfeit_result(driver: Any, seats: Sequence[int]) -> Result:
+    """The game is over but its audit waits for ``seats``: they withheld their disclosure and forfeit."""
+    names = driver.ledger().roster.names
+    who = " and ".join(f"{COLOURS[s]} ({names[s]})" for s in seats)
+    outcome = driver.engine.outcome
+    played = describe_outcome(outcome, driver.game.id) if outcome is not None else "no result"
+    return Result(Words("forfeit: {who} withheld the audit disclosure at the end of the game ({played}; not audited)",
+                        who=who, played=played), fair=False)
+
+
+def stopped_result(driver: Any, me: int | None) -> Result:
+    """The game ended before its end, for a reason this seat (or spectator) can
+    tell from its own log only: the audit still waiting for a seat (which
+    forfeits), or the step it waited for when the table ended."""
+    waiting = [s for s in driver.waiting_for() if s != me] if hasattr(driver, "waiting_for") else []
+    if driver.phase == AUDIT and waiting:
+        return forfeit_result(driver, waiting)
+    if waiting:
+        names = " and ".join(COLOURS[s] for s in waiting)
+        return Result(Words("the table ended the game while it waited for {names}", names=names))
+    return Result(Words("the table ended the game before its end"))
 
 
 def aborted(exc: ProtocolError) -> Result:
@@ -119,6 +145,12 @@ class SaveDir:
     def append(self, frames: list[bytes]) -> None:
         self._journal.write(journal.step(frames))
         self._journal.flush()
+
+    def ending(self, **record: Any) -> None:
+        """How the table ended the game before its end (``journal.ending``): kept for ``ankh verify``."""
+        if self._journal is not None:
+            self._journal.write(journal.ending(**record))
+            self._journal.flush()
 
     def load(self) -> tuple[Any, dict[str, Any], dict[int, SeatSecrets]]:
         """The journal's game, its header's info and this seat's secrets; a
@@ -543,6 +575,11 @@ class HostNode(_Seatkeeper):
                 self._roster_if_ready()
             elif msg["t"] == "watchpoint" and self.hub is not None:
                 self._watch_point(seat, conn, msg["port"])
+            elif msg["t"] == "blame" and self.hub is not None:
+                verdict = self.hub.host.judge(msg["f"])  # checked against our own log: its word is not enough
+                if verdict is not None:
+                    self._abort(verdict)
+                    return
             elif msg["t"] == "bye":
                 conn.close(Words("left"))
 
@@ -811,18 +848,39 @@ class HostNode(_Seatkeeper):
         self._broadcast(DONE)
 
     def _abort(self, exc: ProtocolError) -> None:
+        """A broken rule ends the game.  Every seat and spectator is sent what was
+        checked before it and then the cheater's signed frames, which each
+        checks against its own log before it names anyone (the host's word
+        alone is nobody's evidence); the journal keeps them for ``ankh verify``."""
         result = aborted(exc)
+        evidence = list(getattr(exc, "evidence", ()))[:2] if getattr(exc, "seat", None) is not None else []
+        if self.hub is not None:
+            self.hub.relay()
+            self.send_out()
+        if evidence:
+            blame = {"t": "blame", "f": evidence}
+            self._broadcast(blame)
+            self.watchers.send(encode(blame))
+            if self.save is not None:
+                self.save.ending(blame=evidence)
         self._broadcast({"t": "bye", "why": result.text[:200]})
         self.end(result)
 
     async def _watch(self) -> None:
+        audit_since: float | None = None
         while self.result is None:
             await asyncio.sleep(1.0)
             if self.hub is None:
                 continue
-            waiting = self.hub.host.waiting_for()
+            host = self.hub.host
+            waiting = host.waiting_for()
             gone = {s: time.monotonic() - t for s, t in self.gone_since.items()}
             self.report("waiting", (waiting, gone))
+            if host.phase == AUDIT and waiting:  # the game is over: a seat that keeps its disclosure forfeits
+                audit_since = audit_since if audit_since is not None else time.monotonic()
+                if time.monotonic() - audit_since >= self.abandon_after:
+                    self._forfeit(waiting)
+                continue
             late = [s for s, t in gone.items() if t >= self.abandon_after and s in waiting]
             if late:
                 names = " and ".join(COLOURS[s] for s in late)
@@ -832,6 +890,19 @@ class HostNode(_Seatkeeper):
                 if self.save is not None:
                     _write_private(self.save.path / "abandoned.txt", (text + "\n").encode())
                 self.end(Result(text))
+
+    def _forfeit(self, seats: tuple[int, ...]) -> None:
+        """The audit waited ``abandon_after`` seconds for ``seats``: they forfeit.
+        The journal keeps the disclosures that came and who withheld theirs, so
+        that ``ankh verify`` says the same; every seat sees the same wait in
+        its own log and says it in its own words."""
+        host = self.hub.host  # type: ignore[union-attr]
+        result = forfeit_result(host, seats)
+        if self.save is not None:
+            self.journal_steps(host)
+            self.save.ending(pending=host.protocol.transcript().pending, forfeit=list(seats))
+        self._broadcast({"t": "bye", "why": result.text[:200]})
+        self.end(result)
 
     @classmethod
     async def resume(cls, identity: Identity, save: SaveDir, *, decide: dict[int, Decide] | Decide, report: Report,
@@ -912,10 +983,13 @@ class JoinNode(_Seatkeeper):
         self.awaiting_have = False
         self.farewell = FAREWELL
         self._ended_at = 0.0
+        self.host_key: bytes | None = None  # the host's identity, pinned at the first link: every later one must prove it
+        self._impostor_told = False
 
     async def run(self, host: str, port: int) -> Result:
         self.address = (host, port)
         conn = await connect(host, port, self.identity, PROLOGUE)
+        self.host_key = conn.peer_key
         self.conn = conn
         self.report("host-key", conn.peer_key)  # proved by the handshake: an advert only claims one
         conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
@@ -976,7 +1050,7 @@ class JoinNode(_Seatkeeper):
         since = time.monotonic()
         while True:
             try:
-                conn = await connect(*self.address, self.identity, PROLOGUE, timeout=3)
+                conn = await self._connect()
                 break
             except ConnectionClosed as exc:
                 if time.monotonic() - since >= LOBBY_PATIENCE:
@@ -988,6 +1062,19 @@ class JoinNode(_Seatkeeper):
             conn.send_nowait(encode({"t": "key", "key": self.secrets.identity.public_key, "cert": self.secrets.cert}))
         self.report("back", 0)
         return conn
+
+    async def _connect(self) -> Connection:
+        """A new link to the table's address, which must be the host's: a link that
+        does not prove the host's identity (pinned at the first link, or in the
+        save's seats) ends in its handshake, before anything is said on it."""
+        assert self.address is not None
+        try:
+            return await connect(*self.address, self.identity, PROLOGUE, timeout=3, expected_peer=self.host_key)
+        except ConnectionClosed as exc:
+            if self.host_key is not None and "not the expected" in exc.reason and not self._impostor_told:
+                self._impostor_told = True
+                self.report("warning", exc.reason)
+            raise
 
     def _rejoin(self) -> bytes:
         assert self.peer is not None
@@ -1002,7 +1089,7 @@ class JoinNode(_Seatkeeper):
         assert self.address is not None and self.peer is not None
         while self._farewell_left() > 0:
             try:
-                conn = await connect(*self.address, self.identity, PROLOGUE, timeout=3)
+                conn = await self._connect()
             except ConnectionClosed:
                 await asyncio.sleep(RETRY_EVERY)
                 continue
@@ -1016,7 +1103,7 @@ class JoinNode(_Seatkeeper):
         since = time.monotonic()
         while True:
             try:
-                conn = await connect(*self.address, self.identity, PROLOGUE, timeout=3)
+                conn = await self._connect()
             except ConnectionClosed:
                 gone = time.monotonic() - since
                 self.report("waiting", ((0,), {0: gone}))
@@ -1095,9 +1182,39 @@ class JoinNode(_Seatkeeper):
                     self._abort(exc)
                     return
                 self._flush()
+            elif t == "blame" and self.peer is not None:
+                verdict = self.peer.judge(msg["f"])  # the host's word is not enough: our own log must say so
+                if verdict is not None:
+                    self._blamed(list(msg["f"]))
+                    self.end(aborted(verdict))
+                    return
             elif t == "bye":
-                self.end(Result(_farewell(msg["why"])))
+                if self.peer is None or msg["why"].startswith(REFUSED):
+                    self.end(Result(_farewell(msg["why"])))
+                else:  # the game ended early: what our own log says, not the host's words
+                    self._stopped()
                 return
+
+    def _blamed(self, evidence: list[bytes]) -> None:
+        """The evidence of a cheat, kept in the journal and shown to the spectators
+        watching through this seat (each checks it against its own log)."""
+        if self.save is not None:
+            if self.peer is not None:
+                self.journal_steps(self.peer)  # every step finished before it, then the evidence
+            self.save.ending(blame=evidence)
+        self.watchers.send(encode({"t": "blame", "f": evidence}))
+
+    def _stopped(self) -> None:
+        """The host ended the game before its end: the result is what this seat's
+        own log shows (the audit waiting for a seat that forfeits, or the step
+        the game waited for), kept in the journal as such."""
+        assert self.peer is not None
+        result = stopped_result(self.peer, self.seat)
+        if self.save is not None and result.text.startswith("forfeit"):
+            waiting = [s for s in self.peer.waiting_for() if s != self.seat]
+            self.journal_steps(self.peer)
+            self.save.ending(pending=self.peer.protocol.transcript().pending, forfeit=waiting)
+        self.end(result)
 
     def _check_host(self, conn: Connection, msg: dict[str, Any]) -> None:
         """The host's seat in its first lobby: the key it shows must be the one its
@@ -1317,9 +1434,18 @@ class JoinNode(_Seatkeeper):
                 self.conn.close(GAME_OVER)
 
     def _abort(self, exc: ProtocolError) -> None:
+        """A broken rule ends the game here.  The cheater's signed frames go to the
+        host first (it may not see the cheat itself: a wrong key in a private
+        message opens for this seat alone), which checks them and passes them
+        on to everyone; the journal keeps them for ``ankh verify``."""
+        evidence = list(getattr(exc, "evidence", ()))[:2] if getattr(exc, "seat", None) is not None else []
+        if evidence:
+            self._blamed(evidence)
         self.end(aborted(exc))
         if self.conn is not None:
             with contextlib.suppress(ConnectionClosed):
+                if evidence:
+                    self.conn.send_nowait(encode({"t": "blame", "f": evidence}))
                 self.conn.send_nowait(encode({"t": "bye", "why": "a seat broke the rules"}))
 
     @classmethod
@@ -1338,6 +1464,7 @@ class JoinNode(_Seatkeeper):
         node.start_msg = {"t": "start", **info["start"]}
         node.start, node.seat = Start.from_message(node.start_msg, my_key=identity.public_key, my_nonce=node._nonce)
         node.table = info.get("table", b"")
+        node.host_key = node.start.identities[0]  # the host sits first
         node.secrets = mine
         save.reopen()
         node._begin(transcript.roster, mine, frames=transcript.frames(), journaled=len(transcript.ops))
@@ -1498,7 +1625,17 @@ class WatchNode:
                             self.result = outcome_result(self.spectator)
                             self.report("result", self.result)
                             return
-            elif t == "bye":
-                self.result = Result(msg["why"])
+            elif t == "blame" and self.spectator is not None:
+                try:
+                    verdict = self.spectator.judge(msg["f"])  # checked against the log we followed
+                except ProtocolError:
+                    verdict = None
+                if verdict is not None:
+                    self.result = aborted(verdict)
+                    self.report("result", self.result)
+                    return
+            elif t == "bye":  # the words of whoever serves us are nobody's evidence
+                self.result = Result(Words("the table ended the game before its end")) if self.spectator is not None \
+                    else Result(Words("the table closed before the game began"))
                 self.report("result", self.result)
                 return

@@ -8,8 +8,13 @@ import random
 import pytest
 
 from ankh.core.morpork.bots.random_bot import RandomBot
+from ankh.net import home
 from ankh.net.envelope import Identity
-from ankh.net.io.node import HostNode, JoinNode, Result
+from ankh.net.io.node import PROLOGUE, HostNode, JoinNode, Result, WatchNode
+from ankh.net.io.transport import ConnectionClosed, serve, server_port
+from ankh.net.lobby import encode
+from ankh.net.ops import Show
+from ankh.net.verify import verify_transcript
 
 from .nethelp import decode, resign, swap_scalar
 
@@ -21,6 +26,17 @@ def bot_decide(seed: int):
         return RandomBot(rng).choose(peer.engine.copy(), decision)
 
     return decide
+
+
+def host_node(where, name: str = "honest", *, seats: int = 2, report=lambda w, d: None) -> HostNode:
+    """A host on loopback whose seat a bot plays, saving under ``where``/h."""
+    return HostNode(Identity.generate(), name, seats=seats, bots=0, decide=bot_decide(1), report=report,
+                    save_root=where / "h", bind="127.0.0.1", advertise=False)
+
+
+def join_node(where, name: str, cls: type = JoinNode, *, seed: int = 2, report=lambda w, d: None, **kw) -> JoinNode:
+    """A joiner (of class ``cls``) whose seat a bot plays, saving under ``where``/``name``."""
+    return cls(Identity.generate(), name, decide=bot_decide(seed), report=report, save_root=where / name, **kw)
 
 
 class CheatingJoiner(JoinNode):
@@ -45,12 +61,9 @@ class CheatingJoiner(JoinNode):
 
 async def play_with_cheat(tmp_path, **cheat) -> tuple[Result, Result, CheatingJoiner]:
     reports: list[tuple[str, object]] = []
-    host = HostNode(Identity.generate(), "honest", seats=2, bots=0, decide=bot_decide(1),
-                    report=lambda w, d: reports.append((w, d)), save_root=tmp_path / "h",
-                    bind="127.0.0.1", advertise=False)
+    host = host_node(tmp_path, report=lambda w, d: reports.append((w, d)))
     port = await host.open()
-    joiner = CheatingJoiner(Identity.generate(), "cheat", decide=bot_decide(2), report=lambda w, d: None,
-                            save_root=tmp_path / "j", **cheat)
+    joiner = join_node(tmp_path, "cheat", CheatingJoiner, **cheat)
     host_result, join_result = await asyncio.wait_for(asyncio.gather(host.run(), joiner.run("127.0.0.1", port)), 120)
     return host_result, join_result, joiner
 
@@ -69,3 +82,190 @@ def test_a_wrong_key_over_the_wire_is_refused_and_named(tmp_path) -> None:
     assert cheat.cheated
     assert host.text.startswith("aborted: yellow (cheat) broke the rules"), host.text
     assert not host.finished
+
+
+def test_a_name_that_differs_only_in_case_is_refused_in_the_lobby(tmp_path) -> None:
+    async def go():
+        host = host_node(tmp_path, "Ann")
+        port = await host.open()
+        twin = join_node(tmp_path, " ANN ")
+        result = await asyncio.wait_for(twin.run("127.0.0.1", port), 30)
+        seated = [s.name for s in host.lobby.seats]
+        await host.close()
+        return result, seated
+
+    result, seated = asyncio.run(go())
+    assert result.text.startswith("refused: the name ' ANN ' is too like 'Ann'"), result.text
+    assert seated == ["Ann"]  # the table waits on for a player it can seat
+
+
+def test_a_bogus_log_hash_is_blamed_on_its_signer(tmp_path) -> None:
+    host, joiner, cheat = asyncio.run(play_with_cheat(
+        tmp_path, kind="dice", mutate=lambda body: body.__setitem__("basis", bytes(32)), n=3))
+    assert cheat.cheated
+    assert host.text.startswith("aborted: yellow (cheat) broke the rules"), host.text
+    assert "log hash" in host.text and "unknown" not in host.text
+    assert not host.finished
+
+
+class PrivateLiar(JoinNode):
+    """Puts a wrong key in its first private message to another joiner (``armed``
+    is shared, so that of two such joiners only the first to get the chance lies)."""
+
+    def __init__(self, *a, armed: list, **kw):
+        super().__init__(*a, **kw)
+        self.armed, self.cheated = armed, False
+
+    def _begin(self, roster, secrets, frames=None, journaled=0):
+        super()._begin(roster, secrets, frames, journaled)
+        proto = self.peer.protocol
+        honest = proto._key_body
+
+        def lying(op):
+            body = honest(op)
+            if isinstance(op, Show) and op.to not in (0, self.seat) and self.armed:
+                self.armed.clear()
+                self.cheated = True
+                body["k"] = swap_scalar(body["k"], 0, 777)  # its proof no longer holds
+            return body
+
+        proto._key_body = lying
+
+
+def test_a_wrong_key_in_a_private_message_is_proven_to_every_seat_and_spectator(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(home, "first_time_for_game", lambda game_id: True)  # two joiners share this install
+
+    async def go(where):
+        host = host_node(where, seats=3)
+        port = await host.open()
+        armed = [True]
+        joiners = [join_node(where, name, PrivateLiar, seed=2 + i, armed=armed) for i, name in enumerate(("one", "two"))]
+        spectator = WatchNode(Identity.generate(), report=lambda w, d: None)
+        runs = [host.run(), *(j.run("127.0.0.1", port) for j in joiners)]
+        game = asyncio.gather(*runs)
+        while host.hub is None:
+            await asyncio.sleep(0.05)
+        watched = asyncio.ensure_future(spectator.run("127.0.0.1", port))
+        results = await asyncio.wait_for(game, 300)
+        seen = await asyncio.wait_for(watched, 60)
+        return host, joiners, results, seen
+
+    for game in range(3):  # a game where no card is ever shown to a joiner gives no chance to lie: another
+        where = tmp_path / str(game)
+        host, joiners, results, seen = asyncio.run(go(where))
+        liars = [j for j in joiners if j.cheated]
+        if liars:
+            break
+    (liar,) = liars
+    colour = ("red", "yellow", "green")[liar.seat]
+    blamed = f"aborted: {colour} ({liar.name}) broke the rules"
+    for result in (*results, seen):  # the host, both joiners and the spectator
+        assert result.text.startswith(blamed), result.text
+        assert "private message to" in result.text and "wrong key" in result.text
+    assert not any("abandoned" in r.text for r in results)
+    # the host's journal keeps the receiver's evidence: ankh verify names the liar too
+    (journal,) = (where / "h").glob("net-*/journal.ankh")
+    report = verify_transcript(journal)
+    assert [v.seat for v in report.violations] == [liar.seat], str(report)
+    assert "wrong key" in report.violations[0].message
+
+
+class Withholder(JoinNode):
+    """Plays the whole game, then keeps its audit disclosure to itself (and says nothing more)."""
+
+    silent = False
+
+    def _outgoing(self, frames):
+        out = []
+        for f in frames:
+            self.silent = self.silent or decode(f)["kind"] == "audit"
+            if not self.silent:
+                out.append(f)
+        return out
+
+
+def test_a_seat_that_withholds_its_audit_disclosure_forfeits(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(home, "first_time_for_game", lambda game_id: True)  # two joiners share this install
+
+    async def go():
+        host = host_node(tmp_path, seats=3)
+        host.abandon_after = 3.0  # how long the audit waits for a disclosure
+        port = await host.open()
+        fair = join_node(tmp_path, "fair")
+        await asyncio.sleep(0.2)  # "fair" sits at seat 1, the withholder at seat 2
+        sly = join_node(tmp_path, "sly", Withholder, seed=3)
+        return await asyncio.wait_for(asyncio.gather(host.run(), fair.run("127.0.0.1", port),
+                                                     sly.run("127.0.0.1", port)), 300)
+
+    host, fair, _ = asyncio.run(go())
+    for result in (host, fair):  # the host, and the honest joiner from its own log
+        assert result.text.startswith("forfeit: green (sly) withheld the audit disclosure"), result.text
+        assert not result.fair and "abandoned" not in result.text
+    (journal,) = (tmp_path / "h").glob("net-*/journal.ankh")
+    report = verify_transcript(journal)
+    assert [v.seat for v in report.violations] == [2], str(report)
+    assert "withheld its audit disclosure" in report.violations[0].message and "forfeits" in str(report)
+
+
+def test_a_hosts_bye_that_accuses_a_seat_is_not_taken_as_the_result(tmp_path) -> None:
+    accusation = "aborted: yellow (fair) broke the rules: illegal move"
+
+    async def go():
+        host = host_node(tmp_path, "liar")
+        port = await host.open()
+        fair = join_node(tmp_path, "fair")
+        spectator = WatchNode(Identity.generate(), report=lambda w, d: None)
+        joined = asyncio.ensure_future(fair.run("127.0.0.1", port))
+        while host.hub is None or host.hub.host.engine.turn < 3:
+            await asyncio.sleep(0.05)
+        watched = asyncio.ensure_future(spectator.run("127.0.0.1", port))
+        while spectator.spectator is None or spectator.spectator.engine.turn < 3:
+            await asyncio.sleep(0.05)
+        host._broadcast({"t": "bye", "why": accusation})  # no evidence: its own words only
+        host.watchers.send(encode({"t": "bye", "why": accusation}))
+        host.end(Result(accusation))
+        await host.close()
+        return await asyncio.wait_for(asyncio.gather(joined, watched), 60)
+
+    fair, seen = asyncio.run(go())
+    for result in (fair, seen):
+        assert "broke the rules" not in result.text and "fair" not in result.text, result.text
+        assert result.text.startswith("the table ended the game"), result.text
+
+
+def test_a_joiner_back_after_a_drop_rejoins_only_the_host_it_sat_with(tmp_path) -> None:
+    from .test_lobby_reconnect import Cutter
+
+    heard: list[bytes] = []
+
+    async def impostor(conn):  # answers at the table's address with another key, and would accuse
+        try:
+            heard.append(await conn.recv())
+            conn.send_nowait(encode({"t": "bye", "why": "aborted: yellow (fair) broke the rules: it cheated"}))
+        except ConnectionClosed:
+            pass
+
+    async def go():
+        host = host_node(tmp_path, "host")
+        port = await host.open()
+        cutter = Cutter(port)
+        via = await cutter.open()
+        warnings: list[str] = []
+        fair = join_node(tmp_path, "fair", report=lambda w, d: warnings.append(d) if w == "warning" else None)
+        fair.abandon_after = 4.0
+        joined = asyncio.ensure_future(fair.run("127.0.0.1", via))
+        while host.hub is None or host.hub.host.engine.turn < 3:
+            await asyncio.sleep(0.05)
+        server = await serve("127.0.0.1", 0, Identity.generate(), PROLOGUE, impostor)
+        cutter.target = server_port(server)  # the table's address now answers with another key
+        cutter.cut()
+        result = await asyncio.wait_for(joined, 60)
+        server.close()
+        cutter.close()
+        await host.close()
+        return result, warnings
+
+    result, warnings = asyncio.run(go())
+    assert heard == []  # it said nothing to the impostor: no rejoin, no frames
+    assert result.text.startswith("abandoned: red (the host) did not come back"), result.text
+    assert any("not the expected" in w for w in warnings), warnings

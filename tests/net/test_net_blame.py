@@ -209,3 +209,63 @@ def test_a_seat_that_copies_anothers_ephemeral_key_in_the_same_step_cannot_get_i
     with pytest.raises(RemoteProtocolError) as info:
         t.look("player", [0], 3)
     assert info.value.seat == 2, str(info.value)
+
+
+def _log(seat) -> list[bytes]:
+    return [f for _, frames in seat.ledger.log for f in frames]
+
+
+def test_a_receivers_evidence_names_the_liar_at_every_other_seat() -> None:
+    from ankh.net.evidence import proven
+
+    from .nethelp import reseal, swap_scalar
+
+    t = table(3, seed=b"evidence-key", decks=small_decks())
+    (pos,) = t.deal("player", 1)
+    Tamper(t, 1, "sealed", lambda f: reseal(t, f, 2, lambda b: b.__setitem__("k", swap_scalar(b["k"], 0, 777))))
+    with pytest.raises(RemoteProtocolError) as info:
+        t.pass_cards("player", [pos], 2)
+    evidence = info.value.evidence
+    outer, inner = evidence
+    for seat in (0, 1):  # neither can open the message; both check the pair against their own log
+        verdict = proven(t.roster, _log(t.seats[seat]), evidence)
+        assert verdict is not None and verdict.seat == 1, verdict
+        assert "private message to Cat" in verdict.message and "wrong key" in verdict.message
+    # an honest message handed on as "evidence" proves nothing
+    t2, pos2, honest_outer = _passed(b"evidence-honest")
+    body = decode(honest_outer)["body"]
+    honest_inner = Boxes(t2.seats[2].secrets.box_private, t2.game_id).open(1, 2, decode(honest_outer)["seq"],
+                                                                          body["eph"], body["ct"])
+    before = _log(t2.seats[0])[: -len(t2.transcript().ops[-1])]
+    assert proven(t2.roster, before, (honest_outer, honest_inner)) is None
+    # nor does a pair that does not belong together
+    assert proven(t.roster, _log(t.seats[0]), (outer, honest_inner)) is None
+
+
+def test_a_disclosure_names_the_sender_or_the_receiver_at_every_other_seat() -> None:
+    from ankh.net.evidence import proven
+
+    t = table(3, seed=b"evidence-dispute", decks=small_decks())
+    (pos,) = t.deal("player", 1)
+    garble = lambda f: resign(f, identity(t, 1), lambda b: b.__setitem__("ct", b["ct"][::-1]))  # noqa: E731
+    Tamper(t, 1, "sealed", garble)
+    with pytest.raises(RemoteProtocolError) as info:
+        t.pass_cards("player", [pos], 2)
+    outer, disclosure = info.value.evidence
+    verdict = proven(t.roster, _log(t.seats[0]), (outer, disclosure))
+    assert verdict is not None and verdict.seat == 1 and "does not decrypt" in verdict.message
+    # a receiver that discloses a false key is named instead
+    forged = Boxes(t.seats[0].secrets.box_private, t.game_id).disclose(decode(outer)["body"]["eph"])
+    verdict = proven(t.roster, _log(t.seats[0]), (outer, forged))
+    assert verdict is not None and verdict.seat == 2 and "false disclosure" in verdict.message
+
+
+def test_two_versions_of_one_message_name_their_signer() -> None:
+    from ankh.net.evidence import proven
+
+    t = table(3, seed=b"evidence-twins", decks=small_decks())
+    t.roll("x")
+    frame = t.transcript().ops[-1][1]
+    twin = resign(frame, identity(t, 1), lambda b: b.__setitem__("basis", bytes(32)))
+    verdict = proven(t.roster, _log(t.seats[0]), (frame, twin))
+    assert verdict is not None and verdict.seat == 1 and "sequence number" in verdict.message

@@ -1,0 +1,106 @@
+"""Evidence one seat holds that proves a cheat to everyone else.
+
+Most cheats are seen by every seat: the bad message is in everyone's log.
+Some are seen by one seat only: a wrong key inside a private message opens
+for its receiver alone, and two versions of one message may each reach a
+different seat.  The seat that caught the cheat then hands on its evidence
+(signed frames of the cheater, nothing of its own word), and every other
+seat, a spectator or ``ankh verify`` checks it against its own log:
+
+- two different frames a seat signed with one sequence number: it equivocated;
+- a private message and the frame inside it, whose hash the signed outer
+  frame carries: the keys inside are checked against the public locks, as
+  its receiver checked them;
+- a private message and its receiver's disclosure of that one message's
+  key: anyone opens it; it does not open or does not match its hash (its
+  sender lied), or the disclosure is false (its receiver lied).
+
+What a single frame of the game proves is found by checking it at its step,
+as every seat checks every message (``GamePeer.judge``, ``verify``).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .envelope import HEADER_LEN, open_frame, unpack_strict
+from .errors import LocalProtocolError, RemoteProtocolError
+from .ledger import BODIES, Ledger
+from .ops import Show, from_wire
+from .seal import digest as seal_digest
+from .seal import open_disclosed
+from .transcript import Roster, find_equivocation
+
+MAX_EVIDENCE = 2  # frames (or a frame and a disclosure) in one piece of evidence
+
+
+def proven(roster: Roster, log: Iterable[bytes], evidence: Sequence[bytes]) -> RemoteProtocolError | None:
+    """What a pair of evidence proves, checked against ``log`` (frames this
+    process has checked, in log order); None when it proves nothing (or is
+    not a pair: a single frame is checked at its step by the caller)."""
+    if len(evidence) != 2 or any(type(e) is not bytes for e in evidence):
+        return None
+    twin = find_equivocation({0: list(evidence)}, roster)
+    if twin is not None:
+        return _labelled(roster, twin)
+    try:
+        return _private(roster, log, *evidence)
+    except (LocalProtocolError, RemoteProtocolError):
+        return None  # not evidence of anything in this game's log
+
+
+def _private(roster: Roster, log: Iterable[bytes], outer: bytes, second: bytes) -> RemoteProtocolError | None:
+    env = open_frame(outer, game_id=roster.game_id, keys=roster.keyring(), kinds=BODIES)
+    if env.kind != "sealed":
+        return None
+    index, op = from_wire(env.body["op"])
+    if not isinstance(op, Show):
+        return None
+    ledger = Ledger(roster, trusted=True)  # the log was checked in full already: followed, not checked again
+    for frame in log:
+        if ledger.index == index and ledger.op is None:
+            break
+        if _step_of(frame) >= index:
+            break
+        ledger.follow(open_frame(frame, game_id=roster.game_id, keys=ledger.keyring, kinds=BODIES))
+    if ledger.index != index or ledger.op is not None:
+        return None  # the log does not reach that step
+    ledger.begin(op)
+    if env.body["basis"] != ledger.basis or env.sender not in ledger.pending():
+        return None  # not a message of this log's step
+    body = env.body
+    try:
+        disclosure = unpack_strict(second, max_size=256)
+    except RemoteProtocolError:
+        disclosure = None
+    if isinstance(disclosure, dict):
+        box = ledger.box[op.to]
+        assert box is not None
+        try:
+            inner = open_disclosed(roster.game_id, env.sender, op.to, env.seq, box, body["eph"], body["ct"], second)
+        except RemoteProtocolError as exc:
+            if exc.seat is None and "false disclosure" in exc.message:
+                return ledger.blame(op.to, f"claimed that a private message to it does not open: {exc.message}",
+                                    (outer, second))
+            return ledger.blame(env.sender, f"private message to {ledger.who(op.to)}: {exc.message}", (outer, second))
+        if seal_digest(inner) != body["h"]:
+            return ledger.blame(env.sender, f"private message to {ledger.who(op.to)}: does not match its signed hash",
+                                (outer, second))
+    else:
+        inner = second
+        if seal_digest(inner) != body["h"]:
+            return None  # not the frame inside this message
+    try:
+        ledger.check_inner(env, inner)
+    except RemoteProtocolError as exc:
+        return exc if exc.seat is not None else None
+    return None  # the keys inside are right: the receiver's claim is false
+
+
+def _step_of(frame: bytes) -> int:
+    return unpack_strict(frame[HEADER_LEN:])["body"]["op"]["i"]
+
+
+def _labelled(roster: Roster, error: RemoteProtocolError) -> RemoteProtocolError:
+    if error.seat is not None and 0 <= error.seat < roster.size:
+        error.label = roster.label(error.seat)
+    return error
