@@ -296,13 +296,15 @@ class Driver:
             return proven(L.roster, (f for _, frames in L.log for f in frames), evidence)
         frame = evidence[0]
         try:  # a frame its signer did not sign proves nothing against it
-            body = open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES).body
-            index, op = from_wire(body["op"])
-            basis = body["basis"]
+            env = open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES)
+            index, op = from_wire(env.body["op"])
+            basis = env.body["basis"]
         except (ProtocolError, KeyError, TypeError, IndexError):
             return None
         if index != L.index or basis != L.basis or isinstance(op, SEQUENTIAL):
             return None
+        if L.op is not None and env.sender in L.got and L.got[env.sender].frame == frame:
+            return None  # a message this step already holds, handed on again: its signer did nothing twice
         try:
             self._take_evidence(frame)
         except Divergence:

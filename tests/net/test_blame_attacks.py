@@ -1,0 +1,55 @@
+"""Attacks on blame: a file made only of an honest seat's own signed frames
+must never get it named by ``ankh verify``, and a host's early word must
+never make one honest seat say another forfeits."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from ankh.core.morpork.bots.random_bot import RandomBot
+from ankh.net import verify
+from ankh.net.peer import AUDIT
+from ankh.net.transcript import Transcript
+
+from .nethelp import decode
+from .star import Star, star_peers
+
+
+def audit_withheld(seed: bytes, *withheld: int) -> Star:
+    """A whole game of three through the star, up to its audit, where the
+    host never gets the ``withheld`` seats' disclosures (it drops them, or they are slow)."""
+    star = Star(star_peers(3, seed))
+    silent: set[int] = set()  # from its disclosure on, nothing of theirs gets through
+
+    def link(frame: bytes, sender: int, recipient: int) -> list[bytes]:
+        if sender in withheld and (sender in silent or decode(frame)["kind"] == "audit"):
+            silent.add(sender)
+            return []
+        return [frame]
+
+    star.link = link
+    bots = [RandomBot(random.Random(f"{seed!r}:{s}")) for s in range(3)]
+    with pytest.raises(AssertionError, match="stalled"):
+        star.play(bots)
+    assert star.peers[0].phase == AUDIT and star.peers[0].waiting_for() == withheld
+    return star
+
+
+@pytest.fixture(scope="module")
+def in_audit() -> Star:
+    return audit_withheld(b"blame-attacks", 2)
+
+
+def test_an_honest_frame_handed_on_again_as_evidence_names_nobody_in_verify(in_audit: Star) -> None:
+    """A file whose last step holds Green's honest disclosure, with that same
+    frame as the "evidence" of its ending: every frame in it is honest, so the
+    verifier must not name Green (a live seat takes the repeat as harmless)."""
+    host = in_audit.peers[0].protocol.transcript()
+    green = [f for f in host.pending if f[0] == 1]
+    assert green, "Green's disclosure is in the step under way"
+    forged = Transcript(host.roster, host.ops, host.pending, blame=green)
+    report = verify.verify_transcript(forged.to_bytes())
+    assert not any(v.seat == 1 for v in report.violations), str(report)
+    # and at a live seat the same repeat proves nothing
+    assert in_audit.peers[2].judge(green) is None
+
