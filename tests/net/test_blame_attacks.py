@@ -53,3 +53,24 @@ def test_an_honest_frame_handed_on_again_as_evidence_names_nobody_in_verify(in_a
     # and at a live seat the same repeat proves nothing
     assert in_audit.peers[2].judge(green) is None
 
+
+def test_a_host_that_says_bye_as_the_audit_begins_makes_no_honest_seat_say_another_forfeits() -> None:
+    """The host relays neither joiner's disclosure and says bye at once: each
+    joiner's log waits for the other.  Neither may say the other withheld its
+    disclosure (they would blame each other on the host's doing, with nothing
+    waited at all); each says what its log shows: the game waited for it."""
+    from ankh.net.io.node import JoinNode
+    from ankh.net.envelope import Identity
+
+    star = audit_withheld(b"blame-bye", 1, 2)
+    results = {}
+    for seat, other in ((1, 2), (2, 1)):
+        assert star.peers[seat].phase == AUDIT and star.peers[seat].waiting_for() == (other,)
+        node = JoinNode(Identity.generate(), "joiner", decide=None, report=lambda *a: None, save_root=None)
+        node.peer, node.seat = star.peers[seat], seat
+        node._flush()  # what the seat does after every frame it takes
+        node._stopped()
+        results[seat] = str(node.result.text)
+    assert not any(r.startswith("forfeit") for r in results.values()), results
+    assert results == {1: "the table ended the game while it waited for green",
+                       2: "the table ended the game while it waited for yellow"}, results

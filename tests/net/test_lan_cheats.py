@@ -192,6 +192,7 @@ def test_a_seat_that_withholds_its_audit_disclosure_forfeits(tmp_path, monkeypat
         host.abandon_after = 3.0  # how long the audit waits for a disclosure
         port = await host.open()
         fair = join_node(tmp_path, "fair")
+        fair.abandon_after = 3.0  # its own count of the same wait: it names no one before it waited too
         await asyncio.sleep(0.2)  # "fair" sits at seat 1, the withholder at seat 2
         sly = join_node(tmp_path, "sly", Withholder, seed=3)
         return await asyncio.wait_for(asyncio.gather(host.run(), fair.run("127.0.0.1", port),
