@@ -74,3 +74,21 @@ def test_a_host_that_says_bye_as_the_audit_begins_makes_no_honest_seat_say_anoth
     assert not any(r.startswith("forfeit") for r in results.values()), results
     assert results == {1: "the table ended the game while it waited for green",
                        2: "the table ended the game while it waited for yellow"}, results
+
+
+def test_a_disclosure_anyone_can_make_up_names_no_receiver() -> None:
+    """Bob sends Cat an honest private message.  A disclosure is no one's
+    signed word, so Ann (or the host, or any joiner handing on "evidence")
+    can make up a false one: it must not name Cat, who said nothing."""
+    from ankh.net.evidence import proven
+    from ankh.net.seal import Boxes
+
+    from .test_net_blame import _log, _passed
+
+    t, _pos, outer = _passed(b"made-up-disclosure")
+    before = _log(t.seats[0])[: -len(t.transcript().ops[-1])]
+    eph = decode(outer)["body"]["eph"]
+    for made_up in (Boxes(t.seats[0].secrets.box_private, t.game_id).disclose(eph), b"\x80"):
+        assert proven(t.roster, before, (outer, made_up)) is None
+    # Cat's own, true disclosure shows the message is honest: nobody is named either
+    assert proven(t.roster, before, (outer, Boxes(t.seats[2].secrets.box_private, t.game_id).disclose(eph))) is None
