@@ -1193,9 +1193,11 @@ class JoinNode(_Seatkeeper):
                     self.end(aborted(verdict))
                     return
             elif t == "bye":
-                if self.peer is None or msg["why"].startswith(REFUSED):
+                if self.peer is None:
                     self.end(Result(_farewell(msg["why"])))
                 else:  # the game ended early: what our own log says, not the host's words
+                    if msg["why"].startswith(REFUSED):  # (a refusal too: shown as the host's word, not a result)
+                        self.report("warning", _farewell(msg["why"]))
                     self._stopped()
                 return
 

@@ -208,8 +208,9 @@ def test_a_seat_that_withholds_its_audit_disclosure_forfeits(tmp_path, monkeypat
     assert "withheld its audit disclosure" in report.violations[0].message and "forfeits" in str(report)
 
 
-def test_a_hosts_bye_that_accuses_a_seat_is_not_taken_as_the_result(tmp_path) -> None:
-    accusation = "aborted: yellow (fair) broke the rules: illegal move"
+@pytest.mark.parametrize("accusation", ["aborted: yellow (fair) broke the rules: illegal move",
+                                        "refused: yellow (fair) broke the rules: illegal move"])
+def test_a_hosts_bye_that_accuses_a_seat_is_not_taken_as_the_result(tmp_path, accusation: str) -> None:
 
     async def go():
         host = host_node(tmp_path, "liar")
