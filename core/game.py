@@ -209,14 +209,26 @@ class PickRandom(NamedTuple):
 
 class StealRandom(NamedTuple):
     """``thief`` takes one card, chosen uniformly at random, from ``victim``'s
-    hand of hidden cards ``handles`` (of ``deck``).  Answer with ``(handle,
-    card)``: the handle taken and its id where this engine may know it (the
-    thief's, the victim's, an engine that sees all), else None."""
+    hand of hidden cards (of ``deck``), which ``handles`` name in an order only
+    the victim knows: the card taken goes to the thief under its handle.
+    Answer with ``(handle, card)``: the handle taken and its id where this
+    engine may know it (the thief's, the victim's, an engine that sees all),
+    else None.
+
+    ``hand`` names the victim's cards by the handles they had until now, where
+    they have any (cards of a hidden deck, or that an earlier steal moved);
+    then ``handles`` are as many handles never used before, which the cards
+    take in an order only the victim knows: nobody else can tell which went.
+    The victim's rules learn its new order by asking ``ShowCards(deck, its
+    handles, victim)`` next.  (Without ``hand`` the table knows the victim's
+    cards by ``handles`` already: a local table's game that lays them out
+    itself, :meth:`Game.table_answer`.)"""
     deck: str
     handles: tuple[int, ...]
     victim: int
     thief: int
     purpose: str
+    hand: tuple[int, ...] = ()
 
 
 Request = RollDie | DealCard | Reveal | PassCard | ShowCards | PickRandom | StealRandom

@@ -23,7 +23,7 @@ from typing import Any
 
 from . import deck as decks
 from . import dice, group, steal
-from .deck import Disclosure, KeyMessage, LockMessage, PublicDeck
+from .deck import Disclosure, KeyMessage, LockMessage, PublicDeck, unlock
 from .envelope import INNER, MAX_BIN, Envelope, open_frame
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
 from .group import GroupError
@@ -162,6 +162,9 @@ class Ledger:
         self.steal: steal.Steal | None = None
         self.hand_keys: dict[str, steal.HandKeys] = {}
         self.master = master
+        # Cards of a hidden deck that a steal took into the hand of the same name
+        # (by position): they are slots from then on, never a deck's cards again.
+        self.handed: dict[str, set[int]] = {}
 
     # -- bookkeeping ------------------------------------------------------------
 
@@ -201,6 +204,7 @@ class Ledger:
         h.update(repr(sorted(self.ephemerals)).encode())
         for name, hand in self.hands.items():
             h.update(repr((name, sorted(hand.slots.items()), hand.held, hand.steals)).encode())
+        h.update(repr(sorted((k, sorted(v)) for k, v in self.handed.items())).encode())
         st = self.steal
         if st is not None:
             h.update(repr((st.handles, st.Y, st.Z, st.E, st.C, st.bits, st.pick, st.delivered)).encode())
@@ -286,6 +290,9 @@ class Ledger:
         if isinstance(op, (Deal, Draw)):
             if positions != tuple(range(d.cursor, d.cursor + len(positions))):
                 return f"{deck_name}: the next cards are {d.cursor}.., not {positions}"
+        handed = sorted(self.handed.get(deck_name, set()).intersection(positions))
+        if handed:
+            return f"{deck_name}: positions {handed} went into a hand in a steal: they are no deck's cards now"
         if isinstance(op, (Deal, Show)) and not 0 <= op.to < self.n:
             return f"no seat {op.to}"
         if not self.senders(op):
@@ -334,6 +341,17 @@ class Ledger:
                 return f"{op.hand}: a card kind that is not one of {op.kinds}"
             hidden = hand.hidden(op.victim) if hand is not None else ()
             listed = [e for e in op.slots if type(e) is int]
+            d = self.decks.get(op.hand)
+            if d is not None:  # the hand of a hidden deck's cards: its dealt cards enter by position
+                if op.kinds != d.spec.cards:
+                    return f"{op.hand}: the deck's cards are {d.spec.cards}, not {op.kinds}"
+                if any(type(e) is str for e in op.slots):
+                    return f"{op.hand}: a hand of a hidden deck's cards holds no face-up card"
+                taken = self.handed.get(op.hand, set())
+                bad = [p for p in listed if p < d.size and (p not in d.dealt or p in d.public or p in taken)]
+                if bad:
+                    return f"{op.hand}: positions {bad} are not hidden cards dealt from the deck"
+                listed = [e for e in listed if e >= d.size]
             if sorted(listed) != sorted(hidden):
                 return f"{op.hand}: seat {op.victim} holds the hidden slots {list(hidden)}, not {listed}"
             return None
@@ -351,10 +369,15 @@ class Ledger:
             self.decks[op.spec.name] = PublicDeck(op.spec, self.n)
         if isinstance(op, StealCard):
             hand = self.hands.get(op.hand)
+            d = self.decks.get(op.hand)
             if hand is None:
                 hand = self.hands[op.hand] = steal.Hands(op.hand, op.kinds, self.n)
+                if d is not None:
+                    hand.next_handle = d.size  # the deck's positions are its cards' handles; fresh ones follow
                 if self.viewer is not None:
                     self.hand_keys[op.hand] = steal.HandKeys(hand, self.viewer)
+            if d is not None:
+                self._take_from_deck(d, hand, op)
             hand.arrange(op.victim, op.slots)
             context = steal.steal_context(self.roster.game_id, self.basis, hand, op.victim, op.thief)
             self.steal = steal.begin(hand, op.victim, op.thief, context)
@@ -363,6 +386,29 @@ class Ledger:
         self._senders = self.senders(op)
         self.got = {}
         self._scratch = {}
+
+    def _take_from_deck(self, d: PublicDeck, hand: steal.Hands, op: StealCard) -> None:
+        """The victim's cards of hidden deck ``d`` enter the steal as hidden slots, under
+        their positions: a dealt card's public point is ``k*P(card)``, ``k`` the product
+        of every seat's key for its position, which only its holder knows."""
+        positions = [e for e in op.slots if type(e) is int and e < d.size]
+        keys = self.hand_keys.get(op.hand) if self.viewer == op.victim and self.master is not None else None
+        own = decks.DeckSecrets(self.master, self.roster.game_id, d.spec) if keys is not None and positions else None
+        for p in positions:
+            hand.slots[p] = steal.Slot(d.final[p])
+            hand.owner[p] = op.victim
+            hand.held[op.victim].append(p)
+            self.handed.setdefault(d.name, set()).add(p)
+            if own is None or keys is None:
+                continue
+            material = {**d.keys[p], **self.private.get((d.name, p), {}), op.victim: own.key(p)}
+            card = unlock(d, p, material) if len(material) == self.n else None
+            if card is None:
+                raise LocalProtocolError(f"seat {op.victim} does not know its card at {d.name} {p}")
+            rho = 1
+            for k in material.values():
+                rho = rho * k % group.L
+            keys.learn(p, card, rho)
 
     def pending(self) -> list[int]:
         """Seats whose message the current step still needs."""

@@ -38,10 +38,29 @@ class LocalTable:
         self.rng = random.Random(record.seed)
         self.rolls = game.fixed_rolls(record)
         self.orders: dict[str, list] = game.deck_orders(record, self.rng)
+        self.moved: dict[tuple[str, int], Any] = {}  # cards that took fresh handles in a steal: (deck, handle) -> id
 
     def deck(self, name: str) -> list:
         """The true order of a hidden deck (top first)."""
         return self.orders[name]
+
+    def card(self, deck: str, handle: int) -> Any:
+        """The card a handle of ``deck`` stands for: its position in the deck, or a fresh handle of a steal."""
+        moved = self.moved.get((deck, handle))
+        return moved if moved is not None else self.orders[deck][handle]
+
+    def steal(self, req: StealRandom) -> tuple:
+        if not req.hand:
+            h = self.rng.choice(req.handles)
+            return h, self.card(req.deck, h)
+        cards = [self.card(req.deck, h) for h in req.hand]
+        if len(req.handles) != len(cards):
+            raise ValueError(f"a steal names {len(cards)} cards by {len(req.handles)} handles")
+        self.rng.shuffle(cards)  # the victim's new order
+        for h, c in zip(req.handles, cards):
+            self.moved[(req.deck, h)] = c
+        j = self.rng.randrange(len(cards))
+        return req.handles[j], cards[j]
 
     # --- answering ---------------------------------------------------------------------------
 
@@ -62,16 +81,14 @@ class LocalTable:
         if isinstance(req, RollDie):
             return self.roll(req)
         if isinstance(req, (DealCard, Reveal, ShowCards)):
-            d = self.orders[req.deck]
-            return tuple(d[h] for h in req.handles)
+            return tuple(self.card(req.deck, h) for h in req.handles)
         if isinstance(req, PassCard):
-            return self.orders[req.deck][req.handle]
+            return self.card(req.deck, req.handle)
         if isinstance(req, PickRandom):
             fixed = self.game.fixed_pick(self.record, req)
             return fixed if fixed is not None else tuple(self.rng.sample(list(req.items), req.k))
         if isinstance(req, StealRandom):
-            h = self.rng.choice(req.handles)
-            return h, self.orders[req.deck][h]
+            return self.steal(req)
         raise TypeError(f"unknown request {req!r}")
 
     def fulfil(self, state):
