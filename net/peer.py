@@ -308,7 +308,7 @@ class Driver:
             return None
         if index != L.index or basis != L.basis or isinstance(op, SEQUENTIAL):
             return None
-        if L.op is not None and env.sender in L.got and L.got[env.sender].frame == frame:
+        if L.holds(env):
             return None  # a message this step already holds, handed on again: its signer did nothing twice
         try:
             self._take_evidence(frame)
@@ -660,7 +660,10 @@ class Spectator(Driver):
 
     def _follow(self, frame: bytes) -> None:
         L = self._ledger
-        L.follow(open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES))
+        env = open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES)
+        if L.holds(env):
+            return  # handed on as evidence before its step came whole: taken once
+        L.follow(env)
 
     def known(self, deck: str, position: int) -> str | None:
         return self._ledger.deck(deck).public.get(position)

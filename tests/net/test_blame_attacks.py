@@ -92,3 +92,20 @@ def test_a_disclosure_anyone_can_make_up_names_no_receiver() -> None:
         assert proven(t.roster, before, (outer, made_up)) is None
     # Cat's own, true disclosure shows the message is honest: nobody is named either
     assert proven(t.roster, before, (outer, Boxes(t.seats[2].secrets.box_private, t.game_id).disclose(eph))) is None
+
+
+def test_an_honest_frame_handed_to_a_spectator_as_evidence_before_its_step_names_nobody() -> None:
+    """The host hands spectators one honest message of the step under way as
+    "evidence", then the whole step as usual: the spectator must take the
+    message once, not say its signer sent it out of turn."""
+    from ankh.net.peer import Spectator
+
+    star = Star(star_peers(3, b"spectator-evidence"))
+    star.play([RandomBot(random.Random(f"spectator:{s}")) for s in range(3)])
+    log = star.peers[0].protocol.transcript()
+    k = next(k for k, op in enumerate(log.ops) if k > 20 and len(op) >= 2)
+    spectator = Spectator(log.roster)
+    spectator.feed([f for op in log.ops[:k] for f in op])
+    assert spectator.judge([log.ops[k][1]]) is None
+    spectator.feed(log.ops[k])
+    assert spectator.ledger().index == k + 1
