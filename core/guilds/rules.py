@@ -8,10 +8,8 @@ from __future__ import annotations
 from ..game import COLOURS, IllegalAction, PickRandom, fast_new
 from .board import NUM_VERTICES, RESOURCES, VERTEX_GUILDS, VERTEX_IDS
 from .state import EMPTY, HOUSE, State
-from .pieces import R, gain, has_licence, put_building
+from .pieces import R, gain, put_building
 from .turn import t_turn_start
-
-__all__ = ["new_state", "has_licence"]   # a new game, and a query of its position
 
 
 def new_state(players: int, position=None) -> State:
