@@ -13,7 +13,8 @@ seat, a spectator or ``ankh verify`` checks it against its own log:
   its receiver checked them;
 - a private message and its receiver's disclosure of that one message's
   key: anyone opens it; it does not open or does not match its hash (its
-  sender lied), or the disclosure is false (its receiver lied).
+  sender lied); a false disclosure proves nothing (it is not signed:
+  anyone can make one up), so it names nobody.
 
 What a single frame of the game proves is found by checking it at its step,
 as every seat checks every message (``GamePeer.judge``, ``verify``).
@@ -79,8 +80,7 @@ def _private(roster: Roster, log: Iterable[bytes], outer: bytes, second: bytes) 
             inner = open_disclosed(roster.game_id, env.sender, op.to, env.seq, box, body["eph"], body["ct"], second)
         except RemoteProtocolError as exc:
             if exc.seat is None and "false disclosure" in exc.message:
-                return ledger.blame(op.to, f"claimed that a private message to it does not open: {exc.message}",
-                                    (outer, second))
+                return None  # a disclosure is nobody's signed word: anyone can make up a false one
             return ledger.blame(env.sender, f"private message to {ledger.who(op.to)}: {exc.message}", (outer, second))
         if seal_digest(inner) != body["h"]:
             return ledger.blame(env.sender, f"private message to {ledger.who(op.to)}: does not match its signed hash",

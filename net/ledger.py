@@ -459,6 +459,10 @@ class Ledger:
         staged = self.check(env, own)
         return self.apply(env, staged)
 
+    def holds(self, env: Envelope) -> bool:
+        """Is ``env`` the very message the step under way already holds from its sender?"""
+        return self.op is not None and env.sender in self.got and self.got[env.sender].frame == env.frame
+
     def follow(self, env: Envelope, own: bool = False) -> tuple[bool, Any]:
         """Like ``accept``, but a new step is taken from the message itself."""
         if self.op is None:

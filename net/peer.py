@@ -301,13 +301,15 @@ class Driver:
             return proven(L.roster, (f for _, frames in L.log for f in frames), evidence)
         frame = evidence[0]
         try:  # a frame its signer did not sign proves nothing against it
-            body = open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES).body
-            index, op = from_wire(body["op"])
-            basis = body["basis"]
+            env = open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES)
+            index, op = from_wire(env.body["op"])
+            basis = env.body["basis"]
         except (ProtocolError, KeyError, TypeError, IndexError):
             return None
         if index != L.index or basis != L.basis or isinstance(op, SEQUENTIAL):
             return None
+        if L.holds(env):
+            return None  # a message this step already holds, handed on again: its signer did nothing twice
         try:
             self._take_evidence(frame)
         except Divergence:
@@ -658,7 +660,10 @@ class Spectator(Driver):
 
     def _follow(self, frame: bytes) -> None:
         L = self._ledger
-        L.follow(open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES))
+        env = open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES)
+        if L.holds(env):
+            return  # handed on as evidence before its step came whole: taken once
+        L.follow(env)
 
     def known(self, deck: str, position: int) -> str | None:
         return self._ledger.deck(deck).public.get(position)

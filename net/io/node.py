@@ -91,12 +91,15 @@ def forfeit_result(driver: Any, seats: Sequence[int]) -> Result:
                         who=who, played=played), fair=False)
 
 
-def stopped_result(driver: Any, me: int | None) -> Result:
+def stopped_result(driver: Any, me: int | None, forfeit: bool = False) -> Result:
     """The game ended before its end, for a reason this seat (or spectator) can
     tell from its own log only: the audit still waiting for a seat (which
-    forfeits), or the step it waited for when the table ended."""
+    forfeits when ``forfeit``: this seat's own log waited long enough for it;
+    a host that ends the table sooner, having relayed nobody's disclosure,
+    would otherwise make each seat blame the other), or the step it waited
+    for when the table ended."""
     waiting = [s for s in driver.waiting_for() if s != me] if hasattr(driver, "waiting_for") else []
-    if driver.phase == AUDIT and waiting:
+    if driver.phase == AUDIT and waiting and forfeit:
         return forfeit_result(driver, waiting)
     if waiting:
         names = " and ".join(COLOURS[s] for s in waiting)
@@ -1009,6 +1012,7 @@ class JoinNode(_Seatkeeper):
         self._ended_at = 0.0
         self.host_key: bytes | None = None  # the host's identity, pinned at the first link: every later one must prove it
         self._impostor_told = False
+        self._audit_since: float | None = None  # when this seat's own log reached the audit
 
     async def run(self, host: str, port: int) -> Result:
         self.address = (host, port)
@@ -1213,9 +1217,11 @@ class JoinNode(_Seatkeeper):
                     self.end(aborted(verdict))
                     return
             elif t == "bye":
-                if self.peer is None or msg["why"].startswith(REFUSED):
+                if self.peer is None:
                     self.end(Result(_farewell(msg["why"])))
                 else:  # the game ended early: what our own log says, not the host's words
+                    if msg["why"].startswith(REFUSED):  # (a refusal too: shown as the host's word, not a result)
+                        self.report("warning", _farewell(msg["why"]))
                     self._stopped()
                 return
 
@@ -1233,7 +1239,10 @@ class JoinNode(_Seatkeeper):
         own log shows (the audit waiting for a seat that forfeits, or the step
         the game waited for), kept in the journal as such."""
         assert self.peer is not None
-        result = stopped_result(self.peer, self.seat)
+        # A seat that withheld its disclosure forfeits only once our own log waited
+        # for it half the host's time (the host reached the audit a moment before us).
+        waited = time.monotonic() - self._audit_since if self._audit_since is not None else 0.0
+        result = stopped_result(self.peer, self.seat, forfeit=waited >= self.abandon_after / 2)
         if self.save is not None and result.text.startswith("forfeit"):
             waiting = [s for s in self.peer.waiting_for() if s != self.seat]
             self.journal_steps(self.peer)
@@ -1334,6 +1343,8 @@ class JoinNode(_Seatkeeper):
             return
         self.send_out()
         self.note_setup(peer)
+        if peer.phase == AUDIT and self._audit_since is None:
+            self._audit_since = time.monotonic()  # the game is over: from now on a withheld disclosure forfeits
         if peer.phase == "done":
             self._finish()
             return

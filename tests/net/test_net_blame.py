@@ -211,7 +211,7 @@ def test_a_receivers_evidence_names_the_liar_at_every_other_seat() -> None:
     assert proven(t.roster, _log(t.seats[0]), (outer, honest_inner)) is None
 
 
-def test_a_disclosure_names_the_sender_or_the_receiver_at_every_other_seat() -> None:
+def test_a_disclosure_names_the_sender_at_every_other_seat() -> None:
     from ankh.net.evidence import proven
 
     t = table(3, seed=b"evidence-dispute", decks=small_decks())
@@ -223,10 +223,9 @@ def test_a_disclosure_names_the_sender_or_the_receiver_at_every_other_seat() -> 
     outer, disclosure = info.value.evidence
     verdict = proven(t.roster, _log(t.seats[0]), (outer, disclosure))
     assert verdict is not None and verdict.seat == 1 and "does not decrypt" in verdict.message
-    # a receiver that discloses a false key is named instead
+    # a false disclosure names nobody: it is not signed, so Ann could have made it up
     forged = Boxes(t.seats[0].secrets.box_private, t.game_id).disclose(decode(outer)["body"]["eph"])
-    verdict = proven(t.roster, _log(t.seats[0]), (outer, forged))
-    assert verdict is not None and verdict.seat == 2 and "false disclosure" in verdict.message
+    assert proven(t.roster, _log(t.seats[0]), (outer, forged)) is None
 
 
 def test_two_versions_of_one_message_name_their_signer() -> None:
