@@ -50,6 +50,9 @@ def test_a_spectator_watches_through_a_joiner_to_the_end(peers: Peers, tmp_path:
     assert not any(l.startswith("watching through") for l in watcher.lines)  # it never had to move
 
 
+# On its own (scripts/test): the spectator moves to the watch points the table names, on
+# ports that a killed seat frees and that processes of tests running beside it may take.
+@pytest.mark.serial
 def test_a_spectator_reattaches_when_its_seat_dies_and_misses_nothing(peers: Peers, tmp_path: Path) -> None:
     host, port, joiner, point = table_of_two(peers, tmp_path, 71)
     save = joiner.value("saving to")
