@@ -8,8 +8,8 @@ game began, so no seat can steer a roll; the only power left is to refuse to
 reveal, which shows as a stalled seat.
 
 The outcome is derived with HKDF over (game id, roll index, what is drawn,
-purpose, every revealed value) and rejection sampling, so a d12 face is
-exactly uniform on 1..12 and ``pick`` draws a uniform k-subset (in a uniform
+purpose, every revealed value) and rejection sampling, so a die's face is
+exactly uniform on 1..sides and ``pick`` draws a uniform k-subset (in a uniform
 order) of ``range(n)``.
 
 A chain is renewed, before it runs out, by a fresh commitment attached to a
@@ -186,23 +186,17 @@ def stream_for(game_id: bytes, index: int, what: str, purpose: str, values: Sequ
     return Stream(b"".join(values), _info(game_id, index, what, purpose))
 
 
-def d12(game_id: bytes, index: int, purpose: str, values: Sequence[bytes]) -> int:
-    """The face (1..12) of roll ``index`` from every seat's revealed value."""
-    return stream_for(game_id, index, "d12", purpose, values).below(12) + 1
-
-
-def roll(game_id: bytes, index: int, purpose: str, sides: int, count: int,
+def roll(game_id: bytes, index: int, purpose: str, sides: int, dice: int,
          values: Sequence[bytes]) -> int | tuple[int, ...]:
-    """The faces of roll ``index``: ``count`` dice of ``sides`` faces, an int
-    for one die and a tuple for several.  One d12 is :func:`d12`, the same
-    stream it always was; any other roll has a stream of its own kind."""
-    if (sides, count) == (12, 1):
-        return d12(game_id, index, purpose, values)
-    if not 2 <= sides or not 1 <= count:
-        raise LocalProtocolError(f"cannot roll {count}d{sides}")
-    stream = stream_for(game_id, index, f"{count}d{sides}", purpose, values)
-    faces = tuple(stream.below(sides) + 1 for _ in range(count))
-    return faces[0] if count == 1 else faces
+    """The faces of roll ``index`` from every seat's revealed value: ``dice``
+    dice of ``sides`` faces, an int for one die and a tuple for several.  The
+    stream is named by the dice (``d6``, ``2d6``), so each kind of roll has its
+    own."""
+    if sides < 2 or dice < 1:
+        raise LocalProtocolError(f"cannot roll {dice}d{sides}")
+    stream = stream_for(game_id, index, f"d{sides}" if dice == 1 else f"{dice}d{sides}", purpose, values)
+    faces = tuple(stream.below(sides) + 1 for _ in range(dice))
+    return faces[0] if dice == 1 else faces
 
 
 def pick(game_id: bytes, index: int, purpose: str, k: int, n: int, values: Sequence[bytes]) -> tuple[int, ...]:

@@ -615,7 +615,7 @@ class Ledger:
         index = self.rolls
         self.rolls += 1
         if isinstance(op, Roll):
-            return dice.roll(self.roster.game_id, index, op.purpose, op.sides, op.count, values)
+            return dice.roll(self.roster.game_id, index, op.purpose, op.sides, op.dice, values)
         assert isinstance(op, Pick)
         return dice.pick(self.roster.game_id, index, op.purpose, op.k, op.n, values)
 

@@ -20,6 +20,7 @@ from .steal import MAX_HAND, MAX_SHOW
 
 MAX_POSITIONS = 64
 MAX_SIDES = 120  # faces of a die
+PLAIN_SIDES = 12  # the die of a roll descriptor that names none
 MAX_DICE = 8  # dice in one roll
 PURPOSE = Str(64)
 DECK_NAME = Str(16, r"[a-z][a-z0-9-]{0,15}")
@@ -76,13 +77,13 @@ class LockDeck:
 
 @dataclass(frozen=True)
 class Roll:
-    """``count`` dice of ``sides`` faces for some purpose (e.g.
-    "assassinate:the-shades"); the first game's d12 is the default, and its
-    descriptor names neither (as before there were other dice)."""
+    """``dice`` dice of ``sides`` faces for some purpose (e.g.
+    "assassinate:the-shades").  A descriptor that names no dice is one die of
+    ``PLAIN_SIDES`` faces, as the wire wrote every roll before it named them."""
 
     purpose: str
-    sides: int = 12
-    count: int = 1
+    sides: int = PLAIN_SIDES
+    dice: int = 1
 
 
 @dataclass(frozen=True)
@@ -274,9 +275,9 @@ def to_wire(op: Op, index: int) -> dict[str, Any]:
     if isinstance(op, LockDeck):
         return {"i": index, "t": "lock", "deck": op.deck}
     if isinstance(op, Roll):
-        if (op.sides, op.count) == (12, 1):
+        if (op.sides, op.dice) == (PLAIN_SIDES, 1):
             return {"i": index, "t": "roll", "why": op.purpose}
-        return {"i": index, "t": "roll", "why": op.purpose, "sides": op.sides, "n": op.count}
+        return {"i": index, "t": "roll", "why": op.purpose, "sides": op.sides, "n": op.dice}
     if isinstance(op, Pick):
         return {"i": index, "t": "pick", "k": op.k, "n": op.n, "why": op.purpose}
     if isinstance(op, Deal):
@@ -375,7 +376,7 @@ def from_wire(d: dict[str, Any]) -> tuple[int, Op]:
     if t == "lock":
         return index, LockDeck(d["deck"])
     if t == "roll":
-        return index, Roll(d["why"], d.get("sides", 12), d.get("n", 1))
+        return index, Roll(d["why"], d.get("sides", PLAIN_SIDES), d.get("n", 1))
     if t == "pick":
         return index, Pick(d["k"], d["n"], d["why"])
     if t == "deal":

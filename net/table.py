@@ -2,7 +2,7 @@
 
 ``Table`` answers the rules engine's requests with plain values: deal the
 next card of a deck to a seat, reveal cards, pass a hidden card from one
-seat to another, let a seat look at hidden cards, roll a d12, pick k of n at
+seat to another, let a seat look at hidden cards, roll dice, pick k of n at
 random, audit at the end.  Every request runs the real protocol: each seat's
 ``SeatProtocol`` produces signed frames, and the table carries the bytes to
 every other seat (through an optional ``wire`` hook that tests use to drop,
@@ -177,10 +177,10 @@ class Table:
             self.run(LockDeck(spec.name))
         self.sync()
 
-    def roll(self, purpose: str) -> int:
-        """A fair d12 (1..12)."""
+    def roll(self, purpose: str, sides: int = Roll.sides, dice: int = Roll.dice) -> int | tuple[int, ...]:
+        """Fair dice: one face (1..sides), or a tuple of ``dice`` faces."""
         self._ensure_started()
-        return self.run(Roll(purpose))
+        return self.run(Roll(purpose, sides, dice))
 
     def pick(self, k: int, n: int, purpose: str) -> tuple[int, ...]:
         """k distinct indices of range(n), uniformly at random, in a random order."""
@@ -218,7 +218,7 @@ class Table:
         return self.show(deck, positions, to)
 
     def look(self, deck: str, positions: Iterable[int], by: int) -> dict[int, str]:
-        """Seat ``by`` looks at hidden cards (another hand, the unused personalities)."""
+        """Seat ``by`` looks at hidden cards (another seat's hand, an unused deck's)."""
         return self.show(deck, positions, by)
 
     def steal(self, hand: str, kinds: Sequence[str], victim: int, thief: int, slots: Sequence[str | int]) -> Stolen:

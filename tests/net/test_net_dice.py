@@ -81,7 +81,7 @@ def test_d12_faces_are_uniform() -> None:
     rng = random.Random(12)
     total = 12000
     values = [[rng.randbytes(32) for _ in range(3)] for _ in range(100)]
-    counts = Counter(dice.d12(b"g" * 16, i, "test", values[i % 100]) for i in range(total))
+    counts = Counter(dice.roll(b"g" * 16, i, "test", 12, 1, values[i % 100]) for i in range(total))
     assert sorted(counts) == list(range(1, 13))
     assert chi_square(counts, list(range(1, 13)), total) < CHI2_DF11
 
@@ -97,9 +97,9 @@ def test_pick_is_uniform_over_ordered_pairs() -> None:
 
 def test_outcomes_depend_on_every_input() -> None:
     values = [b"a" * 32, b"b" * 32]
-    base = [dice.d12(b"g" * 16, i, "p", values) for i in range(40)]
-    assert base == [dice.d12(b"g" * 16, i, "p", values) for i in range(40)]
-    assert base != [dice.d12(b"h" * 16, i, "p", values) for i in range(40)]
-    assert base != [dice.d12(b"g" * 16, i, "q", values) for i in range(40)]
-    assert base != [dice.d12(b"g" * 16, i, "p", [values[0], b"c" * 32]) for i in range(40)]
-    assert base != [dice.d12(b"g" * 16, i + 1, "p", values) for i in range(40)]
+    base = [dice.roll(b"g" * 16, i, "p", 12, 1, values) for i in range(40)]
+    assert base == [dice.roll(b"g" * 16, i, "p", 12, 1, values) for i in range(40)]
+    assert base != [dice.roll(b"h" * 16, i, "p", 12, 1, values) for i in range(40)]
+    assert base != [dice.roll(b"g" * 16, i, "q", 12, 1, values) for i in range(40)]
+    assert base != [dice.roll(b"g" * 16, i, "p", 12, 1, [values[0], b"c" * 32]) for i in range(40)]
+    assert base != [dice.roll(b"g" * 16, i + 1, "p", 12, 1, values) for i in range(40)]
