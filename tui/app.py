@@ -15,7 +15,8 @@ from textual.geometry import Size
 from textual.screen import Screen
 
 from ankh.tui.i18n import _, Localised, N_, NP_, translated
-from ankh.tui.bots import NET_BOT_KINDS
+from ankh.core.game import get
+from ankh.tui.bots import net_bot_kinds
 from ankh.core.game import DEFAULT
 from ankh.tui.games import ui
 from ankh.tui.screens.dialogs import MIN_HEIGHT, MIN_WIDTH, TooSmall
@@ -108,13 +109,13 @@ class AnkhApp(Localised, App[int]):
         self.open_game(session)
 
     def start_host(self, seats: int, bots: int, port: int = 0, spectator_chat: bool = True,
-                   bot_kind: str = NET_BOT_KINDS[0]) -> None:
+                   bot_kind: str | None = None) -> None:
         """Open a table on the network and wait in its lobby (its bots play at
-        one of the levels in :data:`NET_BOT_KINDS`)."""
+        one of the levels in :func:`net_bot_kinds`, by default its first)."""
         from ankh.tui.netplay import NetSession
         from ankh.tui.screens.lobby import LobbyScreen
-        session = NetSession(bot_kind=bot_kind, interface=self.interface, name=self.table_name,
-                             advertise=self.advertise, kind=self.game_kind)
+        session = NetSession(bot_kind=bot_kind or net_bot_kinds(get(self.game_kind))[0], interface=self.interface,
+                             name=self.table_name, advertise=self.advertise, kind=self.game_kind)
         session.host(seats=seats, bots=bots, port=port, spectator_chat=spectator_chat)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
@@ -256,7 +257,7 @@ def run(argv: list[str] | None = None) -> int:
             # host SEATS BOTS PORT [chat|quiet [BOT-KIND]]
             _, seats, bots, port, *rest = args.net
             chat = rest[0] if rest else "chat"
-            kind = rest[1] if len(rest) > 1 else NET_BOT_KINDS[0]
+            kind = rest[1] if len(rest) > 1 else None
             net = ("host", int(seats), int(bots), int(port), chat != "quiet", kind)
         elif args.net[0] == "load":
             from ankh.net.io.node import DamagedSave, SaveDir

@@ -48,8 +48,6 @@ def net_bot_kinds(game: Game | None = None) -> tuple[str, ...]:
     return (game or get()).NET_BOTS
 
 
-NET_BOT_KINDS = net_bot_kinds()
-
 
 def bot_label(kind: str) -> str:
     """How the new-game screen names a kind: its level, in the player's

@@ -6,7 +6,7 @@ import json
 import sys
 
 from ankh.core.game import DEFAULT, GAMES, get
-from ankh.tui.bots import NET_BOT_KINDS
+from ankh.tui.bots import net_bot_kinds
 from ankh.tui.i18n import LANGUAGES, _, choose_language, set_language
 
 
@@ -141,9 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.load:
             net = ["load", args.load]
         elif args.command == "host":
-            if args.bot not in NET_BOT_KINDS:
+            kinds = net_bot_kinds(get(args.game))
+            if args.bot not in kinds:
                 parser.error(_("a networked table's bots play {kinds}, not {kind}").format(
-                    kinds=_(" or ").join(NET_BOT_KINDS), kind=args.bot))
+                    kinds=_(" or ").join(kinds), kind=args.bot))
             net = ["host", str(args.seats), str(args.bots), str(args.port),
                    "quiet" if args.no_spectator_chat else "chat", args.bot]
         else:

@@ -17,7 +17,7 @@ from ankh.net.home import ssh_may_join, ssh_player
 from ankh.net.io.discovery import TableBrowser
 
 from ankh.tui.i18n import _, Localised, NP_, pgettext, translated
-from ankh.tui.bots import NET_BOT_KINDS, bot_label
+from ankh.tui.bots import bot_label, net_bot_kinds
 from ankh.tui.games import ui
 from ankh.tui.netplay import NetSession, WatchSession
 from ankh.tui.seats import colour, seat_tag
@@ -76,7 +76,7 @@ class HostDialog(Localised, ModalScreen[tuple[int, int, int, bool, str] | None])
             yield Static(Text(_("Open a table on the network"), style="bold"), classes="dialog-title")
             yield Stepper(_("Seats"), [(str(n), n) for n in (2, 3, 4)], 0, id="seats")
             yield Stepper(_("Bots"), [(str(n), n) for n in range(2)], 0, id="bots")
-            yield Stepper(_("Bots play"), [(bot_label(k), k) for k in NET_BOT_KINDS], 0, id="bot-kind")
+            yield Stepper(_("Bots play"), [(bot_label(k), k) for k in net_bot_kinds()], 0, id="bot-kind")
             yield Static(_("Bots play on this machine, and their secret cards live here."), classes="dim")
             yield Stepper(_("Spectators see the chat"), [(_("yes"), True), (_("no"), False)], 0, id="spectator-chat")
             yield Static(Text(_("↑↓ field   ←→ change   Enter open   Esc back"), style="dim"))
