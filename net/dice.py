@@ -186,15 +186,19 @@ def stream_for(game_id: bytes, index: int, what: str, purpose: str, values: Sequ
     return Stream(b"".join(values), _info(game_id, index, what, purpose))
 
 
+PLAIN_SIDES = 12  # the die of a roll that names none (the wire's first rolls)
+
+
 def roll(game_id: bytes, index: int, purpose: str, sides: int, dice: int,
          values: Sequence[bytes]) -> int | tuple[int, ...]:
     """The faces of roll ``index`` from every seat's revealed value: ``dice``
     dice of ``sides`` faces, an int for one die and a tuple for several.  The
-    stream is named by the dice (``d6``, ``2d6``), so each kind of roll has its
-    own."""
+    stream is named by the dice (``1d6``, ``2d6``), so each kind of roll has its
+    own; the plain die's keeps the name it had before rolls named their dice."""
     if sides < 2 or dice < 1:
         raise LocalProtocolError(f"cannot roll {dice}d{sides}")
-    stream = stream_for(game_id, index, f"d{sides}" if dice == 1 else f"{dice}d{sides}", purpose, values)
+    what = f"d{sides}" if (sides, dice) == (PLAIN_SIDES, 1) else f"{dice}d{sides}"
+    stream = stream_for(game_id, index, what, purpose, values)
     faces = tuple(stream.below(sides) + 1 for _ in range(dice))
     return faces[0] if dice == 1 else faces
 

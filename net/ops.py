@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .deck import MAX_CARD_ID, MAX_DECK, DeckSpec
-from .dice import MAX_PICK_N
+from .dice import MAX_PICK_N, PLAIN_SIDES
 from .envelope import MAX_ARRAY
 from .errors import RemoteProtocolError
 from .schema import Const, Either, Int, List, Map, Str, Tagged
@@ -20,7 +20,6 @@ from .steal import MAX_HAND, MAX_SHOW
 
 MAX_POSITIONS = 64
 MAX_SIDES = 120  # faces of a die
-PLAIN_SIDES = 12  # the die of a roll descriptor that names none
 MAX_DICE = 8  # dice in one roll
 PURPOSE = Str(64)
 DECK_NAME = Str(16, r"[a-z][a-z0-9-]{0,15}")
