@@ -13,6 +13,8 @@ from ankh.tui.games.guilds.screens import EndScreen, GameScreen, TradeDialog
 from ankh.tui.screens.dialogs import HandOver
 from ankh.tui.session import GameSession
 
+from ..helpers import notices
+
 GUILDS = get("guilds")
 
 # Red to play; the dice are fixed at 6+6 (12: the Palace, where nobody has
@@ -195,3 +197,39 @@ async def test_keys_pressed_while_the_bots_played_do_not_answer_the_next_decisio
         await pilot.press("1", "0", "enter")
         await until(pilot, lambda: deciding(app))
         assert session.game.state.occ[10] == 2 * 3 + 1
+
+
+async def test_a_typed_site_that_is_not_offered_builds_nothing_and_says_so():
+    session = GameSession.new(3, you=2, game=GUILDS, save=False, kind="heuristic", seed=7)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await until(pilot, lambda: deciding(app))      # green places after red's and yellow's houses
+        taken = next(v for v, o in enumerate(session.game.state.occ) if o >= 0 and v >= 10)
+        placed = sum(1 for o in session.game.state.occ if o >= 0)
+        await pilot.press(*str(taken), "enter")
+        await pilot.pause()
+        assert sum(1 for o in session.game.state.occ if o >= 0) == placed     # nothing built elsewhere
+        assert any(f"Site {taken} cannot be chosen now" in m for m in notices(app))
+        assert app.screen.typed == ""
+        await pilot.press("1", "0", "enter")                                  # a free site is built
+        await until(pilot, lambda: deciding(app))
+        assert session.game.state.occ[10] == 2 * 3 + 1
+        assert app.screen.typed == ""                                         # and the number is gone
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_site_in_the_list_names_the_districts_it_touches(size):
+    session = GameSession.new(3, you=0, game=GUILDS, save=False, kind="heuristic", seed=7)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: deciding(app))
+        shown = screen_text(app)
+        sites = [o[1] for o in app.screen.decision().options]
+        assert 5 in sites and 27 in sites                     # the board's sites 5 and 27 are free
+        assert "site 5  (Grain 6·11, Alchemists 5·10)" in shown
+        await pilot.press("2", "7")                           # typed: the list scrolls to it
+        await pilot.pause()
+        assert "site 27  (Brick 6·3, University 5·4)" in screen_text(app)
+        await pilot.press("4", "3")                           # the last site, at the list's foot
+        await pilot.pause()
+        assert "site 43  (Lumber 9·10)" in screen_text(app)

@@ -41,6 +41,7 @@ class GameScreen(PlayScreen):
     GameScreen #g-prompt { height: 1fr; min-height: 7; background: $boost; padding: 0 1; }
     GameScreen #g-head { height: auto; max-height: 4; }
     GameScreen #g-choices, GameScreen #g-choices:focus { border: none; padding: 0; background: transparent; }
+    GameScreen #g-choices { height: 1fr; }     /* the rows under the question: the highlight stays in sight */
     GameScreen #g-table { height: 1fr; }
     GameScreen #g-left { width: 76; }
     GameScreen #g-right { width: 1fr; }
@@ -294,6 +295,13 @@ class GameScreen(PlayScreen):
     @on(OptionList.OptionSelected, "#g-choices")
     def _selected(self, event: OptionList.OptionSelected) -> None:
         i = int(event.option.id)
+        if self.typed and int(self.typed) not in self.legal_sites(self.decision()):
+            # a number typed that names no site offered: never build elsewhere
+            self.notify(_("Site {n} cannot be chosen now: the sites you may choose are reversed on the map.")
+                        .format(n=self.typed), severity="warning", timeout=4)
+            self.typed = ""
+            self.show()
+            return
         if i < len(self._options):
             self._answer(self._options[i])
 
@@ -305,9 +313,11 @@ class GameScreen(PlayScreen):
 
     def _answer(self, option: tuple) -> None:
         me = self.session.viewer
+        typed, self.typed = self.typed, ""     # cleared before the next decision is shown
         if self.choose(option):
-            self.typed = ""
             self._since_of[me] = len(self.session.log)
+        else:
+            self.typed = typed
 
     def action_digit(self, n: int) -> None:
         """A digit: part of a site's number where the options are sites, else option n."""

@@ -11,7 +11,7 @@ from rich.text import Text
 from ankh.core.game import COLOURS
 from ankh.core.guilds.board import (
     COST_DEV, COST_FOUNDATION, COST_HOUSE, COST_VILLA, KINDS, PARCH_CARD, PARCH_DEV, PARCH_DICE,
-    PARCH_HOUSE, PARCH_VILLA, SPOT_IDS,
+    DISTRICT_DATA, DISTRICT_IDS, PARCH_HOUSE, PARCH_VILLA, SPOT_IDS, VERTEX_DISTRICTS,
 )
 from ankh.tui.i18n import N_, NP_, _, pgettext
 from ankh.tui.seats import _assemble, colour, seat_tag
@@ -113,7 +113,21 @@ def costs_short() -> list[str]:
 # --- options ---------------------------------------------------------------------------------------
 
 def option_text(state, option: tuple) -> str:
-    """An option of a decision in the player's words."""
+    """An option of a decision in the player's words; a site's option names
+    the districts around it and their numbers, so a site can be chosen from
+    the list as well as from the map."""
+    text = _option_words(state, option)
+    v = option_vertex(option)
+    return f"{text}  ({site_districts(v)})" if v is not None and VERTEX_DISTRICTS[v] else text
+
+
+def site_districts(v: int) -> str:
+    """The districts a site touches, with their number tokens: ``Grain 6·11, Alchemists 5·10``."""
+    return ", ".join(" ".join((district_short(DISTRICT_IDS[d]), "·".join(map(str, DISTRICT_DATA[d][5]))))
+                     .strip() for d in VERTEX_DISTRICTS[v])
+
+
+def _option_words(state, option: tuple) -> str:
     verb, *a = option
     if verb == "place":
         return _("Place a house on site {v}").format(v=a[0])
