@@ -10,6 +10,7 @@ from ankh.core.guilds.board import RESOURCES
 from ankh.tui import i18n
 from ankh.tui.app import AnkhApp
 from ankh.tui.games.guilds.screens import EndScreen, GameScreen, TradeDialog
+from ankh.tui.games.guilds.text import option_text
 from ankh.tui.screens.dialogs import HandOver
 from ankh.tui.session import GameSession
 
@@ -233,3 +234,21 @@ async def test_a_site_in_the_list_names_the_districts_it_touches(size):
         await pilot.press("4", "3")                           # the last site, at the list's foot
         await pilot.pause()
         assert "site 43  (Lumber 9·10)" in screen_text(app)
+
+
+async def test_a_robber_spot_in_the_list_names_whom_it_blocks():
+    position = (TRADE_POSITION.replace("game: guilds", "game: guilds\nseats: red=person yellow=bot:heuristic green=bot:heuristic")
+                .replace("rolls: 6+6", "rolls: 4+3").replace("houses red: V10 V30", "houses red: V10 V29"))
+    session = GameSession.from_text(position)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        d = app.screen.decision()
+        assert d.kind == "seven", d
+        brick6 = next(i for i, o in enumerate(d.options) if o[0] == "robber" and "Brick district 6" in option_text(session.game.state, o))
+        choices = app.screen.query_one("#g-choices")
+        choices.highlighted = brick6
+        await pilot.pause()
+        assert "Move the robber to Brick district 6  (blocks yellow, green)" in screen_text(app)
+        palace9 = next(o for o in d.options if o[0] == "robber" and "Palace 9" in option_text(session.game.state, o))
+        assert "blocks" not in option_text(session.game.state, palace9)          # nobody's house there

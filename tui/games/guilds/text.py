@@ -11,7 +11,8 @@ from rich.text import Text
 from ankh.core.game import COLOURS
 from ankh.core.guilds.board import (
     COST_DEV, COST_FOUNDATION, COST_HOUSE, COST_VILLA, KINDS, PARCH_CARD, PARCH_DEV, PARCH_DICE,
-    DISTRICT_DATA, DISTRICT_IDS, PARCH_HOUSE, PARCH_VILLA, SPOT_IDS, VERTEX_DISTRICTS,
+    DISTRICT_DATA, DISTRICT_IDS, DISTRICT_VERTICES, PARCH_HOUSE, PARCH_VILLA, SPOT_IDS, TOKENS,
+    VERTEX_DISTRICTS,
 )
 from ankh.tui.i18n import N_, NP_, _, pgettext
 from ankh.tui.seats import _assemble, colour, seat_tag
@@ -118,7 +119,14 @@ def option_text(state, option: tuple) -> str:
     the list as well as from the map."""
     text = _option_words(state, option)
     v = option_vertex(option)
-    return f"{text}  ({site_districts(v)})" if v is not None and VERTEX_DISTRICTS[v] else text
+    if v is not None and VERTEX_DISTRICTS[v]:
+        return f"{text}  ({site_districts(v)})"
+    if option[0] == "robber" and state is not None and option[1] < len(TOKENS):
+        hit = sorted({state.occ[v] // 3 for v in DISTRICT_VERTICES[TOKENS[option[1]][0]]
+                      if state.occ[v] > 0 and state.occ[v] % 3})
+        if hit:
+            return text + "  (" + _("blocks {seats}").format(seats=", ".join(colour(p) for p in hit)) + ")"
+    return text
 
 
 def site_districts(v: int) -> str:
