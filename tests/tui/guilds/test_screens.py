@@ -10,7 +10,7 @@ from ankh.core.guilds.board import RESOURCES
 from ankh.tui import i18n
 from ankh.tui.app import AnkhApp
 from ankh.tui.games.guilds.screens import EndScreen, GameScreen, TradeDialog
-from ankh.tui.games.guilds.text import option_text
+from ankh.tui.games.guilds.text import describe, option_text
 from ankh.tui.screens.dialogs import HandOver
 from ankh.tui.session import GameSession
 
@@ -252,3 +252,19 @@ async def test_a_robber_spot_in_the_list_names_whom_it_blocks():
         assert "Move the robber to Brick district 6  (blocks yellow, green)" in screen_text(app)
         palace9 = next(o for o in d.options if o[0] == "robber" and "Palace 9" in option_text(session.game.state, o))
         assert "blocks" not in option_text(session.game.state, palace9)          # nobody's house there
+
+
+async def test_the_log_opens_on_its_newest_line_at_80x24():
+    session = GameSession.new(3, you=0, game=GUILDS, save=False, kind="heuristic", seed=7)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        for _ in range(3):                                  # the setup's houses: more lines than the panel
+            site = app.screen.decision().options[0][1]
+            await pilot.press(*str(site), "enter")
+            await until(pilot, lambda: deciding(app))
+        assert len(session.log) > 15
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.pause()
+        assert describe(session.log[-1], 0).plain in screen_text(app)

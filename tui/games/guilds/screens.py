@@ -188,8 +188,12 @@ class GameScreen(PlayScreen):
             self._set("#g-since", panels.since(log[since:], me))
             self._tell_news()
             self._show_prompt(view, d)
+        self._log_to_end()
+
+    def _log_to_end(self) -> None:
+        """The log shows its newest lines (once the new text has its height)."""
         for box in self.query("#log").results(VerticalScroll):
-            box.scroll_end(animate=False)
+            self.call_after_refresh(box.scroll_end, animate=False)
 
     def _draw_map(self, view, d: Decision | None, chosen: int | None, highlighted) -> None:
         """The map, with the sites (or robber's spots) the decision may name."""
@@ -377,6 +381,8 @@ class GameScreen(PlayScreen):
         self.panel = name
         for sw in self.query("#g-main").results(ContentSwitcher):
             sw.current = name
+        if name == "log":
+            self._log_to_end()
         self.query_one("#g-choices", Choices).focus()
 
     def action_scroll_log(self, direction: int) -> None:
