@@ -86,7 +86,7 @@ class State:
     bought: tuple[int, ...]     # guild points bought this turn, per guild
     arrested: bool
     offers: int                 # trade offers made this turn
-    trade: Any                  # the trade being negotiated (see rules)
+    trade: Any                  # the trade being negotiated (a tuple, see trading.py)
     palace: list[tuple[int, int]]  # Palace choices of the running resolution
     stack: list[Task]
     pending: Any

@@ -57,7 +57,8 @@ def r_trade_want(s: State, opt, p: int, gk: int, gn: int) -> None:
 def r_trade_to(s: State, opt, p: int, gk: int, gn: int, wk: int, wn: int) -> None:
     n = s.players
     asked: list[int] = [opt[1]] if opt[0] == "to" else [(p + i) % n for i in range(1, n)]
-    s.trade = [p, gk, gn, wk, wn, asked, []]
+    # a tuple, never changed in place: copies of the state (bots exploring) share it
+    s.trade = (p, gk, gn, wk, wn, tuple(asked), ())
     s.log("offer", p, f"{COLOURS[p]} offers {gn} {KINDS[gk]} for {wn} {KINDS[wk]} to "
           + (COLOURS[asked[0]] if len(asked) == 1 else "all"))
     s.push(t_trade_choose)
@@ -79,10 +80,11 @@ def t_trade_answer(s: State, q: int) -> None:
 
 def r_trade_answer(s: State, opt, q: int) -> None:
     verb = opt[0]
+    t = s.trade
     if verb == "accept":
-        s.trade[6] = s.trade[6] + [(q, s.trade[3], s.trade[4])]
+        s.trade = t[:6] + (t[6] + ((q, t[3], t[4]),),)
     elif verb == "counter":
-        s.trade[6] = s.trade[6] + [(q, opt[1], opt[2])]
+        s.trade = t[:6] + (t[6] + ((q, opt[1], opt[2]),),)
     s.log("answer", q, f"{COLOURS[q]} " + ("declines" if verb == "decline" else "accepts"
                                             if verb == "accept" else
                                             f"asks to give {opt[2]} {KINDS[opt[1]]} instead"))

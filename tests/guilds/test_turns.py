@@ -322,6 +322,19 @@ def test_r30_trade_offer_accept_and_deal():
     assert hand(g, 1)[OR] == 1
 
 
+def test_a_copy_that_answers_an_offer_leaves_the_game_s_offer_alone():
+    # bots explore copies of the state: an answer in a copy is not an answer in the game
+    g = game(P3 + "houses red: V09\nhand red: 2 brick\nhand yellow: 1 ore\nhand green: 1 ore\nrolls: 6+6")
+    play(g, "trade", "give 1 brick", "want 1 ore", "to all")
+    for _ in range(3):
+        explored = g.state.copy().simulate()
+        explored.choose(("accept",))
+        explored.choose(("accept",))
+        assert explored.pending.kind == "deal"
+    play(g, "decline", "decline")
+    assert g.state.pending.kind == "action" and g.state.trade is None     # nobody accepted here
+
+
 def test_trade_offers_are_limited_per_turn():
     g = game(P3 + "houses red: V09\nhand red: 5 brick\nrolls: 6+6")
     for _ in range(3):
