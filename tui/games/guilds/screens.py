@@ -133,8 +133,10 @@ class GameScreen(PlayScreen):
         box.border_title = title
         return box
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def on_mount(self) -> None:   # (then PlayScreen's: the game goes on)
+        self.focus_decision()
+
+    def focus_decision(self) -> None:
         self.query_one("#g-choices", Choices).focus()
 
     def watch_mode(self) -> None:
