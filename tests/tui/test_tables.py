@@ -87,6 +87,8 @@ async def test_a_game_its_rules_let_onto_the_network_is_hosted_from_the_dialog_a
         session = app.screen.session
         assert session.kind == "guilds" and session.node.lobby.kind == "guilds"
         assert session.node.lobby.total == 4 and len(session.node.lobby.seats) == 2   # the host and its bot
+        await pilot.pause(0.6)
+        assert str(app.screen.query_one("#lobby-title").render()) == "The table  ·  The Guilds of Ankh-Morpork"
         await pilot.press("escape")
 
 

@@ -247,7 +247,7 @@ class LobbyScreen(Localised, Screen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby", classes="dialog"):
-            yield Static(Text(_("The table"), style="bold"), classes="dialog-title")
+            yield Static(Text(_("The table"), style="bold"), classes="dialog-title", id="lobby-title")
             yield Static(id="lobby-body")
             yield Static(id="lobby-chat")
             yield Input(placeholder=_("say something to the table (Enter)"), id="say", max_length=200)
@@ -278,6 +278,9 @@ class LobbyScreen(Localised, Screen):
             self._done = True
             self.app.switch_screen(ui(s.rules.id).game_screen()(s, bot_delay=self.bot_delay))
             return
+        kind = getattr(s, "table_game", None)   # the table's game, once known
+        self.query_one("#lobby-title", Static).update(Text.assemble(
+            (_("The table"), "bold"), *(() if kind is None else ("  ·  ", game_name(kind)))))
         t = Text()
         if s.error:
             t.append(_("Cannot go on: {why}").format(why=translated(s.error)) + "\n\n", style="bold red")
