@@ -187,3 +187,27 @@ def test_a_networked_save_of_another_game_names_its_game_in_the_load_list(ankh_h
                                                          {"role": "host"}))
     [info] = list_saves()
     assert info.ok and info.summary.startswith("High card · network · ann, bob · you host")
+
+
+async def test_a_table_heard_of_while_an_address_is_typed_takes_neither_the_keys_nor_the_text(lan):
+    """The list changes as adverts come and go; the address being typed keeps
+    the keys and what was typed, and the list keeps its place."""
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("j")
+        screen = app.screen
+        screen.browser.hear(table("Drum"), table("Patrician", table_id="cd" * 16, port=4701))
+        await pilot.pause()
+        choices = screen.query_one("#tables")
+        assert screen.focused is choices                     # the tables, when they first appear
+        await pilot.press("down")
+        assert choices.highlighted == 1
+        await pilot.press("tab", "1", "2", "7")
+        address = screen.query_one("#address", Input)
+        assert screen.focused is address
+        screen.browser.hear(table("Drum"), table("Patrician", table_id="cd" * 16, port=4701),
+                            table("Unseen", table_id="ef" * 16, port=4702))
+        await pilot.pause()
+        await pilot.press(".", "0")
+        assert screen.focused is address and address.value == "127.0"
+        assert choices.highlighted == 1 and choices.option_count == 3

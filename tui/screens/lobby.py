@@ -182,6 +182,7 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
         self.tables = [t for t in self.browser.tables.values() if t.addresses]
         notes = advert_warnings(self.tables, _pinned_keys())
         choices = self.query_one("#tables", Choices)
+        shown, highlighted = choices.display, choices.highlighted
         choices.set_options(
             Option(Text.assemble((t.title, "bold"), "  ", game_name(t.game), f"  {t.seats_taken}/{t.seats_total}",
                                  "\n  ", ("" if t.open else _("playing (w to watch) "), "italic"),
@@ -192,9 +193,10 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
         choices.display = bool(self.tables)
         self.query_one("#looking", Static).update(
             _("Tables on the LAN (Enter join, w watch):") if self.tables else _("Looking for tables on the LAN…"))
-        if self.tables and choices.highlighted is None:
-            choices.highlighted = 0
-            choices.focus()
+        if self.tables:   # the same place in the list; the keys go to it when it first appears
+            choices.highlighted = 0 if highlighted is None else min(highlighted, len(self.tables) - 1)
+            if not shown and not self.query_one("#address", Input).value:
+                choices.focus()
 
     @on(OptionList.OptionSelected, "#tables")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
