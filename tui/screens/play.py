@@ -4,8 +4,14 @@ guard keys after others' moves, hand the keyboard over between people at one
 keyboard, take back a choice, leave the game.
 
 A game's screen subclasses :class:`PlayScreen` and says how it shows things
-(:meth:`PlayScreen.show`, called after every change) and what its end
-screen is (:meth:`PlayScreen.show_results`).
+(:meth:`PlayScreen.show`, called after every change), how its options take
+the keys (:meth:`PlayScreen.focus_decision`) and what its end screen is
+(:meth:`PlayScreen.show_results`).  The session may be a networked one
+(``ankh.tui.netplay``): the table then moves on its own and the screen
+follows it, and leaving closes the seat's link.
+
+Textual calls the ``on_mount``/``on_key`` handlers of every class of the
+screen, this one's too: a subclass adds to them and never calls them itself.
 """
 from __future__ import annotations
 
@@ -57,11 +63,30 @@ class PlayScreen(Localised, Screen):
         self._handing_over = False
         self._guard_until = 0.0
         self._others_moved = False
+        self._pump_queued = False   # a networked table moved: a pump is on its way
 
     # --- driving ----------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self.pump)
+        watch = getattr(self.session, "watch", None)
+        if watch is not None:  # a networked game: the table moves on its own
+            watch(self._table_moved)
+        self.pump()
+
+    def on_unmount(self) -> None:
+        unwatch = getattr(self.session, "unwatch", None)
+        if unwatch is not None:
+            unwatch(self._table_moved)
+
+    def _table_moved(self) -> None:
+        if not self._pump_queued:
+            self._pump_queued = True
+            self.call_later(self._pump_from_table)
+
+    def _pump_from_table(self) -> None:
+        self._pump_queued = False
+        if self.is_attached:
+            self.pump()
 
     def pump(self) -> None:
         """Run the game until a person or a bot must decide, then show it."""
@@ -120,6 +145,9 @@ class PlayScreen(Localised, Screen):
     def show(self) -> None:
         """Show the game as it stands (the subclass's)."""
 
+    def focus_decision(self) -> None:
+        """Give the options of the decision shown the keys (the subclass's)."""
+
     def show_results(self) -> None:
         """The end screen (the subclass's)."""
 
@@ -145,6 +173,7 @@ class PlayScreen(Localised, Screen):
             self.session.viewer = seat
             self._handing_over = False
             self.show()
+            self.focus_decision()
 
         self._handing_over = True
         self.app.clear_notifications()
@@ -171,7 +200,10 @@ class PlayScreen(Localised, Screen):
         if self.session.over:
             self.leave()
             return
-        if self.session.path:
+        if getattr(self.session, "networked", False):
+            question = _("Leave the table? The game is saved: the others wait for you, and "
+                         "'ankh join --load' (or 'ankh host --load') brings you back.")
+        elif self.session.path:
             question = _("Leave this game? It is saved as {name}: you can load it later.").format(
                 name=self.session.path.name)
         else:
@@ -181,6 +213,9 @@ class PlayScreen(Localised, Screen):
 
     def leave(self) -> None:
         self._token += 1  # forget any bot still thinking
+        close = getattr(self.session, "close", None)
+        if close is not None:  # a networked seat: its link, closed
+            self.run_worker(close(), exclusive=False)
         if self.session.path:
             told = _("Left the game. It is saved as {name}.").format(name=self.session.path.name)
         else:
@@ -191,6 +226,7 @@ class PlayScreen(Localised, Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "skip":
             return self._next is not None and self._next.kind == "bot" and self.bot_delay > 0
-        if action == "undo":
-            return not self.session.over
+        if action == "undo":   # every move at a networked table is final; a spectator has none
+            return not (self.session.over or getattr(self.session, "networked", False)
+                        or getattr(self.session, "spectating", False))
         return True

@@ -126,8 +126,9 @@ def log_lines(events, viewer: int | None) -> Text:
 
 
 def since(events, viewer: int | None) -> Text:
-    """What the others did since your last move (turn headings kept)."""
-    shown = [e for e in events if e.seat != viewer or e.kind in ("steal", "produce", "turn")]
+    """What the others did since your last move (turn headings, your dice and what
+    they brought you kept)."""
+    shown = [e for e in events if e.seat != viewer or e.kind in ("steal", "produce", "turn", "roll")]
     if not shown:
         return Text(_("Nothing yet."), style="dim")
     return log_lines(shown, viewer)
