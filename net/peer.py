@@ -38,7 +38,7 @@ from ankh.core.game import (
 from .deck import DeckSpec, unlock
 from .errors import Divergence, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .evidence import proven
-from .envelope import HEADER_LEN, open_frame, unpack_strict
+from .envelope import HEADER_LEN, Envelope, open_frame, unpack_strict
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
 from .ops import (
     SEQUENTIAL, Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShowSlots, ShuffleDeck, StealCard, Sync,
@@ -661,9 +661,14 @@ class Spectator(Driver):
     def _follow(self, frame: bytes) -> None:
         L = self._ledger
         env = open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES)
-        if L.holds(env):
+        if L.holds(env) or self._logged(env):
             return  # handed on as evidence before its step came whole: taken once
         L.follow(env)
+
+    def _logged(self, env: Envelope) -> bool:
+        """Is ``env`` a message of a step done (one whose only message came first as evidence)?"""
+        i, L = env.body["op"]["i"], self._ledger
+        return 0 <= i < L.index and env.frame in L.log[i][1]
 
     def known(self, deck: str, position: int) -> str | None:
         return self._ledger.deck(deck).public.get(position)

@@ -56,7 +56,6 @@ from typing import Any
 from . import deck as decks
 from . import dice, group
 from .deck import DeckSpec
-from .envelope import KeyRing, signed_slot
 from .errors import LocalProtocolError, RemoteProtocolError
 from .group import GroupError, L
 from .schema import Bin, Int, List, Map, Str
@@ -65,6 +64,7 @@ from .seal import Boxes, digest, open_disclosed
 SHADOWS = decks.SHADOWS
 MAX_HAND = 120  # a hand's steal message fits a frame: 128 bytes a slot
 MAX_SHOW = 32
+_KEY_LEN = 32  # a slot key as sealed to the thief (``group.scalar_to_bytes``)
 _B32 = Bin(32)
 
 
@@ -435,39 +435,51 @@ def receive(
 
 
 def judge_delivery(
-    st: Steal, game_id: bytes, keys: KeyRing, ours: bytes, thief_box: bytes, evidence: Sequence[bytes], *,
-    disclosed: bool,
-) -> int:
-    """Who lied about the private part, from public data and the thief's evidence.
+    st: Steal, game_id: bytes, seq: int, body: dict[str, Any], evidence: Sequence[bytes], thief_box: bytes,
+    used: Container[bytes] = (),
+) -> RemoteProtocolError | None:
+    """What the thief's evidence proves, from public data alone; None when it proves nothing.
 
-    ``ours`` is the victim's ``steal-open`` frame as we accepted it; ``evidence``
-    what the thief's refusal carries: the frame it received, then the plaintext
-    it says it found or (``disclosed``) the key of that one message with its
-    proof.  A frame other than ours is judged first: signed by the victim for
-    the same slot, it is the victim's second story (the victim lied, to the
-    thief alone); anything else, the thief's.  Then the answer is the victim
-    when its delivery is bad, else the thief (a false accusation or disclosure).
+    ``evidence`` is what the thief hands on (``evidence.proven`` checks it for
+    every seat, spectator and ``ankh verify``): the victim's ``steal-open``
+    frame (``seq`` its sequence number, ``body`` its body: the caller has
+    checked that the victim signed it for this very step), then the plaintext
+    the thief found (32 bytes) or this one message's disclosed key with its
+    proof (``Boxes.disclose``).  The victim is named when its own signed frame
+    fails: its openings, or its private part as the evidence opens it.  The
+    thief is named only on something no one else could make: a disclosure
+    whose proof holds (made with the thief's box key) of a private part that
+    is right.  The rest is nobody's signed word and names nobody: a made-up
+    plaintext or a false disclosure (anyone, the relay among them, can make
+    one up), or the true plaintext (the victim knows it too, and could show
+    it to frame the thief).
     """
-    assert st.delivered is not None
-    ours_slot = signed_slot(ours, keys, game_id)
-    assert ours_slot is not None and ours_slot[0] == st.victim, "ours is the victim's frame from our log"
     if len(evidence) != 2:
-        return st.thief
-    shown, proof = evidence
-    if shown != ours:
-        return st.victim if signed_slot(shown, keys, game_id) == ours_slot else st.thief
-    seq = ours_slot[1]
-    eph, h, ct = st.delivered
-    if disclosed:
+        return None
+    frame, proof = evidence
+    try:
+        eph, h, ct = check_open(st, body, frame, used)
+    except RemoteProtocolError as exc:
+        return exc  # the victim's own signed frame fails where everyone checks it
+    if len(proof) == _KEY_LEN:
+        plaintext = proof
+        if digest(plaintext) != h:
+            return None  # not what the victim sealed: anyone can make up 32 bytes
+    else:
         try:
             plaintext = open_disclosed(game_id, st.victim, st.thief, seq, thief_box, eph, ct, proof)
         except RemoteProtocolError as exc:
-            return st.thief if exc.message.startswith("false disclosure") else st.victim
-    else:
-        plaintext = proof
-    if digest(plaintext) != h:
-        return st.victim if disclosed else st.thief  # the thief shows a plaintext the victim never signed
-    return st.victim if opened_card(st, plaintext) is None else st.thief
+            if exc.message.startswith("false disclosure"):
+                return None  # a disclosure that does not hold: anyone can make one up
+            return _blame(st.victim, f"steal: the private part {exc.message}", evidence)
+        if digest(plaintext) != h:
+            return _blame(st.victim, "steal: the private part does not match its signed hash", evidence)
+    if opened_card(st, plaintext) is None:
+        return _blame(st.victim, "steal: the key delivered does not open the picked slot to a card", evidence)
+    if len(proof) == _KEY_LEN:
+        return None  # the true key: the victim knows it as well as the thief
+    return _blame(st.thief, "steal: refused a private part that opens the picked slot to a card "
+                            "(its own disclosure shows it)", evidence)
 
 
 @dataclass(frozen=True)
