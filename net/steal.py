@@ -43,7 +43,13 @@ spent, or stolen away, is no longer among them.
 
 Every check raises ``RemoteProtocolError`` naming the seat at fault; a
 dispute over the private part is settled by ``judge_delivery``, from public
-data and the evidence the thief produces.
+data and the evidence the thief hands on (``evidence.proven``).
+
+At the end-of-game audit each victim discloses every steal's ``e`` and
+``pi`` (``audit_entry``; checked by ``check_audit_entry``): with them and
+the decks' orders, everyone knows the card under every handle a steal made
+(``slot_cards``), for the rules' replay with every card known.  No slot's
+key is disclosed: the per-slot factors ``r[k]`` never are.
 """
 
 from __future__ import annotations
@@ -525,6 +531,84 @@ def finish(st: Steal, keys: HandKeys | None = None, master: bytes | None = None)
             keys.learn(handle, *known[m])  # type: ignore[union-attr]
     hands.steals += 1
     return Stolen(taken, tuple(kept), st.handles, lost)
+
+
+# -- the end-of-game audit ----------------------------------------------------------------
+
+MAX_STEALS = 1024  # steals one seat was robbed in, in one game: one audit entry each
+
+#: One entry of a victim's audit for each steal it was robbed in, in log order.
+AUDIT_ENTRY = Map({"e": _B32, "perm": Bin(max_len=MAX_HAND)})
+
+
+@dataclass(frozen=True)
+class Robbery:
+    """A finished steal, as the end-of-game audit needs it: the victim's slots in
+    (``inputs``, with the card of each that was public), the slots out (``outputs``,
+    the handle each ``Z[m]`` took) and the points between."""
+
+    hand: str
+    victim: int
+    context: bytes
+    inputs: tuple[int, ...]
+    cards: tuple[str | None, ...]
+    Y: tuple[bytes, ...]
+    Z: tuple[bytes, ...]
+    E: bytes
+    outputs: tuple[int, ...]
+
+
+def robbery(st: Steal, cards: Sequence[str | None], result: Stolen) -> Robbery:
+    """The record of steal ``st`` once finished (``cards``: its input slots' public cards)."""
+    kept = iter(result.kept)
+    outputs = tuple(result.taken if m == st.pick else next(kept) for m in range(st.n))
+    return Robbery(st.hands.name, st.victim, st.context, st.handles, tuple(cards), tuple(st.Y), tuple(st.Z), st.E,
+                   outputs)
+
+
+def audit_entry(r: Robbery, master: bytes) -> dict[str, Any]:
+    """The victim's disclosure of one steal at the end of the game: its shuffle scalar
+    and permutation, which link each new slot to the old one it came from.  No slot's
+    key is in it: each slot's own factor ``r[k]`` stays secret."""
+    sec = StealSecrets(master, r.context, len(r.inputs))
+    return {"e": group.scalar_to_bytes(sec.e), "perm": bytes(sec.perm)}
+
+
+def check_audit_entry(r: Robbery, entry: dict[str, Any]) -> list[int] | str:
+    """The permutation a victim's audit entry proves (``Z[m] = e*Y[perm[m]]``, ``E = e*B``),
+    or what is wrong with it."""
+    n, perm = len(r.inputs), list(entry["perm"])
+    if sorted(perm) != list(range(n)):
+        return f"steal of {r.hand} by seat {r.victim}'s thief: the order disclosed is no order of {n} cards"
+    try:
+        e = group.scalar_from_bytes(entry["e"])
+        if group.mul_base(e) != r.E or any(group.mul(e, r.Y[src]) != z for src, z in zip(perm, r.Z, strict=True)):
+            return f"steal from a hand of {r.hand}: the shuffle disclosed is not the one proven at the step"
+    except GroupError as exc:
+        return f"steal from a hand of {r.hand}: {exc}"
+    return perm
+
+
+def slot_cards(robberies: Sequence[Robbery], orders: dict[int, list[int]],
+               dealt: dict[str, tuple[str, ...]]) -> dict[str, dict[int, str]]:
+    """Every slot a steal made, with its card, once the audit disclosed the steals'
+    orders (``orders``: robbery index -> permutation) and the decks' (``dealt``): a
+    slot in holds a public card, a hidden deck's card (its handle is its position)
+    or a slot of an earlier steal; slot ``outputs[m]`` holds the card of ``inputs[perm[m]]``.
+    A steal whose order is not known leaves its slots out."""
+    out: dict[str, dict[int, str]] = {}
+    for i, r in enumerate(robberies):
+        perm = orders.get(i)
+        if perm is None:
+            continue
+        known, deck = out.setdefault(r.hand, {}), dealt.get(r.hand, ())
+        cards = [c if c is not None else known.get(h) or (deck[h] if h < len(deck) else None)
+                 for h, c in zip(r.inputs, r.cards, strict=True)]
+        for m, handle in enumerate(r.outputs):
+            card = cards[perm[m]]
+            if card is not None:
+                known[handle] = card
+    return out
 
 
 # -- showing hidden cards -------------------------------------------------------------------
