@@ -535,7 +535,7 @@ def finish(st: Steal, keys: HandKeys | None = None, master: bytes | None = None)
 
 # -- the end-of-game audit ----------------------------------------------------------------
 
-MAX_STEALS = 1024  # steals one seat was robbed in, in one game: one audit entry each
+MAX_STEALS = 256  # steals one seat was robbed in, in one game: one audit entry each (the audit fits a frame)
 
 #: One entry of a victim's audit for each steal it was robbed in, in log order.
 AUDIT_ENTRY = Map({"e": _B32, "perm": Bin(max_len=MAX_HAND)})
