@@ -17,8 +17,7 @@ seat, a spectator or ``ankh verify`` checks it against its own log:
   anyone can make one up), so it names nobody;
 - a steal's ``steal-open`` and the thief's plaintext or disclosure: the key
   of the stolen card sealed to the thief, judged as ``steal.judge_delivery``
-  says (the victim when its signed part is wrong; the thief only on a
-  disclosure of its own that shows a right part).
+  says (the victim when its signed part is wrong; otherwise nobody).
 
 What a single frame of the game proves is found by checking it at its step,
 as every seat checks every message (``GamePeer.judge``, ``verify``).

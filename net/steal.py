@@ -453,12 +453,16 @@ def judge_delivery(
     the thief found (32 bytes) or this one message's disclosed key with its
     proof (``Boxes.disclose``).  The victim is named when its own signed frame
     fails: its openings, or its private part as the evidence opens it.  The
-    thief is named only on something no one else could make: a disclosure
-    whose proof holds (made with the thief's box key) of a private part that
-    is right.  The rest is nobody's signed word and names nobody: a made-up
-    plaintext or a false disclosure (anyone, the relay among them, can make
-    one up), or the true plaintext (the victim knows it too, and could show
-    it to frame the thief).
+    rest names nobody, the thief included: the ``blame`` message is not the
+    thief's signed word, so evidence that clears the victim may come from
+    anyone.  A made-up plaintext or a false disclosure anyone (the relay
+    among them) can make; the true plaintext the victim knows as well as the
+    thief; and even a true disclosure beside a right private part does not
+    show that the thief refused that part: a victim that signed two frames
+    under one ephemeral key (a bad one for the thief, a good one for the
+    others) could hand the thief's honest disclosure of the bad one on beside
+    the good one.  A thief that refuses a right part stops the game alone:
+    a stall, by name.
     """
     if len(evidence) != 2:
         return None
@@ -482,10 +486,7 @@ def judge_delivery(
             return _blame(st.victim, "steal: the private part does not match its signed hash", evidence)
     if opened_card(st, plaintext) is None:
         return _blame(st.victim, "steal: the key delivered does not open the picked slot to a card", evidence)
-    if len(proof) == _KEY_LEN:
-        return None  # the true key: the victim knows it as well as the thief
-    return _blame(st.thief, "steal: refused a private part that opens the picked slot to a card "
-                            "(its own disclosure shows it)", evidence)
+    return None  # a right part: the victim is cleared, and the evidence is no one's signed word
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """The thief's evidence against the key of its stolen card: handed on (the
 ``blame`` message), it names the victim at every other seat, at a spectator
-and in ``ankh verify`` when the victim's own signed part is wrong, and the
-thief when the thief's own disclosure shows a right part.  Evidence anyone
-could make (a repeated honest message, a made-up or re-used disclosure, a
-plaintext the victim knows as well) names nobody, the victim least of all.
+and in ``ankh verify`` when the victim's own signed part is wrong.  Evidence
+that clears the victim names nobody, the thief included, since anyone may
+hand it on: a repeated honest message, a made-up or re-used disclosure, a
+plaintext the victim knows as well, even the thief's true disclosure beside
+a right part (a victim that told the thief another story could use it).
 Whole tiny games through GamePeers and the hub, in memory."""
 from __future__ import annotations
 
@@ -132,18 +133,48 @@ def steal_opens(star: Star) -> list[tuple[int, bytes]]:
     return [(i, step[0]) for i, step in enumerate(ops) if decode(step[0])["kind"] == "steal-open"]
 
 
-def test_a_thief_that_refuses_a_right_part_is_named_by_its_own_disclosure(honest: Star) -> None:
-    """Only the thief can prove the key of a message sealed to it: its disclosure of
-    a part that opens the picked slot to a card is a false accusation, signed in effect
-    by its box key."""
+def test_the_thiefs_true_disclosure_of_a_right_part_clears_the_victim_and_names_nobody(honest: Star) -> None:
     (_, frame), *_ = steal_opens(honest)
     op = steal_of(frame)
     thief = honest.peers[op.thief].protocol
     disclosure = Boxes(thief.secrets.box_private, thief.roster.game_id).disclose(decode(frame)["body"]["eph"])
     for seat in range(3):
-        verdict = proven(thief.roster, log_of(honest.peers[seat]), (frame, disclosure))
-        assert verdict is not None and verdict.seat == op.thief and "its own disclosure" in verdict.message
-    assert verified(honest, op.victim, [frame, disclosure]) == [op.thief]
+        assert proven(thief.roster, log_of(honest.peers[seat]), (frame, disclosure)) is None
+    assert verified(honest, op.victim, [frame, disclosure]) == []
+
+
+def test_a_victim_that_tells_the_thief_another_story_cannot_turn_the_thiefs_disclosure_against_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The victim signs two steal-opens under one ephemeral key: a right one for the
+    others, one that does not open for the thief.  The thief refuses with its true
+    disclosure, which opens both.  Handed on beside the right frame (the victim, or a
+    host on its side, swapping the frames), it must not name the thief; beside the
+    frame the thief got, it names the victim."""
+    twins: dict[str, bytes] = {}
+
+    def link(frame: bytes, sender: int, recipient: int) -> list[bytes]:
+        body = decode(frame)
+        if body["kind"] == "steal-open" and recipient == steal_of(frame).thief and not twins:
+            victim = star.peers[body["from"]].protocol.secrets.identity
+            twins["good"] = frame
+            twins["bad"] = resign(frame, victim, lambda b: b.__setitem__("ct", b["ct"][::-1]))
+            return [twins["bad"]]
+        return [frame]
+
+    star = Star(star_peers(3, seed=b"steal-blame-twins", kind="tiny"), link)
+    with pytest.raises(RemoteProtocolError) as info:
+        star.play(bots(3, 6))
+    op = steal_of(twins["good"])
+    bad, disclosure = info.value.evidence
+    assert info.value.seat == op.victim and bad == twins["bad"]
+    for seat, peer in enumerate(star.peers):
+        if seat == op.thief:
+            continue
+        assert peer.judge([twins["good"], disclosure]) is None
+        verdict = peer.judge([bad, disclosure])
+        assert verdict is not None and verdict.seat == op.victim
+        assert verified(star, seat, [twins["good"], disclosure]) == []
 
 
 def test_evidence_anyone_could_make_names_nobody_never_the_victim(honest: Star) -> None:
