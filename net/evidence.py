@@ -14,7 +14,10 @@ seat, a spectator or ``ankh verify`` checks it against its own log:
 - a private message and its receiver's disclosure of that one message's
   key: anyone opens it; it does not open or does not match its hash (its
   sender lied); a false disclosure proves nothing (it is not signed:
-  anyone can make one up), so it names nobody.
+  anyone can make one up), so it names nobody;
+- a steal's ``steal-open`` and the thief's plaintext or disclosure: the key
+  of the stolen card sealed to the thief, judged as ``steal.judge_delivery``
+  says (the victim when its signed part is wrong; otherwise nobody).
 
 What a single frame of the game proves is found by checking it at its step,
 as every seat checks every message (``GamePeer.judge``, ``verify``).
@@ -23,10 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .envelope import HEADER_LEN, open_frame, unpack_strict
+from . import steal
+from .envelope import HEADER_LEN, Envelope, open_frame, unpack_strict
 from .errors import LocalProtocolError, RemoteProtocolError
 from .ledger import BODIES, Ledger
-from .ops import Show, from_wire
+from .ops import Show, StealOpen, from_wire
 from .seal import digest as seal_digest
 from .seal import open_disclosed
 from .transcript import Roster, find_equivocation
@@ -51,10 +55,10 @@ def proven(roster: Roster, log: Iterable[bytes], evidence: Sequence[bytes]) -> R
 
 def _private(roster: Roster, log: Iterable[bytes], outer: bytes, second: bytes) -> RemoteProtocolError | None:
     env = open_frame(outer, game_id=roster.game_id, keys=roster.keyring(), kinds=BODIES)
-    if env.kind != "sealed":
+    if env.kind not in ("sealed", "steal-open"):
         return None
     index, op = from_wire(env.body["op"])
-    if not isinstance(op, Show):
+    if not isinstance(op, (Show, StealOpen)):
         return None
     ledger = Ledger(roster, trusted=True)  # the log was checked in full already: followed, not checked again
     for frame in log:
@@ -68,6 +72,8 @@ def _private(roster: Roster, log: Iterable[bytes], outer: bytes, second: bytes) 
     ledger.begin(op)
     if env.body["basis"] != ledger.basis or env.sender not in ledger.pending():
         return None  # not a message of this log's step
+    if isinstance(op, StealOpen):
+        return _stolen(ledger, env, second)
     body = env.body
     try:
         disclosure = unpack_strict(second, max_size=256)
@@ -94,6 +100,16 @@ def _private(roster: Roster, log: Iterable[bytes], outer: bytes, second: bytes) 
     except RemoteProtocolError as exc:
         return exc if exc.seat is not None else None
     return None  # the keys inside are right: the receiver's claim is false
+
+
+def _stolen(ledger: Ledger, env: Envelope, second: bytes) -> RemoteProtocolError | None:
+    """The thief's evidence against the key of its stolen card, sealed to it in
+    the victim's ``steal-open`` of this step (``steal.judge_delivery``)."""
+    st, roster = ledger.steal, ledger.roster
+    assert st is not None and ledger.box[st.thief] is not None
+    verdict = steal.judge_delivery(st, roster.game_id, env.seq, env.body, (env.frame, second),
+                                   ledger.box[st.thief], ledger.ephemerals)
+    return None if verdict is None else ledger.blame(verdict.seat, verdict.message, verdict.evidence)
 
 
 def _step_of(frame: bytes) -> int:

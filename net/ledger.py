@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import deck as decks
@@ -82,7 +82,8 @@ BODIES = {
                 Map({"deck": Str(16), "e": _B32, "perm": Bin(max_len=decks.MAX_DECK), "k": _POINTS}),
                 MAX_DECKS,
             ),
-        }
+        },
+        optional={"steals": List(steal.AUDIT_ENTRY, steal.MAX_STEALS)},  # a victim's steals, in log order
     ),
     "move": Map({**_COMMON, "move": List(Either(Int(-8, 2**16), Str(32)), 8, min_len=1)}),
     "sync": Map(dict(_COMMON)),
@@ -97,6 +98,9 @@ class AuditOutcome:
 
     decks: Mapping[str, tuple[str, ...]]
     violations: tuple[tuple[int, str], ...]
+    # The card of every slot a steal made (hand -> handle -> card), once every
+    # victim disclosed its steals' orders (see ``steal.slot_cards``).
+    slots: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
 
     @property
     def fair(self) -> bool:
@@ -165,6 +169,8 @@ class Ledger:
         # Cards of a hidden deck that a steal took into the hand of the same name
         # (by position): they are slots from then on, never a deck's cards again.
         self.handed: dict[str, set[int]] = {}
+        # Every steal finished, for the end-of-game audit (its victim's disclosure).
+        self.robbed: list[steal.Robbery] = []
 
     # -- bookkeeping ------------------------------------------------------------
 
@@ -780,7 +786,19 @@ class Ledger:
                 problems.append((env.sender, problem))
             else:
                 disclosures[d.name] = disclosure
-        return disclosures, problems
+        mine = [i for i, r in enumerate(self.robbed) if r.victim == env.sender]
+        entries = env.body.get("steals", [])
+        if len(entries) != len(mine):
+            raise self.blame(env.sender, f"audit discloses the orders of {len(entries)} steals, "
+                                         f"not of the {len(mine)} it was robbed in")
+        orders: dict[int, list[int]] = {}
+        for i, entry in zip(mine, entries, strict=True):
+            got = steal.check_audit_entry(self.robbed[i], entry)
+            if isinstance(got, str):
+                problems.append((env.sender, got))
+            else:
+                orders[i] = got
+        return disclosures, problems, orders
 
     def _apply_audit(self, env: Envelope, staged: Any) -> None:
         self._scratch[env.sender] = staged
@@ -801,7 +819,8 @@ class Ledger:
                     if cards[p] != card:  # pragma: no cover - a verified reveal always matches
                         violations.append((-1, f"{name}: position {p} was revealed as {card}, audit says {cards[p]}"))
                 orders[name] = tuple(cards)
-        self.audit = AuditOutcome(orders, tuple(violations))
+        disclosed = {i: perm for s in range(self.n) for i, perm in self._scratch[s][2].items()}
+        self.audit = AuditOutcome(orders, tuple(violations), steal.slot_cards(self.robbed, disclosed, orders))
         return self.audit
 
     def _check_move(self, env: Envelope, own: bool) -> Any:
@@ -845,7 +864,9 @@ class Ledger:
         st = self.steal
         assert st is not None
         keys = self.hand_keys.get(st.hands.name)
+        cards = [st.hands.slots[h].card for h in st.handles]
         result = steal.finish(st, keys, self.master)
+        self.robbed.append(steal.robbery(st, cards, result))
         self.ephemerals.add(st.delivered[0])  # type: ignore[index]
         got = self._scratch.get(st.victim)
         if got is not None and keys is not None:

@@ -38,7 +38,7 @@ from ankh.core.game import (
 from .deck import DeckSpec, unlock
 from .errors import Divergence, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .evidence import proven
-from .envelope import HEADER_LEN, open_frame, unpack_strict
+from .envelope import HEADER_LEN, Envelope, open_frame, unpack_strict
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
 from .ops import (
     SEQUENTIAL, Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShowSlots, ShuffleDeck, StealCard, Sync,
@@ -369,10 +369,10 @@ class Driver:
             return audit
         cards = {name: dict(enumerate(order)) for name, order in audit.decks.items()}
         self.cheat = illegal_move(L.roster, (f for _, frames in L.log for f in frames), cards,
-                                  "every card known after the audit")
+                                  "every card known after the audit", audit.slots)
         if self.cheat is None:
             return audit
-        return AuditOutcome(audit.decks, ((self.cheat.seat, str(self.cheat)),))
+        return AuditOutcome(audit.decks, ((self.cheat.seat, str(self.cheat)),), audit.slots)
 
     def _apply_move(self, decision: Decision, option: tuple) -> None:
         events = self.engine.choose(option)
@@ -461,8 +461,7 @@ class Driver:
             raise LocalProtocolError(f"the rules ask {req!r}: no one seat holds those cards")
         (owner,) = owners
         if isinstance(req, ShowCards) and req.seat == owner:
-            keys = L.hand_keys.get(req.deck)
-            return None, tuple(keys.card(h) if keys is not None and self.viewer == owner else None for h in slots)
+            return None, tuple(self._slot_card(req.deck, h, owner) for h in slots)
         if not isinstance(req, Reveal):
             raise LocalProtocolError(f"the rules ask {req!r}: a card of a steal is shown to everybody or to no one")
         return ShowSlots(req.deck, owner, slots), None
@@ -475,13 +474,17 @@ class Driver:
         for h in req.hand:
             self._slots.pop((req.deck, h), None)
         self._slots.update(((req.deck, f), h) for f, h in zip(req.handles, made))
-        keys = self.ledger().hand_keys.get(req.deck)
-        card = None
         if result.lost is not None:  # the victim's side
             card = result.lost[1]
-        elif keys is not None and self.viewer == req.thief:
-            card = keys.card(result.taken)
+        else:
+            card = self._slot_card(req.deck, result.taken, req.thief)
         return req.handles[made.index(result.taken)], card
+
+    def _slot_card(self, deck: str, slot: int, holder: int) -> str | None:
+        """The card of a slot that ``holder`` holds, as far as this driver knows it:
+        a seat knows its own slots' cards."""
+        keys = self.ledger().hand_keys.get(deck)
+        return keys.card(slot) if keys is not None and self.viewer == holder else None
 
     def _shown(self, req: Any) -> Any:
         if isinstance(req, PassCard):
@@ -689,9 +692,14 @@ class Spectator(Driver):
     def _follow(self, frame: bytes) -> None:
         L = self._ledger
         env = open_frame(frame, game_id=L.roster.game_id, keys=L.keyring, kinds=BODIES)
-        if L.holds(env):
+        if L.holds(env) or self._logged(env):
             return  # handed on as evidence before its step came whole: taken once
         L.follow(env)
+
+    def _logged(self, env: Envelope) -> bool:
+        """Is ``env`` a message of a step done (one whose only message came first as evidence)?"""
+        i, L = env.body["op"]["i"], self._ledger
+        return 0 <= i < L.index and env.frame in L.log[i][1]
 
     def known(self, deck: str, position: int) -> str | None:
         return self._ledger.deck(deck).public.get(position)
@@ -731,14 +739,19 @@ class _Seeing(LogReplay):
     (no proof is verified again), with the engine knowing the cards in
     ``cards`` from the start; it stops where the game ends."""
 
-    def __init__(self, roster: Roster, frames: Iterable[bytes], cards: Mapping[str, Mapping[int, str]], seen: str):
+    def __init__(self, roster: Roster, frames: Iterable[bytes], cards: Mapping[str, Mapping[int, str]], seen: str,
+                 slots: Mapping[str, Mapping[int, str]]):
         super().__init__(roster, frames)
         self._ledger = Ledger(roster, trusted=True)
         self.cards = cards
+        self.slots = slots
         self.seen = seen
 
     def known(self, deck: str, position: int) -> str | None:
         return self.cards.get(deck, {}).get(position) or self._ledger.deck(deck).public.get(position)
+
+    def _slot_card(self, deck: str, slot: int, holder: int) -> str | None:
+        return self.slots.get(deck, {}).get(slot)
 
     def run(self, op: Op) -> tuple[bool, Any]:
         if isinstance(op, Audit):
@@ -756,12 +769,13 @@ class _Seeing(LogReplay):
 
 
 def illegal_move(roster: Roster, frames: Iterable[bytes], cards: Mapping[str, Mapping[int, str]],
-                 seen: str) -> RemoteProtocolError | None:
+                 seen: str, slots: Mapping[str, Mapping[int, str]] | None = None) -> RemoteProtocolError | None:
     """The first move of a checked log that the rules refuse once they know the
-    cards in ``cards`` (deck -> position -> card) from the start, as its
-    signer's fault; None if every move holds.  ``seen`` says in words what
-    made the cards known."""
-    r = _Seeing(roster, frames, cards, seen)
+    cards in ``cards`` (deck -> position -> card) from the start, and the card
+    of each slot a steal made in ``slots`` (hand -> handle -> card) from the
+    steal on, as its signer's fault; None if every move holds.  ``seen`` says
+    in words what made the cards known."""
+    r = _Seeing(roster, frames, cards, seen, slots or {})
     try:
         r.pump()
     except RemoteProtocolError as exc:

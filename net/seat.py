@@ -421,7 +421,8 @@ class SeatProtocol:
                         "k": b"".join(group.scalar_to_bytes(ds.key(j)) for j in range(d.size)),
                     }
                 )
-            return {"decks": entries}
+            robbed = [steal.audit_entry(r, self.secrets.master) for r in L.robbed if r.victim == self.seat]
+            return {"decks": entries, "steals": robbed} if robbed else {"decks": entries}
         if isinstance(op, Sync):
             return {}
         if isinstance(op, Move):

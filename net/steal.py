@@ -43,7 +43,13 @@ spent, or stolen away, is no longer among them.
 
 Every check raises ``RemoteProtocolError`` naming the seat at fault; a
 dispute over the private part is settled by ``judge_delivery``, from public
-data and the evidence the thief produces.
+data and the evidence the thief hands on (``evidence.proven``).
+
+At the end-of-game audit each victim discloses every steal's ``e`` and
+``pi`` (``audit_entry``; checked by ``check_audit_entry``): with them and
+the decks' orders, everyone knows the card under every handle a steal made
+(``slot_cards``), for the rules' replay with every card known.  No slot's
+key is disclosed: the per-slot factors ``r[k]`` never are.
 """
 
 from __future__ import annotations
@@ -56,7 +62,6 @@ from typing import Any
 from . import deck as decks
 from . import dice, group
 from .deck import DeckSpec
-from .envelope import KeyRing, signed_slot
 from .errors import LocalProtocolError, RemoteProtocolError
 from .group import GroupError, L
 from .schema import Bin, Int, List, Map, Str
@@ -65,6 +70,7 @@ from .seal import Boxes, digest, open_disclosed
 SHADOWS = decks.SHADOWS
 MAX_HAND = 120  # a hand's steal message fits a frame: 128 bytes a slot
 MAX_SHOW = 32
+_KEY_LEN = 32  # a slot key as sealed to the thief (``group.scalar_to_bytes``)
 _B32 = Bin(32)
 
 
@@ -435,39 +441,52 @@ def receive(
 
 
 def judge_delivery(
-    st: Steal, game_id: bytes, keys: KeyRing, ours: bytes, thief_box: bytes, evidence: Sequence[bytes], *,
-    disclosed: bool,
-) -> int:
-    """Who lied about the private part, from public data and the thief's evidence.
+    st: Steal, game_id: bytes, seq: int, body: dict[str, Any], evidence: Sequence[bytes], thief_box: bytes,
+    used: Container[bytes] = (),
+) -> RemoteProtocolError | None:
+    """What the thief's evidence proves, from public data alone; None when it proves nothing.
 
-    ``ours`` is the victim's ``steal-open`` frame as we accepted it; ``evidence``
-    what the thief's refusal carries: the frame it received, then the plaintext
-    it says it found or (``disclosed``) the key of that one message with its
-    proof.  A frame other than ours is judged first: signed by the victim for
-    the same slot, it is the victim's second story (the victim lied, to the
-    thief alone); anything else, the thief's.  Then the answer is the victim
-    when its delivery is bad, else the thief (a false accusation or disclosure).
+    ``evidence`` is what the thief hands on (``evidence.proven`` checks it for
+    every seat, spectator and ``ankh verify``): the victim's ``steal-open``
+    frame (``seq`` its sequence number, ``body`` its body: the caller has
+    checked that the victim signed it for this very step), then the plaintext
+    the thief found (32 bytes) or this one message's disclosed key with its
+    proof (``Boxes.disclose``).  The victim is named when its own signed frame
+    fails: its openings, or its private part as the evidence opens it.  The
+    rest names nobody, the thief included: the ``blame`` message is not the
+    thief's signed word, so evidence that clears the victim may come from
+    anyone.  A made-up plaintext or a false disclosure anyone (the relay
+    among them) can make; the true plaintext the victim knows as well as the
+    thief; and even a true disclosure beside a right private part does not
+    show that the thief refused that part: a victim that signed two frames
+    under one ephemeral key (a bad one for the thief, a good one for the
+    others) could hand the thief's honest disclosure of the bad one on beside
+    the good one.  A thief that refuses a right part stops the game alone:
+    a stall, by name.
     """
-    assert st.delivered is not None
-    ours_slot = signed_slot(ours, keys, game_id)
-    assert ours_slot is not None and ours_slot[0] == st.victim, "ours is the victim's frame from our log"
     if len(evidence) != 2:
-        return st.thief
-    shown, proof = evidence
-    if shown != ours:
-        return st.victim if signed_slot(shown, keys, game_id) == ours_slot else st.thief
-    seq = ours_slot[1]
-    eph, h, ct = st.delivered
-    if disclosed:
+        return None
+    frame, proof = evidence
+    try:
+        eph, h, ct = check_open(st, body, frame, used)
+    except RemoteProtocolError as exc:
+        return exc  # the victim's own signed frame fails where everyone checks it
+    if len(proof) == _KEY_LEN:
+        plaintext = proof
+        if digest(plaintext) != h:
+            return None  # not what the victim sealed: anyone can make up 32 bytes
+    else:
         try:
             plaintext = open_disclosed(game_id, st.victim, st.thief, seq, thief_box, eph, ct, proof)
         except RemoteProtocolError as exc:
-            return st.thief if exc.message.startswith("false disclosure") else st.victim
-    else:
-        plaintext = proof
-    if digest(plaintext) != h:
-        return st.victim if disclosed else st.thief  # the thief shows a plaintext the victim never signed
-    return st.victim if opened_card(st, plaintext) is None else st.thief
+            if exc.message.startswith("false disclosure"):
+                return None  # a disclosure that does not hold: anyone can make one up
+            return _blame(st.victim, f"steal: the private part {exc.message}", evidence)
+        if digest(plaintext) != h:
+            return _blame(st.victim, "steal: the private part does not match its signed hash", evidence)
+    if opened_card(st, plaintext) is None:
+        return _blame(st.victim, "steal: the key delivered does not open the picked slot to a card", evidence)
+    return None  # a right part: the victim is cleared, and the evidence is no one's signed word
 
 
 @dataclass(frozen=True)
@@ -513,6 +532,84 @@ def finish(st: Steal, keys: HandKeys | None = None, master: bytes | None = None)
             keys.learn(handle, *known[m])  # type: ignore[union-attr]
     hands.steals += 1
     return Stolen(taken, tuple(kept), st.handles, lost)
+
+
+# -- the end-of-game audit ----------------------------------------------------------------
+
+MAX_STEALS = 256  # steals one seat was robbed in, in one game: one audit entry each (the audit fits a frame)
+
+#: One entry of a victim's audit for each steal it was robbed in, in log order.
+AUDIT_ENTRY = Map({"e": _B32, "perm": Bin(max_len=MAX_HAND)})
+
+
+@dataclass(frozen=True)
+class Robbery:
+    """A finished steal, as the end-of-game audit needs it: the victim's slots in
+    (``inputs``, with the card of each that was public), the slots out (``outputs``,
+    the handle each ``Z[m]`` took) and the points between."""
+
+    hand: str
+    victim: int
+    context: bytes
+    inputs: tuple[int, ...]
+    cards: tuple[str | None, ...]
+    Y: tuple[bytes, ...]
+    Z: tuple[bytes, ...]
+    E: bytes
+    outputs: tuple[int, ...]
+
+
+def robbery(st: Steal, cards: Sequence[str | None], result: Stolen) -> Robbery:
+    """The record of steal ``st`` once finished (``cards``: its input slots' public cards)."""
+    kept = iter(result.kept)
+    outputs = tuple(result.taken if m == st.pick else next(kept) for m in range(st.n))
+    return Robbery(st.hands.name, st.victim, st.context, st.handles, tuple(cards), tuple(st.Y), tuple(st.Z), st.E,
+                   outputs)
+
+
+def audit_entry(r: Robbery, master: bytes) -> dict[str, Any]:
+    """The victim's disclosure of one steal at the end of the game: its shuffle scalar
+    and permutation, which link each new slot to the old one it came from.  No slot's
+    key is in it: each slot's own factor ``r[k]`` stays secret."""
+    sec = StealSecrets(master, r.context, len(r.inputs))
+    return {"e": group.scalar_to_bytes(sec.e), "perm": bytes(sec.perm)}
+
+
+def check_audit_entry(r: Robbery, entry: dict[str, Any]) -> list[int] | str:
+    """The permutation a victim's audit entry proves (``Z[m] = e*Y[perm[m]]``, ``E = e*B``),
+    or what is wrong with it."""
+    n, perm = len(r.inputs), list(entry["perm"])
+    if sorted(perm) != list(range(n)):
+        return f"steal of {r.hand} by seat {r.victim}'s thief: the order disclosed is no order of {n} cards"
+    try:
+        e = group.scalar_from_bytes(entry["e"])
+        if group.mul_base(e) != r.E or any(group.mul(e, r.Y[src]) != z for src, z in zip(perm, r.Z, strict=True)):
+            return f"steal from a hand of {r.hand}: the shuffle disclosed is not the one proven at the step"
+    except GroupError as exc:
+        return f"steal from a hand of {r.hand}: {exc}"
+    return perm
+
+
+def slot_cards(robberies: Sequence[Robbery], orders: dict[int, list[int]],
+               dealt: dict[str, tuple[str, ...]]) -> dict[str, dict[int, str]]:
+    """Every slot a steal made, with its card, once the audit disclosed the steals'
+    orders (``orders``: robbery index -> permutation) and the decks' (``dealt``): a
+    slot in holds a public card, a hidden deck's card (its handle is its position)
+    or a slot of an earlier steal; slot ``outputs[m]`` holds the card of ``inputs[perm[m]]``.
+    A steal whose order is not known leaves its slots out."""
+    out: dict[str, dict[int, str]] = {}
+    for i, r in enumerate(robberies):
+        perm = orders.get(i)
+        if perm is None:
+            continue
+        known, deck = out.setdefault(r.hand, {}), dealt.get(r.hand, ())
+        cards = [c if c is not None else known.get(h) or (deck[h] if h < len(deck) else None)
+                 for h, c in zip(r.inputs, r.cards, strict=True)]
+        for m, handle in enumerate(r.outputs):
+            card = cards[perm[m]]
+            if card is not None:
+                known[handle] = card
+    return out
 
 
 # -- showing hidden cards -------------------------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 from ankh.net import deck as decks
 from ankh.net import group, steal
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError, Stalled
-from ankh.net.envelope import pack
+from ankh.net.envelope import open_frame, pack
 from ankh.net.seal import digest, open_disclosed
 from .stealnet import StealTable, victims_swap_in_an_ore
 
@@ -43,11 +43,21 @@ def _same_everywhere(t: StealTable) -> None:
         assert seat.hands.slots == first.slots and seat.hands.held == first.held
 
 
-def _judge(t: StealTable, st: Any, evidence: tuple[bytes, bytes], *, disclosed: bool) -> int:
-    """A bystander's verdict on seat 1's refusal of a private part (from seat 0, as it accepted it)."""
-    return steal.judge_delivery(
-        st, t.game_id, t.seats[2].keyring, t.last_open[1], t.seats[1].secrets.box_public, evidence, disclosed=disclosed
-    )
+def _judge(t: StealTable, st: Any, evidence: tuple[bytes, bytes]) -> int | None:
+    """A bystander's verdict on seat 1's refusal of a private part from seat 0
+    (``steal.judge_delivery``): the seat named, None when the evidence proves
+    nothing.  This table binds a frame to its steal by the victim's sequence
+    number (the log binds it by step and log hash: ``evidence.proven``)."""
+    from ankh.net.envelope import signed_slot
+
+    from .stealnet import KINDS as FRAME_KINDS
+
+    shown = evidence[0]
+    if signed_slot(shown, t.seats[2].keyring, t.game_id) != signed_slot(t.last_open[1], t.seats[2].keyring, t.game_id):
+        return None  # not the victim's steal-open of this steal
+    env = open_frame(shown, game_id=t.game_id, keys=t.seats[2].keyring, kinds=FRAME_KINDS)
+    verdict = steal.judge_delivery(st, t.game_id, env.seq, env.body, evidence, t.seats[1].secrets.box_public)
+    return None if verdict is None else verdict.seat
 
 
 def _cheat(t: StealTable, seat: int, kind: str, change: Any) -> None:
@@ -180,10 +190,10 @@ def test_a_victim_that_opens_the_picked_slot_as_another_card_is_caught_by_the_th
     # anyone can settle it from the public log and the thief's evidence
     st = t.seats[3].steal
     assert st is not None
-    assert _judge(t, st, (frame, plaintext), disclosed=False) == 0
-    # and a thief that lies about what it found is the one judged
-    honest = steal.group.scalar_to_bytes(12345)
-    assert _judge(t, st, (frame, honest), disclosed=False) == 1
+    assert _judge(t, st, (frame, plaintext)) == 0
+    # a plaintext the victim never sealed is anyone's making: it names nobody, the victim least
+    made_up = steal.group.scalar_to_bytes(12345)
+    assert _judge(t, st, (frame, made_up)) is None
 
 
 def test_a_private_part_that_does_not_open_is_judged_from_the_thiefs_disclosure() -> None:
@@ -194,10 +204,11 @@ def test_a_private_part_that_does_not_open_is_judged_from_the_thiefs_disclosure(
     _, disclosure = exc.evidence
     st = t.seats[2].steal
     assert st is not None
-    assert _judge(t, st, exc.evidence, disclosed=True) == 0
-    # a thief that discloses a false key to frame the victim is caught instead
+    assert _judge(t, st, exc.evidence) == 0
+    # a false disclosure, made with another box key, never names the victim; it is
+    # nobody's signed word (the relay could make it up), so it names nobody
     false = t.seats[2].boxes.disclose(st.delivered[0])  # type: ignore[index]
-    assert _judge(t, st, (t.last_open[1], false), disclosed=True) == 1
+    assert _judge(t, st, (t.last_open[1], false)) is None
 
 
 def test_an_honest_victim_cannot_be_framed_by_the_thief() -> None:
@@ -216,8 +227,9 @@ def test_an_honest_victim_cannot_be_framed_by_the_thief() -> None:
     eph, h, ct = st.delivered
     true_plaintext = t.seats[1].boxes.open(0, 1, seq, eph, ct)
     # whatever the thief shows, the true plaintext or the message's true key, clears the victim
-    assert _judge(t, st, (t.last_open[1], true_plaintext), disclosed=False) == 1
-    assert _judge(t, st, (t.last_open[1], t.seats[1].boxes.disclose(eph)), disclosed=True) == 1
+    # (and names nobody: evidence handed on is no one's signed word)
+    assert _judge(t, st, (t.last_open[1], true_plaintext)) is None
+    assert _judge(t, st, (t.last_open[1], t.seats[1].boxes.disclose(eph))) is None
 
 
 def test_a_thief_cannot_frame_the_victim_with_a_disclosed_key_off_by_a_small_order_point() -> None:
@@ -246,7 +258,7 @@ def test_a_thief_cannot_frame_the_victim_with_a_disclosed_key_off_by_a_small_ord
     A, As, s = group.dleq_prove(label, scalar, box, [eph], [shifted], private)
     assert not group.dleq_verify(label, box, [eph], [shifted], A, [As], s)  # the proof alone lets it through
     forged = pack({"K": shifted, "A": A, "As": As, "s": s})
-    assert _judge(t, st, (t.last_open[1], forged), disclosed=True) == 1
+    assert _judge(t, st, (t.last_open[1], forged)) is None  # a false disclosure: never the victim
 
 
 def test_a_victim_that_reuses_an_earlier_ephemeral_key_is_refused_before_the_thief_discloses_anything() -> None:
@@ -296,10 +308,10 @@ def test_a_victim_that_tells_the_thief_another_story_than_the_others_is_the_one_
     assert st is not None and st.delivered is not None  # the bystander took the good story
     shown, disclosure = exc.evidence
     assert shown != t.last_open[1]
-    assert _judge(t, st, (shown, disclosure), disclosed=True) == 0
-    # the victim's own frame of another slot (its shuffle) proves nothing against it
-    assert _judge(t, st, (sent[0], disclosure), disclosed=True) == 1
-    assert _judge(t, st, (shown[:-1] + bytes([shown[-1] ^ 1]), disclosure), disclosed=True) == 1  # not signed
+    assert _judge(t, st, (shown, disclosure)) == 0
+    # the victim's own frame of another slot (its shuffle), or one it did not sign, proves nothing
+    assert _judge(t, st, (sent[0], disclosure)) is None
+    assert _judge(t, st, (shown[:-1] + bytes([shown[-1] ^ 1]), disclosure)) is None  # not signed
 
 
 @pytest.mark.parametrize("who", [0, 1, 3], ids=["victim", "thief", "bystander"])
@@ -717,14 +729,17 @@ def test_in_the_log_a_rigged_shuffle_or_a_wrong_key_names_the_victim() -> None:
         t.steal("res", KINDS, 0, 1, ["brick", "wool"])
     exc = info.value
     assert exc.seat == 0 and exc.reporter == 1  # type: ignore[attr-defined]
-    frame, plaintext = exc.evidence
-    st = t.seats[2].ledger.steal  # a bystander: it accepts the public part, and can judge
-    assert st is not None
-    t.seats[2].receive(frame, via=0)
-    assert st.delivered is not None
-    keys = t.seats[2].ledger.keyring
-    assert steal.judge_delivery(st, t.game_id, keys, frame, t.seats[1].secrets.box_public, (frame, plaintext),
-                                disclosed=False) == 0
+    # a bystander judges the thief's evidence against its own log, before it took the frame and after
+    from ankh.net.evidence import proven
+
+    bystander = t.seats[2]
+    step = bystander.ledger.index
+    for _ in range(2):
+        verdict = proven(t.roster, [f for _, frames in bystander.ledger.log for f in frames], exc.evidence)
+        assert verdict is not None and verdict.seat == 0 and "does not open the picked slot" in verdict.message
+        if bystander.ledger.index == step:
+            bystander.receive(exc.evidence[0], via=0)  # the public part is good: the step is done here
+    assert bystander.ledger.index == step + 1 and bystander.ledger.steal is None
 
 
 def test_nothing_else_happens_in_the_log_while_a_steal_is_under_way() -> None:

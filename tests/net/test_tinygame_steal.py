@@ -205,8 +205,8 @@ async def watched_tiny_game(tmp_path: Path, seed: int):
 
 def secrets_of_hidden_cards(host: HostNode) -> tuple[set[bytes], set[bytes]]:
     """(keys never public, keys public only from the audit on): every slot key any
-    seat learned and every steal's secret scalars; each seat's own deck key of
-    every card dealt to it and never revealed."""
+    seat learned and every steal's per-slot factors; each seat's own deck key of
+    every card dealt to it and never revealed, and each steal's shuffle scalar."""
     never, until_audit = set(), set()
     for seat, peer in host.local.items():
         L = peer.protocol.ledger
@@ -226,7 +226,8 @@ def secrets_of_hidden_cards(host: HostNode) -> tuple[set[bytes], set[bytes]]:
                     ctx = steal.steal_context(L.roster.game_id, basis, hands, op.victim, op.thief)
                     sec = steal.StealSecrets(peer.protocol.secrets.master, ctx, len(op.slots))
                     assert group.mul_base_n(sec.e_n) == decode(frames[0])["body"]["E"]
-                    never |= {group.scalar_to_bytes(sec.e)} | {group.scalar_to_bytes(r) for r, _ in sec.r}
+                    never |= {group.scalar_to_bytes(r) for r, _ in sec.r}  # every slot's own factor
+                    until_audit.add(group.scalar_to_bytes(sec.e))  # the audit links its slots to the old ones
                 steals += 1
             basis = next_hash(basis, wire, frames)
     return never, until_audit
