@@ -280,7 +280,7 @@ class Driver:
                 raise self._illegal(why, option)
             self._apply_move(why, option)
             return
-        self._fulfil(self._answer(why, op, result))
+        self._fulfil(self._answer(why, op, result), op.seat if isinstance(op, ShowSlots) else None)
 
     def _illegal(self, decision: Decision, option: tuple) -> RemoteProtocolError:
         """The move just taken is not among the rules' options: its signed frame is the evidence."""
@@ -352,25 +352,31 @@ class Driver:
         self.moves += 1
         self.events += [Logged(e) for e in events]
 
-    def _fulfil(self, answer: Any) -> None:
+    def _fulfil(self, answer: Any, shower: int | None = None) -> None:
         try:
             events = self.engine.fulfil(answer)
         except RulesError as exc:
-            raise self._refused(exc) from None
+            raise self._refused(exc, shower) from None
         self.events += [Logged(e) for e in events]
 
-    def _refused(self, exc: RulesError) -> ProtocolError:
+    def _refused(self, exc: RulesError, shower: int | None = None) -> ProtocolError:
         """The rules refuse a card the table turned up: a move before it relied on
         a lie about that card (a claim its holder made while the card was
         hidden).  The rules are replayed with every public card known from the
         start, and the first move they refuse is the lie; its signer is blamed,
-        its signed frame the evidence."""
+        its signed frame the evidence.  Cards a seat has just shown from its
+        hidden hand (``shower``; proven, so they are what it holds) that the
+        rules refuse were claimed by its last move: the seat is blamed, that
+        move's signed frame the evidence."""
         L = self.ledger()
         cards = {name: dict(d.public) for name, d in L.decks.items()}
         liar = illegal_move(L.roster, (f for _, frames in L.log for f in frames), cards,
                             "the cards turned up since")
         if liar is not None:
             return liar
+        if shower is not None:
+            moves = [frames[0] for wire, frames in L.log if wire.get("t") == "move" and wire.get("seat") == shower]
+            return L.blame(shower, f"the cards it showed do not allow its move ({exc})", tuple(moves[-1:]))
         return LocalProtocolError(f"the rules refused the table's answer: {exc}")
 
     # -- requests of the rules as protocol steps ----------------------------------------
@@ -409,10 +415,20 @@ class Driver:
 
     def _steal_op(self, req: StealRandom) -> StealCard:
         """A steal runs as the protocol's random steal, over the hand named as the deck:
-        the victim's dealt cards by their positions, the cards stolen before by their slots."""
+        the victim's dealt cards by their positions, the cards stolen before by their slots,
+        and in a hand of face-up cards its public cards by kind."""
         L = self.ledger()
+        kinds = self.game.face_up.get(req.deck)
+        if kinds is not None:
+            if len(req.hand) + len(req.cards) != len(req.handles):
+                raise LocalProtocolError("the rules steal from a hand of face-up cards without naming every card")
+            try:
+                slots = tuple(kinds[c] for c in req.cards) + tuple(self._slots[(req.deck, h)] for h in req.hand)
+            except (KeyError, IndexError, TypeError):
+                raise LocalProtocolError(f"the rules steal {req!r}: a card no steal made, or no card kind") from None
+            return StealCard(req.deck, kinds, req.victim, req.thief, slots)
         if req.deck not in L.decks:
-            raise LocalProtocolError(f"a steal from a hand of face-up cards ({req.deck!r}) is not wired yet")
+            raise LocalProtocolError(f"a steal from {req.deck!r}, which is no deck and no hand of face-up cards")
         if len(req.hand) != len(req.handles):
             raise LocalProtocolError("the rules steal without naming the victim's cards by their handles (hand): "
                                      "a networked table cannot know them")
@@ -434,7 +450,8 @@ class Driver:
         (owner,) = owners
         if isinstance(req, ShowCards) and req.seat == owner:
             keys = L.hand_keys.get(req.deck)
-            return None, tuple(keys.card(h) if keys is not None and self.viewer == owner else None for h in slots)
+            return None, tuple(self._card_id(req.deck, keys.card(h)) if keys is not None and self.viewer == owner
+                               else None for h in slots)
         if not isinstance(req, Reveal):
             raise LocalProtocolError(f"the rules ask {req!r}: a card of a steal is shown to everybody or to no one")
         return ShowSlots(req.deck, owner, slots), None
@@ -453,7 +470,12 @@ class Driver:
             card = result.lost[1]
         elif keys is not None and self.viewer == req.thief:
             card = keys.card(result.taken)
-        return req.handles[made.index(result.taken)], card
+        return req.handles[made.index(result.taken)], self._card_id(req.deck, card)
+
+    def _card_id(self, hand: str, card: str | None) -> Any:
+        """A card of a hand as the rules name it: its kind's index in a hand of face-up cards."""
+        kinds = self.game.face_up.get(hand)
+        return card if kinds is None or card is None else kinds.index(card)
 
     def _shown(self, req: Any) -> Any:
         if isinstance(req, PassCard):
@@ -468,7 +490,7 @@ class Driver:
         if isinstance(op, ShowSlots):
             for h in req.handles:
                 del self._slots[(req.deck, h)]
-            return tuple(result)
+            return tuple(self._card_id(req.deck, c) for c in result)
         if isinstance(req, PickRandom):
             return tuple(req.items[i] for i in result)
         if isinstance(req, DealCard):
