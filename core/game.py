@@ -41,7 +41,15 @@ class MalformedAction(RulesError):
 
 
 class IllegalAction(RulesError):
-    """The answer is well formed but not allowed in this position."""
+    """The answer is well formed but not allowed in this position.
+
+    ``seat``, where the rules know it: the seat whose own earlier claim the
+    answer refutes (a payment that its hidden cards, once shown, do not
+    cover)."""
+
+    def __init__(self, message: str = "", seat: int | None = None):
+        super().__init__(message)
+        self.seat = seat
 
 
 class RecordError(RulesError):

@@ -280,7 +280,7 @@ class Driver:
                 raise self._illegal(why, option)
             self._apply_move(why, option)
             return
-        self._fulfil(self._answer(why, op, result), op.seat if isinstance(op, ShowSlots) else None)
+        self._fulfil(self._answer(why, op, result))
 
     def _illegal(self, decision: Decision, option: tuple) -> RemoteProtocolError:
         """The move just taken is not among the rules' options: its signed frame is the evidence."""
@@ -352,31 +352,32 @@ class Driver:
         self.moves += 1
         self.events += [Logged(e) for e in events]
 
-    def _fulfil(self, answer: Any, shower: int | None = None) -> None:
+    def _fulfil(self, answer: Any) -> None:
         try:
             events = self.engine.fulfil(answer)
         except RulesError as exc:
-            raise self._refused(exc, shower) from None
+            raise self._refused(exc) from None
         self.events += [Logged(e) for e in events]
 
-    def _refused(self, exc: RulesError, shower: int | None = None) -> ProtocolError:
+    def _refused(self, exc: RulesError) -> ProtocolError:
         """The rules refuse a card the table turned up: a move before it relied on
         a lie about that card (a claim its holder made while the card was
         hidden).  The rules are replayed with every public card known from the
         start, and the first move they refuse is the lie; its signer is blamed,
-        its signed frame the evidence.  Cards a seat has just shown from its
-        hidden hand (``shower``; proven, so they are what it holds) that the
-        rules refuse were claimed by its last move: the seat is blamed, that
-        move's signed frame the evidence."""
+        its signed frame the evidence.  Cards shown from a hand of face-up
+        cards' hidden slots (proven: they are what the seat holds) that do not
+        pay for what the seat claimed it would pay: the rules name the seat
+        (``IllegalAction.seat``), which is blamed, its last move the evidence."""
         L = self.ledger()
         cards = {name: dict(d.public) for name, d in L.decks.items()}
         liar = illegal_move(L.roster, (f for _, frames in L.log for f in frames), cards,
                             "the cards turned up since")
         if liar is not None:
             return liar
-        if shower is not None:
-            moves = [frames[0] for wire, frames in L.log if wire.get("t") == "move" and wire.get("seat") == shower]
-            return L.blame(shower, f"the cards it showed do not allow its move ({exc})", tuple(moves[-1:]))
+        seat = getattr(exc, "seat", None)
+        if seat is not None and 0 <= seat < L.n:
+            moves = [frames[0] for wire, frames in L.log if wire.get("t") == "move" and wire.get("seat") == seat]
+            return L.blame(seat, f"its cards, shown, do not pay for its move: {exc}", tuple(moves[-1:]))
         return LocalProtocolError(f"the rules refused the table's answer: {exc}")
 
     # -- requests of the rules as protocol steps ----------------------------------------

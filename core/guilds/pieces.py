@@ -154,7 +154,7 @@ def pay(s: State, p: int, cost) -> None:
     res = s.res
     for r in R:
         if res[b + r] < cost[r]:
-            raise IllegalAction(f"{COLOURS[p]} cannot pay {RESOURCES[r]}")
+            raise IllegalAction(f"{COLOURS[p]} cannot pay {RESOURCES[r]}", p)
     for r in R:
         if cost[r]:
             res[b + r] -= cost[r]
