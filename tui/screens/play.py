@@ -6,6 +6,11 @@ keyboard, take back a choice, leave the game.
 A game's screen subclasses :class:`PlayScreen` and says how it shows things
 (:meth:`PlayScreen.show`, called after every change) and what its end
 screen is (:meth:`PlayScreen.show_results`).
+
+The same screen plays at a networked table (``tui.netplay.NetSession``): the
+table moves on its own and the screen follows it; chat comes as notices and
+``c`` answers; every move is final (no Undo); a spectator has no move and no
+chat reply; leaving keeps the seat's save.
 """
 from __future__ import annotations
 
@@ -44,6 +49,7 @@ class PlayScreen(Localised, Screen):
         Binding("question_mark", "app.help", NP_("key", "Help"), key_display="?"),
         Binding("f1", "app.help", show=False),
         Binding("q", "leave", NP_("key", "Quit")),
+        Binding("c", "chat", NP_("key", "Chat"), show=False),
     ]
 
     def __init__(self, session: GameSession, bot_delay: float = 0.0) -> None:
@@ -57,10 +63,75 @@ class PlayScreen(Localised, Screen):
         self._handing_over = False
         self._guard_until = 0.0
         self._others_moved = False
+        self._pump_queued = False
+        self._chat_told = len(getattr(session, "chat_lines", ()))
+
+    # --- the table -----------------------------------------------------------------------------
+
+    @property
+    def networked(self) -> bool:
+        return getattr(self.session, "networked", False)
+
+    @property
+    def spectating(self) -> bool:
+        return getattr(self.session, "spectating", False)
+
+    @property
+    def fingerprint(self) -> str | None:
+        """A networked table's fingerprint (the same on every screen of the table)."""
+        return getattr(self.session, "fingerprint", None)
+
+    def table_status(self) -> tuple[str, str]:
+        """A networked table's alert (a link down, the result, an error) and
+        note (who it waits for, the audit); both empty at a local game."""
+        return getattr(self.session, "net_alert", ""), getattr(self.session, "net_note", "")
+
+    def _table_moved(self) -> None:
+        if not self._pump_queued:
+            self._pump_queued = True
+            self.call_later(self._pump_from_table)
+
+    def _pump_from_table(self) -> None:
+        self._pump_queued = False
+        if self.is_attached:
+            self.pump()
+
+    def on_unmount(self) -> None:
+        unwatch = getattr(self.session, "unwatch", None)
+        if unwatch is not None:
+            unwatch(self._table_moved)
+
+    def action_chat(self) -> None:
+        """A networked game: say something to the table."""
+        from ankh.tui.screens.lobby import ChatDialog
+        say = getattr(self.session, "say", None)
+        if say is not None:
+            self.app.push_screen(ChatDialog(), lambda line: say(line) if line and line.strip() else None)
+
+    def _tell_chat(self) -> None:
+        lines = getattr(self.session, "chat_lines", None)
+        if lines is None or not self.is_current:
+            return  # told once you are back from the help or a dialog
+        from ankh.tui.seats import colour
+        for seat, name, said in lines[self._chat_told:]:
+            if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
+                title = _("Chat") if self.spectating else _("Chat (c to answer)")
+                self.notify(f"{colour(seat)} ({name}): {said}", title=title, timeout=8, markup=False)
+        self._chat_told = len(lines)
+
+    def action_fingerprint(self) -> None:
+        from ankh.tui.screens.dialogs import Shown
+        if self.fingerprint:
+            self.app.push_screen(Shown(_("Table fingerprint"), self.fingerprint,
+                                       _("Every screen at this table shows the same words: read them aloud "
+                                         "to compare.")))
 
     # --- driving ----------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        watch = getattr(self.session, "watch", None)
+        if watch is not None:  # a networked game: the table moves on its own
+            watch(self._table_moved)
         self.call_after_refresh(self.pump)
 
     def pump(self) -> None:
@@ -75,6 +146,7 @@ class PlayScreen(Localised, Screen):
         if len(self.session.log) != before or nxt.kind == "bot":
             self._others_moved = True
         self._next = nxt
+        self._tell_chat()
         if nxt.kind == "person" and nxt.seat != self.session.viewer:
             self._hand_over(nxt.seat)
         if nxt.kind != "bot":
@@ -171,7 +243,10 @@ class PlayScreen(Localised, Screen):
         if self.session.over:
             self.leave()
             return
-        if self.session.path:
+        if self.networked and not self.spectating:
+            question = _("Leave the table? The game is saved: the others wait for you, and "
+                         "'ankh join --load' (or 'ankh host --load') brings you back.")
+        elif self.session.path:
             question = _("Leave this game? It is saved as {name}: you can load it later.").format(
                 name=self.session.path.name)
         else:
@@ -181,6 +256,9 @@ class PlayScreen(Localised, Screen):
 
     def leave(self) -> None:
         self._token += 1  # forget any bot still thinking
+        close = getattr(self.session, "close", None)
+        if close is not None:  # a networked seat: the node stops, its save stays
+            self.run_worker(close(), exclusive=False)
         if self.session.path:
             told = _("Left the game. It is saved as {name}.").format(name=self.session.path.name)
         else:
@@ -191,6 +269,9 @@ class PlayScreen(Localised, Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "skip":
             return self._next is not None and self._next.kind == "bot" and self.bot_delay > 0
+        if action == "chat":
+            return self.networked and not self.spectating
         if action == "undo":
-            return not self.session.over
+            # every move at a networked table is final; a spectator has none
+            return not (self.session.over or self.networked)
         return True

@@ -176,7 +176,11 @@ class GameScreen(PlayScreen):
         with self.app.batch_update():
             self._draw_map(view, d, chosen, highlighted)
             self._set("#g-hand", panels.hand(view, me))
-            self._set("#g-players", panels.players(view, me))
+            players = panels.players(view, me)
+            if self.fingerprint:   # to read aloud and compare, whenever
+                players = Group(players, Text.assemble("\n", (_("Table fingerprint") + ": ", "bold"),
+                                                       self.fingerprint))
+            self._set("#g-players", players)
             self._set("#g-guilds", Group(panels.guilds(view), panels.guild_note()))
             if self.mode == "wide":
                 self._set("#g-bank", Group(panels.rates(view, me, holdings=False), panels.costs_at_a_glance()))
@@ -221,9 +225,11 @@ class GameScreen(PlayScreen):
         if view.outcome is not None:
             head.append(_("The game is over. Press r for the results."), "bold")
         elif d is None:
-            who = self._next.seat if self._next is not None and self._next.seat is not None else view.active
+            pending = getattr(getattr(view, "pending", None), "seat", None)   # a decision's (a request has none)
+            who = (self._next.seat if self._next is not None and self._next.seat is not None
+                   else pending if pending is not None else view.active)
             head.append_text(_assemble(_("{seat} is thinking…"), seat=seat_tag(who)))
-            if self.bot_delay > 0:
+            if self.bot_delay > 0 and not self.networked:
                 head.append("  " + _("(space: skip ahead)"), "dim")
         else:
             head.append(prompt_text(view, d), "bold")
@@ -236,6 +242,13 @@ class GameScreen(PlayScreen):
         if view.trade is not None and (d is None or d.kind != "answer"):   # the answers so far
             head.append("\n")
             head.append_text(self._answers(view))
+        alert, note = self.table_status()
+        if alert or note:   # a networked table: a link down, the result; whom it waits for
+            head.append("\n")
+            if alert:
+                head.append(alert, "bold red")
+            if note:
+                head.append(("  " if alert else "") + note, "dim")
         for w in self.query("#g-head").results(Static):
             w.update(head)
         choices = self.query_one("#g-choices", Choices)
@@ -414,7 +427,11 @@ class GameScreen(PlayScreen):
 
     def commands(self):
         from textual.app import SystemCommand
-        yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
+        if self.fingerprint:
+            yield SystemCommand(_("Table fingerprint"), _("Show it again, to compare with the other screens"),
+                                self.action_fingerprint)
+        if self.check_action("undo", ()):
+            yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
         yield SystemCommand(_("Leave the game"), _("Back to the title screen (asks first)"), self.action_leave)
 
 
