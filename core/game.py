@@ -357,6 +357,14 @@ class Game:
         """Every seat's score as the game stands (a table ended early keeps these)."""
         raise NotImplementedError
 
+    def added_step(self, state: Any, req: Any) -> bool:
+        """Whether ``req``, a :class:`Reveal` the rules ask at the end of a game,
+        is a step this game's rules came to ask only after networked games had
+        been saved without it.  A saved log that goes straight on to its
+        end-of-game audit where the rules ask it was written before: the cards
+        are then read from that audit, which discloses every card."""
+        return False
+
     # the notation
     def format_option(self, state: Any, option: tuple) -> str:
         raise NotImplementedError

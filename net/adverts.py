@@ -23,17 +23,11 @@ from typing import Protocol
 
 from .envelope import fingerprint
 from .errors import Words
+from .lookalike import SCRIPTS
 
-# Letters of other alphabets drawn like Latin ones (and digits like letters), folded
-# to the Latin letter they pass for (every i-like stroke to "l": one pass, no chains).
-_LOOKALIKES = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c",
-    "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "l", "ї": "l", "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q",
-    "ԝ": "w", "ӏ": "l", "ɡ": "g",
-    "α": "a", "β": "b", "ε": "e", "η": "n", "κ": "k", "μ": "m", "ν": "v", "ο": "o", "ρ": "p", "ι": "l",
-    "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ζ": "z",
-    "0": "o", "1": "l", "i": "l", "|": "l",
-})
+# Beyond the letters of other alphabets (:data:`~ankh.net.lookalike.SCRIPTS`), a
+# title's digits and strokes drawn like letters: every i-like stroke to "l".
+_STROKES = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l"})
 
 
 class Advert(Protocol):
@@ -59,7 +53,7 @@ def skeleton(title: str) -> str:
     dropped, invisible characters and spaces gone, look-alike letters folded."""
     text = unicodedata.normalize("NFKD", plain_title(title))
     text = "".join(c for c in text if unicodedata.category(c)[0] not in "MCZ")
-    return text.translate(_LOOKALIKES)
+    return text.translate(SCRIPTS).translate(_STROKES)
 
 
 def scripts(title: str) -> set[str]:

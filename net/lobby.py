@@ -237,7 +237,8 @@ class Lobby:
         like = next((s.name for s in self.seats if name_key(s.name) == name_key(name)), None)
         if like is not None:  # the roster would refuse the pair at the deal: refused here, with why
             raise RemoteProtocolError(f"the name {name!r} is too like {like!r}, already at the table "
-                                      "(names must differ by more than case and spaces): join under another")
+                                      "(names must differ by more than case, spaces and letters that look "
+                                      "alike): join under another")
         self.seats.append(Seat(name, key, nonce, bot, ready or bot))
         return len(self.seats) - 1
 

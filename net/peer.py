@@ -239,6 +239,8 @@ class Driver:
         op, answer = self._op_for(p)
         if op is None:
             self._fulfil(answer)
+        elif self._skipped(p):
+            self._fulfil(self._from_audit(p))
         else:
             self._start(p, op)
         return True
@@ -327,9 +329,35 @@ class Driver:
         """Carry on with the frames that came since the walk stopped for want of them."""
         if self._waiting is not None:
             why, op = self._waiting
-            if self._replayed(op) == len(self._substeps(op)):
+            if self._skipped(why):
+                self._waiting = None
+                self._fulfil(self._from_audit(why))
+            elif self._replayed(op) == len(self._substeps(op)):
                 self.step_done(op, self._logged_result(op))
         return self.pump()
+
+    # -- logs written before a step was added to the rules -------------------------------
+
+    def _skipped(self, req: Any) -> bool:
+        """Whether the saved log goes straight on to its audit where the rules ask
+        ``req``, a step the game added after the log was written
+        (:meth:`Game.added_step`): the log is of that older form."""
+        if not isinstance(req, Reveal) or not self.game.added_step(self.engine, req):
+            return False
+        self._replayed(Audit())  # the log, followed just far enough to see its next step whole
+        L = self.ledger()
+        return L.index > self.steps and L.log[self.steps][0] == to_wire(Audit(), self.steps)
+
+    def _from_audit(self, req: Reveal) -> tuple:
+        """The cards of a reveal that an older log skipped: what this seat knows of
+        them, else what the log's audit disclosed."""
+        L = self.ledger()
+        order = L.audit.decks.get(req.deck, ()) if L.audit is not None else ()
+        ids = tuple(self.known(req.deck, h) or (order[h] if h < len(order) else None) for h in req.handles)
+        if None in ids:
+            raise LocalProtocolError(f"the log goes on to its audit without revealing {req.deck} cards "
+                                     f"{list(req.handles)}, and no audit shows them")
+        return ids
 
     def _audited(self, audit: AuditOutcome) -> AuditOutcome:
         """The audit disclosed every deck's order: the rules are replayed once more

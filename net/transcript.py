@@ -38,6 +38,7 @@ from .envelope import (
     signed_slot,
 )
 from .errors import Equivocation, LocalProtocolError, RemoteProtocolError
+from .lookalike import fold
 
 MAX_TRANSCRIPT = 64 * 1024 * 1024
 MAX_OPS = 100_000
@@ -143,8 +144,10 @@ class Roster:
 
 
 def name_key(name: str) -> str:
-    """What two display names must not share at one table: the name ignoring case and extra spaces."""
-    return " ".join(name.casefold().split())
+    """What two display names must not share at one table: the name as it looks
+    (compatibility forms, case, spaces and look-alike letters of other
+    alphabets aside: :func:`ankh.net.lookalike.fold`)."""
+    return fold(name)
 
 
 def weak_key(key: bytes) -> str | None:

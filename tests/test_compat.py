@@ -3,6 +3,10 @@ replay to the same log and the same final state, a saved game against bots
 loads from the Load list and plays on exactly as it would have, a networked
 game's transcript verifies fair with the same report, and every seat of a
 networked game killed mid-game carries on from its save to a fair end.
+Logs of games whose end turned face up only the personalities some seat had
+not seen (``vimes-*``) are read with the reveal they lack taken from their
+audit: they verify with the same report, but for the result, which is now
+the seats' own.
 
 The files are in ``tests/fixtures/compat/`` (see its README): they were
 written once by that version and are never written again."""
@@ -45,7 +49,7 @@ def report_and_keys(stdout: str, transcript) -> str:
     return "".join(lines[:-len(keys)])
 
 
-@pytest.mark.parametrize("record", ["record-midgame", "record-finished", "local-save"])
+@pytest.mark.parametrize("record", ["record-midgame", "record-finished", "local-save", "vimes-record"])
 @pytest.mark.parametrize("form", ["txt", "json"])
 def test_an_old_record_replays_to_the_same_log_and_state(tmp_path: Path, record: str, form: str) -> None:
     r = ankh("replay", f"{record}.ankh", *(["--json"] if form == "json" else []), home=tmp_path)
@@ -155,3 +159,63 @@ def test_old_seats_killed_mid_game_carry_on_from_their_saves_to_a_fair_end(tmp_p
             assert len(after.ops) > len(old.ops) and after.ops[:len(old.ops)] == old.ops
     finally:
         peers.stop_all()
+
+
+# -- games that ended before every personality the table had not seen was revealed ---------
+
+VIMES_SEED = b"vimes45"  # the in-memory table's seat secrets (make_vimes.py)
+
+
+def seats_result() -> str:
+    return expected("vimes-net-game.result.txt").strip()
+
+
+def as_the_seats_saw_it(old_report: str) -> str:
+    """The old version's report with its result (decided on points: the public
+    log never turned Commander Vimes face up) replaced by the seats' result."""
+    wrong = "yellow wins on points, the draw pile ran out (red 75, yellow 88)"
+    assert wrong in old_report and seats_result() == "red wins: Commander Vimes, the draw pile ran out"
+    return old_report.replace(wrong, seats_result())
+
+
+@pytest.mark.parametrize("name", ["vimes-net-game", "vimes-net-journal"])
+def test_an_old_log_where_every_seat_saw_vimes_verifies_with_the_seats_result(tmp_path: Path, name: str) -> None:
+    """Nothing else changes: the same steps, rolls, cards and keys."""
+    r = ankh("verify", f"{name}.ankh", home=tmp_path)
+    assert (r.returncode, r.stdout) == (0, as_the_seats_saw_it(expected(f"{name}.verify.old.txt"))), r.stderr
+
+
+def test_an_old_log_where_every_seat_saw_vimes_gives_a_spectator_the_seats_result() -> None:
+    from ankh.net.peer import Spectator, describe_outcome, replay
+    from ankh.net.transcript import Transcript
+
+    transcript = Transcript.load(FIXTURES / "vimes-net-game.ankh")
+    public = replay(transcript.roster, transcript.frames())
+    spectator = Spectator(transcript.roster)
+    spectator.feed(transcript.frames())
+    assert spectator.phase == "done"
+    for engine in (public.engine, spectator.engine):
+        assert describe_outcome(engine.outcome) == seats_result()
+        assert engine.outcome.personalities == ("commander-vimes", "lord-selachii")
+
+
+def test_seats_whose_old_journals_end_after_the_audit_agree_on_the_seats_result() -> None:
+    """Both seats come back from the journal of a game whose audit is done (the
+    final agreement on the log is all that is left) and finish it together."""
+    from ankh.net import journal
+    from ankh.net.peer import GamePeer, describe_outcome
+    from ankh.net.seat import ANY_LINK, SeatProtocol
+
+    from .net.star import Star, seat_secrets
+
+    saved, _info = journal.read((FIXTURES / "vimes-net-journal.ankh").read_bytes())
+    roster, secrets = seat_secrets(2, VIMES_SEED)
+    assert roster == saved.roster
+    peers = [GamePeer.resume(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0), saved.frames())
+             for s in secrets]
+    assert all(p.audit is not None and p.audit.fair for p in peers)
+    star = Star(peers)
+    star.rejoin(1, peers[1])  # yellow comes back to the host: each hands the other what it lacks
+    star.play([None, None])  # nothing is left to decide
+    assert all(describe_outcome(p.engine.outcome) == seats_result() for p in peers)
+    assert len({p.final_hash for p in peers}) == 1 and None not in {p.final_hash for p in peers}

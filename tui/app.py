@@ -109,13 +109,15 @@ class AnkhApp(Localised, App[int]):
         self.open_game(session)
 
     def start_host(self, seats: int, bots: int, port: int = 0, spectator_chat: bool = True,
-                   bot_kind: str | None = None) -> None:
-        """Open a table on the network and wait in its lobby (its bots play at
-        one of the levels in :func:`net_bot_kinds`, by default its first)."""
+                   bot_kind: str | None = None, game: str | None = None) -> None:
+        """Open a table of ``game`` (None: the one the command line chose, else the
+        default) on the network and wait in its lobby (its bots play at one of
+        the levels in :func:`net_bot_kinds`, by default its first)."""
         from ankh.tui.netplay import NetSession
         from ankh.tui.screens.lobby import LobbyScreen
-        session = NetSession(bot_kind=bot_kind or net_bot_kinds(get(self.game_kind))[0], interface=self.interface,
-                             name=self.table_name, advertise=self.advertise, kind=self.game_kind)
+        game = game or self.game_kind
+        session = NetSession(bot_kind=bot_kind or net_bot_kinds(get(game))[0], interface=self.interface,
+                             name=self.table_name, advertise=self.advertise, kind=game)
         session.host(seats=seats, bots=bots, port=port, spectator_chat=spectator_chat)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 

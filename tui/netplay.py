@@ -336,6 +336,17 @@ class NetSession:
         peer = self.peer
         return peer.game if peer is not None else get(self.kind)
 
+    @property
+    def table_game(self) -> str | None:
+        """The id of the game the table plays, once known (a joiner learns it
+        from the table's first lobby; None before)."""
+        node = self.node
+        if isinstance(node, HostNode):
+            return node.lobby.kind
+        if isinstance(node, JoinNode) and node.table:
+            return node.game_kind
+        return None
+
     def view(self, seat: int | None = None) -> Any:
         assert self.peer is not None
         return self.rules.view_for(self.peer.engine, self.viewer if seat is None else seat)

@@ -316,9 +316,7 @@ def list_saves() -> list[SaveInfo]:
             who = (_("people: {colours}") if len(s.people) > 1 else _("you: {colours}")).format(colours=people)
             state = _("finished") if st.outcome else _("turn {n}").format(n=st.turn)
             summary = _("{n} players · {who} · {state}").format(n=st.players, who=who, state=state)
-            if s.rules.id != DEFAULT:  # the first game's saves say nothing of their game
-                from ankh.tui.games import name
-                summary = f"{name(s.rules.id)} · {summary}"
+            summary = _game_named(s.rules.id, summary)
             ok = True
         except UnicodeDecodeError:
             summary, ok = _("cannot be loaded: not a text record"), False
@@ -333,6 +331,14 @@ def list_saves() -> list[SaveInfo]:
     return out
 
 
+def _game_named(kind: str, summary: str) -> str:
+    """A save's summary with its game's name first (the first game's saves say nothing of their game)."""
+    if kind == DEFAULT:
+        return summary
+    from ankh.tui.games import name
+    return f"{name(kind)} · {summary}"
+
+
 def _network_save(journal_path: Path) -> "SaveInfo":
     """A networked game's save folder, summed up from its journal's header."""
     folder = journal_path.parent
@@ -345,6 +351,7 @@ def _network_save(journal_path: Path) -> "SaveInfo":
         summary = _("network · {names} · {role} · {state}").format(
             names=names, role=role, state=_("finished") if over else _("{steps} steps").format(
                 steps=len(transcript.ops)))
+        summary = _game_named(transcript.roster.kind, summary)
         ok = not over
     except (OSError, ValueError, KeyError, TypeError, ProtocolError) as e:
         summary, ok = _("cannot be loaded: {why}").format(why=e), False

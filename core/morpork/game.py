@@ -8,7 +8,7 @@ from ..game import COLOURS, Deck, Game, PickRandom, Reveal, RollDie, SetupError
 from .model import EVENTS, deck_lists, personality_list
 from .record import GAME_ID, Fixed, Line, Position, Record, RecordError, format_record, parse_record
 from .notation import format_option, normalise, parse_option
-from .scoring import score
+from .scoring import reveals_seen_personalities, score
 from .setup import new_game
 from .views import state_json, view_for
 
@@ -46,6 +46,11 @@ class Morpork(Game):
 
     def scores(self, state: Any) -> tuple[int, ...]:
         return tuple(score(state, q) for q in range(state.players))
+
+    def added_step(self, state: Any, req: Any) -> bool:
+        """The reveal of the personalities every seat saw privately (asked since
+        games' ends turned every personality face up: ``scoring.t_final_reveal``)."""
+        return req == state.pending and reveals_seen_personalities(state)
 
     def describe_outcome(self, outcome: Any) -> str:
         names = [COLOURS[w] for w in outcome.winners]

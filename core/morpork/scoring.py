@@ -99,17 +99,46 @@ def reveal_personality(s: State, h: int, pid: str) -> None:
 
 
 def t_final_reveal(s: State, detail: str, winner) -> None:
-    hidden = tuple(s.personality[p] for p in range(s.players)
-                   if not all(s.sees_personality(q, s.personality[p]) for q in range(s.players)))
-    if hidden:
-        s.request(Reveal("personality", hidden), r_final_revealed, detail, winner, hidden)
-    else:
-        r_final_revealed(s, (), detail, winner, ())
+    """Turn face up every personality in play that the table has not seen
+    face up, then decide.  First those some seat has not seen; then those
+    every seat has seen privately (one by one: a seat's own, unused ones
+    looked at with Mrs Cake and later taken with Zorgo) but nobody showed the
+    table: without them a spectator, or a replay of the public log, could not
+    tell who is Commander Vimes.  The winner's personality, shown when it
+    claimed the win, is public already."""
+    held = [s.personality[p] for p in range(s.players)]
+    unseen = tuple(h for h in held if not all(s.sees_personality(q, h) for q in range(s.players)))
+    public = set(unseen)
+    if detail == "personality":
+        public.add(s.personality[winner])
+    seen = tuple(h for h in held if h not in public)
+    s.push(t_decide, detail, winner)
+    if seen:
+        s.push(t_reveal_seen, seen)
+    if unseen:
+        s.request(Reveal("personality", unseen), r_final_revealed, unseen)
 
 
-def r_final_revealed(s: State, ids, detail: str, winner, hidden) -> None:
-    for h, pid in zip(hidden, ids):
+def t_reveal_seen(s: State, seen) -> None:
+    s.request(Reveal("personality", seen), r_final_revealed, seen)
+
+
+def r_final_revealed(s: State, ids, handles) -> None:
+    for h, pid in zip(handles, ids):
         reveal_personality(s, h, pid)
+
+
+def reveals_seen_personalities(s: State) -> bool:
+    """Whether the game waits for the reveal, at its end, of personalities every
+    seat has seen privately (:func:`t_final_reveal`'s second step): the only
+    reveal that tells no seat anything new, and one that games played before
+    it was asked lack (their logs go straight on to the audit)."""
+    p = s.pending
+    return (s.ending and s.outcome is None and type(p) is Reveal and p.deck == "personality"
+            and all(s.sees_personality(q, h) for h in p.handles for q in range(s.players)))
+
+
+def t_decide(s: State, detail: str, winner) -> None:
     pers = tuple(s.pers[s.personality[p]] for p in range(s.players))
     scores = tuple(score(s, p) for p in range(s.players))
     if detail == "personality":

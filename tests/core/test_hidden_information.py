@@ -19,13 +19,18 @@ from ankh.net.local import LocalTable
 from .helpers import masked_answer
 
 
-def play_pair(players: int, seed: int, viewer: int):
+def play_pair(players: int, seed: int, viewer: int, watch=None):
+    """Play one game twice over, the second engine knowing only what ``viewer``
+    (a seat, or no seat: a spectator) is shown; ``watch(truth, seat)`` sees
+    both engines before every step."""
     truth = new_game(players)
     seat = new_game(players)
     table = LocalTable(players, seed)
     bot = RandomBot(random.Random(seed))
     steps = 0
     while truth.outcome is None:
+        if watch is not None:
+            watch(truth, seat)
         d = truth.pending
         e = seat.pending
         if isinstance(d, Decision):
@@ -87,3 +92,25 @@ def test_all_hidden_cards_stay_hidden_from_a_spectator_engine():
     # viewer 9 is no seat: a spectator learns only public cards.
     for seed in range(6):
         play_pair(3, seed, viewer=9)  # check_knowledge runs at every step
+
+
+def test_a_spectator_engine_learns_at_the_end_the_personalities_every_seat_saw_privately():
+    """Red looks at the unused personalities (Mrs Cake) and sees Commander
+    Vimes; yellow then takes Vimes (Zorgo): each seat has seen Vimes, one by
+    one, and the table never has.  The end of the game turns it face up, so a
+    spectator's engine, and a replay of the public log, decide the same winner
+    as the seats."""
+    before_end = {}
+
+    def watch(truth, spectator):
+        if not truth.ending:
+            vimes = truth.pers.index("commander-vimes") if "commander-vimes" in truth.pers else None
+            before_end.update(vimes=vimes, seen=truth.pers_seen[:], held=truth.personality[:],
+                              public=spectator.pers[vimes] if vimes is not None else None)
+
+    truth, spectator = play_pair(2, 431, viewer=9, watch=watch)
+    vimes = before_end["vimes"]
+    assert vimes in before_end["held"] and all(mask >> vimes & 1 for mask in before_end["seen"])
+    assert before_end["public"] is None  # seen by every seat, and never by the table
+    assert truth.outcome.reason == "vimes" and spectator.outcome == truth.outcome
+    assert spectator.pers[vimes] == "commander-vimes"

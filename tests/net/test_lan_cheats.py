@@ -84,19 +84,21 @@ def test_a_wrong_key_over_the_wire_is_refused_and_named(tmp_path) -> None:
     assert not host.finished
 
 
-def test_a_name_that_differs_only_in_case_is_refused_in_the_lobby(tmp_path) -> None:
+@pytest.mark.parametrize("name,twin", [("Ann", " ANN "), ("Bob", "Вob")])   # case; a Cyrillic letter
+def test_a_name_that_differs_only_in_case_or_look_alike_letters_is_refused_in_the_lobby(tmp_path, name,
+                                                                                          twin) -> None:
     async def go():
-        host = host_node(tmp_path, "Ann")
+        host = host_node(tmp_path, name)
         port = await host.open()
-        twin = join_node(tmp_path, " ANN ")
-        result = await asyncio.wait_for(twin.run("127.0.0.1", port), 30)
+        joiner = join_node(tmp_path, twin)
+        result = await asyncio.wait_for(joiner.run("127.0.0.1", port), 30)
         seated = [s.name for s in host.lobby.seats]
         await host.close()
         return result, seated
 
     result, seated = asyncio.run(go())
-    assert result.text.startswith("refused: the name ' ANN ' is too like 'Ann'"), result.text
-    assert seated == ["Ann"]  # the table waits on for a player it can seat
+    assert result.text.startswith(f"refused: the name {twin!r} is too like {name!r}"), result.text
+    assert seated == [name]  # the table waits on for a player it can seat
 
 
 def test_a_bogus_log_hash_is_blamed_on_its_signer(tmp_path) -> None:

@@ -57,6 +57,19 @@ async def listening_port(pilot, session) -> str:
     return session.address.rsplit(":", 1)[1]
 
 
+async def join_typed(pilot, screen, address: str) -> None:
+    """Type ``address`` on the join screen and press Enter; wait until the screen goes."""
+    from textual.widgets import Input
+    typed = screen.query_one("#address", Input)
+    typed.focus()
+    typed.value = address
+    await pilot.press("enter")
+    for _ in range(100):
+        if pilot.app.screen is not screen:
+            return
+        await pilot.pause(0.05)
+
+
 def footer_keys(app) -> list[str]:
     """What the footer offers now (the words of its keys)."""
     from textual.widgets._footer import FooterKey

@@ -13,7 +13,7 @@ from ankh.tui.games.morpork.screens.end import EndScreen
 from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.screens.lobby import HostDialog, LobbyScreen
 
-from .helpers import until_the_game
+from .helpers import join_typed, until_the_game
 
 
 async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_end(tmp_path):
@@ -353,13 +353,7 @@ async def test_over_ssh_a_typed_address_must_be_a_table_found_or_one_the_server_
         await pilot.pause(0.1)
         assert app.screen is screen
         assert any("Over SSH you can join the tables listed here" in str(n.message) for n in app._notifications)
-        address.focus()
-        address.value = "127.0.0.1:9"
-        await pilot.press("enter")
-        for _ in range(100):
-            if app.screen is not screen:
-                break
-            await pilot.pause(0.05)
+        await join_typed(pilot, screen, "127.0.0.1:9")
         assert isinstance(app.screen, LobbyScreen)
 
 

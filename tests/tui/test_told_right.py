@@ -2,6 +2,8 @@
 else, no gap in the log, sentences a French reader reads as French."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ankh.core.game import Event
@@ -133,6 +135,38 @@ def test_your_own_draw_is_said_to_you(lang, mine, theirs):
     i18n.set_language(lang)
     assert describe(Event("draw", 0, "", {"amount": 3}), 0) == mine
     assert describe(Event("draw", 1, "", {"amount": 1}), 0) == theirs
+
+
+@pytest.mark.parametrize("event, words", [
+    (Event("play", 0, "", {"card": "groat"}), "Vous avez joué Groat."),
+    (Event("pay", 0, "", {"target": 2, "amount": 2}), "Vous avez payé $2 à vert."),
+    (Event("minion", 0, "", {"area": 4}), "Vous avez placé un Agent aux Décapes."),
+    (Event("build", 0, "", {"area": 11, "amount": 12}), "Vous avez construit à Mont-Roupillon pour $12."),
+    (Event("take", 0, "", {"handles": (3, 9)}), "Vous avez pris 2 cartes dans la défausse."),
+    (Event("building-lost", 1, "", {"by": 0, "area": 4}), "Vous avez retiré le Bâtiment jaune aux Décapes."),
+    (Event("interrupt", 0, "", {"card": "gaspode", "stopped": "text"}),
+     "Vous avez joué Gaspode : le texte de la carte ne vous affecte pas."),
+])
+def test_your_own_actions_are_said_to_you_in_french_as_french_says_them(event, words):
+    """Not « Rouge (vous) a joué… »: « Vous avez joué… »."""
+    i18n.set_language("fr")
+    assert describe(event, event.data.get("by", event.seat)) == words
+
+
+def test_no_sentence_of_a_whole_game_makes_the_reader_a_third_person_in_french():
+    """Every line of a four-player game's log, as each seat reads it: « (vous) »
+    names the reader only as an object (« Jaune a payé $2 à rouge (vous). »)."""
+    i18n.set_language("fr")
+    session = GameSession.new(4, 0, 3, "random", seed=3, save=False)
+    while (nxt := session.next()).kind != "over":
+        if nxt.kind == "bot":
+            session.apply_bot(nxt, session.think_job(nxt)())
+        else:                                   # red, here a person: the first option each time
+            session.choose(nxt.decision.options[0])
+    lines = [describe(e, seat) for e in session.log for seat in range(4)]
+    assert len(lines) > 400 and any(line.startswith("Vous avez ") for line in lines)
+    subjects = [line for line in lines if re.match(r"\S+ \(vous\) ", line)]
+    assert subjects == []
 
 
 def test_bot_levels_are_named_in_the_players_language():

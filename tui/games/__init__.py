@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from ankh.core.game import DEFAULT
+from ankh.core.game import DEFAULT, GAMES, get
 from ankh.tui.i18n import N_, _
 
 PACKAGES = {
@@ -25,7 +25,8 @@ PACKAGES = {
     "guilds": "ankh.tui.games.guilds",
 }
 
-# The games' names as the screens show them (translated where shown).
+# The games' names as the screens show them (translated where shown): each the
+# rules' own ``Game.name``, here so that the catalogue has them.
 NAMES = {
     "morpork": N_("Discworld: Ankh-Morpork"),
     "guilds": N_("The Guilds of Ankh-Morpork"),
@@ -33,8 +34,20 @@ NAMES = {
 
 
 def name(kind: str | None = None) -> str:
-    """Game ``kind``'s name in the language shown."""
-    return _(NAMES[kind or DEFAULT])
+    """Game ``kind``'s name in the language shown (a game with no screens of its
+    own, by its rules' name; one this program does not know, by its id)."""
+    kind = kind or DEFAULT
+    if kind in NAMES:
+        return _(NAMES[kind])
+    return get(kind).name if kind in GAMES else kind
+
+
+def network_refusal(kind: str | None = None) -> str | None:
+    """Why game ``kind`` cannot be played over the network, in one sentence in
+    the language shown (None: it can; the rules say, by ``Game.networked``)."""
+    if get(kind).networked:
+        return None
+    return _("{game} cannot be played over the network yet: only against bots").format(game=name(kind))
 
 
 def ui(kind: str | None = None) -> ModuleType:

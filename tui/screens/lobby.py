@@ -18,8 +18,10 @@ from ankh.net.io.discovery import TableBrowser
 
 from ankh.tui.i18n import _, Localised, NP_, pgettext, translated
 from ankh.tui.bots import bot_label, net_bot_kinds
-from ankh.tui.games import ui
+from ankh.core.game import DEFAULT, get
+from ankh.tui.games import name as game_name, network_refusal, ui
 from ankh.tui.netplay import NetSession, WatchSession
+from ankh.tui.screens.title import game_stepper
 from ankh.tui.seats import colour, seat_tag
 from ankh.tui.widgets.choices import Choices
 from ankh.tui.widgets.stepper import Stepper
@@ -57,12 +59,13 @@ class ChatDialog(Localised, ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class HostDialog(Localised, ModalScreen[tuple[int, int, int, bool, str] | None]):
-    """Seats at the table, how many of them bots fill and how well they play,
-    and whether spectators see the chat; Enter opens it (seats, bots, port,
-    spectator chat, bot kind).  A networked table offers the easy and normal
-    levels: the hard level's worker processes would take the cores every
-    seat's cryptography needs."""
+class HostDialog(Localised, ModalScreen[tuple[int, int, int, bool, str, str] | None]):
+    """The game, seats at the table, how many of them bots fill and how well
+    they play, and whether spectators see the chat; Enter opens it (seats,
+    bots, port, spectator chat, bot kind, game).  A networked table offers
+    the easy and normal levels: the hard level's worker processes would take
+    the cores every seat's cryptography needs.  A game its rules say cannot
+    be played over the network yet is said so, in place of the table's fields."""
 
     BINDINGS = [
         Binding("enter", "open", NP_("key", "Open"), key_display="⏎"),
@@ -71,30 +74,56 @@ class HostDialog(Localised, ModalScreen[tuple[int, int, int, bool, str] | None])
         Binding("down", "app.focus_next", show=False),
     ]
 
+    def __init__(self, game: str = DEFAULT) -> None:
+        super().__init__()
+        self.game = game
+
     def compose(self) -> ComposeResult:
+        rules = get(self.game)
+        refusal = network_refusal(self.game)
         with Vertical(id="host-table", classes="dialog"):
             yield Static(Text(_("Open a table on the network"), style="bold"), classes="dialog-title")
-            yield Stepper(_("Seats"), [(str(n), n) for n in (2, 3, 4)], 0, id="seats")
-            yield Stepper(_("Bots"), [(str(n), n) for n in range(2)], 0, id="bots")
-            yield Stepper(_("Bots play"), [(bot_label(k), k) for k in net_bot_kinds()], 0, id="bot-kind")
-            yield Static(_("Bots play on this machine, and their secret cards live here."), classes="dim")
-            yield Stepper(_("Spectators see the chat"), [(_("yes"), True), (_("no"), False)], 0, id="spectator-chat")
+            yield game_stepper(self.game)
+            if refusal is not None:
+                yield Static(Text(refusal + ".", style="bold"), id="not-networked")
+            else:
+                seats = rules.seats
+                yield Stepper(_("Seats"), [(str(n), n) for n in seats], 0, id="seats")
+                yield Stepper(_("Bots"), [(str(n), n) for n in range(seats[0])], 0, id="bots")
+                yield Stepper(_("Bots play"), [(bot_label(k), k) for k in net_bot_kinds(rules)], 0, id="bot-kind")
+                yield Static(_("Bots play on this machine, and their secret cards live here."), classes="dim")
+                yield Stepper(_("Spectators see the chat"), [(_("yes"), True), (_("no"), False)], 0,
+                              id="spectator-chat")
             yield Static(Text(_("↑↓ field   ←→ change   Enter open   Esc back"), style="dim"))
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#seats", Stepper).focus()
+        self.query_one("#game" if self.game != DEFAULT else "#seats", Stepper).focus()
 
     @on(Stepper.Changed)
     def _changed(self, event: Stepper.Changed) -> None:
-        if event.stepper.id == "seats":
+        if event.stepper.id == "game":   # another game: its seats and bots
+            self.game = event.stepper.value
+            self.refresh(recompose=True)
+            self.call_after_refresh(self._refocus)
+        elif event.stepper.id == "seats":
             n = event.stepper.value
             bots = self.query_one("#bots", Stepper)
             bots.set_choices([(str(k), k) for k in range(n)], min(bots.value, n - 1))
 
+    def _refocus(self) -> None:
+        self.query_one("#game", Stepper).focus()
+        self.refresh_bindings()   # Open, dimmed or not
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open" and network_refusal(self.game) is not None:
+            return None  # shown dimmed: the dialog says why
+        return True
+
     def action_open(self) -> None:
         self.dismiss((self.query_one("#seats", Stepper).value, self.query_one("#bots", Stepper).value, 0,
-                      self.query_one("#spectator-chat", Stepper).value, self.query_one("#bot-kind", Stepper).value))
+                      self.query_one("#spectator-chat", Stepper).value, self.query_one("#bot-kind", Stepper).value,
+                      self.game))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -153,9 +182,10 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
         self.tables = [t for t in self.browser.tables.values() if t.addresses]
         notes = advert_warnings(self.tables, _pinned_keys())
         choices = self.query_one("#tables", Choices)
+        shown, highlighted = choices.display, choices.highlighted
         choices.set_options(
-            Option(Text.assemble((t.title, "bold"), "  ", (f"{t.seats_taken}/{t.seats_total} ", ""),
-                                 ("" if t.open else _("playing (w to watch) "), "italic"),
+            Option(Text.assemble((t.title, "bold"), "  ", game_name(t.game), f"  {t.seats_taken}/{t.seats_total}",
+                                 "\n  ", ("" if t.open else _("playing (w to watch) "), "italic"),
                                  (_("claims key {fp}").format(fp=t.host_fp), "dim"),
                                  *[("\n  ⚠ " + translated(note), "bold yellow") for note in notes[t.service]]),
                    id=str(n))
@@ -163,9 +193,10 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
         choices.display = bool(self.tables)
         self.query_one("#looking", Static).update(
             _("Tables on the LAN (Enter join, w watch):") if self.tables else _("Looking for tables on the LAN…"))
-        if self.tables and choices.highlighted is None:
-            choices.highlighted = 0
-            choices.focus()
+        if self.tables:   # the same place in the list; the keys go to it when it first appears
+            choices.highlighted = 0 if highlighted is None else min(highlighted, len(self.tables) - 1)
+            if not shown and not self.query_one("#address", Input).value:
+                choices.focus()
 
     @on(OptionList.OptionSelected, "#tables")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
@@ -218,7 +249,7 @@ class LobbyScreen(Localised, Screen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby", classes="dialog"):
-            yield Static(Text(_("The table"), style="bold"), classes="dialog-title")
+            yield Static(Text(_("The table"), style="bold"), classes="dialog-title", id="lobby-title")
             yield Static(id="lobby-body")
             yield Static(id="lobby-chat")
             yield Input(placeholder=_("say something to the table (Enter)"), id="say", max_length=200)
@@ -249,6 +280,9 @@ class LobbyScreen(Localised, Screen):
             self._done = True
             self.app.switch_screen(ui(s.rules.id).game_screen()(s, bot_delay=self.bot_delay))
             return
+        kind = getattr(s, "table_game", None)   # the table's game, once known
+        self.query_one("#lobby-title", Static).update(Text.assemble(
+            (_("The table"), "bold"), *(() if kind is None else ("  ·  ", game_name(kind)))))
         t = Text()
         if s.error:
             t.append(_("Cannot go on: {why}").format(why=translated(s.error)) + "\n\n", style="bold red")

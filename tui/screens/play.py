@@ -4,13 +4,15 @@ guard keys after others' moves, hand the keyboard over between people at one
 keyboard, take back a choice, leave the game.
 
 A game's screen subclasses :class:`PlayScreen` and says how it shows things
-(:meth:`PlayScreen.show`, called after every change) and what its end
-screen is (:meth:`PlayScreen.show_results`).
+(:meth:`PlayScreen.show`, called after every change), how its options take
+the keys (:meth:`PlayScreen.focus_decision`) and what its end screen is
+(:meth:`PlayScreen.show_results`).  The session may be a networked one
+(``ankh.tui.netplay``): the table then moves on its own and the screen
+follows it, chat comes as notices (``c`` answers), the table fingerprint can
+be shown again, and leaving closes the seat's link.
 
-The same screen plays at a networked table (``tui.netplay.NetSession``): the
-table moves on its own and the screen follows it; chat comes as notices and
-``c`` answers; every move is final (no Undo); a spectator has no move and no
-chat reply; leaving keeps the seat's save.
+Textual calls the ``on_mount``/``on_key`` handlers of every class of the
+screen, this one's too: a subclass adds to them and never calls them itself.
 """
 from __future__ import annotations
 
@@ -63,18 +65,10 @@ class PlayScreen(Localised, Screen):
         self._handing_over = False
         self._guard_until = 0.0
         self._others_moved = False
-        self._pump_queued = False
+        self._pump_queued = False   # a networked table moved: a pump is on its way
         self._chat_told = len(getattr(session, "chat_lines", ()))
 
-    # --- the table -----------------------------------------------------------------------------
-
-    @property
-    def networked(self) -> bool:
-        return getattr(self.session, "networked", False)
-
-    @property
-    def spectating(self) -> bool:
-        return getattr(self.session, "spectating", False)
+    # --- the table (a networked game) ------------------------------------------------------------
 
     @property
     def fingerprint(self) -> str | None:
@@ -83,23 +77,15 @@ class PlayScreen(Localised, Screen):
 
     def table_status(self) -> tuple[str, str]:
         """A networked table's alert (a link down, the result, an error) and
-        note (who it waits for, the audit); both empty at a local game."""
+        note (whom it waits for, the audit); both empty in a local game."""
         return getattr(self.session, "net_alert", ""), getattr(self.session, "net_note", "")
 
-    def _table_moved(self) -> None:
-        if not self._pump_queued:
-            self._pump_queued = True
-            self.call_later(self._pump_from_table)
-
-    def _pump_from_table(self) -> None:
-        self._pump_queued = False
-        if self.is_attached:
-            self.pump()
-
-    def on_unmount(self) -> None:
-        unwatch = getattr(self.session, "unwatch", None)
-        if unwatch is not None:
-            unwatch(self._table_moved)
+    def action_fingerprint(self) -> None:
+        from ankh.tui.screens.dialogs import Shown
+        if self.fingerprint:
+            self.app.push_screen(Shown(_("Table fingerprint"), self.fingerprint,
+                                       _("Every screen at this table shows the same words: read them aloud "
+                                         "to compare.")))
 
     def action_chat(self) -> None:
         """A networked game: say something to the table."""
@@ -115,16 +101,9 @@ class PlayScreen(Localised, Screen):
         from ankh.tui.seats import colour
         for seat, name, said in lines[self._chat_told:]:
             if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
-                title = _("Chat") if self.spectating else _("Chat (c to answer)")
+                title = _("Chat") if getattr(self.session, "spectating", False) else _("Chat (c to answer)")
                 self.notify(f"{colour(seat)} ({name}): {said}", title=title, timeout=8, markup=False)
         self._chat_told = len(lines)
-
-    def action_fingerprint(self) -> None:
-        from ankh.tui.screens.dialogs import Shown
-        if self.fingerprint:
-            self.app.push_screen(Shown(_("Table fingerprint"), self.fingerprint,
-                                       _("Every screen at this table shows the same words: read them aloud "
-                                         "to compare.")))
 
     # --- driving ----------------------------------------------------------------------------------
 
@@ -132,7 +111,22 @@ class PlayScreen(Localised, Screen):
         watch = getattr(self.session, "watch", None)
         if watch is not None:  # a networked game: the table moves on its own
             watch(self._table_moved)
-        self.call_after_refresh(self.pump)
+        self.pump()
+
+    def on_unmount(self) -> None:
+        unwatch = getattr(self.session, "unwatch", None)
+        if unwatch is not None:
+            unwatch(self._table_moved)
+
+    def _table_moved(self) -> None:
+        if not self._pump_queued:
+            self._pump_queued = True
+            self.call_later(self._pump_from_table)
+
+    def _pump_from_table(self) -> None:
+        self._pump_queued = False
+        if self.is_attached:
+            self.pump()
 
     def pump(self) -> None:
         """Run the game until a person or a bot must decide, then show it."""
@@ -146,7 +140,6 @@ class PlayScreen(Localised, Screen):
         if len(self.session.log) != before or nxt.kind == "bot":
             self._others_moved = True
         self._next = nxt
-        self._tell_chat()
         if nxt.kind == "person" and nxt.seat != self.session.viewer:
             self._hand_over(nxt.seat)
         if nxt.kind != "bot":
@@ -192,6 +185,9 @@ class PlayScreen(Localised, Screen):
     def show(self) -> None:
         """Show the game as it stands (the subclass's)."""
 
+    def focus_decision(self) -> None:
+        """Give the options of the decision shown the keys (the subclass's)."""
+
     def show_results(self) -> None:
         """The end screen (the subclass's)."""
 
@@ -217,6 +213,7 @@ class PlayScreen(Localised, Screen):
             self.session.viewer = seat
             self._handing_over = False
             self.show()
+            self.focus_decision()
 
         self._handing_over = True
         self.app.clear_notifications()
@@ -243,7 +240,7 @@ class PlayScreen(Localised, Screen):
         if self.session.over:
             self.leave()
             return
-        if self.networked and not self.spectating:
+        if getattr(self.session, "networked", False):
             question = _("Leave the table? The game is saved: the others wait for you, and "
                          "'ankh join --load' (or 'ankh host --load') brings you back.")
         elif self.session.path:
@@ -257,7 +254,7 @@ class PlayScreen(Localised, Screen):
     def leave(self) -> None:
         self._token += 1  # forget any bot still thinking
         close = getattr(self.session, "close", None)
-        if close is not None:  # a networked seat: the node stops, its save stays
+        if close is not None:  # a networked seat: its link, closed
             self.run_worker(close(), exclusive=False)
         if self.session.path:
             told = _("Left the game. It is saved as {name}.").format(name=self.session.path.name)
@@ -269,9 +266,9 @@ class PlayScreen(Localised, Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "skip":
             return self._next is not None and self._next.kind == "bot" and self.bot_delay > 0
-        if action == "chat":
-            return self.networked and not self.spectating
-        if action == "undo":
-            # every move at a networked table is final; a spectator has none
-            return not (self.session.over or self.networked)
+        if action == "chat":   # a word to the table: a seat at a networked one (spectators read)
+            return getattr(self.session, "networked", False) and not getattr(self.session, "spectating", False)
+        if action == "undo":   # every move at a networked table is final; a spectator has none
+            return not (self.session.over or getattr(self.session, "networked", False)
+                        or getattr(self.session, "spectating", False))
         return True

@@ -53,6 +53,11 @@ def ssh_note() -> Text | None:
                             "your computer. You are known by your SSH key {fp}.").format(fp=who), "bold"))
 
 
+def game_stepper(game: str) -> Stepper:
+    """The field that chooses the game (``#game``), on ``game``."""
+    return Stepper(_("Game"), [(game_name(g), g) for g in PACKAGES], list(PACKAGES).index(game), id="game")
+
+
 @dataclass(frozen=True)
 class GameSetup:
     players: int
@@ -105,7 +110,7 @@ class TitleScreen(Localised, Screen):
             app.push_screen(NewGameScreen("guilds" if what == "guilds" else DEFAULT), self._start)
         elif what == "host":
             from ankh.tui.screens.lobby import HostDialog
-            app.push_screen(HostDialog(), lambda got: app.start_host(*got) if got else None)
+            app.push_screen(HostDialog(app.game_kind or DEFAULT), lambda got: app.start_host(*got) if got else None)
         elif what == "join":
             from ankh.tui.screens.lobby import JoinScreen
             app.push_screen(JoinScreen(getattr(app, "interface", None)),
@@ -154,8 +159,7 @@ class NewGameScreen(Localised, ModalScreen[GameSetup | None]):
         players = 3 if 3 in rules.seats else rules.seats[0]
         with Vertical(id="new-game", classes="dialog"):
             yield Static(Text(_("New game"), style="bold"), classes="dialog-title")
-            yield Stepper(_("Game"), [(game_name(g), g) for g in PACKAGES], list(PACKAGES).index(self.game),
-                          id="game")
+            yield game_stepper(self.game)
             yield Stepper(_("Players"), [(str(n), n) for n in rules.seats], rules.seats.index(players),
                           id="players")
             yield Stepper(_("Your colour"), self._colours(players), 0, id="colour")

@@ -78,7 +78,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..scoring import after_loans, personality_met, score, t_final_reveal
+from ..scoring import after_loans, personality_met, reveals_seen_personalities, score, t_final_reveal
 from ..model import (
     COST, LOAN_REPAY, NUM_AREAS, PERSONALITY, DealCard, Decision, PassCard, Reveal, RulesError,
     personality_list,
@@ -223,6 +223,9 @@ class HeuristicBot:
         """Carry a copy forward through steps that need no hidden information."""
         me = ctx.seat
         for _ in range(MAX_SETTLE):
+            if reveals_seen_personalities(s):  # every seat knows them: the game is decided
+                s.fulfil(tuple(s.pers[h] for h in s.pending.handles))
+                continue
             if s.outcome is not None or s.ending:
                 return "end"
             p = s.pending

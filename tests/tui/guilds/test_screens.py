@@ -268,3 +268,31 @@ async def test_the_log_opens_on_its_newest_line_at_80x24():
         await pilot.pause()
         await pilot.pause()
         assert describe(session.log[-1], 0).plain in screen_text(app)
+
+
+async def test_at_80x24_your_turn_opens_on_what_happened_since_your_last_move():
+    """As in the first game: yellow and green play their turns, and red's turn
+    opens on what they did (nothing over it); red's answer brings the map
+    back for the rest of the turn.  A turn that follows nobody's moves opens
+    on the map."""
+    seats = "game: guilds\nseats: red=person yellow=bot:heuristic green=bot:heuristic"
+    position = TRADE_POSITION.replace("turn: red", "turn: yellow").replace("rolls: 6+6", "rolls:" + " 6+6" * 6)
+    app = AnkhApp(GameSession.from_text(position.replace("game: guilds", seats)), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        game = app.screen
+        assert game.decision().kind == "action" and game.decision().seat == 0
+        assert game.panel == "since" and not app._notifications
+        text = screen_text(app)
+        assert "Y yellow rolls 6+6 = 12." in text and "Turn 2: G green." in text and "R red rolls 6+6" in text
+        assert "Palace" not in text                                   # the map waits behind it
+        await pilot.press("2")                                        # a point in the brick guild
+        await until(pilot, lambda: deciding(app))
+        assert game.decision().kind == "action" and game.panel == "map"   # red's own turn goes on
+        await pilot.press("1")                                        # end the turn
+        await until(pilot, lambda: deciding(app))
+        assert game.session.game.state.turn == 6 and game.panel == "since"   # the same options as before
+    app = AnkhApp(GameSession.from_text(TRADE_POSITION.replace("game: guilds", seats)), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        assert app.screen.panel == "map" and "Palace" in screen_text(app)

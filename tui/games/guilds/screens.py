@@ -79,9 +79,11 @@ class GameScreen(PlayScreen):
         super().__init__(session, bot_delay)
         self.panel = "map"
         self.typed = ""                 # a site number being typed
-        self._since_of: dict[int, int] = {}
         self._noticed = len(session.log)
         self._options: tuple = ()
+        self._shown_decision: tuple | None = None    # (decision, log length) last shown
+        self._auto_since = False          # the summary since your last move opened by itself
+        self._since_home = False          # ... and is to be shown from its start
         self.set_reactive(GameScreen.mode, layout_for(*self.app.size))
 
     # --- layout ------------------------------------------------------------------------------------
@@ -132,9 +134,16 @@ class GameScreen(PlayScreen):
         box.border_title = title
         return box
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        self.query_one("#g-choices", Choices).focus()
+    def on_mount(self) -> None:   # (then PlayScreen's: the game goes on)
+        self.focus_decision()
+
+    def focus_decision(self) -> None:
+        """The options take the keys while there is a decision (a spectator
+        never has one: its footer offers no Choose)."""
+        if self.decision() is not None:
+            self.query_one("#g-choices", Choices).focus()
+        elif self.focused is not None:
+            self.set_focus(None)
 
     def watch_mode(self) -> None:
         self.call_after_refresh(self.show)
@@ -188,16 +197,41 @@ class GameScreen(PlayScreen):
                 self._set("#g-bank", Group(panels.rates(view, me), Text(""), panels.cost_table()))
             log = self.session.log
             self._set("#g-log", panels.log_lines(log, me))
-            since = self._since_of.setdefault(me, self._last_own_move(me))
+            since = self._last_own_move(me)
             self._set("#g-since", panels.since(log[since:], me))
+            shown = (d, len(log))   # the same options may come again, later in the game
+            if d is not None and shown != self._shown_decision:
+                self._new_decision(d, log[since:])
+            self._shown_decision = shown
             self._tell_news()
+            self._tell_chat()
             self._show_prompt(view, d)
-        self._log_to_end()
+        self.call_after_refresh(self._scroll_news)
 
-    def _log_to_end(self) -> None:
-        """The log shows its newest lines (once the new text has its height)."""
+    def _scroll_news(self) -> None:
+        """Once laid out: the log at its end, the summary since your last move at its start."""
         for box in self.query("#log").results(VerticalScroll):
-            self.call_after_refresh(box.scroll_end, animate=False)
+            box.scroll_end(animate=False)
+        if self._since_home:
+            self._since_home = False
+            for box in self.query("#since").results(VerticalScroll):
+                box.scroll_home(animate=False)
+
+    def _new_decision(self, d: Decision, events) -> None:
+        """Your decision has come.  At 80×24 nothing covers the map and the
+        options (the summary tells what happened), and a decision that follows
+        the others' moves (your turn, an offer to answer, the Laboratory's
+        resource) and needs nothing on the map (a site, the robber's district)
+        opens on that summary, as the first game's turns do."""
+        if self.mode != "compact":
+            return
+        self.app.clear_notifications()
+        me = self.session.viewer
+        others = any(e.seat is not None and e.seat != me and e.kind in DECIDED | {"turn", "roll"} for e in events)
+        needs_map = self.legal_sites(d) or any(o[0] == "robber" for o in d.options)
+        if others and not needs_map and self.panel == "map" and not self._auto_since:
+            self._auto_since = self._since_home = True
+            self.action_show_panel("since")
 
     def _draw_map(self, view, d: Decision | None, chosen: int | None, highlighted) -> None:
         """The map, with the sites (or robber's spots) the decision may name."""
@@ -212,6 +246,9 @@ class GameScreen(PlayScreen):
             w.update(what)
 
     def _last_own_move(self, viewer: int) -> int:
+        """The log index just after ``viewer``'s last decision that the log tells
+        (what the game did on its own after it -- the next turn's heading, the
+        dice -- is news to them)."""
         log = self.session.log
         for i in range(len(log) - 1, -1, -1):
             if log[i].seat == viewer and log[i].kind in DECIDED:
@@ -229,7 +266,7 @@ class GameScreen(PlayScreen):
             who = (self._next.seat if self._next is not None and self._next.seat is not None
                    else pending if pending is not None else view.active)
             head.append_text(_assemble(_("{seat} is thinking…"), seat=seat_tag(who)))
-            if self.bot_delay > 0 and not self.networked:
+            if self.bot_delay > 0 and not getattr(self.session, "networked", False):
                 head.append("  " + _("(space: skip ahead)"), "dim")
         else:
             head.append(prompt_text(view, d), "bold")
@@ -262,7 +299,7 @@ class GameScreen(PlayScreen):
                 for i, o in enumerate(options))
             if options:
                 choices.highlighted = 0
-                choices.focus()
+            self.focus_decision()
 
     def _answers(self, view) -> Text:
         """The trade on the table and the answers so far."""
@@ -292,13 +329,14 @@ class GameScreen(PlayScreen):
         me = self.session.viewer
         fresh = log[self._noticed:]
         self._noticed = len(log)
-        if self._handing_over:
-            return
+        if self._handing_over or (self.mode == "compact" and self.decision() is not None):
+            return  # your decision at 80×24: the summary since your last move tells it
         lines, hits = [], []
         for e in fresh:
             if e.kind == "roll" or e.kind == "win":
                 lines.append(describe(e, me).plain)
-            elif e.seat != me and (f"from {_colour_en(me)}" in e.text or e.text.endswith(f"to {_colour_en(me)}")):
+            elif me is not None and e.seat != me and (f"from {_colour_en(me)}" in e.text
+                                                       or e.text.endswith(f"to {_colour_en(me)}")):
                 hits.append(describe(e, me).plain)
         for got, title, severity in ((lines, _("Happening now"), "information"),
                                      (hits, _("This concerns you"), "warning")):
@@ -329,11 +367,13 @@ class GameScreen(PlayScreen):
             self._draw_map(self.view, self.decision(), option_vertex(option), option)
 
     def _answer(self, option: tuple) -> None:
-        me = self.session.viewer
+        if self.decision() is None or self.guarded():
+            return
+        if self._auto_since and self.panel == "since":   # opened by itself: the map again for what follows
+            self.action_show_panel("map")
+        self._auto_since = False
         typed, self.typed = self.typed, ""     # cleared before the next decision is shown
-        if self.choose(option):
-            self._since_of[me] = len(self.session.log)
-        else:
+        if not self.choose(option):
             self.typed = typed
 
     def action_digit(self, n: int) -> None:
@@ -391,12 +431,13 @@ class GameScreen(PlayScreen):
     # --- looking around ----------------------------------------------------------------------------
 
     def action_show_panel(self, name: str) -> None:
+        if name != "since":
+            self._auto_since = False
         self.panel = name
         for sw in self.query("#g-main").results(ContentSwitcher):
             sw.current = name
-        if name == "log":
-            self._log_to_end()
-        self.query_one("#g-choices", Choices).focus()
+        self.focus_decision()
+        self.call_after_refresh(self._scroll_news)
 
     def action_scroll_log(self, direction: int) -> None:
         if self.mode == "compact" and self.panel not in ("log", "since"):
@@ -416,8 +457,9 @@ class GameScreen(PlayScreen):
         self.action_results()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "show_panel":
-            return self.mode == "compact"
+        if action == "show_panel":   # a spectator has no hand: the players panel shows the table
+            return self.mode == "compact" and not (getattr(self.session, "spectating", False)
+                                                   and parameters == ("hand",))
         if action == "results":
             return self.session.over
         if action == "trade":

@@ -45,6 +45,13 @@ def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
+def _said(yours: bool, mine: str, theirs: str, **names) -> str:
+    """A sentence whose subject is a seat: ``mine`` ("You played {card}.") when
+    the reader did it, as each language says its own actions ("Vous avez
+    joué…", not "Rouge (vous) a joué…"), else ``theirs`` ("{who} played {card}.")."""
+    return _cap((mine if yours else theirs).format(**names))
+
+
 def who(seat: int | None, viewer: int | None) -> str:
     if seat is None:
         return _("nobody")
@@ -116,28 +123,41 @@ def _sentence(ev: Event, viewer: int | None, view) -> str:
     if k == "turn":
         return _("Turn {n}: {who}").format(n=d.get("amount", "?"), who=w)
     if k == "play":
-        return _cap(_("{who} played {card}.").format(who=w, card=card(d.get("card"))))
+        return _said(you, _("You played {card}."), _("{who} played {card}."), who=w, card=card(d.get("card")))
     if k == "scroll":
-        return _cap(_("{who} carried out the text of {card}.").format(who=w, card=card(d.get("card"))))
+        return _said(you, _("You carried out the text of {card}."),
+                     _("{who} carried out the text of {card}."),
+                     who=w, card=card(d.get("card")))
     if k == "money":
-        return _cap(_("{who} took ${amount} from the bank.").format(who=w, amount=d.get("amount")))
+        return _said(you, _("You took ${amount} from the bank."),
+                     _("{who} took ${amount} from the bank."),
+                     who=w, amount=d.get("amount"))
     if k == "pay":
         if d.get("event") == "subsidence":
-            return _cap(_("{who} paid ${amount} for Subsidence.").format(who=w, amount=d.get("amount")))
+            return _said(you, _("You paid ${amount} for Subsidence."),
+                         _("{who} paid ${amount} for Subsidence."),
+                         who=w, amount=d.get("amount"))
         if d.get("target") is None:
-            return _cap(_("{who} paid ${amount} to the bank.").format(who=w, amount=d.get("amount")))
-        return _cap(_("{who} paid {target} ${amount}.").format(
-            who=w, target=who(d["target"], viewer), amount=d.get("amount")))
+            return _said(you, _("You paid ${amount} to the bank."),
+                         _("{who} paid ${amount} to the bank."),
+                         who=w, amount=d.get("amount"))
+        return _said(you, _("You paid {target} ${amount}."),
+                     _("{who} paid {target} ${amount}."),
+                     who=w, target=who(d["target"], viewer), amount=d.get("amount"))
     if k == "give":
         target = d.get("target")
         shown = _card_of(view, (d.get("handles") or (None,))[0])
         if shown and (target == viewer or you):
-            return _cap(_("{who} gave {target} {card}.").format(
-                who=w, target=who(target, viewer), card=card(shown)))
-        return _cap(_("{who} gave {target} a card.").format(who=w, target=who(target, viewer)))
+            return _said(you, _("You gave {target} {card}."),
+                         _("{who} gave {target} {card}."),
+                         who=w, target=who(target, viewer), card=card(shown))
+        return _said(you, _("You gave {target} a card."),
+                     _("{who} gave {target} a card."),
+                     who=w, target=who(target, viewer))
     if k == "loan":
-        return _cap(_("{who} took a ${amount} loan ({card}).").format(
-            who=w, amount=d.get("amount"), card=card(d.get("card"))))
+        return _said(you, _("You took a ${amount} loan ({card})."),
+                     _("{who} took a ${amount} loan ({card})."),
+                     who=w, amount=d.get("amount"), card=card(d.get("card")))
     if k == "penalty":
         if you:
             return _("You took {card} instead of paying: it stays in front of you.").format(
@@ -147,8 +167,12 @@ def _sentence(ev: Event, viewer: int | None, view) -> str:
     if k == "take":
         known = [_card_of(view, h) for h in d.get("handles", ())]
         if known and all(known):
-            return _cap(_("{who} took {cards} from the discard pile.").format(
-                who=w, cards=names(card(c) for c in known)))
+            return _said(you, _("You took {cards} from the discard pile."),
+                         _("{who} took {cards} from the discard pile."),
+                         who=w, cards=names(card(c) for c in known))
+        if you:
+            return ngettext("You took {n} card from the discard pile.",
+                            "You took {n} cards from the discard pile.", len(known)).format(n=len(known))
         return _cap(ngettext("{who} took {n} card from the discard pile.",
                              "{who} took {n} cards from the discard pile.", len(known)).format(
             who=w, n=len(known)))
@@ -156,13 +180,16 @@ def _sentence(ev: Event, viewer: int | None, view) -> str:
         if you and view is not None and view.personality:
             return _("You swapped personality with an unused one: you are now {personality}.").format(
                 personality=personality(view.personality))
-        return _cap(_("{who} swapped personality with an unused one.").format(who=w))
+        return _said(you, _("You swapped personality with an unused one."),
+                     _("{who} swapped personality with an unused one."),
+                     who=w)
     if k == "look":
         if you and view is not None and view.unused_seen:
             return _("You looked at the unused personalities: {names}.").format(
                 names=names(personality(p) for p in view.unused_seen))
-        return _cap(_("{who} looked at {n} unused personalities.").format(
-            who=w, n=len(d.get("handles", ()))))
+        return _said(you, _("You looked at {n} unused personalities."),
+                     _("{who} looked at {n} unused personalities."),
+                     who=w, n=len(d.get("handles", ())))
     if k == "swap":
         return _cap(_("{first} in {first_area} and {second} in {second_area} swapped places.").format(
             first=piece(d.get("who"), viewer), first_area=area(d.get("source")),
@@ -176,13 +203,16 @@ def _sentence(ev: Event, viewer: int | None, view) -> str:
             return _("{event}: the die says {roll}, {area}.").format(
                 event=event_name(d["event"]), roll=d.get("roll"), area=area(a))
         if a is not None:
-            return _cap(_("{card}: {who} rolled {roll}, {area}.").format(
-                card=card(d.get("card")), who=w, roll=d.get("roll"), area=area(a)))
-        return _cap(_("{card}: {who} rolled {roll}.").format(card=card(d.get("card")), who=w,
-                                                             roll=d.get("roll")))
+            return _said(you, _("{card}: you rolled {roll}, {area}."),
+                         _("{card}: {who} rolled {roll}, {area}."),
+                         card=card(d.get("card")), who=w, roll=d.get("roll"), area=area(a))
+        return _said(you, _("{card}: you rolled {roll}."),
+                     _("{card}: {who} rolled {roll}."),
+                     card=card(d.get("card")), who=w, roll=d.get("roll"))
     if k == "assassinate":
-        return _cap(_("{who} assassinated {victim} in {area}.").format(
-            who=w, victim=piece(d.get("who"), viewer), area=area(a)))
+        return _said(you, _("You assassinated {victim} in {area}."),
+                     _("{who} assassinated {victim} in {area}."),
+                     who=w, victim=piece(d.get("who"), viewer), area=area(a))
     if k == "removed":
         return _cap(_("{victim} in {area} was removed.").format(victim=piece(d.get("who"), viewer),
                                                                  area=area(a)))
@@ -191,38 +221,55 @@ def _sentence(ev: Event, viewer: int | None, view) -> str:
             victim=piece(d.get("who"), viewer), source=area(d.get("source")), area=area(a)))
     if k == "trouble":
         if d.get("removed"):
-            return _cap(_("{who} removed the trouble marker in {area}.").format(who=w, area=area(a)))
-        return _cap(_("{who} put a trouble marker in {area}.").format(who=w, area=area(a)))
+            return _said(you, _("You removed the trouble marker in {area}."),
+                         _("{who} removed the trouble marker in {area}."),
+                         who=w, area=area(a))
+        return _said(you, _("You put a trouble marker in {area}."),
+                     _("{who} put a trouble marker in {area}."),
+                     who=w, area=area(a))
     if k == "ability":
         # the money a City Area card gives or costs (the rules' log says only that it was used)
         card_area = AREA.get(AREA_IDS[a], {}) if a is not None else {}
         params = card_area.get("params") or {}
         if card_area.get("ability") == "take_money":
-            return _cap(_("{who} used the City Area card {area} and took ${amount} from the bank.").format(
-                who=w, area=area(a), amount=params.get("amount")))
+            return _said(you, _("You used the City Area card {area} and took ${amount} from the bank."),
+                         _("{who} used the City Area card {area} and took ${amount} from the bank."),
+                         who=w, area=area(a), amount=params.get("amount"))
         if card_area.get("ability") in ("pay_to_place_minion", "pay_to_remove_trouble"):
-            return _cap(_("{who} paid ${amount} to use the City Area card {area}.").format(
-                who=w, area=area(a), amount=params.get("cost")))
-        return _cap(_("{who} used the City Area card {area}.").format(who=w, area=area(a)))
+            return _said(you, _("You paid ${amount} to use the City Area card {area}."),
+                         _("{who} paid ${amount} to use the City Area card {area}."),
+                         who=w, area=area(a), amount=params.get("cost"))
+        return _said(you, _("You used the City Area card {area}."),
+                     _("{who} used the City Area card {area}."),
+                     who=w, area=area(a))
     if k == "discard":
-        return _cap(_("{who} discarded {card}.").format(who=w, card=card(d.get("card"))))
+        return _said(you, _("You discarded {card}."), _("{who} discarded {card}."), who=w, card=card(d.get("card")))
     if k == "minion":
         if d.get("source") is not None:
-            return _cap(_("{who} moved a minion from {source} to {area}.").format(
-                who=w, source=area(d["source"]), area=area(a)))
-        return _cap(_("{who} placed a minion in {area}.").format(who=w, area=area(a)))
+            return _said(you, _("You moved a minion from {source} to {area}."),
+                         _("{who} moved a minion from {source} to {area}."),
+                         who=w, source=area(d["source"]), area=area(a))
+        return _said(you, _("You placed a minion in {area}."),
+                     _("{who} placed a minion in {area}."),
+                     who=w, area=area(a))
     if k == "build":
         if d.get("over"):
-            return _cap(_("{who} took over the building in {area}.").format(who=w, area=area(a)))
+            return _said(you, _("You took over the building in {area}."),
+                         _("{who} took over the building in {area}."),
+                         who=w, area=area(a))
         if d.get("source") is not None:
-            return _cap(_("{who} moved a building from {source} to {area} (${amount}).").format(
-                who=w, source=area(d["source"]), area=area(a), amount=d.get("amount")))
-        return _cap(_("{who} built in {area} for ${amount}.").format(who=w, area=area(a),
-                                                                    amount=d.get("amount")))
+            return _said(you, _("You moved a building from {source} to {area} (${amount})."),
+                         _("{who} moved a building from {source} to {area} (${amount})."),
+                         who=w, source=area(d["source"]), area=area(a), amount=d.get("amount"))
+        return _said(you, _("You built in {area} for ${amount}."),
+                     _("{who} built in {area} for ${amount}."),
+                     who=w, area=area(a), amount=d.get("amount"))
     if k == "small-gods":
-        return _cap(_("{who} paid $3 to Small Gods: the random event spares the piece.").format(who=w))
+        return _said(you, _("You paid $3 to Small Gods: the random event spares the piece."),
+                     _("{who} paid $3 to Small Gods: the random event spares the piece."),
+                     who=w)
     if k == "interrupt":
-        return _interrupt(d, w, viewer)
+        return _interrupt(d, w, viewer, you)
     if k == "event":
         if d.get("outcome") == "dies-out":
             return _("Fire: the fire dies out.")
@@ -236,16 +283,18 @@ def _sentence(ev: Event, viewer: int | None, view) -> str:
         return _("Fog discarded {cards} from the draw pile.").format(
             cards=names(card(c) for c in d.get("cards", ())))
     if k == "pick":
-        return _cap(_("{who} chose {victim} in {area}.").format(who=w, victim=piece(d.get("who"), viewer),
-                                                                 area=area(a)))
+        return _said(you, _("You chose {victim} in {area}."),
+                     _("{who} chose {victim} in {area}."),
+                     who=w, victim=piece(d.get("who"), viewer), area=area(a))
     if k == "land":
         if d.get("who") == "troll":
             return _("A troll lands in {area}.").format(area=area(a))
         return _("A demon lands in {area}.").format(area=area(a))
     if k == "building-lost":
         if d.get("by") is not None:
-            return _cap(_("{who} removed {building} in {area}.").format(
-                who=who(d["by"], viewer), building=building_of(ev.seat, viewer), area=area(a)))
+            return _said(d["by"] == viewer, _("You removed {building} in {area}."),
+                         _("{who} removed {building} in {area}."),
+                         who=who(d["by"], viewer), building=building_of(ev.seat, viewer), area=area(a))
         return _cap(_("{building} in {area} was destroyed.").format(building=building_of(ev.seat, viewer),
                                                                      area=area(a)))
     if k == "card-lost":
@@ -265,7 +314,7 @@ def _sentence(ev: Event, viewer: int | None, view) -> str:
             return ngettext("You drew {n} card.", "You drew {n} cards.", n).format(n=n)
         return _cap(ngettext("{who} drew {n} card.", "{who} drew {n} cards.", n).format(who=w, n=n))
     if k == "pass":
-        return _cap(_("{who} passed.").format(who=w))
+        return _said(you, _("You passed."), _("{who} passed."), who=w)
     if k == "game-end":
         return _(END_REASONS.get(d.get("reason"), N_("The game ends.")))
     if k == "win":
@@ -274,27 +323,32 @@ def _sentence(ev: Event, viewer: int | None, view) -> str:
                     _("{winners} share the win on points ({points} each)."))
             return _cap(line.format(winners=_(" and ").join(who(x, viewer) for x in d["winners"]),
                                     points=d.get("amount")))
-        return _cap(_("{who} revealed {personality} and won.").format(
-            who=w, personality=personality(d.get("personality"))))
+        return _said(you, _("You revealed {personality} and won."),
+                     _("{who} revealed {personality} and won."),
+                     who=w, personality=personality(d.get("personality")))
     return ev.text
 
 
-def _interrupt(d: dict, w: str, viewer) -> str:
+def _interrupt(d: dict, w: str, viewer, you: bool) -> str:
     c = card(d.get("card"))
     stopped = d.get("stopped")
     if stopped == "end":
-        return _cap(_("{who} played {card}: the turn ends now and {back} goes back to the hand.").format(
-            who=w, card=c, back=card(d.get("back"))))
+        return _said(you, _("You played {card}: the turn ends now and {back} goes back to the hand."),
+                     _("{who} played {card}: the turn ends now and {back} goes back to the hand."),
+                     who=w, card=c, back=card(d.get("back")))
     by = d.get("by")
     if stopped == "remove":
-        text = _("{who} played {card}: the minion in {area} is not removed.")
+        mine, theirs = (_("You played {card}: the minion in {area} is not removed."),
+                        _("{who} played {card}: the minion in {area} is not removed."))
     elif stopped == "move":
-        text = _("{who} played {card}: the minion in {area} does not move.")
+        mine, theirs = (_("You played {card}: the minion in {area} does not move."),
+                        _("{who} played {card}: the minion in {area} does not move."))
     elif stopped == "text":
-        text = _("{who} played {card}: the card's text does not affect them.")
+        mine, theirs = (_("You played {card}: the card's text does not affect you."),
+                        _("{who} played {card}: the card's text does not affect them."))
     else:
-        text = _("{who} played {card}.")
-    line = _cap(text.format(who=w, card=c, area=area(d.get("area"))))
+        mine, theirs = _("You played {card}."), _("{who} played {card}.")
+    line = _said(you, mine, theirs, who=w, card=c, area=area(d.get("area")))
     if by is not None and by == viewer:
         line += " " + _("Your action is cancelled.")
     return line

@@ -1,31 +1,32 @@
 """The game: the map, your hand, the players, the log and the decision.
 
-The screen holds the behaviour.  It asks the session what the game waits
-for; a person's decision goes to the prompt, a bot's is thought out in a
-worker that only posts :class:`BotDecided`.  Widgets get the seat's view
-through ``data_bind`` and post what the person chose.
+The screen holds the behaviour; driving the game (the bots in a worker, the
+key guard, the hand-over between people at one keyboard, a networked
+table's moves) is :class:`~ankh.tui.screens.play.PlayScreen`'s, and this
+screen shows it (:meth:`GameScreen.refresh_view`): a person's decision goes
+to the prompt.  Widgets get the seat's view through ``data_bind`` and post
+what the person chose.
 """
 from __future__ import annotations
 
 import time
-from functools import partial
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Size
-from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Static
 
 from ankh.core.morpork.views import PlayerView
 
-from ankh.tui.i18n import _, Localised, NP_
-from ankh.tui.session import GameSession, Next
-from ankh.tui.games.morpork.text import AREA_IDS, area_names, colour
+from ankh.tui.i18n import _, NP_
+from ankh.tui.screens.play import PlayScreen
+from ankh.tui.session import GameSession
+from ankh.tui.games.morpork.text import AREA_IDS, area_names
 from ankh.tui.games.morpork.words import (changed_areas, describe, gained_this_turn, hits, notable, others_acted,
                                           summary, worth_a_line)
 from ankh.tui.games.morpork.widgets.board import CityMap, map_height
@@ -53,25 +54,13 @@ def map_rows(size: Size, mode: str) -> int:
     return map_height(3)
 
 
-class BotDecided(Message):
-    """A bot has thought out its answer to ``next``."""
-
-    def __init__(self, token: int, next: Next, option: tuple) -> None:
-        super().__init__()
-        self.token = token
-        self.next = next
-        self.option = option
-
-
-class GameScreen(Localised, Screen):
-    # A new decision that follows others' moves ignores keys for this long
-    # (and for as long again after each key pressed meanwhile), so that keys
-    # pressed while the bots played never answer it.
-    KEY_GUARD = 0.5
+class GameScreen(PlayScreen, inherit_bindings=False):
     # At most this many lines in a notice (the rest are in the summary and the log).
     NOTICES = 5
 
+    # Every key in this screen's own order (the footer's), PlayScreen's among them.
     BINDINGS = [
+        *Screen.BINDINGS,
         Binding("1", "pick(0)", NP_("key", "Pick"), key_display="1-9"),
         *[Binding(str(i), f"pick({i - 1})", show=False) for i in range(2, 10)],
         Binding("0", "pick(-1)", show=False),
@@ -104,23 +93,12 @@ class GameScreen(Localised, Screen):
     panel: reactive[str] = reactive("map")
 
     def __init__(self, session: GameSession, bot_delay: float = 0.0) -> None:
-        super().__init__()
-        self.session = session
-        self.bot_delay = bot_delay
-        self._token = 0
-        self._next: Next | None = None
-        self._ended = False
-        self._handing_over = False
+        super().__init__(session, bot_delay)
         self._keys: tuple = ()
         self._since_of: dict[int, int] = {}    # per person: log index after their last decision
         self._noticed = len(session.log)      # events already told as notices
-        self._others_moved = False            # bots or the table moved since the viewer decided
-        self._fast = False                    # skip ahead: bots answer at once until you decide
-        self._guard_until = 0.0
         self._shown_decision = None
         self._auto_since = False
-        self._pump_queued = False
-        self._chat_told = len(getattr(session, "chat_lines", ()))
         self.set_reactive(GameScreen.mode, layout_for(self.app.size))
 
     # Happenings that follow from a seat's own decision (for finding, in a loaded
@@ -187,25 +165,9 @@ class GameScreen(Localised, Screen):
             yield prompt
         yield Footer(compact=True)
 
-    def on_mount(self) -> None:
+    def on_mount(self) -> None:   # (then PlayScreen's: the game goes on)
         self._fit(self.app.size)
-        watch = getattr(self.session, "watch", None)
-        if watch is not None:  # a networked game: the table moves on its own
-            watch(self._table_moved)
-        self.pump()
-        self._focus_choices()
-
-    def on_unmount(self) -> None:
-        unwatch = getattr(self.session, "unwatch", None)
-        if unwatch is not None:
-            unwatch(self._table_moved)
-
-    def action_chat(self) -> None:
-        """A networked game: say something to the table."""
-        from ankh.tui.screens.lobby import ChatDialog
-        say = getattr(self.session, "say", None)
-        if say is not None:
-            self.app.push_screen(ChatDialog(), lambda line: say(line) if line and line.strip() else None)
+        self.call_after_refresh(self.focus_decision)
 
     def _holding_notices(self) -> bool:
         """Whether news of the game waits: over the help or a dialog, or (at
@@ -221,30 +183,9 @@ class GameScreen(Localised, Screen):
         if self.view is not None:
             self.refresh_view()
 
-    def _tell_chat(self) -> None:
-        lines = getattr(self.session, "chat_lines", None)
-        if lines is None or not self.is_current:
-            return  # told once you are back from the help or a dialog
-        for seat, name, said in lines[self._chat_told:]:
-            if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
-                title = _("Chat") if getattr(self.session, "spectating", False) else _("Chat (c to answer)")
-                self.notify(f"{colour(seat)} ({name}): {said}", title=title, timeout=8,
-                            markup=False)
-        self._chat_told = len(lines)
-
-    def _table_moved(self) -> None:
-        if not self._pump_queued:
-            self._pump_queued = True
-            self.call_later(self._pump_from_table)
-
-    def _pump_from_table(self) -> None:
-        self._pump_queued = False
-        if self.is_attached:
-            self.pump()
-
     def watch_mode(self) -> None:
         self.call_after_refresh(self._fit, self.app.size)
-        self.call_after_refresh(self._focus_choices)
+        self.call_after_refresh(self.focus_decision)
 
     def on_resize(self, event) -> None:
         mode = layout_for(event.size)
@@ -258,7 +199,7 @@ class GameScreen(Localised, Screen):
         for node in self.query("#main" if self.mode == "compact" else "#map"):
             node.styles.height = rows
 
-    def _focus_choices(self) -> None:
+    def focus_decision(self) -> None:
         """The options take the keys while there is a decision (never for a
         spectator, who has none: the footer offers no Choose then)."""
         if self.view is None or self.view.decision is None:
@@ -268,35 +209,16 @@ class GameScreen(Localised, Screen):
 
     # --- driving the game ---------------------------------------------------------------------
 
-    def pump(self) -> None:
-        """Let the game run until a person or a bot must decide, then show it.
-        With ``bot_delay`` 0 the bots answer at once, without a worker."""
-        self._token += 1
-        before = len(self.session.log)
-        nxt = self.session.next()
-        while nxt.kind == "bot" and (self.bot_delay <= 0 or self._fast):
-            self.session.apply_bot(nxt, self.session.think_job(nxt)())
-            nxt = self.session.next()
-        self.session.save()
-        if len(self.session.log) != before or nxt.kind == "bot":
-            self._others_moved = True
-        self._next = nxt
-        if nxt.kind == "person" and nxt.seat != self.session.viewer:
-            self._hand_over(nxt.seat)
-        if nxt.kind != "bot":
-            self._fast = False
+    def show(self) -> None:
         self.refresh_view()
-        if nxt.kind == "bot":
-            self.set_timer(self.bot_delay, partial(self._think, self._token))
-        elif nxt.kind == "over" and not self._ended:
-            self._ended = True
-            self.action_results()
+
+    def show_results(self) -> None:
+        self.action_results()
 
     def refresh_view(self) -> None:
         with self.app.batch_update():
             for bar in self.query(StatusBar):
-                bar.alert = getattr(self.session, "net_alert", "")
-                bar.note = getattr(self.session, "net_note", "")
+                bar.alert, bar.note = self.table_status()
             self.view = self.session.view()
             self._tell_chat()
             self.events = tuple(self.session.log)
@@ -338,9 +260,8 @@ class GameScreen(Localised, Screen):
         viewer = self.session.viewer
         since = self._since_of.setdefault(viewer, self._last_own_move(viewer))
         events = self.session.log[since:]
-        if self._others_moved or self.view.decision.kind == "window":
+        if self.view.decision.kind == "window":   # (after others' moves, PlayScreen guards it)
             self._guard_until = time.monotonic() + self.KEY_GUARD
-        self._others_moved = False
         for widget in self.query(Summary):
             widget.viewer = viewer
         if self.mode == "compact":
@@ -357,36 +278,6 @@ class GameScreen(Localised, Screen):
                 self.action_show_panel("since")
             for box in self.query("#since"):
                 box.scroll_home(animate=False)
-
-    def _think(self, token: int) -> None:
-        if token != self._token or self._next is None or self._next.kind != "bot":
-            return
-        self._run_bot(self.session.think_job(self._next), token, self._next)
-
-    @work(thread=True, exclusive=True, group="bots")
-    def _run_bot(self, job, token: int, nxt: Next) -> None:
-        self.post_message(BotDecided(token, nxt, job()))
-
-    @on(BotDecided)
-    def _bot_decided(self, msg: BotDecided) -> None:
-        if msg.token != self._token:
-            return
-        self.session.apply_bot(msg.next, msg.option)
-        self.pump()
-
-    def _hand_over(self, seat: int) -> None:
-        """Several people at one keyboard: hide the board until the next one is there."""
-        from ankh.tui.screens.dialogs import HandOver
-
-        def done(_=None) -> None:
-            self.session.viewer = seat
-            self._handing_over = False
-            self.refresh_view()
-            self._focus_choices()
-
-        self._handing_over = True
-        self.app.clear_notifications()   # what the last person was told is not for the next
-        self.app.push_screen(HandOver(seat), done)
 
     # --- what the person does -------------------------------------------------------------------
 
@@ -413,24 +304,6 @@ class GameScreen(Localised, Screen):
             if self.panel == "since":
                 self.action_show_panel("map")
         self.pump()
-
-    def guarded(self) -> bool:
-        """Whether keys are still ignored after a new decision appeared."""
-        return time.monotonic() < self._guard_until
-
-    # Keys that could answer a decision (the others only look around).
-    ANSWERING = frozenset({"enter", "space", "u", *"0123456789"})
-
-    def on_key(self, event) -> None:
-        """The key guard: while it holds, a key that could answer is ignored
-        and holds it longer."""
-        if self.view is None or self.view.decision is None or event.key not in self.ANSWERING:
-            return
-        now = time.monotonic()
-        if now < self._guard_until:
-            self._guard_until = now + self.KEY_GUARD
-            event.stop()
-            event.prevent_default()
 
     @on(DecisionPrompt.Highlighted)
     def _highlighted(self, msg: DecisionPrompt.Highlighted) -> None:
@@ -462,28 +335,13 @@ class GameScreen(Localised, Screen):
     def action_back(self) -> None:
         self.query_one(DecisionPrompt).back()
 
-    def action_undo(self) -> None:
-        if not self.session.can_undo():
-            self.notify(self.session.undo_refusal(), title=_("Cannot take back"), timeout=5)
-            return
-        self.session.undo()
-        self.notify(_("Took back your last choice."), timeout=2)
-        self.pump()
-
-    def action_skip(self) -> None:
-        """Let the bots play on at once until your next decision."""
-        if self._next is None or self._next.kind != "bot" or self._fast:
-            return
-        self._fast = True
-        self.pump()
-
     def action_show_panel(self, name: str) -> None:
         if name != "since":
             self._auto_since = False
         self.panel = name
         for sw in self.query("#main").results(ContentSwitcher):
             sw.current = name
-        self._focus_choices()
+        self.focus_decision()
 
     def action_scroll_log(self, direction: int) -> None:
         """Page the log up or down, whatever has the focus (the log shows first);
@@ -508,47 +366,6 @@ class GameScreen(Localised, Screen):
         from ankh.tui.games.morpork.screens.end import EndScreen
         if self.session.over:
             self.app.push_screen(EndScreen(self.session.view()))
-
-    def action_leave(self) -> None:
-        """Ask first; a finished game is left at once."""
-        from ankh.tui.screens.dialogs import Confirm
-        if self.session.over:
-            self.leave()
-            return
-        if getattr(self.session, "networked", False):
-            question = _("Leave the table? The game is saved: the others wait for you, and "
-                         "'ankh join --load' (or 'ankh host --load') brings you back.")
-        elif self.session.path:
-            question = _("Leave this game? It is saved as {name}: you can load it later.").format(
-                name=self.session.path.name)
-        else:
-            question = _("Leave this game? It is not saved.")
-        self.app.push_screen(Confirm(question, _("Leave"), _("Stay")),
-                             lambda yes: self.leave() if yes else None)
-
-    def leave(self) -> None:
-        self._token += 1  # forget any bot still thinking
-        close = getattr(self.session, "close", None)
-        if close is not None:
-            self.run_worker(close(), exclusive=False)
-        if self.session.path:
-            told = _("Left the game. It is saved as {name}.").format(name=self.session.path.name)
-        else:
-            told = _("Left the game.")
-        self.app.notify(told, timeout=4)
-        self.app.pop_screen()
-
-    @property
-    def fingerprint(self) -> str | None:
-        """A networked table's fingerprint (the same on every screen of the table)."""
-        return getattr(self.session, "fingerprint", None)
-
-    def action_fingerprint(self) -> None:
-        from ankh.tui.screens.dialogs import Shown
-        if self.fingerprint:
-            self.app.push_screen(Shown(_("Table fingerprint"), self.fingerprint,
-                                       _("Every screen at this table shows the same words: read them aloud "
-                                         "to compare.")))
 
     def commands(self):
         """This game's commands for the command palette."""
