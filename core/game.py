@@ -41,7 +41,15 @@ class MalformedAction(RulesError):
 
 
 class IllegalAction(RulesError):
-    """The answer is well formed but not allowed in this position."""
+    """The answer is well formed but not allowed in this position.
+
+    ``seat``, where the rules know it: the seat whose own earlier claim the
+    answer refutes (a payment that its hidden cards, once shown, do not
+    cover)."""
+
+    def __init__(self, message: str = "", seat: int | None = None):
+        super().__init__(message)
+        self.seat = seat
 
 
 class RecordError(RulesError):
@@ -220,15 +228,23 @@ class StealRandom(NamedTuple):
     then ``handles`` are as many handles never used before, which the cards
     take in an order only the victim knows: nobody else can tell which went.
     The victim's rules learn its new order by asking ``ShowCards(deck, its
-    handles, victim)`` next.  (Without ``hand`` the table knows the victim's
-    cards by ``handles`` already: a local table's game that lays them out
-    itself, :meth:`Game.table_answer`.)"""
+    handles, victim)`` next.  (Without ``hand`` or ``cards`` the table knows
+    the victim's cards by ``handles`` already: a local table's game that lays
+    them out itself, :meth:`Game.table_answer`.)
+
+    ``cards`` are the victim's face-up cards, by id, when ``deck`` is a hand
+    of face-up cards (:attr:`Game.face_up`) rather than a hidden deck: they
+    enter the steal with its hidden cards (``hand``), ``handles`` names all
+    of them afterwards (``len(cards) + len(hand)`` handles), and the victim's
+    remaining cards are hidden from then on: nobody else can tell which of
+    them went."""
     deck: str
     handles: tuple[int, ...]
     victim: int
     thief: int
     purpose: str
     hand: tuple[int, ...] = ()
+    cards: tuple = ()
 
 
 Request = RollDie | DealCard | Reveal | PassCard | ShowCards | PickRandom | StealRandom
@@ -309,6 +325,10 @@ class Game:
     #: its default first.
     BOTS: dict[str, tuple[str, str]] = {}
     NET_BOTS: tuple[str, ...] = ()
+    #: Hands of face-up cards that a random steal may take from (the rules keep
+    #: them as public counts, not as a hidden deck): name -> the card kinds.
+    #: The rules name a card of such a hand by its index in this tuple.
+    face_up: dict[str, tuple[str, ...]] = {}
 
     # the rules
     def new_state(self, players: int, position: Any = None) -> Any:

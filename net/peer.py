@@ -392,13 +392,20 @@ class Driver:
         a lie about that card (a claim its holder made while the card was
         hidden).  The rules are replayed with every public card known from the
         start, and the first move they refuse is the lie; its signer is blamed,
-        its signed frame the evidence."""
+        its signed frame the evidence.  Cards shown from a hand of face-up
+        cards' hidden slots (proven: they are what the seat holds) that do not
+        pay for what the seat claimed it would pay: the rules name the seat
+        (``IllegalAction.seat``), which is blamed, its last move the evidence."""
         L = self.ledger()
         cards = {name: dict(d.public) for name, d in L.decks.items()}
         liar = illegal_move(L.roster, (f for _, frames in L.log for f in frames), cards,
                             "the cards turned up since")
         if liar is not None:
             return liar
+        seat = getattr(exc, "seat", None)
+        if seat is not None and 0 <= seat < L.n:
+            moves = [frames[0] for wire, frames in L.log if wire.get("t") == "move" and wire.get("seat") == seat]
+            return L.blame(seat, f"its cards, shown, do not pay for its move: {exc}", tuple(moves[-1:]))
         return LocalProtocolError(f"the rules refused the table's answer: {exc}")
 
     # -- requests of the rules as protocol steps ----------------------------------------
@@ -437,10 +444,20 @@ class Driver:
 
     def _steal_op(self, req: StealRandom) -> StealCard:
         """A steal runs as the protocol's random steal, over the hand named as the deck:
-        the victim's dealt cards by their positions, the cards stolen before by their slots."""
+        the victim's dealt cards by their positions, the cards stolen before by their slots,
+        and in a hand of face-up cards its public cards by kind."""
         L = self.ledger()
+        kinds = self.game.face_up.get(req.deck)
+        if kinds is not None:
+            if len(req.hand) + len(req.cards) != len(req.handles):
+                raise LocalProtocolError("the rules steal from a hand of face-up cards without naming every card")
+            try:
+                slots = tuple(kinds[c] for c in req.cards) + tuple(self._slots[(req.deck, h)] for h in req.hand)
+            except (KeyError, IndexError, TypeError):
+                raise LocalProtocolError(f"the rules steal {req!r}: a card no steal made, or no card kind") from None
+            return StealCard(req.deck, kinds, req.victim, req.thief, slots)
         if req.deck not in L.decks:
-            raise LocalProtocolError(f"a steal from a hand of face-up cards ({req.deck!r}) is not wired yet")
+            raise LocalProtocolError(f"a steal from {req.deck!r}, which is no deck and no hand of face-up cards")
         if len(req.hand) != len(req.handles):
             raise LocalProtocolError("the rules steal without naming the victim's cards by their handles (hand): "
                                      "a networked table cannot know them")
@@ -461,7 +478,7 @@ class Driver:
             raise LocalProtocolError(f"the rules ask {req!r}: no one seat holds those cards")
         (owner,) = owners
         if isinstance(req, ShowCards) and req.seat == owner:
-            return None, tuple(self._slot_card(req.deck, h, owner) for h in slots)
+            return None, tuple(self._card_id(req.deck, self._slot_card(req.deck, h, owner)) for h in slots)
         if not isinstance(req, Reveal):
             raise LocalProtocolError(f"the rules ask {req!r}: a card of a steal is shown to everybody or to no one")
         return ShowSlots(req.deck, owner, slots), None
@@ -478,7 +495,12 @@ class Driver:
             card = result.lost[1]
         else:
             card = self._slot_card(req.deck, result.taken, req.thief)
-        return req.handles[made.index(result.taken)], card
+        return req.handles[made.index(result.taken)], self._card_id(req.deck, card)
+
+    def _card_id(self, hand: str, card: str | None) -> Any:
+        """A card of a hand as the rules name it: its kind's index in a hand of face-up cards."""
+        kinds = self.game.face_up.get(hand)
+        return card if kinds is None or card is None else kinds.index(card)
 
     def _slot_card(self, deck: str, slot: int, holder: int) -> str | None:
         """The card of a slot that ``holder`` holds, as far as this driver knows it:
@@ -499,7 +521,7 @@ class Driver:
         if isinstance(op, ShowSlots):
             for h in req.handles:
                 del self._slots[(req.deck, h)]
-            return tuple(result)
+            return tuple(self._card_id(req.deck, c) for c in result)
         if isinstance(req, PickRandom):
             return tuple(req.items[i] for i in result)
         if isinstance(req, DealCard):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import (
-    COLOURS, Deck, Game, Line, PickRandom, RecordError, Reveal, RollDie, SetupError, StealRandom,
+    COLOURS, Deck, Game, Line, PickRandom, RecordError, Reveal, RollDie, SetupError, ShowCards, StealRandom,
 )
 from .board import DEV_IDS, RESOURCES, R_INDEX
 from .notation import format_option, normalise, parse_option
@@ -19,9 +19,9 @@ class Guilds(Game):
     id = GAME_ID
     name = "The Guilds of Ankh-Morpork"
     seats = (3, 4)
-    # Not yet over the network: a steal from a hand of face-up resource cards
-    # has no protocol step yet (the steal of dealt cards has; see docs/fairness.md).
-    networked = False
+    # The resource cards are a hand of face-up cards: a steal takes from them
+    # through the protocol's random steal (docs/fairness.md, "Face-up hands").
+    face_up = {"res": RESOURCES}
     BOTS = {
         "search": ("ankh.core.guilds.search", "SearchBot"),
         "heuristic": ("ankh.core.guilds.bots", "HeuristicBot"),
@@ -94,7 +94,7 @@ class Guilds(Game):
             cards = [r for r in range(5) for _ in range(counts[r])]
             i = rng.randrange(len(cards))
             return req.handles[i], cards[i]
-        if t is Reveal and req.deck == "res":
+        if (t is Reveal or t is ShowCards) and req.deck == "res":
             return tuple(state.rcard[h] for h in req.handles)
         return NotImplemented
 

@@ -123,10 +123,11 @@ def has_licence(s: State, p: int) -> bool:
 # --- hidden cards: settling before a seat pays or shows ---------------------------------------
 
 def settle(s: State, p: int) -> None:
-    """If ``p`` holds or owes hidden handles, ask their reveal; the answer
-    folds them into the public counts.  (Pushed work runs after.)"""
-    if s.hid[p] or s.owe[p]:
-        s.request(fast_new(Reveal, ("res", s.hid[p] + s.owe[p])), r_settled, p)
+    """If ``p`` holds hidden handles, ask their reveal (all of them: its whole
+    hand is public again); the answer folds them into the public counts.
+    (Pushed work runs after.)"""
+    if s.hid[p]:
+        s.request(fast_new(Reveal, ("res", s.hid[p])), r_settled, p)
 
 
 def t_settle(s: State, p: int) -> None:
@@ -134,17 +135,12 @@ def t_settle(s: State, p: int) -> None:
 
 
 def r_settled(s: State, ids, p: int) -> None:
-    hid, owe = s.hid[p], s.owe[p]
-    for h, c in zip(hid + owe, ids):
-        s.rcard[h] = c
     b = p * 5
-    for h in hid:
-        s.res[b + s.rcard[h]] += 1
-    for h in owe:
-        s.res[b + s.rcard[h]] -= 1
-    s.hid[p] = s.owe[p] = ()
-    if min(s.res[b:b + 5]) < 0:
-        raise IllegalAction(f"{COLOURS[p]}'s revealed cards do not match the hand")
+    for h, c in zip(s.hid[p], ids):
+        s.res[b + c] += 1
+        del s.rcard[h]
+        s.rfrom.pop(h, None)
+    s.hid[p] = ()
 
 
 def affordable(s: State, p: int, cost) -> bool:
@@ -158,7 +154,7 @@ def pay(s: State, p: int, cost) -> None:
     res = s.res
     for r in R:
         if res[b + r] < cost[r]:
-            raise IllegalAction(f"{COLOURS[p]} cannot pay {RESOURCES[r]}")
+            raise IllegalAction(f"{COLOURS[p]} cannot pay {RESOURCES[r]}", p)
     for r in R:
         if cost[r]:
             res[b + r] -= cost[r]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from ..game import DealCard, Decision, PickRandom, Reveal, RollDie, RulesError, StealRandom
+from ..game import DealCard, Decision, PickRandom, Reveal, RollDie, RulesError, ShowCards, StealRandom
 from .board import DEV_IDS
 from .bots import HeuristicBot
 from .state import State
@@ -42,20 +42,9 @@ def determinize(s: State, seat: int, rng) -> State:
     rng.shuffle(pool)
     for h, c in zip(unknown, pool):
         w.dcard[h] = c
-    for q in range(w.players):
-        counts = w.res[q * 5:q * 5 + 5]
-        for h in w.hid[q]:
-            if w.rcard[h] is not None:
-                counts[w.rcard[h]] += 1
-        for h in w.owe[q]:
-            if w.rcard[h] is not None:
-                counts[w.rcard[h]] -= 1
-        for h in w.owe[q]:
-            if w.rcard[h] is None:
-                kinds = [r for r in range(5) for _ in range(max(0, counts[r]))]
-                r = kinds[rng.randrange(len(kinds))] if kinds else 0
-                w.rcard[h] = r
-                counts[r] -= 1
+    for h, c in w.rcard.items():
+        if c is None:  # a hidden card this seat never saw: any kind
+            w.rcard[h] = rng.randrange(5)
     w.events = []
     return w.simulate()
 
@@ -74,7 +63,7 @@ def answer(w: State, req, rng):
         return req.handles[i % len(req.handles)], cards[i]
     if t is PickRandom:
         return tuple(rng.sample(list(req.items), req.k))
-    if t is DealCard or t is Reveal:
+    if t is DealCard or t is Reveal or t is ShowCards:
         return w.known_answer(req)
     raise RulesError(f"no answer for {req!r}")
 

@@ -5,7 +5,7 @@ assassin (``r_action_effect``).
 """
 from __future__ import annotations
 
-from ..game import COLOURS, IllegalAction, RollDie, StealRandom, fast_new
+from ..game import COLOURS, IllegalAction, RollDie, ShowCards, StealRandom, fast_new
 from .board import (
     DISTRICT_VERTICES, LABORATORY, NUM_VERTICES, ORE, RESOURCES, ROBBER_SPOTS, SHADES_SPOT,
     SPOT_IDS, TOKENS, TRACK, TRACK_BIT, TRACK_FULL, VERTEX_IDS,
@@ -104,19 +104,57 @@ def r_rob(s: State, opt, p: int) -> None:
 
 
 def steal(s: State, p: int, q: int) -> None:
-    n = s.hand_size(q)
+    """``p`` takes a card at random from ``q``'s whole hand: its public cards
+    and its hidden handles go into the steal, and come out as fresh handles,
+    one the thief's, the others hidden cards of the victim (docs/guilds.md)."""
+    b = q * 5
+    cards = tuple([r for r in R for _ in range(s.res[b + r])])
+    hand = s.hid[q]
+    n = len(cards) + len(hand)
     base = s.rnext
     s.rnext = base + n
     handles = tuple(range(base, base + n))
-    s.request(fast_new(StealRandom, ("res", handles, q, p, "robber", ())), r_stolen, p, q)
+    s.request(fast_new(StealRandom, ("res", handles, q, p, "robber", hand, cards)), r_stolen, p, q, hand, cards)
 
 
-def r_stolen(s: State, answer, p: int, q: int) -> None:
+def r_stolen(s: State, answer, p: int, q: int, hand: tuple[int, ...], cards: tuple[int, ...]) -> None:
     h, card = answer
-    s.rcard[h] = card
+    rc = s.rcard
+    olds = [rc[x] for x in hand]
+    # The victim's cards by kind, where this engine knows them all (the
+    # victim's own, a table's that sees all): the kept cards are laid out in
+    # that order until the victim's order is known (``r_kept``).
+    full = None if None in olds else sorted(cards + tuple(olds))
+    if full is not None and card is not None:
+        if card not in full:
+            raise IllegalAction(f"{COLOURS[q]} holds no {RESOURCES[card]} to steal")
+        full.remove(card)
+    else:
+        full = None
+    for x in hand:
+        del rc[x]
+        s.rfrom.pop(x, None)
+    b = q * 5
+    for r in R:
+        s.res[b + r] = 0
+    base = s.rnext - len(cards) - len(hand)
+    kept = tuple([x for x in range(base, s.rnext) if x != h])
+    for i, x in enumerate(kept):
+        rc[x] = full[i] if full is not None else None
+    rc[h] = card
+    s.rfrom[h] = q
+    s.hid[q] = kept
     s.hid[p] = s.hid[p] + (h,)
-    s.owe[q] = s.owe[q] + (h,)
     s.log("steal", p, f"{COLOURS[p]} steals a card from {COLOURS[q]} (#{h})", handle=h)
+    if kept:
+        s.request(fast_new(ShowCards, ("res", kept, q)), r_kept, q)
+
+
+def r_kept(s: State, ids, q: int) -> None:
+    """The victim's hidden cards in its new order: its engine learns them, the
+    others' learn nothing (None)."""
+    for x, c in zip(s.hid[q], ids):
+        s.rcard[x] = c
 
 
 def hire(s: State, p: int, a: int, b: int) -> None:

@@ -6,14 +6,16 @@ A state is changed in place by :meth:`State.choose` (a seat's decision) and
 cheap, so bots copy before they explore.
 
 Hands (see docs/guilds.md, "Hidden cards"): ``res[p*5 + r]`` are seat p's
-public resource cards.  A card taken by a random steal becomes a *hidden
-handle* ``h``: it lies in the thief's ``hid[p]`` and is owed by the victim
-(``owe[q]``: the victim's public cards include one card that is gone, the
-one ``h`` names).  ``rcard[h]`` is its resource where this engine may know it
-(the thief's, the victim's, a table's that sees all), else None.  A seat's
-true hand is therefore ``res + hid - owe``; its size is public.  Before a
-seat pays or shows cards, the engine asks a :class:`Reveal` of all its
-handles and folds them back into the public counts (``settle``).
+public resource cards; ``hid[p]`` its *hidden handles*, cards whose kind the
+public does not know.  A random steal takes every card of the victim's hand
+(public and hidden) into the steal: the card taken becomes a hidden handle
+of the thief, the others hidden handles of the victim, in an order only the
+victim knows.  ``rcard[h]`` is a hidden handle's resource where this engine
+may know it (its holder's, the victim's of the steal that made it, a table's
+that sees all), else None.  A seat's hand is ``res + hid``; its size is
+public.  Before a seat pays or shows cards, the engine asks a
+:class:`Reveal` of all its handles and folds them back into the public
+counts (``settle``).
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from typing import Any, Callable, Final
 
 from ..game import (
     COLOURS, DealCard, Decision, Event, IllegalAction, MalformedAction, Outcome, PickRandom,
-    Reveal, RollDie, RulesError, StealRandom, fast_new,
+    Reveal, RollDie, RulesError, ShowCards, StealRandom, fast_new,
 )
 from .board import (
     BANK_START, DEV_IDS, FOUNDATIONS, HOUSES, NUM_VERTICES, SHADES_SPOT, TRACK_START, TRACK_BIT,
@@ -41,7 +43,7 @@ SETUP, PHASE_A, PHASE_B, PHASE_C = "setup", "A", "B", "C"
 FIELDS: Final = (
     "players", "occ", "sup", "res", "bank", "gp", "pres", "lock", "parch", "rcpt",
     "dev", "dcard", "dturn", "dtop", "gup", "arrests", "rank", "vshown",
-    "hid", "owe", "rcard", "rnext",
+    "hid", "rcard", "rfrom", "rnext",
     "robber", "fire", "track", "first", "third", "active", "turn", "phase",
     "fixed", "guard_played", "pacts", "bought", "arrested", "offers", "trade", "palace",
     "stack", "pending", "resume", "outcome", "events", "narrate", "trust", "auto",
@@ -69,8 +71,8 @@ class State:
     rank: list[int]             # per seat
     vshown: list[int]           # per seat: Vetinari tokens revealed
     hid: list[tuple[int, ...]]  # per seat: hidden resource handles held
-    owe: list[tuple[int, ...]]  # per seat: hidden resource handles taken from its public cards
     rcard: dict[int, Any]       # hidden resource handle -> resource index or None
+    rfrom: dict[int, int]       # a stolen card's hidden handle -> the victim (who knows it too)
     rnext: int                  # the next fresh hidden handle
     robber: int                 # a token index or SHADES_SPOT
     fire: bool
@@ -124,8 +126,8 @@ class State:
         s.rank = [NO_RANK] * n
         s.vshown = [0] * n
         s.hid = [()] * n
-        s.owe = [()] * n
         s.rcard = {}
+        s.rfrom = {}
         s.rnext = 0
         s.robber = SHADES_SPOT
         s.fire = False
@@ -174,8 +176,8 @@ class State:
         s.rank = self.rank[:]
         s.vshown = self.vshown[:]
         s.hid = self.hid[:]
-        s.owe = self.owe[:]
         s.rcard = self.rcard.copy()
+        s.rfrom = self.rfrom.copy()
         s.rnext = self.rnext
         s.robber = self.robber
         s.fire = self.fire
@@ -300,6 +302,9 @@ class State:
             table = self.dcard if req.deck == "dev" else self.rcard
             ids = tuple([table[h] for h in req.handles])
             return None if None in ids else ids
+        if type(req) is ShowCards:
+            ids = tuple([self.rcard[h] for h in req.handles])
+            return None if None in ids else ids
         if type(req) is DealCard:
             ids = tuple([self.dcard[h] for h in req.handles])
             return None if None in ids else ids
@@ -333,14 +338,14 @@ class State:
         """Resource cards in ``p``'s hand (public: every engine agrees)."""
         b = p * 5
         r = self.res
-        return r[b] + r[b + 1] + r[b + 2] + r[b + 3] + r[b + 4] + len(self.hid[p]) - len(self.owe[p])
+        return r[b] + r[b + 1] + r[b + 2] + r[b + 3] + r[b + 4] + len(self.hid[p])
 
     def hand(self, p: int) -> list[int]:
         """``p``'s resource cards by kind as this engine knows them: hidden
         handles it cannot see count as possibly any kind (an upper bound)."""
         b = p * 5
         out = self.res[b:b + 5]
-        if self.hid[p] or self.owe[p]:
+        if self.hid[p]:
             unknown = 0
             for h in self.hid[p]:
                 c = self.rcard[h]
@@ -348,10 +353,6 @@ class State:
                     unknown += 1
                 else:
                     out[c] += 1
-            for h in self.owe[p]:
-                c = self.rcard[h]
-                if c is not None:
-                    out[c] -= 1
             if unknown:
                 out = [x + unknown for x in out]
         return out
@@ -364,8 +365,6 @@ class State:
         rc = self.rcard
         for h in self.hid[p]:
             out[rc[h]] += 1
-        for h in self.owe[p]:
-            out[rc[h]] -= 1
         return out
 
     def memberships(self, p: int) -> int:
@@ -434,6 +433,11 @@ def check_answer(s: State, req, answer):
         if card is not None and card not in range(5):
             raise MalformedAction(f"{card!r} is not a resource")
         return (h, card)
+    if t is ShowCards:
+        if (not isinstance(answer, (tuple, list)) or len(answer) != len(req.handles)
+                or any(c is not None and c not in range(5) for c in answer)):
+            raise MalformedAction(f"expected {len(req.handles)} resources or None, got {answer!r}")
+        return tuple(answer)
     if t is DealCard or t is Reveal:
         if not isinstance(answer, (tuple, list)) or len(answer) != len(req.handles):
             raise MalformedAction(f"expected {len(req.handles)} ids, got {answer!r}")

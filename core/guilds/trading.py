@@ -120,7 +120,7 @@ def move_kind(s: State, a: int, b: int, kind: int, n: int) -> None:
         s.parch[b] += n
     else:
         if s.res[a * 5 + kind] < n:
-            raise IllegalAction(f"{COLOURS[a]} has too few {RESOURCES[kind]}")
+            raise IllegalAction(f"{COLOURS[a]} has too few {RESOURCES[kind]}", a)
         s.res[a * 5 + kind] -= n
         s.res[b * 5 + kind] += n
 

@@ -25,18 +25,10 @@ def view_for(state: State, seat: int | None) -> State:
             continue
         if h in held or h >= state.dtop:
             v.dcard[h] = None
-    mine_res = set(state.hid[seat] + state.owe[seat]) if seat is not None else set()
     for h in v.rcard:
-        if h not in mine_res and not _revealed(state, h):
+        if seat is None or (h not in state.hid[seat] and state.rfrom.get(h) != seat):
             v.rcard[h] = None
     return v
-
-
-def _revealed(state: State, h: int) -> bool:
-    """A hidden resource handle whose card was shown to all (one side settled)."""
-    holders = [q for q in range(state.players) if h in state.hid[q]]
-    owers = [q for q in range(state.players) if h in state.owe[q]]
-    return not holders or not owers
 
 
 def vp_public(state: State, q: int) -> int:
@@ -52,14 +44,14 @@ def state_json(state: State, viewer: int | None = None, running_scores: Any = ()
               for v, o in enumerate(s.occ) if o >= 0}
     players = []
     for q in range(n):
-        hand = s.hand(q) if (viewer == q or not (s.hid[q] or s.owe[q])) else None
+        hand = s.hand(q) if (viewer == q or not s.hid[q]) else None
         dev = [s.dcard[h] or "hidden" for h in s.dev[q]]
         players.append({
             "seat": COLOURS[q],
             "cards": s.hand_size(q),
             "hand": dict(zip(RESOURCES, hand)) if hand is not None else None,
             "public_hand": dict(zip(RESOURCES, s.res[q * 5:q * 5 + 5])),
-            "hidden_cards": len(s.hid[q]), "owed_cards": len(s.owe[q]),
+            "hidden_cards": len(s.hid[q]),
             "parchments": s.parch[q],
             "receipts_up": s.rcpt[q],
             "tokens": dev,

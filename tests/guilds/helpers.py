@@ -32,7 +32,7 @@ def assert_round_trip(g):
     again = LocalGame.from_text(text)
     again.advance()
     for f in ("occ", "res", "bank", "gp", "pres", "lock", "parch", "rcpt", "dev", "dcard",
-              "robber", "fire", "track", "turn", "active", "phase", "hid", "owe"):
+              "robber", "fire", "track", "turn", "active", "phase", "hid", "rcard"):
         assert getattr(again.state, f) == getattr(g.state, f), f
     assert again.state.pending == g.state.pending
 

@@ -119,10 +119,15 @@ def test_steal_hides_the_card_from_the_other_seats():
     assert s.pending.victim == 1 and s.pending.thief == 0 and len(s.pending.handles) == 2
     g.advance()
     (h,) = s.hid[0]
-    assert s.owe[1] == (h,) and s.hand_size(0) == 3 and s.hand_size(1) == 1
+    (kept,) = s.hid[1]
+    assert s.hand_size(0) == 3 and s.hand_size(1) == 1 and s.res[5:10] == [0] * 5
     card = s.rcard[h]
+    assert {card, s.rcard[kept]} == {3, 4}
     assert view_for(s, 0).rcard[h] == card and view_for(s, 1).rcard[h] == card
     assert view_for(s, 2).rcard[h] is None and view_for(s, None).rcard[h] is None
+    # the victim's remaining card is hidden too: only the victim knows it
+    assert view_for(s, 1).rcard[kept] == s.rcard[kept]
+    assert view_for(s, 0).rcard[kept] is None and view_for(s, 2).rcard[kept] is None
     # green's engine only knows an upper bound of red's hand
     assert view_for(s, 2).hand(0) == [2, 2, 1, 1, 1]
     # spending makes the engine reveal the hidden card first
@@ -145,7 +150,6 @@ def test_spending_asks_a_reveal_and_folds_the_card_back():
     assert isinstance(s.pending, Reveal) and s.pending.deck == "res"
     g.advance()
     assert s.hid[0] == () and s.res[0:5] == [1, 1, 0, 0, 0] and s.rcpt[0] == 2
-    assert s.owe[1]                               # yellow settles when it next pays or shows
     assert s.hand_size(1) == 0 and s.bank[OR] == 19
 
 

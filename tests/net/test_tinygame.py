@@ -192,13 +192,19 @@ def test_the_game_played_is_in_the_roster_hash_the_journal_and_the_transcript(tm
         Transcript(first).to_bytes()).roster.kind == "morpork"
 
 
-def test_a_game_not_yet_playable_over_the_network_is_refused_plainly(tmp_path: Path) -> None:
+def test_a_game_not_yet_playable_over_the_network_is_refused_plainly(tmp_path: Path, monkeypatch) -> None:
+    """Every game here is networked; one that is not (a game whose rules ask
+    for something no protocol step answers) is refused by the host and the
+    command line with a plain sentence."""
     from ankh.net.errors import LocalProtocolError
     guilds = get("guilds")
-    assert not guilds.networked and TINY.networked and get("morpork").networked
+    assert guilds.networked and TINY.networked and get("morpork").networked
+    monkeypatch.setattr(guilds, "networked", False)
     with pytest.raises(LocalProtocolError, match="cannot be played over the network yet: only against bots"):
         HostNode(Identity.generate(), "host", seats=3, bots=0, decide=lambda *a: None, report=lambda w, d: None,
                  save_root=tmp_path, kind="guilds")
-    said = subprocess.run([sys.executable, "-m", "ankh.tui.cli", "host", "--headless", "--game", "guilds"],
+    code = ("import sys; from ankh.core.game import get; get('guilds').networked = False; "
+            "from ankh.tui.cli import main; sys.exit(main())")
+    said = subprocess.run([sys.executable, "-c", code, "host", "--headless", "--game", "guilds"],
                           capture_output=True, text=True, timeout=60)
     assert said.returncode == 2 and "cannot be played over the network yet" in said.stderr

@@ -116,7 +116,7 @@ def test_a_networked_steal_needs_the_victims_cards_by_their_handles() -> None:
     peer = star.peers[0]
     with pytest.raises(LocalProtocolError, match="without naming the victim's cards"):
         peer._op_for(StealRandom("cards", (12, 13, 14), 1, 0, "steal"))
-    with pytest.raises(LocalProtocolError, match="face-up cards"):
+    with pytest.raises(LocalProtocolError, match="no deck and no hand of face-up cards"):
         peer._op_for(StealRandom("res", (12, 13, 14), 1, 0, "steal", (0, 1, 2)))
 
 

@@ -80,8 +80,9 @@ async def until_the_game(pilot, session, limit: int = 600) -> None:
     """Wait in the lobby until the game screen comes, confirming the table
     fingerprint once it shows (the deal waits for every player's)."""
     from ankh.tui.games.morpork.screens.game import GameScreen
+    from ankh.tui.screens.play import PlayScreen
     for _ in range(limit):
-        if isinstance(pilot.app.screen, GameScreen):
+        if isinstance(pilot.app.screen, (GameScreen, PlayScreen)):   # either game's screen
             return
         if session.start is not None and not session.confirmed:
             await pilot.press("ctrl+r")

@@ -8,7 +8,8 @@ A game's screen subclasses :class:`PlayScreen` and says how it shows things
 the keys (:meth:`PlayScreen.focus_decision`) and what its end screen is
 (:meth:`PlayScreen.show_results`).  The session may be a networked one
 (``ankh.tui.netplay``): the table then moves on its own and the screen
-follows it, and leaving closes the seat's link.
+follows it, chat comes as notices (``c`` answers), the table fingerprint can
+be shown again, and leaving closes the seat's link.
 
 Textual calls the ``on_mount``/``on_key`` handlers of every class of the
 screen, this one's too: a subclass adds to them and never calls them itself.
@@ -50,6 +51,7 @@ class PlayScreen(Localised, Screen):
         Binding("question_mark", "app.help", NP_("key", "Help"), key_display="?"),
         Binding("f1", "app.help", show=False),
         Binding("q", "leave", NP_("key", "Quit")),
+        Binding("c", "chat", NP_("key", "Chat"), show=False),
     ]
 
     def __init__(self, session: GameSession, bot_delay: float = 0.0) -> None:
@@ -64,6 +66,44 @@ class PlayScreen(Localised, Screen):
         self._guard_until = 0.0
         self._others_moved = False
         self._pump_queued = False   # a networked table moved: a pump is on its way
+        self._chat_told = len(getattr(session, "chat_lines", ()))
+
+    # --- the table (a networked game) ------------------------------------------------------------
+
+    @property
+    def fingerprint(self) -> str | None:
+        """A networked table's fingerprint (the same on every screen of the table)."""
+        return getattr(self.session, "fingerprint", None)
+
+    def table_status(self) -> tuple[str, str]:
+        """A networked table's alert (a link down, the result, an error) and
+        note (whom it waits for, the audit); both empty in a local game."""
+        return getattr(self.session, "net_alert", ""), getattr(self.session, "net_note", "")
+
+    def action_fingerprint(self) -> None:
+        from ankh.tui.screens.dialogs import Shown
+        if self.fingerprint:
+            self.app.push_screen(Shown(_("Table fingerprint"), self.fingerprint,
+                                       _("Every screen at this table shows the same words: read them aloud "
+                                         "to compare.")))
+
+    def action_chat(self) -> None:
+        """A networked game: say something to the table."""
+        from ankh.tui.screens.lobby import ChatDialog
+        say = getattr(self.session, "say", None)
+        if say is not None:
+            self.app.push_screen(ChatDialog(), lambda line: say(line) if line and line.strip() else None)
+
+    def _tell_chat(self) -> None:
+        lines = getattr(self.session, "chat_lines", None)
+        if lines is None or not self.is_current:
+            return  # told once you are back from the help or a dialog
+        from ankh.tui.seats import colour
+        for seat, name, said in lines[self._chat_told:]:
+            if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
+                title = _("Chat") if getattr(self.session, "spectating", False) else _("Chat (c to answer)")
+                self.notify(f"{colour(seat)} ({name}): {said}", title=title, timeout=8, markup=False)
+        self._chat_told = len(lines)
 
     # --- driving ----------------------------------------------------------------------------------
 
@@ -226,6 +266,8 @@ class PlayScreen(Localised, Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "skip":
             return self._next is not None and self._next.kind == "bot" and self.bot_delay > 0
+        if action == "chat":   # a word to the table: a seat at a networked one (spectators read)
+            return getattr(self.session, "networked", False) and not getattr(self.session, "spectating", False)
         if action == "undo":   # every move at a networked table is final; a spectator has none
             return not (self.session.over or getattr(self.session, "networked", False)
                         or getattr(self.session, "spectating", False))

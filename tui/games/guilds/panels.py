@@ -16,8 +16,11 @@ def hidden_vp(view, seat: int) -> int:
     return len(view.known_vetinari(seat))
 
 
-def hand(view, seat: int) -> Text:
-    """Your hand: resources, parchments, development tokens, your standing."""
+def hand(view, seat: int | None) -> Text:
+    """Your hand: resources, parchments, development tokens, your standing
+    (a spectator has none: the players panel shows the table)."""
+    if seat is None:
+        return Text(_("You are watching: every hand is in the players panel."), style="dim")
     t = Text()
     counts = view.hand(seat) + [view.parch[seat]]
     for k, n in enumerate(counts):
@@ -88,14 +91,18 @@ def guild_note() -> Text:
     return Text(_("* member (3+): 3:1 · president 2:1, +1 VP"), style="dim")
 
 
-def rates(view, seat: int, holdings: bool = True) -> Text:
-    t = Text(_("Your rates:") + " ", style="bold")
-    for g in range(5):
-        if g:
-            t.append(" · ")
-        t.append(f"{kind_name(g)} {view.rate(seat, g)}:1", RESOURCE_STYLE[g])
+def rates(view, seat: int | None, holdings: bool = True) -> Text:
+    t = Text(style="bold" if seat is not None else "")
+    if seat is not None:   # a spectator trades with nobody: the bank's stock only
+        t.append(_("Your rates:") + " ")
+        for g in range(5):
+            if g:
+                t.append(" · ")
+            t.append(f"{kind_name(g)} {view.rate(seat, g)}:1", RESOURCE_STYLE[g])
+    else:
+        holdings = True
     if holdings or not all(view.bank):
-        t.append("\n" + _("The bank holds:") + " ", "dim")
+        t.append(("\n" if seat is not None else "") + _("The bank holds:") + " ", "dim")
         t.append(" · ".join(f"{kind_name(g)} {view.bank[g]}" for g in range(5)), "dim")
     return t
 

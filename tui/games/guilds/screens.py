@@ -138,7 +138,12 @@ class GameScreen(PlayScreen):
         self.focus_decision()
 
     def focus_decision(self) -> None:
-        self.query_one("#g-choices", Choices).focus()
+        """The options take the keys while there is a decision (a spectator
+        never has one: its footer offers no Choose)."""
+        if self.decision() is not None:
+            self.query_one("#g-choices", Choices).focus()
+        elif self.focused is not None:
+            self.set_focus(None)
 
     def watch_mode(self) -> None:
         self.call_after_refresh(self.show)
@@ -180,7 +185,11 @@ class GameScreen(PlayScreen):
         with self.app.batch_update():
             self._draw_map(view, d, chosen, highlighted)
             self._set("#g-hand", panels.hand(view, me))
-            self._set("#g-players", panels.players(view, me))
+            players = panels.players(view, me)
+            if self.fingerprint:   # to read aloud and compare, whenever
+                players = Group(players, Text.assemble("\n", (_("Table fingerprint") + ": ", "bold"),
+                                                       self.fingerprint))
+            self._set("#g-players", players)
             self._set("#g-guilds", Group(panels.guilds(view), panels.guild_note()))
             if self.mode == "wide":
                 self._set("#g-bank", Group(panels.rates(view, me, holdings=False), panels.costs_at_a_glance()))
@@ -195,6 +204,7 @@ class GameScreen(PlayScreen):
                 self._new_decision(d, log[since:])
             self._shown_decision = shown
             self._tell_news()
+            self._tell_chat()
             self._show_prompt(view, d)
         self.call_after_refresh(self._scroll_news)
 
@@ -252,9 +262,11 @@ class GameScreen(PlayScreen):
         if view.outcome is not None:
             head.append(_("The game is over. Press r for the results."), "bold")
         elif d is None:
-            who = self._next.seat if self._next is not None and self._next.seat is not None else view.active
+            pending = getattr(getattr(view, "pending", None), "seat", None)   # a decision's (a request has none)
+            who = (self._next.seat if self._next is not None and self._next.seat is not None
+                   else pending if pending is not None else view.active)
             head.append_text(_assemble(_("{seat} is thinking…"), seat=seat_tag(who)))
-            if self.bot_delay > 0:
+            if self.bot_delay > 0 and not getattr(self.session, "networked", False):
                 head.append("  " + _("(space: skip ahead)"), "dim")
         else:
             head.append(prompt_text(view, d), "bold")
@@ -267,6 +279,13 @@ class GameScreen(PlayScreen):
         if view.trade is not None and (d is None or d.kind != "answer"):   # the answers so far
             head.append("\n")
             head.append_text(self._answers(view))
+        alert, note = self.table_status()
+        if alert or note:   # a networked table: a link down, the result; whom it waits for
+            head.append("\n")
+            if alert:
+                head.append(alert, "bold red")
+            if note:
+                head.append(("  " if alert else "") + note, "dim")
         for w in self.query("#g-head").results(Static):
             w.update(head)
         choices = self.query_one("#g-choices", Choices)
@@ -280,7 +299,7 @@ class GameScreen(PlayScreen):
                 for i, o in enumerate(options))
             if options:
                 choices.highlighted = 0
-                choices.focus()
+            self.focus_decision()
 
     def _answers(self, view) -> Text:
         """The trade on the table and the answers so far."""
@@ -316,7 +335,8 @@ class GameScreen(PlayScreen):
         for e in fresh:
             if e.kind == "roll" or e.kind == "win":
                 lines.append(describe(e, me).plain)
-            elif e.seat != me and (f"from {_colour_en(me)}" in e.text or e.text.endswith(f"to {_colour_en(me)}")):
+            elif me is not None and e.seat != me and (f"from {_colour_en(me)}" in e.text
+                                                       or e.text.endswith(f"to {_colour_en(me)}")):
                 hits.append(describe(e, me).plain)
         for got, title, severity in ((lines, _("Happening now"), "information"),
                                      (hits, _("This concerns you"), "warning")):
@@ -416,7 +436,7 @@ class GameScreen(PlayScreen):
         self.panel = name
         for sw in self.query("#g-main").results(ContentSwitcher):
             sw.current = name
-        self.query_one("#g-choices", Choices).focus()
+        self.focus_decision()
         self.call_after_refresh(self._scroll_news)
 
     def action_scroll_log(self, direction: int) -> None:
@@ -437,8 +457,9 @@ class GameScreen(PlayScreen):
         self.action_results()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "show_panel":
-            return self.mode == "compact"
+        if action == "show_panel":   # a spectator has no hand: the players panel shows the table
+            return self.mode == "compact" and not (getattr(self.session, "spectating", False)
+                                                   and parameters == ("hand",))
         if action == "results":
             return self.session.over
         if action == "trade":
@@ -448,7 +469,11 @@ class GameScreen(PlayScreen):
 
     def commands(self):
         from textual.app import SystemCommand
-        yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
+        if self.fingerprint:
+            yield SystemCommand(_("Table fingerprint"), _("Show it again, to compare with the other screens"),
+                                self.action_fingerprint)
+        if self.check_action("undo", ()):
+            yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
         yield SystemCommand(_("Leave the game"), _("Back to the title screen (asks first)"), self.action_leave)
 
 

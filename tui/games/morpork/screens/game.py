@@ -26,7 +26,7 @@ from ankh.core.morpork.views import PlayerView
 from ankh.tui.i18n import _, NP_
 from ankh.tui.screens.play import PlayScreen
 from ankh.tui.session import GameSession
-from ankh.tui.games.morpork.text import AREA_IDS, area_names, colour
+from ankh.tui.games.morpork.text import AREA_IDS, area_names
 from ankh.tui.games.morpork.words import (changed_areas, describe, gained_this_turn, hits, notable, others_acted,
                                           summary, worth_a_line)
 from ankh.tui.games.morpork.widgets.board import CityMap, map_height
@@ -99,7 +99,6 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         self._noticed = len(session.log)      # events already told as notices
         self._shown_decision = None
         self._auto_since = False
-        self._chat_told = len(getattr(session, "chat_lines", ()))
         self.set_reactive(GameScreen.mode, layout_for(self.app.size))
 
     # Happenings that follow from a seat's own decision (for finding, in a loaded
@@ -170,13 +169,6 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         self._fit(self.app.size)
         self.call_after_refresh(self.focus_decision)
 
-    def action_chat(self) -> None:
-        """A networked game: say something to the table."""
-        from ankh.tui.screens.lobby import ChatDialog
-        say = getattr(self.session, "say", None)
-        if say is not None:
-            self.app.push_screen(ChatDialog(), lambda line: say(line) if line and line.strip() else None)
-
     def _holding_notices(self) -> bool:
         """Whether news of the game waits: over the help or a dialog, or (at
         80×24) over the map and options of your decision, none is shown."""
@@ -190,17 +182,6 @@ class GameScreen(PlayScreen, inherit_bindings=False):
     def on_screen_resume(self) -> None:
         if self.view is not None:
             self.refresh_view()
-
-    def _tell_chat(self) -> None:
-        lines = getattr(self.session, "chat_lines", None)
-        if lines is None or not self.is_current:
-            return  # told once you are back from the help or a dialog
-        for seat, name, said in lines[self._chat_told:]:
-            if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
-                title = _("Chat") if getattr(self.session, "spectating", False) else _("Chat (c to answer)")
-                self.notify(f"{colour(seat)} ({name}): {said}", title=title, timeout=8,
-                            markup=False)
-        self._chat_told = len(lines)
 
     def watch_mode(self) -> None:
         self.call_after_refresh(self._fit, self.app.size)
@@ -237,8 +218,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
     def refresh_view(self) -> None:
         with self.app.batch_update():
             for bar in self.query(StatusBar):
-                bar.alert = getattr(self.session, "net_alert", "")
-                bar.note = getattr(self.session, "net_note", "")
+                bar.alert, bar.note = self.table_status()
             self.view = self.session.view()
             self._tell_chat()
             self.events = tuple(self.session.log)
@@ -386,18 +366,6 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         from ankh.tui.games.morpork.screens.end import EndScreen
         if self.session.over:
             self.app.push_screen(EndScreen(self.session.view()))
-
-    @property
-    def fingerprint(self) -> str | None:
-        """A networked table's fingerprint (the same on every screen of the table)."""
-        return getattr(self.session, "fingerprint", None)
-
-    def action_fingerprint(self) -> None:
-        from ankh.tui.screens.dialogs import Shown
-        if self.fingerprint:
-            self.app.push_screen(Shown(_("Table fingerprint"), self.fingerprint,
-                                       _("Every screen at this table shows the same words: read them aloud "
-                                         "to compare.")))
 
     def commands(self):
         """This game's commands for the command palette."""
