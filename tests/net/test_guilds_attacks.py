@@ -1,0 +1,165 @@
+"""Cheats against the guild variant's networked play, where the random steal
+takes from hands of face-up cards: each is tried by a modified client (or a
+tampering host) and the seat that cheated, and no other, is named by every
+seat and by ``ankh verify``."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+
+from ankh.core.game import Decision
+from ankh.core.guilds.board import SHADES_SPOT
+from ankh.core.guilds.turn import phase_c_options
+from ankh.core.guilds.views import view_for
+from ankh.net.errors import RemoteProtocolError
+from ankh.net.peer import GamePeer
+from ankh.net.seat import ANY_LINK, SeatProtocol
+from ankh.net.verify import verify_transcript
+
+from .star import Star, seat_secrets
+from .test_guilds_net import guild_bots
+from .test_hidden_lies import Liar
+
+
+def guild_star(players: int, seed: bytes, liar: int, lie) -> Star:
+    roster, secrets = seat_secrets(players, seed, "guilds")
+    peers = []
+    for s in secrets:
+        proto = SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)
+        peers.append(Liar(proto, lie) if s.seat == liar else GamePeer(proto))
+    return Star(peers)
+
+
+def others_options(peer: GamePeer, options: Callable[[Any, int], list[tuple]], d: Decision) -> list[tuple]:
+    """What a seat that does not see ``peer``'s hidden cards would accept from
+    it now (an upper bound on them) that its own rules, which know them, would not."""
+    view = view_for(peer.engine, None)
+    return [o for o in options(view, peer.me) if o not in d.options]
+
+
+class Robber:
+    """A bot that robs whenever it may (steals are what these cheats need)."""
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    def choose(self, engine, d: Decision) -> tuple:
+        robs = [o for o in d.options if o[0] == "rob"]
+        if robs:
+            return robs[0]
+        if d.kind == "seven":
+            moves = [o for o in d.options if o[0] == "robber" and o[1] != SHADES_SPOT]
+            if moves:
+                return moves[0]
+        return self.bot.choose(engine, d)
+
+
+def robbers(players: int, seed: int) -> list[Robber]:
+    return [Robber(b) for b in guild_bots(players, seed)]
+
+
+def play_until_blamed(star: Star, bots) -> RemoteProtocolError:
+    try:
+        star.play(bots)
+    except RemoteProtocolError as exc:
+        return exc
+    raise AssertionError("the cheat went through")
+
+
+def run(star: Star, bots, max_rounds: int = 20_000) -> dict[int, RemoteProtocolError]:
+    """Play until every seat has stopped on an error or the game ends: the
+    host relays every frame it took before it works on it, as the real host
+    does, so that every seat checks the cheat itself.  Returns each seat's error."""
+    errors: dict[int, RemoteProtocolError] = {}
+    hub, peers = star.hub, star.peers
+
+    def guard(s: int, fn) -> bool:
+        if s in errors:
+            return False
+        try:
+            star.events[s] += fn()
+        except RemoteProtocolError as exc:
+            errors[s] = exc
+        return True
+
+    guard(0, hub.start)
+    hub.relay()
+    for s, p in enumerate(peers[1:], 1):
+        guard(s, p.start)
+    for _ in range(max_rounds):
+        moved = True
+        while moved:
+            moved = False
+            for s, p in enumerate(peers[1:], 1):
+                for frame in p.data_to_send():  # a cheat's frames go out even once its own rules stopped
+                    guard(0, lambda: hub.from_seat(s, frame, pump=False))
+                    hub.relay()
+                    guard(0, hub.pump)
+                    hub.relay()
+                    moved = True
+                for frame in hub.outbox(s):
+                    moved = guard(s, lambda: p.receive(frame, via=0)) or moved
+        if len(errors) == len(peers) or all(p.phase == "done" for p in peers):
+            return errors
+        acted = False
+        for s, p in enumerate(peers):
+            d = None if s in errors else p.decision
+            if d is not None:
+                option = bots[s].choose(p.engine, d)
+                acted = guard(s, (lambda: hub.host_choose(option)) if s == 0 else (lambda: p.choose(option))) or acted
+                hub.relay()
+        if not acted and not any(hub.outbox(s) or peers[s].data_to_send() for s in () ):
+            if not any(p.decision is not None for s, p in enumerate(peers) if s not in errors):
+                # nothing moves: either the game ended or every honest seat stopped
+                if all(s in errors or p.phase == "done" for s, p in enumerate(peers)):
+                    return errors
+                waiting = sorted({w for s, p in enumerate(peers) if s not in errors for w in p.waiting_for()})
+                if errors:
+                    return errors
+                raise AssertionError(f"the game stalled, waiting for {waiting}")
+    raise AssertionError("the game did not end")
+
+
+def blamed_by_all_honest(star: Star, errors: dict[int, RemoteProtocolError], cheat: int) -> list[RemoteProtocolError]:
+    honest = [s for s in range(len(star.peers)) if s != cheat]
+    assert set(honest) <= set(errors), f"seats {sorted(set(honest) - set(errors))} went on: {errors}"
+    for s in honest:
+        assert errors[s].seat == cheat, (s, str(errors[s]))
+    return [errors[s] for s in honest]
+
+
+def verified_blame(star: Star, cheat: int) -> Any:
+    saved = max((p.protocol.transcript() for s, p in enumerate(star.peers) if s != cheat), key=lambda t: len(t.ops))
+    report = verify_transcript(saved.to_bytes())
+    assert report.status == "violation", str(report)
+    assert [v.seat for v in report.violations] == [cheat], str(report)
+    return report
+
+
+# --- a seat that claims a move its hidden cards cannot pay ------------------------------------------
+
+PAID = ("found", "house", "villa", "dev", "gp", "bank", "refresh")
+
+
+def short_build(peer: Liar, d: Decision):
+    if peer.lies or d.kind != "action" or not peer.engine.hid[peer.me]:
+        return None
+    extra = [o for o in others_options(peer, phase_c_options, d) if o[0] in PAID]
+    return extra[0] if extra else None
+
+
+SEED = 5  # a game in which seat 1 robs three times, its victims 0, 2 and 3
+
+
+@pytest.mark.parametrize("liar", [1, 2, 3])
+def test_a_seat_that_builds_with_hidden_cards_it_does_not_hold_is_named_by_every_seat(liar: int) -> None:
+    """The thief (seat 1) or a victim (seats 2, 3) of its steals: the other
+    seats' rules offer it a build its hidden cards might pay, its show proves
+    they do not, and every honest seat and ``ankh verify`` name it."""
+    star = guild_star(4, b"guild%d" % SEED, liar, short_build)
+    errors = run(star, robbers(4, SEED))
+    assert star.peers[liar].lies, "the seed was chosen for a game where the liar holds hidden cards"
+    blames = blamed_by_all_honest(star, errors, liar)
+    assert all("do not pay for its move" in str(e) or "illegal move" in str(e) for e in blames), blames
+    verified_blame(star, liar)
