@@ -460,7 +460,10 @@ class Driver:
     def _stolen(self, req: StealRandom, result: Any) -> tuple:
         """The answer to a steal from its result (``steal.Stolen``): the slots made, in
         the victim's new order, are the rules' ``handles``; the thief and the victim
-        know the card taken."""
+        know the card taken.  From a hand of face-up cards the victim's rules are not
+        told it (its seat knows it, ``lost``): they judge the thief's moves by what
+        every other seat knows of its hand, since a move only the victim could see
+        through is refused by nobody else until the card is shown."""
         made = sorted((*result.kept, result.taken))  # handed out in the new order
         for h in req.hand:
             self._slots.pop((req.deck, h), None)
@@ -468,7 +471,7 @@ class Driver:
         keys = self.ledger().hand_keys.get(req.deck)
         card = None
         if result.lost is not None:  # the victim's side
-            card = result.lost[1]
+            card = result.lost[1] if req.deck not in self.game.face_up else None
         elif keys is not None and self.viewer == req.thief:
             card = keys.card(result.taken)
         return req.handles[made.index(result.taken)], self._card_id(req.deck, card)

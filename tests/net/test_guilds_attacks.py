@@ -10,6 +10,7 @@ import pytest
 
 from ankh.core.game import Decision
 from ankh.core.guilds.board import SHADES_SPOT
+from ankh.core.guilds.trading import holdings
 from ankh.core.guilds.turn import phase_c_options
 from ankh.core.guilds.views import view_for
 from ankh.net.errors import RemoteProtocolError
@@ -57,6 +58,23 @@ class Robber:
 
 def robbers(players: int, seed: int) -> list[Robber]:
     return [Robber(b) for b in guild_bots(players, seed)]
+
+
+class Trader(Robber):
+    """Once ``liar`` has lied, a bot that takes every trade it is offered, and
+    a deal with the liar whenever it may."""
+
+    def __init__(self, bot, liar: GamePeer):
+        super().__init__(bot)
+        self.liar = liar
+
+    def choose(self, engine, d: Decision) -> tuple:
+        if self.liar.lies:
+            if d.kind == "answer" and ("accept",) in d.options:
+                return ("accept",)
+            if d.kind == "deal":
+                return next((o for o in d.options if o[0] == "deal" and o[1] == self.liar.me), d.options[0])
+        return super().choose(engine, d)
 
 
 def play_until_blamed(star: Star, bots) -> RemoteProtocolError:
@@ -163,3 +181,54 @@ def test_a_seat_that_builds_with_hidden_cards_it_does_not_hold_is_named_by_every
     blames = blamed_by_all_honest(star, errors, liar)
     assert all("do not pay for its move" in str(e) or "illegal move" in str(e) for e in blames), blames
     verified_blame(star, liar)
+
+
+# --- a trade one side cannot pay: that side is named, never its honest counterparty -----------------
+
+def give_options(view, me: int) -> list[tuple]:
+    have = holdings(view, me)
+    return [("give", k, n) for k in range(6) for n in (1, 2) if n <= have[k]]
+
+
+def accept_options(view, me: int) -> list[tuple]:
+    _, _, _, wk, wn, _, _ = view.trade
+    return [("accept",)] if holdings(view, me)[wk] >= wn else []
+
+
+def short_trade(kind: str, options):
+    def lie(peer, d: Decision):
+        if peer.lies or d.kind != kind or not peer.engine.hid[peer.me]:
+            return None
+        extra = [o for o in others_options(peer, options, d) if o[0] in ("give", "accept")]
+        return extra[0] if extra else None
+    return lie
+
+
+@pytest.mark.parametrize("side,liar", [("offer", 1), ("answer", 0)])
+def test_a_trade_one_side_cannot_pay_names_that_side_not_its_honest_counterparty(side: str, liar: int) -> None:
+    """The liar offers cards it does not hold, or accepts an offer with cards it
+    does not hold; an honest seat takes the deal.  Both sides show their hidden
+    cards before the exchange; the rules name the side whose cards fall short,
+    and every honest seat (the counterparty among them) and ``ankh verify`` agree."""
+    options = give_options if side == "offer" else accept_options
+    star = guild_star(4, b"guild%d" % SEED, liar, short_trade(side, options))
+    errors = run(star, [Trader(b, star.peers[liar]) for b in guild_bots(4, SEED)])
+    assert star.peers[liar].lies, "the seed was chosen for a game where the liar trades holding hidden cards"
+    blames = blamed_by_all_honest(star, errors, liar)
+    assert all("do not pay for its move" in str(e) or "illegal move" in str(e) for e in blames), blames
+    verified_blame(star, liar)
+
+
+def test_a_bluffed_offer_that_only_the_victim_could_see_through_is_judged_alike_by_every_seat() -> None:
+    """The thief offers a card it does not hold, which the seat it stole from
+    knows, and nobody takes the offer: no card moves, so no show proves the
+    bluff, and every seat (the victim among them) lets it pass as the public
+    rules do.  Refused by the victim alone, the victim would stop while the
+    others, who cannot check its evidence, went on: the honest seat would be
+    the one the game waits for."""
+    star = guild_star(4, b"guild%d" % SEED, 1, short_trade("offer", give_options))
+    errors = run(star, robbers(4, SEED))
+    assert star.peers[1].lies, "the seed was chosen for a game where the thief trades holding a stolen card"
+    honest = [0, 2, 3]
+    assert not errors or set(honest) <= set(errors), f"the honest seats disagree: {errors}"
+    assert all(e.seat == 1 for e in errors.values()), errors
