@@ -153,6 +153,19 @@ class Driver:
             return shuffle_steps(op.spec, self.players)
         return steal_steps(op) if isinstance(op, StealCard) else [op]
 
+    def _expect_step(self) -> None:
+        """Where this reader follows the log (a replay, a spectator) and no step is
+        under way, the one the rules ask next is begun, so that a frame handed on
+        as evidence is checked against it, as a seat checks it: one that answers
+        another step (a steal over another hand, say) names its signer."""
+        L = self.ledger()
+        if L.op is not None or self._waiting is None:
+            return
+        subs = self._substeps(self._waiting[1])
+        k = L.index - self.steps
+        if 0 <= k < len(subs) and not isinstance(subs[k], Move):
+            L.begin(subs[k])
+
     def _replayed(self, op: Op) -> int:
         """How many of ``op``'s protocol steps the saved log holds (followed just far enough)."""
         L = self.ledger()
@@ -311,6 +324,7 @@ class Driver:
         if L.holds(env):
             return None  # a message this step already holds, handed on again: its signer did nothing twice
         try:
+            self._expect_step()
             self._take_evidence(frame)
         except Divergence:
             return None

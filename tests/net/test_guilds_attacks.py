@@ -4,6 +4,8 @@ tampering host) and the seat that cheated, and no other, is named by every
 seat and by ``ankh verify``."""
 from __future__ import annotations
 
+import dataclasses
+
 from typing import Any, Callable
 
 import pytest
@@ -14,10 +16,12 @@ from ankh.core.guilds.trading import holdings
 from ankh.core.guilds.turn import phase_c_options
 from ankh.core.guilds.views import view_for
 from ankh.net.errors import RemoteProtocolError
-from ankh.net.peer import GamePeer
+from ankh.net.peer import GamePeer, Spectator
 from ankh.net.seat import ANY_LINK, SeatProtocol
+from ankh.net.transcript import Transcript
 from ankh.net.verify import verify_transcript
 
+from .nethelp import decode, resign, swap_scalar
 from .star import Star, seat_secrets
 from .test_guilds_net import guild_bots
 from .test_hidden_lies import Liar
@@ -232,3 +236,100 @@ def test_a_bluffed_offer_that_only_the_victim_could_see_through_is_judged_alike_
     honest = [0, 2, 3]
     assert not errors or set(honest) <= set(errors), f"the honest seats disagree: {errors}"
     assert all(e.seat == 1 for e in errors.values()), errors
+
+
+# --- a victim that steals over another hand than its own ---------------------------------------------
+
+class OtherHand(GamePeer):
+    """A modified client: as a victim, it runs its first steal over a hand with
+    one face-up card changed (its proofs are sound, for that hand)."""
+
+    swapped = 0
+
+    def _steal_op(self, req):
+        op = super()._steal_op(req)
+        if self.viewer == req.victim and not self.swapped:
+            slots = list(op.slots)
+            i = next(i for i, s in enumerate(slots) if isinstance(s, str))
+            slots[i] = "brick" if slots[i] != "brick" else "ore"
+            self.swapped += 1
+            op = dataclasses.replace(op, slots=tuple(slots))
+        return op
+
+
+@pytest.mark.parametrize("cheat", [3, 0])
+def test_a_victim_that_commits_to_another_hand_than_the_public_one_is_named(cheat: int) -> None:
+    """Every seat builds the victim's hand from its own rules: a steal message
+    over any other hand answers another step.  The seats that see it name the
+    victim; the host's evidence names it at the others, at a spectator, and in
+    ``ankh verify`` of the host's journal."""
+    roster, secrets = seat_secrets(4, b"guild%d" % SEED, "guilds")
+    star = Star([(OtherHand if s.seat == cheat else GamePeer)(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0))
+                 for s in secrets])
+    errors = run(star, robbers(4, SEED))
+    assert star.peers[cheat].swapped
+    honest = [s for s in range(4) if s != cheat]
+    caught = [s for s in honest if s in errors]
+    assert caught and all(errors[s].seat == cheat and "different step" in str(errors[s]) for s in caught), errors
+    evidence = list(errors[caught[0]].evidence)
+    for s in honest:
+        if s not in errors:  # a seat the host did not relay the frame to: the evidence convinces it
+            verdict = star.peers[s].judge(evidence)
+            assert verdict is not None and verdict.seat == cheat, verdict
+    journal = star.peers[caught[0]].protocol.transcript()
+    watcher = Spectator(roster)
+    watcher.feed(journal.frames())
+    verdict = watcher.judge(evidence)
+    assert verdict is not None and verdict.seat == cheat, verdict
+    journal.blame = evidence
+    report = verify_transcript(journal.to_bytes())
+    assert [v.seat for v in report.violations] == [cheat], str(report)
+
+
+# --- ankh verify on a guild game's log, tampered ------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def guild_game() -> Star:
+    roster, secrets = seat_secrets(4, b"guild%d" % SEED, "guilds")
+    star = Star([GamePeer(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)) for s in secrets])
+    assert run(star, robbers(4, SEED)) == {}
+    return star
+
+
+def tampered(star: Star, kind: str, change) -> tuple[bytes, int]:
+    """The saved game with the first ``kind`` frame changed and signed again by its sender."""
+    t = star.peers[0].protocol.transcript()
+    ops = [list(step) for step in t.ops]
+    i, k = next((i, k) for i, step in enumerate(ops) for k, f in enumerate(step) if decode(f)["kind"] == kind)
+    sender = decode(ops[i][k])["from"]
+    ops[i][k] = resign(ops[i][k], star.peers[sender].protocol.secrets.identity, change)
+    return Transcript(t.roster, ops).to_bytes(), sender
+
+
+def test_ankh_verify_says_the_guild_game_with_steals_is_fair(guild_game: Star) -> None:
+    report = verify_transcript(guild_game.peers[2].protocol.transcript().to_bytes())
+    assert report.status == "fair" and "3 random steals proven" in str(report), str(report)
+
+
+@pytest.mark.parametrize("what", ["proof", "hand"])
+def test_ankh_verify_names_a_victim_that_changes_a_card_of_its_public_hand(guild_game: Star, what: str) -> None:
+    def change(body: dict) -> None:
+        if what == "proof":
+            body["s"] = swap_scalar(body["s"], 0, 7)
+        else:  # the step's hand says brick where the public knows another card
+            body["op"]["slots"] = ["brick" if body["op"]["slots"][0] != "brick" else "ore"] + body["op"]["slots"][1:]
+
+    data, victim = tampered(guild_game, "steal", change)
+    report = verify_transcript(data)
+    assert [v.seat for v in report.violations] == [victim], str(report)
+    assert "re-randomised" in report.violations[0].message
+
+
+def test_ankh_verify_names_a_thief_that_shows_another_card_than_it_took(guild_game: Star) -> None:
+    def other_card(body: dict) -> None:
+        body["cards"] = ["brick" if body["cards"][0] != "brick" else "ore"] + body["cards"][1:]
+
+    data, thief = tampered(guild_game, "show", other_card)
+    report = verify_transcript(data)
+    assert [v.seat for v in report.violations] == [thief], str(report)
+    assert "does not hold" in report.violations[0].message
