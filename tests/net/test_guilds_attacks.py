@@ -10,21 +10,24 @@ from typing import Any, Callable
 
 import pytest
 
-from ankh.core.game import Decision
+from ankh.core.game import Decision, ShowCards
 from ankh.core.guilds.board import SHADES_SPOT
 from ankh.core.guilds.trading import holdings
 from ankh.core.guilds.turn import phase_c_options
 from ankh.core.guilds.views import view_for
+from ankh.net import group, steal
 from ankh.net.errors import RemoteProtocolError
+from ankh.net.ops import StealCard
 from ankh.net.peer import GamePeer, Spectator
 from ankh.net.seat import ANY_LINK, SeatProtocol
-from ankh.net.transcript import Transcript
+from ankh.net.transcript import next_hash
 from ankh.net.verify import verify_transcript
 
-from .nethelp import decode, resign, swap_scalar
-from .star import Star, seat_secrets
+from .nethelp import decode, swap_scalar
+from .star import Crash, Star, down_at_steal_opening, seat_secrets
 from .test_guilds_net import guild_bots
 from .test_hidden_lies import Liar
+from .test_tinygame_steal import tampered
 
 
 def guild_star(players: int, seed: bytes, liar: int, lie) -> Star:
@@ -81,14 +84,6 @@ class Trader(Robber):
         return super().choose(engine, d)
 
 
-def play_until_blamed(star: Star, bots) -> RemoteProtocolError:
-    try:
-        star.play(bots)
-    except RemoteProtocolError as exc:
-        return exc
-    raise AssertionError("the cheat went through")
-
-
 def run(star: Star, bots, max_rounds: int = 20_000) -> dict[int, RemoteProtocolError]:
     """Play until every seat has stopped on an error or the game ends: the
     host relays every frame it took before it works on it, as the real host
@@ -131,15 +126,11 @@ def run(star: Star, bots, max_rounds: int = 20_000) -> dict[int, RemoteProtocolE
                 option = bots[s].choose(p.engine, d)
                 acted = guard(s, (lambda: hub.host_choose(option)) if s == 0 else (lambda: p.choose(option))) or acted
                 hub.relay()
-        if not acted and not any(hub.outbox(s) or peers[s].data_to_send() for s in () ):
-            if not any(p.decision is not None for s, p in enumerate(peers) if s not in errors):
-                # nothing moves: either the game ended or every honest seat stopped
-                if all(s in errors or p.phase == "done" for s, p in enumerate(peers)):
-                    return errors
-                waiting = sorted({w for s, p in enumerate(peers) if s not in errors for w in p.waiting_for()})
-                if errors:
-                    return errors
-                raise AssertionError(f"the game stalled, waiting for {waiting}")
+        if not acted:  # nothing moves: the seats still going wait for one that stopped, or it is a stall
+            if errors:
+                return errors
+            waiting = sorted({w for p in peers for w in p.waiting_for()})
+            raise AssertionError(f"the game stalled, waiting for {waiting}")
     raise AssertionError("the game did not end")
 
 
@@ -296,16 +287,6 @@ def guild_game() -> Star:
     return star
 
 
-def tampered(star: Star, kind: str, change) -> tuple[bytes, int]:
-    """The saved game with the first ``kind`` frame changed and signed again by its sender."""
-    t = star.peers[0].protocol.transcript()
-    ops = [list(step) for step in t.ops]
-    i, k = next((i, k) for i, step in enumerate(ops) for k, f in enumerate(step) if decode(f)["kind"] == kind)
-    sender = decode(ops[i][k])["from"]
-    ops[i][k] = resign(ops[i][k], star.peers[sender].protocol.secrets.identity, change)
-    return Transcript(t.roster, ops).to_bytes(), sender
-
-
 def test_ankh_verify_says_the_guild_game_with_steals_is_fair(guild_game: Star) -> None:
     report = verify_transcript(guild_game.peers[2].protocol.transcript().to_bytes())
     assert report.status == "fair" and "3 random steals proven" in str(report), str(report)
@@ -333,3 +314,78 @@ def test_ankh_verify_names_a_thief_that_shows_another_card_than_it_took(guild_ga
     report = verify_transcript(data)
     assert [v.seat for v in report.violations] == [thief], str(report)
     assert "does not hold" in report.violations[0].message
+
+
+# --- a seat rebuilt from its log in the middle of a steal from a face-up hand --------------------------
+
+@pytest.mark.parametrize("role", ["victim", "thief"])
+def test_a_guild_seat_rebuilt_in_the_middle_of_a_steal_carries_on_knowing_its_cards(role: str) -> None:
+    """The victim goes down as it sends its opening, or the thief before the
+    opening reaches it; rebuilt from its saved log, it carries on, its rules
+    know the kind of every hidden card it holds, and the game verifies fair."""
+    link, down, stop = down_at_steal_opening(role)
+    roster, secrets = seat_secrets(4, b"guild%d" % SEED, "guilds")
+    star = Star([GamePeer(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)) for s in secrets], link)
+    bots = robbers(4, SEED)
+    with pytest.raises(Crash):
+        star.play(bots, after_round=stop)
+    seat = down["seat"]
+    L = star.peers[seat].protocol.ledger
+    cut = max(i for i, (op, _) in enumerate(L.log[:L.index]) if op["t"] == "steal-pick") + 1
+    fresh = GamePeer.resume(SeatProtocol(roster, star.peers[seat].protocol.secrets, relay=0),
+                            [f for _, frames in L.log[:cut] for f in frames])
+    assert (fresh.protocol.ledger.steal is None) == (role == "victim")
+    del down["seat"]
+    star.rejoin(seat, fresh)
+    star.events[seat] = []
+
+    def knows_own(star: Star) -> None:
+        e = star.peers[seat].engine
+        if not isinstance(e.pending, ShowCards):  # (the victim's look comes right after its steal)
+            assert all(e.rcard[h] is not None for h in e.hid[seat]), (seat, e.hid[seat])
+
+    star.play(bots, after_round=knows_own)
+    assert len({p.final_hash for p in star.peers}) == 1 and None not in {p.final_hash for p in star.peers}
+    assert verify_transcript(fresh.protocol.transcript().to_bytes()).status == "fair"
+
+
+# --- what a spectator learns of a stolen face-up card ----------------------------------------------------
+
+def steal_secrets(star: Star) -> set[bytes]:
+    """Every key of a hidden slot any seat learned (the thief's key of its card
+    among them) and every steal's secret scalars, as 32-byte strings."""
+    found: set[bytes] = set()
+    for peer in star.peers:
+        keys = peer.protocol.ledger.hand_keys.get("res")
+        if keys is not None:
+            found |= {group.scalar_to_bytes(k) for _, k in keys._known.values()}
+    L = star.peers[0].protocol.ledger
+    basis, steals = L.roster.genesis(), 0
+    for op, (wire, frames) in zip(L.history, L.log):
+        if isinstance(op, StealCard):
+            hands = steal.Hands("res", op.kinds, L.n)
+            hands.steals = steals
+            ctx = steal.steal_context(L.roster.game_id, basis, hands, op.victim, op.thief)
+            sec = steal.StealSecrets(star.peers[op.victim].protocol.secrets.master, ctx, len(op.slots))
+            assert group.mul_base_n(sec.e_n) == decode(frames[0])["body"]["E"]
+            found |= {group.scalar_to_bytes(sec.e)} | {group.scalar_to_bytes(r) for r, _ in sec.r}
+            steals += 1
+        basis = next_hash(basis, wire, frames)
+    return found
+
+
+def test_a_spectator_of_a_guild_game_never_learns_a_stolen_card_before_it_is_shown(guild_game: Star) -> None:
+    """Fed the public log step by step, a spectator's rules never know the kind
+    of a hidden card; no slot key or steal secret is anywhere in the stream, and
+    the thief's card is public exactly from its holder's show on."""
+    host = guild_game.peers[0].protocol
+    watcher = Spectator(host.roster)
+    secrets_seen = steal_secrets(guild_game)
+    assert len(secrets_seen) > 3 * 4
+    stream = b"".join(host.transcript().frames())
+    assert not any(k in stream for k in secrets_seen)
+    for step in host.transcript().ops:
+        watcher.feed(step)
+        e = watcher.engine
+        assert all(c is None for c in e.rcard.values()), e.rcard
+    assert watcher.engine.outcome == guild_game.peers[1].engine.outcome
