@@ -11,7 +11,9 @@ from typing import Any, Callable
 import pytest
 
 from ankh.core.game import Decision, ShowCards
+from ankh.core.guilds import seven
 from ankh.core.guilds.board import SHADES_SPOT
+from ankh.core.guilds.seven import victims
 from ankh.core.guilds.trading import holdings
 from ankh.core.guilds.turn import phase_c_options
 from ankh.core.guilds.views import view_for
@@ -23,9 +25,9 @@ from ankh.net.seat import ANY_LINK, SeatProtocol
 from ankh.net.transcript import next_hash
 from ankh.net.verify import verify_transcript
 
-from .nethelp import decode, swap_scalar
+from .nethelp import decode, resign, swap_scalar
 from .star import Crash, Star, down_at_steal_opening, seat_secrets
-from .test_guilds_net import guild_bots
+from .test_guilds_net import guild_bots, knowledge
 from .test_hidden_lies import Liar
 from .test_tinygame_steal import tampered
 
@@ -109,14 +111,16 @@ def run(star: Star, bots, max_rounds: int = 20_000) -> dict[int, RemoteProtocolE
         while moved:
             moved = False
             for s, p in enumerate(peers[1:], 1):
-                for frame in p.data_to_send():  # a cheat's frames go out even once its own rules stopped
-                    guard(0, lambda: hub.from_seat(s, frame, pump=False))
-                    hub.relay()
-                    guard(0, hub.pump)
-                    hub.relay()
+                for sent in p.data_to_send():  # a cheat's frames go out even once its own rules stopped
+                    for frame in star.link(sent, s, 0):
+                        guard(0, lambda: hub.from_seat(s, frame, pump=False))
+                        hub.relay()
+                        guard(0, hub.pump)
+                        hub.relay()
                     moved = True
-                for frame in hub.outbox(s):
-                    moved = guard(s, lambda: p.receive(frame, via=0)) or moved
+                for sent in hub.outbox(s):
+                    for frame in star.link(sent, 0, s):
+                        moved = guard(s, lambda: p.receive(frame, via=0)) or moved
         if len(errors) == len(peers) or all(p.phase == "done" for p in peers):
             return errors
         acted = False
@@ -389,3 +393,81 @@ def test_a_spectator_of_a_guild_game_never_learns_a_stolen_card_before_it_is_sho
         e = watcher.engine
         assert all(c is None for c in e.rcard.values()), e.rcard
     assert watcher.engine.outcome == guild_game.peers[1].engine.outcome
+
+
+# --- steals from hands that hold hidden cards (public cards by kind, hidden ones by slot) ---------------
+
+class HiddenRobber(Robber):
+    """A bot that robs a seat holding hidden cards wherever it can."""
+
+    def choose(self, engine, d: Decision) -> tuple:
+        robs = [o for o in d.options if o[0] == "rob"]
+        if robs:
+            return max(robs, key=lambda o: len(engine.hid[o[1]]))
+        if d.kind == "seven":
+            def reach(o: tuple) -> int:
+                w = engine.copy()
+                w.robber = o[1]
+                return max([len(engine.hid[q]) + 1 for q in victims(w, d.seat)], default=0)
+            spots = [o for o in d.options if o[0] == "robber"]
+            if spots and max(map(reach, spots)):
+                return max(spots, key=reach)
+        return super().choose(engine, d)
+
+
+@pytest.fixture
+def licensed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every seat holds a robber's licence (every engine here runs these rules): steals
+    are many, and some take from hands that hold hidden cards."""
+    monkeypatch.setattr(seven, "has_licence", lambda s, p: True)
+
+
+MIXED = 2  # with every seat licensed, a game whose steals take hidden cards of seats 0, 1 and 3
+
+
+def mixed_steals(star: Star) -> list[list[int]]:
+    return [[x for x in decode(f)["body"]["op"]["slots"] if isinstance(x, int)]
+            for step in star.peers[0].protocol.transcript().ops for f in step if decode(f)["kind"] == "steal"]
+
+
+def test_steals_from_hands_holding_hidden_cards_agree_and_verify_fair(licensed: None) -> None:
+    star = guild_star(4, b"guild%d" % MIXED, -1, None)
+    star.play([HiddenRobber(b) for b in guild_bots(4, MIXED)], after_round=knowledge)
+    assert sum(1 for hidden in mixed_steals(star) if hidden) >= 3
+    assert len({p.final_hash for p in star.peers}) == 1 and None not in {p.final_hash for p in star.peers}
+    report = verify_transcript(star.peers[3].protocol.transcript().to_bytes())
+    assert report.status == "fair", str(report)
+
+
+@pytest.mark.parametrize("how", ["omit", "reuse"])
+def test_a_victim_that_leaves_out_or_repeats_a_hidden_card_is_named(licensed: None, how: str) -> None:
+    """Seat 1, robbed while it holds hidden cards, signs a steal message whose
+    hand leaves one of its hidden slots out, or names one twice: the host names
+    it at once (the hand is not the one its rules ask for), and ``ankh verify``
+    names it from the host's journal and its evidence."""
+    cheated: list[bytes] = []
+
+    def link(frame: bytes, a: int, b: int) -> list[bytes]:
+        payload = decode(frame)
+        if a == 1 and payload["kind"] == "steal" and not cheated:
+            slots = payload["body"]["op"]["slots"]
+            hidden = [i for i, x in enumerate(slots) if isinstance(x, int)]
+            if hidden:
+                def change(body: dict) -> None:
+                    if how == "omit":
+                        del body["op"]["slots"][hidden[0]]
+                    else:
+                        body["op"]["slots"][hidden[-1] if len(hidden) > 1 else 0] = slots[hidden[0]]
+                cheated.append(resign(frame, star.peers[1].protocol.secrets.identity, change))
+                return cheated[-1:]
+        return [frame]
+
+    star = Star(guild_star(4, b"guild%d" % MIXED, -1, None).peers, link)
+    errors = run(star, [HiddenRobber(b) for b in guild_bots(4, MIXED)])
+    assert cheated, "the seed was chosen for a game where seat 1 is robbed holding hidden cards"
+    assert set(errors) == {0} and errors[0].seat == 1 and "different step" in str(errors[0]), errors
+    assert all(star.peers[s].judge(list(errors[0].evidence)).seat == 1 for s in (2, 3))
+    journal = star.peers[0].protocol.transcript()
+    journal.blame = list(errors[0].evidence)
+    report = verify_transcript(journal.to_bytes())
+    assert [v.seat for v in report.violations] == [1], str(report)
