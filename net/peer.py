@@ -159,8 +159,8 @@ class Driver:
         as evidence is checked against it, as a seat checks it: one that answers
         another step (a steal over another hand, say) names its signer."""
         L = self.ledger()
-        if L.op is not None or self._waiting is None:
-            return
+        if self.viewer is not None or L.op is not None or self._waiting is None:
+            return  # a seat begins its steps itself, through its protocol
         subs = self._substeps(self._waiting[1])
         k = L.index - self.steps
         if 0 <= k < len(subs) and not isinstance(subs[k], Move):
