@@ -4,7 +4,9 @@ tampering host) and the seat that cheated, and no other, is named by every
 seat and by ``ankh verify``."""
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+from pathlib import Path
 
 from typing import Any, Callable
 
@@ -18,7 +20,9 @@ from ankh.core.guilds.trading import holdings
 from ankh.core.guilds.turn import phase_c_options
 from ankh.core.guilds.views import view_for
 from ankh.net import group, steal
+from ankh.net.envelope import Identity
 from ankh.net.errors import RemoteProtocolError
+from ankh.net.io.node import HostNode, WatchNode
 from ankh.net.ops import StealCard
 from ankh.net.peer import GamePeer, Spectator
 from ankh.net.seat import ANY_LINK, SeatProtocol
@@ -471,3 +475,36 @@ def test_a_victim_that_leaves_out_or_repeats_a_hidden_card_is_named(licensed: No
     journal.blame = list(errors[0].evidence)
     report = verify_transcript(journal.to_bytes())
     assert [v.seat for v in report.violations] == [1], str(report)
+
+
+def test_real_peers_and_a_spectator_play_guild_steals_and_the_spectator_learns_no_stolen_card(
+        licensed: None, tmp_path: Path) -> None:
+    """Over loopback, a host with three bots and a spectator: the spectator's
+    stream holds no slot key nor a steal's secret scalar, its rules never know a
+    hidden card's kind, and the saved game verifies fair."""
+    bots = {s: HiddenRobber(b) for s, b in enumerate(guild_bots(4, MIXED))}
+
+    async def decide(peer, decision):
+        await asyncio.sleep(0)
+        return bots[peer.me].choose(peer.engine, decision)
+
+    async def watched():
+        host = HostNode(Identity.generate(), "host", seats=4, bots=3, decide=decide, report=lambda w, d: None,
+                        save_root=tmp_path, bind="127.0.0.1", advertise=False, kind="guilds")
+        port = await host.open()
+        watcher = WatchNode(Identity.generate(), report=lambda w, d: None)
+        watcher.keep = True
+        results = await asyncio.wait_for(asyncio.gather(host.run(), watcher.run("127.0.0.1", port)), 600)
+        return host, watcher, results
+
+    host, watcher, (hr, wr) = asyncio.run(watched())
+    assert hr.finished and hr.fair and wr.text == hr.text and wr.fair
+    seats = Star(list(host.local.values()))
+    assert mixed_steals(seats), "a game with every seat licensed has steals"
+    spectator = watcher.spectator.engine
+    assert spectator.hid == host.hub.host.engine.hid and all(c is None for c in spectator.rcard.values())
+    secrets_seen = steal_secrets(seats)
+    stream = b"".join(watcher.seen)
+    assert secrets_seen and not any(k in stream for k in secrets_seen)
+    report = verify_transcript(host.hub.host.protocol.transcript().to_bytes())
+    assert report.status == "fair" and report.steals >= 1, str(report)
