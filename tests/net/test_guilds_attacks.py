@@ -15,7 +15,7 @@ import pytest
 from ankh.core.game import Decision, ShowCards
 from ankh.core.guilds import seven
 from ankh.core.guilds.board import SHADES_SPOT
-from ankh.core.guilds.seven import victims
+from ankh.core.guilds.seven import assassin_options, robber_options, victims
 from ankh.core.guilds.trading import holdings
 from ankh.core.guilds.turn import phase_c_options
 from ankh.core.guilds.views import view_for
@@ -508,3 +508,33 @@ def test_real_peers_and_a_spectator_play_guild_steals_and_the_spectator_learns_n
     assert secrets_seen and not any(k in stream for k in secrets_seen)
     report = verify_transcript(host.hub.host.protocol.transcript().to_bytes())
     assert report.status == "fair" and report.steals >= 1, str(report)
+
+
+def seven_options(view, me: int) -> list[tuple]:
+    return robber_options(view, me) + assassin_options(view, me) + [("pass",)]
+
+
+CLAIMS = {"action": phase_c_options, "seven": seven_options, "offer": give_options, "answer": accept_options}
+
+
+def first_overclaim(peer, d: Decision):
+    """The first move, of any kind, that the public's bound on this seat's hidden cards allows and they do not."""
+    if peer.lies or d.kind not in CLAIMS or not peer.engine.hid[peer.me]:
+        return None
+    if d.kind == "offer" and d.options[0][0] != "give":
+        return None
+    extra = others_options(peer, CLAIMS[d.kind], d)
+    return extra[0] if extra else None
+
+
+@pytest.mark.parametrize("liar", [0, 1, 2, 3])
+def test_with_steals_everywhere_any_seat_that_overclaims_its_hidden_cards_is_named_by_all(
+        licensed: None, liar: int) -> None:
+    """Every seat licensed: the host or any other seat, thief and victim by
+    turns, makes the first move its hidden cards do not allow; every honest
+    seat names it, and so does ``ankh verify``."""
+    star = guild_star(4, b"guild%d" % MIXED, liar, first_overclaim)
+    errors = run(star, [HiddenRobber(b) for b in guild_bots(4, MIXED)])
+    assert star.peers[liar].lies
+    blamed_by_all_honest(star, errors, liar)
+    verified_blame(star, liar)
