@@ -26,7 +26,7 @@ from ankh.net.io.node import HostNode, WatchNode
 from ankh.net.ops import StealCard
 from ankh.net.peer import GamePeer, Spectator
 from ankh.net.seat import ANY_LINK, SeatProtocol
-from ankh.net.transcript import next_hash
+from ankh.net.transcript import Transcript, next_hash
 from ankh.net.verify import verify_transcript
 
 from .nethelp import decode, resign, swap_scalar
@@ -538,3 +538,34 @@ def test_with_steals_everywhere_any_seat_that_overclaims_its_hidden_cards_is_nam
     assert star.peers[liar].lies
     blamed_by_all_honest(star, errors, liar)
     verified_blame(star, liar)
+
+
+@pytest.fixture(scope="module")
+def mixed_game() -> Star:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(seven, "has_licence", lambda s, p: True)
+        star = guild_star(4, b"guild%d" % MIXED, -1, None)
+        assert run(star, [HiddenRobber(b) for b in guild_bots(4, MIXED)]) == {}
+    return star
+
+
+@pytest.mark.parametrize("how", ["stolen away", "twice"])
+def test_ankh_verify_names_a_seat_that_shows_a_slot_it_no_longer_holds_or_one_slot_twice(
+        licensed: None, mixed_game: Star, how: str) -> None:
+    t = mixed_game.peers[0].protocol.transcript()
+    ops = [list(step) for step in t.ops]
+    i = next(i for i, step in enumerate(ops) if decode(step[0])["kind"] == "show"
+             and len(decode(step[0])["body"]["slots"]) > 1)
+    shower = decode(ops[i][0])["from"]
+
+    def change(body: dict) -> None:
+        if how == "twice":
+            body["cards"][1] = body["cards"][0]
+            body["slots"][1] = body["op"]["slots"][1] = body["slots"][0]
+        else:  # the first steal's first handle: long gone from every hand
+            body["slots"][0] = body["op"]["slots"][0] = 0
+
+    ops[i][0] = resign(ops[i][0], mixed_game.peers[shower].protocol.secrets.identity, change)
+    report = verify_transcript(Transcript(t.roster, ops).to_bytes())
+    assert [v.seat for v in report.violations] == [shower], str(report)
+    assert ("duplicate" if how == "twice" else "not hidden cards of seat") in report.violations[0].message
