@@ -326,15 +326,22 @@ def test_ankh_verify_names_a_thief_that_shows_another_card_than_it_took(guild_ga
 
 # --- a seat rebuilt from its log in the middle of a steal from a face-up hand --------------------------
 
+@pytest.mark.parametrize("everywhere", [False, True])
 @pytest.mark.parametrize("role", ["victim", "thief"])
-def test_a_guild_seat_rebuilt_in_the_middle_of_a_steal_carries_on_knowing_its_cards(role: str) -> None:
+def test_a_guild_seat_rebuilt_in_the_middle_of_a_steal_carries_on_knowing_its_cards(
+        role: str, everywhere: bool, request: pytest.FixtureRequest) -> None:
     """The victim goes down as it sends its opening, or the thief before the
-    opening reaches it; rebuilt from its saved log, it carries on, its rules
-    know the kind of every hidden card it holds, and the game verifies fair."""
+    opening reaches it; rebuilt from its saved log, it carries on (with steals
+    everywhere, through later steals of hidden cards it holds: it finds their
+    slots again from its log), its rules know the kind of every hidden card it
+    holds, and the game verifies fair."""
     link, down, stop = down_at_steal_opening(role)
-    roster, secrets = seat_secrets(4, b"guild%d" % SEED, "guilds")
+    seed = MIXED if everywhere else SEED
+    if everywhere:
+        request.getfixturevalue("licensed")
+    roster, secrets = seat_secrets(4, b"guild%d" % seed, "guilds")
     star = Star([GamePeer(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)) for s in secrets], link)
-    bots = robbers(4, SEED)
+    bots = [HiddenRobber(b) for b in guild_bots(4, seed)] if everywhere else robbers(4, seed)
     with pytest.raises(Crash):
         star.play(bots, after_round=stop)
     seat = down["seat"]
