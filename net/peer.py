@@ -153,6 +153,19 @@ class Driver:
             return shuffle_steps(op.spec, self.players)
         return steal_steps(op) if isinstance(op, StealCard) else [op]
 
+    def _expect_step(self) -> None:
+        """Where this reader follows the log (a replay, a spectator) and no step is
+        under way, the one the rules ask next is begun, so that a frame handed on
+        as evidence is checked against it, as a seat checks it: one that answers
+        another step (a steal over another hand, say) names its signer."""
+        L = self.ledger()
+        if self.viewer is not None or L.op is not None or self._waiting is None:
+            return  # a seat begins its steps itself, through its protocol
+        subs = self._substeps(self._waiting[1])
+        k = L.index - self.steps
+        if 0 <= k < len(subs) and not isinstance(subs[k], Move):
+            L.begin(subs[k])
+
     def _replayed(self, op: Op) -> int:
         """How many of ``op``'s protocol steps the saved log holds (followed just far enough)."""
         L = self.ledger()
@@ -313,6 +326,7 @@ class Driver:
         if L.holds(env):
             return None  # a message this step already holds, handed on again: its signer did nothing twice
         try:
+            self._expect_step()
             self._take_evidence(frame)
         except Divergence:
             return None
@@ -486,13 +500,18 @@ class Driver:
     def _stolen(self, req: StealRandom, result: Any) -> tuple:
         """The answer to a steal from its result (``steal.Stolen``): the slots made, in
         the victim's new order, are the rules' ``handles``; the thief and the victim
-        know the card taken."""
+        know the card taken.  From a hand of face-up cards the victim's rules are not
+        told it (its seat knows it, ``lost``): they judge the thief's moves by what
+        every other seat knows of its hand, since a move only the victim could see
+        through is refused by nobody else until the card is shown."""
         made = sorted((*result.kept, result.taken))  # handed out in the new order
         for h in req.hand:
             self._slots.pop((req.deck, h), None)
         self._slots.update(((req.deck, f), h) for f, h in zip(req.handles, made))
         if result.lost is not None:  # the victim's side
-            card = result.lost[1]
+            # a face-up hand: the victim's rules are not told which kind went (its ledger
+            # knows), or they would judge the thief's hand tighter than the other seats do
+            card = result.lost[1] if req.deck not in self.game.face_up else None
         else:
             card = self._slot_card(req.deck, result.taken, req.thief)
         return req.handles[made.index(result.taken)], self._card_id(req.deck, card)

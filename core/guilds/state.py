@@ -11,8 +11,9 @@ public does not know.  A random steal takes every card of the victim's hand
 (public and hidden) into the steal: the card taken becomes a hidden handle
 of the thief, the others hidden handles of the victim, in an order only the
 victim knows.  ``rcard[h]`` is a hidden handle's resource where this engine
-may know it (its holder's, the victim's of the steal that made it, a table's
-that sees all), else None.  A seat's hand is ``res + hid``; its size is
+may know it (its holder's, a table's that sees all), else None: the victim's
+seat knows the card it lost, but its rules judge the thief's hand as every
+other seat's do.  A seat's hand is ``res + hid``; its size is
 public.  Before a seat pays or shows cards, the engine asks a
 :class:`Reveal` of all its handles and folds them back into the public
 counts (``settle``).
@@ -72,7 +73,7 @@ class State:
     vshown: list[int]           # per seat: Vetinari tokens revealed
     hid: list[tuple[int, ...]]  # per seat: hidden resource handles held
     rcard: dict[int, Any]       # hidden resource handle -> resource index or None
-    rfrom: dict[int, int]       # a stolen card's hidden handle -> the victim (who knows it too)
+    rfrom: dict[int, int]       # a stolen card's hidden handle -> the victim (public)
     rnext: int                  # the next fresh hidden handle
     robber: int                 # a token index or SHADES_SPOT
     fire: bool

@@ -26,7 +26,7 @@ def view_for(state: State, seat: int | None) -> State:
         if h in held or h >= state.dtop:
             v.dcard[h] = None
     for h in v.rcard:
-        if seat is None or (h not in state.hid[seat] and state.rfrom.get(h) != seat):
+        if seat is None or h not in state.hid[seat]:
             v.rcard[h] = None
     return v
 

@@ -22,7 +22,7 @@ def told(req, answer, seat):
         return answer if seat == req.seat else (None,) * len(answer)
     if type(req) is StealRandom:
         h, card = answer
-        return (h, card if seat in (req.thief, req.victim) else None)
+        return (h, card if seat == req.thief else None)  # the victim's seat knows it, not its rules
     return answer
 
 
@@ -39,6 +39,9 @@ def play_split(players, seed, kinds):
         if type(d) is Decision:
             mine = engines[d.seat]
             assert type(mine.pending) is Decision and mine.pending.seat == d.seat
+            # every other seat's rules allow the decider the same moves: what one
+            # of them refused, the others could not check (a steal's victim too)
+            assert len({tuple(e.pending.options) for k, e in enumerate(engines) if k != d.seat}) == 1
             # the seat decides from its own engine, which sees what it may see
             opt = bots[d.seat].choose(mine, mine.pending)
             truth.choose(opt)

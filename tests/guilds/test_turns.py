@@ -123,8 +123,10 @@ def test_steal_hides_the_card_from_the_other_seats():
     assert s.hand_size(0) == 3 and s.hand_size(1) == 1 and s.res[5:10] == [0] * 5
     card = s.rcard[h]
     assert {card, s.rcard[kept]} == {3, 4}
-    assert view_for(s, 0).rcard[h] == card and view_for(s, 1).rcard[h] == card
+    assert view_for(s, 0).rcard[h] == card
     assert view_for(s, 2).rcard[h] is None and view_for(s, None).rcard[h] is None
+    # the victim's rules bound the thief's hand as everyone else's do (its seat knows the card)
+    assert view_for(s, 1).rcard[h] is None and view_for(s, 1).hand(0) == view_for(s, 2).hand(0)
     # the victim's remaining card is hidden too: only the victim knows it
     assert view_for(s, 1).rcard[kept] == s.rcard[kept]
     assert view_for(s, 0).rcard[kept] is None and view_for(s, 2).rcard[kept] is None

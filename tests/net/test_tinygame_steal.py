@@ -29,7 +29,7 @@ from ankh.net.verify import verify_transcript
 from tests import tinygame
 
 from .nethelp import decode, resign, swap_scalar
-from .star import Star, star_peers
+from .star import Crash, Star, down_at_steal_opening, star_peers
 from .test_tinygame import bots, run_tiny
 
 tinygame.install()
@@ -122,10 +122,6 @@ def test_a_networked_steal_needs_the_victims_cards_by_their_handles() -> None:
 
 # --- a seat rebuilt from its log in the middle of a steal ------------------------------------------
 
-class Crash(Exception):
-    pass
-
-
 def kind_of(frame: bytes) -> str:
     return decode(frame)["kind"]
 
@@ -136,26 +132,9 @@ def test_a_seat_rebuilt_from_its_log_in_the_middle_of_a_steal_carries_on(role: s
     again); the thief goes down before the opening reaches it (the rebuilt one
     gets it from the host and opens its card)."""
     seed = 1
-    down: dict[str, int] = {}
-
-    def link(frame: bytes, a: int, b: int) -> list[bytes]:
-        if "seat" in down:
-            return [] if down["seat"] in (a, b) else [frame]
-        payload = decode(frame)
-        if payload["kind"] == "steal-open" and "once" not in down:
-            op = payload["body"]["op"]
-            if role == "victim" and a == op["from"] != 0 or role == "thief" and b == op["to"] != 0:
-                down["seat"] = down["once"] = a if role == "victim" else b
-                return []
-        return [frame]
-
+    link, down, stop = down_at_steal_opening(role)
     star = Star(star_peers(3, seed=b"tiny-steal%d" % seed, kind="tiny"), link)
     b = bots(3, seed)
-
-    def stop(star: Star) -> None:
-        if "seat" in down:
-            raise Crash
-
     with pytest.raises(Crash):
         star.play(b, after_round=stop)
     seat = down["seat"]

@@ -1,0 +1,578 @@
+"""Cheats against the guild variant's networked play, where the random steal
+takes from hands of face-up cards: each is tried by a modified client (or a
+tampering host) and the seat that cheated, and no other, is named by every
+seat and by ``ankh verify``."""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from pathlib import Path
+
+from typing import Any, Callable
+
+import pytest
+
+from ankh.core.game import Decision, ShowCards
+from ankh.core.guilds import seven
+from ankh.core.guilds.board import SHADES_SPOT
+from ankh.core.guilds.seven import assassin_options, robber_options, victims
+from ankh.core.guilds.trading import holdings
+from ankh.core.guilds.turn import phase_c_options
+from ankh.core.guilds.views import view_for
+from ankh.net import group, steal
+from ankh.net.envelope import Identity
+from ankh.net.errors import RemoteProtocolError
+from ankh.net.io.node import HostNode, WatchNode
+from ankh.net.ops import StealCard
+from ankh.net.peer import GamePeer, Spectator
+from ankh.net.seat import ANY_LINK, SeatProtocol
+from ankh.net.transcript import Transcript, next_hash
+from ankh.net.verify import verify_transcript
+
+from .nethelp import decode, resign, swap_scalar
+from .star import Crash, Star, down_at_steal_opening, seat_secrets
+from .test_guilds_net import guild_bots, knowledge
+from .test_hidden_lies import Liar
+from .test_tinygame_steal import tampered
+
+
+def guild_star(players: int, seed: bytes, liar: int, lie) -> Star:
+    roster, secrets = seat_secrets(players, seed, "guilds")
+    peers = []
+    for s in secrets:
+        proto = SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)
+        peers.append(Liar(proto, lie) if s.seat == liar else GamePeer(proto))
+    return Star(peers)
+
+
+def others_options(peer: GamePeer, options: Callable[[Any, int], list[tuple]], d: Decision) -> list[tuple]:
+    """What a seat that does not see ``peer``'s hidden cards would accept from
+    it now (an upper bound on them) that its own rules, which know them, would not."""
+    view = view_for(peer.engine, None)
+    return [o for o in options(view, peer.me) if o not in d.options]
+
+
+class Robber:
+    """A bot that robs whenever it may (steals are what these cheats need)."""
+
+    def __init__(self, bot):
+        self.bot = bot
+
+    def choose(self, engine, d: Decision) -> tuple:
+        robs = [o for o in d.options if o[0] == "rob"]
+        if robs:
+            return robs[0]
+        if d.kind == "seven":
+            moves = [o for o in d.options if o[0] == "robber" and o[1] != SHADES_SPOT]
+            if moves:
+                return moves[0]
+        return self.bot.choose(engine, d)
+
+
+def robbers(players: int, seed: int) -> list[Robber]:
+    return [Robber(b) for b in guild_bots(players, seed)]
+
+
+class Trader(Robber):
+    """Once ``liar`` has lied, a bot that takes every trade it is offered, and
+    a deal with the liar whenever it may."""
+
+    def __init__(self, bot, liar: GamePeer):
+        super().__init__(bot)
+        self.liar = liar
+
+    def choose(self, engine, d: Decision) -> tuple:
+        if self.liar.lies:
+            if d.kind == "answer" and ("accept",) in d.options:
+                return ("accept",)
+            if d.kind == "deal":
+                return next((o for o in d.options if o[0] == "deal" and o[1] == self.liar.me), d.options[0])
+        return super().choose(engine, d)
+
+
+def run(star: Star, bots, max_rounds: int = 20_000) -> dict[int, RemoteProtocolError]:
+    """Play until every seat has stopped on an error or the game ends: the
+    host relays every frame it took before it works on it, as the real host
+    does, so that every seat checks the cheat itself.  Returns each seat's error."""
+    errors: dict[int, RemoteProtocolError] = {}
+    hub, peers = star.hub, star.peers
+
+    def guard(s: int, fn) -> bool:
+        if s in errors:
+            return False
+        try:
+            star.events[s] += fn()
+        except RemoteProtocolError as exc:
+            errors[s] = exc
+        return True
+
+    guard(0, hub.start)
+    hub.relay()
+    for s, p in enumerate(peers[1:], 1):
+        guard(s, p.start)
+    for _ in range(max_rounds):
+        moved = True
+        while moved:
+            moved = False
+            for s, p in enumerate(peers[1:], 1):
+                for sent in p.data_to_send():  # a cheat's frames go out even once its own rules stopped
+                    for frame in star.link(sent, s, 0):
+                        guard(0, lambda: hub.from_seat(s, frame, pump=False))
+                        hub.relay()
+                        guard(0, hub.pump)
+                        hub.relay()
+                    moved = True
+                for sent in hub.outbox(s):
+                    for frame in star.link(sent, 0, s):
+                        moved = guard(s, lambda: p.receive(frame, via=0)) or moved
+        if len(errors) == len(peers) or all(p.phase == "done" for p in peers):
+            return errors
+        acted = False
+        for s, p in enumerate(peers):
+            d = None if s in errors else p.decision
+            if d is not None:
+                option = bots[s].choose(p.engine, d)
+                acted = guard(s, (lambda: hub.host_choose(option)) if s == 0 else (lambda: p.choose(option))) or acted
+                hub.relay()
+        if not acted:  # nothing moves: the seats still going wait for one that stopped, or it is a stall
+            if errors:
+                return errors
+            waiting = sorted({w for p in peers for w in p.waiting_for()})
+            raise AssertionError(f"the game stalled, waiting for {waiting}")
+    raise AssertionError("the game did not end")
+
+
+def blamed_by_all_honest(star: Star, errors: dict[int, RemoteProtocolError], cheat: int) -> list[RemoteProtocolError]:
+    honest = [s for s in range(len(star.peers)) if s != cheat]
+    assert set(honest) <= set(errors), f"seats {sorted(set(honest) - set(errors))} went on: {errors}"
+    for s in honest:
+        assert errors[s].seat == cheat, (s, str(errors[s]))
+    return [errors[s] for s in honest]
+
+
+def verified_blame(star: Star, cheat: int) -> Any:
+    saved = max((p.protocol.transcript() for s, p in enumerate(star.peers) if s != cheat), key=lambda t: len(t.ops))
+    report = verify_transcript(saved.to_bytes())
+    assert report.status == "violation", str(report)
+    assert [v.seat for v in report.violations] == [cheat], str(report)
+    return report
+
+
+# --- a seat that claims a move its hidden cards cannot pay ------------------------------------------
+
+PAID = ("found", "house", "villa", "dev", "gp", "bank", "refresh")
+
+
+def short_build(peer: Liar, d: Decision):
+    if peer.lies or d.kind != "action" or not peer.engine.hid[peer.me]:
+        return None
+    extra = [o for o in others_options(peer, phase_c_options, d) if o[0] in PAID]
+    return extra[0] if extra else None
+
+
+SEED = 5  # a game in which seat 1 robs three times, its victims 0, 2 and 3
+
+
+@pytest.mark.parametrize("liar", [1, 2, 3])
+def test_a_seat_that_builds_with_hidden_cards_it_does_not_hold_is_named_by_every_seat(liar: int) -> None:
+    """The thief (seat 1) or a victim (seats 2, 3) of its steals: the other
+    seats' rules offer it a build its hidden cards might pay, its show proves
+    they do not, and every honest seat and ``ankh verify`` name it."""
+    star = guild_star(4, b"guild%d" % SEED, liar, short_build)
+    errors = run(star, robbers(4, SEED))
+    assert star.peers[liar].lies, "the seed was chosen for a game where the liar holds hidden cards"
+    blames = blamed_by_all_honest(star, errors, liar)
+    assert all("do not pay for its move" in str(e) or "illegal move" in str(e) for e in blames), blames
+    verified_blame(star, liar)
+
+
+# --- a trade one side cannot pay: that side is named, never its honest counterparty -----------------
+
+def give_options(view, me: int) -> list[tuple]:
+    have = holdings(view, me)
+    return [("give", k, n) for k in range(6) for n in (1, 2) if n <= have[k]]
+
+
+def accept_options(view, me: int) -> list[tuple]:
+    _, _, _, wk, wn, _, _ = view.trade
+    return [("accept",)] if holdings(view, me)[wk] >= wn else []
+
+
+def short_trade(kind: str, options):
+    def lie(peer, d: Decision):
+        if peer.lies or d.kind != kind or not peer.engine.hid[peer.me]:
+            return None
+        extra = [o for o in others_options(peer, options, d) if o[0] in ("give", "accept")]
+        return extra[0] if extra else None
+    return lie
+
+
+@pytest.mark.parametrize("side,liar", [("offer", 1), ("answer", 0)])
+def test_a_trade_one_side_cannot_pay_names_that_side_not_its_honest_counterparty(side: str, liar: int) -> None:
+    """The liar offers cards it does not hold, or accepts an offer with cards it
+    does not hold; an honest seat takes the deal.  Both sides show their hidden
+    cards before the exchange; the rules name the side whose cards fall short,
+    and every honest seat (the counterparty among them) and ``ankh verify`` agree."""
+    options = give_options if side == "offer" else accept_options
+    star = guild_star(4, b"guild%d" % SEED, liar, short_trade(side, options))
+    errors = run(star, [Trader(b, star.peers[liar]) for b in guild_bots(4, SEED)])
+    assert star.peers[liar].lies, "the seed was chosen for a game where the liar trades holding hidden cards"
+    blames = blamed_by_all_honest(star, errors, liar)
+    assert all("do not pay for its move" in str(e) or "illegal move" in str(e) for e in blames), blames
+    verified_blame(star, liar)
+
+
+def test_a_bluffed_offer_that_only_the_victim_could_see_through_is_judged_alike_by_every_seat() -> None:
+    """The thief offers a card it does not hold, which the seat it stole from
+    knows, and nobody takes the offer: no card moves, so no show proves the
+    bluff, and every seat (the victim among them) lets it pass as the public
+    rules do.  Refused by the victim alone, the victim would stop while the
+    others, who cannot check its evidence, went on: the honest seat would be
+    the one the game waits for."""
+    star = guild_star(4, b"guild%d" % SEED, 1, short_trade("offer", give_options))
+    errors = run(star, robbers(4, SEED))
+    assert star.peers[1].lies, "the seed was chosen for a game where the thief trades holding a stolen card"
+    honest = [0, 2, 3]
+    assert not errors or set(honest) <= set(errors), f"the honest seats disagree: {errors}"
+    assert all(e.seat == 1 for e in errors.values()), errors
+
+
+# --- a victim that steals over another hand than its own ---------------------------------------------
+
+class OtherHand(GamePeer):
+    """A modified client: as a victim, it runs its first steal over a hand with
+    one face-up card changed (its proofs are sound, for that hand)."""
+
+    swapped = 0
+
+    def _steal_op(self, req):
+        op = super()._steal_op(req)
+        if self.viewer == req.victim and not self.swapped:
+            slots = list(op.slots)
+            i = next(i for i, s in enumerate(slots) if isinstance(s, str))
+            slots[i] = "brick" if slots[i] != "brick" else "ore"
+            self.swapped += 1
+            op = dataclasses.replace(op, slots=tuple(slots))
+        return op
+
+
+@pytest.mark.parametrize("cheat", [3, 0])
+def test_a_victim_that_commits_to_another_hand_than_the_public_one_is_named(cheat: int) -> None:
+    """Every seat builds the victim's hand from its own rules: a steal message
+    over any other hand answers another step.  The seats that see it name the
+    victim; the host's evidence names it at the others, at a spectator, and in
+    ``ankh verify`` of the host's journal."""
+    roster, secrets = seat_secrets(4, b"guild%d" % SEED, "guilds")
+    star = Star([(OtherHand if s.seat == cheat else GamePeer)(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0))
+                 for s in secrets])
+    errors = run(star, robbers(4, SEED))
+    assert star.peers[cheat].swapped
+    honest = [s for s in range(4) if s != cheat]
+    caught = [s for s in honest if s in errors]
+    assert caught and all(errors[s].seat == cheat and "different step" in str(errors[s]) for s in caught), errors
+    evidence = list(errors[caught[0]].evidence)
+    for s in honest:
+        if s not in errors:  # a seat the host did not relay the frame to: the evidence convinces it
+            verdict = star.peers[s].judge(evidence)
+            assert verdict is not None and verdict.seat == cheat, verdict
+    journal = star.peers[caught[0]].protocol.transcript()
+    watcher = Spectator(roster)
+    watcher.feed(journal.frames())
+    verdict = watcher.judge(evidence)
+    assert verdict is not None and verdict.seat == cheat, verdict
+    journal.blame = evidence
+    report = verify_transcript(journal.to_bytes())
+    assert [v.seat for v in report.violations] == [cheat], str(report)
+
+
+# --- ankh verify on a guild game's log, tampered ------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def guild_game() -> Star:
+    roster, secrets = seat_secrets(4, b"guild%d" % SEED, "guilds")
+    star = Star([GamePeer(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)) for s in secrets])
+    assert run(star, robbers(4, SEED)) == {}
+    return star
+
+
+def test_ankh_verify_says_the_guild_game_with_steals_is_fair(guild_game: Star) -> None:
+    report = verify_transcript(guild_game.peers[2].protocol.transcript().to_bytes())
+    assert report.status == "fair" and "3 random steals proven" in str(report), str(report)
+
+
+@pytest.mark.parametrize("what", ["proof", "hand"])
+def test_ankh_verify_names_a_victim_that_changes_a_card_of_its_public_hand(guild_game: Star, what: str) -> None:
+    def change(body: dict) -> None:
+        if what == "proof":
+            body["s"] = swap_scalar(body["s"], 0, 7)
+        else:  # the step's hand says brick where the public knows another card
+            body["op"]["slots"] = ["brick" if body["op"]["slots"][0] != "brick" else "ore"] + body["op"]["slots"][1:]
+
+    data, victim = tampered(guild_game, "steal", change)
+    report = verify_transcript(data)
+    assert [v.seat for v in report.violations] == [victim], str(report)
+    assert "re-randomised" in report.violations[0].message
+
+
+def test_ankh_verify_names_a_thief_that_shows_another_card_than_it_took(guild_game: Star) -> None:
+    def other_card(body: dict) -> None:
+        body["cards"] = ["brick" if body["cards"][0] != "brick" else "ore"] + body["cards"][1:]
+
+    data, thief = tampered(guild_game, "show", other_card)
+    report = verify_transcript(data)
+    assert [v.seat for v in report.violations] == [thief], str(report)
+    assert "does not hold" in report.violations[0].message
+
+
+# --- a seat rebuilt from its log in the middle of a steal from a face-up hand --------------------------
+
+@pytest.mark.parametrize("everywhere", [False, True])
+@pytest.mark.parametrize("role", ["victim", "thief"])
+def test_a_guild_seat_rebuilt_in_the_middle_of_a_steal_carries_on_knowing_its_cards(
+        role: str, everywhere: bool, request: pytest.FixtureRequest) -> None:
+    """The victim goes down as it sends its opening, or the thief before the
+    opening reaches it; rebuilt from its saved log, it carries on (with steals
+    everywhere, through later steals of hidden cards it holds: it finds their
+    slots again from its log), its rules know the kind of every hidden card it
+    holds, and the game verifies fair."""
+    link, down, stop = down_at_steal_opening(role)
+    seed = MIXED if everywhere else SEED
+    if everywhere:
+        request.getfixturevalue("licensed")
+    roster, secrets = seat_secrets(4, b"guild%d" % seed, "guilds")
+    star = Star([GamePeer(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)) for s in secrets], link)
+    bots = [HiddenRobber(b) for b in guild_bots(4, seed)] if everywhere else robbers(4, seed)
+    with pytest.raises(Crash):
+        star.play(bots, after_round=stop)
+    seat = down["seat"]
+    L = star.peers[seat].protocol.ledger
+    cut = max(i for i, (op, _) in enumerate(L.log[:L.index]) if op["t"] == "steal-pick") + 1
+    fresh = GamePeer.resume(SeatProtocol(roster, star.peers[seat].protocol.secrets, relay=0),
+                            [f for _, frames in L.log[:cut] for f in frames])
+    assert (fresh.protocol.ledger.steal is None) == (role == "victim")
+    del down["seat"]
+    star.rejoin(seat, fresh)
+    star.events[seat] = []
+
+    def knows_own(star: Star) -> None:
+        e = star.peers[seat].engine
+        if not isinstance(e.pending, ShowCards):  # (the victim's look comes right after its steal)
+            assert all(e.rcard[h] is not None for h in e.hid[seat]), (seat, e.hid[seat])
+
+    star.play(bots, after_round=knows_own)
+    assert len({p.final_hash for p in star.peers}) == 1 and None not in {p.final_hash for p in star.peers}
+    assert verify_transcript(fresh.protocol.transcript().to_bytes()).status == "fair"
+
+
+# --- what a spectator learns of a stolen face-up card ----------------------------------------------------
+
+def steal_secrets(star: Star) -> set[bytes]:
+    """Every key of a hidden slot any seat learned (the thief's key of its card
+    among them) and every steal's secret scalars, as 32-byte strings."""
+    found: set[bytes] = set()
+    for peer in star.peers:
+        keys = peer.protocol.ledger.hand_keys.get("res")
+        if keys is not None:
+            found |= {group.scalar_to_bytes(k) for _, k in keys._known.values()}
+    L = star.peers[0].protocol.ledger
+    basis, steals = L.roster.genesis(), 0
+    for op, (wire, frames) in zip(L.history, L.log):
+        if isinstance(op, StealCard):
+            hands = steal.Hands("res", op.kinds, L.n)
+            hands.steals = steals
+            ctx = steal.steal_context(L.roster.game_id, basis, hands, op.victim, op.thief)
+            sec = steal.StealSecrets(star.peers[op.victim].protocol.secrets.master, ctx, len(op.slots))
+            assert group.mul_base_n(sec.e_n) == decode(frames[0])["body"]["E"]
+            found |= {group.scalar_to_bytes(sec.e)} | {group.scalar_to_bytes(r) for r, _ in sec.r}
+            steals += 1
+        basis = next_hash(basis, wire, frames)
+    return found
+
+
+def test_a_spectator_of_a_guild_game_never_learns_a_stolen_card_before_it_is_shown(guild_game: Star) -> None:
+    """Fed the public log step by step, a spectator's rules never know the kind
+    of a hidden card; no slot key or steal secret is anywhere in the stream, and
+    the thief's card is public exactly from its holder's show on."""
+    host = guild_game.peers[0].protocol
+    watcher = Spectator(host.roster)
+    secrets_seen = steal_secrets(guild_game)
+    assert len(secrets_seen) > 3 * 4
+    stream = b"".join(host.transcript().frames())
+    assert not any(k in stream for k in secrets_seen)
+    for step in host.transcript().ops:
+        watcher.feed(step)
+        e = watcher.engine
+        assert all(c is None for c in e.rcard.values()), e.rcard
+    assert watcher.engine.outcome == guild_game.peers[1].engine.outcome
+
+
+# --- steals from hands that hold hidden cards (public cards by kind, hidden ones by slot) ---------------
+
+class HiddenRobber(Robber):
+    """A bot that robs a seat holding hidden cards wherever it can."""
+
+    def choose(self, engine, d: Decision) -> tuple:
+        robs = [o for o in d.options if o[0] == "rob"]
+        if robs:
+            return max(robs, key=lambda o: len(engine.hid[o[1]]))
+        if d.kind == "seven":
+            def reach(o: tuple) -> int:
+                w = engine.copy()
+                w.robber = o[1]
+                return max([len(engine.hid[q]) + 1 for q in victims(w, d.seat)], default=0)
+            spots = [o for o in d.options if o[0] == "robber"]
+            if spots and max(map(reach, spots)):
+                return max(spots, key=reach)
+        return super().choose(engine, d)
+
+
+@pytest.fixture
+def licensed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every seat holds a robber's licence (every engine here runs these rules): steals
+    are many, and some take from hands that hold hidden cards."""
+    monkeypatch.setattr(seven, "has_licence", lambda s, p: True)
+
+
+MIXED = 2  # with every seat licensed, a game whose steals take hidden cards of seats 0, 1 and 3
+
+
+def mixed_steals(star: Star) -> list[list[int]]:
+    return [[x for x in decode(f)["body"]["op"]["slots"] if isinstance(x, int)]
+            for step in star.peers[0].protocol.transcript().ops for f in step if decode(f)["kind"] == "steal"]
+
+
+def test_steals_from_hands_holding_hidden_cards_agree_and_verify_fair(licensed: None) -> None:
+    star = guild_star(4, b"guild%d" % MIXED, -1, None)
+    star.play([HiddenRobber(b) for b in guild_bots(4, MIXED)], after_round=knowledge)
+    assert sum(1 for hidden in mixed_steals(star) if hidden) >= 3
+    assert len({p.final_hash for p in star.peers}) == 1 and None not in {p.final_hash for p in star.peers}
+    report = verify_transcript(star.peers[3].protocol.transcript().to_bytes())
+    assert report.status == "fair", str(report)
+
+
+@pytest.mark.parametrize("how", ["omit", "reuse"])
+def test_a_victim_that_leaves_out_or_repeats_a_hidden_card_is_named(licensed: None, how: str) -> None:
+    """Seat 1, robbed while it holds hidden cards, signs a steal message whose
+    hand leaves one of its hidden slots out, or names one twice: the host names
+    it at once (the hand is not the one its rules ask for), and ``ankh verify``
+    names it from the host's journal and its evidence."""
+    cheated: list[bytes] = []
+
+    def link(frame: bytes, a: int, b: int) -> list[bytes]:
+        payload = decode(frame)
+        if a == 1 and payload["kind"] == "steal" and not cheated:
+            slots = payload["body"]["op"]["slots"]
+            hidden = [i for i, x in enumerate(slots) if isinstance(x, int)]
+            if hidden:
+                def change(body: dict) -> None:
+                    if how == "omit":
+                        del body["op"]["slots"][hidden[0]]
+                    else:
+                        body["op"]["slots"][hidden[-1] if len(hidden) > 1 else 0] = slots[hidden[0]]
+                cheated.append(resign(frame, star.peers[1].protocol.secrets.identity, change))
+                return cheated[-1:]
+        return [frame]
+
+    star = Star(guild_star(4, b"guild%d" % MIXED, -1, None).peers, link)
+    errors = run(star, [HiddenRobber(b) for b in guild_bots(4, MIXED)])
+    assert cheated, "the seed was chosen for a game where seat 1 is robbed holding hidden cards"
+    assert set(errors) == {0} and errors[0].seat == 1 and "different step" in str(errors[0]), errors
+    assert all(star.peers[s].judge(list(errors[0].evidence)).seat == 1 for s in (2, 3))
+    journal = star.peers[0].protocol.transcript()
+    journal.blame = list(errors[0].evidence)
+    report = verify_transcript(journal.to_bytes())
+    assert [v.seat for v in report.violations] == [1], str(report)
+
+
+def test_real_peers_and_a_spectator_play_guild_steals_and_the_spectator_learns_no_stolen_card(
+        licensed: None, tmp_path: Path) -> None:
+    """Over loopback, a host with three bots and a spectator: the spectator's
+    stream holds no slot key nor a steal's secret scalar, its rules never know a
+    hidden card's kind, and the saved game verifies fair."""
+    bots = {s: HiddenRobber(b) for s, b in enumerate(guild_bots(4, MIXED))}
+
+    async def decide(peer, decision):
+        await asyncio.sleep(0)
+        return bots[peer.me].choose(peer.engine, decision)
+
+    async def watched():
+        host = HostNode(Identity.generate(), "host", seats=4, bots=3, decide=decide, report=lambda w, d: None,
+                        save_root=tmp_path, bind="127.0.0.1", advertise=False, kind="guilds")
+        port = await host.open()
+        watcher = WatchNode(Identity.generate(), report=lambda w, d: None)
+        watcher.keep = True
+        results = await asyncio.wait_for(asyncio.gather(host.run(), watcher.run("127.0.0.1", port)), 600)
+        return host, watcher, results
+
+    host, watcher, (hr, wr) = asyncio.run(watched())
+    assert hr.finished and hr.fair and wr.text == hr.text and wr.fair
+    seats = Star(list(host.local.values()))
+    assert mixed_steals(seats), "a game with every seat licensed has steals"
+    spectator = watcher.spectator.engine
+    assert spectator.hid == host.hub.host.engine.hid and all(c is None for c in spectator.rcard.values())
+    secrets_seen = steal_secrets(seats)
+    stream = b"".join(watcher.seen)
+    assert secrets_seen and not any(k in stream for k in secrets_seen)
+    report = verify_transcript(host.hub.host.protocol.transcript().to_bytes())
+    assert report.status == "fair" and report.steals >= 1, str(report)
+
+
+def seven_options(view, me: int) -> list[tuple]:
+    return robber_options(view, me) + assassin_options(view, me) + [("pass",)]
+
+
+CLAIMS = {"action": phase_c_options, "seven": seven_options, "offer": give_options, "answer": accept_options}
+
+
+def first_overclaim(peer, d: Decision):
+    """The first move, of any kind, that the public's bound on this seat's hidden cards allows and they do not."""
+    if peer.lies or d.kind not in CLAIMS or not peer.engine.hid[peer.me]:
+        return None
+    if d.kind == "offer" and d.options[0][0] != "give":
+        return None
+    extra = others_options(peer, CLAIMS[d.kind], d)
+    return extra[0] if extra else None
+
+
+@pytest.mark.parametrize("liar", [0, 1, 2, 3])
+def test_with_steals_everywhere_any_seat_that_overclaims_its_hidden_cards_is_named_by_all(
+        licensed: None, liar: int) -> None:
+    """Every seat licensed: the host or any other seat, thief and victim by
+    turns, makes the first move its hidden cards do not allow; every honest
+    seat names it, and so does ``ankh verify``."""
+    star = guild_star(4, b"guild%d" % MIXED, liar, first_overclaim)
+    errors = run(star, [HiddenRobber(b) for b in guild_bots(4, MIXED)])
+    assert star.peers[liar].lies
+    blamed_by_all_honest(star, errors, liar)
+    verified_blame(star, liar)
+
+
+@pytest.fixture(scope="module")
+def mixed_game() -> Star:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(seven, "has_licence", lambda s, p: True)
+        star = guild_star(4, b"guild%d" % MIXED, -1, None)
+        assert run(star, [HiddenRobber(b) for b in guild_bots(4, MIXED)]) == {}
+    return star
+
+
+@pytest.mark.parametrize("how", ["stolen away", "twice"])
+def test_ankh_verify_names_a_seat_that_shows_a_slot_it_no_longer_holds_or_one_slot_twice(
+        licensed: None, mixed_game: Star, how: str) -> None:
+    t = mixed_game.peers[0].protocol.transcript()
+    ops = [list(step) for step in t.ops]
+    i = next(i for i, step in enumerate(ops) if decode(step[0])["kind"] == "show"
+             and len(decode(step[0])["body"]["slots"]) > 1)
+    shower = decode(ops[i][0])["from"]
+
+    def change(body: dict) -> None:
+        if how == "twice":
+            body["cards"][1] = body["cards"][0]
+            body["slots"][1] = body["op"]["slots"][1] = body["slots"][0]
+        else:  # the first steal's first handle: long gone from every hand
+            body["slots"][0] = body["op"]["slots"][0] = 0
+
+    ops[i][0] = resign(ops[i][0], mixed_game.peers[shower].protocol.secrets.identity, change)
+    report = verify_transcript(Transcript(t.roster, ops).to_bytes())
+    assert [v.seat for v in report.violations] == [shower], str(report)
+    assert ("duplicate" if how == "twice" else "not hidden cards of seat") in report.violations[0].message
