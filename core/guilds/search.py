@@ -16,7 +16,8 @@
    (its points, its income by pips over the rounds the leader leaves, its
    guild points toward memberships and presidencies held or within reach,
    its cards and how near they are to its next building, its foundations,
-   guards and parchments), its own against the best other seat's.
+   the arrests and rank its guards promise, its parchments), its own
+   against the best other seat's.
 4. **Choice**: worlds are added until the budget (a number of worlds, or a
    deadline on a clock the caller injects) runs out; the heuristic's choice
    stands unless another beats it by more than ``CONFIDENCE`` standard errors
@@ -32,14 +33,16 @@ from typing import Callable
 from ..game import DealCard, Decision, PickRandom, Reveal, RollDie, RulesError, StealRandom
 from .board import (
     ALCHEMISTS, BEGGARS, COST_FOUNDATION, COST_HOUSE, COST_VILLA, DEV_IDS, D_KIND, D_RESOURCE,
-    FOUNDATIONS, HOUSES, NUM_VERTICES, PALACE, TARGET_VP, TOKENS, UNIVERSITY, VERTEX_DISTRICTS,
+    FOUNDATIONS, HOUSES, NUM_VERTICES, PALACE, TARGET_VP, TOKENS, TRACK, TRACK_BIT, UNIVERSITY,
+    VERTEX_DISTRICTS,
 )
 from .bots import PIPS, HeuristicBot
-from .state import HOUSE, VILLA, State
+from .state import CAPTAIN, HOUSE, NO_RANK, VILLA, State
 
 WIDTH = 5
 MAX_STEPS = 4000
 CONFIDENCE = 1.0
+HORIZON = 1           # rollouts stop when the seat's turn has come round this often
 
 
 def determinize(s: State, seat: int, rng) -> State:
@@ -125,7 +128,8 @@ def worth(w: State, q: int, rounds: float) -> float:
     """Seat ``q``'s position in VP: its points (every Vetinari token: a world
     knows them all), its income over the ``rounds`` still to come, its guild
     points toward memberships and presidencies, its cards and how near they
-    are to its next building, its foundations, guards and parchments."""
+    are to its next building, its foundations, the arrests and the rank its
+    guards promise, its parchments."""
     dc = w.dcard
     vets = sum(1 for h in w.dev[q] if dc[h] and dc[h][0] == "v")
     guards = len(w.dev[q]) - vets
@@ -164,7 +168,13 @@ def worth(w: State, q: int, rounds: float) -> float:
         goals.append(COST_FOUNDATION)
     missing = min((sum(max(0, c[r] - hand[r]) for r in range(5)) for c in goals), default=4)
     value += 0.3 * 0.5 ** missing
-    value += 0.3 * guards + 0.3 * w.gup[q] + 0.06 * min(w.parch[q], 10) + 0.03 * w.rcpt[q]
+    # Face-up guards arrest the assassins on the track (a VP each, one a
+    # turn, on the totals they stand on); three of them make a rank.
+    ready = w.gup[q] + 0.7 * guards
+    value += 0.75 * min(ready, rounds * sum(_CHANCE[t] for t in TRACK if w.track & TRACK_BIT[t]))
+    if w.rank[q] == NO_RANK:
+        value += (0.3 if CAPTAIN in w.rank else 0.6) * min(ready, 3) / 3
+    value += 0.06 * min(w.parch[q], 10) + 0.03 * w.rcpt[q]
     return value
 
 
@@ -264,11 +274,13 @@ class SearchBot:
             w.choose(option)
         except RulesError:
             return 0.0
-        start_turn = w.turn
+        seen, turns = w.turn, 0
         steps = 0
         while w.outcome is None and steps < MAX_STEPS:
-            if w.active == seat and w.turn > start_turn:
-                break
+            if w.active == seat and w.turn > seen:
+                seen, turns = w.turn, turns + 1
+                if turns == HORIZON:
+                    break
             d = w.pending
             if type(d) is Decision:
                 w.choose(bot.choose(w, d))
