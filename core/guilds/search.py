@@ -191,7 +191,7 @@ class SearchBot:
     name = "search"
 
     def __init__(self, rng, clock: Callable[[], float] | None = None, budget: float = 1.0,
-                 worlds: int = 40):
+                 worlds: int = 64):
         self.rng = rng
         self.clock = clock
         self.budget = budget
