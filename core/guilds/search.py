@@ -54,6 +54,14 @@ def determinize(s: State, seat: int, rng) -> State:
     rng.shuffle(pool)
     for h, c in zip(unknown, pool):
         w.dcard[h] = c
+    # cards a pending trade has committed (the offer, the answers given)
+    # must still be in their seat's hand: the seat was seen to hold them
+    held = [[0] * 6 for _ in range(w.players)]
+    if w.trade is not None:
+        p, gk, gn = w.trade[:3]
+        held[p][gk] = gn
+        for q, k, n in w.trade[6]:
+            held[q][k] = max(held[q][k], n)
     for q in range(w.players):
         counts = w.res[q * 5:q * 5 + 5]
         for h in w.hid[q]:
@@ -64,7 +72,8 @@ def determinize(s: State, seat: int, rng) -> State:
                 counts[w.rcard[h]] -= 1
         for h in w.owe[q]:
             if w.rcard[h] is None:
-                kinds = [r for r in range(5) for _ in range(max(0, counts[r]))]
+                kinds = [r for r in range(5) for _ in range(max(0, counts[r] - held[q][r]))] or \
+                    [r for r in range(5) for _ in range(max(0, counts[r]))]
                 r = kinds[rng.randrange(len(kinds))] if kinds else 0
                 w.rcard[h] = r
                 counts[r] -= 1

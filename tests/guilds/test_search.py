@@ -89,3 +89,18 @@ def test_it_takes_a_win_the_heuristic_walks_past():
     g.choose_text("gp brick")
     g.advance()
     assert g.state.outcome.winners == (0,)
+
+
+def test_a_world_leaves_the_cards_a_pending_trade_was_seen_to_hold():
+    """Red owes yellow a stolen card whose kind green cannot see, and has
+    accepted to give its one public lumber: no world green imagines takes
+    that lumber as the stolen card."""
+    s = midgame(3)
+    s.res = [2, 1, 2, 1, 0, 4, 0, 2, 4, 0, 1, 0, 1, 0, 2, 0, 2, 2, 4, 3]
+    s.hid, s.owe, s.rcard = [(), (), (), (1,)], [(1,), (), (), ()], {1: 1}
+    s.trade = [2, 4, 1, 1, 1, [3, 0, 1], [(0, 1, 1)]]
+    v = view_for(s, 1)
+    assert v.rcard[1] is None
+    for seed in range(30):
+        w = determinize(v, 1, random.Random(seed))
+        assert w.true_hand(0)[1] >= 1 and min(w.true_hand(0)) >= 0
