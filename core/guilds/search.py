@@ -1,7 +1,9 @@
 """The search bot: Monte Carlo search over sampled hidden information.
 
-1. **Candidates**: the heuristic bot's choice, ``end`` where offered, and
-   others drawn at random, ``WIDTH`` in all (every option when there are few).
+1. **Candidates**: the heuristic bot's choice and the options that look best
+   one step ahead (each played in one sampled world, its chance drawn, and
+   the position evaluated), ``WIDTH`` in all (every option when there are
+   few).
 2. **Worlds**: a determinization fills in what the seat cannot see -- the
    other seats' development tokens and the stack's order, the kind of each
    stolen card it took no part in (drawn from the victim's cards) -- and
@@ -10,7 +12,12 @@
    carry the game on, with dice and steals drawn from a generator shared by
    the candidates of that world, until the seat's next turn begins or the
    game ends.  Value: 1 for a win, 0 for a loss, else the position's
-   evaluation for the seat squashed into (0, 1).
+   evaluation for the seat squashed into (0, 1): each seat's worth in VP
+   (its points, its income by pips over the rounds the leader leaves, its
+   guild points toward memberships and presidencies held or within reach,
+   its cards and how near they are to its next building, its foundations,
+   the arrests and rank its guards promise, its parchments), its own
+   against the best other seat's.
 4. **Choice**: worlds are added until the budget (a number of worlds, or a
    deadline on a clock the caller injects) runs out; the heuristic's choice
    stands unless another beats it by more than ``CONFIDENCE`` standard errors
@@ -24,13 +31,18 @@ import math
 from typing import Callable
 
 from ..game import DealCard, Decision, PickRandom, Reveal, RollDie, RulesError, ShowCards, StealRandom
-from .board import DEV_IDS
-from .bots import HeuristicBot
-from .state import State
+from .board import (
+    ALCHEMISTS, BEGGARS, COST_FOUNDATION, COST_HOUSE, COST_VILLA, DEV_IDS, D_KIND, D_RESOURCE,
+    FOUNDATIONS, HOUSES, NUM_VERTICES, PALACE, TARGET_VP, TOKENS, TRACK, TRACK_BIT, UNIVERSITY,
+    VERTEX_DISTRICTS,
+)
+from .bots import PIPS, HeuristicBot
+from .state import CAPTAIN, HOUSE, NO_RANK, VILLA, State
 
 WIDTH = 5
 MAX_STEPS = 4000
-CONFIDENCE = 1.5
+CONFIDENCE = 1.0
+HORIZON = 1           # rollouts stop when the seat's turn has come round this often
 
 
 def determinize(s: State, seat: int, rng) -> State:
@@ -42,9 +54,27 @@ def determinize(s: State, seat: int, rng) -> State:
     rng.shuffle(pool)
     for h, c in zip(unknown, pool):
         w.dcard[h] = c
-    for h, c in w.rcard.items():
-        if c is None:  # a hidden card this seat never saw: any kind
-            w.rcard[h] = rng.randrange(5)
+    # a hidden card this seat never saw may be any kind, but the cards a
+    # pending trade has committed (the offer, the answers given) must still be
+    # in their seat's hand: the seat was seen to hold them
+    held = [[0] * 6 for _ in range(w.players)]
+    if w.trade is not None:
+        p, gk, gn = w.trade[:3]
+        held[p][gk] = gn
+        for q, k, n in w.trade[6]:
+            held[q][k] = max(held[q][k], n)
+    for q in range(w.players):
+        have = w.res[q * 5:q * 5 + 5]
+        unseen = []
+        for h in w.hid[q]:
+            c = w.rcard.get(h)
+            if c is None:
+                unseen.append(h)
+            else:
+                have[c] += 1
+        need = [r for r in range(5) for _ in range(max(0, held[q][r] - have[r]))]
+        for h in unseen:
+            w.rcard[h] = need.pop() if need else rng.randrange(5)
     w.events = []
     return w.simulate()
 
@@ -68,25 +98,107 @@ def answer(w: State, req, rng):
     raise RulesError(f"no answer for {req!r}")
 
 
+# Where each vertex's buildings act: (token, kind, resource) for every number
+# token of the districts it touches.
+_VERTEX_TOKENS = tuple(tuple((t, D_KIND[d], D_RESOURCE[d]) for t, (d, _) in enumerate(TOKENS)
+                             if d in VERTEX_DISTRICTS[v]) for v in range(NUM_VERTICES))
+_CHANCE = tuple(PIPS.get(v, 0) / 36 for v in range(13))
+_TOKEN_CHANCE = tuple(_CHANCE[v] for _, v in TOKENS)
+# What a card's worth of income from each special district is worth, in cards
+# (the Laboratory works one 5-or-10 in two; a Palace point is a guild point).
+_SPECIAL = {UNIVERSITY: 0.45, PALACE: 0.7, BEGGARS: 0.9, ALCHEMISTS: 0.5}
+CARD = 0.17          # VP a resource card is worth (a house with its foundation: six cards)
+
+
+def income(w: State, q: int) -> tuple[list[float], float]:
+    """Seat ``q``'s expected resource cards per roll by kind, and the cards'
+    worth of everything else its buildings bring per roll."""
+    inc = [0.0] * 5
+    other = 0.0
+    occ, robber = w.occ, w.robber
+    lo = q * 3 + HOUSE
+    for v in range(NUM_VERTICES):
+        o = occ[v]
+        if o < lo or o > lo + 1:
+            continue
+        for t, kind, r in _VERTEX_TOKENS[v]:
+            if t == robber:
+                continue
+            if r is not None:
+                inc[r] += _TOKEN_CHANCE[t] * (o - lo + 1)
+            else:
+                other += _TOKEN_CHANCE[t] * _SPECIAL[kind]
+    return inc, other
+
+
+def worth(w: State, q: int, rounds: float) -> float:
+    """Seat ``q``'s position in VP: its points (every Vetinari token: a world
+    knows them all), its income over the ``rounds`` still to come, its guild
+    points toward memberships and presidencies, its cards and how near they
+    are to its next building, its foundations, the arrests and the rank its
+    guards promise, its parchments."""
+    dc = w.dcard
+    vets = sum(1 for h in w.dev[q] if dc[h] and dc[h][0] == "v")
+    guards = len(w.dev[q]) - vets
+    value = float(w.vp(q, vets))
+    inc, other = income(w, q)
+    kinds = sum(1 for x in inc if x > 0)
+    value += (sum(inc) + other) * w.players * rounds * CARD * 0.5 + 0.15 * kinds
+    gp, b = w.gp, q * 5
+    for g in range(5):
+        mine = gp[b + g]
+        if mine >= 3:
+            value += 0.3
+        pres = w.pres[g]
+        if w.lock[g]:
+            continue
+        if pres == q:
+            rival = max(gp[x * 5 + g] for x in range(w.players) if x != q)
+            value -= 0.5 * 0.5 ** (mine - rival)     # how easily it is taken
+        else:
+            gap = (3 - mine) if pres < 0 else gp[pres * 5 + g] + 1 - mine
+            value += 0.5 * 0.6 ** max(0, gap)
+    hand = w.true_hand(q)
+    size = sum(hand)
+    value += CARD * min(size, 7)
+    if size > 7 and not w.rcpt[q]:
+        value -= 0.05 * (size - 7)
+    sup, b3 = w.sup, q * 3
+    founds = FOUNDATIONS - sup[b3]
+    value += 0.35 * founds
+    goals = []
+    if sup[b3 + VILLA] and sup[b3 + HOUSE] < HOUSES:
+        goals.append(COST_VILLA)
+    if founds and sup[b3 + HOUSE]:
+        goals.append(COST_HOUSE)
+    if sup[b3]:
+        goals.append(COST_FOUNDATION)
+    missing = min((sum(max(0, c[r] - hand[r]) for r in range(5)) for c in goals), default=4)
+    value += 0.3 * 0.5 ** missing
+    # Face-up guards arrest the assassins on the track (a VP each, one a
+    # turn, on the totals they stand on); three of them make a rank.
+    ready = w.gup[q] + 0.7 * guards
+    value += 0.75 * min(ready, rounds * sum(_CHANCE[t] for t in TRACK if w.track & TRACK_BIT[t]))
+    if w.rank[q] == NO_RANK:
+        value += (0.3 if CAPTAIN in w.rank else 0.6) * min(ready, 3) / 3
+    value += 0.06 * min(w.parch[q], 10) + 0.03 * w.rcpt[q]
+    return value
+
+
 def evaluate(w: State, seat: int) -> float:
-    """The position for ``seat``: its VP (Vetinari tokens included) and means,
-    against the best other seat."""
-    def worth(q: int) -> float:
-        vets = sum(1 for h in w.dev[q] if w.dcard[h] and w.dcard[h][0] == "v")
-        guards = len(w.dev[q]) - vets
-        return (w.vp(q, vets) + 0.12 * min(w.hand_size(q), 8) + 0.05 * min(w.parch[q], 8)
-                + 0.4 * w.memberships(q) + 0.02 * sum(w.gp[q * 5:q * 5 + 5])
-                + 0.3 * (w.gup[q] + guards) + 0.3 * (2 - w.sup[q * 3]))
-    mine = worth(seat)
-    best = max(worth(q) for q in range(w.players) if q != seat)
-    return 1 / (1 + math.exp(-(mine - best) / 2))
+    """The position for ``seat`` against the best other seat, squashed into (0, 1)."""
+    lead = max(w.vp(q) for q in range(w.players))
+    rounds = max(1.0, TARGET_VP - lead)
+    scores = [worth(w, q, rounds) for q in range(w.players)]
+    best = max(x for q, x in enumerate(scores) if q != seat)
+    return 1 / (1 + math.exp(-(scores[seat] - best) / 1.5))
 
 
 class SearchBot:
     name = "search"
 
     def __init__(self, rng, clock: Callable[[], float] | None = None, budget: float = 1.0,
-                 worlds: int = 24):
+                 worlds: int = 64):
         self.rng = rng
         self.clock = clock
         self.budget = budget
@@ -121,15 +233,31 @@ class SearchBot:
         return self.pick(cands, stats)
 
     def candidates(self, s: State, d: Decision) -> list[tuple]:
+        """The heuristic's choice first, then the options that look best one
+        step ahead in one sampled world."""
         fav = self.heuristic.choose(s, d)
-        if len(d.options) <= WIDTH:
-            return [fav] + [o for o in d.options if o != fav]
-        out = [fav]
-        if ("end",) in d.options and fav != ("end",):
-            out.append(("end",))
-        rest = [o for o in d.options if o not in out]
-        self.rng.shuffle(rest)
-        return out + rest[:WIDTH - len(out)]
+        rest = [o for o in d.options if o != fav]
+        if len(rest) < WIDTH:
+            return [fav] + rest
+        world = determinize(s, d.seat, self.rng)
+        fate = self.rng.random()
+        score = {o: self.glance(world, d.seat, o, fate) for o in rest}
+        rest.sort(key=lambda o: -score[o])
+        return [fav] + rest[:WIDTH - 1]
+
+    def glance(self, world: State, seat: int, option: tuple, seed: float) -> float:
+        """The position right after ``option`` (chance drawn), for ``seat``."""
+        fate = _Fate(seed)
+        w = world.copy()
+        try:
+            w.choose(option)
+            while w.outcome is None and type(w.pending) is not Decision:
+                w.fulfil(answer(w, w.pending, fate))
+        except RulesError:
+            return -1.0
+        if w.outcome is not None:
+            return 2.0 if seat in w.outcome.winners else -1.0
+        return evaluate(w, seat)
 
     def pick(self, cands: list[tuple], stats: dict) -> tuple:
         fav = cands[0]
@@ -153,11 +281,13 @@ class SearchBot:
             w.choose(option)
         except RulesError:
             return 0.0
-        start_turn = w.turn
+        seen, turns = w.turn, 0
         steps = 0
         while w.outcome is None and steps < MAX_STEPS:
-            if w.active == seat and w.turn > start_turn:
-                break
+            if w.active == seat and w.turn > seen:
+                seen, turns = w.turn, turns + 1
+                if turns == HORIZON:
+                    break
             d = w.pending
             if type(d) is Decision:
                 w.choose(bot.choose(w, d))

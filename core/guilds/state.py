@@ -194,7 +194,7 @@ class State:
         s.bought = self.bought
         s.arrested = self.arrested
         s.offers = self.offers
-        s.trade = self.trade
+        s.trade = None if self.trade is None else self.trade[:]   # answers are written into it
         s.palace = self.palace[:]
         s.stack = self.stack[:]
         s.pending = self.pending

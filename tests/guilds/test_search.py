@@ -10,7 +10,7 @@ from ankh.core.guilds.rules import new_state
 from ankh.core.guilds.search import SearchBot, determinize
 from ankh.core.guilds.views import view_for
 
-from .helpers import table
+from .helpers import game, table
 
 
 def midgame(seed: int, turns: int = 12):
@@ -73,3 +73,33 @@ def test_the_budget_is_kept_on_the_injected_clock():
 def test_search_is_a_bot_of_the_game():
     bot = GAME.bot("search", random.Random(0))
     assert isinstance(bot, SearchBot)
+
+
+def test_it_takes_a_win_the_heuristic_walks_past():
+    """Red has 11 VP and a brick and a lumber: the heuristic lays a
+    foundation, but a third brick guild point makes red its president, the
+    twelfth point, and the win."""
+    g = game("turn: red\nhouses yellow: V24\nhouses green: V31\n"
+             "villas red: V30 V34 V38 V42\nhouses red: V37 V41 V14\nhand red: 1 brick 1 lumber\n"
+             "gp red: 2 brick\nrolls: 2+6")
+    s = g.state
+    assert HeuristicBot(random.Random(1)).choose(view_for(s, 0), s.pending)[0] == "found"
+    for seed in range(3):
+        assert SearchBot(random.Random(seed), worlds=4).choose(view_for(s, 0), s.pending) == ("gp", 0)
+    g.choose_text("gp brick")
+    g.advance()
+    assert g.state.outcome.winners == (0,)
+
+
+def test_a_world_leaves_the_cards_a_pending_trade_was_seen_to_hold():
+    """Red was robbed, so its cards are hidden from green, and it has accepted
+    to give a lumber: every world green imagines gives red that lumber."""
+    s = midgame(3)
+    s.res = [0, 0, 0, 0, 0, 4, 0, 2, 4, 0, 1, 0, 1, 0, 2, 0, 2, 2, 4, 3]
+    s.hid, s.rcard = [(1, 2, 3), (), (), ()], {1: 1, 2: 0, 3: 4}
+    s.trade = (2, 4, 1, 1, 1, (3, 0, 1), ((0, 1, 1),))
+    v = view_for(s, 1)
+    assert all(v.rcard.get(h) is None for h in (1, 2, 3))
+    for seed in range(30):
+        w = determinize(v, 1, random.Random(seed))
+        assert w.true_hand(0)[1] >= 1 and min(w.true_hand(0)) >= 0

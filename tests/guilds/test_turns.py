@@ -1,6 +1,7 @@
 """A turn's rules (§4.4-4.13, §5): each with a position and its expected result."""
 from ankh.core.game import Reveal, StealRandom
 from ankh.core.guilds.board import SPOT_INDEX, TRACK_BIT
+from ankh.core.guilds.game import GAME
 from ankh.core.guilds.views import view_for
 
 from .helpers import BR, GR, LU, OR, WO, game, gp, hand, opts, piece, play
@@ -339,6 +340,22 @@ def test_a_copy_that_answers_an_offer_leaves_the_game_s_offer_alone():
         assert explored.pending.kind == "deal"
     play(g, "decline", "decline")
     assert g.state.pending.kind == "action" and g.state.trade is None     # nobody accepted here
+
+
+def test_a_copy_taken_during_an_offer_keeps_its_own_answers():
+    """Bots explore answers on copies: an answer given in one copy is not
+    given in the other."""
+    g = game(P3 + "houses red: V09\nhand red: 2 brick\nhand yellow: 1 ore\nhand green: 1 ore\n"
+             "rolls: 6+6")
+    play(g, "trade", "give 1 brick", "want 1 ore", "to all")
+    s = g.state
+    c = s.copy()
+    s.choose(("accept",))
+    s.choose(("decline",))
+    c.choose(("decline",))
+    c.choose(("accept",))
+    assert [GAME.format_option(s, o) for o in s.pending.options] == ["deal yellow 1 ore", "cancel"]
+    assert [GAME.format_option(c, o) for o in c.pending.options] == ["deal green 1 ore", "cancel"]
 
 
 def test_trade_offers_are_limited_per_turn():
