@@ -20,15 +20,15 @@ from ankh.net.envelope import Identity
 from ankh.net.errors import LocalProtocolError
 from ankh.net.io.node import HostNode, WatchNode
 from ankh.net.local import LocalGame
-from ankh.net.peer import GamePeer, Logged
-from ankh.net.seat import SeatProtocol
+from ankh.net.peer import Logged
 from ankh.net.ops import StealCard
-from ankh.net.transcript import Transcript, next_hash
+from ankh.net.transcript import next_hash
 from ankh.net.verify import verify_transcript
 
 from tests import tinygame
 
-from .nethelp import decode, resign, swap_scalar
+from .midsteal import rebuilt_mid_steal, tampered
+from .nethelp import decode, swap_scalar
 from .star import Star, star_peers
 from .test_tinygame import bots, run_tiny
 
@@ -122,10 +122,6 @@ def test_a_networked_steal_needs_the_victims_cards_by_their_handles() -> None:
 
 # --- a seat rebuilt from its log in the middle of a steal ------------------------------------------
 
-class Crash(Exception):
-    pass
-
-
 def kind_of(frame: bytes) -> str:
     return decode(frame)["kind"]
 
@@ -136,47 +132,14 @@ def test_a_seat_rebuilt_from_its_log_in_the_middle_of_a_steal_carries_on(role: s
     again); the thief goes down before the opening reaches it (the rebuilt one
     gets it from the host and opens its card)."""
     seed = 1
-    down: dict[str, int] = {}
-
-    def link(frame: bytes, a: int, b: int) -> list[bytes]:
-        if "seat" in down:
-            return [] if down["seat"] in (a, b) else [frame]
-        payload = decode(frame)
-        if payload["kind"] == "steal-open" and "once" not in down:
-            op = payload["body"]["op"]
-            if role == "victim" and a == op["from"] != 0 or role == "thief" and b == op["to"] != 0:
-                down["seat"] = down["once"] = a if role == "victim" else b
-                return []
-        return [frame]
-
-    star = Star(star_peers(3, seed=b"tiny-steal%d" % seed, kind="tiny"), link)
-    b = bots(3, seed)
-
-    def stop(star: Star) -> None:
-        if "seat" in down:
-            raise Crash
-
-    with pytest.raises(Crash):
-        star.play(b, after_round=stop)
-    seat = down["seat"]
-    old = star.peers[seat]
-    L = old.protocol.ledger
-    # its journal holds whole steps, up to its steal's opening
-    cut = max(i for i, (op, _) in enumerate(L.log[:L.index]) if op["t"] == "steal-pick") + 1
-    saved = [f for _, frames in L.log[:cut] for f in frames]
-    fresh = GamePeer.resume(SeatProtocol(L.roster, old.protocol.secrets, relay=0), saved)
-    # the victim sends its opening again at once; the thief waits for it
-    assert (fresh.protocol.ledger.steal is None) == (role == "victim")
-    del down["seat"]
-    star.rejoin(seat, fresh)
     thefts: dict[int, tuple[int, int]] = {}
-    star.events[seat] = []  # the rebuilt seat's own events
-    star.play(b, after_round=knowledge_checker(thefts))
+    star, fresh = rebuilt_mid_steal(lambda link: Star(star_peers(3, seed=b"tiny-steal%d" % seed, kind="tiny"), link),
+                                    bots(3, seed), role, knowledge_checker(thefts))
     peers = star.peers
     assert len({p.final_hash for p in peers}) == 1 and None not in {p.final_hash for p in peers}
     assert verify_transcript(fresh.protocol.transcript().to_bytes()).status == "fair"
     # the rebuilt seat knows what its steal moved: as thief its card, as victim its new hand
-    assert all(fresh.engine.card[h] is not None for h in fresh.engine.hands[seat])
+    assert all(fresh.engine.card[h] is not None for h in fresh.engine.hands[fresh.me])
 
 
 # --- over real sockets, with a spectator ------------------------------------------------------------
@@ -272,16 +235,6 @@ def test_ankh_verify_says_a_game_with_steals_is_fair(game_with_steals: Star, tmp
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.startswith("fair: ") and " random steals proven" in checked.stdout
     assert "rules replayed: 6 moves" in checked.stdout
-
-
-def tampered(star: Star, kind: str, change) -> tuple[bytes, int]:
-    """The saved game with the first ``kind`` frame changed and signed again by its sender."""
-    t = star.peers[0].protocol.transcript()
-    ops = [list(step) for step in t.ops]
-    i, k = next((i, k) for i, step in enumerate(ops) for k, f in enumerate(step) if kind_of(f) == kind)
-    sender = decode(ops[i][k])["from"]
-    ops[i][k] = resign(ops[i][k], star.peers[sender].protocol.secrets.identity, change)
-    return Transcript(t.roster, ops).to_bytes(), sender
 
 
 def test_ankh_verify_names_a_victim_that_swaps_a_card_into_its_hand(game_with_steals: Star) -> None:
