@@ -1,5 +1,5 @@
-"""A guild bot for tests that steals whenever it can: it sets the dice to 7
-with parchments, moves the robber where there is someone to rob, and robs,
+"""A guild bot for tests that steals whenever it can: it takes a licence (a
+house in the Thieves' Guild) at setup, sets the dice to 7 with parchments, moves the robber where there is someone to rob, and robs,
 a hand holding hidden cards first (a later steal from a hand an earlier one
 hid); while it holds hidden cards itself it ends its turn rather than spend
 them (so that they stay hidden for the next steal).  Otherwise it plays as
@@ -8,6 +8,7 @@ shipped bots: receipts protect a hand.)"""
 from __future__ import annotations
 
 from ankh.core.game import Decision, RulesError
+from ankh.core.guilds.board import LICENCE_VERTICES
 from ankh.core.guilds.bots import HeuristicBot
 
 
@@ -20,6 +21,10 @@ class ThiefBot(HeuristicBot):
             return opts[-1]
         if ("fix", 7) in opts:
             return ("fix", 7)
+        if decision.kind == "setup":
+            licences = [o for o in opts if o[1] in LICENCE_VERTICES]
+            if licences:
+                return self._pick(licences)
         if state.hid[decision.seat] and ("end",) in opts:
             return ("end",)
         robs = [o for o in opts if o[0] == "rob"]

@@ -24,7 +24,7 @@ from ankh.net.verify import verify_transcript
 
 from tests.guilds.thief import ThiefBot
 
-from .midsteal import rebuilt_mid_steal, tampered
+from .stealgames import rebuilt_mid_steal, tampered
 from .nethelp import decode, resign, swap_scalar
 from .star import Star, seat_secrets, star_peers
 from .test_hidden_lies import Liar
@@ -147,15 +147,17 @@ def caught(star: Star, bots) -> RemoteProtocolError:
 
 
 def test_a_hidden_card_spent_that_its_seat_does_not_hold_is_named_at_its_show() -> None:
-    """A seat holding a stolen card pays with a kind it does not have: the
-    others' rules, which see its hidden card as possibly any kind, accept the
-    move; its show before the payment proves what it holds, and every seat
-    names it, its signed move the evidence."""
+    """A seat whose hand a steal hid pays with a kind it does not have: the
+    others' rules, which see each of its hidden cards as possibly any kind,
+    accept the move; its show before the payment proves what it holds, and
+    every seat names it, its signed move the evidence."""
     liar = 3
 
     def spend(peer: Liar, d: Decision):
         e, p = peer.engine, d.seat
-        if d.kind != "action" or not e.hid[p] or e.rcpt[p] >= 2 or peer.lies:
+        # (a card it stole is known to its victim too, whose rules would refuse the move at once)
+        if d.kind != "action" or not e.hid[p] or any(h in e.rfrom for h in e.hid[p]) or e.rcpt[p] >= 2 \
+                or peer.lies:
             return None
         hand = e.hand(p)
         missing = [r for r in range(5) if hand[r] == 0]

@@ -15,19 +15,17 @@ from typing import Any
 import pytest
 
 from ankh.core.game import ShowCards, StealRandom, get
-from ankh.net import group, steal
 from ankh.net.envelope import Identity
 from ankh.net.errors import LocalProtocolError
 from ankh.net.io.node import HostNode, WatchNode
 from ankh.net.local import LocalGame
 from ankh.net.peer import Logged
 from ankh.net.ops import StealCard
-from ankh.net.transcript import next_hash
 from ankh.net.verify import verify_transcript
 
 from tests import tinygame
 
-from .midsteal import rebuilt_mid_steal, tampered
+from .stealgames import rebuilt_mid_steal, secrets_of_hidden_cards, tampered
 from .nethelp import decode, swap_scalar
 from .star import Star, star_peers
 from .test_tinygame import bots, run_tiny
@@ -166,35 +164,6 @@ async def watched_tiny_game(tmp_path: Path, seed: int):
     return host, watcher, results
 
 
-def secrets_of_hidden_cards(host: HostNode) -> tuple[set[bytes], set[bytes]]:
-    """(keys never public, keys public only from the audit on): every slot key any
-    seat learned and every steal's secret scalars; each seat's own deck key of
-    every card dealt to it and never revealed."""
-    never, until_audit = set(), set()
-    for seat, peer in host.local.items():
-        L = peer.protocol.ledger
-        keys = L.hand_keys.get("cards")
-        if keys is not None:
-            never |= {group.scalar_to_bytes(k) for _, k in keys._known.values()}
-        d = L.deck("cards")
-        own = peer.protocol.secrets.deck(d.spec)
-        mine = [p for p, s in d.dealt.items() if s == seat and p not in d.public]
-        until_audit |= {group.scalar_to_bytes(own.key(p)) for p in mine}
-        basis, steals = L.roster.genesis(), 0
-        for op, (wire, frames) in zip(L.history, L.log):
-            if isinstance(op, StealCard):
-                if op.victim == seat:  # its secrets, derived from the log as it stood
-                    hands = steal.Hands("cards", op.kinds, L.n)
-                    hands.steals = steals
-                    ctx = steal.steal_context(L.roster.game_id, basis, hands, op.victim, op.thief)
-                    sec = steal.StealSecrets(peer.protocol.secrets.master, ctx, len(op.slots))
-                    assert group.mul_base_n(sec.e_n) == decode(frames[0])["body"]["E"]
-                    never |= {group.scalar_to_bytes(sec.e)} | {group.scalar_to_bytes(r) for r, _ in sec.r}
-                steals += 1
-            basis = next_hash(basis, wire, frames)
-    return never, until_audit
-
-
 def test_real_peers_and_a_spectator_play_steals_and_the_spectator_learns_no_stolen_card(tmp_path: Path) -> None:
     for seed in range(8):  # a game has a steal three times in four: play until one does
         host, watcher, (hr, wr) = asyncio.run(watched_tiny_game(tmp_path, seed))
@@ -207,7 +176,7 @@ def test_real_peers_and_a_spectator_play_steals_and_the_spectator_learns_no_stol
     assert spectator.scores == seat.scores and spectator.hands == seat.hands
     # the spectator's engine never knew a card of a hand: stolen, kept or dealt
     assert all(spectator.card[h] is None for hand in spectator.hands for h in hand)
-    never, until_audit = secrets_of_hidden_cards(host)
+    never, until_audit = secrets_of_hidden_cards(host, "cards", "cards")
     stream = b"".join(watcher.seen)
     before_audit = b"".join(f for f in watcher.seen[:next(i for i, f in enumerate(watcher.seen)
                                                           if kind_of(f) == "audit")])

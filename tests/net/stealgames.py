@@ -1,14 +1,18 @@
 """For the tests of any game with steals (the tiny game, the guild variant): a
 seat that goes down in the middle of a steal and comes back rebuilt from its
-saved log; a saved game with one frame forged."""
+saved log; a saved game with one frame forged; the secrets a spectator must
+never see."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ankh.net import group, steal
+from ankh.net.io.node import HostNode
+from ankh.net.ops import StealCard
 from ankh.net.peer import GamePeer
 from ankh.net.seat import SeatProtocol
-from ankh.net.transcript import Transcript
+from ankh.net.transcript import Transcript, next_hash
 
 from .nethelp import decode, resign
 from .star import Star
@@ -73,3 +77,33 @@ def tampered(star: Star, kind: str, change: Callable[[dict[str, Any]], None]) ->
     sender = decode(ops[i][k])["from"]
     ops[i][k] = resign(ops[i][k], star.peers[sender].protocol.secrets.identity, change)
     return Transcript(t.roster, ops).to_bytes(), sender
+
+
+def secrets_of_hidden_cards(host: HostNode, hand: str, deck: str) -> tuple[set[bytes], set[bytes]]:
+    """(keys never public, keys public only from the audit on), of the seats the
+    host plays: every key of a slot of ``hand`` any of them learned and every
+    steal's secret scalars; each one's own key of every card of ``deck`` dealt
+    to it and never revealed."""
+    never, until_audit = set(), set()
+    for seat, peer in host.local.items():
+        L = peer.protocol.ledger
+        keys = L.hand_keys.get(hand)
+        if keys is not None:
+            never |= {group.scalar_to_bytes(k) for _, k in keys._known.values()}
+        d = L.deck(deck)
+        own = peer.protocol.secrets.deck(d.spec)
+        mine = [p for p, s in d.dealt.items() if s == seat and p not in d.public]
+        until_audit |= {group.scalar_to_bytes(own.key(p)) for p in mine}
+        basis, steals = L.roster.genesis(), 0
+        for op, (wire, frames) in zip(L.history, L.log):
+            if isinstance(op, StealCard):
+                if op.victim == seat:  # its secrets, derived from the log as it stood
+                    hands = steal.Hands(hand, op.kinds, L.n)
+                    hands.steals = steals
+                    ctx = steal.steal_context(L.roster.game_id, basis, hands, op.victim, op.thief)
+                    sec = steal.StealSecrets(peer.protocol.secrets.master, ctx, len(op.slots))
+                    assert group.mul_base_n(sec.e_n) == decode(frames[0])["body"]["E"]
+                    never |= {group.scalar_to_bytes(sec.e)} | {group.scalar_to_bytes(r) for r, _ in sec.r}
+                steals += 1
+            basis = next_hash(basis, wire, frames)
+    return never, until_audit
