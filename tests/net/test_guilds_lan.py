@@ -1,7 +1,8 @@
 """The guild variant between real peers on loopback: headless ``ankh``
 processes for 3 and 4 seats play whole games with steals to one result and
 ``ankh verify`` says fair; a cheating seat (a forged steal, a hidden card
-shown as another, an illegal build) is refused by the honest host and named;
+shown as another, an illegal build) is refused by the honest host and named
+(and a seat killed with ``kill -9`` comes back from its save: test_lan);
 a spectator's byte stream holds no key of a stolen or kept hidden card, and
 no key of an unrevealed development token before the audit."""
 from __future__ import annotations
@@ -21,7 +22,7 @@ from tests.guilds.thief import ThiefBot
 from .nethelp import decode, swap_scalar
 from .procs import Peers
 from .stealgames import secrets_of_hidden_cards
-from .test_lan import peers, verify  # noqa: F401  (peers: the fixture)
+from .test_lan import host_and_joiners, peers, verify  # noqa: F401  (peers: the fixture)
 from .test_lan_cheats import CheatingJoiner
 
 THIEF_CLI = "tests.guilds.thiefcli"  # the ankh command, with the tests' thief bot
@@ -29,13 +30,7 @@ THIEF_CLI = "tests.guilds.thiefcli"  # the ankh command, with the tests' thief b
 
 @pytest.mark.parametrize("seats", [3, 4])
 def test_headless_guild_peers_play_a_whole_game_with_steals(peers: Peers, tmp_path: Path, seats: int) -> None:
-    host = peers.start(["host", "--headless", "--game", "guilds", "--bot", "thief", "--seats", str(seats),
-                        "--bots", "0", "--bind", "127.0.0.1", "--seed", str(seats)], tmp_path / "host",
-                       module=THIEF_CLI)
-    port = host.value("listening on port")
-    joiners = [peers.start(["join", f"127.0.0.1:{port}", "--headless", "--bot", "thief", "--seed", str(seats + i),
-                            "--name", f"joiner {i}"], tmp_path / f"join{i}", module=THIEF_CLI)
-               for i in range(1, seats)]
+    host, joiners = host_and_joiners(peers, tmp_path, seats, seed=seats, game="guilds", bot="thief", module=THIEF_CLI)
     everyone = [host, *joiners]
     assert [p.finish(timeout=600) for p in everyone] == [0] * seats
     assert len({p.result for p in everyone}) == 1, {p.result for p in everyone}
