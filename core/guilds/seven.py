@@ -163,7 +163,7 @@ def hire(s: State, p: int, a: int, b: int) -> None:
     cost = [0] * 5
     cost[a] = cost[b] = 1
     s.push(t_hire, p, tuple(cost))
-    settle(s, p)
+    settle(s, p, cost)
 
 
 def t_hire(s: State, p: int, cost) -> None:
