@@ -57,11 +57,31 @@ class PlayScreen(Localised, Screen):
         self._handing_over = False
         self._guard_until = 0.0
         self._others_moved = False
+        self._table_news = False
 
     # --- driving ----------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        watch = getattr(self.session, "watch", None)
+        if watch is not None:  # a networked game: the table moves on its own
+            watch(self._table_moved)
         self.call_after_refresh(self.pump)
+
+    def on_unmount(self) -> None:
+        unwatch = getattr(self.session, "unwatch", None)
+        if unwatch is not None:
+            unwatch(self._table_moved)
+
+    def _table_moved(self) -> None:
+        """News from the table (a networked game): look again, once per burst."""
+        if not self._table_news:
+            self._table_news = True
+            self.call_later(self._pump_for_table)
+
+    def _pump_for_table(self) -> None:
+        self._table_news = False
+        if self.is_attached:
+            self.pump()
 
     def pump(self) -> None:
         """Run the game until a person or a bot must decide, then show it."""
