@@ -57,7 +57,7 @@ class PlayScreen(Localised, Screen):
         self._handing_over = False
         self._guard_until = 0.0
         self._others_moved = False
-        self._table_news = False
+        self._pump_queued = False   # a networked table moved: a pump is on its way
 
     # --- driving ----------------------------------------------------------------------------------
 
@@ -65,7 +65,7 @@ class PlayScreen(Localised, Screen):
         watch = getattr(self.session, "watch", None)
         if watch is not None:  # a networked game: the table moves on its own
             watch(self._table_moved)
-        self.call_after_refresh(self.pump)
+        self.pump()
 
     def on_unmount(self) -> None:
         unwatch = getattr(self.session, "unwatch", None)
@@ -73,13 +73,12 @@ class PlayScreen(Localised, Screen):
             unwatch(self._table_moved)
 
     def _table_moved(self) -> None:
-        """News from the table (a networked game): look again, once per burst."""
-        if not self._table_news:
-            self._table_news = True
-            self.call_later(self._pump_for_table)
+        if not self._pump_queued:
+            self._pump_queued = True
+            self.call_later(self._pump_from_table)
 
-    def _pump_for_table(self) -> None:
-        self._table_news = False
+    def _pump_from_table(self) -> None:
+        self._pump_queued = False
         if self.is_attached:
             self.pump()
 
