@@ -57,30 +57,11 @@ class PlayScreen(Localised, Screen):
         self._handing_over = False
         self._guard_until = 0.0
         self._others_moved = False
-        self._pump_queued = False   # a networked table moved: a pump is on its way
 
     # --- driving ----------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        watch = getattr(self.session, "watch", None)
-        if watch is not None:  # a networked game: the table moves on its own
-            watch(self._table_moved)
-        self.pump()
-
-    def on_unmount(self) -> None:
-        unwatch = getattr(self.session, "unwatch", None)
-        if unwatch is not None:
-            unwatch(self._table_moved)
-
-    def _table_moved(self) -> None:
-        if not self._pump_queued:
-            self._pump_queued = True
-            self.call_later(self._pump_from_table)
-
-    def _pump_from_table(self) -> None:
-        self._pump_queued = False
-        if self.is_attached:
-            self.pump()
+        self.call_after_refresh(self.pump)
 
     def pump(self) -> None:
         """Run the game until a person or a bot must decide, then show it."""
