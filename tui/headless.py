@@ -108,13 +108,16 @@ class Trace:
     - ``T decided SEAT MOVE``: this process's seat decided the game's move
       number MOVE (a bot's thinking is over; ``forced`` follows when the
       rules left one option, decided as soon as the rules got there);
-    - ``T applied SEAT MOVE``: SEAT's move number MOVE was applied here.
+    - ``T applied SEAT MOVE``: SEAT's move number MOVE was applied here;
+    - ``T stolen THIEF VICTIM MOVE``: a random steal that followed move number
+      MOVE is over here (a game whose steal event names its ``victim``).
     """
 
     def __init__(self, path: str, report):
         self.file = open(path, "w", encoding="utf-8", buffering=1)
         self.report = report
         self.decided: set[int] = set()
+        self.last = -1  # the last move applied here
 
     def __call__(self, what: str, data: Any) -> None:
         now = time.monotonic()
@@ -125,6 +128,11 @@ class Trace:
             if e.seat == seat and e.index not in self.decided:
                 self.file.write(f"{now:.6f} decided {e.seat} {e.index} forced\n")
             self.file.write(f"{now:.6f} applied {e.seat} {e.index}\n")
+            self.last = e.index
+        elif what == "event" and isinstance(data[1], Logged) and data[1].event.kind == "steal" \
+                and "victim" in (data[1].event.data or {}):
+            e = data[1].event
+            self.file.write(f"{now:.6f} stolen {e.seat} {e.data['victim']} {self.last}\n")
         elif what == "decided":
             self.decided.add(data[1])
             self.file.write(f"{now:.6f} decided {data[0]} {data[1]}\n")

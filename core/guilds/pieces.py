@@ -122,16 +122,25 @@ def has_licence(s: State, p: int) -> bool:
 
 # --- hidden cards: settling before a seat pays or shows ---------------------------------------
 
-def settle(s: State, p: int) -> None:
+def settle(s: State, p: int, cost=None) -> None:
     """If ``p`` holds hidden handles, ask their reveal (all of them: its whole
     hand is public again); the answer folds them into the public counts.
-    (Pushed work runs after.)"""
-    if s.hid[p]:
+    A payment of ``cost`` that its face-up cards cover shows nothing: the
+    hidden cards stay hidden.  (Pushed work runs after.)"""
+    if s.hid[p] and (cost is None or not covers(s, p, cost)):
         s.request(fast_new(Reveal, ("res", s.hid[p])), r_settled, p)
 
 
-def t_settle(s: State, p: int) -> None:
-    settle(s, p)
+def t_settle(s: State, p: int, cost=None) -> None:
+    settle(s, p, cost)
+
+
+def covers(s: State, p: int, cost) -> bool:
+    """Whether ``p``'s face-up cards pay ``cost``."""
+    b = p * 5
+    res = s.res
+    return (res[b] >= cost[0] and res[b + 1] >= cost[1] and res[b + 2] >= cost[2] and res[b + 3] >= cost[3]
+            and res[b + 4] >= cost[4])
 
 
 def r_settled(s: State, ids, p: int) -> None:

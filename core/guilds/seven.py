@@ -145,7 +145,7 @@ def r_stolen(s: State, answer, p: int, q: int, hand: tuple[int, ...], cards: tup
     s.rfrom[h] = q
     s.hid[q] = kept
     s.hid[p] = s.hid[p] + (h,)
-    s.log("steal", p, f"{COLOURS[p]} steals a card from {COLOURS[q]} (#{h})", handle=h)
+    s.log("steal", p, f"{COLOURS[p]} steals a card from {COLOURS[q]} (#{h})", handle=h, victim=q)
     if kept:
         s.request(fast_new(ShowCards, ("res", kept, q)), r_kept, q)
 
@@ -163,7 +163,7 @@ def hire(s: State, p: int, a: int, b: int) -> None:
     cost = [0] * 5
     cost[a] = cost[b] = 1
     s.push(t_hire, p, tuple(cost))
-    settle(s, p)
+    settle(s, p, cost)
 
 
 def t_hire(s: State, p: int, cost) -> None:

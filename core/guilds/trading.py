@@ -108,8 +108,16 @@ def r_trade_choose(s: State, opt, p: int) -> None:
     gk, gn = s.trade[1], s.trade[2]
     s.trade = None
     s.push(t_trade_exec, p, q, gk, gn, wk, wn)
-    s.push(t_settle, q)
-    settle(s, p)
+    s.push(t_settle, q, resource_cost(wk, wn))
+    settle(s, p, resource_cost(gk, gn))
+
+
+def resource_cost(kind: int, n: int) -> tuple[int, ...]:
+    """The resource cards a seat gives in a trade (none for parchments)."""
+    cost = [0] * 5
+    if kind != PARCHMENT:
+        cost[kind] = n
+    return tuple(cost)
 
 
 def move_kind(s: State, a: int, b: int, kind: int, n: int) -> None:

@@ -213,9 +213,10 @@ def r_phase_c(s: State, opt) -> None:
     elif verb in ("p-card", "p-dev", "p-house", "p-villa"):
         parchment_action(s, p, opt)
     else:
-        # everything else pays resource cards: settle hidden cards first
+        # everything else pays resource cards: hidden cards are shown first
+        # where the face-up ones do not cover the price
         s.push(t_pay_action, p, opt)
-        settle(s, p)
+        settle(s, p, action_cost(s, p, opt))
 
 
 def parchment_action(s: State, p: int, opt) -> None:
@@ -245,23 +246,33 @@ def parchment_action(s: State, p: int, opt) -> None:
         put_building(s, p, opt[1], HOUSE if verb == "p-house" else VILLA)
 
 
+def action_cost(s: State, p: int, opt) -> tuple[int, ...]:
+    """What a paid action of phase C costs ``p`` in resource cards."""
+    verb = opt[0]
+    if verb == "bank" or verb == "gp":
+        cost = [0] * 5
+        cost[opt[1]] = s.rate(p, opt[1]) if verb == "bank" else gp_price(s, opt[1])
+        return tuple(cost)
+    if verb == "refresh":
+        return ONE[opt[1]]
+    costs = {"found": COST_FOUNDATION, "house": COST_HOUSE, "villa": COST_VILLA, "dev": COST_DEV}
+    if verb not in costs:
+        raise IllegalAction(f"unknown action {verb!r}")
+    return tuple(costs[verb])
+
+
 def t_pay_action(s: State, p: int, opt) -> None:
     verb = opt[0]
+    cost = action_cost(s, p, opt)
     if verb == "bank":
         give, get = opt[1], opt[2]
         if give == get or not s.bank[get]:
             raise IllegalAction("no such bank trade")
-        k = s.rate(p, give)
-        cost = [0] * 5
-        cost[give] = k
         pay(s, p, cost)
         gain(s, p, get, 1)
-        s.log("bank", p, f"{COLOURS[p]} trades {k} {RESOURCES[give]} for {RESOURCES[get]}")
+        s.log("bank", p, f"{COLOURS[p]} trades {cost[give]} {RESOURCES[give]} for {RESOURCES[get]}")
     elif verb == "gp":
         g = opt[1]
-        price = gp_price(s, g)
-        cost = [0] * 5
-        cost[g] = price
         pay(s, p, cost)
         b = list(s.bought)
         b[g] += 1
@@ -272,28 +283,26 @@ def t_pay_action(s: State, p: int, opt) -> None:
         v = opt[1]
         if not s.sup[p * 3 + FOUNDATION] or v not in foundation_sites(s, p):
             raise IllegalAction(f"no foundation on {VERTEX_IDS[v]}")
-        pay(s, p, COST_FOUNDATION)
+        pay(s, p, cost)
         put_foundation(s, p, v)
     elif verb == "house" or verb == "villa":
         v = opt[1]
         piece = HOUSE if verb == "house" else VILLA
         if s.occ[v] != p * 3 + piece - 1 or not s.sup[p * 3 + piece]:
             raise IllegalAction(f"no {verb} on {VERTEX_IDS[v]}")
-        pay(s, p, COST_HOUSE if piece == HOUSE else COST_VILLA)
+        pay(s, p, cost)
         put_building(s, p, v, piece)
     elif verb == "dev":
         if s.dtop >= len(DEV_IDS):
             raise IllegalAction("the development stack is empty")
-        pay(s, p, COST_DEV)
+        pay(s, p, cost)
         deal_dev(s, p)
-    elif verb == "refresh":
+    else:  # refresh
         if s.rcpt[p] >= 2:
             raise IllegalAction("both receipts are face up")
-        pay(s, p, ONE[opt[1]])
+        pay(s, p, cost)
         s.rcpt[p] = 2
         s.log("refresh", p, f"{COLOURS[p]} turns both receipts face up")
-    else:
-        raise IllegalAction(f"unknown action {verb!r}")
 
 
 def put_foundation(s: State, p: int, v: int) -> None:

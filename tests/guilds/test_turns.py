@@ -156,6 +156,19 @@ def test_spending_asks_a_reveal_and_folds_the_card_back():
     assert s.hand_size(1) == 0 and s.bank[OR] == 19
 
 
+def test_a_payment_the_face_up_cards_cover_keeps_the_hidden_cards_hidden():
+    g = game(P3 + "houses red: V29\nreceipts yellow: 0\nhand yellow: 1 ore\n"
+             "hand red: 1 brick 1 lumber\nrolls: 3+4")
+    play(g, "robber ORE:8", "rob yellow")
+    s = g.state
+    (h,) = s.hid[0]
+    g.choose_text("refresh brick")                # paid from red's face-up brick: nothing shown
+    assert not isinstance(s.pending, Reveal)
+    g.advance()
+    assert s.hid[0] == (h,) and s.res[0:5] == [0, 1, 0, 0, 0] and s.rcpt[0] == 2
+    assert view_for(s, 2).rcard[h] is None        # still hidden from the others
+
+
 def test_r21_r22_r23_assassin_track_table_and_house_anywhere():
     g = game(P3 + "houses red: V09\nhand red: 1 brick 1 wool 1 ore\nrolls: 3+4 5")
     assert [o for o in opts(g) if o.startswith("assassin")] == ["assassin brick wool"]

@@ -98,32 +98,3 @@ class Star:
                 waiting = sorted({w for p in self.peers for w in p.waiting_for()})
                 raise AssertionError(f"the game stalled, waiting for {waiting}")
         raise AssertionError("the game did not end")
-
-
-class Crash(Exception):
-    """A seat went down (a test stops the table there)."""
-
-
-def down_at_steal_opening(role: str) -> tuple[Link, dict[str, int], Callable[["Star"], None]]:
-    """A wire on which the first steal's victim (``role`` "victim") goes down as it
-    sends its opening, or the thief ("thief") before the opening reaches it (a
-    seat other than the host); ``down["seat"]`` is the seat, cut off until it is
-    deleted.  The third value, as ``after_round``, stops the table there."""
-    down: dict[str, int] = {}
-
-    def link(frame: bytes, a: int, b: int) -> list[bytes]:
-        if "seat" in down:
-            return [] if down["seat"] in (a, b) else [frame]
-        payload = unpack_strict(frame[HEADER_LEN:])
-        if payload["kind"] == "steal-open" and "once" not in down:
-            op = payload["body"]["op"]
-            if role == "victim" and a == op["from"] != 0 or role == "thief" and b == op["to"] != 0:
-                down["seat"] = down["once"] = a if role == "victim" else b
-                return []
-        return [frame]
-
-    def stop(star: Star) -> None:
-        if "seat" in down:
-            raise Crash
-
-    return link, down, stop

@@ -30,10 +30,11 @@ from ankh.net.transcript import Transcript, next_hash
 from ankh.net.verify import verify_transcript
 
 from .nethelp import decode, resign, swap_scalar
-from .star import Crash, Star, down_at_steal_opening, seat_secrets
+from .star import Star, seat_secrets
+from .stealgames import rebuilt_mid_steal, secrets_of_hidden_cards, tampered
 from .test_guilds_net import guild_bots, knowledge
 from .test_hidden_lies import Liar
-from .test_tinygame_steal import tampered
+
 
 
 def guild_star(players: int, seed: bytes, liar: int, lie) -> Star:
@@ -335,59 +336,26 @@ def test_a_guild_seat_rebuilt_in_the_middle_of_a_steal_carries_on_knowing_its_ca
     everywhere, through later steals of hidden cards it holds: it finds their
     slots again from its log), its rules know the kind of every hidden card it
     holds, and the game verifies fair."""
-    link, down, stop = down_at_steal_opening(role)
     seed = MIXED if everywhere else SEED
     if everywhere:
         request.getfixturevalue("licensed")
     roster, secrets = seat_secrets(4, b"guild%d" % seed, "guilds")
-    star = Star([GamePeer(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)) for s in secrets], link)
     bots = [HiddenRobber(b) for b in guild_bots(4, seed)] if everywhere else robbers(4, seed)
-    with pytest.raises(Crash):
-        star.play(bots, after_round=stop)
-    seat = down["seat"]
-    L = star.peers[seat].protocol.ledger
-    cut = max(i for i, (op, _) in enumerate(L.log[:L.index]) if op["t"] == "steal-pick") + 1
-    fresh = GamePeer.resume(SeatProtocol(roster, star.peers[seat].protocol.secrets, relay=0),
-                            [f for _, frames in L.log[:cut] for f in frames])
-    assert (fresh.protocol.ledger.steal is None) == (role == "victim")
-    del down["seat"]
-    star.rejoin(seat, fresh)
-    star.events[seat] = []
 
     def knows_own(star: Star) -> None:
-        e = star.peers[seat].engine
-        if not isinstance(e.pending, ShowCards):  # (the victim's look comes right after its steal)
-            assert all(e.rcard[h] is not None for h in e.hid[seat]), (seat, e.hid[seat])
+        for seat, peer in enumerate(star.peers):
+            e = peer.engine
+            if not isinstance(e.pending, ShowCards):  # (the victim's look comes right after its steal)
+                assert all(e.rcard[h] is not None for h in e.hid[seat]), (seat, e.hid[seat])
 
-    star.play(bots, after_round=knows_own)
+    star, fresh = rebuilt_mid_steal(
+        lambda link: Star([GamePeer(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0))
+                           for s in secrets], link), bots, role, knows_own)
     assert len({p.final_hash for p in star.peers}) == 1 and None not in {p.final_hash for p in star.peers}
     assert verify_transcript(fresh.protocol.transcript().to_bytes()).status == "fair"
 
 
 # --- what a spectator learns of a stolen face-up card ----------------------------------------------------
-
-def steal_secrets(star: Star) -> set[bytes]:
-    """Every key of a hidden slot any seat learned (the thief's key of its card
-    among them) and every steal's secret scalars, as 32-byte strings."""
-    found: set[bytes] = set()
-    for peer in star.peers:
-        keys = peer.protocol.ledger.hand_keys.get("res")
-        if keys is not None:
-            found |= {group.scalar_to_bytes(k) for _, k in keys._known.values()}
-    L = star.peers[0].protocol.ledger
-    basis, steals = L.roster.genesis(), 0
-    for op, (wire, frames) in zip(L.history, L.log):
-        if isinstance(op, StealCard):
-            hands = steal.Hands("res", op.kinds, L.n)
-            hands.steals = steals
-            ctx = steal.steal_context(L.roster.game_id, basis, hands, op.victim, op.thief)
-            sec = steal.StealSecrets(star.peers[op.victim].protocol.secrets.master, ctx, len(op.slots))
-            assert group.mul_base_n(sec.e_n) == decode(frames[0])["body"]["E"]
-            found |= {group.scalar_to_bytes(sec.e)} | {group.scalar_to_bytes(r) for r, _ in sec.r}
-            steals += 1
-        basis = next_hash(basis, wire, frames)
-    return found
-
 
 def test_a_spectator_of_a_guild_game_never_learns_a_stolen_card_before_it_is_shown(guild_game: Star) -> None:
     """Fed the public log step by step, a spectator's rules never know the kind
@@ -395,10 +363,12 @@ def test_a_spectator_of_a_guild_game_never_learns_a_stolen_card_before_it_is_sho
     the thief's card is public exactly from its holder's show on."""
     host = guild_game.peers[0].protocol
     watcher = Spectator(host.roster)
-    secrets_seen = steal_secrets(guild_game)
-    assert len(secrets_seen) > 3 * 4
-    stream = b"".join(host.transcript().frames())
-    assert not any(k in stream for k in secrets_seen)
+    never, until_audit = secrets_of_hidden_cards(dict(enumerate(guild_game.peers)), "res", None)
+    assert len(never) > 3 * 4 and until_audit
+    frames = list(host.transcript().frames())
+    audit = next(i for i, f in enumerate(frames) if decode(f)["kind"] == "audit")
+    assert not any(k in b"".join(frames) for k in never)
+    assert not any(k in b"".join(frames[:audit]) for k in until_audit)
     for step in host.transcript().ops:
         watcher.feed(step)
         e = watcher.engine
@@ -510,9 +480,11 @@ def test_real_peers_and_a_spectator_play_guild_steals_and_the_spectator_learns_n
     assert mixed_steals(seats), "a game with every seat licensed has steals"
     spectator = watcher.spectator.engine
     assert spectator.hid == host.hub.host.engine.hid and all(c is None for c in spectator.rcard.values())
-    secrets_seen = steal_secrets(seats)
-    stream = b"".join(watcher.seen)
-    assert secrets_seen and not any(k in stream for k in secrets_seen)
+    never, until_audit = secrets_of_hidden_cards(host, "res", None)
+    audit = next(i for i, f in enumerate(watcher.seen) if decode(f)["kind"] == "audit")
+    assert never and until_audit
+    assert not any(k in b"".join(watcher.seen) for k in never)
+    assert not any(k in b"".join(watcher.seen[:audit]) for k in until_audit)
     report = verify_transcript(host.hub.host.protocol.transcript().to_bytes())
     assert report.status == "fair" and report.steals >= 1, str(report)
 

@@ -24,15 +24,18 @@ def verify(path: str) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
-def host_and_joiners(peers: Peers, tmp_path: Path, seats: int, bots: int = 0, seed: int = 1, trace: bool = False):
+def host_and_joiners(peers: Peers, tmp_path: Path, seats: int, bots: int = 0, seed: int = 1, trace: bool = False,
+                     game: str = "morpork", bot: str = "random", module: str = "ankh.tui.cli"):
+    """A headless host of ``game`` and its joiners (``module``: the program, ``ankh`` or a test's)."""
     def traced(home: str) -> list[str]:
         return ["--trace", str(tmp_path / f"{home}.trace")] if trace else []
 
-    host = peers.start(["host", "--headless", "--bot", "random", "--seats", str(seats), "--bots", str(bots),
-                        "--bind", "127.0.0.1", "--seed", str(seed), *traced("host")], tmp_path / "host")
+    host = peers.start(["host", "--headless", "--game", game, "--bot", bot, "--seats", str(seats), "--bots",
+                        str(bots), "--bind", "127.0.0.1", "--seed", str(seed), *traced("host")], tmp_path / "host",
+                       module=module)
     port = host.value("listening on port")
-    joiners = [peers.start(["join", f"127.0.0.1:{port}", "--headless", "--bot", "random", "--seed", str(seed + i),
-                            "--name", f"joiner {i}", *traced(f"join{i}")], tmp_path / f"join{i}")
+    joiners = [peers.start(["join", f"127.0.0.1:{port}", "--headless", "--bot", bot, "--seed", str(seed + i),
+                            "--name", f"joiner {i}", *traced(f"join{i}")], tmp_path / f"join{i}", module=module)
                for i in range(1, seats - bots)]
     return host, joiners
 
@@ -88,8 +91,9 @@ def test_headless_peers_play_a_whole_game(peers: Peers, tmp_path: Path, seats: i
     check_traces(tmp_path, ["host", *(f"join{i}" for i in range(1, seats))], moves)
 
 
-def test_a_seat_killed_mid_game_comes_back_from_its_save(peers: Peers, tmp_path: Path) -> None:
-    host, (joiner,) = host_and_joiners(peers, tmp_path, 3, bots=1, seed=9)
+@pytest.mark.parametrize("game", ["morpork", "guilds"])
+def test_a_seat_killed_mid_game_comes_back_from_its_save(peers: Peers, tmp_path: Path, game: str) -> None:
+    host, (joiner,) = host_and_joiners(peers, tmp_path, 3, bots=1, seed=9, game=game)
     save = joiner.value("saving to")
     joiner.wait_for(lambda l: l.startswith("turn 6:"), timeout=120)
     joiner.kill()

@@ -15,21 +15,19 @@ from typing import Any
 import pytest
 
 from ankh.core.game import ShowCards, StealRandom, get
-from ankh.net import group, steal
 from ankh.net.envelope import Identity
 from ankh.net.errors import LocalProtocolError
 from ankh.net.io.node import HostNode, WatchNode
 from ankh.net.local import LocalGame
-from ankh.net.peer import GamePeer, Logged
-from ankh.net.seat import SeatProtocol
+from ankh.net.peer import Logged
 from ankh.net.ops import StealCard
-from ankh.net.transcript import Transcript, next_hash
 from ankh.net.verify import verify_transcript
 
 from tests import tinygame
 
 from .nethelp import decode, resign, swap_scalar
-from .star import Crash, Star, down_at_steal_opening, star_peers
+from .star import Star, star_peers
+from .stealgames import rebuilt_mid_steal, secrets_of_hidden_cards, tampered
 from .test_tinygame import bots, run_tiny
 
 tinygame.install()
@@ -132,30 +130,14 @@ def test_a_seat_rebuilt_from_its_log_in_the_middle_of_a_steal_carries_on(role: s
     again); the thief goes down before the opening reaches it (the rebuilt one
     gets it from the host and opens its card)."""
     seed = 1
-    link, down, stop = down_at_steal_opening(role)
-    star = Star(star_peers(3, seed=b"tiny-steal%d" % seed, kind="tiny"), link)
-    b = bots(3, seed)
-    with pytest.raises(Crash):
-        star.play(b, after_round=stop)
-    seat = down["seat"]
-    old = star.peers[seat]
-    L = old.protocol.ledger
-    # its journal holds whole steps, up to its steal's opening
-    cut = max(i for i, (op, _) in enumerate(L.log[:L.index]) if op["t"] == "steal-pick") + 1
-    saved = [f for _, frames in L.log[:cut] for f in frames]
-    fresh = GamePeer.resume(SeatProtocol(L.roster, old.protocol.secrets, relay=0), saved)
-    # the victim sends its opening again at once; the thief waits for it
-    assert (fresh.protocol.ledger.steal is None) == (role == "victim")
-    del down["seat"]
-    star.rejoin(seat, fresh)
     thefts: dict[int, tuple[int, int]] = {}
-    star.events[seat] = []  # the rebuilt seat's own events
-    star.play(b, after_round=knowledge_checker(thefts))
+    star, fresh = rebuilt_mid_steal(lambda link: Star(star_peers(3, seed=b"tiny-steal%d" % seed, kind="tiny"), link),
+                                    bots(3, seed), role, knowledge_checker(thefts))
     peers = star.peers
     assert len({p.final_hash for p in peers}) == 1 and None not in {p.final_hash for p in peers}
     assert verify_transcript(fresh.protocol.transcript().to_bytes()).status == "fair"
     # the rebuilt seat knows what its steal moved: as thief its card, as victim its new hand
-    assert all(fresh.engine.card[h] is not None for h in fresh.engine.hands[seat])
+    assert all(fresh.engine.card[h] is not None for h in fresh.engine.hands[fresh.me])
 
 
 # --- over real sockets, with a spectator ------------------------------------------------------------
@@ -182,36 +164,6 @@ async def watched_tiny_game(tmp_path: Path, seed: int):
     return host, watcher, results
 
 
-def secrets_of_hidden_cards(host: HostNode) -> tuple[set[bytes], set[bytes]]:
-    """(keys never public, keys public only from the audit on): every slot key any
-    seat learned and every steal's per-slot factors; each seat's own deck key of
-    every card dealt to it and never revealed, and each steal's shuffle scalar."""
-    never, until_audit = set(), set()
-    for seat, peer in host.local.items():
-        L = peer.protocol.ledger
-        keys = L.hand_keys.get("cards")
-        if keys is not None:
-            never |= {group.scalar_to_bytes(k) for _, k in keys._known.values()}
-        d = L.deck("cards")
-        own = peer.protocol.secrets.deck(d.spec)
-        mine = [p for p, s in d.dealt.items() if s == seat and p not in d.public]
-        until_audit |= {group.scalar_to_bytes(own.key(p)) for p in mine}
-        basis, steals = L.roster.genesis(), 0
-        for op, (wire, frames) in zip(L.history, L.log):
-            if isinstance(op, StealCard):
-                if op.victim == seat:  # its secrets, derived from the log as it stood
-                    hands = steal.Hands("cards", op.kinds, L.n)
-                    hands.steals = steals
-                    ctx = steal.steal_context(L.roster.game_id, basis, hands, op.victim, op.thief)
-                    sec = steal.StealSecrets(peer.protocol.secrets.master, ctx, len(op.slots))
-                    assert group.mul_base_n(sec.e_n) == decode(frames[0])["body"]["E"]
-                    never |= {group.scalar_to_bytes(r) for r, _ in sec.r}  # every slot's own factor
-                    until_audit.add(group.scalar_to_bytes(sec.e))  # the audit links its slots to the old ones
-                steals += 1
-            basis = next_hash(basis, wire, frames)
-    return never, until_audit
-
-
 def test_real_peers_and_a_spectator_play_steals_and_the_spectator_learns_no_stolen_card(tmp_path: Path) -> None:
     for seed in range(8):  # a game has a steal three times in four: play until one does
         host, watcher, (hr, wr) = asyncio.run(watched_tiny_game(tmp_path, seed))
@@ -224,7 +176,7 @@ def test_real_peers_and_a_spectator_play_steals_and_the_spectator_learns_no_stol
     assert spectator.scores == seat.scores and spectator.hands == seat.hands
     # the spectator's engine never knew a card of a hand: stolen, kept or dealt
     assert all(spectator.card[h] is None for hand in spectator.hands for h in hand)
-    never, until_audit = secrets_of_hidden_cards(host)
+    never, until_audit = secrets_of_hidden_cards(host, "cards", "cards")
     stream = b"".join(watcher.seen)
     before_audit = b"".join(f for f in watcher.seen[:next(i for i, f in enumerate(watcher.seen)
                                                           if kind_of(f) == "audit")])
@@ -252,16 +204,6 @@ def test_ankh_verify_says_a_game_with_steals_is_fair(game_with_steals: Star, tmp
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.startswith("fair: ") and " random steals proven" in checked.stdout
     assert "rules replayed: 6 moves" in checked.stdout
-
-
-def tampered(star: Star, kind: str, change) -> tuple[bytes, int]:
-    """The saved game with the first ``kind`` frame changed and signed again by its sender."""
-    t = star.peers[0].protocol.transcript()
-    ops = [list(step) for step in t.ops]
-    i, k = next((i, k) for i, step in enumerate(ops) for k, f in enumerate(step) if kind_of(f) == kind)
-    sender = decode(ops[i][k])["from"]
-    ops[i][k] = resign(ops[i][k], star.peers[sender].protocol.secrets.identity, change)
-    return Transcript(t.roster, ops).to_bytes(), sender
 
 
 def test_ankh_verify_names_a_victim_that_swaps_a_card_into_its_hand(game_with_steals: Star) -> None:

@@ -1,0 +1,113 @@
+"""The guild variant between real peers on loopback: headless ``ankh``
+processes for 3 and 4 seats play whole games with steals to one result and
+``ankh verify`` says fair; a cheating seat (a forged steal, a hidden card
+shown as another, an illegal build) is refused by the honest host and named
+(and a seat killed with ``kill -9`` comes back from its save: test_lan);
+a spectator's byte stream holds no key of a stolen or kept hidden card, and
+no key of an unrevealed development token before the audit."""
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from ankh.net.envelope import Identity
+from ankh.net.io.node import HostNode, WatchNode
+from ankh.net.verify import verify_transcript
+
+from tests.guilds.thief import ThiefBot
+
+from .nethelp import decode, swap_scalar
+from .procs import Peers
+from .stealgames import secrets_of_hidden_cards
+from .test_lan import host_and_joiners, peers, verify  # noqa: F401  (peers: the fixture)
+from .test_lan_cheats import CheatingJoiner
+
+THIEF_CLI = "tests.guilds.thiefcli"  # the ankh command, with the tests' thief bot
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_headless_guild_peers_play_a_whole_game_with_steals(peers: Peers, tmp_path: Path, seats: int) -> None:
+    host, joiners = host_and_joiners(peers, tmp_path, seats, seed=seats, game="guilds", bot="thief", module=THIEF_CLI)
+    everyone = [host, *joiners]
+    assert [p.finish(timeout=600) for p in everyone] == [0] * seats
+    assert len({p.result for p in everyone}) == 1, {p.result for p in everyone}
+    assert len({p.value("table fingerprint:") for p in everyone}) == 1
+    for p in everyone:
+        report = verify(p.value("transcript:"))
+        assert report.returncode == 0, report.stdout + report.stderr
+        assert report.stdout.startswith("fair: ") and "rules replayed" in report.stdout
+        assert " random steals proven" in report.stdout, report.stdout
+
+
+def thief_decide(seed: int):
+    bots: dict[int, ThiefBot] = {}
+
+    async def decide(peer, decision):
+        await asyncio.sleep(0)
+        bot = bots.setdefault(peer.me, ThiefBot(random.Random(f"{seed}:{peer.me}")))
+        return bot.choose(peer.engine.copy(), decision)
+
+    return decide
+
+
+async def guild_game_with_cheat(where: Path, **cheat):
+    """An honest host (and a bot of its own) and a cheating joiner, over loopback."""
+    host = HostNode(Identity.generate(), "honest", seats=3, bots=1, decide=thief_decide(1), report=lambda w, d: None,
+                    save_root=where / "h", bind="127.0.0.1", advertise=False, kind="guilds")
+    port = await host.open()
+    joiner = CheatingJoiner(Identity.generate(), "cheat", decide=thief_decide(2), report=lambda w, d: None,
+                            save_root=where / "cheat", **cheat)
+    results = await asyncio.wait_for(asyncio.gather(host.run(), joiner.run("127.0.0.1", port)), 600)
+    return host, results, joiner
+
+
+def other_card(body: dict) -> None:
+    body["cards"] = ["ore" if body["cards"][0] != "ore" else "brick", *body["cards"][1:]]
+
+
+@pytest.mark.parametrize("kind,mutate,says", [
+    ("steal", lambda body: body.__setitem__("s", swap_scalar(body["s"], 0, 3)), "re-randomised"),
+    ("show", other_card, "does not hold"),
+    ("move", lambda body: body.__setitem__("move", ["villa", 0]), "illegal move 'villa 0'"),
+], ids=["forged-steal", "card-shown-as-another", "illegal-build"])
+def test_a_cheating_seat_is_refused_and_named_over_real_sockets(tmp_path: Path, kind: str, mutate, says: str) -> None:
+    host, (host_result, _), cheat = asyncio.run(guild_game_with_cheat(tmp_path, kind=kind, mutate=mutate, n=1))
+    assert cheat.cheated
+    assert host_result.text.startswith("aborted: ") and "(cheat) broke the rules" in host_result.text, host_result.text
+    assert says in host_result.text, host_result.text
+    assert not host_result.finished
+    # refused at its step: nothing of it is in the host's log, which verifies as far as it goes
+    assert verify_transcript(host.hub.host.protocol.transcript().to_bytes()).status == "incomplete"
+
+
+def test_a_spectator_of_a_guild_game_learns_no_hidden_card(tmp_path: Path) -> None:
+    async def watched():
+        host = HostNode(Identity.generate(), "host", seats=3, bots=2, decide=thief_decide(3),
+                        report=lambda w, d: None, save_root=tmp_path / "h", bind="127.0.0.1", advertise=False,
+                        kind="guilds")
+        port = await host.open()
+        watcher = WatchNode(Identity.generate(), report=lambda w, d: None)
+        watcher.keep = True
+        results = await asyncio.wait_for(asyncio.gather(host.run(), watcher.run("127.0.0.1", port)), 600)
+        return host, watcher, results
+
+    host, watcher, (hr, wr) = asyncio.run(watched())
+    assert hr.finished and hr.fair and wr.text == hr.text and wr.fair
+    L = host.hub.host.protocol.ledger
+    assert L.hands["res"].steals >= 1
+    spectator, seat = watcher.spectator.engine, host.hub.host.engine
+    assert spectator.res == seat.res and spectator.hid == seat.hid
+    # the spectator's rules never knew a hidden card's kind, nor a token not turned up
+    assert all(c is None for c in spectator.rcard.values())
+    never, until_audit = secrets_of_hidden_cards(host, "res", "dev")
+    assert never
+    stream = b"".join(watcher.seen)
+    audit = next(i for i, f in enumerate(watcher.seen) if decode(f)["kind"] == "audit")
+    before_audit = b"".join(watcher.seen[:audit])
+    assert not any(k in stream for k in never)
+    assert not any(k in before_audit for k in until_audit)
+    report = verify_transcript(host.hub.host.protocol.transcript().to_bytes())
+    assert report.status == "fair" and report.steals >= 1, str(report)
