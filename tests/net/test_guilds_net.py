@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from ankh.core.game import Decision, RulesError
-from ankh.core.guilds.bots import RandomBot
+from ankh.core.guilds.bots import HeuristicBot, RandomBot
 from ankh.core.guilds.board import RESOURCES
 from ankh.net.errors import ProtocolError, RemoteProtocolError
 from ankh.net.ops import StealCard
@@ -28,6 +28,10 @@ from .stealgames import rebuilt_mid_steal, tampered
 from .nethelp import decode, resign, swap_scalar
 from .star import Star, seat_secrets, star_peers
 from .test_hidden_lies import Liar
+
+
+def guild_bots(players: int, seed: int) -> list[HeuristicBot]:
+    return [HeuristicBot(random.Random(seed * 10 + s)) for s in range(players)]
 
 
 def thieves(players: int, seed: int) -> list[ThiefBot]:
