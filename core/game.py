@@ -210,6 +210,12 @@ class Game:
         state to an interface or a bot."""
         raise NotImplementedError
 
+    def scores(self, state: Any) -> tuple[int, ...] | None:
+        """Each seat's score as the game stands, seat by seat (None for a game
+        that keeps no score before its end): what a table records when its
+        seats end it early, after one of them left for good."""
+        return None
+
     def describe_outcome(self, outcome: Any) -> str:
         """The result in words that are the same on every seat (colours, not
         "you"), for logs and the ``result:`` line."""

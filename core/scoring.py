@@ -50,6 +50,11 @@ def score(s: State, p: int) -> int:
     return sum(score_parts(s, p))
 
 
+def scores(s: State) -> tuple[int, ...]:
+    """Every seat's points as the game stands (``score``), seat by seat."""
+    return tuple(score(s, p) for p in range(s.players))
+
+
 def score_parts(s: State, p: int) -> tuple[int, int, int, int]:
     """``score`` by source: minions, buildings, money, loans (repaid or -15 each)."""
     minions = buildings = 0
@@ -111,22 +116,22 @@ def r_final_revealed(s: State, ids, detail: str, winner, hidden) -> None:
     for h, pid in zip(hidden, ids):
         reveal_personality(s, h, pid)
     pers = tuple(s.pers[s.personality[p]] for p in range(s.players))
-    scores = tuple(score(s, p) for p in range(s.players))
+    points = scores(s)
     if detail == "personality":
         s.outcome = Outcome((winner,), "personality", pers[winner], None, pers)
         return
     if detail == "draw-pile" and "commander-vimes" in pers:
         w = pers.index("commander-vimes")
-        s.outcome = Outcome((w,), "vimes", "commander-vimes", scores, pers)
+        s.outcome = Outcome((w,), "vimes", "commander-vimes", points, pers)
         if s.narrate:
             s.log("win", w, f"{COLOURS[w]} is Commander Vimes and wins", personality="commander-vimes")
         return
-    top = max(scores)
-    tied = [p for p in range(s.players) if scores[p] == top]
+    top = max(points)
+    tied = [p for p in range(s.players) if points[p] == top]
     if len(tied) > 1:
         best = max(best_city_card(s, p) for p in tied)
         tied = [p for p in tied if best_city_card(s, p) == best]
-    s.outcome = Outcome(tuple(tied), "points", detail, scores, pers)
+    s.outcome = Outcome(tuple(tied), "points", detail, points, pers)
     if s.narrate:
         s.log("win", tied[0], " and ".join(COLOURS[p] for p in tied) + (" win" if len(tied) > 1 else " wins") + f" on points ({top})",
               winners=tuple(tied), amount=top)

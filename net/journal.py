@@ -6,8 +6,9 @@ saving costs one small write per step.  A crash can cut the last record
 short: reading stops at the last whole record (and a seat carrying on cuts
 the file there before it appends again), and the seat re-runs the step
 it was in (its own messages are derived from its secrets and the log, so
-they come out the same).  A journal converts to a :class:`Transcript` for
-``ankh verify``.
+they come out the same).  A table ended after a seat left for good has one
+more record, the last: ``{"end": [votes]}`` (``net/leave.py``).  A journal
+converts to a :class:`Transcript` for ``ankh verify``.
 """
 from __future__ import annotations
 
@@ -35,6 +36,11 @@ def step(frames: list[bytes]) -> bytes:
     return pack(list(frames))
 
 
+def end(votes: list[bytes]) -> bytes:
+    """The last record of a table the seats still there ended: their signed votes."""
+    return pack({"end": list(votes)})
+
+
 def is_journal(data: bytes) -> bool:
     """Does ``data`` (the start of a file will do) begin like a journal?"""
     return data.startswith(_PREFIX)
@@ -50,8 +56,11 @@ def read(data: bytes) -> tuple[Transcript, dict[str, Any]]:
     except Exception as exc:  # a malformed roster, whatever its shape
         raise RemoteProtocolError(f"malformed journal header: {exc}") from None
     info = head.get("info")
+    votes: list[bytes] = []
+    if records and type(records[-1][0]) is dict:
+        votes = records.pop()[0]["end"]
     ops = [record for record, _end in records]
-    return Transcript(roster, ops), info if isinstance(info, dict) else {}
+    return Transcript(roster, ops, end=votes), info if isinstance(info, dict) else {}
 
 
 def whole_length(data: bytes) -> int:
@@ -83,7 +92,12 @@ def _parse(data: bytes, with_head_end: bool = False):
             break  # the end, or a last record cut short by a crash
         except (ValueError, msgpack.FormatError, msgpack.StackError):
             raise RemoteProtocolError(f"journal record {len(records)} is damaged") from None
-        if type(record) is not list or not record or any(type(f) is not bytes for f in record):
+        if records and type(records[-1][0]) is dict:
+            raise RemoteProtocolError(f"journal record {len(records)} follows the table's end")
+        if type(record) is dict and set(record) == {"end"} and type(record["end"]) is list and record["end"] \
+                and all(type(f) is bytes for f in record["end"]):
+            pass  # the votes that ended the table: the last record
+        elif type(record) is not list or not record or any(type(f) is not bytes for f in record):
             raise RemoteProtocolError(f"journal record {len(records)} is malformed")
         records.append((record, len(_PREFIX) + unpacker.tell()))
     return (head_end if with_head_end else head), records

@@ -87,6 +87,15 @@ MESSAGES = Tagged("t", {
                  "sig": Bin(64)}),
     "bye": Map({"t": Const("bye"), "why": Str(MAX_TEXT)}),
     "done": Map({"t": Const("done")}),
+    # A seat the game waits for is gone (or connected and silent): who, for how
+    # long, and once the wait is over the offer to end the table (``net/leave.py``).
+    "away": Map({"t": Const("away"), "seats": List(Map({"seat": Int(0, MAX_SEATS - 1), "secs": Int(0, 2**32),
+                                                         "link": Int(0, 1)}), MAX_SEATS)},
+                optional={"offer": Map({"step": Int(0, 2**32), "basis": Bin(32),
+                                        "gone": List(Int(0, MAX_SEATS - 1), MAX_SEATS - 1, min_len=1)}),
+                          "agreed": List(Int(0, MAX_SEATS - 1), MAX_SEATS), "need": Int(1, MAX_SEATS)}),
+    "vote": Map({"t": Const("vote"), "v": Bin(max_len=1024)}),
+    "ended": Map({"t": Const("ended"), "votes": List(Bin(max_len=1024), MAX_SEATS, min_len=1)}),
 })
 
 

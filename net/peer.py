@@ -38,9 +38,10 @@ from ankh.core.model import (
 from ankh.core.state import State
 
 from .deck import DeckSpec, unlock
-from .errors import LocalProtocolError, RemoteProtocolError
+from .errors import LocalProtocolError, RemoteProtocolError, Words
 from .envelope import HEADER_LEN, open_frame, unpack_strict
 from .local import EVENT_IDS
+from .leave import Ending
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
 from .ops import Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShuffleDeck, Sync, shuffle_steps, to_wire
 from .ops import Reveal as RevealOp
@@ -431,6 +432,12 @@ class GamePeer(Driver):
             return (self.me,)
         return self.protocol.waiting_for()
 
+    def stop(self) -> tuple[int, bytes]:
+        """Where the game stands in the log: the step under way (or next) and
+        the hash of every step before it (what a vote to end the table signs)."""
+        L = self.protocol.ledger
+        return L.index, L.basis
+
     @property
     def outcome(self) -> Outcome | None:
         return self.engine.outcome
@@ -548,6 +555,36 @@ def replay(roster: Roster, frames: Iterable[bytes]) -> LogReplay:
 
 __all__ = ["GamePeer", "LogReplay", "Spectator", "replay", "describe_outcome", "Logged", "YourMove", "Moved", "GameOver",
            "Audited", "Finished"]
+
+
+def waited_for(r: Driver) -> tuple[int, ...] | None:
+    """The seats the replayed log ``r`` waits for where it ends: those the step
+    under way still needs, or all who answer the step the rules ask for next
+    (None when the rules ask for nothing more)."""
+    L = r.ledger()
+    if L.op is not None:
+        return tuple(L.pending())
+    if r._waiting is None:
+        return None
+    op = r._substeps(r._waiting[1])[max(0, L.index - r.steps)] if isinstance(r._waiting[1], ShuffleDeck) \
+        else r._waiting[1]
+    return tuple(L.senders(op))
+
+
+def scores_as_they_stand(engine: State) -> tuple[int, ...]:
+    """Every seat's points where the game stopped (for a table ended early)."""
+    from ankh.core.scoring import scores
+    return scores(engine)
+
+
+def describe_ending(ending: Ending, engine: State) -> Words:
+    """A table the seats still there ended, in the same words on every seat:
+    who left, who agreed, the scores as they stand."""
+    points = scores_as_they_stand(engine)
+    return Words("abandoned: {gone} left the game; {voters} agreed to end the table; scores as they stand: {scores}",
+                 gone=" and ".join(COLOURS[s] for s in ending.stop.gone),
+                 voters=" and ".join(COLOURS[s] for s in ending.voters),
+                 scores=", ".join(f"{COLOURS[s]} {v}" for s, v in enumerate(points)))
 
 
 def describe_outcome(outcome: Outcome) -> str:

@@ -160,12 +160,15 @@ class Transcript:
     """The roster, the frames of every finished step, and those of the step under way.
 
     ``pending`` holds the frames already accepted for the unfinished last step,
-    so that saving a game in the middle of a step loses nothing.
+    so that saving a game in the middle of a step loses nothing.  ``end`` holds
+    the signed votes of the seats that ended the table after a seat left for
+    good (``net/leave.py``); empty for any other game.
     """
 
     roster: Roster
     ops: list[list[bytes]] = field(default_factory=list)
     pending: list[bytes] = field(default_factory=list)
+    end: list[bytes] = field(default_factory=list)
 
     def frames(self) -> list[bytes]:
         return [f for op in self.ops for f in op] + list(self.pending)
@@ -183,6 +186,8 @@ class Transcript:
             obj["ids"], obj["certs"] = list(self.roster.identities), list(self.roster.certs)
         if self.pending:
             obj["pending"] = list(self.pending)
+        if self.end:
+            obj["end"] = list(self.end)
         return pack(obj)
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -203,7 +208,8 @@ class Transcript:
 
     @classmethod
     def _read(cls, fh: BinaryIO) -> Transcript:
-        roster, stream = read_stream(fh)
+        header: dict[str, Any] = {}
+        roster, stream = read_stream(fh, header)
         out: list[list[bytes]] = []
         pending: list[bytes] = []
         for where, frame in stream:
@@ -213,19 +219,22 @@ class Transcript:
                 out.append([frame])
             else:
                 out[-1].append(frame)
-        return cls(roster, out, pending)
+        return cls(roster, out, pending, list(header.get("end", ())))
 
 
-_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; "certs" and "ids" optional
-_LISTS = ("certs", "ids", "keys", "names")
+_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; "certs", "end" and "ids" optional
+_OPTIONAL = ("certs", "end", "ids")
+_LISTS = ("certs", "end", "ids", "keys", "names")
 
 
-def read_stream(fh: BinaryIO) -> tuple[Roster, Iterator[tuple[int | None, bytes]]]:
+def read_stream(fh: BinaryIO, header: dict[str, Any] | None = None
+                ) -> tuple[Roster, Iterator[tuple[int | None, bytes]]]:
     """Read a saved transcript one frame at a time, in bounded memory.
 
     Returns the roster and an iterator of (step number, or None for a frame of
     the unfinished step; frame).  The header must come first, in the canonical
-    key order the writer uses.  Raises only RemoteProtocolError (also while
+    key order the writer uses; ``header``, if given, receives its optional
+    fields (``end``: the votes that ended the table).  Raises only RemoteProtocolError (also while
     iterating), and never holds more than one frame of the file at a time.
     """
     unpacker = msgpack.Unpacker(
@@ -259,20 +268,22 @@ def read_stream(fh: BinaryIO) -> tuple[Roster, Iterator[tuple[int | None, bytes]
         fields = unpacker.read_map_header()
     except _ERRORS:
         raise fail("not a map") from None
-    if not 6 <= fields <= 9:
+    if not 6 <= fields <= 10:
         raise fail("unexpected fields")
-    header: dict[str, Any] = {}
+    header = {} if header is None else header
     while True:  # the header, in the canonical (sorted) key order, up to "ops"
         key = small(str)
         if key == "ops":
             break
-        if key not in (*_HEADER, "certs", "ids") or (header and key <= max(header)):
+        if key not in (*_HEADER, *_OPTIONAL) or (header and key <= max(header)):
             raise fail(f"unexpected field {key!r} here")
         header[key] = small(list, MAX_SEATS) if key in _LISTS else small(object)
     if any(key not in header for key in _HEADER) or ("ids" in header) != ("certs" in header):
         raise fail("incomplete header")
     if header["magic"] != MAGIC:
         raise fail("wrong magic")
+    if any(type(v) is not bytes or len(v) > MAX_FRAME for v in header.get("end", ())):
+        raise fail("malformed end")
     game, names, keys = header["game"], header["names"], header["keys"]
     try:
         roster = Roster(game, tuple(names), tuple(keys), tuple(header.get("ids", ())), tuple(header.get("certs", ())))

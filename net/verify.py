@@ -11,7 +11,11 @@ the verifier; the seat that received one checked it (and would have stopped
 the game with the signed evidence had it been wrong).
 
 A game is fair only once its audit has passed; before that it is incomplete
-(exit status 3), however clean the file is so far.
+(exit status 3), however clean the file is so far.  A game that a seat left
+for good and the seats still there ended by agreement is **abandoned**
+(exit status 4) once their signed votes check out against the log
+(``net/leave.py``): the report names who left, who ended it, and the scores
+as they stood.
 """
 
 from __future__ import annotations
@@ -26,9 +30,10 @@ from typing import BinaryIO
 from .envelope import SeqTracker, open_frame, peek_signer
 from . import journal
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
+from .leave import check_votes, needed
 from .ledger import BODIES, Ledger
 from .ops import Move, describe
-from .peer import Moved, deck_specs, describe_outcome, replay
+from .peer import Moved, deck_specs, describe_outcome, replay, scores_as_they_stand, waited_for
 from .transcript import MAX_TRANSCRIPT, Roster, read_stream
 
 
@@ -68,11 +73,14 @@ class Report:
     violations: tuple[Violation, ...]
     waiting: tuple[str, ...] = ()
     rules: str = ""  # what replaying the rules over the log showed ("" when the log is no game of the rules)
+    ended: str = ""  # who left, who ended the table by agreement, the scores as they stood ("": not ended so)
 
     @property
     def status(self) -> str:
         if self.violations:
             return "violation"
+        if self.ended:
+            return "abandoned"
         return "fair" if self.audited else "incomplete"
 
     def summary(self) -> str:
@@ -89,6 +97,8 @@ class Report:
     def __str__(self) -> str:
         if self.violations:
             return "\n".join(f"violation: {v}" for v in self.violations)
+        if self.ended:
+            return f"abandoned: {self.ended}; {self.summary()}"
         if not self.audited:
             waiting = "".join(f"; {w}" for w in self.waiting)
             return f"incomplete: {self.summary()}{waiting}"
@@ -133,8 +143,9 @@ def _frames(fh: BinaryIO) -> Iterator[bytes]:
 
 
 def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
+    header: dict = {}
     try:
-        roster, stream = read_stream(fh)
+        roster, stream = read_stream(fh, header)
     except RemoteProtocolError as exc:
         return _unreadable(str(exc))
     ledger = Ledger(roster)
@@ -193,14 +204,16 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
             break
         if ledger.op is None:
             del ledger.log[:-1]  # the hashes carry the history; the verifier keeps only the last step
-    if not violations and ledger.op is not None:
+    votes = header.get("end", [])
+    if not violations and ledger.op is not None and not votes:
         names = ", ".join(roster.label(s) for s in ledger.pending())
         waiting.append(f"step {ledger.index} ({describe(ledger.op)}) waits for {names}")
     for anomaly in ledger.anomalies:
         violation(anomaly.seat, anomaly.message)
-    rules = ""
+    rules, r = "", None
     if not violations:
-        rules = _replay_rules(roster, _frames(reopen()), ledger, violation)
+        rules, r = _replay_rules(roster, _frames(reopen()), ledger, violation)
+    ended = _ending(roster, votes, ledger, r, violation) if votes and not violations else ""
     audited = ledger.audit is not None
     if ledger.audit is not None:
         for seat, message in ledger.audit.violations:
@@ -219,39 +232,64 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
         violations=tuple(violations),
         waiting=tuple(waiting),
         rules=rules,
+        ended=ended,
     )
 
 
-def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, violation) -> str:
+def _ending(roster: Roster, votes: list[bytes], ledger: Ledger, r, violation) -> str:
+    """The table's end by agreement, checked against the log: who left, who
+    ended it, the scores as they stood ("" and a violation if it does not hold)."""
+    waited = tuple(ledger.pending()) if ledger.op is not None else (waited_for(r) if r is not None else None)
+    try:
+        ending = check_votes(roster, votes, step=ledger.index, basis=ledger.basis, waited=waited)
+    except RemoteProtocolError as exc:
+        violation(exc.seat, f"the end of the table: {exc.message}")
+        return ""
+    gone = " and ".join(roster.label(s) for s in ending.stop.gone)
+    voters = ", ".join(roster.label(s) for s in ending.voters)
+    left = roster.size - len(ending.stop.gone)
+    text = (f"{gone} left the game at step {ending.stop.step}; the table was ended by {voters} "
+            f"({len(ending.voters)} of the {left} seats left, {needed(roster.size, ending.stop.gone)} needed)")
+    if r is not None:
+        from ankh.core.model import COLOURS
+        text += "; scores as they stand: " + ", ".join(
+            f"{COLOURS[s]} {v}" for s, v in enumerate(scores_as_they_stand(r.engine)))
+    return text
+
+
+def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, violation) -> tuple[str, object]:
     """Replay the rules of the game over the log (a second reading of the file):
-    every move must be legal and every step the one the rules ask for."""
+    every move must be legal and every step the one the rules ask for.
+    Returns what it showed, and the replay (None when the log is no game of the rules)."""
     specs = deck_specs(ledger.n) if 2 <= ledger.n <= 4 else []
     if [d.spec for d in ledger.decks.values()][:3] != specs or not any(isinstance(op, Move) for op in ledger.history):
-        return ""  # a log of the protocol alone (no moves), not of a game of the rules
+        return "", None  # a log of the protocol alone (no moves), not of a game of the rules
     try:
         r = replay(roster, frames)
     except RemoteProtocolError as exc:
         violation(exc.seat, exc.message)
-        return ""
+        return "", None
     except LocalProtocolError as exc:
         violation(None, f"the log does not follow the rules: {exc}")
-        return ""
+        return "", None
     moves = sum(1 for e in r.history if isinstance(e, Moved))
     o = r.engine.outcome
     if o is None:
-        return f"rules replayed: {moves} moves, the game is not over"
-    return f"rules replayed: {moves} moves, {describe_outcome(o)}"
+        return f"rules replayed: {moves} moves, the game is not over", r
+    return f"rules replayed: {moves} moves, {describe_outcome(o)}", r
 
 
-EXIT_FAIR, EXIT_VIOLATION, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+EXIT_FAIR, EXIT_VIOLATION, EXIT_USAGE, EXIT_INCOMPLETE, EXIT_ABANDONED = 0, 1, 2, 3, 4
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``ankh verify FILE``: prints "fair: ...", "incomplete: ..." or each violation.
+    """``ankh verify FILE``: prints "fair: ...", "incomplete: ...", "abandoned: ..."
+    or each violation.
 
     Exit status: 0 fair (audit passed), 1 violations found (or a damaged file),
     2 usage error or unreadable path, 3 incomplete (nothing wrong so far, but
-    no passed end-of-game audit).
+    no passed end-of-game audit), 4 abandoned (a seat left for good and the
+    seats still there ended the table by their signed agreement).
     """
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 1 or args[0] in ("-h", "--help"):
@@ -263,7 +301,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cannot read {args[0]}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
     print(report)
-    return {"fair": EXIT_FAIR, "violation": EXIT_VIOLATION, "incomplete": EXIT_INCOMPLETE}[report.status]
+    return {"fair": EXIT_FAIR, "violation": EXIT_VIOLATION, "incomplete": EXIT_INCOMPLETE,
+            "abandoned": EXIT_ABANDONED}[report.status]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -57,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     hp.add_argument("--no-advertise", action="store_true", help=_("do not announce the table on the LAN"))
     hp.add_argument("--no-spectator-chat", action="store_true",
                     help=_("hide the players' chat from spectators (every seat's watch point honours it)"))
+    hp.add_argument("--gone-after", type=float, default=60.0, metavar="SECONDS",
+                    help=_("a seat gone this long: the others may end the table (default 60)"))
+    hp.add_argument("--move-clock", type=float, default=300.0, metavar="SECONDS",
+                    help=_("a connected seat that keeps the game waiting this long: the same (default 300)"))
     jp = sub.add_parser("join", help=_("sit at a table on the network"))
     jp.add_argument("address", nargs="?", help=_("HOST:PORT of the table (default: the first open table found)"))
     jp.add_argument("--interface", metavar="ADDR", help=_("look for tables on this interface's address only"))

@@ -29,11 +29,12 @@ from .. import home, journal
 from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..hub import Hub
+from ..leave import GONE_AFTER, MOVE_CLOCK, Ending, News, Patience, Stop, check_votes, vote
 from ..lobby import (
     CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
     points_message, watch_intro,
 )
-from ..peer import SETUP, Finished, GamePeer, Spectator, YourMove, describe_outcome
+from ..peer import SETUP, Finished, GamePeer, Spectator, YourMove, describe_ending, describe_outcome
 from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
 from ..transcript import Roster
@@ -49,6 +50,7 @@ SLICE = 0.02  # seconds of local work (the host's bots) between looks at the lin
 FEED_SLICE = 8  # frames a spectator checks between looks at its link (a shuffle proof is one frame)
 REFUSED = "refused: "  # how the host's bye starts when it turns a joiner away
 CLOSING = Words("the table closed")  # the host's last word on every link
+PAUSED = Words("the host left; the game is paused")  # the host's last word when it leaves a game under way
 LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
 ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
 FAREWELL = 30.0  # seconds a finished seat waits for the others to hold the whole game too (see ``done``)
@@ -119,8 +121,15 @@ class SaveDir:
         self._journal.write(journal.step(frames))
         self._journal.flush()
 
+    def end(self, votes: tuple[bytes, ...]) -> None:
+        """The seats still there ended the table: their votes close the journal."""
+        self._journal.write(journal.end(list(votes)))
+        self._journal.flush()
+
     def load(self) -> tuple[Any, dict[str, Any], dict[int, SeatSecrets]]:
         transcript, info = journal.read(self.journal_path.read_bytes())
+        if transcript.end:
+            raise LocalProtocolError("that game is over: its seats ended it after a seat left")
         secrets = {}
         for f in sorted(self.path.glob("seat*.secrets")):
             s = SeatSecrets.from_bytes(f.read_bytes())
@@ -179,6 +188,7 @@ class _Seatkeeper:
         self._thinking: set[int] = set()
         self._set_up = False
         self.primary = 0  # the seat whose person (or headless bot) this process serves
+        self.auto_agree = False  # agree at once to end a table a seat left (a headless seat)
 
     def decider(self, seat: int) -> Decide:
         return self._decide[seat] if isinstance(self._decide, dict) else self._decide
@@ -259,6 +269,17 @@ class _Seatkeeper:
             self.report("transcript", path)
         self.end(outcome_result(peer))
 
+    def record_ending(self, peer: GamePeer, ending: Ending) -> None:
+        """The seats still there ended the table (their votes checked): save the
+        votes with the log, write the transcript, and say who left and the scores."""
+        if self.save is not None:
+            self.journal_steps(peer)
+            self.save.end(ending.votes)
+            transcript = peer.protocol.transcript()
+            transcript.end = list(ending.votes)
+            self.report("transcript", self.save.finish(transcript))
+        self.end(Result(describe_ending(ending, peer.engine)))
+
     def end(self, result: Result) -> None:
         if self.result is None:
             self.result = result
@@ -308,6 +329,8 @@ class HostNode(_Seatkeeper):
         self._flush_queued = False
         self.server: asyncio.Server | None = None
         self.gone_since: dict[int, float] = {}
+        self.gone_after, self.move_clock = GONE_AFTER, MOVE_CLOCK
+        self.patience: Patience | None = None  # who the game waits for, how long; the offer to end
         self.on_lobby: Callable[[Lobby], None] | None = None
         self.seats_done: set[int] = set()  # remote seats that said they hold the whole game
         self.farewell = FAREWELL
@@ -380,9 +403,10 @@ class HostNode(_Seatkeeper):
             with contextlib.suppress(Exception):
                 await self.advert.close()
             self.advert = None
+        last = PAUSED if self.hub is not None and self.result is None else CLOSING
         for conn in list(self.conns.values()):
-            conn.close(CLOSING)
-        await self.watchers.aclose(CLOSING)
+            conn.close(last)
+        await self.watchers.aclose(last)
         if self.server is not None:
             self.server.close()
             with contextlib.suppress(Exception):
@@ -497,6 +521,9 @@ class HostNode(_Seatkeeper):
                 self._roster_if_ready()
             elif msg["t"] == "watchpoint" and self.hub is not None:
                 self._watch_point(seat, conn, msg["port"])
+            elif msg["t"] == "vote" and self.patience is not None:
+                if self.patience.add(msg["v"], seat):
+                    self._tell_away()
             elif msg["t"] == "bye":
                 conn.close(Words("left"))
 
@@ -674,6 +701,7 @@ class HostNode(_Seatkeeper):
             self.local[seat] = GamePeer.resume(proto, frames) if frames else GamePeer(proto)
         self.saved_steps = journaled
         self.hub = Hub(self.local[0])
+        self.patience = Patience(roster, gone_after=self.gone_after, move_clock=self.move_clock)
         try:
             self.emit(0, self.hub.start())
             for seat, peer in self.local.items():
@@ -776,6 +804,9 @@ class HostNode(_Seatkeeper):
             waiting = self.hub.host.waiting_for()
             gone = {s: time.monotonic() - t for s, t in self.gone_since.items()}
             self.report("waiting", (waiting, gone))
+            self._count_the_wait(waiting)
+            if self.result is not None:
+                return
             late = [s for s, t in gone.items() if t >= self.abandon_after and s in waiting]
             if late:
                 names = " and ".join(COLOURS[s] for s in late)
@@ -785,6 +816,56 @@ class HostNode(_Seatkeeper):
                 if self.save is not None:
                     _write_private(self.save.path / "abandoned.txt", (text + "\n").encode())
                 self.end(Result(text))
+
+    def _count_the_wait(self, waiting: tuple[int, ...]) -> None:
+        """Who the game waits for and how long, told to every seat; past the
+        wait, the offer to end the table (this process's seats agree at once
+        if it plays unattended)."""
+        p, host = self.patience, self.hub.host  # type: ignore[union-attr]
+        if p is None:
+            return
+        step, basis = host.stop()
+        if p.tick(time.monotonic(), step, basis, waiting, self.gone_since, self.local) and self.auto_agree:
+            self.agree()
+        self._tell_away()
+
+    def _tell_away(self) -> None:
+        p = self.patience
+        assert p is not None
+        news = News.of(p)
+        if news.away or news.offer is not None or self._told_away:
+            self._told_away = bool(news.away) or news.offer is not None
+            self._broadcast(news.message())
+            self.report("away", news)
+        if p.agreed():
+            self._end_by_agreement()
+
+    _told_away = False
+
+    def agree(self) -> None:
+        """The person at the host agrees to end the table on the offer standing
+        (the host's bots agree with it)."""
+        p = self.patience
+        if p is None or p.offer is None or self.result is not None:
+            return
+        for seat, peer in self.local.items():
+            if seat not in p.offer.gone:
+                p.add(vote(peer.protocol.secrets, p.offer))
+        self._tell_away()
+
+    def _end_by_agreement(self) -> None:
+        p, host = self.patience, self.hub.host  # type: ignore[union-attr]
+        assert p is not None and self.result is None
+        step, basis = host.stop()
+        try:
+            ending = check_votes(host.protocol.roster, p.votes.values(), step=step, basis=basis,
+                                 waited=host.waiting_for())
+        except RemoteProtocolError as exc:  # the game moved on meanwhile: the offer starts again
+            self.report("warning", f"the votes to end the table do not hold: {exc}")
+            p.votes.clear()
+            return
+        self._broadcast({"t": "ended", "votes": list(ending.votes)})
+        self.record_ending(host, ending)
 
     @classmethod
     async def resume(cls, identity: Identity, save: SaveDir, *, decide: dict[int, Decide] | Decide, report: Report,
@@ -802,6 +883,7 @@ class HostNode(_Seatkeeper):
         node.watchers = Watchers(report)
         node.watchers.chat = bool(start_msg.get("chat", 1))
         node.abandon_after = ABANDON_AFTER
+        node.gone_after, node.move_clock, node.patience = GONE_AFTER, MOVE_CLOCK, None
         node.seats_done, node.farewell = set(), FAREWELL
         node.start_msg = start_msg
         node.roster_msg = {"t": "roster", "keys": list(transcript.roster.keys),
@@ -861,6 +943,8 @@ class JoinNode(_Seatkeeper):
         self.awaiting_have = False
         self.farewell = FAREWELL
         self._ended_at = 0.0
+        self.news: News | None = None  # the host's last word on a seat away, and the offer to end
+        self._voted: Stop | None = None
 
     async def run(self, host: str, port: int) -> Result:
         self.address = (host, port)
@@ -904,7 +988,10 @@ class JoinNode(_Seatkeeper):
                 if exc.reason.endswith(CLOSING):  # the host ended the table on purpose
                     self.end(Result(Words("the host closed the table before the game ended")))
                     return
-                self.report("gone", (0, exc.reason))
+                if exc.reason.endswith(PAUSED):
+                    self.report("paused", 0)
+                else:
+                    self.report("gone", (0, exc.reason))
                 again = await self._reconnect()
                 if again is None:
                     return
@@ -969,8 +1056,9 @@ class JoinNode(_Seatkeeper):
                 gone = time.monotonic() - since
                 self.report("waiting", ((0,), {0: gone}))
                 if gone >= self.abandon_after:
-                    self.end(Result(Words("abandoned: {colour} (the host) did not come back within {secs:g} s",
-                                          colour=COLOURS[0], secs=self.abandon_after)))
+                    self.end(Result(Words("paused: {colour} (the host) did not come back within {secs:g} s; "
+                                          "the game waits in your saves", colour=COLOURS[0],
+                                          secs=self.abandon_after)))
                     return None
                 await asyncio.sleep(RETRY_EVERY)
                 continue
@@ -1035,9 +1123,44 @@ class JoinNode(_Seatkeeper):
                     self._abort(exc)
                     return
                 self._flush()
+            elif t == "away" and self.peer is not None:
+                self.news = News.from_message(msg)
+                self.report("away", self.news)
+                if self.auto_agree:
+                    self.agree()
+            elif t == "ended" and self.peer is not None:
+                self._ended(msg["votes"])
+                return
             elif t == "bye":
                 self.end(Result(_farewell(msg["why"])))
                 return
+
+    def agree(self) -> None:
+        """The person at this seat agrees to end the table on the host's offer
+        (signed where this seat's own log stands, which must be the offer's)."""
+        offer = self.news.offer if self.news is not None else None
+        if offer is None or self.peer is None or self.result is not None or self.peer.me in offer.gone \
+                or offer == self._voted:
+            return
+        if self.peer.stop() != (offer.step, offer.basis):
+            return  # not there yet: the host says it again every second
+        self._voted = offer
+        if self.conn is not None and not self.conn.closed:
+            with contextlib.suppress(ConnectionClosed):
+                self.conn.send_nowait(encode({"t": "vote", "v": vote(self.peer.protocol.secrets, offer)}))
+
+    def _ended(self, votes: list[bytes]) -> None:
+        """The host ended the table on the seats' votes: checked here against this seat's own log."""
+        assert self.peer is not None
+        step, basis = self.peer.stop()
+        try:
+            ending = check_votes(self.peer.protocol.roster, votes, step=step, basis=basis,
+                                 waited=self.peer.waiting_for() or None)
+        except RemoteProtocolError as exc:
+            self.end(Result(Words("aborted: the host ended the table without the seats' agreement: {why}",
+                                  why=exc.message)))
+            return
+        self.record_ending(self.peer, ending)
 
     def _on_start(self, msg: dict[str, Any]) -> None:
         """The seats are final: make this seat's key for the game and send it, certified."""
@@ -1228,7 +1351,7 @@ class JoinNode(_Seatkeeper):
 
     @classmethod
     async def resume(cls, identity: Identity, save: SaveDir, *, decide: Decide, report: Report,
-                     started: Callable[[JoinNode], None] | None = None) -> Result:
+                     started: Callable[[JoinNode], None] | None = None, auto_agree: bool = False) -> Result:
         transcript, info, secrets = save.load()
         if info.get("role") != "join":
             raise LocalProtocolError("that save is not of a joined table")
@@ -1236,7 +1359,7 @@ class JoinNode(_Seatkeeper):
         if mine.owner != identity.public_key:
             raise LocalProtocolError("that save belongs to another identity")
         node = cls(identity, transcript.roster.names[mine.seat], decide=decide, report=report, save_root=None)
-        node.save = save
+        node.save, node.auto_agree = save, auto_agree
         node._nonce = info["nonce"]
         node.address = (info["host"], int(info["port"]))
         node.start_msg = {"t": "start", **info["start"]}

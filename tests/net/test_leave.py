@@ -1,0 +1,74 @@
+"""A seat that leaves for good, between real ``ankh`` processes on loopback:
+nobody can take over its secret cards, so the seats still there end the table
+by their signed agreement (a majority of them), the end is saved with the
+log, and ``ankh verify`` says the game was abandoned, who left and who ended
+it, with the scores as they stood."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .procs import Peers
+from .test_lan import peers, verify  # noqa: F401  (the fixture that stops every process, and ankh verify)
+
+
+def table_of_three(peers: Peers, tmp_path: Path, *waits: str, seed: int = 5):
+    host = peers.start(["host", "--headless", "--bot", "random", "--seats", "3", "--bind", "127.0.0.1",
+                        "--no-advertise", "--seed", str(seed), "--name", "host", *waits], tmp_path / "host")
+    port = host.value("listening on port")
+    return host, port
+
+
+def join(peers: Peers, tmp_path: Path, port: str, n: int, seed: int):
+    return peers.start(["join", f"127.0.0.1:{port}", "--headless", "--bot", "random", "--seed", str(seed),
+                        "--name", f"joiner {n}"], tmp_path / f"join{n}")
+
+
+def check_abandoned(everyone, gone: str) -> None:
+    """Every seat still there ends alike, saves the end, and the transcript and
+    the journal both verify as abandoned, naming who left and who ended it."""
+    assert [p.finish() for p in everyone] == [1] * len(everyone)
+    results = {p.result for p in everyone}
+    assert len(results) == 1, results
+    (result,) = results
+    assert result.startswith(f"result: abandoned: {gone} left the game; red and yellow agreed to end the table; "
+                             "scores as they stand: red "), result
+    for p in everyone:
+        transcript = p.value("transcript:")
+        report = verify(transcript)
+        assert report.returncode == 4, report.stdout + report.stderr
+        out = report.stdout
+        assert out.startswith("abandoned: joiner 2 (seat 2, "), out
+        assert "left the game at step" in out and "the table was ended by host (seat 0, " in out, out
+        assert "joiner 1 (seat 1, " in out and "(2 of the 2 seats left, 2 needed)" in out, out
+        assert "scores as they stand: red " in out and "rules replayed:" in out, out
+        journal = verify(str(Path(transcript).with_name("journal.ankh")))
+        assert journal.returncode == 4 and journal.stdout == out, journal.stdout
+
+
+def test_a_seat_killed_for_good_is_ended_by_the_others_agreement(peers: Peers, tmp_path: Path) -> None:
+    host, port = table_of_three(peers, tmp_path, "--gone-after", "3")
+    one, two = join(peers, tmp_path, port, 1, 6), join(peers, tmp_path, port, 2, 7)
+    two.wait_for(lambda l: l.startswith("turn 3:"), timeout=180)
+    two.kill()  # for good: it never comes back
+    host.wait_for(lambda l: l.startswith("away: green (link down"), timeout=60)
+    one.wait_for(lambda l: l.startswith("away: green (link down"), timeout=60)
+    host.wait_for(lambda l: l.startswith("offer: end the table without green"), timeout=60)
+    check_abandoned([host, one], "green")
+
+
+STILL = Path(__file__).with_name("stillpeer.py")
+
+
+def test_a_connected_seat_that_stops_moving_is_ended_on_the_move_clock(peers: Peers, tmp_path: Path) -> None:
+    host, port = table_of_three(peers, tmp_path, "--move-clock", "4", seed=8)
+    one = join(peers, tmp_path, port, 1, 9)
+    # A hung (or hostile) program: it keeps its link up and answers every step
+    # of the protocol, but never makes a move again after its third.
+    two = peers.start(["join", f"127.0.0.1:{port}", "--headless", "--bot", "random", "--seed", "10",
+                       "--name", "joiner 2"], tmp_path / "join2", prefix=[sys.executable, str(STILL), "3", "--"])
+    two.wait_for(lambda l: l.startswith("stops moving"), timeout=240)
+    host.wait_for(lambda l: l.startswith("away: green (connected, no move"), timeout=60)
+    one.wait_for(lambda l: l.startswith("away: green (connected, no move"), timeout=60)
+    check_abandoned([host, one], "green")
+    assert two.finish() == 1 and two.result == one.result  # the silent seat hears the end too
