@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -206,6 +207,9 @@ def host(args) -> int:
         node.gone_after, node.move_clock = args.gone_after, args.move_clock
         if node.patience is not None:  # resumed: the count began with the game
             node.patience.gone_after, node.patience.move_clock = args.gone_after, args.move_clock
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):  # the host leaves: the table is paused, not over
+            loop.add_signal_handler(sig, node.leave)
         await node.open()
         return await node.run()
 

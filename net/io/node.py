@@ -34,7 +34,9 @@ from ..lobby import (
     CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
     points_message, watch_intro,
 )
-from ..peer import SETUP, Finished, GamePeer, Spectator, YourMove, describe_ending, describe_outcome
+from ..peer import (
+    SETUP, Finished, GamePeer, Spectator, YourMove, describe_ending, describe_outcome, scores_as_they_stand,
+)
 from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
 from ..transcript import Roster
@@ -67,6 +69,8 @@ class Result:
     text: str
     fair: bool | None = None
     finished: bool = False
+    ending: Ending | None = None  # the seats still there ended it (who left, who agreed)
+    scores: tuple[int, ...] | None = None  # the scores as they stood then
 
 
 def outcome_result(driver: Any) -> Result:
@@ -278,7 +282,8 @@ class _Seatkeeper:
             transcript = peer.protocol.transcript()
             transcript.end = list(ending.votes)
             self.report("transcript", self.save.finish(transcript))
-        self.end(Result(describe_ending(ending, peer.engine)))
+        self.end(Result(describe_ending(ending, peer.engine), ending=ending,
+                        scores=scores_as_they_stand(peer.engine)))
 
     def end(self, result: Result) -> None:
         if self.result is None:
@@ -403,7 +408,7 @@ class HostNode(_Seatkeeper):
             with contextlib.suppress(Exception):
                 await self.advert.close()
             self.advert = None
-        last = PAUSED if self.hub is not None and self.result is None else CLOSING
+        last = PAUSED if self.hub is not None and (self.result is None or self._pausing) else CLOSING
         for conn in list(self.conns.values()):
             conn.close(last)
         await self.watchers.aclose(last)
@@ -841,6 +846,16 @@ class HostNode(_Seatkeeper):
             self._end_by_agreement()
 
     _told_away = False
+    _pausing = False
+
+    def leave(self) -> None:
+        """The person at the host leaves a game under way: every seat is told the
+        game is paused (it waits for the host to load its save again)."""
+        if self.result is None and (self.hub is None or self.save is None):
+            self.end(Result(CLOSING))
+        elif self.result is None:
+            self._pausing = True
+            self.end(Result(Words("paused: you left the table; the game is saved in {path}", path=self.save.path)))
 
     def agree(self) -> None:
         """The person at the host agrees to end the table on the offer standing

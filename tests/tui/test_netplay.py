@@ -13,6 +13,8 @@ from ankh.tui.screens.end import EndScreen
 from ankh.tui.screens.game import GameScreen
 from ankh.tui.screens.lobby import HostDialog, LobbyScreen
 
+from .helpers import play_first_options
+
 
 async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_end(tmp_path):
     app = AnkhApp(bot_delay=0, interface="127.0.0.1")
@@ -44,14 +46,8 @@ async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_
                 await pilot.pause(0.05)
             assert isinstance(app.screen, GameScreen), "the game screen never came"
             assert session.start is not None and len(session.start.fingerprint.split()) == 5
-            for _ in range(5000):                           # play the first option at every decision
-                if isinstance(app.screen, EndScreen) or session.result is not None:
-                    break
-                screen = app.screen
-                if isinstance(screen, GameScreen) and screen.view is not None and screen.view.decision is not None \
-                        and session.decision is not None:
-                    await pilot.press("enter")
-                await pilot.pause(0.02)
+            await play_first_options(pilot, session,
+                                     lambda: isinstance(app.screen, EndScreen) or session.result is not None)
             for _ in range(200):
                 if session.result is not None:
                     break

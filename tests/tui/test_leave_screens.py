@@ -1,0 +1,83 @@
+"""What the screens say at 80×24 when a seat leaves a networked game: the
+seats still there see who is gone and for how long, and ``e`` ends the table
+with the scores as they stand once most of them agree; a joiner whose host
+left is told the table is paused, by whom, and how to come back."""
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+from ankh.tui.app import AnkhApp
+from ankh.tui.widgets.status import StatusBar
+
+from tests.net.procs import Peers
+
+from .helpers import notices, play_first_options
+
+
+def status_line(app) -> str:
+    bar = app.screen.query_one(StatusBar)
+    return str(bar.render())
+
+
+async def test_the_seats_left_see_who_is_gone_and_e_ends_the_table(tmp_path: Path) -> None:
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1", advertise=False)
+    peers = Peers()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("o", "right", "enter", "ctrl+r")     # 3 seats, no bots; ready
+            session = app.screen.session
+            await play_first_options(pilot, session, lambda: session.address and ":" in session.address)
+            session.node.gone_after = 2.0
+            port = session.address.rsplit(":", 1)[1]
+            one, two = None, None
+            for n in (1, 2):                                       # yellow, then green
+                joiner = peers.start(["join", f"127.0.0.1:{port}", "--headless", "--bot", "random",
+                                      "--seed", str(n), "--name", f"joiner {n}"], tmp_path / f"j{n}")
+                one, two = (joiner, None) if n == 1 else (one, joiner)
+                await play_first_options(pilot, session, lambda: len(session.seats) > n)
+            await play_first_options(pilot, session, lambda: session.peer is not None and session.peer.engine.turn >= 3)
+            two.kill()                                              # green leaves for good
+            await play_first_options(pilot, session, lambda: session.can_end_table)
+            line = status_line(app)
+            assert "green gone for" in line and "e ends the table now" in line, line
+            assert len(line.rstrip()) <= 80
+            bound = app.screen.active_bindings.get("e")              # the footer offers it
+            assert bound is not None and bound.enabled and "End table" in str(bound.binding.description)
+            await pilot.press("e")
+            await play_first_options(pilot, session, lambda: session.result is not None)
+            words = session.result_words()
+            assert words.startswith("Abandoned: green left; red and yellow ended the table. "
+                                    "Scores as they stand: red "), words
+            assert session.result.ending.voters == (0, 1) and session.result.ending.stop.gone == (2,)
+            assert one.finish() == 1 and one.result.startswith("result: abandoned: green left the game")
+    finally:
+        peers.stop_all()
+
+
+async def test_a_joiner_whose_host_left_is_told_the_table_is_paused_and_how_to_come_back(tmp_path: Path) -> None:
+    peers = Peers()
+    try:
+        host = peers.start(["host", "--headless", "--bot", "random", "--seats", "2", "--bind", "127.0.0.1",
+                            "--no-advertise", "--name", "Vetinari", "--seed", "3"], tmp_path / "host")
+        port = host.value("listening on port")
+        app = AnkhApp(bot_delay=0, interface="127.0.0.1", net=("join", ("127.0.0.1", int(port))))
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(400):
+                if hasattr(app.screen, "session"):
+                    break
+                await pilot.pause(0.05)
+            await pilot.press("ctrl+r")                             # ready
+            session = app.screen.session
+            await play_first_options(pilot, session, lambda: session.peer is not None and session.peer.engine.turn >= 2)
+            host.proc.send_signal(signal.SIGINT)                    # the host leaves
+            await play_first_options(pilot, session, lambda: session.paused and not session.notices)
+            line = status_line(app)
+            assert "Paused: red (Vetinari), the host, left the table" in line, line
+            save = session.node.save.path
+            toasts = " ".join(notices(app))
+            assert "The game is paused: red (Vetinari), the host, left the table" in toasts
+            assert "title screen's Load list (l), or run ankh join --load " + str(save) in toasts
+            assert session.result is None                           # not the end: it waits for the host
+    finally:
+        peers.stop_all()
