@@ -108,7 +108,7 @@ class NetSession:
         if saved is not None:  # the game is on, and this is one of its seats (the program died): carry it on
             self.result = None
             self.lobby_lines.append(_("Back to your seat: carrying on the game saved in {path}.").format(
-                path=saved))
+                path=saved) if home.ssh_player() is None else _("Back to your seat: carrying on its saved game."))
             self.changed()
             await self._resume_join(home.load_identity().identity, SaveDir(saved))
 
@@ -269,6 +269,9 @@ class NetSession:
         files live on the serving machine)."""
         node = self.node
         save = node.save.path if node is not None and getattr(node, "save", None) is not None else None
+        if home.ssh_back_code() is not None:
+            return _("To come back, log in again within 10 minutes with the user name {code} and choose this "
+                     "game in the title screen's Load list (l).").format(code=home.ssh_back_code())
         if home.ssh_player() is not None or save is None:
             return _("To come back later, log in again and choose this game in the title screen's Load list (l).")
         command = "ankh host --load" if self.hosting else "ankh join --load"

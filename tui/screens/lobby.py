@@ -17,6 +17,7 @@ from ankh.net.io.discovery import TableBrowser
 from ..i18n import _, Localised, NP_, pgettext, translated
 from ..bots import NET_BOT_KINDS, bot_label
 from ..netplay import NetSession, WatchSession
+from .title import back_note
 from ..text import seat_tag
 from ..widgets.choices import Choices
 from ..widgets.stepper import Stepper
@@ -242,7 +243,7 @@ class LobbyScreen(Localised, Screen):
         if over_ssh is not None:
             t.append((_("You came in over SSH with the key {fp}").format(fp=over_ssh) if over_ssh != "guest"
                       else _("You came in over SSH as a guest (no key)")) + "; "
-                     + _("your secrets live on the serving machine.") + "\n", style="bold")
+                     + _("your secrets live on the serving machine.") + back_note() + "\n", style="bold")
         for line in s.lobby_lines:
             t.append(line + "\n")
         t.append("\n")
