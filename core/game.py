@@ -23,6 +23,7 @@ Nothing here imports a game: :func:`get` loads one by id, lazily, from
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
 #: The seats' colours and letters, the same in every game (the record notation
@@ -43,6 +44,43 @@ class IllegalAction(RulesError):
     """The answer is well formed but not allowed in this position."""
 
 
+class RecordError(RulesError):
+    """A record that cannot be read or replayed; names the line."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass
+class Line:
+    """A line of a game record after its header: a seat's decision (``who`` its
+    colour) or a chance outcome (``who`` is ``"*"``), in the game's notation."""
+    number: int
+    who: str
+    text: str
+
+
+def game_of_record(text: str) -> str:
+    """The id a record names on its ``game:`` line (before its moves), else
+    the default game's."""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, sep, value = line.partition(":")
+        if not sep or line.startswith("*") or key.strip() in COLOURS:
+            break
+        if key.strip() == "game":
+            return value.strip()
+    return DEFAULT
+
+
+class SetupError(ValueError):
+    """A local table's fixed outcomes cannot all hold (an unknown or repeated card...)."""
+
+
 # --- what an engine waits for -------------------------------------------------------
 
 class Decision(NamedTuple):
@@ -60,12 +98,12 @@ class Decision(NamedTuple):
 
 
 class RollDie(NamedTuple):
-    """Roll ``count`` dice of ``sides`` faces each.  Answer with an int
-    1..sides when ``count`` is 1, else with a tuple of ``count`` such ints.
+    """Roll ``dice`` dice of ``sides`` faces each.  Answer with an int
+    1..sides when ``dice`` is 1, else with a tuple of ``dice`` such ints.
     (The first game's twelve-sided die is the default.)"""
     purpose: str
     sides: int = 12
-    count: int = 1
+    dice: int = 1
 
 
 class DealCard(NamedTuple):
@@ -210,15 +248,17 @@ class Game:
         state to an interface or a bot."""
         raise NotImplementedError
 
-    def scores(self, state: Any) -> tuple[int, ...] | None:
-        """Each seat's score as the game stands, seat by seat (None for a game
-        that keeps no score before its end): what a table records when its
-        seats end it early, after one of them left for good."""
-        return None
-
     def describe_outcome(self, outcome: Any) -> str:
         """The result in words that are the same on every seat (colours, not
         "you"), for logs and the ``result:`` line."""
+        raise NotImplementedError
+
+    def state_json(self, state: Any, running_scores: Any = ()) -> dict:
+        """The whole state as JSON (``ankh replay --json``)."""
+        raise NotImplementedError
+
+    def scores(self, state: Any) -> tuple[int, ...]:
+        """Every seat's score as the game stands (a table ended early keeps these)."""
         raise NotImplementedError
 
     # the notation
@@ -228,17 +268,50 @@ class Game:
     def parse_option(self, state: Any, text: str) -> tuple:
         raise NotImplementedError
 
-    # records, and the table that answers requests offline
+    def normalise(self, text: str) -> str:
+        """A move's text as :meth:`format_option` would write it."""
+        return " ".join(text.split())
+
+    # records: a header of ``key: value`` lines (``game: <id>`` first), then
+    # :class:`Line` s.  ``Record`` is the game's record class: a dataclass with
+    # at least ``players``, ``seed``, ``lines``, ``seats`` and ``position``.
+    Record: Any = None
+
     def parse_record(self, text: str) -> Any:
         raise NotImplementedError
 
     def format_record(self, record: Any) -> str:
         raise NotImplementedError
 
-    def local_game(self, record: Any, bots: dict[int, Any] | None = None) -> Any:
-        """A game at one table (a seeded local table answers every request),
-        replayed from ``record`` and carried on by ``bots``."""
+    # the local table (``ankh.net.local``): the platform owns the generator,
+    # the game says what its chance means.
+    def deck_orders(self, record: Any, rng: Any) -> dict[str, list]:
+        """Every hidden deck's true order (top first) for a game played at one
+        table: what ``record`` fixes, the rest shuffled with ``rng`` (a
+        ``random.Random`` the caller seeded)."""
         raise NotImplementedError
+
+    def fixed_rolls(self, record: Any) -> list[Any]:
+        """Die rolls ``record`` fixes, in order (answers to :class:`RollDie`)."""
+        return []
+
+    def fixed_pick(self, record: Any, req: PickRandom) -> tuple | None:
+        """The answer ``record`` fixes for a random pick, if any."""
+        return None
+
+    def chance_text(self, state: Any, req: Any, answer: Any, orders: dict | None = None) -> str | None:
+        """A chance outcome as a record line (without ``* ``), or None for those
+        that follow from the deck orders (deals, reveals)."""
+        raise NotImplementedError
+
+    def chance_from_text(self, state: Any, req: Any, line: Line, orders: dict | None = None) -> Any:
+        """The answer to ``req`` that a record's ``*`` line gives."""
+        raise NotImplementedError
+
+    def informs(self, state: Any, req: Any, people: list[int]) -> bool:
+        """Whether answering ``req`` told the ``people`` at a local table
+        something new (after which their choices cannot be taken back)."""
+        return True
 
     def bot(self, kind: str, rng: Any) -> Any:
         """A bot of ``kind`` drawing its choices from ``rng``."""
@@ -257,7 +330,13 @@ GAMES: Final[dict[str, str]] = {
 DEFAULT: Final = "morpork"
 
 
-class UnknownGame(LookupError):
+def register(game_id: str, module: str) -> None:
+    """Make game ``game_id`` (the ``GAME`` of ``module``) known to this process:
+    how a game outside this distribution -- a test's -- joins the platform."""
+    GAMES[game_id] = module
+
+
+class UnknownGame(ValueError):
     """No game has that id."""
 
 

@@ -191,6 +191,20 @@ def d12(game_id: bytes, index: int, purpose: str, values: Sequence[bytes]) -> in
     return stream_for(game_id, index, "d12", purpose, values).below(12) + 1
 
 
+def roll(game_id: bytes, index: int, purpose: str, sides: int, count: int,
+         values: Sequence[bytes]) -> int | tuple[int, ...]:
+    """The faces of roll ``index``: ``count`` dice of ``sides`` faces, an int
+    for one die and a tuple for several.  One d12 is :func:`d12`, the same
+    stream it always was; any other roll has a stream of its own kind."""
+    if (sides, count) == (12, 1):
+        return d12(game_id, index, purpose, values)
+    if not 2 <= sides or not 1 <= count:
+        raise LocalProtocolError(f"cannot roll {count}d{sides}")
+    stream = stream_for(game_id, index, f"{count}d{sides}", purpose, values)
+    faces = tuple(stream.below(sides) + 1 for _ in range(count))
+    return faces[0] if count == 1 else faces
+
+
 def pick(game_id: bytes, index: int, purpose: str, k: int, n: int, values: Sequence[bytes]) -> tuple[int, ...]:
     """k distinct indices of range(n), uniformly (partial Fisher-Yates)."""
     if not 0 < k <= n <= MAX_PICK_N:

@@ -18,7 +18,7 @@ import msgpack
 
 from .envelope import MAX_FRAME, pack
 from .errors import RemoteProtocolError
-from .transcript import MAX_OPS, Roster, Transcript
+from .transcript import DEFAULT_KIND, MAX_OPS, Roster, Transcript
 
 MAGIC = "ankh-journal"
 _PREFIX = pack(MAGIC)  # the file's first bytes, so that it is told from a transcript at a glance
@@ -27,9 +27,12 @@ _PREFIX = pack(MAGIC)  # the file's first bytes, so that it is told from a trans
 def header(roster: Roster, info: dict[str, Any]) -> bytes:
     """The journal's first record: the roster and what the seat needs to carry on
     (``info``: its role, the host's address, the table's settings...)."""
-    return _PREFIX + pack({"magic": MAGIC, "v": 1, "game": roster.game_id, "names": list(roster.names),
-                 "keys": list(roster.keys), "ids": list(roster.identities), "certs": list(roster.certs),
-                 "info": info})
+    head = {"magic": MAGIC, "v": 1, "game": roster.game_id, "names": list(roster.names),
+            "keys": list(roster.keys), "ids": list(roster.identities), "certs": list(roster.certs),
+            "info": info}
+    if roster.kind != DEFAULT_KIND:
+        head["kind"] = roster.kind
+    return _PREFIX + pack(head)
 
 
 def step(frames: list[bytes]) -> bytes:
@@ -52,7 +55,7 @@ def read(data: bytes) -> tuple[Transcript, dict[str, Any]]:
     head, records = _parse(data)
     try:
         roster = Roster(head["game"], tuple(head["names"]), tuple(head["keys"]), tuple(head.get("ids", ())),
-                        tuple(head.get("certs", ())))
+                        tuple(head.get("certs", ())), head.get("kind", DEFAULT_KIND))
     except Exception as exc:  # a malformed roster, whatever its shape
         raise RemoteProtocolError(f"malformed journal header: {exc}") from None
     info = head.get("info")

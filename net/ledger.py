@@ -479,7 +479,7 @@ class Ledger:
         index = self.rolls
         self.rolls += 1
         if isinstance(op, Roll):
-            return dice.d12(self.roster.game_id, index, op.purpose, values)
+            return dice.roll(self.roster.game_id, index, op.purpose, op.sides, op.count, values)
         assert isinstance(op, Pick)
         return dice.pick(self.roster.game_id, index, op.purpose, op.k, op.n, values)
 

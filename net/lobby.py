@@ -10,10 +10,13 @@ Link messages (canonical msgpack maps, checked strictly):
 - ``join``: a peer asks for a seat: its ``name`` and a fresh ``nonce``.
 - ``ready``: a seated person is ready (or no longer ready) to begin.
 - ``lobby``: the host's view of the table: seats taken (name, key, bot or
-  person, ready), seats in all, the table's lobby id.
-- ``start``: the seats are final: names, keys and every seat's nonce, and
+  person, ready), seats in all, the table's lobby id, and ``kind``, the game
+  it plays (left out for the first game, as before there was a second).
+- ``start``: the seats are final: names, keys and every seat's nonce,
   ``chat`` 0 if the table hides its talk from spectators (every watch point
-  honours it: the setting travels with the seats' start and their saves).  The
+  honours it: the setting travels with the seats' start and their saves),
+  and the game's ``kind`` as in ``lobby`` (it enters the roster, so every
+  signature of the game).  The
   game id is the hash of all the nonces, so no seat chooses it alone, and
   each seat checks that its own nonce and key are in it.
 - ``key``: after ``start``, each seat's signing key for this game and the
@@ -49,18 +52,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-from ankh.core.model import COLOURS
+from ankh.core.game import COLOURS
 
 from .envelope import MAX_FRAME, fingerprint, pack, unpack_strict, verify_signature
 from .errors import LocalProtocolError, RemoteProtocolError
 from .schema import Bin, Const, Int, List, Map, Str, Tagged
-from .transcript import Roster
+from .transcript import DEFAULT_KIND, KIND, Roster
 
 PROTOCOL = "ankh/1"
 MAX_LINK_MESSAGE = 1024 * 1024
 MAX_SEATS = 4
 MAX_TEXT = 200
 NAME = Str(32)
+GAME_KIND = Str(16, KIND.pattern)
 NONCE = Bin(16)
 KEY = Bin(32)
 _HAVE = List(Int(0, 2**32), MAX_SEATS, min_len=2)
@@ -70,10 +74,10 @@ MESSAGES = Tagged("t", {
     "join": Map({"t": Const("join"), "name": NAME, "nonce": NONCE}, optional={"ready": Int(0, 1)}),
     "ready": Map({"t": Const("ready"), "ready": Int(0, 1)}),
     "lobby": Map({"t": Const("lobby"), "table": Bin(16), "total": Int(2, MAX_SEATS),
-                  "seats": List(SEAT_INFO, MAX_SEATS)}),
+                  "seats": List(SEAT_INFO, MAX_SEATS)}, optional={"kind": GAME_KIND}),
     "start": Map({"t": Const("start"), "names": List(NAME, MAX_SEATS, min_len=2),
                   "keys": List(KEY, MAX_SEATS, min_len=2), "nonces": List(NONCE, MAX_SEATS, min_len=2)},
-                 optional={"chat": Int(0, 1)}),
+                 optional={"chat": Int(0, 1), "kind": GAME_KIND}),
     "key": Map({"t": Const("key"), "key": KEY, "cert": Bin(64)}),
     "roster": Map({"t": Const("roster"), "keys": List(KEY, MAX_SEATS, min_len=2),
                    "certs": List(Bin(64), MAX_SEATS, min_len=2)}),
@@ -199,6 +203,7 @@ class Lobby:
     total: int
     seats: list[Seat] = field(default_factory=list)
     spectator_chat: bool = True  # spectators hear the table talk
+    kind: str = DEFAULT_KIND  # the game the table plays
 
     def __post_init__(self) -> None:
         if not 2 <= self.total <= MAX_SEATS:
@@ -237,9 +242,12 @@ class Lobby:
         self.seats = [s for s in self.seats if s.key != key]
 
     def message(self) -> dict[str, Any]:
-        return {"t": "lobby", "table": self.table, "total": self.total,
-                "seats": [{"name": s.name, "key": s.key, "bot": int(s.bot), "ready": int(s.ready)}
-                          for s in self.seats]}
+        msg = {"t": "lobby", "table": self.table, "total": self.total,
+               "seats": [{"name": s.name, "key": s.key, "bot": int(s.bot), "ready": int(s.ready)}
+                         for s in self.seats]}
+        if self.kind != DEFAULT_KIND:
+            msg["kind"] = self.kind
+        return msg
 
     def start_message(self) -> dict[str, Any]:
         if not self.full:
@@ -248,6 +256,8 @@ class Lobby:
                "nonces": [s.nonce for s in self.seats]}
         if not self.spectator_chat:
             msg["chat"] = 0
+        if self.kind != DEFAULT_KIND:
+            msg["kind"] = self.kind
         return msg
 
 
@@ -261,6 +271,7 @@ class Start:
     identities: tuple[bytes, ...]
     nonces: tuple[bytes, ...]
     spectator_chat: bool = True
+    kind: str = DEFAULT_KIND  # the game: in the roster, so in every signature
 
     @property
     def fingerprint(self) -> str:
@@ -285,14 +296,15 @@ class Start:
     def of(cls, msg: dict[str, Any]) -> Start:
         """The table a ``start`` message describes (unchecked: see :meth:`from_message`)."""
         return cls(game_id_of(list(msg["nonces"])), tuple(msg["names"]), tuple(msg["keys"]), tuple(msg["nonces"]),
-                   bool(msg.get("chat", 1)))
+                   bool(msg.get("chat", 1)), msg.get("kind", DEFAULT_KIND))
 
     def roster(self, keys: list[bytes], certs: list[bytes]) -> Roster:
         """The game's roster: each seat's game key, certified by the identity that sat down."""
         if len(keys) != len(self.names) or len(certs) != len(self.names):
             raise RemoteProtocolError("roster: one key and certificate per seat")
         try:
-            return Roster(self.game_id, self.names, tuple(keys), identities=self.identities, certs=tuple(certs))
+            return Roster(self.game_id, self.names, tuple(keys), identities=self.identities, certs=tuple(certs),
+                          kind=self.kind)
         except LocalProtocolError as exc:
             raise RemoteProtocolError(f"roster: {exc}") from None
 

@@ -18,6 +18,8 @@ from .errors import RemoteProtocolError
 from .schema import Const, Int, List, Map, Str, Tagged
 
 MAX_POSITIONS = 64
+MAX_SIDES = 120  # faces of a die
+MAX_DICE = 8  # dice in one roll
 PURPOSE = Str(64)
 DECK_NAME = Str(16, r"[a-z][a-z0-9-]{0,15}")
 
@@ -73,9 +75,13 @@ class LockDeck:
 
 @dataclass(frozen=True)
 class Roll:
-    """A d12 for some purpose (e.g. "assassinate:the-shades")."""
+    """``count`` dice of ``sides`` faces for some purpose (e.g.
+    "assassinate:the-shades"); the first game's d12 is the default, and its
+    descriptor names neither (as before there were other dice)."""
 
     purpose: str
+    sides: int = 12
+    count: int = 1
 
 
 @dataclass(frozen=True)
@@ -212,7 +218,9 @@ def to_wire(op: Op, index: int) -> dict[str, Any]:
     if isinstance(op, LockDeck):
         return {"i": index, "t": "lock", "deck": op.deck}
     if isinstance(op, Roll):
-        return {"i": index, "t": "roll", "why": op.purpose}
+        if (op.sides, op.count) == (12, 1):
+            return {"i": index, "t": "roll", "why": op.purpose}
+        return {"i": index, "t": "roll", "why": op.purpose, "sides": op.sides, "n": op.count}
     if isinstance(op, Pick):
         return {"i": index, "t": "pick", "k": op.k, "n": op.n, "why": op.purpose}
     if isinstance(op, Deal):
@@ -253,7 +261,8 @@ OP_SCHEMA = Tagged(
         "challenge": Map({"i": _INDEX, "t": Const("challenge"), "deck": DECK_NAME, "seat": _SEAT}),
         "prove": Map({"i": _INDEX, "t": Const("prove"), "deck": DECK_NAME, "seat": _SEAT}),
         "lock": Map({"i": _INDEX, "t": Const("lock"), "deck": DECK_NAME}),
-        "roll": Map({"i": _INDEX, "t": Const("roll"), "why": PURPOSE}),
+        "roll": Map({"i": _INDEX, "t": Const("roll"), "why": PURPOSE},
+                    optional={"sides": Int(2, MAX_SIDES), "n": Int(1, MAX_DICE)}),
         "pick": Map(
             {"i": _INDEX, "t": Const("pick"), "k": Int(1, MAX_PICK_N), "n": Int(1, MAX_PICK_N), "why": PURPOSE}
         ),
@@ -288,7 +297,7 @@ def from_wire(d: dict[str, Any]) -> tuple[int, Op]:
     if t == "lock":
         return index, LockDeck(d["deck"])
     if t == "roll":
-        return index, Roll(d["why"])
+        return index, Roll(d["why"], d.get("sides", 12), d.get("n", 1))
     if t == "pick":
         return index, Pick(d["k"], d["n"], d["why"])
     if t == "deal":

@@ -30,23 +30,20 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ankh.core.setup import new_game
-from ankh.core.model import (
-    COLOURS, DealCard, Decision, Event, IllegalAction, Outcome, PassCard, PickRandom, Reveal, RollDie, RulesError,
-    ShowCards, deck_lists, personality_list,
+from ankh.core.game import (
+    COLOURS, DealCard, Decision, Event, Game, IllegalAction, PassCard, PickRandom, Reveal, RollDie, RulesError,
+    ShowCards, UnknownGame, get,
 )
-from ankh.core.state import State
 
 from .deck import DeckSpec, unlock
 from .errors import LocalProtocolError, RemoteProtocolError, Words
 from .envelope import HEADER_LEN, open_frame, unpack_strict
-from .local import EVENT_IDS
 from .leave import Ending
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
 from .ops import Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShuffleDeck, Sync, shuffle_steps, to_wire
 from .ops import Reveal as RevealOp
 from .seat import Alarm, CardSeen, SeatProtocol, StepDone
-from .transcript import Roster
+from .transcript import DEFAULT_KIND, Roster
 
 
 # -- what a peer tells its owner --------------------------------------------------------
@@ -75,7 +72,7 @@ class Moved:
 @dataclass(frozen=True)
 class GameOver:
     """The rules say the game is over; the audit follows (until it passes the result is provisional)."""
-    outcome: Outcome
+    outcome: Any
 
 
 @dataclass(frozen=True)
@@ -90,12 +87,19 @@ class Finished:
     final_hash: bytes
 
 
-def deck_specs(players: int) -> list[DeckSpec]:
-    """The game's three decks as the protocol shuffles them.  A card's handle
+def game_of(kind: str) -> Game:
+    """The game a roster names; a game this install does not know is the other
+    side's mistake (or a newer program), said plainly."""
+    try:
+        return get(kind)
+    except UnknownGame:
+        raise RemoteProtocolError(f"the table plays a game this program does not know ({kind!r})") from None
+
+
+def deck_specs(players: int, kind: str = DEFAULT_KIND) -> list[DeckSpec]:
+    """The game's hidden decks as the protocol shuffles them.  A card's handle
     in the rules engine is its position in the shuffled deck (0 = top)."""
-    green, brown = deck_lists(players)
-    return [DeckSpec.player(green, brown), DeckSpec.of("personality", personality_list(players)),
-            DeckSpec.of("event", EVENT_IDS)]
+    return [DeckSpec(d.name, tuple(tuple(seg) for seg in d.segments)) for d in game_of(kind).decks(players)]
 
 
 SETUP = "setup"
@@ -114,11 +118,12 @@ class Driver:
     say where results come from and what this seat knows of hidden cards.
     """
 
-    def __init__(self, players: int, viewer: int | None):
+    def __init__(self, players: int, viewer: int | None, kind: str = DEFAULT_KIND):
         self.players = players
         self.viewer = viewer
-        self.engine: State = new_game(players)
-        self.specs: list[DeckSpec] = deck_specs(players)
+        self.game = game_of(kind)
+        self.engine: Any = self.game.new_state(players)
+        self.specs: list[DeckSpec] = deck_specs(players, kind)
         self.phase = SETUP
         self.steps = 0  # protocol steps the driver has consumed
         self.moves = 0  # moves applied (the next move's index)
@@ -288,7 +293,7 @@ class Driver:
         """The step that answers ``req``, or (None, the answer) when no message is needed."""
         L = self.ledger()
         if isinstance(req, RollDie):
-            return Roll(req.purpose), None
+            return Roll(req.purpose, req.sides, req.dice), None
         if isinstance(req, PickRandom):
             return Pick(req.k, len(req.items), req.purpose), None
         if isinstance(req, DealCard):
@@ -304,7 +309,7 @@ class Driver:
                 return None, tuple(d.public.get(h) or unlock(d, h, d.keys[h]) for h in req.handles)
             return op, None
         if isinstance(req, (PassCard, ShowCards)):
-            deck, handles, to = (("player", (req.handle,), req.receiver) if isinstance(req, PassCard)
+            deck, handles, to = ((req.deck, (req.handle,), req.receiver) if isinstance(req, PassCard)
                                  else (req.deck, tuple(req.handles), req.seat))
             op = Show(deck, handles, to)
             if L.problem(op) == NOTHING_TO_SEND:
@@ -314,7 +319,7 @@ class Driver:
 
     def _shown(self, req: Any) -> Any:
         if isinstance(req, PassCard):
-            return self.known("player", req.handle)
+            return self.known(req.deck, req.handle)
         return tuple(self.known(req.deck, h) for h in req.handles)
 
     def _answer(self, req: Any, op: Op, result: Any) -> Any:
@@ -333,7 +338,7 @@ class GamePeer(Driver):
     """A live seat: the engine's steps run through this seat's protocol."""
 
     def __init__(self, protocol: SeatProtocol):
-        super().__init__(protocol.roster.size, protocol.seat)
+        super().__init__(protocol.roster.size, protocol.seat, protocol.roster.kind)
         self.protocol = protocol
         self.me = protocol.seat
         self.alarms: list[RemoteProtocolError] = []
@@ -439,7 +444,7 @@ class GamePeer(Driver):
         return L.index, L.basis
 
     @property
-    def outcome(self) -> Outcome | None:
+    def outcome(self) -> Any:
         return self.engine.outcome
 
     def _events_from(self, events: Sequence[Any]) -> None:
@@ -463,7 +468,7 @@ class LogReplay(Driver):
     """The rules replayed over a saved log, with public information only."""
 
     def __init__(self, roster: Roster, frames: Iterable[bytes]):
-        super().__init__(roster.size, None)
+        super().__init__(roster.size, None, roster.kind)
         self._ledger = Ledger(roster)
         self._log = iter(frames)
         self.history: list[Any] = []  # the events of the replay (see :func:`replay`)
@@ -494,7 +499,7 @@ class Spectator(Driver):
     each checked as any seat checks it; the engine knows only public cards."""
 
     def __init__(self, roster: Roster):
-        super().__init__(roster.size, None)
+        super().__init__(roster.size, None, roster.kind)
         self._ledger = Ledger(roster)
         self._queue: deque[bytes] = deque()
 
@@ -571,31 +576,16 @@ def waited_for(r: Driver) -> tuple[int, ...] | None:
     return tuple(L.senders(op))
 
 
-def scores_as_they_stand(engine: State) -> tuple[int, ...]:
-    """Every seat's points where the game stopped (for a table ended early)."""
-    from ankh.core.scoring import scores
-    return scores(engine)
-
-
-def describe_ending(ending: Ending, engine: State) -> Words:
+def describe_ending(ending: Ending, points: Sequence[int]) -> Words:
     """A table the seats still there ended, in the same words on every seat:
-    who left, who agreed, the scores as they stand."""
-    points = scores_as_they_stand(engine)
+    who left, who agreed, the scores as they stood (the game's ``scores``)."""
     return Words("abandoned: {gone} left the game; {voters} agreed to end the table; scores as they stand: {scores}",
                  gone=" and ".join(COLOURS[s] for s in ending.stop.gone),
                  voters=" and ".join(COLOURS[s] for s in ending.voters),
                  scores=", ".join(f"{COLOURS[s]} {v}" for s, v in enumerate(points)))
 
 
-def describe_outcome(outcome: Outcome) -> str:
-    """The result in words that are the same on every seat (colours, not "you")."""
-    names = [COLOURS[w] for w in outcome.winners]
-    who = " and ".join(names) + (" win" if len(names) > 1 else " wins")
-    if outcome.reason == "personality":
-        return f"{who}: {outcome.detail} met the winning condition"
-    if outcome.reason == "vimes":
-        return f"{who}: Commander Vimes, the draw pile ran out"
-    scores = "" if outcome.scores is None else " (" + ", ".join(
-        f"{COLOURS[s]} {v}" for s, v in enumerate(outcome.scores)) + ")"
-    why = "the draw pile ran out" if outcome.detail == "draw-pile" else "riots"
-    return f"{who} on points, {why}{scores}"
+def describe_outcome(outcome: Any, kind: str = DEFAULT_KIND) -> str:
+    """The result in words that are the same on every seat (colours, not "you"),
+    as the game words it."""
+    return game_of(kind).describe_outcome(outcome)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +44,8 @@ from .errors import Equivocation, LocalProtocolError, RemoteProtocolError
 MAX_TRANSCRIPT = 64 * 1024 * 1024
 MAX_OPS = 100_000
 MAGIC = "ankh-transcript"
+DEFAULT_KIND = "morpork"  # the game of a table, file or advert that names none
+KIND = re.compile(r"[a-z][a-z0-9]{0,15}")
 _ERRORS = (*_DECODE_ERRORS, msgpack.OutOfData, StopIteration)
 
 
@@ -66,10 +69,13 @@ class Roster:
     keys: tuple[bytes, ...]
     identities: tuple[bytes, ...] = ()
     certs: tuple[bytes, ...] = ()
+    kind: str = DEFAULT_KIND  # the game the table plays: its id in ankh.core.game
 
     def __post_init__(self) -> None:
         if type(self.game_id) is not bytes or len(self.game_id) != GAME_ID_LEN:
             raise LocalProtocolError("a game id is 16 bytes")
+        if type(self.kind) is not str or not KIND.fullmatch(self.kind):
+            raise LocalProtocolError("a game is named by lowercase letters and digits, up to 16")
         if not 1 <= len(self.names) <= MAX_SEATS or len(self.names) != len(self.keys):
             raise LocalProtocolError("a roster needs one name and one key per seat")
         if any(type(k) is not bytes or len(k) != 32 for k in self.keys) or len(set(self.keys)) != len(self.keys):
@@ -111,9 +117,14 @@ class Roster:
         return KeyRing(self.keys)
 
     def digest(self) -> bytes:
-        listed = [list(self.names), list(self.keys)]
+        """The roster's hash, in every signature of the game (through the log's
+        genesis).  The game's id is in it; the first game's is left out, as
+        rosters were hashed before a second game existed."""
+        listed: list[Any] = [list(self.names), list(self.keys)]
         if self.identities:
             listed += [list(self.identities), list(self.certs)]
+        if self.kind != DEFAULT_KIND:
+            listed.append(self.kind)
         return hashlib.sha256(pack(listed)).digest()
 
     def who(self, seat: int | None) -> str | None:
@@ -186,6 +197,8 @@ class Transcript:
             obj["ids"], obj["certs"] = list(self.roster.identities), list(self.roster.certs)
         if self.pending:
             obj["pending"] = list(self.pending)
+        if self.roster.kind != DEFAULT_KIND:
+            obj["kind"] = self.roster.kind
         if self.end:
             obj["end"] = list(self.end)
         return pack(obj)
@@ -222,8 +235,8 @@ class Transcript:
         return cls(roster, out, pending, list(header.get("end", ())))
 
 
-_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; "certs", "end" and "ids" optional
-_OPTIONAL = ("certs", "end", "ids")
+_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; "certs", "end", "ids" and "kind" optional
+_OPTIONAL = ("certs", "end", "ids", "kind")
 _LISTS = ("certs", "end", "ids", "keys", "names")
 
 
@@ -268,7 +281,7 @@ def read_stream(fh: BinaryIO, header: dict[str, Any] | None = None
         fields = unpacker.read_map_header()
     except _ERRORS:
         raise fail("not a map") from None
-    if not 6 <= fields <= 10:
+    if not 6 <= fields <= 11:
         raise fail("unexpected fields")
     header = {} if header is None else header
     while True:  # the header, in the canonical (sorted) key order, up to "ops"
@@ -286,7 +299,8 @@ def read_stream(fh: BinaryIO, header: dict[str, Any] | None = None
         raise fail("malformed end")
     game, names, keys = header["game"], header["names"], header["keys"]
     try:
-        roster = Roster(game, tuple(names), tuple(keys), tuple(header.get("ids", ())), tuple(header.get("certs", ())))
+        roster = Roster(game, tuple(names), tuple(keys), tuple(header.get("ids", ())), tuple(header.get("certs", ())),
+                        header.get("kind", DEFAULT_KIND))
     except (LocalProtocolError, TypeError) as exc:
         raise RemoteProtocolError(f"malformed transcript roster: {exc}") from None
 

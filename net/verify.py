@@ -27,13 +27,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from ankh.core.game import COLOURS
+
 from .envelope import SeqTracker, open_frame, peek_signer
 from . import journal
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
 from .leave import check_votes, needed
 from .ledger import BODIES, Ledger
 from .ops import Move, describe
-from .peer import Moved, deck_specs, describe_outcome, replay, scores_as_they_stand, waited_for
+from .peer import Moved, deck_specs, describe_outcome, game_of, replay, waited_for
 from .transcript import MAX_TRANSCRIPT, Roster, read_stream
 
 
@@ -73,6 +75,7 @@ class Report:
     violations: tuple[Violation, ...]
     waiting: tuple[str, ...] = ()
     rules: str = ""  # what replaying the rules over the log showed ("" when the log is no game of the rules)
+    rules_known: bool = True  # False: the log is of a game this program does not know, so its rules went unchecked
     ended: str = ""  # who left, who ended the table by agreement, the scores as they stood ("": not ended so)
 
     @property
@@ -81,7 +84,7 @@ class Report:
             return "violation"
         if self.ended:
             return "abandoned"
-        return "fair" if self.audited else "incomplete"
+        return "fair" if self.audited and self.rules_known else "incomplete"
 
     def summary(self) -> str:
         decks = ", ".join(f"{name} ({size})" for name, size in self.decks) or "none"
@@ -99,7 +102,7 @@ class Report:
             return "\n".join(f"violation: {v}" for v in self.violations)
         if self.ended:
             return f"abandoned: {self.ended}; {self.summary()}"
-        if not self.audited:
+        if not self.audited or not self.rules_known:
             waiting = "".join(f"; {w}" for w in self.waiting)
             return f"incomplete: {self.summary()}{waiting}"
         return "fair: " + self.summary()
@@ -233,6 +236,7 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
         waiting=tuple(waiting),
         rules=rules,
         ended=ended,
+        rules_known=not rules.startswith(RULES_UNKNOWN),
     )
 
 
@@ -251,18 +255,25 @@ def _ending(roster: Roster, votes: list[bytes], ledger: Ledger, r, violation) ->
     text = (f"{gone} left the game at step {ending.stop.step}; the table was ended by {voters} "
             f"({len(ending.voters)} of the {left} seats left, {needed(roster.size, ending.stop.gone)} needed)")
     if r is not None:
-        from ankh.core.model import COLOURS
         text += "; scores as they stand: " + ", ".join(
-            f"{COLOURS[s]} {v}" for s, v in enumerate(scores_as_they_stand(r.engine)))
+            f"{COLOURS[s]} {v}" for s, v in enumerate(r.game.scores(r.engine)))
     return text
+
+
+RULES_UNKNOWN = "rules not replayed: "
 
 
 def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, violation) -> tuple[str, object]:
     """Replay the rules of the game over the log (a second reading of the file):
     every move must be legal and every step the one the rules ask for.
     Returns what it showed, and the replay (None when the log is no game of the rules)."""
-    specs = deck_specs(ledger.n) if 2 <= ledger.n <= 4 else []
-    if [d.spec for d in ledger.decks.values()][:3] != specs or not any(isinstance(op, Move) for op in ledger.history):
+    try:
+        game = game_of(roster.kind)
+    except RemoteProtocolError as exc:
+        return f"{RULES_UNKNOWN}{exc.message}", None
+    specs = deck_specs(ledger.n, roster.kind) if ledger.n in game.seats else []
+    if [d.spec for d in ledger.decks.values()][:len(specs)] != specs or not specs \
+            or not any(isinstance(op, Move) for op in ledger.history):
         return "", None  # a log of the protocol alone (no moves), not of a game of the rules
     try:
         r = replay(roster, frames)
@@ -276,7 +287,7 @@ def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, viola
     o = r.engine.outcome
     if o is None:
         return f"rules replayed: {moves} moves, the game is not over", r
-    return f"rules replayed: {moves} moves, {describe_outcome(o)}", r
+    return f"rules replayed: {moves} moves, {describe_outcome(o, roster.kind)}", r
 
 
 EXIT_FAIR, EXIT_VIOLATION, EXIT_USAGE, EXIT_INCOMPLETE, EXIT_ABANDONED = 0, 1, 2, 3, 4

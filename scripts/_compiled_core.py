@@ -31,8 +31,8 @@ def build() -> None:
     (wheel,) = WHEELS.glob("*.whl")
     with zipfile.ZipFile(wheel) as z:
         names = [n for n in z.namelist()
-                 if n.startswith("ankh/core/") or n.startswith("ankh_core__mypyc")]
-        if not any(n.startswith("ankh_core__mypyc") for n in names):
+                 if n.startswith("ankh/core/") or n.startswith("ankh_core_")]
+        if not any(n.startswith("ankh_core_") and "__mypyc" in n for n in names):
             sys.exit("the wheel holds no compiled core: " + " ".join(said))
         z.extractall(OUT, names)
 

@@ -31,7 +31,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
         pip_install "$root${extras:+[$extras]}" || {
             echo "ankh: that install failed; installing with the pure-Python rules core" >&2
             ANKH_PURE=1 pip_install "$root${extras:+[$extras]}"; }
-        if "$venv/bin/python" -c 'import sys, ankh.core.state as s; sys.exit(s.__file__.endswith(".py"))'; then
+        if "$venv/bin/python" -c 'import sys, ankh.core.morpork.state as s; sys.exit(s.__file__.endswith(".py"))'; then
             echo "ankh: the rules core is compiled" >&2
         else
             why="its compile failed (.venv-play/bin/pip install -v . says why)"

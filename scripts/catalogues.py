@@ -2,7 +2,7 @@
 
 - ``extract``: ``tui/locale/ankh.pot`` from every ``_()``, ``N_()`` and
   ``pgettext()`` in ``tui/`` and every ``Words()`` in ``net/``, plus the rules engine's prompts as the screen
-  translates them (:func:`ankh.tui.text.prompt_template`, context
+  translates them (:func:`ankh.tui.games.morpork.text.prompt_template`, context
   ``prompt``), collected by playing games of random bots on fixed seeds;
   ``tui/locale/ankh-game.pot`` from ``core/catalog.py`` (every name and text,
   its kind as context).
@@ -61,12 +61,12 @@ def program_template() -> Catalog:
 
 def engine_prompts() -> set[str]:
     """Every prompt the rules engine asked in the games of :data:`PROMPT_GAMES`, as a template."""
-    from ankh.core.bots.random_bot import RandomBot
-    from ankh.core.setup import new_game
-    from ankh.core.model import Decision
+    from ankh.core.morpork.bots.random_bot import RandomBot
+    from ankh.core.morpork.setup import new_game
+    from ankh.core.morpork.model import Decision
     from ankh.net.local import LocalTable
     from ankh.tui.i18n import language, set_language
-    from ankh.tui.text import prompt_template
+    from ankh.tui.games.morpork.text import prompt_template
 
     before = language()
     set_language("en")
@@ -91,7 +91,7 @@ def engine_prompts() -> set[str]:
 
 
 def game_template() -> Catalog:
-    from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
+    from ankh.core.morpork.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
     catalog = _catalog()
     for kind, items in (("card", CARDS), ("area", AREAS), ("personality", PERSONALITIES), ("event", EVENTS)):
         for item in items:

@@ -52,8 +52,8 @@ def test_net_never_imports_textual():
 
 def test_importing_core_loads_nothing_outside_it():
     code = (
-        "import sys; import ankh.core.setup, ankh.core.views, ankh.core.record, "
-        "ankh.core.notation, ankh.core.bots.random_bot; "
+        "import sys; import ankh.core.morpork.setup, ankh.core.morpork.views, ankh.core.morpork.record, "
+        "ankh.core.morpork.notation, ankh.core.morpork.bots.random_bot; "
         "print(' '.join(sorted(m for m in sys.modules)))"
     )
     loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -75,3 +75,71 @@ def test_only_net_io_touches_the_network():
             continue
         bad = imports_of(f) & NETWORK_MODULES
         assert not bad, f"{f.relative_to(ROOT)} imports {', '.join(sorted(bad))}: network code belongs in net/io/"
+
+
+# --- two games, one platform ---------------------------------------------------------------
+
+def _games() -> list[str]:
+    return sorted(p.name for p in (ROOT / "core").iterdir() if p.is_dir() and (p / "__init__.py").exists())
+
+
+def _absolute_imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, relative imports resolved against its package."""
+    rel = path.relative_to(ROOT).with_suffix("")
+    top = {"core": "ankh.core", "net": "ankh.net", "tui": "ankh.tui"}[rel.parts[0]]
+    package = [top, *rel.parts[1:-1]] if rel.name != "__init__" else [top, *rel.parts[1:-1]]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(package[:len(package) - node.level + 1])
+                target = f"{base}.{node.module}" if node.module else base
+                out |= {target} | {f"{target}.{a.name}" for a in node.names}
+            else:
+                out |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+    return out
+
+
+def _game_modules_in(imports: set[str]) -> set[str]:
+    games = _games()
+    return {m for m in imports
+            if any(m == f"ankh.core.{g}" or m.startswith(f"ankh.core.{g}.") or m == f"ankh.tui.games.{g}"
+                   or m.startswith(f"ankh.tui.games.{g}.") for g in games)}
+
+
+def test_there_are_games_and_a_contract():
+    assert "morpork" in _games()
+    assert (ROOT / "core" / "game.py").exists()
+
+
+def test_the_network_layer_knows_no_game():
+    """net/ drives every game through ankh.core.game: it imports no game's package."""
+    for f in sorted((ROOT / "net").rglob("*.py")):
+        bad = _game_modules_in(_absolute_imports(f))
+        assert not bad, f"{f.relative_to(ROOT)} imports {', '.join(sorted(bad))}"
+
+
+def test_the_interface_shell_knows_no_game():
+    """The shell (every tui module outside tui/games/) reaches a game only through
+    ankh.core.game and ankh.tui.games' registry."""
+    games_dir = ROOT / "tui" / "games"
+    for f in sorted((ROOT / "tui").rglob("*.py")):
+        if games_dir in f.parents:
+            continue
+        bad = _game_modules_in(_absolute_imports(f))
+        assert not bad, f"{f.relative_to(ROOT)} imports {', '.join(sorted(bad))}"
+
+
+def test_a_game_imports_no_other_game():
+    """Each game's rules (core/<game>/) and screens (tui/games/<game>/) are peers:
+    neither imports another game's."""
+    for g in _games():
+        own = {f"ankh.core.{g}", f"ankh.tui.games.{g}"}
+        folders = [ROOT / "core" / g, ROOT / "tui" / "games" / g]
+        for folder in folders:
+            for f in sorted(folder.rglob("*.py")) if folder.exists() else []:
+                others = {m for m in _game_modules_in(_absolute_imports(f))
+                          if not any(m == o or m.startswith(o + ".") for o in own)}
+                assert not others, f"{f.relative_to(ROOT)} imports {', '.join(sorted(others))}"

@@ -31,5 +31,5 @@ def test_without_a_compiler_or_with_ankh_pure_the_wheel_is_pure_python(tmp_path,
     (wheel,) = tmp_path.glob("*.whl")
     assert wheel.name.endswith("-py3-none-any.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "ankh/core/state.py" in names and "ankh/core/turn.py" in names
+    assert "ankh/core/morpork/state.py" in names and "ankh/core/game.py" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]

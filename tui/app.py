@@ -14,10 +14,11 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.screen import Screen
 
-from .i18n import _, Localised, N_, NP_
-from .bots import NET_BOT_KINDS
-from .screens.dialogs import MIN_HEIGHT, MIN_WIDTH, TooSmall
-from .screens.title import GameSetup, TitleScreen
+from ankh.tui.i18n import _, Localised, N_, NP_
+from ankh.tui.bots import NET_BOT_KINDS
+from ankh.tui.games import ui
+from ankh.tui.screens.dialogs import MIN_HEIGHT, MIN_WIDTH, TooSmall
+from ankh.tui.screens.title import GameSetup, TitleScreen
 
 
 # Textual's own words that the game shows (its command palette's commands).
@@ -37,8 +38,9 @@ class AnkhApp(Localised, App[int]):
 
     def __init__(self, session=None, *, bot_delay: float = 0.4, seed: int | None = None,
                  ansi: bool = False, interface: str | None = None, net: tuple | None = None,
-                 table_name: str | None = None, advertise: bool = True) -> None:
+                 table_name: str | None = None, advertise: bool = True, game: str | None = None) -> None:
         super().__init__()
+        self.game_kind = game       # the game to host or join from the command line (None: default / any)
         self.title = _(self.TITLE)
         self.start_session = session
         self.interface = interface  # the LAN on this address only (default: every interface)
@@ -87,15 +89,14 @@ class AnkhApp(Localised, App[int]):
     # --- games -----------------------------------------------------------------------------------
 
     def open_game(self, session) -> None:
-        from .screens.game import GameScreen
-        self.push_screen(GameScreen(session, bot_delay=self.bot_delay))
+        self.push_screen(ui(session.rules.id).game_screen()(session, bot_delay=self.bot_delay))
 
     def start_new(self, setup: GameSetup) -> None:
-        from .session import GameSession
+        from ankh.tui.session import GameSession
         self.open_game(GameSession.new(setup.players, setup.you, setup.bots, setup.kind, seed=self.seed))
 
     def start_load(self, path: Path) -> None:
-        from .session import GameSession
+        from ankh.tui.session import GameSession
         try:
             session = GameSession.load(path)
         except Exception as e:  # a damaged record: say why, stay on the title
@@ -107,25 +108,25 @@ class AnkhApp(Localised, App[int]):
                    bot_kind: str = NET_BOT_KINDS[0]) -> None:
         """Open a table on the network and wait in its lobby (its bots play at
         one of the levels in :data:`NET_BOT_KINDS`)."""
-        from .netplay import NetSession
-        from .screens.lobby import LobbyScreen
+        from ankh.tui.netplay import NetSession
+        from ankh.tui.screens.lobby import LobbyScreen
         session = NetSession(bot_kind=bot_kind, interface=self.interface, name=self.table_name,
-                             advertise=self.advertise)
+                             advertise=self.advertise, kind=self.game_kind)
         session.host(seats=seats, bots=bots, port=port, spectator_chat=spectator_chat)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
     def start_net_load(self, path: Path) -> None:
         """Carry on a saved networked game: back at the table where it stopped."""
-        from .netplay import NetSession
-        from .screens.lobby import LobbyScreen
+        from ankh.tui.netplay import NetSession
+        from ankh.tui.screens.lobby import LobbyScreen
         session = NetSession(interface=self.interface)
         session.load(path)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
     def start_watch(self, address: tuple[str, int]) -> None:
         """Watch a table: the public game, followed live."""
-        from .netplay import WatchSession
-        from .screens.lobby import LobbyScreen
+        from ankh.tui.netplay import WatchSession
+        from ankh.tui.screens.lobby import LobbyScreen
         session = WatchSession(interface=self.interface)
         session.follow(*address)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
@@ -133,19 +134,26 @@ class AnkhApp(Localised, App[int]):
     def start_join(self, address: tuple[str, int]) -> None:
         """Sit at a table by its address and wait in its lobby (back at your
         seat, if the table's game is on and you have its save)."""
-        from .netplay import NetSession
-        from .screens.lobby import LobbyScreen
-        session = NetSession(interface=self.interface, name=self.table_name)
+        from ankh.tui.netplay import NetSession
+        from ankh.tui.screens.lobby import LobbyScreen
+        session = NetSession(interface=self.interface, name=self.table_name, kind=self.game_kind)
         session.join(*address)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
     # --- actions ---------------------------------------------------------------------------------
 
+    def current_game(self) -> str | None:
+        """The id of the game on screen (None: none yet, the default game)."""
+        for screen in reversed(self.screen_stack):
+            game = getattr(getattr(screen, "session", None), "rules", None)
+            if game is not None:
+                return game.id
+        return None
+
     def action_help(self, tab: str = "rules") -> None:
         """Open the help (built once, then kept) at ``tab``: rules, cards or keys."""
-        from .screens.help import HelpScreen
         if not self.is_screen_installed("help"):
-            self.install_screen(HelpScreen(tab), "help")
+            self.install_screen(ui(self.current_game()).help_screen()(tab), "help")
         help_screen = self.get_screen("help")
         if self.screen is not help_screen:
             self.push_screen(help_screen)
@@ -172,8 +180,8 @@ class AnkhApp(Localised, App[int]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The game's own commands; of Textual's, only those the game has no
         word for (theme, quit)."""
-        from .screens.game import GameScreen
-        if isinstance(screen, GameScreen):
+        playing = hasattr(screen, "commands")  # a game's screen: its own commands
+        if playing:
             yield from screen.commands()
         else:
             yield SystemCommand(_("New game"), _("Start a new game against bots"), self.action_new_game)
@@ -182,7 +190,7 @@ class AnkhApp(Localised, App[int]):
         yield SystemCommand(_("Card reference"), _("Search every card, area, event and personality"),
                             lambda: self.action_help("cards"))
         yield SystemCommand(_("Keys"), _("Every key of the game"), lambda: self.action_help("keys"))
-        if not isinstance(screen, GameScreen):
+        if not playing:
             yield SystemCommand(_("Title screen"), _("Back to the title screen"), self.action_to_title)
         for command in super().get_system_commands(screen):
             if command.title in ("Theme", "Quit"):
@@ -207,6 +215,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--net", nargs="+", default=None, help=argparse.SUPPRESS)
     p.add_argument("--name", default=None, help=argparse.SUPPRESS)          # ankh host/join --name
     p.add_argument("--no-advertise", action="store_true", help=argparse.SUPPRESS)  # ankh host --no-advertise
+    p.add_argument("--game", help=argparse.SUPPRESS)  # ankh host/join --game
     return p.parse_args(argv)
 
 
@@ -215,7 +224,7 @@ def run(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     session = None
     if args.load is not None:
-        from .session import GameSession
+        from ankh.tui.session import GameSession
         try:
             session = GameSession.load(args.load)
         except OSError as e:
@@ -232,7 +241,7 @@ def run(argv: list[str] | None = None) -> int:
         os.environ.pop("LINES", None)
     net = None
     if args.net:  # from 'ankh host' / 'ankh join' / 'ankh watch' without --headless
-        from .headless import parse_address
+        from ankh.tui.headless import parse_address
         if args.net[0] == "host":
             # host SEATS BOTS PORT [chat|quiet [BOT-KIND]]
             _, seats, bots, port, *rest = args.net
@@ -250,6 +259,7 @@ def run(argv: list[str] | None = None) -> int:
             else:
                 net = ("join", None)
     app = AnkhApp(session, bot_delay=max(SHORTEST_BOT_DELAY, args.bot_delay), seed=args.seed, ansi=args.ansi,
-                  interface=args.interface, net=net, table_name=args.name, advertise=not args.no_advertise)
+                  interface=args.interface, net=net, table_name=args.name, advertise=not args.no_advertise,
+                  game=args.game)
     result = app.run()
     return result if isinstance(result, int) else (app.return_code or 0)

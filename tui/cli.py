@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 
+from ankh.core.game import DEFAULT, GAMES
 from ankh.tui.bots import NET_BOT_KINDS
 from ankh.tui.i18n import LANGUAGES, _, choose_language, set_language
 
@@ -84,8 +85,13 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--headless", action="store_true", help=_("no screen: a bot plays, events are printed"))
         p.add_argument("--bot", default="heuristic", help=_("the bot that plays a headless seat (and a table's bots)"))
         p.add_argument("--name", help=_("your name at the table"))
+        p.add_argument("--game", choices=tuple(GAMES), default=None if p is not hp else DEFAULT,
+                       help=_("the game: to host (default {default}), or to join (default: any)").format(
+                           default=DEFAULT))
         p.add_argument("--load", metavar="DIR", help=_("carry on a saved networked game"))
         p.add_argument("--seed", type=int, help=_("seed for the headless bot"))
+        p.add_argument("--agree-to-end", action="store_true",
+                       help=_("a headless seat agrees at once when the table offers to end a game a seat left"))
         p.add_argument("--trace", metavar="FILE",
                        help=_("write when things happen to FILE, for benchmarks: one line per event, "
                             "time.monotonic() first (start, setup, decided SEAT MOVE, applied SEAT MOVE)"))
@@ -139,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
             net = ["join", *([args.address] if args.address else [])]
         interface = getattr(args, "interface", None) or (args.bind if args.command == "host" and
                                                          args.bind != "0.0.0.0" else None)
-        table = [*(["--name", args.name] if args.name else []),
+        table = [*(["--name", args.name] if args.name else []), *(["--game", args.game] if args.game else []),
                  *(["--no-advertise"] if args.command == "host" and args.no_advertise else [])]
         return run(["--net", *net, *(["--interface", interface] if interface else []), *table, *rest])
     from ankh.tui.app import run
@@ -191,9 +197,8 @@ def serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def replay(path: str, as_json: bool) -> int:
-    from ankh.core.model import RulesError
-    from ankh.core.views import state_json
-    from ankh.net.local import LocalGame, SetupError
+    from ankh.core.game import RulesError, SetupError
+    from ankh.net.local import LocalGame
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -209,7 +214,7 @@ def replay(path: str, as_json: bool) -> int:
         print(f"ankh: {path}: {e}", file=sys.stderr)
         return 1
     if as_json:
-        json.dump(state_json(game.state, game.running_scores), sys.stdout, indent=2)
+        json.dump(game.game.state_json(game.state, game.running_scores), sys.stdout, indent=2)
         print()
     else:
         for event in game.log:

@@ -6,8 +6,9 @@ every seat, so that scripts can compare peers.  Exit status: 0 for a game
 played to its end and audited fair, 1 for a game that ended otherwise
 (aborted, cheating found, abandoned), 2 for a usage or connection error.
 
-A headless seat agrees at once when the table offers to end a game that a
-seat left for good (nobody sits at it to be asked).
+With ``--agree-to-end`` a headless seat agrees at once when the table offers
+to end a game that a seat left for good (nobody sits at it to be asked);
+without it, it never agrees, and the table waits for the seat as long as ever.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ankh.core.model import COLOURS
+from ankh.core.game import COLOURS
 from ankh.net import home, journal
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError
 from ankh.net.envelope import Identity
@@ -29,7 +30,7 @@ from ankh.net.leave import News
 from ankh.net.lobby import Start
 from ankh.net.peer import Audited, GameOver, Logged, Moved
 
-from .bots import make_bot
+from ankh.tui.bots import make_bot
 
 
 def _printer(out=sys.stdout):
@@ -175,7 +176,7 @@ def _bot_decider(kind: str, seed: int | None):
         bot = bots.get(peer.me)
         if bot is None:
             rng = random.Random(None if seed is None else f"{seed}:{peer.me}")
-            bot = bots[peer.me] = (make_bot(kind, rng), rng)
+            bot = bots[peer.me] = (make_bot(kind, rng, peer.game), rng)
         state = peer.engine.copy()
         return await asyncio.to_thread(bot[0].choose, state, decision)
 
@@ -202,8 +203,9 @@ def host(args) -> int:
         else:
             node = HostNode(profile.identity, name, seats=args.seats, bots=args.bots, decide=decide, report=report,
                             save_root=home.saves_dir(), bind=args.bind, port=args.port,
-                            advertise=not args.no_advertise, spectator_chat=not args.no_spectator_chat)
-        node.auto_agree = True
+                            advertise=not args.no_advertise, spectator_chat=not args.no_spectator_chat,
+                            kind=args.game)
+        node.auto_agree = args.agree_to_end
         node.gone_after, node.move_clock = args.gone_after, args.move_clock
         if node.patience is not None:  # resumed: the count began with the game
             node.patience.gone_after, node.patience.move_clock = args.gone_after, args.move_clock
@@ -248,7 +250,7 @@ def join(args) -> int:
     async def main() -> Result:
         if args.load:
             return await JoinNode.resume(profile.identity, SaveDir(Path(args.load)), decide=decide, report=report,
-                                         auto_agree=True)
+                                         auto_agree=args.agree_to_end)
         if args.address:
             h, p = parse_address(args.address)
         else:
@@ -262,15 +264,16 @@ def join(args) -> int:
                 turned_away.append(data)  # not the last word: the seat's save carries on
             else:
                 report(what, data)
-        node = JoinNode(profile.identity, name, decide=decide, report=first_try, save_root=home.saves_dir())
-        node.auto_agree = True
+        node = JoinNode(profile.identity, name, decide=decide, report=first_try, save_root=home.saves_dir(),
+                        want=args.game)
+        node.auto_agree = args.agree_to_end
         result = await node.run(h, p)
         if not turned_away:
             return result
         saved = seat_saved_at(h, p)
         print(f"back to the seat saved in {saved}", flush=True)
         return await JoinNode.resume(profile.identity, SaveDir(saved), decide=decide, report=report,
-                                     auto_agree=True)
+                                     auto_agree=args.agree_to_end)
 
     return _finish(main)
 

@@ -10,7 +10,7 @@ library):
 - ``ankh-game``: the printed components (names and texts of cards, City
   Areas, personalities, random events), each with its kind as context
   (``card``, ``card-text``, ``area``, ``area-text``…) and the English of
-  :mod:`ankh.core.catalog` as msgid.  :func:`game` looks them up.
+  :mod:`ankh.core.morpork.catalog` as msgid.  :func:`game` looks them up.
 
 Every translation is looked up when it is shown, never when a module is
 imported: the language can change while the program runs (the settings
@@ -194,9 +194,10 @@ class Localised:
         translate_bindings(self)
 
 
-def rules_text() -> str:
-    """The rules page in the language shown (English where there is no translation)."""
-    data = resources.files("ankh.tui").joinpath("data")
+def rules_text(package: str = "ankh.tui.games.morpork") -> str:
+    """A game's rules page (its package's ``data/rules.md``) in the language
+    shown (English where there is no translation)."""
+    data = resources.files(package).joinpath("data")
     if _language != "en":
         try:
             return data.joinpath(f"rules.{_language}.md").read_text(encoding="utf-8")

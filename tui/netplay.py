@@ -16,8 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ankh.core.model import Decision
-from ankh.core.views import PlayerView, view_for
+from ankh.core.game import Decision, Game, get
 from ankh.net import home
 from ankh.net.envelope import fingerprint
 from ankh.net.envelope import Identity
@@ -27,11 +26,12 @@ from ankh.net.lobby import Lobby, Start
 from ankh.net.ops import shuffle_steps
 from ankh.net.peer import Audited, GameOver, GamePeer, Logged
 
-from .bots import make_bot
-from .headless import FULL, seat_saved_at
-from .i18n import _, translated
-from .text import colour
-from .session import Next
+from ankh.tui.bots import make_bot
+from ankh.tui.games import ui
+from ankh.tui.headless import FULL, seat_saved_at
+from ankh.tui.i18n import _, translated
+from ankh.tui.seats import colour
+from ankh.tui.session import Next
 
 
 class NetSession:
@@ -42,7 +42,8 @@ class NetSession:
     ply = 0
 
     def __init__(self, *, bot_kind: str = "heuristic", interface: str | None = None,
-                 name: str | None = None, advertise: bool = True) -> None:
+                 name: str | None = None, advertise: bool = True, kind: str | None = None) -> None:
+        self.kind = kind  # the game to host or to join (None: the default game; joining, any)
         self.bot_kind = bot_kind
         self.interface = interface
         self.name = name            # the name to sit under (default: the profile's)
@@ -79,7 +80,8 @@ class NetSession:
         decide = {0: self.decide, **{s: self._bot for s in range(1, bots + 1)}}
         self.node = HostNode(profile.identity, self.name or profile.name, seats=seats, bots=bots, decide=decide,
                              report=self.report, save_root=home.saves_dir(), bind=bind, port=port, ready=False,
-                             spectator_chat=spectator_chat, advertise=self.advertise)
+                             spectator_chat=spectator_chat, advertise=self.advertise,
+                             **({"kind": self.kind} if self.kind else {}))
         self._task = asyncio.get_running_loop().create_task(self._run_host())
 
     async def _run_host(self) -> None:
@@ -93,7 +95,7 @@ class NetSession:
     def join(self, host: str, port: int) -> None:
         profile = home.load_identity()
         self.node = JoinNode(profile.identity, self.name or profile.name, decide=self.decide, report=self.report,
-                             save_root=home.saves_dir(), ready=False)
+                             save_root=home.saves_dir(), ready=False, want=self.kind)
         self.address = f"{host}:{port}"
         self._task = asyncio.get_running_loop().create_task(self._run_join(host, port))
 
@@ -310,7 +312,7 @@ class NetSession:
             return decision.options[0]
         bot = self._bots.get(peer.me)
         if bot is None:
-            bot = self._bots[peer.me] = make_bot(self.bot_kind, random.Random())
+            bot = self._bots[peer.me] = make_bot(self.bot_kind, random.Random(), peer.game)
         state = peer.engine.copy()
         await asyncio.sleep(0.2)  # a pace a person can follow
         return await asyncio.to_thread(bot.choose, state, decision)
@@ -370,9 +372,15 @@ class NetSession:
         peer = self.peer
         return peer.players if peer is not None else len(self.seats)
 
-    def view(self, seat: int | None = None) -> PlayerView:
+    @property
+    def rules(self) -> Game:
+        """The game the table plays (before the deal: the one asked for)."""
+        peer = self.peer
+        return peer.game if peer is not None else get(self.kind)
+
+    def view(self, seat: int | None = None) -> Any:
         assert self.peer is not None
-        return view_for(self.peer.engine, self.viewer if seat is None else seat)
+        return self.rules.view_for(self.peer.engine, self.viewer if seat is None else seat)
 
     @property
     def over(self) -> bool:
@@ -419,7 +427,7 @@ class NetSession:
     def result_words(self) -> str:
         """How the table ended, in the player's language where the rules tell it
         (the net layer's own words, the same on every seat, otherwise)."""
-        from .screens.end import verdict
+        verdict = ui(self.rules.id).verdict
         result = self.result
         if result is None:
             return ""

@@ -12,17 +12,17 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ankh.core.model import COLOURS, Decision, RulesError
-from ankh.core.views import PlayerView, view_for
-from ankh.core.record import parse_record
+from typing import Any
+
+from ankh.core.game import COLOURS, Decision, Game, RulesError, game_of_record, get
 from ankh.net import journal
 from ankh.net.errors import ProtocolError
 from ankh.net.home import saves_dir
 from ankh.net.local import LocalGame
 
-from .bots import bot_kinds, default_bot_kind, make_bot
-from .i18n import _
-from .text import colour
+from ankh.tui.bots import bot_kinds, default_bot_kind, make_bot
+from ankh.tui.i18n import _
+from ankh.tui.seats import colour
 
 
 class SeatBot:
@@ -33,12 +33,12 @@ class SeatBot:
     for a time budget, so how far it searched, and thus its move, can differ
     from one run to the next; every move made is in the save either way."""
 
-    def __init__(self, kind: str, seed: int, seat: int):
+    def __init__(self, kind: str, seed: int, seat: int, game: Game | None = None):
         self.kind = kind
         self.seed = seed
         self.seat = seat
         self.rng = random.Random()
-        self.bot = make_bot(kind, self.rng)
+        self.bot = make_bot(kind, self.rng, game)
         self.ply = 0
 
     @property
@@ -78,16 +78,18 @@ class GameSession:
 
     @classmethod
     def new(cls, players: int, you: int = 0, bots: int | None = None, kind: str | None = None,
-            seed: int | None = None, save: bool = True) -> "GameSession":
-        """``bots`` of the other seats (all of them by default) are bots of ``kind``;
-        the rest are people taking turns at this keyboard."""
+            seed: int | None = None, save: bool = True, game: Game | None = None) -> "GameSession":
+        """A new game of ``game`` (None: the default game): ``bots`` of the other
+        seats (all of them by default) are bots of ``kind``; the rest are people
+        taking turns at this keyboard."""
+        rules = game or get()
         if seed is None:
             seed = random.SystemRandom().randrange(1, 10**9)
-        kind = kind or default_bot_kind()
+        kind = kind or default_bot_kind(rules)
         others = [s for s in range(players) if s != you]
         nbots = len(others) if bots is None else max(0, min(bots, len(others)))
-        seated = {s: SeatBot(kind, seed, s) for s in others[:nbots]}
-        game = LocalGame.new(players, seed, seated)
+        seated = {s: SeatBot(kind, seed, s, rules) for s in others[:nbots]}
+        game = LocalGame.new(players, seed, seated, rules)
         path = new_save_path(seed) if save else None
         session = cls(game, seated, path)
         session.viewer = you
@@ -98,15 +100,17 @@ class GameSession:
     def from_text(cls, text: str, path: Path | None = None) -> "GameSession":
         """Resume a record (a save, or any record: without a ``seats:`` line,
         red is the person and the other seats are bots)."""
-        rec = parse_record(text)
+        rules = get(game_of_record(text))
+        rec = rules.parse_record(text)
         seats = rec.seats or {0: "person"}
         kinds = {}
+        installed = bot_kinds(rules)
         for s in range(rec.players):
-            what = seats.get(s, f"bot:{default_bot_kind()}")
+            what = seats.get(s, f"bot:{installed[0]}")
             if what.startswith("bot:"):
-                kinds[s] = what[4:] if what[4:] in bot_kinds() else default_bot_kind()
-        bots = {s: SeatBot(k, rec.seed, s) for s, k in kinds.items()}
-        game = LocalGame(rec, bots)
+                kinds[s] = what[4:] if what[4:] in installed else installed[0]
+        bots = {s: SeatBot(k, rec.seed, s, rules) for s, k in kinds.items()}
+        game = LocalGame(rec, bots, rules)
         session = cls(game, bots, path)
         session._hook_plies()
         return session
@@ -134,8 +138,13 @@ class GameSession:
         """Lines of the record so far: the move number bots seed from."""
         return len(self.game.record.lines)
 
-    def view(self, seat: int | None = None) -> PlayerView:
-        return view_for(self.game.state, self.viewer if seat is None else seat)
+    @property
+    def rules(self) -> Game:
+        """The game played."""
+        return self.game.game
+
+    def view(self, seat: int | None = None) -> Any:
+        return self.rules.view_for(self.game.state, self.viewer if seat is None else seat)
 
     @property
     def log(self) -> list:

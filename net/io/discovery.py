@@ -39,6 +39,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 
 from ..envelope import fingerprint
 from ..home import check_name
+from ..transcript import DEFAULT_KIND, KIND
 
 SERVICE_TYPE = "_ankh._tcp.local."
 PROTOCOL_VERSION = 1
@@ -71,6 +72,7 @@ class TableInfo:
     phase: str
     host_fp: str
     host_name: str
+    game: str = DEFAULT_KIND  # the game the table plays (``game=`` in the TXT; absent: the first game)
 
     @property
     def open(self) -> bool:
@@ -78,9 +80,9 @@ class TableInfo:
 
 
 def encode_txt(*, table_id: str, seats_taken: int, seats_total: int, phase: str, host_fp: str,
-               host_name: str, version: int = PROTOCOL_VERSION) -> dict[str, str]:
+               host_name: str, version: int = PROTOCOL_VERSION, game: str = DEFAULT_KIND) -> dict[str, str]:
     txt = {"v": str(version), "table": table_id, "seats": f"{seats_taken}/{seats_total}",
-           "phase": phase, "fp": host_fp, "host": host_name}
+           "phase": phase, "fp": host_fp, "host": host_name, "game": game}
     if parse_txt({k.encode(): v.encode() for k, v in txt.items()}) is None:
         raise ValueError(f"not a valid table advert: {txt}")
     return txt
@@ -110,8 +112,11 @@ def parse_txt(properties: Mapping[bytes, bytes | None]) -> dict | None:
             return None
     except ValueError:
         return None
+    game = fields.get("game", DEFAULT_KIND)
+    if not KIND.fullmatch(game):
+        return None
     return {"version": int(version), "table_id": table, "seats_taken": taken, "seats_total": total,
-            "phase": phase, "host_fp": fp, "host_name": host}
+            "phase": phase, "host_fp": fp, "host_name": host, "game": game}
 
 
 def table_from_info(info: AsyncServiceInfo) -> TableInfo | None:
@@ -177,13 +182,13 @@ class TableAdvert:
 
     def __init__(self, *, port: int, table_id: bytes | str, host_key: bytes, host_name: str,
                  seats_taken: int, seats_total: int, phase: str = "lobby", title: str | None = None,
-                 version: int = PROTOCOL_VERSION, interfaces=InterfaceChoice.All,
+                 version: int = PROTOCOL_VERSION, game: str = DEFAULT_KIND, interfaces=InterfaceChoice.All,
                  ip_version: IPVersion | None = None, addresses: list[str] | None = None,
                  zeroconf: AsyncZeroconf | None = None) -> None:
         table_hex = table_id.hex() if isinstance(table_id, bytes) else table_id
         self._txt = encode_txt(table_id=table_hex, seats_taken=seats_taken, seats_total=seats_total,
                                phase=phase, host_fp=fingerprint(host_key), host_name=host_name,
-                               version=version)
+                               version=version, game=game)
         self.port = port
         self.title = _title(title if title is not None else f"{host_name}'s table")
         self.server = f"ankh-{table_hex[:8]}-{os.urandom(4).hex()}.local."
@@ -219,7 +224,7 @@ class TableAdvert:
                      phase: str | None = None) -> None:
         seats = self._txt["seats"].split("/")
         txt = encode_txt(table_id=self._txt["table"], host_fp=self._txt["fp"], host_name=self._txt["host"],
-                         version=int(self._txt["v"]),
+                         version=int(self._txt["v"]), game=self._txt["game"],
                          seats_taken=int(seats[0]) if seats_taken is None else seats_taken,
                          seats_total=int(seats[1]) if seats_total is None else seats_total,
                          phase=self._txt["phase"] if phase is None else phase)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...core.model import COLOURS, Decision
+from ...core.game import COLOURS, GAMES, Decision
 from .. import home, journal
 from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
@@ -34,12 +34,10 @@ from ..lobby import (
     CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
     points_message, watch_intro,
 )
-from ..peer import (
-    SETUP, Finished, GamePeer, Spectator, YourMove, describe_ending, describe_outcome, scores_as_they_stand,
-)
+from ..peer import SETUP, Finished, GamePeer, Spectator, YourMove, describe_ending, describe_outcome, game_of
 from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
-from ..transcript import Roster
+from ..transcript import DEFAULT_KIND, Roster
 from .discovery import TableAdvert, TableBrowser
 from .transport import Connection, ConnectionClosed, connect, serve, server_port
 from .watchers import WATCH_ONLY, Watchers
@@ -77,7 +75,7 @@ def outcome_result(driver: Any) -> Result:
     """A finished game's result, in the same words on every seat and spectator."""
     fair = driver.audit is not None and driver.audit.fair
     outcome = driver.engine.outcome
-    text = describe_outcome(outcome) if outcome is not None else "no result"
+    text = describe_outcome(outcome, driver.game.id) if outcome is not None else "no result"
     if not fair:
         text += "; the audit found cheating"
     return Result(text, fair=fair, finished=True)
@@ -282,8 +280,8 @@ class _Seatkeeper:
             transcript = peer.protocol.transcript()
             transcript.end = list(ending.votes)
             self.report("transcript", self.save.finish(transcript))
-        self.end(Result(describe_ending(ending, peer.engine), ending=ending,
-                        scores=scores_as_they_stand(peer.engine)))
+        points = peer.game.scores(peer.engine)
+        self.end(Result(describe_ending(ending, points), ending=ending, scores=points))
 
     def end(self, result: Result) -> None:
         if self.result is None:
@@ -299,8 +297,12 @@ class HostNode(_Seatkeeper):
 
     def __init__(self, identity: Identity, name: str, *, seats: int, bots: int, decide: dict[int, Decide] | Decide,
                  report: Report, save_root: Path | None, bind: str = "0.0.0.0", port: int = 0,
-                 advertise: bool = True, ready: bool = True, spectator_chat: bool = True):
+                 advertise: bool = True, ready: bool = True, spectator_chat: bool = True,
+                 kind: str = DEFAULT_KIND):
         super().__init__(report=report, decide=decide, save=None)
+        seat_range = game_of(kind).seats
+        if seats not in seat_range:
+            raise LocalProtocolError(f"{game_of(kind).name} seats {seat_range[0]} to {seat_range[-1]}, not {seats}")
         self.chat_counts: dict[int, list[float]] = {}  # recent chat times per seat (the rate limit)
         self._said = 0
         self.abandon_after = ABANDON_AFTER
@@ -308,7 +310,7 @@ class HostNode(_Seatkeeper):
         self.advert: TableAdvert | None = None
         self.name = name
         self.identity = identity
-        self.lobby = Lobby(os.urandom(16), seats, spectator_chat=spectator_chat)
+        self.lobby = Lobby(os.urandom(16), seats, spectator_chat=spectator_chat, kind=kind)
         self.save_root = save_root
         self.bind, self.port = bind, port
         self._nonce = os.urandom(16)
@@ -387,7 +389,7 @@ class HostNode(_Seatkeeper):
             self.advert = TableAdvert(port=self.port, table_id=self.lobby.table, host_key=self.identity.public_key,
                                       host_name=self.name, seats_taken=len(self.lobby.seats),
                                       seats_total=self.lobby.total, phase="lobby" if self.hub is None else "playing",
-                                      **kw)
+                                      game=self.lobby.kind, **kw)
             await self.advert.start()
             self.report("advertised", self.advert.service)
         except Exception as exc:  # no multicast here: HOST:PORT still works
@@ -912,7 +914,7 @@ class HostNode(_Seatkeeper):
         node.advertise, node.advert, node.name = False, None, transcript.roster.names[0]
         node._bots = {}
         node.lobby = Lobby(info.get("table") or os.urandom(16), transcript.roster.size,
-                           spectator_chat=node.watchers.chat)
+                           spectator_chat=node.watchers.chat, kind=transcript.roster.kind)
         node.chat_counts, node._said = {}, 0
         if secrets.get(0) is None or secrets[0].owner != identity.public_key:
             raise LocalProtocolError("that save belongs to another identity")
@@ -929,8 +931,10 @@ class JoinNode(_Seatkeeper):
     """Sits at a table by its address and plays one seat; reconnects when the link drops."""
 
     def __init__(self, identity: Identity, name: str, *, decide: Decide, report: Report,
-                 save_root: Path | None, ready: bool = True):
+                 save_root: Path | None, ready: bool = True, want: str | None = None):
         super().__init__(report=report, decide=decide, save=None)
+        self.want = want  # the game this seat came to play (None: whatever the table plays)
+        self.game_kind = DEFAULT_KIND  # the game the table plays, from its lobby
         self.identity = identity
         self.name = name
         self.save_root = save_root
@@ -1111,6 +1115,12 @@ class JoinNode(_Seatkeeper):
             elif t == "chat":
                 self._chat_in(msg)
             elif t == "lobby" and self.peer is None:
+                refusal = self._other_game(msg.get("kind", DEFAULT_KIND))
+                if refusal is not None:
+                    self.end(Result(refusal))
+                    conn.send_nowait(encode({"t": "bye", "why": str(refusal)}))
+                    return
+                self.game_kind = msg.get("kind", DEFAULT_KIND)
                 self.table = msg["table"]
                 self._seat_keys = [s["key"] for s in msg["seats"]]
                 self._seat_names = [s["name"] for s in msg["seats"]]
@@ -1177,9 +1187,20 @@ class JoinNode(_Seatkeeper):
             return
         self.record_ending(self.peer, ending)
 
+    def _other_game(self, kind: str) -> Words | None:
+        """Why this seat will not play the game ``kind`` (None: it will)."""
+        if kind not in GAMES:
+            return Words("refused: the table plays a game this program does not know ({kind})", kind=kind)
+        if self.want is not None and kind != self.want:
+            return Words("refused: the table plays {game}, not {wanted}", game=game_of(kind).name,
+                         wanted=game_of(self.want).name)
+        return None
+
     def _on_start(self, msg: dict[str, Any]) -> None:
         """The seats are final: make this seat's key for the game and send it, certified."""
         start, seat = Start.from_message(msg, my_key=self.identity.public_key, my_nonce=self._nonce)
+        if start.kind != self.game_kind:
+            raise RemoteProtocolError("start: not the game the table's lobby said it plays")
         if not home.first_time_for_game(start.game_id):
             self.end(Result(Words("refused: this table's game id was played before (an old table replayed?)")))
             return

@@ -1,7 +1,7 @@
 """ankh's build backend: setuptools', plus the rules core compiled with mypyc.
 
 A regular install or wheel (``pip install .``, ``pip wheel .``) compiles the
-hot modules of ``ankh.core`` (``COMPILED``) to C extensions with mypyc where it
+hot modules of each game's rules (``COMPILED``) to C extensions with mypyc where it
 can: a C compiler and Python's headers are present and ``ANKH_PURE`` is not
 set.  Only then does the build ask for mypy.  Otherwise, or when mypyc or the
 C compiler fails, the wheel holds the pure-Python core -- the reference, which
@@ -24,12 +24,16 @@ from setuptools.command.build_ext import build_ext
 
 MYPY = "mypy>=1.11"
 
-# The modules compiled: the rules' hot paths.  The component tables (``catalog``)
-# gain nothing and stay Python, as do the bots, records and views.
-COMPILED = (
-    "model", "state", "board", "windows", "abilities", "effects_common", "effects_hands",
-    "effects_board", "events", "turn", "scoring", "setup",
-)
+# The modules compiled, game by game: the rules' hot paths.  The component tables
+# (``catalog``) gain nothing and stay Python, as do the bots, records and views.  Each
+# game is its own mypyc group, so that one game's failure to compile leaves the
+# other compiled.
+COMPILED = {
+    "morpork": (
+        "model", "state", "board", "windows", "abilities", "effects_common", "effects_hands",
+        "effects_board", "events", "turn", "scoring", "setup",
+    ),
+}
 STAGE = Path("build") / "mypyc-src"  # the sources as package ankh.core, for mypy's module names
 OPT_LEVEL = "3"
 
@@ -72,16 +76,22 @@ def core_extensions(root: Path) -> list:
     shutil.copytree(root / "core", stage / "ankh" / "core",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyc"))
     (stage / "ankh" / "__init__.py").write_text("")  # so that mypy names the modules ankh.core.*
-    paths = [str(STAGE / "ankh" / "core" / f"{name}.py") for name in COMPILED]
+    out: list = []
     cwd = os.getcwd()
     os.chdir(root)
     try:
-        return mypycify(paths, opt_level=OPT_LEVEL, group_name="ankh_core")
-    except (Exception, SystemExit) as e:
-        say(f"the rules core stays pure Python: mypyc failed ({e})")
-        return []
+        for game, names in COMPILED.items():
+            paths = [str(STAGE / "ankh" / "core" / game / f"{name}.py") for name in names]
+            if not all(Path(p).exists() for p in paths):
+                say(f"the rules of {game} stay pure Python: a module to compile is missing")
+                continue
+            try:
+                out += mypycify(paths, opt_level=OPT_LEVEL, group_name=f"ankh_core_{game}")
+            except (Exception, SystemExit) as e:
+                say(f"the rules of {game} stay pure Python: mypyc failed ({e})")
     finally:
         os.chdir(cwd)
+    return out
 
 
 class OptionalBuildExt(build_ext):

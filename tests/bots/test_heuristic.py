@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import random
 
-from ankh.core.bots.heuristic import HeuristicBot
-from ankh.core.bots.random_bot import RandomBot
-from ankh.core.setup import new_game
+from ankh.core.morpork.bots.heuristic import HeuristicBot
+from ankh.core.morpork.bots.random_bot import RandomBot
+from ankh.core.morpork.setup import new_game
 from tests.core.helpers import masked_answer
-from ankh.core.model import AREA_INDEX, Decision, Reveal
-from ankh.core.record import Fixed
-from ankh.core.state import FIELDS, State
+from ankh.core.morpork.model import AREA_INDEX, Decision, Reveal
+from ankh.core.morpork.record import Fixed
+from ankh.core.morpork.state import FIELDS, State
 from ankh.net.local import LocalTable
 
 DOLLY = AREA_INDEX["dolly-sisters"]

@@ -6,14 +6,14 @@ from __future__ import annotations
 import random
 import time
 
-from ankh.core.bots.heuristic import HeuristicBot
-from ankh.core.bots.random_bot import RandomBot
-from ankh.core.bots.search import SearchBot, determinize
-from ankh.core.setup import new_game
-from ankh.core.model import Decision, deck_lists, personality_list
-from ankh.core.state import State, handles
+from ankh.core.morpork.bots.heuristic import HeuristicBot
+from ankh.core.morpork.bots.random_bot import RandomBot
+from ankh.core.morpork.bots.search import SearchBot, determinize
+from ankh.core.morpork.setup import new_game
+from ankh.core.morpork.model import Decision, deck_lists, personality_list
+from ankh.core.morpork.state import State, handles
 from ankh.net.local import LocalTable
-from ankh.tui.search_workers import ParallelSearchBot
+from ankh.tui.games.morpork.search_workers import ParallelSearchBot
 from tests.bots.test_heuristic import ask_in_random_games, play
 from tests.core.helpers import masked_answer
 

@@ -1,8 +1,8 @@
 """Scenario builders shared by the card tests."""
 from __future__ import annotations
 
-from ankh.core.catalog import CARDS
-from ankh.core.model import CARD
+from ankh.core.morpork.catalog import CARDS
+from ankh.core.morpork.model import CARD
 
 from .helpers import Scenario
 

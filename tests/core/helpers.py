@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import random
 
-from ankh.core.bots.random_bot import RandomBot
-from ankh.core.setup import new_game
-from ankh.core.model import (
+from ankh.core.morpork.bots.random_bot import RandomBot
+from ankh.core.morpork.setup import new_game
+from ankh.core.morpork.model import (
     BUILDINGS_PER_PLAYER, MINIONS_PER_PLAYER, NUM_AREAS, DealCard, Decision, PassCard, ShowCards,
     deck_lists,
 )
-from ankh.core.state import REMOVED, State, handles
+from ankh.core.morpork.state import REMOVED, State, handles
 from ankh.net.local import LocalTable
 
 
@@ -106,7 +106,7 @@ def run_to_decision(s, table) -> None:
 
 # --- scenarios: a position written as a record, then moves by hand --------------------------
 
-from ankh.core.model import AREA_INDEX, COLOURS  # noqa: E402
+from ankh.core.morpork.model import AREA_INDEX, COLOURS  # noqa: E402
 from ankh.net.local import LocalGame  # noqa: E402
 
 
@@ -144,7 +144,7 @@ class Scenario:
         return self
 
     def options(self) -> list[str]:
-        from ankh.core.notation import format_option
+        from ankh.core.morpork.notation import format_option
         d = self.s.pending
         return [format_option(self.s, o) for o in d.options] if isinstance(d, Decision) else []
 

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from ankh.core.model import (
+from ankh.core.morpork.model import (
     DealCard, Decision, Outcome, PassCard, PickRandom, Reveal, RollDie, ShowCards,
 )
-from ankh.core.state import FIELDS, State
+from ankh.core.morpork.state import FIELDS, State
 
 from .helpers import ChoosyRandomBot, final_state_text, new_table_game
 
@@ -32,14 +32,14 @@ from ankh_build import COMPILED  # noqa: E402
 WANTED = os.environ.get("ANKH_CORE", "pure")
 
 
-@pytest.mark.parametrize("name", COMPILED)
-def test_the_core_under_test_is_the_one_asked_for(name):
-    path = importlib.import_module(f"ankh.core.{name}").__file__
+@pytest.mark.parametrize("game,name", [(g, n) for g, names in COMPILED.items() for n in names])
+def test_the_core_under_test_is_the_one_asked_for(game, name):
+    path = importlib.import_module(f"ankh.core.{game}.{name}").__file__
     if WANTED == "compiled":
         assert path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), path
-        assert Path(path).parent != ROOT / "core"
+        assert Path(path).parent != ROOT / "core" / game
     else:
-        assert Path(path) == ROOT / "core" / f"{name}.py"
+        assert Path(path) == ROOT / "core" / game / f"{name}.py"
 
 
 def test_requests_and_outcomes_pickle():

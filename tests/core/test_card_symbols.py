@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ankh.core.catalog import CARDS
-from ankh.core.turn import SYMBOL_PROMPTS
-from ankh.core.model import AREA_INDEX, COLOURS
+from ankh.core.morpork.catalog import CARDS
+from ankh.core.morpork.turn import SYMBOL_PROMPTS
+from ankh.core.morpork.model import AREA_INDEX, COLOURS
 
 from .cards import game
 

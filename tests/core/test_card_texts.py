@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from ankh.core.catalog import CARDS
-from ankh.core.model import AREA_INDEX
+from ankh.core.morpork.catalog import CARDS
+from ankh.core.morpork.model import AREA_INDEX
 
 from .cards import game
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
-from ankh.core.model import ADJ, BROWN, GREEN, TWO_PLAYER_REMOVED_CARDS
+from ankh.core.morpork.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
+from ankh.core.morpork.model import ADJ, BROWN, GREEN, TWO_PLAYER_REMOVED_CARDS
 
 # beside the repository: next to its checkout, or next to the folder of worktrees holding it
 _BESIDE = [p / "shared" / "reference" for p in Path(__file__).resolve().parents[3:5]]

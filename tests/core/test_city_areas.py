@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from ankh.core.model import AREA_INDEX
-from ankh.core.state import NOBODY
+from ankh.core.morpork.model import AREA_INDEX
+from ankh.core.morpork.state import NOBODY
 
 from tests.core.helpers import Scenario, check_invariants, scenario
 
@@ -94,7 +94,7 @@ def test_unreal_estate_draws_a_card_then_discards_one():
     sc.do("red: discard hex")  # the card just drawn may be the one discarded
     assert sc.hand("red") == hand
     assert sc.s.card[sc.s.discard[-1]] == "hex"
-    assert sc.game.table.cards[sc.s.draw[-1]] == "librarian"
+    assert sc.game.table.deck("player")[sc.s.draw[-1]] == "librarian"
     assert abilities(sc) == set()
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from ankh.core.scoring import score_parts
-from ankh.core.model import AREA_INDEX
-from ankh.core.state import handles
+from ankh.core.morpork.scoring import score_parts
+from ankh.core.morpork.model import AREA_INDEX
+from ankh.core.morpork.state import handles
 
 from .cards import game
 from .helpers import check_invariants

@@ -15,9 +15,9 @@ from __future__ import annotations
 import hashlib
 import random
 
-from ankh.core.bots.heuristic import HeuristicBot
-from ankh.core.model import Decision
-from ankh.core.state import State
+from ankh.core.morpork.bots.heuristic import HeuristicBot
+from ankh.core.morpork.model import Decision
+from ankh.core.morpork.state import State
 
 from .helpers import ChoosyRandomBot, final_state_text, new_table_game
 

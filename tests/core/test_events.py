@@ -9,8 +9,8 @@ card (``red:another``).
 """
 from __future__ import annotations
 
-from ankh.core.model import AREA_INDEX
-from ankh.core.state import NOBODY, REMOVED
+from ankh.core.morpork.model import AREA_INDEX
+from ankh.core.morpork.state import NOBODY, REMOVED
 
 from tests.core.helpers import Scenario, check_invariants, scenario
 
@@ -215,7 +215,7 @@ def test_fog_turns_the_top_five_cards_face_up_onto_the_discard_pile():
     sc.do("red: play the-dean")
     assert len(s.draw) == size - 5
     assert [s.card[h] for h in s.discard[-5:]] == FOG_DECK[:5]
-    assert sc.game.table.cards[s.draw[-1]] == "the-opera-house"
+    assert sc.game.table.deck("player")[s.draw[-1]] == "the-opera-house"
     assert s.outcome is None
     assert sc.waiting == "red:another"
 

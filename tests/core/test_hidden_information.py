@@ -10,10 +10,10 @@ import random
 
 import pytest
 
-from ankh.core.bots.random_bot import RandomBot
-from ankh.core.setup import new_game
-from ankh.core.model import Decision
-from ankh.core.state import handles
+from ankh.core.morpork.bots.random_bot import RandomBot
+from ankh.core.morpork.setup import new_game
+from ankh.core.morpork.model import Decision
+from ankh.core.morpork.state import handles
 from ankh.net.local import LocalTable
 
 from .helpers import masked_answer

@@ -1,7 +1,7 @@
 """The six interrupt cards, and how their windows open."""
 from __future__ import annotations
 
-from ankh.core.model import COLOURS
+from ankh.core.morpork.model import COLOURS
 
 from .cards import game
 
@@ -109,7 +109,7 @@ def test_windows_are_asked_whether_or_not_an_interrupt_is_held():
     # local engine knows yellow holds nothing, so the window shows one option.
     sc = game(red=["mr-gryle"], yellow=["groat"])
     s = sc.s.copy()
-    from ankh.core.windows import t_guard
+    from ankh.core.morpork.windows import t_guard
     s.push(lambda st: None)
     t_guard(s, YELLOW, "remove", ("symbol", RED), 6)
     assert s.pending.seat == YELLOW and s.pending.options == (("pass",),)

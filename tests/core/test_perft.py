@@ -10,9 +10,9 @@ import os
 import random
 from pathlib import Path
 
-from ankh.core.bots.random_bot import RandomBot
-from ankh.core.setup import new_game
-from ankh.core.model import Decision
+from ankh.core.morpork.bots.random_bot import RandomBot
+from ankh.core.morpork.setup import new_game
+from ankh.core.morpork.model import Decision
 from ankh.net.local import LocalTable
 
 GOLDEN = Path(__file__).with_name("perft.json")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from ankh.core.model import AREA_IDS, AREA_INDEX, COLOURS
-from ankh.core.record import Fixed, RecordError
+from ankh.core.morpork.model import AREA_IDS, AREA_INDEX, COLOURS
+from ankh.core.morpork.record import Fixed, RecordError
 from ankh.net.local import LocalTable, SetupError
 
 from tests.core.helpers import Scenario
@@ -201,7 +201,7 @@ def test_chrysoprase_is_removed_from_two_player_games():
     with pytest.raises(SetupError):
         LocalTable(2, 1, Fixed(personalities={0: "chrysoprase"}))
     for seed in range(30):
-        assert "chrysoprase" not in LocalTable(2, seed).personalities
+        assert "chrysoprase" not in LocalTable(2, seed).deck("personality")
     assert len(game("lord-vetinari", None, players=2).s.pers) == 6
     assert len(game("lord-vetinari", None, players=3).s.pers) == 7
 

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from ankh.core.bots.random_bot import RandomBot
-from ankh.core.views import state_json
+from ankh.core.morpork.bots.random_bot import RandomBot
+from ankh.core.morpork.views import state_json
 from ankh.net.local import LocalGame
 
 from .helpers import play_random

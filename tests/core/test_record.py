@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from ankh.core.bots.random_bot import RandomBot
-from ankh.core.record import RecordError, parse_record
-from ankh.core.model import AREA_INDEX, deck_lists
-from ankh.core.record import Fixed
-from ankh.core.state import REMOVED
-from ankh.core.views import state_json
+from ankh.core.morpork.bots.random_bot import RandomBot
+from ankh.core.morpork.record import RecordError, parse_record
+from ankh.core.morpork.model import AREA_INDEX, deck_lists
+from ankh.core.morpork.record import Fixed
+from ankh.core.morpork.state import REMOVED
+from ankh.core.morpork.views import state_json
 from ankh.net.local import LocalGame, LocalTable, SetupError
 
 
@@ -63,7 +63,7 @@ def test_saved_games_replay_identically_and_read_like_a_log():
     g = LocalGame.new(4, 11, {p: RandomBot(random.Random(p)) for p in range(4)})
     g.advance()
     text = g.save_text()
-    assert text.startswith("# ankh record 1\nplayers: 4\nseed: 11\n"
+    assert text.startswith("# ankh record 1\ngame: morpork\nplayers: 4\nseed: 11\n"
                            "seats: red=bot:random yellow=bot:random green=bot:random blue=bot:random\n")
     assert parse_record(text).seats == {p: "bot:random" for p in range(4)}
     assert "red: play " in text and "* pick " in text
@@ -201,7 +201,7 @@ def test_every_new_setup_line_sets_up_its_position():
     assert [s.card[h] for h in s.penalties[0]] == ["dr-whiteface"]
     assert [s.card[h] for h in s.loans[2]] == ["the-bank-of-ankh-morpork"] and not s.penalties[2]
     assert [s.card[h] for h in s.discard] == ["ruby", "mr-gryle", "the-dysk"]
-    assert [g.table.cards[h] for h in s.draw[-1:-3:-1]] == ["captain-carrot", "sergeant-angua"]
+    assert [g.table.deck("player")[h] for h in s.draw[-1:-3:-1]] == ["captain-carrot", "sergeant-angua"]
     assert [s.event[h] for h in s.events_done] == ["fog", "flood"]
     assert len(s.event_deck) == 10
     assert s.city_owner[AREA_INDEX["isle-of-gods"]] == REMOVED
@@ -216,7 +216,7 @@ def test_every_new_setup_line_sets_up_its_position():
     assert sorted(s.all_card_handles()) == list(range(len(s.card)))
     assert s.refill_need(0) == 4
     # The first event drawn in play is the one fixed next.
-    assert g.table.events[:3] == ["fog", "flood", "riots"]
+    assert g.table.deck("event")[:3] == ["fog", "flood", "riots"]
 
 
 def test_every_new_setup_line_round_trips_and_the_game_plays_on():
@@ -246,7 +246,7 @@ def test_a_seat_with_an_empty_hand_passes_and_refills():
     ("zorgo-the-retro-phrenologist",
      lambda g: g.state.pers[g.state.personality[0]] == "lord-rust"),
     ("mrs-cake",  # the pick is the personality left hidden
-     lambda g: [g.table.personalities[h] for h in g.state.unused_pers
+     lambda g: [g.table.deck("personality")[h] for h in g.state.unused_pers
                 if not g.state.sees_personality(0, h)] == ["lord-rust"]),
 ])
 def test_named_picks_for_zorgo_and_mrs_cake(card, check):
@@ -274,13 +274,15 @@ def test_records_written_before_these_lines_replay_unchanged():
     """Records saved by the format before it could write any position (games
     of random bots at every table size, with Zorgo's and Mrs Cake's picks by
     handle, and the scenarios of the tests) read, write and replay exactly as
-    they did: the same text, the same final state."""
+    they did: the same text (and the ``game:`` line records have had since
+    there are two games), the same final state."""
     old = json.loads((Path(__file__).parent / "old_records.json").read_text())
     assert len(old) >= 20
     for entry in old:
         rec = parse_record(entry["text"])
         if "\nseats: " in entry["text"]:  # a save: written by the old format_record
-            assert rec.to_text() == entry["text"]
+            # written again, it gains only the line naming its game
+            assert rec.to_text() == entry["text"].replace("\n", "\ngame: morpork\n", 1)
         g = LocalGame(rec)
         data = json.dumps(old_keys(state_json(g.state)), sort_keys=True)
         assert hashlib.sha256(data.encode()).hexdigest() == entry["state"], entry["text"][:200]

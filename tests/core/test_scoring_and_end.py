@@ -7,7 +7,7 @@ ties broken by the highest City Area card held (A16), then a shared win.
 """
 from __future__ import annotations
 
-from ankh.core.model import AREA_IDS, COLOURS
+from ankh.core.morpork.model import AREA_IDS, COLOURS
 
 from tests.core.helpers import Scenario
 

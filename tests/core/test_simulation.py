@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from ankh.core.model import Decision
+from ankh.core.morpork.model import Decision
 
 from .helpers import ChoosyRandomBot, final_state_text, new_table_game
 

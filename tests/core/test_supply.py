@@ -7,8 +7,8 @@ card goes back to the display.
 """
 from __future__ import annotations
 
-from ankh.core.model import AREA_IDS, AREA_INDEX, COLOURS
-from ankh.core.state import NOBODY
+from ankh.core.morpork.model import AREA_IDS, AREA_INDEX, COLOURS
+from ankh.core.morpork.state import NOBODY
 
 from tests.core.helpers import Scenario, check_invariants
 

@@ -14,10 +14,13 @@ from pathlib import Path
 class Peer:
     """One ``ankh`` process with its own ANKH_HOME; its output is read as it comes."""
 
-    def __init__(self, args: list[str], home: Path, *, prefix: list[str] | None = None):
+    def __init__(self, args: list[str], home: Path, *, prefix: list[str] | None = None, module: str = "ankh.tui.cli"):
         self.home = home
         env = dict(os.environ, ANKH_HOME=str(home), PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen((prefix or []) + [sys.executable, "-m", "ankh.tui.cli", *args],
+        if module.startswith("tests."):  # a test's program (the tiny game's ``ankh``): found from the checkout
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
+                                                              env.get("PYTHONPATH")]))
+        self.proc = subprocess.Popen((prefix or []) + [sys.executable, "-m", module, *args],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                      text=True, env=env)
         self.lines: list[str] = []

@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ankh.core.model import COLOURS
+from ankh.core.game import COLOURS
 from ankh.net.envelope import Identity
 from ankh.net.hub import Hub
 from ankh.net.peer import GamePeer
@@ -18,17 +18,17 @@ from ankh.net.transcript import Roster
 Link = Callable[[bytes, int, int], list[bytes]]
 
 
-def seat_secrets(players: int, seed: bytes) -> tuple[Roster, list[SeatSecrets]]:
+def seat_secrets(players: int, seed: bytes, kind: str = "morpork") -> tuple[Roster, list[SeatSecrets]]:
     def fresh(label: str) -> bytes:
         return hashlib.sha256(b"ankh/test-star/" + seed + label.encode()).digest()
 
     ids = [Identity.from_seed(fresh(f"identity/{i}")) for i in range(players)]
-    roster = Roster(fresh("game")[:16], tuple(COLOURS[:players]), tuple(i.public_key for i in ids))
+    roster = Roster(fresh("game")[:16], tuple(COLOURS[:players]), tuple(i.public_key for i in ids), kind=kind)
     return roster, [SeatSecrets(roster.game_id, i, ids[i], fresh(f"master/{i}")) for i in range(players)]
 
 
-def star_peers(players: int, seed: bytes = b"star") -> list[GamePeer]:
-    roster, secrets = seat_secrets(players, seed)
+def star_peers(players: int, seed: bytes = b"star", kind: str = "morpork") -> list[GamePeer]:
+    roster, secrets = seat_secrets(players, seed, kind)
     return [GamePeer(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)) for s in secrets]
 
 
@@ -64,6 +64,14 @@ class Star:
                     progress = True
             moved = moved or progress
         return moved
+
+    def rejoin(self, seat: int, peer: GamePeer) -> None:
+        """Seat ``seat`` comes back as ``peer`` (rebuilt from its saved log): each
+        side sends what the other lacks; repeats are ignored."""
+        self.peers[seat] = peer
+        self.hub.catch_up(seat, peer.protocol.have())
+        for frame in peer.protocol.frames_after(self.hub.host.protocol.have()):
+            self.hub.from_seat(seat, frame)
 
     def play(self, bots: Sequence[Any], max_rounds: int = 100_000,
              after_round: Callable[["Star"], None] | None = None) -> None:

@@ -56,7 +56,7 @@ async def test_a_step_a_seat_finishes_alone_while_taking_up_its_game_is_journale
     holds every step in order and verifies."""
     import random
 
-    from ankh.core.bots.random_bot import RandomBot
+    from ankh.core.morpork.bots.random_bot import RandomBot
     from ankh.net.io.node import JoinNode
     from ankh.net.peer import GamePeer
     from ankh.net.seat import SeatProtocol

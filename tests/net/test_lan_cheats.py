@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from ankh.core.bots.random_bot import RandomBot
+from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.net.envelope import Identity
 from ankh.net.io.node import HostNode, JoinNode, Result
 

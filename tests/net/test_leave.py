@@ -15,7 +15,8 @@ from .test_lan import peers, verify  # noqa: F401  (the fixture that stops every
 
 def table_of_three(peers: Peers, tmp_path: Path, *waits: str, seed: int = 5):
     host = peers.start(["host", "--headless", "--bot", "random", "--seats", "3", "--bind", "127.0.0.1",
-                        "--no-advertise", "--seed", str(seed), "--name", "host", *waits], tmp_path / "host")
+                        "--no-advertise", "--seed", str(seed), "--name", "host", "--agree-to-end", *waits],
+                       tmp_path / "host")
     port = host.value("listening on port")
     return host, port
 
@@ -23,7 +24,7 @@ def table_of_three(peers: Peers, tmp_path: Path, *waits: str, seed: int = 5):
 def join(peers: Peers, tmp_path: Path, host, port: str, n: int, seed: int, *, prefix: list[str] | None = None):
     """Joiner ``n`` sits at seat ``n`` (the next one starts once it sat)."""
     joiner = peers.start(["join", f"127.0.0.1:{port}", "--headless", "--bot", "random", "--seed", str(seed),
-                          "--name", f"joiner {n}"], tmp_path / f"join{n}", prefix=prefix)
+                          "--name", f"joiner {n}", "--agree-to-end"], tmp_path / f"join{n}", prefix=prefix)
     host.wait_for(lambda l: l.startswith(f"joiner {n} sits at seat {n + 1}"), timeout=60)
     return joiner
 

@@ -26,8 +26,14 @@ GOOD = {b"v": b"1", b"table": b"00ff" * 8, b"seats": b"1/4", b"phase": b"lobby",
 def test_a_well_formed_txt_record_parses():
     assert parse_txt(GOOD) == {"version": 1, "table_id": "00ff" * 8, "seats_taken": 1, "seats_total": 4,
                                "phase": "lobby", "host_fp": fingerprint(HOST.public_key),
-                               "host_name": "Rincewind"}
+                               "host_name": "Rincewind", "game": "morpork"}  # no game= : the first game's table
     assert parse_txt({**GOOD, b"extra": b"ignored", b"flag": None}) is not None
+
+
+def test_an_advert_names_its_game_and_a_malformed_game_is_not_listed():
+    assert parse_txt({**GOOD, b"game": b"guilds"})["game"] == "guilds"
+    for bad in (b"Guilds", b"g\x1b[2J", b"", b"a" * 17):
+        assert parse_txt({**GOOD, b"game": bad}) is None, bad
 
 
 @pytest.mark.parametrize("key,value", [

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ankh.core.bots.random_bot import RandomBot
+from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.net.errors import RemoteProtocolError
 from ankh.net.peer import Audited, Finished, GameOver, Moved
 from ankh.net.verify import verify_transcript
@@ -158,11 +158,7 @@ def test_a_seat_rebuilt_from_its_secrets_and_saved_log_carries_on() -> None:
     fresh = GamePeer.resume(SeatProtocol(old.protocol.roster, old.protocol.secrets, relay=0), saved)
     assert fresh.engine.turn == old.engine.turn and fresh.engine.hand == old.engine.hand
     assert fresh.engine.card == old.engine.card  # it knows again exactly the cards it knew
-    star.peers[2] = fresh
-    # Reconnecting: each side sends what the other lacks; repeats are ignored.
-    star.hub.catch_up(2, fresh.protocol.have())
-    for frame in fresh.protocol.frames_after(star.hub.host.protocol.have()):
-        star.hub.from_seat(2, frame)
+    star.rejoin(2, fresh)
     star.play(b)
     assert len({p.final_hash for p in star.peers}) == 1
     assert star.peers[2].engine.outcome == star.peers[0].engine.outcome

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import random
 
-from ankh.core.bots.random_bot import RandomBot
-from ankh.core.views import view_for
+from ankh.core.morpork.bots.random_bot import RandomBot
+from ankh.core.morpork.views import view_for
 from ankh.net import group
 from ankh.net.envelope import Identity
 from ankh.net.io.node import HostNode, WatchNode

@@ -9,7 +9,7 @@ def no_key_guard(request, monkeypatch):
     """Pilot keys come at machine speed: the key guard is tested on its own
     (``@pytest.mark.key_guard`` keeps it)."""
     if "key_guard" not in request.keywords:
-        from ankh.tui.screens.game import GameScreen
+        from ankh.tui.games.morpork.screens.game import GameScreen
         monkeypatch.setattr(GameScreen, "KEY_GUARD", 0.0)
 
 
@@ -26,7 +26,7 @@ def quick_hard_bot(monkeypatch):
     options, with no clock: the
     screens and sessions are under test here, not its strength (tests/bots and
     scripts/bench/search), and its decisions then depend on its seed alone."""
-    from ankh.tui import search_workers
+    from ankh.tui.games.morpork import search_workers
     monkeypatch.setattr(search_workers, "HARD_BUDGET", None)
     monkeypatch.setattr(search_workers, "HARD_WORLDS", 1)
     monkeypatch.setattr(search_workers, "HARD_WIDTH", 2)

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from ankh.tui.screens.dialogs import HandOver
-from ankh.tui.screens.end import EndScreen
-from ankh.tui.screens.game import GameScreen
+from ankh.tui.games.morpork.screens.end import EndScreen
+from ankh.tui.games.morpork.screens.game import GameScreen
 
 
 def deciding(app) -> bool:

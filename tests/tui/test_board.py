@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from ankh.core.catalog import AREAS
-from ankh.tui.widgets.board import BOX, PLACE, Canvas, box_origin, draw_river, map_height
+from ankh.core.morpork.catalog import AREAS
+from ankh.tui.games.morpork.widgets.board import BOX, PLACE, Canvas, box_origin, draw_river, map_height
 
 ADJACENT = {frozenset((a["number"], n)) for a in AREAS for n in a["adjacent"]}
 ROAD = frozenset((9, 8))  # Longwall-Dimwell is drawn as a road between two boxes

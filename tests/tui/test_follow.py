@@ -9,17 +9,17 @@ import time
 
 import pytest
 
-from ankh.core.model import Decision
-from ankh.core.notation import format_option
+from ankh.core.morpork.model import Decision
+from ankh.core.morpork.notation import format_option
 from ankh.net.local import LocalGame
 from ankh.tui.app import AnkhApp
-from ankh.tui.screens.game import GameScreen
+from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.session import GameSession
-from ankh.tui.steps import AreaKeys, by_area, first_step, reachable, second_step
-from ankh.tui.text import AREA_IDS
-from ankh.tui.widgets.log import GameLog
-from ankh.tui.widgets.players import You
-from ankh.tui.widgets.summary import Summary
+from ankh.tui.games.morpork.steps import AreaKeys, by_area, first_step, reachable, second_step
+from ankh.tui.games.morpork.text import AREA_IDS
+from ankh.tui.games.morpork.widgets.log import GameLog
+from ankh.tui.games.morpork.widgets.players import You
+from ankh.tui.games.morpork.widgets.summary import Summary
 
 from . import scenarios
 from .helpers import notices, settle, two_people
@@ -136,7 +136,7 @@ async def test_mrs_cake_shows_the_unused_personalities_and_the_panel_remembers()
         assert len(seen) == 3
         names = [n for n in notices(app) if "You looked at the unused personalities:" in n]
         assert names, notices(app)
-        from ankh.tui.text import personality_name
+        from ankh.tui.games.morpork.text import personality_name
         for pid in seen:
             assert personality_name(pid) in names[0]
         await pilot.press("p")
@@ -286,7 +286,7 @@ async def test_a_prompt_names_the_card_that_causes_it_and_counts_its_steps():
         yellow = app.screen.view.seats[1]
         assert {"groat", "hex"} <= set(yellow.known_hand)
         await pilot.press("p")
-        from ankh.tui.widgets.players import Players
+        from ankh.tui.games.morpork.widgets.players import Players
         panel = str(app.screen.query_one(Players).render())
         known = panel[panel.index("you know they hold:"):]
         assert "Groat" in known.splitlines()[0] and "Hex" in known.splitlines()[0]
@@ -314,7 +314,7 @@ async def test_the_end_of_turn_question_offers_only_what_you_can_do():
 
 
 def test_the_map_lists_the_neighbours_and_bridges_of_the_highlighted_area():
-    from ankh.tui.widgets.board import BRIDGES, CityMap, neighbours
+    from ankh.tui.games.morpork.widgets.board import BRIDGES, CityMap, neighbours
     # every bridge joins areas that border each other
     for pair in BRIDGES:
         a, b = sorted(pair)

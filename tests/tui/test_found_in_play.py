@@ -4,8 +4,8 @@ from __future__ import annotations
 from textual.widgets import Static
 
 from ankh.tui.app import AnkhApp
-from ankh.tui.screens.end import EndScreen
-from ankh.tui.screens.game import GameScreen
+from ankh.tui.games.morpork.screens.end import EndScreen
+from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.session import GameSession
 
 from .helpers import notices, settle
@@ -64,8 +64,8 @@ async def test_a_card_text_that_cannot_be_carried_out_says_so():
 
 
 def test_the_log_line_for_a_win_on_points_starts_a_sentence():
-    from ankh.core.model import Event
-    from ankh.tui.words import describe
+    from ankh.core.morpork.model import Event
+    from ankh.tui.games.morpork.words import describe
     one = Event("win", 1, "yellow wins on points (75)", {"winners": [1], "amount": 75})
     two = Event("win", 1, "yellow and green win on points (40)", {"winners": [1, 2], "amount": 40})
     assert describe(one, 0, None) == "Yellow won on points (75)."
@@ -255,7 +255,7 @@ async def test_the_help_says_which_key_chats_at_a_networked_table():
 def test_link_back_is_said_until_the_game_moves_on():
     """"Link to red is back." stayed on the status line for the rest of the
     game (cut to "Link to red is" at 80 columns)."""
-    from ankh.core.model import Event
+    from ankh.core.morpork.model import Event
     from ankh.net.peer import Logged
     from ankh.tui.netplay import NetSession
     session = NetSession()
@@ -345,7 +345,7 @@ hand red: groat gaspode
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         await pilot.press("h")
-        from ankh.tui.widgets.hand import Hand
+        from ankh.tui.games.morpork.widgets.hand import Hand
         hand = str(app.screen.query_one(Hand).render())
         assert "That single move or removal does not happen." in hand
         assert "Played: When another player's card" in hand

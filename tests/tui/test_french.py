@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from ankh.core.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
+from ankh.core.morpork.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 from ankh.net.errors import Words
 from ankh.net.io.node import _farewell
 from ankh.tui import i18n
@@ -139,7 +139,7 @@ def test_the_catalogues_are_package_data():
     """Found through importlib.resources, and listed in pyproject's package data."""
     package = resources.files("ankh.tui")
     assert package.joinpath("locale", "fr", "LC_MESSAGES", "ankh.mo").is_file()
-    assert package.joinpath("data", "rules.md").is_file()
+    assert resources.files("ankh.tui.games.morpork").joinpath("data", "rules.md").is_file()
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     for pattern in ("locale/*/LC_MESSAGES/*.mo", "locale/*/LC_MESSAGES/*.po", "data/*"):
         assert f'"{pattern}"' in text
@@ -157,8 +157,10 @@ def test_a_built_wheel_carries_the_catalogues_and_the_rules(tmp_path):
         rel = po.relative_to(ROOT / "tui")
         assert f"ankh/tui/{rel}" in names
         assert f"ankh/tui/{rel.with_suffix('.mo')}" in names
-    for rules in (ROOT / "tui" / "data").glob("rules*.md"):
-        assert f"ankh/tui/data/{rules.name}" in names
+    pages = list((ROOT / "tui").glob("games/*/data/rules*.md"))
+    assert len(pages) >= 2
+    for rules in pages:
+        assert f"ankh/tui/{rules.relative_to(ROOT / 'tui').as_posix()}" in names
 
 
 # --- choosing the language --------------------------------------------------------------------
@@ -420,7 +422,7 @@ async def test_a_french_host_and_an_english_peer_play_at_one_table(tmp_path, fre
     """The lobby and the game in French on one side, English on the other: every
     move is checked by both seats (the wire and the record know no language)."""
 
-    from ankh.tui.screens.game import GameScreen
+    from ankh.tui.games.morpork.screens.game import GameScreen
     from ankh.tui.screens.lobby import HostDialog, LobbyScreen
 
     from .helpers import listening_port
@@ -474,6 +476,7 @@ def test_a_networked_result_is_told_in_the_players_language(french):
 
     class Peer:
         engine = finished.game.state
+        game = finished.rules
 
     class FinishedTable(NetSession):
         peer = Peer()      # the seat's game, over
@@ -543,7 +546,7 @@ def test_a_damaged_catalogue_shows_english_rather_than_no_program(tmp_path, monk
 
 
 def test_seat_colours_are_marked_as_whole_words_only(french):
-    from ankh.tui.words import style_line
+    from ankh.tui.games.morpork.words import style_line
     line = style_line("Vert a ouvert le passage ; rouge (vous) paie vert.")
     marked = [(line.plain[s.start:s.end], s.style) for s in line.spans]
     assert marked == [("rouge", "bold red"), ("Vert", "bold green"), ("vert", "bold green")]

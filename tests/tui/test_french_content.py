@@ -1,6 +1,6 @@
 """The French text of the printed components: the gettext catalogue
 ``tui/locale/fr/LC_MESSAGES/ankh-game.po``, its glossary ``docs/french.md``
-and the French rules page ``tui/data/rules.fr.md``.
+and the French rules page ``tui/games/morpork/data/rules.fr.md``.
 
 A French player sees every card, area, personality and event in French,
 with the same numbers and amounts as the English text, and the glossary
@@ -17,15 +17,15 @@ from pathlib import Path
 import pytest
 
 import ankh.tui
-from ankh.core import catalog
+from ankh.core.morpork import catalog
 
 TUI = Path(ankh.tui.__file__).resolve().parent
 ROOT = Path(__file__).resolve().parents[2]
 PO = TUI / "locale" / "fr" / "LC_MESSAGES" / "ankh-game.po"
 MO = PO.with_suffix(".mo")
 GLOSSARY = ROOT / "docs" / "french.md"
-RULES_EN = TUI / "data" / "rules.md"
-RULES_FR = TUI / "data" / "rules.fr.md"
+RULES_EN = TUI / "games" / "morpork" / "data" / "rules.md"
+RULES_FR = TUI / "games" / "morpork" / "data" / "rules.fr.md"
 
 KINDS = {
     "card": catalog.CARDS,

@@ -6,12 +6,12 @@ from textual.widgets import OptionList
 
 from ankh.tui.app import AnkhApp
 from ankh.tui.screens.dialogs import Confirm, TooSmall
-from ankh.tui.screens.end import EndScreen
-from ankh.tui.screens.game import GameScreen
-from ankh.tui.screens.help import HelpScreen
+from ankh.tui.games.morpork.screens.end import EndScreen
+from ankh.tui.games.morpork.screens.game import GameScreen
+from ankh.tui.games.morpork.screens.help import HelpScreen
 from ankh.tui.screens.title import LoadScreen, TitleScreen
 from ankh.tui.session import GameSession
-from ankh.tui.widgets.board import CityMap, box_origin
+from ankh.tui.games.morpork.widgets.board import CityMap, box_origin
 
 from . import scenarios
 from .helpers import notices, settle, two_people

@@ -32,8 +32,8 @@ async def test_the_seats_left_see_who_is_gone_and_e_ends_the_table(tmp_path: Pat
             port = session.address.rsplit(":", 1)[1]
             one, two = None, None
             for n in (1, 2):                                       # yellow, then green
-                joiner = peers.start(["join", f"127.0.0.1:{port}", "--headless", "--bot", "random",
-                                      "--seed", str(n), "--name", f"joiner {n}"], tmp_path / f"j{n}")
+                joiner = peers.start(["join", f"127.0.0.1:{port}", "--headless", "--bot", "random", "--seed", str(n),
+                                      "--name", f"joiner {n}", "--agree-to-end"], tmp_path / f"j{n}")
                 one, two = (joiner, None) if n == 1 else (one, joiner)
                 await play_first_options(pilot, session, lambda: len(session.seats) > n)
             await play_first_options(pilot, session, lambda: session.peer is not None and session.peer.engine.turn >= 3)

@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 from ankh.tui.app import AnkhApp
-from ankh.tui.screens.end import EndScreen
-from ankh.tui.screens.game import GameScreen
+from ankh.tui.games.morpork.screens.end import EndScreen
+from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.screens.lobby import HostDialog, LobbyScreen
 
 from .helpers import play_first_options

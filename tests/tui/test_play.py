@@ -4,8 +4,8 @@ from __future__ import annotations
 import random
 
 from ankh.tui.app import AnkhApp
-from ankh.tui.screens.end import EndScreen
-from ankh.tui.screens.game import GameScreen
+from ankh.tui.games.morpork.screens.end import EndScreen
+from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.screens.title import TitleScreen
 
 from .helpers import settle

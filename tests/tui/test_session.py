@@ -7,7 +7,7 @@ import random
 import pytest
 
 from ankh.tui.bots import bot_kinds, bot_label, default_bot_kind, make_bot
-from ankh.core.record import parse_record
+from ankh.core.morpork.record import parse_record
 from ankh.tui.session import GameSession, list_saves
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from ankh.core.views import view_for
+from ankh.core.morpork.views import view_for
 from ankh.net.local import LocalGame
-from ankh.tui.text import humanize, option_detail, option_label, progress, score_parts
+from ankh.tui.games.morpork.text import humanize, option_detail, option_label, progress, score_parts
 
 
 @pytest.mark.parametrize("text, kind, label", [

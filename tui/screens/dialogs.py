@@ -9,8 +9,8 @@ from textual.containers import Center, Middle
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..i18n import _, Localised, NP_
-from ..text import _assemble, seat_tag
+from ankh.tui.i18n import _, Localised, NP_
+from ankh.tui.seats import _assemble, seat_tag
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 

@@ -14,13 +14,14 @@ from textual.widgets.option_list import Option
 from ankh.net.home import ssh_player
 from ankh.net.io.discovery import TableBrowser
 
-from ..i18n import _, Localised, NP_, pgettext, translated
-from ..bots import NET_BOT_KINDS, bot_label
-from ..netplay import NetSession, WatchSession
-from .title import back_note
-from ..text import seat_tag
-from ..widgets.choices import Choices
-from ..widgets.stepper import Stepper
+from ankh.tui.i18n import _, Localised, NP_, pgettext, translated
+from ankh.tui.bots import NET_BOT_KINDS, bot_label
+from ankh.tui.games import ui
+from ankh.tui.netplay import NetSession, WatchSession
+from ankh.tui.screens.title import back_note
+from ankh.tui.seats import seat_tag
+from ankh.tui.widgets.choices import Choices
+from ankh.tui.widgets.stepper import Stepper
 
 
 def chat_text(lines) -> Text:
@@ -229,8 +230,7 @@ class LobbyScreen(Localised, Screen):
         s = self.session
         if s.started:
             self._done = True
-            from .game import GameScreen
-            self.app.switch_screen(GameScreen(s, bot_delay=self.bot_delay))
+            self.app.switch_screen(ui(s.rules.id).game_screen()(s, bot_delay=self.bot_delay))
             return
         t = Text()
         if s.error:

@@ -8,9 +8,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ..i18n import (LANGUAGE_FILE, LANGUAGE_NAMES, LANGUAGES, NP_, Localised, _, language, save_language,
+from ankh.tui.i18n import (LANGUAGE_FILE, LANGUAGE_NAMES, LANGUAGES, NP_, Localised, _, language, save_language,
                     set_language, translate_bindings)
-from ..widgets.stepper import Stepper
+from ankh.tui.widgets.stepper import Stepper
 
 
 class SettingsScreen(Localised, ModalScreen[None]):

@@ -12,11 +12,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..bots import bot_kinds, bot_label, default_bot_kind
-from ..i18n import _, Localised, N_, NP_
-from ..text import _assemble, colour, seat_tag
-from ..widgets.choices import Choices
-from ..widgets.stepper import Stepper
+from ankh.tui.bots import bot_kinds, bot_label, default_bot_kind
+from ankh.tui.i18n import _, Localised, N_, NP_
+from ankh.tui.seats import _assemble, colour, seat_tag
+from ankh.tui.widgets.choices import Choices
+from ankh.tui.widgets.stepper import Stepper
 
 BANNER = r"""
  ___  _                        _    _
@@ -107,10 +107,10 @@ class TitleScreen(Localised, Screen):
         if what == "new":
             app.push_screen(NewGameScreen(), self._start)
         elif what == "host":
-            from .lobby import HostDialog
+            from ankh.tui.screens.lobby import HostDialog
             app.push_screen(HostDialog(), lambda got: app.start_host(*got) if got else None)
         elif what == "join":
-            from .lobby import JoinScreen
+            from ankh.tui.screens.lobby import JoinScreen
             app.push_screen(JoinScreen(getattr(app, "interface", None)),
                             lambda got: None if not got else app.start_watch(got[1:]) if got[0] == "watch"
                             else app.start_join(got))
@@ -119,7 +119,7 @@ class TitleScreen(Localised, Screen):
         elif what == "rules":
             app.action_help()
         elif what == "settings":
-            from .settings import SettingsScreen
+            from ankh.tui.screens.settings import SettingsScreen
             app.push_screen(SettingsScreen())
         elif what == "quit":
             app.exit(0)
@@ -230,7 +230,7 @@ class LoadScreen(Localised, ModalScreen):
         self._list()
 
     def _list(self) -> None:
-        from ..session import list_saves, saves_dir
+        from ankh.tui.session import list_saves, saves_dir
 
         self.saves = list_saves()
         choices = self.query_one("#saves", Choices)
@@ -257,8 +257,8 @@ class LoadScreen(Localised, ModalScreen):
         self.dismiss(info.path)
 
     def action_delete(self) -> None:
-        from .dialogs import Confirm
-        from ..session import delete_save
+        from ankh.tui.screens.dialogs import Confirm
+        from ankh.tui.session import delete_save
 
         choices = self.query_one("#saves", OptionList)
         if not self.saves or choices.highlighted is None:

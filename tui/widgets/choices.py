@@ -4,7 +4,7 @@ from __future__ import annotations
 from textual.binding import Binding
 from textual.widgets import OptionList
 
-from ..i18n import Localised, NP_
+from ankh.tui.i18n import Localised, NP_
 
 
 class Choices(Localised, OptionList):

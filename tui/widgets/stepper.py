@@ -7,7 +7,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ..i18n import Localised, NP_
+from ankh.tui.i18n import Localised, NP_
 
 
 class Stepper(Localised, Widget, can_focus=True):

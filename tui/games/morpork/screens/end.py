@@ -1,0 +1,106 @@
+"""The end of the game: personalities revealed, who won and why, the points."""
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ankh.core.morpork.model import COLOURS
+
+from ankh.tui.i18n import _, Localised, NP_
+from ankh.tui.games.morpork.text import PERSONALITY, _assemble, personality_name, score_parts, seat_tag, win_condition
+
+
+def why(view) -> Text:
+    """Who won and why, then the winning personality's card."""
+    t = verdict(view)
+    o = view.outcome
+    pid = (o.personalities[o.winners[0]] if o.personalities else o.detail) if o.reason == "personality" else None
+    if pid in PERSONALITY:
+        t.append("\n")
+        t.append(win_condition(pid), style="italic")
+    return t
+
+
+def verdict(view) -> Text:
+    """Who won and why, in a sentence."""
+    o = view.outcome
+    names = Text(_(" and ")).join(seat_tag(w) for w in o.winners)
+    if o.reason == "personality":
+        w = o.winners[0]
+        pid = o.personalities[w] if o.personalities else o.detail
+        sentence = _("{winners} wins: {personality} met the win condition at the start of the turn.")
+    elif o.reason == "vimes":
+        pid = None
+        sentence = _("{winners} wins: the draw pile ran out, and Commander Vimes wins when that happens.")
+    elif o.detail == "riots":
+        pid = None
+        sentence = (_("{winners} wins on points: Riots broke out with 8 or more trouble markers on the board.")
+                    if len(o.winners) == 1 else
+                    _("{winners} share the win on points: Riots broke out with 8 or more trouble markers "
+                      "on the board."))
+    else:
+        pid = None
+        sentence = (_("{winners} wins on points: the draw pile ran out and nobody had won.")
+                    if len(o.winners) == 1 else
+                    _("{winners} share the win on points: the draw pile ran out and nobody had won."))
+    return _assemble(sentence, winners=names, personality=personality_name(pid) if pid else "")
+
+
+def table(view) -> Table:
+    o = view.outcome
+    tb = Table(title=_("Points") if o.scores is not None else _("Personalities"), expand=False,
+               title_style="bold", header_style="bold")
+    tb.add_column(_("Player"))
+    tb.add_column(_("Personality"))
+    if o.scores is not None:
+        for col in (_("Minions"), _("Buildings"), _("Money"), _("Loans"), _("Total")):
+            tb.add_column(col, justify="right")
+    for s in range(view.players):
+        pid = o.personalities[s] if o.personalities else view.seats[s].personality
+        name = seat_tag(s)
+        if s in o.winners:
+            name.append(" ★", style="bold")
+        row = [name, personality_name(pid)]
+        if o.scores is not None:
+            m, b, money, loans = score_parts(view, s)
+            row += [str(m), str(b), f"${money}", str(loans) if loans else "", Text(str(o.scores[s]), style="bold")]
+        tb.add_row(*row)
+    return tb
+
+
+class EndScreen(Localised, Screen):
+    BINDINGS = [
+        Binding("b", "app.pop_screen", NP_("key", "Board")),
+        Binding("t", "app.to_title", NP_("key", "Title")),
+        Binding("q", "app.quit", NP_("key", "Quit")),
+    ]
+
+    def __init__(self, view) -> None:
+        super().__init__()
+        self.final = view
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="end"):
+            with Center():
+                yield Static(Text(_("The game is over"), style="bold reverse"), id="end-title")
+            with Center():
+                with Vertical(id="end-body"):
+                    yield Static(why(self.final), id="why")
+                    yield Static(Group(table(self.final)), id="points")
+                    yield Static(Text(_("b: look at the final board   t: title screen   q: quit"),
+                                      style="dim"), id="end-keys")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        # The last moves' notices would cover the result; the log keeps them ('b').
+        self.app.clear_notifications()
+
+    @property
+    def winners(self) -> list[str]:
+        return [COLOURS[w] for w in self.final.outcome.winners]

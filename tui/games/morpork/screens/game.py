@@ -1,0 +1,566 @@
+"""The game: the map, your hand, the players, the log and the decision.
+
+The screen holds the behaviour.  It asks the session what the game waits
+for; a person's decision goes to the prompt, a bot's is thought out in a
+worker that only posts :class:`BotDecided`.  Widgets get the seat's view
+through ``data_bind`` and post what the person chose.
+"""
+from __future__ import annotations
+
+import time
+from functools import partial
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer
+
+from ankh.core.morpork.views import PlayerView
+
+from ankh.tui.i18n import _, Localised, NP_
+from ankh.tui.session import GameSession, Next
+from ankh.tui.games.morpork.text import AREA_IDS, area_names, colour
+from ankh.tui.games.morpork.words import changed_areas, describe, hits, notable, others_acted, summary, worth_a_line
+from ankh.tui.games.morpork.widgets.board import CityMap, map_height
+from ankh.tui.widgets.choices import Choices
+from ankh.tui.games.morpork.widgets.hand import Hand
+from ankh.tui.games.morpork.widgets.log import GameLog
+from ankh.tui.games.morpork.widgets.players import Players, You
+from ankh.tui.games.morpork.widgets.prompt import DecisionPrompt
+from ankh.tui.games.morpork.widgets.status import StatusBar
+from ankh.tui.games.morpork.widgets.summary import Summary
+
+WIDE = Size(120, 34)
+
+
+def layout_for(size: Size) -> str:
+    return "wide" if size.width >= WIDE.width and size.height >= WIDE.height else "compact"
+
+
+def map_rows(size: Size, mode: str) -> int:
+    """Rows for the map: taller boxes when the terminal has room to spare."""
+    spare = size.height - 2 - (7 if mode == "compact" else 10 + 8)
+    for h in (5, 4):
+        if spare >= map_height(h):
+            return map_height(h)
+    return map_height(3)
+
+
+class BotDecided(Message):
+    """A bot has thought out its answer to ``next``."""
+
+    def __init__(self, token: int, next: Next, option: tuple) -> None:
+        super().__init__()
+        self.token = token
+        self.next = next
+        self.option = option
+
+
+class GameScreen(Localised, Screen):
+    # A new decision that follows others' moves ignores keys for this long
+    # (and for as long again after each key pressed meanwhile), so that keys
+    # pressed while the bots played never answer it.
+    KEY_GUARD = 0.5
+    # At most this many lines in a notice (the rest are in the summary and the log).
+    NOTICES = 5
+
+    BINDINGS = [
+        Binding("1", "pick(0)", NP_("key", "Pick"), key_display="1-9"),
+        *[Binding(str(i), f"pick({i - 1})", show=False) for i in range(2, 10)],
+        Binding("0", "pick(-1)", show=False),
+        Binding("escape", "back", show=False),
+        Binding("u", "undo", NP_("key", "Undo")),
+        Binding("space", "skip", NP_("key", "Skip"), key_display="␣"),
+        Binding("s", "show_panel('since')", NP_("key", "Since"), show=False),
+        Binding("m", "show_panel('map')", NP_("key", "Map")),
+        Binding("h", "show_panel('hand')", NP_("key", "Hand")),
+        Binding("p", "show_panel('players')", NP_("key", "Players")),
+        Binding("l", "show_panel('log')", NP_("key", "Log")),
+        Binding("pageup", "scroll_log(-1)", NP_("key", "Log ↑"), show=False, priority=True),
+        Binding("pagedown", "scroll_log(1)", NP_("key", "Log ↓"), show=False, priority=True),
+        Binding("r", "results", NP_("key", "Results")),
+        Binding("question_mark", "app.help", NP_("key", "Help"), key_display="?"),
+        Binding("f1", "app.help", show=False),
+        Binding("q", "leave", NP_("key", "Quit")),
+        Binding("c", "chat", NP_("key", "Chat"), show=False),
+        Binding("e", "end_table", NP_("key", "End table")),
+    ]
+
+    mode: reactive[str] = reactive("compact", recompose=True)
+    view: reactive[PlayerView | None] = reactive(None)
+    events: reactive[tuple] = reactive(tuple)
+    recent: reactive[tuple] = reactive(tuple)
+    highlight: reactive[frozenset[int]] = reactive(frozenset)
+    marks: reactive[frozenset[int]] = reactive(frozenset)
+    since: reactive[tuple] = reactive(tuple)
+    selected_card: reactive[str | None] = reactive(None)
+    panel: reactive[str] = reactive("map")
+
+    def __init__(self, session: GameSession, bot_delay: float = 0.0) -> None:
+        super().__init__()
+        self.session = session
+        self.bot_delay = bot_delay
+        self._token = 0
+        self._next: Next | None = None
+        self._ended = False
+        self._handing_over = False
+        self._keys: tuple = ()
+        self._since_of: dict[int, int] = {}    # per person: log index after their last decision
+        self._noticed = len(session.log)      # events already told as notices
+        self._others_moved = False            # bots or the table moved since the viewer decided
+        self._fast = False                    # skip ahead: bots answer at once until you decide
+        self._guard_until = 0.0
+        self._shown_decision = None
+        self._auto_since = False
+        self._pump_queued = False
+        self._chat_told = len(getattr(session, "chat_lines", ()))
+        self.set_reactive(GameScreen.mode, layout_for(self.app.size))
+
+    # Happenings that follow from a seat's own decision (for finding, in a loaded
+    # game, where the viewer last decided).
+    DECIDED = frozenset({"play", "scroll", "minion", "build", "assassinate", "trouble", "ability",
+                         "discard", "pass", "interrupt", "small-gods", "pick", "give"})
+
+    def _last_own_move(self, viewer: int) -> int:
+        """The log index just after ``viewer``'s last decision in a loaded game."""
+        log = self.session.log
+        for i in range(len(log) - 1, -1, -1):
+            if log[i].seat == viewer and log[i].kind in self.DECIDED:
+                return i + 1
+        return 0
+
+    # --- layout ----------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status").data_bind(GameScreen.view)
+        prompt = DecisionPrompt(id="prompt", roomy=self.mode == "wide").data_bind(
+            GameScreen.view, recent=GameScreen.recent)
+        board = CityMap(id="map").data_bind(GameScreen.view, highlight=GameScreen.highlight,
+                                            marks=GameScreen.marks)
+        since = Summary().data_bind(parts=GameScreen.since)
+        since.viewer = self.session.viewer
+        if self.mode == "wide":
+            with Horizontal(id="table"):
+                with Vertical(id="left"):
+                    yield board
+                    yield prompt
+                    with VerticalScroll(id="hand-panel"):
+                        yield Hand().data_bind(GameScreen.view, selected=GameScreen.selected_card)
+                with Vertical(id="right"):
+                    you = You(id="you").data_bind(GameScreen.view)
+                    you.border_title = _("Your aim")
+                    yield you
+                    players = Players(id="players").data_bind(GameScreen.view)
+                    players.border_title = _("Players")
+                    yield players
+                    with VerticalScroll(id="since") as box:
+                        box.border_title = _("Since your last move")
+                        yield since
+                    log = GameLog(id="log").data_bind(GameScreen.view, events=GameScreen.events)
+                    log.border_title = _("Log (PgUp/PgDn)")
+                    yield log
+        else:
+            with ContentSwitcher(id="main", initial=self.panel):
+                yield board
+                with VerticalScroll(id="hand"):
+                    yield Hand(detailed=True).data_bind(GameScreen.view, selected=GameScreen.selected_card)
+                with VerticalScroll(id="players"):
+                    yield You(id="you").data_bind(GameScreen.view)
+                    yield Players().data_bind(GameScreen.view)
+                with VerticalScroll(id="since"):
+                    yield since
+                yield GameLog(id="log").data_bind(GameScreen.view, events=GameScreen.events)
+            yield prompt
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self._fit(self.app.size)
+        watch = getattr(self.session, "watch", None)
+        if watch is not None:  # a networked game: the table moves on its own
+            watch(self._table_moved)
+        self.pump()
+        self._focus_choices()
+
+    def on_unmount(self) -> None:
+        unwatch = getattr(self.session, "unwatch", None)
+        if unwatch is not None:
+            unwatch(self._table_moved)
+
+    def action_end_table(self) -> None:
+        """A networked game a seat left for good: agree to end it now (the
+        table ends once most of the seats still there agree)."""
+        end = getattr(self.session, "end_table", None)
+        if end is not None and getattr(self.session, "can_end_table", False):
+            end()
+            self.notify(_("You agreed to end the table; it ends when most of the seats still there agree."),
+                        timeout=5)
+
+    def _tell_notices(self) -> None:
+        """What a networked game must say once, at length (the host left: the game is paused)."""
+        notices = getattr(self.session, "notices", None)
+        while notices:
+            self.notify(notices.pop(0), severity="warning", timeout=30)
+
+    def action_chat(self) -> None:
+        """A networked game: say something to the table."""
+        from ankh.tui.screens.lobby import ChatDialog
+        say = getattr(self.session, "say", None)
+        if say is not None:
+            self.app.push_screen(ChatDialog(), lambda line: say(line) if line and line.strip() else None)
+
+    def _tell_chat(self) -> None:
+        lines = getattr(self.session, "chat_lines", None)
+        if lines is None:
+            return
+        for seat, name, said in lines[self._chat_told:]:
+            if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
+                title = _("Chat") if getattr(self.session, "spectating", False) else _("Chat (c to answer)")
+                self.notify(f"{colour(seat)} ({name}): {said}", title=title, timeout=8,
+                            markup=False)
+        self._chat_told = len(lines)
+
+    def _table_moved(self) -> None:
+        if not self._pump_queued:
+            self._pump_queued = True
+            self.call_later(self._pump_from_table)
+
+    def _pump_from_table(self) -> None:
+        self._pump_queued = False
+        if self.is_attached:
+            self.pump()
+
+    def watch_mode(self) -> None:
+        self.call_after_refresh(self._fit, self.app.size)
+        self.call_after_refresh(self._focus_choices)
+
+    def on_resize(self, event) -> None:
+        mode = layout_for(event.size)
+        if mode != self.mode:
+            self.mode = mode
+        else:
+            self._fit(event.size)
+
+    def _fit(self, size: Size) -> None:
+        rows = map_rows(size, self.mode)
+        for node in self.query("#main" if self.mode == "compact" else "#map"):
+            node.styles.height = rows
+
+    def _focus_choices(self) -> None:
+        for c in self.query(Choices):
+            c.focus()
+
+    # --- driving the game ---------------------------------------------------------------------
+
+    def pump(self) -> None:
+        """Let the game run until a person or a bot must decide, then show it.
+        With ``bot_delay`` 0 the bots answer at once, without a worker."""
+        self._token += 1
+        before = len(self.session.log)
+        nxt = self.session.next()
+        while nxt.kind == "bot" and (self.bot_delay <= 0 or self._fast):
+            self.session.apply_bot(nxt, self.session.think_job(nxt)())
+            nxt = self.session.next()
+        self.session.save()
+        if len(self.session.log) != before or nxt.kind == "bot":
+            self._others_moved = True
+        self._next = nxt
+        if nxt.kind == "person" and nxt.seat != self.session.viewer:
+            self._hand_over(nxt.seat)
+        if nxt.kind != "bot":
+            self._fast = False
+        self.refresh_view()
+        if nxt.kind == "bot":
+            self.set_timer(self.bot_delay, partial(self._think, self._token))
+        elif nxt.kind == "over" and not self._ended:
+            self._ended = True
+            self.action_results()
+
+    def refresh_view(self) -> None:
+        with self.app.batch_update():
+            for bar in self.query(StatusBar):
+                bar.alert = getattr(self.session, "net_alert", "")
+                bar.note = getattr(self.session, "net_note", "")
+            self.view = self.session.view()
+            self._tell_chat()
+            self._tell_notices()
+            self.events = tuple(self.session.log)
+            self.recent = worth_a_line(self.events, 4)
+            self._tell_news()
+            if self.view.decision is not None and self.view.decision != self._shown_decision:
+                self._new_decision()
+            self._shown_decision = self.view.decision
+        keys = (self.view.decision is not None, self.session.can_undo(), self.session.over,
+                getattr(self.session, "can_end_table", False),
+                self._next is not None and self._next.kind)
+        if keys != self._keys:
+            self._keys = keys
+            self.refresh_bindings()
+
+    def _tell_news(self) -> None:
+        """Notices for random events, die rolls and whatever hits you, as they happen."""
+        log = self.session.log
+        if self._handing_over:
+            return
+        viewer = self.session.viewer
+        fresh = [e for e in log[self._noticed:] if notable(e, viewer)]
+        self._noticed = len(log)
+        if viewer is None and len(fresh) > 4 * self.NOTICES:  # a spectator catching up: the log tells it
+            return
+        for hit in (False, True):
+            lines = [describe(e, viewer, self.view) for e in fresh if hits(e, viewer) == hit]
+            if len(lines) > self.NOTICES:
+                more = len(lines) - self.NOTICES + 1
+                lines = lines[:self.NOTICES - 1] + [_("… and {n} more (s: since your last move).").format(n=more)]
+            if lines:
+                self.notify("\n".join(lines), title=_("This hits you") if hit else _("Happening now"),
+                            severity="warning" if hit else "information", timeout=8 if hit else 6)
+
+    def _new_decision(self) -> None:
+        """Your decision has come: what happened since your last one, marked on the map."""
+        viewer = self.session.viewer
+        since = self._since_of.setdefault(viewer, self._last_own_move(viewer))
+        events = self.session.log[since:]
+        if self._others_moved or self.view.decision.kind == "window":
+            self._guard_until = time.monotonic() + self.KEY_GUARD
+        self._others_moved = False
+        for widget in self.query(Summary):
+            widget.viewer = viewer
+        if others_acted(events, viewer):
+            turn = next((e for e in reversed(self.session.log[:since]) if e.kind == "turn"), None)
+            self.since = summary(events, viewer, self.view, turn.seat if turn else None,
+                                 (turn.data or {}).get("amount") if turn else None)
+            self.marks = changed_areas(events, viewer)
+            worth = self.view.decision.kind in ("turn", "window") or any(hits(e, viewer) for e in events)
+            if self.mode == "compact" and self.panel == "map" and not self._auto_since and worth:
+                self._auto_since = True
+                self.action_show_panel("since")
+            for box in self.query("#since"):
+                box.scroll_home(animate=False)
+
+    def _think(self, token: int) -> None:
+        if token != self._token or self._next is None or self._next.kind != "bot":
+            return
+        self._run_bot(self.session.think_job(self._next), token, self._next)
+
+    @work(thread=True, exclusive=True, group="bots")
+    def _run_bot(self, job, token: int, nxt: Next) -> None:
+        self.post_message(BotDecided(token, nxt, job()))
+
+    @on(BotDecided)
+    def _bot_decided(self, msg: BotDecided) -> None:
+        if msg.token != self._token:
+            return
+        self.session.apply_bot(msg.next, msg.option)
+        self.pump()
+
+    def _hand_over(self, seat: int) -> None:
+        """Several people at one keyboard: hide the board until the next one is there."""
+        from ankh.tui.screens.dialogs import HandOver
+
+        def done(_=None) -> None:
+            self.session.viewer = seat
+            self._handing_over = False
+            self.refresh_view()
+            self._focus_choices()
+
+        self._handing_over = True
+        self.app.clear_notifications()   # what the last person was told is not for the next
+        self.app.push_screen(HandOver(seat), done)
+
+    # --- what the person does -------------------------------------------------------------------
+
+    @on(DecisionPrompt.Chosen)
+    def _chosen(self, msg: DecisionPrompt.Chosen) -> None:
+        self._choose(msg.index)
+
+    def _choose(self, index: int) -> None:
+        view = self.view
+        if view is None or view.decision is None or self._handing_over:
+            return
+        if not 0 <= index < len(view.decision.options):
+            return
+        if self.guarded():
+            return
+        option = view.decision.options[index]
+        self.session.choose(option)
+        if not (view.decision.kind == "window" and option == ("pass",)):
+            # letting a threat pass is no move of yours: the summary keeps counting
+            self._since_of[self.session.viewer] = len(self.session.log)
+            self.marks = frozenset()
+        if self._auto_since:
+            self._auto_since = False
+            if self.panel == "since":
+                self.action_show_panel("map")
+        self.pump()
+
+    def guarded(self) -> bool:
+        """Whether keys are still ignored after a new decision appeared."""
+        return time.monotonic() < self._guard_until
+
+    # Keys that could answer a decision (the others only look around).
+    ANSWERING = frozenset({"enter", "space", "u", *"0123456789"})
+
+    def on_key(self, event) -> None:
+        """The key guard: while it holds, a key that could answer is ignored
+        and holds it longer."""
+        if self.view is None or self.view.decision is None or event.key not in self.ANSWERING:
+            return
+        now = time.monotonic()
+        if now < self._guard_until:
+            self._guard_until = now + self.KEY_GUARD
+            event.stop()
+            event.prevent_default()
+
+    @on(DecisionPrompt.Highlighted)
+    def _highlighted(self, msg: DecisionPrompt.Highlighted) -> None:
+        words = (msg.text or "").split()
+        areas = {AREA_IDS.index(w) for w in words if w in AREA_IDS}
+        if not areas and msg.text is not None and self.view.decision is not None:
+            # e.g. an interrupt window: the area the threat is in
+            prompt = self.view.decision.prompt.replace("(", " ").replace(")", " ").split()
+            areas = {AREA_IDS.index(w) for w in prompt if w in AREA_IDS}
+        self.highlight = frozenset(areas)
+        card = words[1] if len(words) > 1 and words[0] in ("play", "give", "discard", "interrupt") else None
+        self.selected_card = card
+
+    @on(CityMap.AreaClicked)
+    def _area_clicked(self, msg: CityMap.AreaClicked) -> None:
+        view = self.view
+        if view is None or view.decision is None:
+            return
+        if not self.query_one(DecisionPrompt).click_area(msg.area):
+            self.notify(_("No choice names {area} now.").format(area=area_names()[msg.area]),
+                        severity="warning", timeout=3)
+
+    def action_pick(self, index: int) -> None:
+        """A digit: the option of that number, or the area of that number."""
+        if self.view is None or self.view.decision is None or self._handing_over:
+            return
+        self.query_one(DecisionPrompt).press_digit(index + 1)
+
+    def action_back(self) -> None:
+        self.query_one(DecisionPrompt).back()
+
+    def action_undo(self) -> None:
+        if not self.session.can_undo():
+            self.notify(self.session.undo_refusal(), title=_("Cannot take back"), timeout=5)
+            return
+        self.session.undo()
+        self.notify(_("Took back your last choice."), timeout=2)
+        self.pump()
+
+    def action_skip(self) -> None:
+        """Let the bots play on at once until your next decision."""
+        if self._next is None or self._next.kind != "bot" or self._fast:
+            return
+        self._fast = True
+        self.pump()
+
+    def action_show_panel(self, name: str) -> None:
+        if name != "since":
+            self._auto_since = False
+        self.panel = name
+        for sw in self.query("#main").results(ContentSwitcher):
+            sw.current = name
+        self._focus_choices()
+
+    def action_scroll_log(self, direction: int) -> None:
+        """Page the log up or down, whatever has the focus (the log shows first);
+        on a small terminal showing the summary since your last move, page that
+        (what the others did may not fit)."""
+        if self.mode == "compact" and self.panel == "since":
+            for box in self.query("#since").results(VerticalScroll):
+                if direction < 0:
+                    box.scroll_page_up(animate=False)
+                else:
+                    box.scroll_page_down(animate=False)
+            return
+        if self.mode == "compact" and self.panel != "log":
+            self.action_show_panel("log")
+        for log in self.query(GameLog):
+            if direction < 0:
+                log.scroll_page_up(animate=False)
+            else:
+                log.scroll_page_down(animate=False)
+
+    def action_results(self) -> None:
+        from ankh.tui.games.morpork.screens.end import EndScreen
+        if self.session.over:
+            self.app.push_screen(EndScreen(self.session.view()))
+
+    def action_leave(self) -> None:
+        """Ask first; a finished game is left at once."""
+        from ankh.tui.screens.dialogs import Confirm
+        if self.session.over:
+            self.leave()
+            return
+        if getattr(self.session, "networked", False):
+            question = (_("Leave the table? The others are told the game is paused.") if self.session.hosting
+                        else _("Leave the table? The others wait for you.")) + " " + self.session.come_back()
+        elif self.session.path:
+            question = _("Leave this game? It is saved as {name}: you can load it later.").format(
+                name=self.session.path.name)
+        else:
+            question = _("Leave this game? It is not saved.")
+        self.app.push_screen(Confirm(question, _("Leave"), _("Stay")),
+                             lambda yes: self.leave() if yes else None)
+
+    def leave(self) -> None:
+        self._token += 1  # forget any bot still thinking
+        close = getattr(self.session, "close", None)
+        if close is not None:
+            self.run_worker(close(), exclusive=False)
+        if self.session.path:
+            told = _("Left the game. It is saved as {name}.").format(name=self.session.path.name)
+        else:
+            told = _("Left the game.")
+        self.app.notify(told, timeout=4)
+        self.app.pop_screen()
+
+    def commands(self):
+        """This game's commands for the command palette."""
+        from textual.app import SystemCommand
+        yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
+        if self.mode == "compact":
+            for name, title, help in (
+                    ("since", _("Show what happened"), _("What each player did since your last move")),
+                    ("map", _("Show the map"), _("The city, with what changed marked")),
+                    ("hand", _("Show your hand"), _("Your cards with their full text")),
+                    ("players", _("Show the players"), _("Money, pieces, cards, your personality")),
+                    ("log", _("Show the log"), _("Everything that happened this game"))):
+                yield SystemCommand(title, help, lambda n=name: self.action_show_panel(n))
+        if self.session.path is not None:
+            yield SystemCommand(_("Save"), _("Write the game to its save file now (it is saved after "
+                                             "every move anyway)"), self.action_save)
+        yield SystemCommand(_("Leave the game"), _("Back to the title screen (asks first)"),
+                            self.action_leave)
+
+    def action_save(self) -> None:
+        self.session.save()
+        self.notify(_("Saved as {path}.").format(path=self.session.path), timeout=4)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "show_panel":
+            return self.mode == "compact"
+        if getattr(self.session, "spectating", False) and action in ("chat", "undo", "pick"):
+            return False
+        if action == "chat":
+            return getattr(self.session, "networked", False)
+        if action == "end_table":
+            return bool(getattr(self.session, "can_end_table", False))
+        if action == "results":
+            return self.session.over
+        if action == "skip":
+            return self._next is not None and self._next.kind == "bot" and self.bot_delay > 0
+        if action in ("undo", "pick") and self.session.over:
+            return False
+        if action == "undo":
+            return True
+        if action == "pick":
+            return self.view is not None and self.view.decision is not None
+        return True
