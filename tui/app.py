@@ -117,10 +117,16 @@ class AnkhApp(Localised, App[int]):
 
     def start_net_load(self, path: Path) -> None:
         """Carry on a saved networked game: back at the table where it stopped."""
+        from ankh.net.errors import ProtocolError
+        from ankh.tui.i18n import translated
         from ankh.tui.netplay import NetSession
         from ankh.tui.screens.lobby import LobbyScreen
         session = NetSession(interface=self.interface)
-        session.load(path)
+        try:
+            session.load(path)
+        except (ProtocolError, OSError) as exc:  # a game that is over (ended by its seats), a damaged save
+            self.notify(translated(exc.args[0] if exc.args else str(exc)), severity="warning", timeout=6)
+            return
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
     def start_watch(self, address: tuple[str, int]) -> None:

@@ -131,7 +131,7 @@ class SaveDir:
     def load(self) -> tuple[Any, dict[str, Any], dict[int, SeatSecrets]]:
         transcript, info = journal.read(self.journal_path.read_bytes())
         if transcript.end:
-            raise LocalProtocolError("that game is over: its seats ended it after a seat left")
+            raise LocalProtocolError(Words("that game is over: its seats ended it after a seat left"))
         secrets = {}
         for f in sorted(self.path.glob("seat*.secrets")):
             s = SeatSecrets.from_bytes(f.read_bytes())

@@ -8,7 +8,6 @@ import signal
 from pathlib import Path
 
 from ankh.tui.app import AnkhApp
-from ankh.tui.widgets.status import StatusBar
 
 from tests.net.procs import Peers
 
@@ -16,7 +15,7 @@ from .helpers import notices, play_first_options
 
 
 def status_line(app) -> str:
-    bar = app.screen.query_one(StatusBar)
+    bar = app.screen.query_one("#status")                         # the game screen's status line
     return str(bar.render())
 
 
@@ -81,3 +80,36 @@ async def test_a_joiner_whose_host_left_is_told_the_table_is_paused_and_how_to_c
             assert session.result is None                           # not the end: it waits for the host
     finally:
         peers.stop_all()
+
+
+async def test_a_save_its_seats_ended_is_not_carried_on_from_the_load_list(ankh_home: Path) -> None:
+    from ankh.net import journal
+    from ankh.net.leave import Stop, vote
+    from ankh.net.ops import Roll
+    from ankh.tui.screens.title import LoadScreen
+    from tests.net.nethelp import small_decks, table
+
+    t = table(3, seed=b"ended", decks=small_decks())
+    t.wire = lambda f, s, r: None if s == 1 else f               # Bob is gone
+    for s in t.seats:
+        s.request(Roll("never settled"))
+    t._pump()
+    L = t.seats[0].ledger
+    stop = Stop(L.index, L.basis, (1,))
+    save = ankh_home / "saves" / "net-ended"
+    save.mkdir(parents=True)
+    (save / "journal.ankh").write_bytes(journal.header(t.roster, {"role": "host"}) + b"".join(
+        journal.step(op) for op in t.transcript(0).ops) + journal.end([vote(t.seats[s].secrets, stop) for s in (0, 2)]))
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1", advertise=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        assert isinstance(app.screen, LoadScreen)
+        assert "ended by its seats after one left" in app.screen.saves[0].summary
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, LoadScreen)                  # still there: nothing to carry on
+        assert any("ended by its seats after one left. Press d to delete it." in n for n in notices(app))
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1", advertise=False, net=("load", save))
+    async with app.run_test(size=(80, 24)) as pilot:               # ankh host --load DIR: said, not carried on
+        await pilot.pause(0.2)
+        assert any("that game is over: its seats ended it after a seat left" in n for n in notices(app))
