@@ -1169,6 +1169,8 @@ class JoinNode(_Seatkeeper):
             return
         if self.peer.stop() != (offer.step, offer.basis):
             return  # not there yet: the host says it again every second
+        if not set(offer.gone) <= set(self.peer.waiting_for()):
+            return  # our log does not wait for them: the host's word alone is not this seat's to sign
         self._voted = offer
         if self.conn is not None and not self.conn.closed:
             with contextlib.suppress(ConnectionClosed):
