@@ -243,7 +243,12 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
 def _ending(roster: Roster, votes: list[bytes], ledger: Ledger, r, violation) -> str:
     """The table's end by agreement, checked against the log: who left, who
     ended it, the scores as they stood ("" and a violation if it does not hold)."""
-    waited = tuple(ledger.pending()) if ledger.op is not None else (waited_for(r) if r is not None else None)
+    if ledger.op is not None:
+        waited: tuple[int, ...] | None = tuple(ledger.pending())
+    elif r is not None:  # the rules' next step; none when the game is over: then it waited for nobody
+        waited = waited_for(r) or ()
+    else:
+        waited = None
     try:
         ending = check_votes(roster, votes, step=ledger.index, basis=ledger.basis, waited=waited)
     except RemoteProtocolError as exc:

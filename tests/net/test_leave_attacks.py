@@ -89,3 +89,23 @@ def test_a_host_and_its_bot_cannot_end_the_table_against_the_human_who_is_thinki
     node._ended(votes)
     assert node.result is not None
     assert not str(node.result.text).startswith("abandoned"), node.result.text
+
+
+def test_votes_added_to_a_finished_game_do_not_turn_it_into_an_abandoned_one() -> None:
+    """Red and Green (the host and its bot, or any two who agree) take the
+    transcript of a game played to its end and audited, and add their votes
+    that Yellow left where it ends: the game waited for nobody there, so the
+    ending must not hold (the verifier would report the winner as gone)."""
+    from ankh.net import verify
+    from ankh.net.transcript import Transcript
+
+    star = Star(star_peers(3, b"vote-after-the-end"))
+    star.play([RandomBot(random.Random(f"end:{s}")) for s in range(3)])
+    fair = star.peers[0].protocol.transcript()
+    assert verify.verify_transcript(fair.to_bytes()).status == "fair"
+    step, basis = star.peers[0].stop()
+    for gone in ((1,), (2,)):
+        stop = Stop(step, basis, gone)
+        votes = [vote(star.peers[s].protocol.secrets, stop) for s in range(3) if s not in gone]
+        report = verify.verify_transcript(Transcript(fair.roster, fair.ops, fair.pending, votes).to_bytes())
+        assert report.status == "violation" and "the end of the table" in str(report), str(report)
