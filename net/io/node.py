@@ -1179,6 +1179,8 @@ class JoinNode(_Seatkeeper):
     def _ended(self, votes: list[bytes]) -> None:
         """The host ended the table on the seats' votes: checked here against this seat's own log."""
         assert self.peer is not None
+        if self.result is not None:
+            return  # the game is over here already (its log and result are final)
         step, basis = self.peer.stop()
         try:
             ending = check_votes(self.peer.protocol.roster, votes, step=step, basis=basis,

@@ -109,3 +109,26 @@ def test_votes_added_to_a_finished_game_do_not_turn_it_into_an_abandoned_one() -
         votes = [vote(star.peers[s].protocol.secrets, stop) for s in range(3) if s not in gone]
         report = verify.verify_transcript(Transcript(fair.roster, fair.ops, fair.pending, votes).to_bytes())
         assert report.status == "violation" and "the end of the table" in str(report), str(report)
+
+
+def test_an_ending_sent_after_the_game_is_over_changes_nothing_at_a_joined_seat(tmp_path) -> None:
+    """The game is over and Yellow saved it; the host (with its bot) then
+    sends votes that Yellow left where the game ended.  Yellow keeps its
+    result and its saved game as they were (and does not crash writing to the
+    journal it closed)."""
+    from ankh.net import verify
+    from ankh.net.io.node import SaveDir
+
+    star = Star(star_peers(3, b"ended-after-the-end"))
+    star.play([RandomBot(random.Random(f"after:{s}")) for s in range(3)])
+    node, _link, _ = seated(star, 1)
+    node.save = SaveDir(tmp_path / "save")
+    node.save.create(star.peers[1].protocol.roster, {"role": "join"}, {1: star.peers[1].protocol.secrets})
+    node.journal_steps(star.peers[1])
+    node.finish_game(star.peers[1])
+    result, saved = node.result, (tmp_path / "save" / "game.ankh").read_bytes()
+    step, basis = star.peers[1].stop()
+    stop = Stop(step, basis, (1,))
+    node._ended([vote(star.peers[s].protocol.secrets, stop) for s in (0, 2)])
+    assert node.result is result and (tmp_path / "save" / "game.ankh").read_bytes() == saved
+    assert verify.verify_transcript(tmp_path / "save" / "game.ankh").status == "fair"
