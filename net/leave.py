@@ -114,6 +114,15 @@ def check_votes(roster: Roster, votes: Iterable[bytes], *, step: int, basis: byt
     return Ending(stop, tuple(voters[i] for i in order), tuple(kept[i] for i in order))
 
 
+def people_agreed(ending: Ending, seats: int, bots: Iterable[int]) -> bool:
+    """Did more than half of the people still there agree?  The host (seat 0)
+    speaks for the bots it seats: their votes are its own, not more voices (a
+    host with bots could otherwise outvote every person at the table)."""
+    bots = set(bots) - {0}
+    people = [s for s in range(seats) if s not in ending.stop.gone and s not in bots]
+    return sum(1 for s in ending.voters if s in people) >= len(people) // 2 + 1
+
+
 GONE_AFTER = 60.0  # seconds a seat the game waits for is gone before the others may end the table
 MOVE_CLOCK = 300.0  # seconds a connected seat may keep the game waiting before the same
 

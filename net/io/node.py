@@ -29,7 +29,7 @@ from .. import home, journal
 from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..hub import Hub
-from ..leave import GONE_AFTER, MOVE_CLOCK, Ending, News, Patience, Stop, check_votes, vote
+from ..leave import GONE_AFTER, MOVE_CLOCK, Ending, News, Patience, Stop, check_votes, people_agreed, vote
 from ..lobby import (
     CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
     points_message, watch_intro,
@@ -949,6 +949,7 @@ class JoinNode(_Seatkeeper):
         self.seat = -1
         self.secrets: SeatSecrets | None = None
         self._bot_keys: set[bytes] = set()
+        self.bot_seats: tuple[int, ...] = ()  # the host's bots, by seat (their votes are the host's)
         self.table = b""
         self._seat_keys: list[bytes] = []
         self._seat_names: list[str] = []
@@ -1182,9 +1183,11 @@ class JoinNode(_Seatkeeper):
         if self.result is not None:
             return  # the game is over here already (its log and result are final)
         step, basis = self.peer.stop()
+        roster = self.peer.protocol.roster
         try:
-            ending = check_votes(self.peer.protocol.roster, votes, step=step, basis=basis,
-                                 waited=self.peer.waiting_for() or None)
+            ending = check_votes(roster, votes, step=step, basis=basis, waited=self.peer.waiting_for() or None)
+            if not people_agreed(ending, roster.size, self.bot_seats):
+                raise RemoteProtocolError("the host's bots voted, but not enough of the people still there")
         except RemoteProtocolError as exc:
             self.end(Result(Words("aborted: the host ended the table without the seats' agreement: {why}",
                                   why=exc.message)))
@@ -1211,6 +1214,7 @@ class JoinNode(_Seatkeeper):
         self.start, self.start_msg, self.seat = start, msg, seat
         self.report("start", start)
         self.check_players(start, seat, self._bot_keys)
+        self.bot_seats = tuple(s for s, key in enumerate(start.identities) if key in self._bot_keys)
         self.secrets = SeatSecrets.generate(start.game_id, seat, self.identity)
         assert self.conn is not None
         self.conn.send_nowait(encode({"t": "key", "key": self.secrets.identity.public_key,

@@ -19,10 +19,10 @@ class _Paused(Exception):
     pass
 
 
-def paused_when(seat: int, seed: bytes) -> Star:
-    """A game of three through the star, played by bots until ``seat`` has a move to make."""
-    star = Star(star_peers(3, seed))
-    bots = [RandomBot(random.Random(f"{seed!r}:{s}")) for s in range(3)]
+def paused_when(seat: int, seed: bytes, players: int = 3) -> Star:
+    """A game through the star, played by bots until ``seat`` has a move to make."""
+    star = Star(star_peers(players, seed))
+    bots = [RandomBot(random.Random(f"{seed!r}:{s}")) for s in range(players)]
     rounds = [0]
 
     def after(st: Star) -> None:
@@ -132,3 +132,22 @@ def test_an_ending_sent_after_the_game_is_over_changes_nothing_at_a_joined_seat(
     node._ended([vote(star.peers[s].protocol.secrets, stop) for s in (0, 2)])
     assert node.result is result and (tmp_path / "save" / "game.ankh").read_bytes() == saved
     assert verify.verify_transcript(tmp_path / "save" / "game.ankh").status == "fair"
+
+
+def test_a_host_and_its_bot_cannot_outvote_the_person_still_at_the_table() -> None:
+    """Red hosts with a bot at Yellow; Green and Blue are people, and the game
+    waits for Blue, gone.  Red and its bot make two votes of the three seats
+    left, but one voice: Green, the other person there, did not agree, so
+    Green does not take the table as ended (with Green's vote it does)."""
+    star = paused_when(3, b"bots-outvote", players=4)
+    step, basis = star.peers[2].stop()
+    stop = Stop(step, basis, (3,))
+    votes = {s: vote(star.peers[s].protocol.secrets, stop) for s in (0, 1, 2)}
+    node, _link, _ = seated(star, 2)
+    node.bot_seats = (1,)
+    node._ended([votes[0], votes[1]])
+    assert str(node.result.text).startswith("aborted: the host ended the table without the seats' agreement")
+    node, _link, _ = seated(star, 2)
+    node.bot_seats = (1,)
+    node._ended([votes[0], votes[1], votes[2]])
+    assert str(node.result.text).startswith("abandoned: blue left the game"), node.result.text
