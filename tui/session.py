@@ -17,7 +17,7 @@ from typing import Any
 from ankh.core.game import COLOURS, Decision, Game, RulesError, game_of_record, get
 from ankh.net import journal
 from ankh.net.errors import ProtocolError
-from ankh.net.home import saves_dir
+from ankh.net.home import make_dirs, saves_dir
 from ankh.net.local import LocalGame
 
 from ankh.tui.bots import bot_kinds, default_bot_kind, make_bot
@@ -246,7 +246,7 @@ class GameSession:
         """Write the record so far (the screen does after every change)."""
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path.parent)
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(self.save_text(), encoding="utf-8")
         tmp.replace(self.path)
