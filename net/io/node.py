@@ -135,7 +135,8 @@ class SaveDir:
         why) and is left as it is."""
         try:
             transcript, info = journal.read(self.journal_path.read_bytes())
-            _check_info(info, transcript.roster)
+            if not transcript.end:  # (an ended game is over, whatever its header says)
+                _check_info(info, transcript.roster)
             secrets = {}
             for f in sorted(self.path.glob("seat*.secrets")):
                 s = SeatSecrets.from_bytes(f.read_bytes())
