@@ -300,6 +300,9 @@ class Game:
     name: str = ""
     #: How many seats it takes.
     seats: tuple[int, ...] = ()
+    #: Whether its tables may be played over the network (every request its
+    #: rules ask has a protocol step that answers it fairly).
+    networked: bool = True
     #: The bots by kind, best first: ``{"search": (module, class), ...}``; a
     #: bot is ``cls(rng).choose(state, decision)``, ``rng`` a ``random.Random``
     #: the caller owns.  ``NET_BOTS`` are the kinds a networked table may seat,

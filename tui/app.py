@@ -16,6 +16,7 @@ from textual.screen import Screen
 
 from ankh.tui.i18n import _, Localised, N_, NP_, translated
 from ankh.tui.bots import NET_BOT_KINDS
+from ankh.core.game import DEFAULT
 from ankh.tui.games import ui
 from ankh.tui.screens.dialogs import MIN_HEIGHT, MIN_WIDTH, TooSmall
 from ankh.tui.screens.title import GameSetup, TitleScreen
@@ -93,7 +94,9 @@ class AnkhApp(Localised, App[int]):
 
     def start_new(self, setup: GameSetup) -> None:
         from ankh.tui.session import GameSession
-        self.open_game(GameSession.new(setup.players, setup.you, setup.bots, setup.kind, seed=self.seed))
+        from ankh.core.game import get
+        self.open_game(GameSession.new(setup.players, setup.you, setup.bots, setup.kind, seed=self.seed,
+                                       game=get(setup.game)))
 
     def start_load(self, path: Path) -> None:
         from ankh.tui.session import GameSession
@@ -157,9 +160,11 @@ class AnkhApp(Localised, App[int]):
 
     def action_help(self, tab: str = "rules") -> None:
         """Open the help (built once, then kept) at ``tab``: rules, cards or keys."""
-        if not self.is_screen_installed("help"):
-            self.install_screen(ui(self.current_game()).help_screen()(tab), "help")
-        help_screen = self.get_screen("help")
+        game = self.current_game()
+        name = "help" if game in (None, DEFAULT) else f"help-{game}"   # each game has its own rules
+        if not self.is_screen_installed(name):
+            self.install_screen(ui(self.current_game()).help_screen()(tab), name)
+        help_screen = self.get_screen(name)
         if self.screen is not help_screen:
             self.push_screen(help_screen)
         help_screen.show_tab(tab)

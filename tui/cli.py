@@ -5,7 +5,7 @@ import argparse
 import json
 import sys
 
-from ankh.core.game import DEFAULT, GAMES
+from ankh.core.game import DEFAULT, GAMES, get
 from ankh.tui.bots import NET_BOT_KINDS
 from ankh.tui.i18n import LANGUAGES, _, choose_language, set_language
 
@@ -134,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
         return run(["--net", "watch", args.address, *(["--interface", args.interface] if args.interface else []),
                     *rest])
     if args.command in ("host", "join"):
+        if args.game is not None and not get(args.game).networked:
+            parser.error(_("{game} cannot be played over the network yet: only against bots").format(
+                game=get(args.game).name))
         if args.command == "host" and not 0 <= args.bots < args.seats:
             parser.error(_("--bots must be between 0 and {most}").format(most=args.seats - 1))
         if args.headless:

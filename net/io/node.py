@@ -335,9 +335,12 @@ class HostNode(_Seatkeeper):
                  advertise: bool = True, ready: bool = True, spectator_chat: bool = True,
                  kind: str = DEFAULT_KIND):
         super().__init__(report=report, decide=decide, save=None)
-        seat_range = game_of(kind).seats
+        game = game_of(kind)
+        if not game.networked:
+            raise LocalProtocolError(f"{game.name} cannot be played over the network yet: only against bots")
+        seat_range = game.seats
         if seats not in seat_range:
-            raise LocalProtocolError(f"{game_of(kind).name} seats {seat_range[0]} to {seat_range[-1]}, not {seats}")
+            raise LocalProtocolError(f"{game.name} seats {seat_range[0]} to {seat_range[-1]}, not {seats}")
         self.chat_counts: dict[int, list[float]] = {}  # recent chat times per seat (the rate limit)
         self._said = 0
         self.abandon_after = ABANDON_AFTER
@@ -1251,6 +1254,8 @@ class JoinNode(_Seatkeeper):
         """Why this seat will not play the game ``kind`` (None: it will)."""
         if kind not in GAMES:
             return Words("refused: the table plays a game this program does not know ({kind})", kind=kind)
+        if not game_of(kind).networked:
+            return Words("refused: {game} cannot be played over the network yet", game=game_of(kind).name)
         if self.want is not None and kind != self.want:
             return Words("refused: the table plays {game}, not {wanted}", game=game_of(kind).name,
                          wanted=game_of(self.want).name)

@@ -29,7 +29,7 @@ def test_r15_start_card_from_the_third_house_and_guild_point():
     assert hand(g, 0) == [0, 0, 0, 1, 0] and gp(g, 0, "grain") == 1
     assert hand(g, 1) == [0, 1, 0, 0, 0] and gp(g, 1, "lumber") == 1
     assert hand(g, 2) == [0, 0, 0, 0, 1] and sum(s.gp[10:15]) == 0
-    from ankh.core.guilds.rules import has_licence
+    from ankh.core.guilds.pieces import has_licence
     assert has_licence(s, 2) and not has_licence(s, 0)   # V34 touches the Thieves' Guild
     assert s.turn == 1 and s.active == 0 and s.phase == "C"
 

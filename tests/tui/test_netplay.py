@@ -165,10 +165,12 @@ async def test_the_watch_screen_says_when_the_table_hides_its_chat(tmp_path):
                     save_root=tmp_path, bind="127.0.0.1", advertise=False, spectator_chat=False)
     port = await host.open()
     game = asyncio.ensure_future(host.run())
+    while host.hub is None or host.hub.host.engine.turn < 2:  # the setup's proofs done (as in test_watch)
+        await asyncio.sleep(0.05)
     session = WatchSession()
     session.follow("127.0.0.1", port)
     await asyncio.wait_for(game, 120)
-    for _ in range(200):
+    for _ in range(2400):  # the spectator checks the whole log after the table: on a busy machine, a while
         if session.node.result is not None:
             break
         await asyncio.sleep(0.05)
