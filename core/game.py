@@ -62,6 +62,67 @@ class Line:
     text: str
 
 
+def read_record(text: str, game_id: str, game_name: str, seats: tuple[int, ...]
+                ) -> tuple[int, list[tuple[int, str, str]], list[Line]]:
+    """A record's text split as every game writes it: the number of players,
+    the other setup lines ``(line number, key, value)`` in order, and the
+    :class:`Line` s of moves and chance outcomes.  Blank lines and ``#``
+    comments are skipped; a ``game:`` line must name ``game_id``; raises
+    :class:`RecordError` naming the line."""
+    players = seats[-1]
+    setup: list[tuple[int, str, str]] = []
+    lines: list[Line] = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("*"):
+            lines.append(Line(n, "*", line[1:].strip()))
+            continue
+        key, sep, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if not sep:
+            raise RecordError(n, f"expected 'key: value' or 'colour: move', got {line!r}")
+        if key in COLOURS:
+            if not value:
+                raise RecordError(n, "a move line needs a move after the colon")
+            lines.append(Line(n, key, value))
+            continue
+        if lines:
+            raise RecordError(n, f"setup line {key!r} after the moves began")
+        if key == "game":
+            if value != game_id:
+                raise RecordError(n, f"this is a record of another game ({value!r}), "
+                                     f"not of {game_name} ({game_id!r})")
+        elif key == "players":
+            if not value.isdigit() or int(value) not in seats:
+                many = f"{seats[0]} or {seats[1]}" if len(seats) == 2 else f"{seats[0]} to {seats[-1]}"
+                raise RecordError(n, f"{game_name} is for {many} players")
+            players = int(value)
+        else:
+            setup.append((n, key, value))
+    return players, setup, lines
+
+
+def record_seat(word: str, players: int, n: int) -> int:
+    """The seat a record's line ``n`` names by colour."""
+    if word not in COLOURS[:players]:
+        raise RecordError(n, f"{word!r} is not a seat in a {players}-player game "
+                             f"({', '.join(COLOURS[:players])})")
+    return COLOURS.index(word)
+
+
+def record_seats(value: str, players: int, n: int) -> dict[int, str]:
+    """A ``seats:`` line: who sits where, ``COLOUR=person`` or ``COLOUR=bot:KIND``."""
+    seats = {}
+    for word in value.split():
+        colour, _, who = word.partition("=")
+        if who != "person" and not (who.startswith("bot:") and len(who) > 4):
+            raise RecordError(n, f"{word!r}: a seat is COLOUR=person or COLOUR=bot:KIND")
+        seats[record_seat(colour, players, n)] = who
+    return seats
+
+
 def game_of_record(text: str) -> str:
     """The id a record names on its ``game:`` line (before its moves), else
     the default game's."""
@@ -148,14 +209,26 @@ class PickRandom(NamedTuple):
 
 class StealRandom(NamedTuple):
     """``thief`` takes one card, chosen uniformly at random, from ``victim``'s
-    hand of hidden cards ``handles`` (of ``deck``).  Answer with ``(handle,
-    card)``: the handle taken and its id where this engine may know it (the
-    thief's, the victim's, an engine that sees all), else None."""
+    hand of hidden cards (of ``deck``), which ``handles`` name in an order only
+    the victim knows: the card taken goes to the thief under its handle.
+    Answer with ``(handle, card)``: the handle taken and its id where this
+    engine may know it (the thief's, the victim's, an engine that sees all),
+    else None.
+
+    ``hand`` names the victim's cards by the handles they had until now, where
+    they have any (cards of a hidden deck, or that an earlier steal moved);
+    then ``handles`` are as many handles never used before, which the cards
+    take in an order only the victim knows: nobody else can tell which went.
+    The victim's rules learn its new order by asking ``ShowCards(deck, its
+    handles, victim)`` next.  (Without ``hand`` the table knows the victim's
+    cards by ``handles`` already: a local table's game that lays them out
+    itself, :meth:`Game.table_answer`.)"""
     deck: str
     handles: tuple[int, ...]
     victim: int
     thief: int
     purpose: str
+    hand: tuple[int, ...] = ()
 
 
 Request = RollDie | DealCard | Reveal | PassCard | ShowCards | PickRandom | StealRandom
@@ -227,6 +300,9 @@ class Game:
     name: str = ""
     #: How many seats it takes.
     seats: tuple[int, ...] = ()
+    #: Whether its tables may be played over the network (every request its
+    #: rules ask has a protocol step that answers it fairly).
+    networked: bool = True
     #: The bots by kind, best first: ``{"search": (module, class), ...}``; a
     #: bot is ``cls(rng).choose(state, decision)``, ``rng`` a ``random.Random``
     #: the caller owns.  ``NET_BOTS`` are the kinds a networked table may seat,
@@ -299,6 +375,14 @@ class Game:
         """The answer ``record`` fixes for a random pick, if any."""
         return None
 
+    def table_answer(self, state: Any, req: Any, rng: Any, orders: dict[str, list]) -> Any:
+        """A local table's answer to ``req`` where the game answers it its own
+        way (a steal from a hand the engine lays out itself, say), drawing any
+        chance from ``rng``; :data:`NotImplemented` leaves it to the table (dice,
+        picks, cards of the hidden decks by their orders, a steal of a deck's
+        card)."""
+        return NotImplemented
+
     def chance_text(self, state: Any, req: Any, answer: Any, orders: dict | None = None) -> str | None:
         """A chance outcome as a record line (without ``* ``), or None for those
         that follow from the deck orders (deals, reveals)."""
@@ -326,6 +410,7 @@ class Game:
 #: the default: files and tables that name no game are of it.
 GAMES: Final[dict[str, str]] = {
     "morpork": "ankh.core.morpork.game",
+    "guilds": "ankh.core.guilds.game",
 }
 DEFAULT: Final = "morpork"
 

@@ -35,6 +35,7 @@ import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from . import group
 from .errors import LocalProtocolError
@@ -192,6 +193,15 @@ def shuffle(points: Sequence[bytes], secrets: DeckSecrets) -> tuple[bytes, list[
 SHADOWS = 40  # soundness 2**-40 per shuffle
 
 
+class ShuffleSecrets(Protocol):
+    """What a shuffler keeps: its scalar ``e``, its permutation and its nonce key
+    (a deck's ``DeckSecrets``, a hand's ``steal.StealSecrets``)."""
+
+    e: int
+    perm: list[int]
+    nonce_key: bytes
+
+
 def shuffle_context(game_id: bytes, seat: int, deck: str, E: bytes) -> bytes:
     return b"".join(
         len(p).to_bytes(2, "little") + p for p in (b"ankh/v1/shuffle", game_id, bytes([seat]), deck.encode(), E)
@@ -207,7 +217,7 @@ def _shadow_hash(context: bytes, i: int, F: bytes, S: Sequence[bytes]) -> bytes:
 
 
 def _shadow_secrets(
-    context: bytes, X: Sequence[bytes], Z: Sequence[bytes], secrets: DeckSecrets, spec: DeckSpec, k: int
+    context: bytes, X: Sequence[bytes], Z: Sequence[bytes], secrets: ShuffleSecrets, spec: DeckSpec, k: int
 ) -> list[tuple[int, bytes, list[int]]]:
     """The prover's (f_i, X25519 form, sigma_i), derived from its seed and the whole statement."""
     statement = hashlib.sha512(context + b"".join(X) + b"".join(Z)).digest()
@@ -224,7 +234,7 @@ def commit_shadows(
     context: bytes,
     X: Sequence[bytes],
     Z: Sequence[bytes],
-    secrets: DeckSecrets,
+    secrets: ShuffleSecrets,
     spec: DeckSpec,
     k: int = SHADOWS,
 ) -> bytes:
@@ -240,7 +250,7 @@ def open_shadows(
     context: bytes,
     X: Sequence[bytes],
     Z: Sequence[bytes],
-    secrets: DeckSecrets,
+    secrets: ShuffleSecrets,
     spec: DeckSpec,
     bits: Sequence[int],
 ) -> tuple[bytes, bytes]:

@@ -273,6 +273,25 @@ def seal(
     return bytes([seat]) + signature + payload
 
 
+def signed_slot(frame: bytes, keys: KeyRing, game_id: bytes) -> tuple[int, int] | None:
+    """(signer, seq) of a frame validly signed for this game, whatever its body; else None.
+
+    Two different frames with one signer and one sequence number are that
+    signer's equivocation, well-formed or not: it signed both."""
+    if type(frame) is not bytes or len(frame) <= HEADER_LEN:
+        return None
+    signer = frame[0]
+    if signer >= len(keys) or not keys.verify(signer, frame[1:HEADER_LEN], context(game_id) + frame[HEADER_LEN:]):
+        return None
+    try:
+        seq = unpack_strict(frame[HEADER_LEN:])["seq"]
+    except (RemoteProtocolError, KeyError, TypeError):
+        return None
+    if type(seq) is not int or not 0 <= seq <= MAX_SEQ:
+        return None
+    return signer, seq
+
+
 def open_frame(
     frame: bytes,
     *,

@@ -377,3 +377,33 @@ def dleq_verify(
         ]
     except GroupError:
         return [-1]
+
+
+# -- a proof of knowledge of one discrete logarithm (Schnorr) -------------------
+#
+# Statement: Q = x*P for a secret x, any base P (a card's point, a hand slot).
+# Prover: w; A = w*P; c = H(context, P, Q, A); s = w + c*x.  Verifier: A is
+# sP +- cQ.  Soundness rests on knowledge: two answers to one A give x.
+
+
+def dlog_prove(context: bytes, x: int, P: bytes, Q: bytes, nonce_key: bytes) -> tuple[bytes, bytes]:
+    """Returns (A, s)."""
+    statement = hashlib.sha512(context + P + Q).digest()
+    for attempt in range(1000):
+        w, w_n = secret_scalar(nonce_key, b"dlog-w", statement, attempt.to_bytes(4, "little"))
+        A = mul_n(w_n, P)
+        c, _ = challenge(b"ankh/v1/dlog", statement, A)
+        s = (w + c * x) % L
+        if s:
+            return A, scalar_to_bytes(s)
+    raise GroupError("could not build a proof")  # pragma: no cover
+
+
+def dlog_verify(context: bytes, P: bytes, Q: bytes, A: bytes, s_bytes: bytes) -> bool:
+    statement = hashlib.sha512(context + P + Q).digest()
+    c, c_n = challenge(b"ankh/v1/dlog", statement, A)
+    try:
+        check_point(A)
+        return is_sum(A, mul(scalar_from_bytes(s_bytes), P), mul_n(c_n, Q))
+    except GroupError:
+        return False

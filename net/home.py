@@ -39,6 +39,7 @@ ENV_SSH = "ANKH_SSH"
 # For a guest over SSH, the short code that brings their home back if they log in
 # again with it as user name soon after dropping (``net/io/ssh.py``, GUEST_GRACE).
 ENV_BACK = "ANKH_SSH_BACK"
+ENV_SSH_JOIN = "ANKH_SSH_JOIN"  # the addresses a player over SSH may type (see ssh_may_join)
 
 MAX_NAME = 24
 _NAME_RE = re.compile(r"[^\W_][\w .'-]*", re.UNICODE)
@@ -87,11 +88,33 @@ def ssh_back_code() -> str | None:
     return os.environ.get(ENV_BACK) or None
 
 
+def ssh_may_join(host: str, port: int, found: list[tuple[str, int]]) -> bool:
+    """May this program connect to ``host:port``?  Anywhere, when not run for
+    ``ankh serve --ssh``; over SSH only to a table found on the network
+    (``found``: addresses and ports), or to an address the server's operator
+    allows (:data:`ENV_SSH_JOIN`: ``HOST`` or ``HOST:PORT``, comma-separated):
+    a stranger logged in over SSH must not use the server to probe the
+    network it stands in."""
+    if ssh_player() is None:
+        return True
+    if (host, port) in found:
+        return True
+    for allowed in os.environ.get(ENV_SSH_JOIN, "").split(","):
+        allowed = allowed.strip()
+        a_host, sep, a_port = allowed.rpartition(":")
+        if not sep or not a_port.isdigit() or (":" in a_host and not a_host.endswith("]")):
+            a_host, a_port = allowed, ""  # HOST alone (an IPv6 address without brackets too)
+        if allowed and a_host.strip("[]") == host and (not a_port or int(a_port) == port):
+            return True
+    return False
+
+
 # -- writing safely -------------------------------------------------------------
 
 
-def _make_dirs(path: Path) -> None:
-    """Create ``path`` and any missing parents as 0700 (existing ones stay as they are)."""
+def make_dirs(path: Path) -> None:
+    """Create ``path`` and any missing parents as 0700 (existing ones stay as they are):
+    every folder the game makes is its owner's only, whatever the umask."""
     missing = []
     p = path
     while not p.exists():
@@ -138,7 +161,7 @@ def _install(path: Path, data: bytes, *, replace: bool) -> bool:
 
     With ``replace=False`` an existing file wins and the result is False.
     """
-    _make_dirs(path.parent)
+    make_dirs(path.parent)
     tmp = _write_temp(path.parent, data)
     try:
         if replace:

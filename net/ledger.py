@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import deck as decks
-from . import dice, group
-from .deck import Disclosure, KeyMessage, LockMessage, PublicDeck
+from . import dice, group, steal
+from .deck import Disclosure, KeyMessage, LockMessage, PublicDeck, unlock
 from .envelope import INNER, MAX_BIN, Envelope, open_frame
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
 from .group import GroupError
@@ -44,8 +44,12 @@ from .ops import (
     Reveal,
     Roll,
     Show,
+    ShowSlots,
     ShuffleBy,
     ShuffleDeck,
+    StealCard,
+    StealOpen,
+    StealPick,
     Sync,
     from_wire,
     to_wire,
@@ -82,6 +86,7 @@ BODIES = {
     ),
     "move": Map({**_COMMON, "move": List(Either(Int(-8, 2**16), Str(32)), 8, min_len=1)}),
     "sync": Map(dict(_COMMON)),
+    **{kind: Map({**_COMMON, **fields}) for kind, fields in steal.FIELDS.items()},
 }
 INNER_KINDS = {"keys": KEYS_BODY}
 
@@ -115,7 +120,9 @@ class _Step:
 
 
 class Ledger:
-    def __init__(self, roster: Roster, *, viewer: int | None = None, boxes: Boxes | None = None) -> None:
+    def __init__(
+        self, roster: Roster, *, viewer: int | None = None, boxes: Boxes | None = None, master: bytes | None = None
+    ) -> None:
         self.roster = roster
         self.n = roster.size
         self.viewer = viewer
@@ -134,12 +141,26 @@ class Ledger:
         self.chains: list[dice.ChainState | None] = [None] * self.n
         self.decks: dict[str, PublicDeck] = {}
         self.private: dict[tuple[str, int], dict[int, int]] = {}
+        # The ephemeral keys of the private messages of the steps done: one reused would
+        # let its receiver's disclosure (in a dispute) open the earlier message too.  Only
+        # finished steps count: within a step, arrival order (the relay's) proves nothing.
+        self.ephemerals: set[bytes] = set()
         self.rolls = 0
         self.dealt = 0
         self.revealed = 0
         self.audit: AuditOutcome | None = None
         self.anomalies: list[Anomaly] = []
         self._scratch: dict[int, Any] = {}
+        # Hands of cards the rules keep face up but a steal hides (only hidden slots
+        # live here between steals), the steal under way, and what the viewer
+        # knows of its own hidden slots (``master``: its seed, for its own steals).
+        self.hands: dict[str, steal.Hands] = {}
+        self.steal: steal.Steal | None = None
+        self.hand_keys: dict[str, steal.HandKeys] = {}
+        self.master = master
+        # Cards of a hidden deck that a steal took into the hand of the same name
+        # (by position): they are slots from then on, never a deck's cards again.
+        self.handed: dict[str, set[int]] = {}
 
     # -- bookkeeping ------------------------------------------------------------
 
@@ -176,6 +197,13 @@ class Ledger:
             h.update(repr([sorted((t, sorted(v)) for t, v in s.items()) for s in d.shown]).encode())
         h.update(repr(sorted((k, sorted(v.items())) for k, v in self.private.items())).encode())
         h.update(repr(self.chains).encode())
+        h.update(repr(sorted(self.ephemerals)).encode())
+        for name, hand in self.hands.items():
+            h.update(repr((name, sorted(hand.slots.items()), hand.held, hand.steals)).encode())
+        h.update(repr(sorted((k, sorted(v)) for k, v in self.handed.items())).encode())
+        st = self.steal
+        if st is not None:
+            h.update(repr((st.handles, st.Y, st.Z, st.E, st.C, st.bits, st.pick, st.delivered)).encode())
         return h.digest()
 
     # -- which steps are legal, and who answers them -----------------------------
@@ -189,6 +217,10 @@ class Ledger:
         if isinstance(op, Deal):
             return [s for s in everyone if s != op.to]
         if isinstance(op, Move):
+            return [op.seat]
+        if isinstance(op, (StealCard, StealOpen)):
+            return [op.victim]
+        if isinstance(op, ShowSlots):
             return [op.seat]
         if isinstance(op, Reveal):
             d = self.decks[op.deck]
@@ -219,6 +251,8 @@ class Ledger:
             return "hello comes first"
         if self.audit is not None and not isinstance(op, Sync):
             return "the game is over: the decks were audited"
+        if self.steal is not None and not isinstance(op, (StealPick, StealOpen)):
+            return "a steal is under way: its pick and its opening come first"
         if isinstance(op, (Sync, Roll)):
             return None
         if isinstance(op, Move):
@@ -232,6 +266,8 @@ class Ledger:
         if isinstance(op, Audit):
             unready = [name for name, d in self.decks.items() if not d.ready]
             return f"decks not ready: {unready}" if unready else None
+        if isinstance(op, (StealCard, StealPick, StealOpen, ShowSlots)):
+            return self._steal_problem(op)
         deck_name = op.deck  # type: ignore[union-attr]
         d = self.decks.get(deck_name)
         if d is None:
@@ -250,6 +286,9 @@ class Ledger:
         if isinstance(op, (Deal, Draw)):
             if positions != tuple(range(d.cursor, d.cursor + len(positions))):
                 return f"{deck_name}: the next cards are {d.cursor}.., not {positions}"
+        handed = sorted(self.handed.get(deck_name, set()).intersection(positions))
+        if handed:
+            return f"{deck_name}: positions {handed} went into a hand in a steal: they are no deck's cards now"
         if isinstance(op, (Deal, Show)) and not 0 <= op.to < self.n:
             return f"no seat {op.to}"
         if not self.senders(op):
@@ -269,17 +308,103 @@ class Ledger:
             return None if d.challenge is None else f"{d.name}: the challenge is already fixed"
         return None if d.challenge is not None else f"{d.name}: the shuffle has no challenge yet"
 
+    def _steal_problem(self, op: StealCard | StealPick | StealOpen | ShowSlots) -> str | None:
+        if isinstance(op, ShowSlots):
+            hand = self.hands.get(op.hand)
+            if hand is None or not 0 <= op.seat < self.n:
+                return f"no hidden cards of {op.hand} to show"
+            gone = [h for h in op.slots if h not in hand.hidden(op.seat)]
+            if gone:
+                return f"{op.hand}: slots {gone} are not hidden cards of seat {op.seat} (spent, or stolen away)"
+            return None
+        if not (0 <= op.victim < self.n and 0 <= op.thief < self.n) or op.victim == op.thief:
+            return f"seat {op.thief} cannot steal from seat {op.victim}"
+        st = self.steal
+        if isinstance(op, StealCard):
+            if st is not None:
+                return "a steal is already under way"
+            hand = self.hands.get(op.hand)
+            if hand is not None and hand.spec.cards != op.kinds:
+                return f"{op.hand}: the card kinds are {hand.spec.cards}, not {op.kinds}"
+            if hand is None:
+                try:
+                    decks.DeckSpec.of(op.hand, op.kinds)  # names and card kinds as a deck's
+                except LocalProtocolError as exc:
+                    return str(exc)
+            if not 0 < len(op.slots) <= steal.MAX_HAND:
+                return f"cannot steal from a hand of {len(op.slots)} cards"
+            if any(type(e) is str and e not in op.kinds for e in op.slots):
+                return f"{op.hand}: a card kind that is not one of {op.kinds}"
+            hidden = hand.hidden(op.victim) if hand is not None else ()
+            listed = [e for e in op.slots if type(e) is int]
+            d = self.decks.get(op.hand)
+            if d is not None:  # the hand of a hidden deck's cards: its dealt cards enter by position
+                if op.kinds != d.spec.cards:
+                    return f"{op.hand}: the deck's cards are {d.spec.cards}, not {op.kinds}"
+                if any(type(e) is str for e in op.slots):
+                    return f"{op.hand}: a hand of a hidden deck's cards holds no face-up card"
+                taken = self.handed.get(op.hand, set())
+                bad = [p for p in listed if p < d.size and (p not in d.dealt or p in d.public or p in taken)]
+                if bad:
+                    return f"{op.hand}: positions {bad} are not hidden cards dealt from the deck"
+                listed = [e for e in listed if e >= d.size]
+            if sorted(listed) != sorted(hidden):
+                return f"{op.hand}: seat {op.victim} holds the hidden slots {list(hidden)}, not {listed}"
+            return None
+        if st is None or (st.hands.name, st.victim, st.thief) != (op.hand, op.victim, op.thief):
+            return "no such steal under way"
+        if isinstance(op, StealPick):
+            return None if st.Z and st.pick is None else "the steal is not waiting for its pick"
+        return None if st.pick is not None and st.delivered is None else "the steal is not waiting for its opening"
+
     def begin(self, op: Op) -> None:
         problem = self.problem(op)
         if problem is not None:
             raise LocalProtocolError(problem)
         if isinstance(op, ShuffleDeck):
             self.decks[op.spec.name] = PublicDeck(op.spec, self.n)
+        if isinstance(op, StealCard):
+            hand = self.hands.get(op.hand)
+            d = self.decks.get(op.hand)
+            if hand is None:
+                hand = self.hands[op.hand] = steal.Hands(op.hand, op.kinds, self.n)
+                if d is not None:
+                    hand.next_handle = d.size  # the deck's positions are its cards' handles; fresh ones follow
+                if self.viewer is not None:
+                    self.hand_keys[op.hand] = steal.HandKeys(hand, self.viewer)
+            if d is not None:
+                self._take_from_deck(d, hand, op)
+            hand.arrange(op.victim, op.slots)
+            context = steal.steal_context(self.roster.game_id, self.basis, hand, op.victim, op.thief)
+            self.steal = steal.begin(hand, op.victim, op.thief, context)
         self.op = op
         self.op_wire = to_wire(op, self.index)
         self._senders = self.senders(op)
         self.got = {}
         self._scratch = {}
+
+    def _take_from_deck(self, d: PublicDeck, hand: steal.Hands, op: StealCard) -> None:
+        """The victim's cards of hidden deck ``d`` enter the steal as hidden slots, under
+        their positions: a dealt card's public point is ``k*P(card)``, ``k`` the product
+        of every seat's key for its position, which only its holder knows."""
+        positions = [e for e in op.slots if type(e) is int and e < d.size]
+        keys = self.hand_keys.get(op.hand) if self.viewer == op.victim and self.master is not None else None
+        own = decks.DeckSecrets(self.master, self.roster.game_id, d.spec) if keys is not None and positions else None
+        for p in positions:
+            hand.slots[p] = steal.Slot(d.final[p])
+            hand.owner[p] = op.victim
+            hand.held[op.victim].append(p)
+            self.handed.setdefault(d.name, set()).add(p)
+            if own is None or keys is None:
+                continue
+            material = {**d.keys[p], **self.private.get((d.name, p), {}), op.victim: own.key(p)}
+            card = unlock(d, p, material) if len(material) == self.n else None
+            if card is None:
+                raise LocalProtocolError(f"seat {op.victim} does not know its card at {d.name} {p}")
+            rho = 1
+            for k in material.values():
+                rho = rho * k % group.L
+            keys.learn(p, card, rho)
 
     def pending(self) -> list[int]:
         """Seats whose message the current step still needs."""
@@ -476,6 +601,9 @@ class Ledger:
             bits = dice.bits(self.roster.game_id, self.index, f"shuffle:{op.deck}:{op.seat}", decks.SHADOWS, values)
             self.decks[op.deck].challenge = bits
             return bits
+        if isinstance(op, StealPick):  # the steal's challenge and the slot it takes
+            assert self.steal is not None
+            return steal.draw(self.steal, self.roster.game_id, self.index, values)
         index = self.rolls
         self.rolls += 1
         if isinstance(op, Roll):
@@ -564,6 +692,8 @@ class Ledger:
             group.check_group_point(env.body["eph"])
         except GroupError as exc:
             raise self.blame(env.sender, f"private message with an unusable ephemeral key: {exc}") from None
+        if env.body["eph"] in self.ephemerals:
+            raise self.blame(env.sender, "private message under an ephemeral key used before in this game")
         if self.viewer != op.to:
             return None
         if self.boxes is None or self.box[env.sender] is None:  # pragma: no cover - hello always precedes
@@ -603,6 +733,7 @@ class Ledger:
                 self.private.setdefault((d.name, p), {})[env.sender] = k
 
     def _finish_show(self) -> Any:
+        self.ephemerals.update(env.body["eph"] for env in self.got.values())
         return self.op.positions  # type: ignore[union-attr]
 
     def _check_audit(self, env: Envelope, own: bool) -> Any:
@@ -666,6 +797,61 @@ class Ledger:
     def _finish_move(self) -> Any:
         return self._scratch[self.op.seat]  # type: ignore[union-attr]
 
+    def _check_steal(self, env: Envelope, own: bool) -> Any:
+        assert self.steal is not None
+        return steal.check_shuffle(self.steal, env.body, env.frame, own=own)
+
+    def _apply_steal(self, env: Envelope, staged: Any) -> None:
+        assert self.steal is not None
+        steal.apply_shuffle(self.steal, staged)
+
+    def _check_steal_open(self, env: Envelope, own: bool) -> Any:
+        st = self.steal
+        assert st is not None
+        b = env.body
+        delivered = (b["eph"], b["h"], b["ct"]) if own else steal.check_open(st, b, env.frame, self.ephemerals)
+        if self.viewer != st.thief:  # the thief (never the sender) opens its card even in a log taken as checked
+            return delivered, None
+        assert self.boxes is not None
+        return delivered, steal.receive(st, delivered, self.boxes, env.seq, env.frame)
+
+    def _apply_steal_open(self, env: Envelope, staged: Any) -> None:
+        assert self.steal is not None
+        self.steal.delivered, self._scratch[env.sender] = staged
+
+    def _finish_steal_open(self) -> Any:
+        st = self.steal
+        assert st is not None
+        keys = self.hand_keys.get(st.hands.name)
+        result = steal.finish(st, keys, self.master)
+        self.ephemerals.add(st.delivered[0])  # type: ignore[index]
+        got = self._scratch.get(st.victim)
+        if got is not None and keys is not None:
+            keys.learn(result.taken, *got)
+        self.steal = None
+        return result
+
+    def _check_show(self, env: Envelope, own: bool) -> Any:
+        op = self.op
+        assert isinstance(op, ShowSlots)
+        if env.body["slots"] != list(op.slots):
+            raise self.blame(env.sender, "shows other slots than the step names")
+        hand = self.hands[op.hand]
+        if own:
+            return tuple(env.body["cards"])
+        return steal.check_show(hand, op.seat, env.body, self.roster.game_id, self.basis, env.frame)
+
+    def _apply_show(self, env: Envelope, staged: Any) -> None:
+        op = self.op
+        assert isinstance(op, ShowSlots)
+        hand = self.hands[op.hand]
+        steal.apply_show(hand, env.body)
+        hand.spend(op.seat, op.slots)  # public now: the rules keep them from here
+        self._scratch[env.sender] = staged
+
+    def _finish_show_slots(self) -> Any:
+        return self._scratch[self.op.seat]  # type: ignore[union-attr]
+
     def _check_sync(self, env: Envelope, own: bool) -> Any:
         return None
 
@@ -687,4 +873,7 @@ _STEPS: dict[str, _Step] = {
     "audit": _Step("audit", Ledger._check_audit, Ledger._apply_audit, Ledger._finish_audit),
     "move": _Step("move", Ledger._check_move, Ledger._apply_move, Ledger._finish_move),
     "sync": _Step("sync", Ledger._check_sync, Ledger._apply_nothing, Ledger._finish_nothing),
+    "steal": _Step("steal", Ledger._check_steal, Ledger._apply_steal, Ledger._finish_nothing),
+    "steal-open": _Step("steal-open", Ledger._check_steal_open, Ledger._apply_steal_open, Ledger._finish_steal_open),
+    "show": _Step("show", Ledger._check_show, Ledger._apply_show, Ledger._finish_show_slots),
 }

@@ -38,10 +38,29 @@ class LocalTable:
         self.rng = random.Random(record.seed)
         self.rolls = game.fixed_rolls(record)
         self.orders: dict[str, list] = game.deck_orders(record, self.rng)
+        self.moved: dict[tuple[str, int], Any] = {}  # cards that took fresh handles in a steal: (deck, handle) -> id
 
     def deck(self, name: str) -> list:
         """The true order of a hidden deck (top first)."""
         return self.orders[name]
+
+    def card(self, deck: str, handle: int) -> Any:
+        """The card a handle of ``deck`` stands for: its position in the deck, or a fresh handle of a steal."""
+        moved = self.moved.get((deck, handle))
+        return moved if moved is not None else self.orders[deck][handle]
+
+    def steal(self, req: StealRandom) -> tuple:
+        if not req.hand:
+            h = self.rng.choice(req.handles)
+            return h, self.card(req.deck, h)
+        cards = [self.card(req.deck, h) for h in req.hand]
+        if len(req.handles) != len(cards):
+            raise ValueError(f"a steal names {len(cards)} cards by {len(req.handles)} handles")
+        self.rng.shuffle(cards)  # the victim's new order
+        for h, c in zip(req.handles, cards):
+            self.moved[(req.deck, h)] = c
+        j = self.rng.randrange(len(cards))
+        return req.handles[j], cards[j]
 
     # --- answering ---------------------------------------------------------------------------
 
@@ -52,26 +71,29 @@ class LocalTable:
             return self.rng.randint(1, req.sides)
         return tuple(self.rng.randint(1, req.sides) for _ in range(req.dice))
 
-    def answer(self, req):
-        """The omniscient answer to a request of the rules engine."""
+    def answer(self, req, state=None):
+        """The omniscient answer to a request of the rules engine (``state``,
+        the engine asking, for a game that answers some requests itself)."""
+        if state is not None:
+            own = self.game.table_answer(state, req, self.rng, self.orders)
+            if own is not NotImplemented:
+                return own
         if isinstance(req, RollDie):
             return self.roll(req)
         if isinstance(req, (DealCard, Reveal, ShowCards)):
-            d = self.orders[req.deck]
-            return tuple(d[h] for h in req.handles)
+            return tuple(self.card(req.deck, h) for h in req.handles)
         if isinstance(req, PassCard):
-            return self.orders[req.deck][req.handle]
+            return self.card(req.deck, req.handle)
         if isinstance(req, PickRandom):
             fixed = self.game.fixed_pick(self.record, req)
             return fixed if fixed is not None else tuple(self.rng.sample(list(req.items), req.k))
         if isinstance(req, StealRandom):
-            h = self.rng.choice(req.handles)
-            return h, self.orders[req.deck][h]
+            return self.steal(req)
         raise TypeError(f"unknown request {req!r}")
 
     def fulfil(self, state):
         """Answer ``state``'s pending request; returns the events."""
-        return state.fulfil(self.answer(state.pending))
+        return state.fulfil(self.answer(state.pending, state))
 
 
 class LocalGame:
@@ -137,7 +159,7 @@ class LocalGame:
                 self._apply_choice(opt)
                 i += 1
             else:
-                answer = self.table.answer(d)
+                answer = self.table.answer(d, s)
                 if (i < len(lines) and lines[i].who == "*"
                         and g.chance_text(s, d, answer, self.table.orders) is not None):
                     answer = g.chance_from_text(s, d, lines[i], self.table.orders)
@@ -199,7 +221,7 @@ class LocalGame:
             return False
         d = s.pending
         if not isinstance(d, Decision):
-            self._apply_answer(self.table.answer(d))
+            self._apply_answer(self.table.answer(d, s))
             return True
         bot = self.bots.get(d.seat)
         if bot is not None:

@@ -15,7 +15,8 @@ from .deck import MAX_CARD_ID, MAX_DECK, DeckSpec
 from .dice import MAX_PICK_N
 from .envelope import MAX_ARRAY
 from .errors import RemoteProtocolError
-from .schema import Const, Int, List, Map, Str, Tagged
+from .schema import Const, Either, Int, List, Map, Str, Tagged
+from .steal import MAX_HAND, MAX_SHOW
 
 MAX_POSITIONS = 64
 MAX_SIDES = 120  # faces of a die
@@ -128,6 +129,48 @@ class Show:
 
 
 @dataclass(frozen=True)
+class StealCard:
+    """``thief`` takes one card at random from ``victim``'s hand of ``hand`` cards
+    (``kinds``: the card kinds).  ``slots`` is the hand in the rules' order: a
+    card kind for a public card, the handle of a hidden slot (from an earlier
+    steal) otherwise.  Requested once; it runs as ``steal_steps``: this step is
+    the victim's proven shuffle, then the pick, then the opening."""
+
+    hand: str
+    kinds: tuple[str, ...]
+    victim: int
+    thief: int
+    slots: tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class StealPick:
+    """The beacon round of a steal: its proof's challenge and the slot taken."""
+
+    hand: str
+    victim: int
+    thief: int
+
+
+@dataclass(frozen=True)
+class StealOpen:
+    """The victim opens its shuffle's proof and seals the picked slot's key to the thief."""
+
+    hand: str
+    victim: int
+    thief: int
+
+
+@dataclass(frozen=True)
+class ShowSlots:
+    """``seat`` shows hidden slots of its ``hand`` to everyone, with proofs (to use them)."""
+
+    hand: str
+    seat: int
+    slots: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Move:
     """The deciding seat's decision: one option of the rules' pending decision.
 
@@ -155,7 +198,7 @@ class Sync:
 
 Op = (
     Hello | ShuffleDeck | ShuffleBy | Challenge | ProveShuffle | LockDeck | Roll | Pick | Deal | Draw | Reveal | Show
-    | Move | Audit | Sync
+    | Move | Audit | Sync | StealCard | StealPick | StealOpen | ShowSlots
 )
 
 KIND_OF = {
@@ -174,6 +217,10 @@ KIND_OF = {
     Move: "move",
     Audit: "audit",
     Sync: "sync",
+    StealCard: "steal",
+    StealPick: "dice",
+    StealOpen: "steal-open",
+    ShowSlots: "show",
 }
 
 SEQUENTIAL = (ShuffleDeck, LockDeck)
@@ -189,6 +236,11 @@ def shuffle_steps(spec: DeckSpec, seats: int) -> list[Op]:
     return steps
 
 
+def steal_steps(op: StealCard) -> list[Op]:
+    """The steps of one steal: the victim's shuffle, the pick, the opening."""
+    return [op, StealPick(op.hand, op.victim, op.thief), StealOpen(op.hand, op.victim, op.thief)]
+
+
 def describe(op: Op) -> str:
     name = type(op).__name__.lower()
     if isinstance(op, (ShuffleDeck,)):
@@ -201,6 +253,10 @@ def describe(op: Op) -> str:
         return f"{name} ({op.purpose})"
     if isinstance(op, Move):
         return f"move of seat {op.seat}"
+    if isinstance(op, (StealCard, StealPick, StealOpen)):
+        return f"{name} {op.hand} (seat {op.thief} from seat {op.victim})"
+    if isinstance(op, ShowSlots):
+        return f"{name} {op.hand} (seat {op.seat})"
     return name
 
 
@@ -237,6 +293,14 @@ def to_wire(op: Op, index: int) -> dict[str, Any]:
         return {"i": index, "t": "audit"}
     if isinstance(op, Sync):
         return {"i": index, "t": "sync"}
+    if isinstance(op, StealCard):
+        return {"i": index, "t": "steal", "hand": op.hand, "kinds": list(op.kinds), "from": op.victim, "to": op.thief,
+                "slots": list(op.slots)}
+    if isinstance(op, (StealPick, StealOpen)):
+        t = "steal-pick" if isinstance(op, StealPick) else "steal-open"
+        return {"i": index, "t": t, "hand": op.hand, "from": op.victim, "to": op.thief}
+    if isinstance(op, ShowSlots):
+        return {"i": index, "t": "show-slots", "hand": op.hand, "seat": op.seat, "slots": list(op.slots)}
     raise TypeError(f"not an op: {op!r}")
 
 
@@ -244,6 +308,7 @@ _INDEX = Int(0, 2**32 - 1)
 _SEAT = Int(0, 7)
 _POSITIONS = List(Int(0, MAX_DECK - 1), MAX_POSITIONS, min_len=1, unique=True)
 _CARD = Str(MAX_CARD_ID)
+_HANDLE = Int(0, 2**32 - 1)
 
 OP_SCHEMA = Tagged(
     "t",
@@ -273,6 +338,19 @@ OP_SCHEMA = Tagged(
         "move": Map({"i": _INDEX, "t": Const("move"), "seat": _SEAT}),
         "audit": Map({"i": _INDEX, "t": Const("audit")}),
         "sync": Map({"i": _INDEX, "t": Const("sync")}),
+        "steal": Map(
+            {
+                "i": _INDEX, "t": Const("steal"), "hand": DECK_NAME,
+                "kinds": List(_CARD, 16, min_len=1, unique=True), "from": _SEAT, "to": _SEAT,
+                "slots": List(Either(_HANDLE, Str(MAX_CARD_ID)), MAX_HAND, min_len=1),
+            }
+        ),
+        "steal-pick": Map({"i": _INDEX, "t": Const("steal-pick"), "hand": DECK_NAME, "from": _SEAT, "to": _SEAT}),
+        "steal-open": Map({"i": _INDEX, "t": Const("steal-open"), "hand": DECK_NAME, "from": _SEAT, "to": _SEAT}),
+        "show-slots": Map(
+            {"i": _INDEX, "t": Const("show-slots"), "hand": DECK_NAME, "seat": _SEAT,
+             "slots": List(_HANDLE, MAX_SHOW, min_len=1, unique=True)}
+        ),
     },
 )
 
@@ -314,4 +392,12 @@ def from_wire(d: dict[str, Any]) -> tuple[int, Op]:
         return index, Audit()
     if t == "sync":
         return index, Sync()
+    if t == "steal":
+        return index, StealCard(d["hand"], tuple(d["kinds"]), d["from"], d["to"], tuple(d["slots"]))
+    if t == "steal-pick":
+        return index, StealPick(d["hand"], d["from"], d["to"])
+    if t == "steal-open":
+        return index, StealOpen(d["hand"], d["from"], d["to"])
+    if t == "show-slots":
+        return index, ShowSlots(d["hand"], d["seat"], tuple(d["slots"]))
     raise RemoteProtocolError(f"unknown step {t!r}")  # pragma: no cover - schema rejects it first

@@ -3,7 +3,7 @@ its own :class:`~ankh.net.seat.SeatProtocol`.
 
 Nobody at the table is trusted, so every seat runs the rules itself.  The
 engine says what happens next; a request of the rules (deal, reveal, pass,
-look, roll, pick) becomes a protocol step that every seat runs; a decision
+look, roll, pick, steal) becomes a protocol step that every seat runs; a decision
 with more than one option becomes a ``move`` step that only the deciding
 seat answers, and that every other seat checks against its own engine before
 applying it (an illegal move is refused and pinned on its signer).  Every
@@ -32,7 +32,7 @@ from typing import Any
 
 from ankh.core.game import (
     COLOURS, DealCard, Decision, Event, Game, IllegalAction, PassCard, PickRandom, Reveal, RollDie, RulesError,
-    ShowCards, UnknownGame, get,
+    ShowCards, StealRandom, UnknownGame, get,
 )
 
 from .deck import DeckSpec, unlock
@@ -40,7 +40,10 @@ from .errors import LocalProtocolError, RemoteProtocolError, Words
 from .envelope import HEADER_LEN, open_frame, unpack_strict
 from .leave import Ending
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
-from .ops import Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShuffleDeck, Sync, shuffle_steps, to_wire
+from .ops import (
+    Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShowSlots, ShuffleDeck, StealCard, Sync, shuffle_steps,
+    steal_steps, to_wire,
+)
 from .ops import Reveal as RevealOp
 from .seat import Alarm, CardSeen, SeatProtocol, StepDone
 from .transcript import DEFAULT_KIND, Roster
@@ -133,6 +136,9 @@ class Driver:
         self.audit: AuditOutcome | None = None
         self.final_hash: bytes | None = None
         self._log: Iterator[bytes] = iter(())  # saved frames still to follow (resuming, replaying)
+        # The rules' handle of a card that a steal moved -> its slot in the ledger's hand
+        # of the deck's name (a dealt card's slot is its position, the same number).
+        self._slots: dict[tuple[str, int], int] = {}
 
     def _follow(self, frame: bytes) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -142,7 +148,9 @@ class Driver:
 
     def _substeps(self, op: Op) -> list[Op]:
         """The protocol steps that one step of the driver is (a proven shuffle is several)."""
-        return shuffle_steps(op.spec, self.players) if isinstance(op, ShuffleDeck) else [op]
+        if isinstance(op, ShuffleDeck):
+            return shuffle_steps(op.spec, self.players)
+        return steal_steps(op) if isinstance(op, StealCard) else [op]
 
     def _replayed(self, op: Op) -> int:
         """How many of ``op``'s protocol steps the saved log holds (followed just far enough)."""
@@ -302,6 +310,10 @@ class Driver:
             if positions != tuple(req.handles):
                 raise LocalProtocolError(f"the rules deal {req.handles}, the deck is at {positions}")
             return Deal(req.deck, req.seat, positions), None
+        if isinstance(req, StealRandom):
+            return self._steal_op(req), None
+        if any((req.deck, h) in self._slots for h in ((req.handle,) if isinstance(req, PassCard) else req.handles)):
+            return self._moved_op(req)
         if isinstance(req, Reveal):
             op = RevealOp(req.deck, tuple(req.handles))
             if L.problem(op) == NOTHING_TO_SEND:  # every key is public already
@@ -317,6 +329,54 @@ class Driver:
             return op, None
         raise LocalProtocolError(f"unknown request of the rules: {req!r}")
 
+    def _steal_op(self, req: StealRandom) -> StealCard:
+        """A steal runs as the protocol's random steal, over the hand named as the deck:
+        the victim's dealt cards by their positions, the cards stolen before by their slots."""
+        L = self.ledger()
+        if req.deck not in L.decks:
+            raise LocalProtocolError(f"a steal from a hand of face-up cards ({req.deck!r}) is not wired yet")
+        if len(req.hand) != len(req.handles):
+            raise LocalProtocolError("the rules steal without naming the victim's cards by their handles (hand): "
+                                     "a networked table cannot know them")
+        return StealCard(req.deck, L.deck(req.deck).spec.cards, req.victim, req.thief,
+                         tuple(self._slots.get((req.deck, h), h) for h in req.hand))
+
+    def _moved_op(self, req: Any) -> tuple[Op | None, Any]:
+        """Cards a steal moved: their holder looks at them (it knows them: no step), or
+        shows them to everybody (its proof of what each is)."""
+        try:
+            slots = tuple(self._slots[(req.deck, h)] for h in req.handles)
+        except (KeyError, AttributeError):
+            raise LocalProtocolError(f"the rules ask {req!r}: cards of a steal and of the deck at once, "
+                                     "or a card of a steal passed") from None
+        L = self.ledger()
+        owners = {L.hands[req.deck].owner.get(h) for h in slots}
+        if len(owners) != 1 or None in owners:
+            raise LocalProtocolError(f"the rules ask {req!r}: no one seat holds those cards")
+        (owner,) = owners
+        if isinstance(req, ShowCards) and req.seat == owner:
+            keys = L.hand_keys.get(req.deck)
+            return None, tuple(keys.card(h) if keys is not None and self.viewer == owner else None for h in slots)
+        if not isinstance(req, Reveal):
+            raise LocalProtocolError(f"the rules ask {req!r}: a card of a steal is shown to everybody or to no one")
+        return ShowSlots(req.deck, owner, slots), None
+
+    def _stolen(self, req: StealRandom, result: Any) -> tuple:
+        """The answer to a steal from its result (``steal.Stolen``): the slots made, in
+        the victim's new order, are the rules' ``handles``; the thief and the victim
+        know the card taken."""
+        made = sorted((*result.kept, result.taken))  # handed out in the new order
+        for h in req.hand:
+            self._slots.pop((req.deck, h), None)
+        self._slots.update(((req.deck, f), h) for f, h in zip(req.handles, made))
+        keys = self.ledger().hand_keys.get(req.deck)
+        card = None
+        if result.lost is not None:  # the victim's side
+            card = result.lost[1]
+        elif keys is not None and self.viewer == req.thief:
+            card = keys.card(result.taken)
+        return req.handles[made.index(result.taken)], card
+
     def _shown(self, req: Any) -> Any:
         if isinstance(req, PassCard):
             return self.known(req.deck, req.handle)
@@ -325,6 +385,12 @@ class Driver:
     def _answer(self, req: Any, op: Op, result: Any) -> Any:
         if isinstance(req, RollDie):
             return result
+        if isinstance(req, StealRandom):
+            return self._stolen(req, result)
+        if isinstance(op, ShowSlots):
+            for h in req.handles:
+                del self._slots[(req.deck, h)]
+            return tuple(result)
         if isinstance(req, PickRandom):
             return tuple(req.items[i] for i in result)
         if isinstance(req, DealCard):

@@ -114,6 +114,9 @@ def open_disclosed(
         d = unpack_strict(disclosure, max_size=256)
         shared, A, As, s = d["K"], d["A"], d["As"], d["s"]
         group.check_group_point(eph)
+        # The proof multiplies K by a clamped integer, which wipes out a small-order
+        # part: K + T would pass it and then fail to decrypt an honest message.
+        group.check_group_point(shared)
         bad = group.dleq_verify(LABEL + b"/disclose" + eph, box, [eph], [shared], A, [As], s)
     except (KeyError, TypeError, group.GroupError, RemoteProtocolError):
         bad = [-1]

@@ -25,7 +25,7 @@ from enum import Enum
 from typing import Any
 
 from . import deck as decks
-from . import group
+from . import group, steal
 from .deck import DeckSpec
 from .dice import CHAIN_LENGTH, OwnChain
 from .envelope import INNER, Envelope, SeqTracker, open_frame, seal
@@ -46,10 +46,15 @@ from .ops import (
     Reveal,
     Roll,
     Show,
+    ShowSlots,
     ShuffleBy,
     ShuffleDeck,
+    StealCard,
+    StealOpen,
+    StealPick,
     Sync,
     shuffle_steps,
+    steal_steps,
 )
 from .seal import Boxes
 from .seal import digest as seal_digest
@@ -115,7 +120,7 @@ class SeatProtocol:
         self.seat = secrets.seat
         self.name = roster.names[self.seat]
         self.boxes = Boxes(secrets.box_private, roster.game_id)
-        self.ledger = Ledger(roster, viewer=self.seat, boxes=self.boxes)
+        self.ledger = Ledger(roster, viewer=self.seat, boxes=self.boxes, master=secrets.master)
         self.chain = OwnChain(secrets.dice_seed, chain_length)
         self.links = [Link.OPEN] * roster.size
         self.relay = relay
@@ -144,6 +149,8 @@ class SeatProtocol:
                 raise LocalProtocolError(problem)
         if isinstance(op, ShuffleDeck):
             self._requests.extend(shuffle_steps(op.spec, self.roster.size))
+        elif isinstance(op, StealCard):
+            self._requests.extend(steal_steps(op))
         else:
             self._requests.append(op)
         return self._advance()
@@ -342,7 +349,21 @@ class SeatProtocol:
             ctx = decks.lock_context(self.roster.game_id, L.basis, self.seat, d.name, d.E[self.seat])
             m = decks.lock(ctx, d.lock_input(self.seat), self._deck_secrets(op.deck))
             return {"Y": m.Y, "T": m.T, "R": m.R, "z": m.z, "zs": m.zs}
-        if isinstance(op, (Roll, Pick, Challenge)):
+        if isinstance(op, StealCard):
+            assert L.steal is not None
+            return steal.make_shuffle(L.steal, self.secrets.master)
+        if isinstance(op, StealOpen):
+            thief_box, seq = L.box[op.thief], self._seq_out
+            assert L.steal is not None and thief_box is not None
+            return steal.make_open(
+                L.steal, L.hand_keys[op.hand], self.secrets.master, self.boxes, seq, thief_box,
+                self.secrets.ephemeral(seq, op.thief),
+            )
+        if isinstance(op, ShowSlots):
+            return steal.make_show(
+                L.hands[op.hand], L.hand_keys[op.hand], op.slots, self.roster.game_id, L.basis, self.secrets.master
+            )
+        if isinstance(op, (Roll, Pick, Challenge, StealPick)):
             state = L.chains[self.seat]
             assert state is not None
             value, renew = self.chain.reveal(state)
@@ -474,6 +495,11 @@ class SeatProtocol:
             steps = shuffle_steps(d.spec, roster.size)
             taken = sum(1 for op in started if op in steps)
             seat._requests.extend(steps[taken:])
+        # So does a steal: its pick and its opening follow its shuffle.
+        at = [i for i, op in enumerate(started) if isinstance(op, StealCard)]
+        if seat.ledger.steal is not None and at:
+            steps = steal_steps(started[at[-1]])  # type: ignore[arg-type]
+            seat._requests.extend(steps[len(started) - at[-1] :])
         seat._advance()
         return seat
 

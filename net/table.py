@@ -26,9 +26,12 @@ from .dice import CHAIN_LENGTH
 from .envelope import Identity
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError, Stalled
 from .ledger import NOTHING_TO_SEND, AuditOutcome
-from .ops import Audit, Deal, Draw, Hello, LockDeck, Op, Pick, Reveal, Roll, Show, ShuffleDeck, Sync, describe
+from .ops import (
+    Audit, Deal, Draw, Hello, LockDeck, Op, Pick, Reveal, Roll, Show, ShowSlots, ShuffleDeck, StealCard, Sync, describe,
+)
 from .seat import SeatProtocol
 from .secrets import SeatSecrets
+from .steal import Stolen
 from .transcript import Roster, Transcript, find_equivocation
 
 # wire(frame, sender, recipient) -> the bytes to deliver (a frame, a list of
@@ -217,6 +220,20 @@ class Table:
     def look(self, deck: str, positions: Iterable[int], by: int) -> dict[int, str]:
         """Seat ``by`` looks at hidden cards (another hand, the unused personalities)."""
         return self.show(deck, positions, by)
+
+    def steal(self, hand: str, kinds: Sequence[str], victim: int, thief: int, slots: Sequence[str | int]) -> Stolen:
+        """``thief`` takes one card at random from ``victim``'s hand (``slots``: a card
+        kind for each public card, the handle of each hidden one).  Returns what
+        everyone knows; the thief's card is in its ledger's ``hand_keys``, the
+        victim's loss in its ledger's result (``lost``)."""
+        self._ensure_started()
+        self.run(StealCard(hand, tuple(kinds), victim, thief, tuple(slots)))
+        result = self.ledger.results[-1]
+        return Stolen(result.taken, result.kept, result.retired)  # as the public sees it
+
+    def show_slots(self, hand: str, seat: int, slots: Iterable[int]) -> tuple[str, ...]:
+        """``seat`` shows hidden cards of its hand to everyone, with proofs; returns them."""
+        return self.run(ShowSlots(hand, seat, tuple(slots)))
 
     def known(self, seat: int, deck: str, position: int) -> str | None:
         """What ``seat`` knows of a card (None: it does not know it)."""

@@ -30,14 +30,12 @@ from .envelope import (
     HEADER_LEN,
     MAX_FRAME,
     MAX_SEATS,
-    MAX_SEQ,
     KeyRing,
     _DECODE_ERRORS,
     fingerprint,
     _no_ext,
-    context,
     pack,
-    unpack_strict,
+    signed_slot,
 )
 from .errors import Equivocation, LocalProtocolError, RemoteProtocolError
 
@@ -347,21 +345,14 @@ def find_equivocation(views: Mapping[int, Sequence[bytes]], roster: Roster) -> E
     Equivocation naming the sender, with both frames as evidence.
     """
     keys = roster.keyring()
-    ctx = context(roster.game_id)
     seen: dict[tuple[int, int], bytes] = {}
     for _, frames in sorted(views.items()):
         for frame in frames:
-            signer = frame[0]
-            if signer >= roster.size or not keys.verify(signer, frame[1:HEADER_LEN], ctx + frame[HEADER_LEN:]):
+            slot = signed_slot(frame, keys, roster.game_id)
+            if slot is None:
                 continue
-            try:
-                payload = unpack_strict(frame[HEADER_LEN:])
-                seq = payload["seq"]
-            except (RemoteProtocolError, KeyError, TypeError):
-                continue
-            if type(seq) is not int or not 0 <= seq <= MAX_SEQ:
-                continue
-            other = seen.setdefault((signer, seq), frame)
+            signer, seq = slot
+            other = seen.setdefault(slot, frame)
             if other != frame:
                 return Equivocation(
                     f"signed two different messages with sequence number {seq}",

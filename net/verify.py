@@ -76,6 +76,13 @@ class Report:
     waiting: tuple[str, ...] = ()
     rules: str = ""  # what replaying the rules over the log showed ("" when the log is no game of the rules)
     rules_known: bool = True  # False: the log is of a game this program does not know, so its rules went unchecked
+    steals: int = 0  # random steals, each proven at its step
+    keys: tuple[str, ...] = ()  # each seat's key fingerprint (its identity's), by seat: who really played
+
+    def key_lines(self) -> str:
+        """One line per seat naming the key that signed for it: a game re-signed
+        with other keys shows other fingerprints, whatever names it gives."""
+        return "".join(f"  seat {seat}: {name}, key {fp}\n" for seat, (name, fp) in enumerate(zip(self.seats, self.keys)))
     ended: str = ""  # who left, who ended the table by agreement, the scores as they stood ("": not ended so)
 
     @property
@@ -92,9 +99,10 @@ class Report:
             "no end-of-game audit yet (decks not verified)"
         )
         rules = f"; {self.rules}" if self.rules else ""
+        steals = f"{self.steals} random steals proven; " if self.steals else ""
         return (
             f"{len(self.seats)} seats ({', '.join(self.seats)}); {self.steps} steps; {self.rolls} rolls; "
-            f"{self.dealt} cards dealt, {self.revealed} revealed; {audit}{rules}"
+            f"{self.dealt} cards dealt, {self.revealed} revealed; {steals}{audit}{rules}"
         )
 
     def __str__(self) -> str:
@@ -237,6 +245,8 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
         rules=rules,
         ended=ended,
         rules_known=not rules.startswith(RULES_UNKNOWN),
+        steals=sum(hand.steals for hand in ledger.hands.values()),
+        keys=tuple(roster.fingerprint(s) for s in range(roster.size)),
     )
 
 
@@ -300,7 +310,7 @@ EXIT_FAIR, EXIT_VIOLATION, EXIT_USAGE, EXIT_INCOMPLETE, EXIT_ABANDONED = 0, 1, 2
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``ankh verify FILE``: prints "fair: ...", "incomplete: ...", "abandoned: ..."
-    or each violation.
+    or each violation; after all but a violation, one line per seat with the key it signed with.
 
     Exit status: 0 fair (audit passed), 1 violations found (or a damaged file),
     2 usage error or unreadable path, 3 incomplete (nothing wrong so far, but
@@ -317,6 +327,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cannot read {args[0]}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
     print(report)
+    if not report.violations:  # (a violation names its seat's key already)
+        print(report.key_lines(), end="")
     return {"fair": EXIT_FAIR, "violation": EXIT_VIOLATION, "incomplete": EXIT_INCOMPLETE,
             "abandoned": EXIT_ABANDONED}[report.status]
 

@@ -15,6 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# Wheels build in the checkout's build/, which a build clears first: one at a time.
+@pytest.mark.xdist_group("wheel-build")
 @pytest.mark.parametrize("env, why", [
     ({"CC": "no-such-compiler"}, "no C compiler (no-such-compiler)"),
     ({"ANKH_PURE": "1"}, "ANKH_PURE is set"),

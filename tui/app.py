@@ -14,8 +14,9 @@ from textual.binding import Binding
 from textual.geometry import Size
 from textual.screen import Screen
 
-from ankh.tui.i18n import _, Localised, N_, NP_
+from ankh.tui.i18n import _, Localised, N_, NP_, translated
 from ankh.tui.bots import NET_BOT_KINDS
+from ankh.core.game import DEFAULT
 from ankh.tui.games import ui
 from ankh.tui.screens.dialogs import MIN_HEIGHT, MIN_WIDTH, TooSmall
 from ankh.tui.screens.title import GameSetup, TitleScreen
@@ -93,7 +94,9 @@ class AnkhApp(Localised, App[int]):
 
     def start_new(self, setup: GameSetup) -> None:
         from ankh.tui.session import GameSession
-        self.open_game(GameSession.new(setup.players, setup.you, setup.bots, setup.kind, seed=self.seed))
+        from ankh.core.game import get
+        self.open_game(GameSession.new(setup.players, setup.you, setup.bots, setup.kind, seed=self.seed,
+                                       game=get(setup.game)))
 
     def start_load(self, path: Path) -> None:
         from ankh.tui.session import GameSession
@@ -117,15 +120,14 @@ class AnkhApp(Localised, App[int]):
 
     def start_net_load(self, path: Path) -> None:
         """Carry on a saved networked game: back at the table where it stopped."""
-        from ankh.net.errors import ProtocolError
-        from ankh.tui.i18n import translated
+        from ankh.net.io.node import DamagedSave
         from ankh.tui.netplay import NetSession
         from ankh.tui.screens.lobby import LobbyScreen
         session = NetSession(interface=self.interface)
         try:
             session.load(path)
-        except (ProtocolError, OSError) as exc:  # a game that is over (ended by its seats), a damaged save
-            self.notify(translated(exc.args[0] if exc.args else str(exc)), severity="warning", timeout=6)
+        except DamagedSave as e:  # said, and the save left as it is
+            self.notify(translated(e.args[0]), severity="error", timeout=8)
             return
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
@@ -158,9 +160,11 @@ class AnkhApp(Localised, App[int]):
 
     def action_help(self, tab: str = "rules") -> None:
         """Open the help (built once, then kept) at ``tab``: rules, cards or keys."""
-        if not self.is_screen_installed("help"):
-            self.install_screen(ui(self.current_game()).help_screen()(tab), "help")
-        help_screen = self.get_screen("help")
+        game = self.current_game()
+        name = "help" if game in (None, DEFAULT) else f"help-{game}"   # each game has its own rules
+        if not self.is_screen_installed(name):
+            self.install_screen(ui(self.current_game()).help_screen()(tab), name)
+        help_screen = self.get_screen(name)
         if self.screen is not help_screen:
             self.push_screen(help_screen)
         help_screen.show_tab(tab)
@@ -255,6 +259,12 @@ def run(argv: list[str] | None = None) -> int:
             kind = rest[1] if len(rest) > 1 else NET_BOT_KINDS[0]
             net = ("host", int(seats), int(bots), int(port), chat != "quiet", kind)
         elif args.net[0] == "load":
+            from ankh.net.io.node import DamagedSave, SaveDir
+            try:  # a damaged save is said before the screen opens, and left as it is
+                SaveDir(Path(args.net[1])).load()
+            except DamagedSave as e:
+                print(f"ankh: {translated(e.args[0])}", file=sys.stderr)
+                return 2
             net = ("load", Path(args.net[1]))
         elif args.net[0] == "watch":
             net = ("watch", parse_address(args.net[1]))

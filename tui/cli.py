@@ -5,7 +5,7 @@ import argparse
 import json
 import sys
 
-from ankh.core.game import DEFAULT, GAMES
+from ankh.core.game import DEFAULT, GAMES, get
 from ankh.tui.bots import NET_BOT_KINDS
 from ankh.tui.i18n import LANGUAGES, _, choose_language, set_language
 
@@ -81,6 +81,13 @@ def main(argv: list[str] | None = None) -> int:
                          "players of this server; give a LAN address to meet players on the LAN too)"))
     sp.add_argument("--idle", type=float, default=30.0, metavar="MINUTES",
                     help=_("close a session after this long without a key pressed (default 30)"))
+    sp.add_argument("--sessions", type=int, default=32, metavar="N",
+                    help=_("sessions the server runs at once (default 32)"))
+    sp.add_argument("--per-key", type=int, default=3, metavar="N",
+                    help=_("sessions one key (or one guest's address) may hold at once (default 3)"))
+    sp.add_argument("--allow-join", action="append", default=[], metavar="HOST[:PORT]",
+                    help=_("an address the players may type to join a table (besides the tables found "
+                           "on the network); may be given more than once"))
     for p in (hp, jp):
         p.add_argument("--headless", action="store_true", help=_("no screen: a bot plays, events are printed"))
         p.add_argument("--bot", default="heuristic", help=_("the bot that plays a headless seat (and a table's bots)"))
@@ -127,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
         return run(["--net", "watch", args.address, *(["--interface", args.interface] if args.interface else []),
                     *rest])
     if args.command in ("host", "join"):
+        if args.game is not None and not get(args.game).networked:
+            parser.error(_("{game} cannot be played over the network yet: only against bots").format(
+                game=get(args.game).name))
         if args.command == "host" and not 0 <= args.bots < args.seats:
             parser.error(_("--bots must be between 0 and {most}").format(most=args.seats - 1))
         if args.headless:
@@ -173,9 +183,12 @@ def serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         parser.error(_("--ssh takes [ADDR:]PORT, like 2222 or 0.0.0.0:2222"))
     if args.idle <= 0:
         parser.error(_("--idle must be more than 0 minutes"))
+    if args.sessions < 1 or args.per_key < 1:
+        parser.error(_("--sessions and --per-key must be at least 1"))
     command = [sys.executable, "-m", "ankh.tui.cli", "--interface", args.interface]
     server = SshServer(command, home.data_dir(), host=host.strip("[]"), port=int(port),
-                       idle_timeout=args.idle * 60, log=lambda line: print("ankh:", line, flush=True))
+                       idle_timeout=args.idle * 60, log=lambda line: print("ankh:", line, flush=True),
+                       max_sessions=args.sessions, per_key=args.per_key, allow_join=args.allow_join)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

@@ -203,7 +203,9 @@ class NetSession:
         elif what == "start":
             self.start = data
         elif what == "warning":
-            self.lobby_lines.append("⚠ " + data)
+            self.lobby_lines.append("⚠ " + translated(data))
+        elif what == "host-key":
+            self.lobby_lines.append(_("The host proved the key {fp} when you connected.").format(fp=fingerprint(data)))
         elif what == "chat":
             self.chat_lines.append(data)
         elif what == "waiting":

@@ -14,10 +14,10 @@ from pathlib import Path
 
 from typing import Any
 
-from ankh.core.game import COLOURS, Decision, Game, RulesError, game_of_record, get
+from ankh.core.game import COLOURS, DEFAULT, Decision, Game, RulesError, game_of_record, get
 from ankh.net import journal
 from ankh.net.errors import ProtocolError
-from ankh.net.home import saves_dir
+from ankh.net.home import make_dirs, saves_dir
 from ankh.net.local import LocalGame
 
 from ankh.tui.bots import bot_kinds, default_bot_kind, make_bot
@@ -246,7 +246,7 @@ class GameSession:
         """Write the record so far (the screen does after every change)."""
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path.parent)
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(self.save_text(), encoding="utf-8")
         tmp.replace(self.path)
@@ -299,6 +299,9 @@ def list_saves() -> list[SaveInfo]:
             who = (_("people: {colours}") if len(s.people) > 1 else _("you: {colours}")).format(colours=people)
             state = _("finished") if st.outcome else _("turn {n}").format(n=st.turn)
             summary = _("{n} players · {who} · {state}").format(n=st.players, who=who, state=state)
+            if s.rules.id != DEFAULT:  # the first game's saves say nothing of their game
+                from ankh.tui.games import name
+                summary = f"{name(s.rules.id)} · {summary}"
             ok = True
         except UnicodeDecodeError:
             summary, ok = _("cannot be loaded: not a text record"), False

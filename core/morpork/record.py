@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..game import Line, RecordError
+from ..game import Line, RecordError, read_record, record_seat, record_seats
 from .model import (
     AREA_INDEX, AREA_IDS, BUILDINGS_PER_PLAYER, CARD, COLOURS, EVENT, HAND_SIZE,
-    MINIONS_PER_PLAYER, NUM_AREAS, STARTING_AREAS, RulesError, deck_lists, personality_list,
+    MINIONS_PER_PLAYER, NUM_AREAS, STARTING_AREAS, deck_lists, personality_list,
 )
 
 MAGIC = "# ankh record 1"
@@ -76,13 +76,6 @@ class Record:
         return format_record(self)
 
 
-def _seat(word: str, players: int, n: int) -> int:
-    if word not in COLOURS[:players]:
-        raise RecordError(n, f"{word!r} is not a seat in a {players}-player game "
-                             f"({', '.join(COLOURS[:players])})")
-    return COLOURS.index(word)
-
-
 def _area(word: str, n: int) -> int:
     if word not in AREA_INDEX:
         raise RecordError(n, f"{word!r} is not an area")
@@ -99,40 +92,9 @@ def _int(word: str, n: int, what: str) -> int:
 def parse_record(text: str) -> Record:
     """Read a record; raises :class:`RecordError` naming the offending line."""
     rec = Record()
-    header = True
-    pending_header: list[tuple[int, str, str]] = []
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("*"):
-            header = False
-            rec.lines.append(Line(n, "*", line[1:].strip()))
-            continue
-        key, sep, value = line.partition(":")
-        key, value = key.strip(), value.strip()
-        if not sep:
-            raise RecordError(n, f"expected 'key: value' or 'colour: move', got {line!r}")
-        if key in COLOURS:
-            header = False
-            if not value:
-                raise RecordError(n, "a move line needs a move after the colon")
-            rec.lines.append(Line(n, key, value))
-            continue
-        if not header:
-            raise RecordError(n, f"setup line {key!r} after the moves began")
-        if key == "game":
-            if value != GAME_ID:
-                raise RecordError(n, f"this is a record of another game ({value!r}), "
-                                     f"not of Discworld: Ankh-Morpork ({GAME_ID!r})")
-        elif key == "players":
-            rec.players = _int(value, n, "players")
-            if rec.players not in (2, 3, 4):
-                raise RecordError(n, "the game is for 2 to 4 players")
-        else:
-            pending_header.append((n, key, value))
+    rec.players, setup, rec.lines = read_record(text, GAME_ID, "Discworld: Ankh-Morpork", (2, 3, 4))
     check = _Checks(rec)
-    for n, key, value in pending_header:
+    for n, key, value in setup:
         _header_line(rec, n, key, value)
         check.line(n, key, value)
     check.done()
@@ -145,17 +107,13 @@ def _header_line(rec: Record, n: int, key: str, value: str) -> None:
     if key == "seed":
         rec.seed = _int(value, n, "seed")
     elif key == "seats":
-        for word in words:
-            colour, _, who = word.partition("=")
-            if who != "person" and not (who.startswith("bot:") and len(who) > 4):
-                raise RecordError(n, f"{word!r}: a seat is COLOUR=person or COLOUR=bot:KIND")
-            rec.seats[_seat(colour, rec.players, n)] = who
+        rec.seats = record_seats(value, rec.players, n)
     elif key == "first":
-        rec.fixed.first = _seat(value, rec.players, n)
+        rec.fixed.first = record_seat(value, rec.players, n)
     elif head == "personality":
-        rec.fixed.personalities[_seat(arg, rec.players, n)] = value
+        rec.fixed.personalities[record_seat(arg, rec.players, n)] = value
     elif head == "hand":
-        seat = _seat(arg, rec.players, n)
+        seat = record_seat(arg, rec.players, n)
         hand = [] if words == ["none"] else words
         rec.fixed.hands[seat] = hand
         if len(hand) != HAND_SIZE:
@@ -163,7 +121,7 @@ def _header_line(rec: Record, n: int, key: str, value: str) -> None:
         else:
             rec.position.hand_sizes.pop(seat, None)
     elif head == "front":
-        seat = _seat(arg, rec.players, n)
+        seat = record_seat(arg, rec.players, n)
         for w in words:
             if w in CARD and CARD[w].get("effect") not in FRONT_EFFECTS:
                 raise RecordError(n, f"{w!r} is not a card that stays in front of a player "
@@ -184,7 +142,7 @@ def _header_line(rec: Record, n: int, key: str, value: str) -> None:
         if any(not 1 <= r <= 12 for r in rec.fixed.rolls):
             raise RecordError(n, "die rolls are 1 to 12")
     elif head == "money":
-        rec.position.money[_seat(arg, rec.players, n)] = _int(value, n, "money")
+        rec.position.money[record_seat(arg, rec.players, n)] = _int(value, n, "money")
     elif key == "draw-pile":
         rec.position.draw_pile = _int(value, n, "draw-pile")
     elif head == "area":
@@ -270,7 +228,7 @@ def _area_setup(words: list[str], players: int, n: int) -> AreaSetup:
         elif w == "trouble":
             a.trouble = True
         elif w.startswith("building="):
-            a.building = _seat(w[9:], players, n)
+            a.building = record_seat(w[9:], players, n)
         elif w != "empty":
             raise RecordError(n, f"{w!r}: expected colours, troll, demon, trouble, "
                                  f"building=<colour> or empty")

@@ -26,6 +26,7 @@ from typing import Any
 
 from ...core.game import COLOURS, GAMES, Decision
 from .. import home, journal
+from ..admission import Door
 from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..hub import Hub
@@ -39,7 +40,7 @@ from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
 from ..transcript import DEFAULT_KIND, Roster
 from .discovery import TableAdvert, TableBrowser
-from .transport import Connection, ConnectionClosed, connect, serve, server_port
+from .transport import STRANGER_TIME, Connection, ConnectionClosed, connect, open_files_limit, serve, server_port
 from .watchers import WATCH_ONLY, Watchers
 
 PROLOGUE = PROTOCOL.encode()
@@ -102,7 +103,7 @@ class SaveDir:
         return self.path / "journal.ankh"
 
     def create(self, roster: Roster, info: dict[str, Any], secrets: dict[int, SeatSecrets]) -> None:
-        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        home.make_dirs(self.path)
         for seat, s in secrets.items():
             _write_private(self.path / f"seat{seat}.secrets", s.to_bytes())
         fd = os.open(self.journal_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -129,13 +130,26 @@ class SaveDir:
         self._journal.flush()
 
     def load(self) -> tuple[Any, dict[str, Any], dict[int, SeatSecrets]]:
-        transcript, info = journal.read(self.journal_path.read_bytes())
+        """The journal's game, its header's info and this seat's secrets; a
+        save that cannot be carried on raises :class:`DamagedSave` (saying
+        why) and is left as it is."""
+        try:
+            transcript, info = journal.read(self.journal_path.read_bytes())
+            if not transcript.end:  # (an ended game is over, whatever its header says)
+                _check_info(info, transcript.roster)
+            secrets = {}
+            for f in sorted(self.path.glob("seat*.secrets")):
+                s = SeatSecrets.from_bytes(f.read_bytes())
+                secrets[s.seat] = s
+        except OSError as exc:
+            raise DamagedSave(Words("{path} cannot be read: {why}", path=str(self.path),
+                                    why=exc.strerror or str(exc))) from None
+        except Exception as exc:  # whatever a damaged or doctored file holds, never a crash
+            why = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+            raise DamagedSave(Words("{path} is damaged and cannot be carried on ({why}); it was left as it is",
+                                    path=str(self.path), why=why)) from None
         if transcript.end:
-            raise LocalProtocolError(Words("that game is over: its seats ended it after a seat left"))
-        secrets = {}
-        for f in sorted(self.path.glob("seat*.secrets")):
-            s = SeatSecrets.from_bytes(f.read_bytes())
-            secrets[s.seat] = s
+            raise DamagedSave(Words("that game is over: its seats ended it after a seat left"))
         return transcript, info, secrets
 
     def finish(self, transcript: Any) -> Path:
@@ -148,6 +162,29 @@ class SaveDir:
         if self._journal is not None:
             self._journal.close()
             self._journal = None
+
+
+class DamagedSave(ValueError):
+    """A save whose journal, header or secrets do not make a game to carry on."""
+
+
+def _check_info(info: dict[str, Any], roster: Roster) -> None:
+    """What carrying on needs from a journal's header, of the right types and
+    agreeing with its roster (raises anything on a mismatch: see ``load``)."""
+    if info.get("role") not in ("host", "join"):
+        raise ValueError("no role")
+    if type(info.get("port")) is not int or not 0 <= info["port"] < 65536:
+        raise ValueError("no port")
+    if not isinstance(info.get("start"), dict) or type(info.get("table", b"")) is not bytes:
+        raise ValueError("no table")
+    start = Start.of({"t": "start", **info["start"]})
+    if start.game_id != roster.game_id or start.names != roster.names or start.identities != roster.identities:
+        raise ValueError("the table is not the journal's game")
+    if info["role"] == "join" and (type(info.get("host")) is not str or type(info.get("nonce")) is not bytes):
+        raise ValueError("no host")
+    if info["role"] == "host" and (not isinstance(info.get("bots", []), list)
+                                   or not all(type(b) is int and 0 < b < roster.size for b in info.get("bots", []))):
+        raise ValueError("bad bots")
 
 
 def _refuse(conn: Connection, why: str) -> None:
@@ -247,14 +284,12 @@ class _Seatkeeper:
     def said(self, seat: int, name: str, text: str) -> None:
         self.report("chat", (seat, name, text))
 
-    def check_players(self, start: Start, me: int, bots: set[bytes]) -> None:
+    def check_players(self, people: list[tuple[str, bytes]]) -> None:
         """Pin the identity of every person at the table on first meeting; a known
         name with another key is reported (the screens show it), never accepted silently."""
         try:
             known = home.KnownPlayers()
-            for seat, (name, key) in enumerate(zip(start.names, start.identities)):
-                if seat == me or key in bots:
-                    continue
+            for name, key in people:
                 warning = known.warning(name, key)
                 if warning is not None:
                     self.report("warning", warning)
@@ -300,9 +335,12 @@ class HostNode(_Seatkeeper):
                  advertise: bool = True, ready: bool = True, spectator_chat: bool = True,
                  kind: str = DEFAULT_KIND):
         super().__init__(report=report, decide=decide, save=None)
-        seat_range = game_of(kind).seats
+        game = game_of(kind)
+        if not game.networked:
+            raise LocalProtocolError(f"{game.name} cannot be played over the network yet: only against bots")
+        seat_range = game.seats
         if seats not in seat_range:
-            raise LocalProtocolError(f"{game_of(kind).name} seats {seat_range[0]} to {seat_range[-1]}, not {seats}")
+            raise LocalProtocolError(f"{game.name} seats {seat_range[0]} to {seat_range[-1]}, not {seats}")
         self.chat_counts: dict[int, list[float]] = {}  # recent chat times per seat (the rate limit)
         self._said = 0
         self.abandon_after = ABANDON_AFTER
@@ -326,6 +364,7 @@ class HostNode(_Seatkeeper):
         self.pending: list[tuple[Connection, str]] = []  # joiners not seated (table full...)
         self.watchers = Watchers(report)
         self.watchers.chat = spectator_chat
+        self.door = Door.for_descriptors(open_files_limit())
         self.points: dict[int, tuple[str, int]] = {}  # each joiner's watch point
         self.hub: Hub | None = None
         self.roster: Roster | None = None
@@ -345,7 +384,7 @@ class HostNode(_Seatkeeper):
     # -- running -------------------------------------------------------------------------
 
     async def open(self) -> int:
-        self.server = await serve(self.bind, self.port, self.identity, PROLOGUE, self._on_connection)
+        self.server = await serve(self.bind, self.port, self.identity, PROLOGUE, self._on_connection, door=self.door)
         self.port = server_port(self.server)
         self.report("listening", self.port)
         if self.advertise:
@@ -363,6 +402,7 @@ class HostNode(_Seatkeeper):
             await self.done.wait()
             if self.result is not None and self.result.finished:
                 await self._see_everyone_done()
+                await self.watchers.settle()
             await asyncio.sleep(0.3)  # let the last frames and goodbyes go out
         finally:
             watch.cancel()
@@ -423,11 +463,13 @@ class HostNode(_Seatkeeper):
 
     async def _on_connection(self, conn: Connection) -> None:
         try:
-            first = decode(await asyncio.wait_for(conn.recv(), 10))
+            first = decode(await asyncio.wait_for(conn.recv(), STRANGER_TIME))
         except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError) as exc:
             conn.close(Words("no greeting: {why}", why=getattr(exc, "reason", None) or getattr(exc, "message", None)
                                  or Words("timed out")))
             return
+        if first["t"] in ("join", "rejoin"):
+            self.door.sit(conn.ticket)
         if first["t"] == "join" and (back := self._seated_again(conn, first)) is not None:
             seat = back
             self._reattach(seat, conn)
@@ -471,6 +513,10 @@ class HostNode(_Seatkeeper):
                 self.report("back", seat)
                 self._flush()
         elif first["t"] == "watch":
+            refused = self.door.watch(conn.ticket)
+            if refused is not None:
+                _refuse(conn, refused)
+                return
             await self.watchers.serve(conn, first["from"], self._log)
             return
         else:
@@ -666,7 +712,8 @@ class HostNode(_Seatkeeper):
         self.start = start
         self._broadcast(self.start_msg)
         self.report("start", start)
-        self.check_players(start, 0, {ident.public_key for ident in self._bots.values()})
+        bots = {ident.public_key for ident in self._bots.values()}
+        self.check_players([(n, k) for n, k in zip(start.names[1:], start.identities[1:]) if k not in bots])
         self._secrets = {0: SeatSecrets.generate(start.game_id, 0, self.identity)}
         for seat, ident in self._bots.items():
             self._secrets[seat] = SeatSecrets.generate(start.game_id, seat, ident)
@@ -899,6 +946,7 @@ class HostNode(_Seatkeeper):
         node.conns, node.pending, node.gone_since, node.points = {}, [], {}, {}
         node.watchers = Watchers(report)
         node.watchers.chat = bool(start_msg.get("chat", 1))
+        node.door = Door.for_descriptors(open_files_limit())
         node.abandon_after = ABANDON_AFTER
         node.gone_after, node.move_clock, node.patience = GONE_AFTER, MOVE_CLOCK, None
         node.seats_done, node.farewell = set(), FAREWELL
@@ -955,6 +1003,7 @@ class JoinNode(_Seatkeeper):
         self._seat_names: list[str] = []
         self._said = 0
         self.watchers = Watchers(report)
+        self.door = Door.for_descriptors(open_files_limit())
         self.watch_server: asyncio.Server | None = None
         self.watch_port = 0
         self.host_done = False  # the host said it holds the whole game
@@ -970,9 +1019,10 @@ class JoinNode(_Seatkeeper):
         self.address = (host, port)
         conn = await connect(host, port, self.identity, PROLOGUE)
         self.conn = conn
+        self.report("host-key", conn.peer_key)  # proved by the handshake: an advert only claims one
         conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
         await self._session(conn)
-        await self.watchers.aclose(Words("game over"))
+        await self._close_watch_point()
         assert self.result is not None
         return self.result
 
@@ -1122,6 +1172,8 @@ class JoinNode(_Seatkeeper):
                     conn.send_nowait(encode({"t": "bye", "why": str(refusal)}))
                     return
                 self.game_kind = msg.get("kind", DEFAULT_KIND)
+                if not self._seat_keys:
+                    self._check_host(conn, msg)
                 self.table = msg["table"]
                 self._seat_keys = [s["key"] for s in msg["seats"]]
                 self._seat_names = [s["name"] for s in msg["seats"]]
@@ -1194,10 +1246,23 @@ class JoinNode(_Seatkeeper):
             return
         self.record_ending(self.peer, ending)
 
+    def _check_host(self, conn: Connection, msg: dict[str, Any]) -> None:
+        """The host's seat in its first lobby: the key it shows must be the one its
+        link proved, and a host met before must come with the key pinned for it."""
+        if not msg["seats"]:
+            return
+        name, key = msg["seats"][0]["name"], msg["seats"][0]["key"]
+        if key != conn.peer_key:
+            self.report("warning", Words("the host's seat shows a key other than the one its link proved"))
+            return
+        self.check_players([(name, key)])
+
     def _other_game(self, kind: str) -> Words | None:
         """Why this seat will not play the game ``kind`` (None: it will)."""
         if kind not in GAMES:
             return Words("refused: the table plays a game this program does not know ({kind})", kind=kind)
+        if not game_of(kind).networked:
+            return Words("refused: {game} cannot be played over the network yet", game=game_of(kind).name)
         if self.want is not None and kind != self.want:
             return Words("refused: the table plays {game}, not {wanted}", game=game_of(kind).name,
                          wanted=game_of(self.want).name)
@@ -1213,7 +1278,9 @@ class JoinNode(_Seatkeeper):
             return
         self.start, self.start_msg, self.seat = start, msg, seat
         self.report("start", start)
-        self.check_players(start, seat, self._bot_keys)
+        # (the host was checked when its link proved its key: see _check_host)
+        self.check_players([(n, k) for s, (n, k) in enumerate(zip(start.names, start.identities))
+                            if s not in (0, seat) and k not in self._bot_keys])
         self.bot_seats = tuple(s for s, key in enumerate(start.identities) if key in self._bot_keys)
         self.secrets = SeatSecrets.generate(start.game_id, seat, self.identity)
         assert self.conn is not None
@@ -1290,7 +1357,8 @@ class JoinNode(_Seatkeeper):
             if conn.local_address is None:
                 return
             try:
-                self.watch_server = await serve(conn.local_address[0], 0, self.identity, PROLOGUE, self._on_watcher)
+                self.watch_server = await serve(conn.local_address[0], 0, self.identity, PROLOGUE, self._on_watcher,
+                                                door=self.door)
             except OSError as exc:
                 self.report("warning", f"spectators cannot watch through this seat: {exc}")
                 return
@@ -1302,12 +1370,16 @@ class JoinNode(_Seatkeeper):
     async def _on_watcher(self, conn: Connection) -> None:
         """A spectator at this seat's watch point: it may only watch."""
         try:
-            first = decode(await asyncio.wait_for(conn.recv(), 10))
+            first = decode(await asyncio.wait_for(conn.recv(), STRANGER_TIME))
         except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError):
             conn.close(Words("no greeting"))
             return
         if first["t"] != "watch" or self.peer is None:
             conn.close(WATCH_ONLY)
+            return
+        refused = self.door.watch(conn.ticket)
+        if refused is not None:
+            _refuse(conn, refused)
             return
         peer = self.peer
         await self.watchers.serve(conn, first["from"], lambda: peer.protocol.ledger.log)
@@ -1318,9 +1390,16 @@ class JoinNode(_Seatkeeper):
         super().end(result)
         if not result.finished:
             self.watchers.send(encode({"t": "bye", "why": result.text[:200]}))
-        self.watchers.close(Words("game over") if result.finished else "the seat left")
+            self.watchers.close("the seat left")
         if self.watch_server is not None:
             self.watch_server.close()
+
+    async def _close_watch_point(self) -> None:
+        """The spectators watching through this seat take the game's last steps
+        (a few seconds at most), then their links close."""
+        if self.result is not None and self.result.finished:
+            await self.watchers.settle()
+        await self.watchers.aclose(Words("game over"))
 
     def set_ready(self, ready: bool) -> None:
         """Ready (or not) to begin: the deal waits for every person at the table."""
@@ -1418,7 +1497,7 @@ class JoinNode(_Seatkeeper):
         if conn is not None:
             node.conn = conn
             await node._session(conn)
-        await node.watchers.aclose(Words("game over"))
+        await node._close_watch_point()
         assert node.result is not None
         return node.result
 
@@ -1542,8 +1621,12 @@ class WatchNode:
                 start = self.start
             elif t == "points":
                 for p in msg["at"]:
-                    if (p["host"], p["port"]) not in self.points:
-                        self.points.append((p["host"], p["port"]))
+                    point = (p["host"], p["port"])
+                    # Over SSH a table may not send this program anywhere: only to
+                    # its own machine (or where the server's operator allows).
+                    if point not in self.points and (point[0] == self.points[0][0]
+                                                     or home.ssh_may_join(*point, [])):
+                        self.points.append(point)
             elif t == "roster" and start is not None and self.spectator is None:
                 self.spectator = Spectator(start.roster(msg["keys"], msg["certs"]))
                 self.report("start", start)

@@ -7,8 +7,8 @@ two players cannot share one process.  The child is an ordinary ``ankh``: it
 meets tables over the network (loopback by default) like any other peer, so
 a seat played over SSH runs the same code as any other seat.
 
-Players are known by their SSH public key.  Any key is let in; the key that
-authenticated chooses the player's home under ``<data dir>/ssh/keys/``
+Players are known by their SSH public key.  Any key is let in; the key whose
+signature was checked chooses the player's home under ``<data dir>/ssh/keys/``
 (identity, name, pinned keys, saves), kept across sessions.  A client that
 offers no key (keyboard-interactive, or a password) is a guest with a fresh
 home that is thrown away when the session ends, unless it holds a game on the
@@ -24,6 +24,16 @@ session and ``TIOCSCTTY``), so the kernel tells it of each resize.  A session
 with no key pressed for ``idle_timeout`` seconds is closed; a closed or
 dropped connection ends its child (SIGHUP, then SIGTERM, then SIGKILL): for
 the table that is a dropped link, and the seat's journal is on disk.
+
+The server is bounded: a terminal is at most ``MAX_COLUMNS`` by ``MAX_ROWS``
+whatever size the client asks for; one key (or one guest's address) holds at
+most ``per_key`` sessions and the server ``max_sessions`` in all (and
+``4 * max_sessions`` connections, logged in or not); a connection that logs
+in has ``login_timeout`` seconds to do so, and one that holds no session for
+``no_session_timeout`` seconds is closed.  A player over SSH joins only the
+tables found on the network or the addresses the operator allows
+(``allow_join``: see :func:`ankh.net.home.ssh_may_join`), so that the
+server cannot be used to probe the network it stands in.
 """
 from __future__ import annotations
 
@@ -46,13 +56,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
+from asyncssh.public_key import decode_ssh_public_key
 
 from .. import home
-from ..home import ENV_BACK, ENV_SSH
+from ..errors import Words
+from ..home import ENV_BACK, ENV_SSH, ENV_SSH_JOIN
 
 HOST_KEY_FILE = "host_ed25519"
 DEFAULT_IDLE = 30 * 60.0       # seconds without a key pressed before a session is closed
 STOP_GRACE = 3.0               # seconds a child has after SIGHUP (and again after SIGTERM)
+MAX_COLUMNS, MAX_ROWS = 512, 256   # the largest terminal a session gets, whatever the client asks
+MAX_SESSIONS = 32              # sessions the server runs at once
+PER_KEY = 3                    # sessions one key (or one guest's address) holds at once
+LOGIN_TIMEOUT = 30.0           # seconds a connection has to log in
+NO_SESSION_TIMEOUT = 60.0      # seconds a logged-in connection may hold no session
+TOO_MANY_SESSIONS = Words("this server runs as many sessions as it can; try again later")
 GUEST_GRACE = 600.0            # seconds a dropped guest's home waits for them (a game on the network under way)
 CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"  # a guest's code: no 0/o, 1/l/i to misread
 CODE_LENGTH = 8
@@ -100,15 +118,44 @@ def load_host_key(directory: Path) -> asyncssh.SSHKey:
 
 
 class _Auth(asyncssh.SSHServer):
-    """Lets everyone in and records how: with a key, or as a guest."""
+    """Lets everyone in and records how: with a key whose signature was
+    checked, or as a guest; closes the connection when it holds no session
+    for ``no_session_timeout`` seconds."""
 
     def __init__(self, server: "SshServer") -> None:
         self.server = server
         self.player = Player("")
-        self._offered: asyncssh.SSHKey | None = None
+        self._proven: asyncssh.SSHKey | None = None
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.sessions = 0
+        self._idle: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        conn.set_extra_info(ankh_player=self.player)
+        self.conn = conn
+        conn.set_extra_info(ankh_player=self.player, ankh_auth=self)
+        if len(self.server.connections) >= 4 * self.server.max_sessions:
+            conn.close()  # too many at once: no work is done for this one
+            return
+        self.server.connections.add(self)
+        # asyncssh asks validate_public_key about a key *before* checking its
+        # signature: the key is remembered here, once the signature checked.
+        check = conn.validate_public_key
+
+        async def validate_public_key(username: str, key_data: bytes, msg: bytes, signature: bytes) -> bool:
+            ok = await check(username, key_data, msg, signature)
+            if ok and msg:
+                try:
+                    self._proven = decode_ssh_public_key(key_data)
+                except (asyncssh.KeyImportError, ValueError):
+                    self._proven = None  # a certificate, say: a guest
+            return ok
+
+        conn.validate_public_key = validate_public_key  # type: ignore[method-assign]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.server.connections.discard(self)
+        if self._idle is not None:
+            self._idle.cancel()
 
     def begin_auth(self, username: str) -> bool:
         self.player.username = username
@@ -118,27 +165,42 @@ class _Auth(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        # Called for every key offered, before its signature is checked; the
-        # one offered last is the one that succeeded (see auth_completed).
-        self._offered = key
-        return True
+        return True  # any key, once its signature checks (see connection_made)
 
     def kbdint_auth_supported(self) -> bool:
         return True
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
-        self._offered = None  # a guest, whatever keys were offered (and failed) before
-        return True           # no questions asked
+        self._proven = None  # a guest, whatever keys were offered (and failed) before
+        return True          # no questions asked
 
     def password_auth_supported(self) -> bool:
         return True
 
     def validate_password(self, username: str, password: str) -> bool:
-        self._offered = None
+        self._proven = None
         return True
 
     def auth_completed(self) -> None:
-        self.player.key = self._offered
+        self.player.key = self._proven
+        self._no_session()
+
+    def session_began(self) -> None:
+        self.sessions += 1
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+
+    def session_ended(self) -> None:
+        self.sessions -= 1
+        self._no_session()
+
+    def _no_session(self) -> None:
+        """Without a session, the connection is closed after ``no_session_timeout`` seconds."""
+        if self.sessions == 0 and self.conn is not None:
+            if self._idle is not None:
+                self._idle.cancel()
+            self._idle = asyncio.get_running_loop().call_later(self.server.no_session_timeout, self.conn.close)
 
 
 class SshServer:
@@ -149,13 +211,22 @@ class SshServer:
     """
 
     def __init__(self, command: Sequence[str], data_dir: Path, *, host: str = "", port: int = 0,
-                 idle_timeout: float = DEFAULT_IDLE, log: Callable[[str], None] = lambda _line: None) -> None:
+                 idle_timeout: float = DEFAULT_IDLE, log: Callable[[str], None] = lambda _line: None,
+                 max_sessions: int = MAX_SESSIONS, per_key: int = PER_KEY,
+                 no_session_timeout: float = NO_SESSION_TIMEOUT, login_timeout: float = LOGIN_TIMEOUT,
+                 allow_join: Sequence[str] = ()) -> None:
         self.command = list(command)
         self.log = log
         self.root = Path(data_dir) / "ssh"
         self.host = host
         self.port = port
         self.idle_timeout = idle_timeout
+        self.max_sessions = max_sessions
+        self.per_key = per_key
+        self.no_session_timeout = no_session_timeout
+        self.login_timeout = login_timeout
+        self.allow_join = list(allow_join)
+        self.connections: set[_Auth] = set()
         self.sessions: set[_Session] = set()
         self.guest_grace = GUEST_GRACE
         self.kept: dict[str, tuple[Path, asyncio.TimerHandle]] = {}  # code -> a dropped guest's home, waiting
@@ -170,7 +241,7 @@ class SshServer:
             lambda: _Auth(self), self.host or None, self.port, server_host_keys=[key],
             process_factory=self._session, encoding=None, line_editor=False,
             allow_scp=False, agent_forwarding=False, x11_forwarding=False,
-            allow_pty=True, keepalive_interval=30, keepalive_count_max=4)
+            allow_pty=True, keepalive_interval=30, keepalive_count_max=4, login_timeout=self.login_timeout)
         self.port = self._server.sockets[0].getsockname()[1]
         return self.port
 
@@ -221,11 +292,31 @@ class SshServer:
         if home_dir is not None:
             shutil.rmtree(home_dir, ignore_errors=True)
 
+    def refusal(self, owner: str) -> str | None:
+        """Why a new session of ``owner`` (a key, or a guest's address) is refused, or None."""
+        if len(self.sessions) >= self.max_sessions:
+            return TOO_MANY_SESSIONS
+        mine = sum(1 for s in self.sessions if s.owner == owner)
+        if mine >= self.per_key:
+            return Words("you have {n} sessions open here already; close one first", n=mine)
+        return None
+
     async def _session(self, process: asyncssh.SSHServerProcess) -> None:
         player: Player = process.get_extra_info("ankh_player") or Player("")
+        auth: _Auth | None = process.get_extra_info("ankh_auth")
         session = _Session(self, process, player)
         who = f"{player.username!r} " + (f"with key {player.fingerprint}" if player.key else "as a guest")
         peer = process.get_extra_info("peername") or ("?", 0)
+        session.owner = player.key_id if player.key is not None else f"guest@{peer[0]}"
+        refused = self.refusal(session.owner)
+        if refused is not None:
+            self.log(f"{who} from {peer[0]} refused: {refused}")
+            with contextlib.suppress(Exception):
+                process.stderr.write(f"ankh: {refused}.\r\n".encode())
+                process.exit(1)
+            return
+        if auth is not None:
+            auth.session_began()
         self.sessions.add(session)
         self.log(f"{who} from {peer[0]} connected")
         try:
@@ -237,6 +328,8 @@ class SshServer:
                 process.exit(1)
         finally:
             self.sessions.discard(session)
+            if auth is not None:
+                auth.session_ended()
 
 
 def _game_under_way(home_dir: Path) -> bool:
@@ -246,13 +339,13 @@ def _game_under_way(home_dir: Path) -> bool:
 
 def _private_dir(path: Path) -> Path:
     """``path`` as a folder only its owner can enter (0700), made with its parents if missing."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    home.make_dirs(path)
     os.chmod(path, 0o700)
     return path
 
 
-def child_environment(player: Player, ankh_home: Path, term: str, client_env, code: str | None = None
-                      ) -> dict[str, str]:
+def child_environment(player: Player, ankh_home: Path, term: str, client_env,
+                      allow_join: Sequence[str] = (), code: str | None = None) -> dict[str, str]:
     """The child's environment: ours, less what belongs to another terminal, plus who it serves."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("COLUMNS", "LINES", "TMUX", "TMUX_PANE", "STY", "COLORTERM", "TERM_PROGRAM")
@@ -266,6 +359,7 @@ def child_environment(player: Player, ankh_home: Path, term: str, client_env, co
         if code is not None:
             env[ENV_BACK] = code
     env.update(ANKH_HOME=str(ankh_home), TERM=term, LOGNAME=name, USER=name)
+    env[ENV_SSH_JOIN] = ",".join(allow_join)
     # What the client's terminal told us (SSH clients send their locale: the
     # game then speaks the player's language, see ankh.tui.i18n).
     for k in ("COLORTERM", "LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LANGUAGE"):
@@ -275,8 +369,15 @@ def child_environment(player: Player, ankh_home: Path, term: str, client_env, co
     return env
 
 
+def terminal_size(width: int, height: int) -> tuple[int, int]:
+    """The size a session's terminal gets: what the client asked, within 1 to
+    ``MAX_COLUMNS`` by ``MAX_ROWS`` (a screen is drawn, and kept, at its size)."""
+    return min(max(width, 1), MAX_COLUMNS), min(max(height, 1), MAX_ROWS)
+
+
 def _set_size(fd: int, width: int, height: int) -> None:
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", max(height, 1), max(width, 1), 0, 0))
+    width, height = terminal_size(width, height)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
 
 
 class _Session:
@@ -290,6 +391,7 @@ class _Session:
         self.master = -1
         self.last_input = time.monotonic()
         self.reason = ""  # why we stopped the child, told to the client
+        self.owner = ""   # whose session this is: a key's id, or a guest's address
         self.ended = ""   # how the session ended, for the server's log
 
     async def run(self) -> int:
@@ -304,7 +406,8 @@ class _Session:
             width, height = process.term_size[:2]
             self.master, slave = pty.openpty()
             _set_size(self.master, width or 80, height or 24)
-            env = child_environment(self.player, ankh_home, process.term_type or "xterm-256color", process.env, code)
+            env = child_environment(self.player, ankh_home, process.term_type or "xterm-256color", process.env,
+                                    self.server.allow_join, code)
             self.child = await asyncio.create_subprocess_exec(
                 sys.executable, "-c", _TAKE_TERMINAL, *self.server.command,
                 stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,

@@ -21,15 +21,20 @@ import asyncio
 import contextlib
 import errno
 import inspect
+import resource
 import socket
 import time
 from collections.abc import Awaitable, Callable
 
+from ..admission import ACCEPT_BURST, Door
 from ..envelope import Identity
 from ..errors import Words
 from ..link import Link, LinkClosed, LinkUp, Message
 
 HANDSHAKE_TIMEOUT = 10.0
+STRANGER_TIME = 5.0  # seconds a server gives a new link to prove its key (then as long to say what it wants)
+WRITE_HIGH_WATER = 64 * 1024  # asyncio's default: past it a writer waits for the buffer to drain
+CLOSE_GRACE = 2.0    # seconds a closed link's last bytes may take to leave; then the socket is dropped
 KEEPALIVE = 1.0
 DEAD_AFTER = 5.0
 READ_SIZE = 65536
@@ -66,6 +71,7 @@ class Connection:
         self.peer_address: tuple | None = tuple(peer) if peer else None
         local = writer.get_extra_info("sockname")
         self.local_address: tuple | None = tuple(local) if local else None
+        self.ticket: object = None  # how a server's door knows this link (see serve)
         self._tasks = [asyncio.create_task(self._read_loop()), asyncio.create_task(self._keepalive_loop())]
         self._flush()
 
@@ -110,6 +116,28 @@ class Connection:
         except (ConnectionError, OSError) as exc:
             self._end(Words("connection lost: {why}", why=exc.strerror or type(exc).__name__))
             raise ConnectionClosed(self.reason or Words("connection lost")) from None
+
+    async def drained(self, patience: float) -> bool:
+        """Wait until the peer took what was written (down to the socket's low-water
+        mark); False when it did not within ``patience`` seconds or the link ended."""
+        if self.reason is not None:
+            return False
+        if self.buffered() < WRITE_HIGH_WATER:  # the socket takes what we write: nothing to wait for
+            return True
+        try:
+            await asyncio.wait_for(self._writer.drain(), patience)
+        except (asyncio.TimeoutError, ConnectionError, OSError):
+            return False
+        return self.reason is None
+
+    def cap_send_buffer(self, nbytes: int) -> None:
+        """Let the kernel hold at most about ``nbytes`` for this peer (instead of
+        growing its buffer to megabytes): what a peer does not read then waits
+        on our side, where it is seen and bounded (see :meth:`buffered`)."""
+        sock = self._writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, nbytes)
 
     def buffered(self) -> int:
         """Bytes written but not yet taken by the peer's socket (a slow reader's backlog)."""
@@ -164,6 +192,11 @@ class Connection:
         self._inbox.put_nowait(None)
         with contextlib.suppress(Exception):
             self._writer.close()
+        transport = self._writer.transport
+        if transport is not None and transport.get_write_buffer_size():
+            # A peer that does not read would keep the socket, and what waits for
+            # it, for ever: the goodbye has a moment to leave, then the socket goes.
+            asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
         current = asyncio.current_task()
         for task in self._tasks:
             if task is not current:
@@ -247,10 +280,13 @@ def unreachable(exc: BaseException) -> str:
 
 async def connect(host: str, port: int, identity: Identity, prologue: bytes, *,
                   timeout: float = HANDSHAKE_TIMEOUT, expected_peer: bytes | None = None,
-                  keepalive: float = KEEPALIVE, dead_after: float = DEAD_AFTER) -> Connection:
-    """Connect to a peer and complete the handshake, or raise ConnectionClosed."""
+                  keepalive: float = KEEPALIVE, dead_after: float = DEAD_AFTER,
+                  source: str | None = None) -> Connection:
+    """Connect to a peer (from the local address ``source``, if given) and complete
+    the handshake, or raise ConnectionClosed."""
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        local = (source, 0) if source is not None else None
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local), timeout)
     except asyncio.TimeoutError:
         raise ConnectionClosed(Words("could not reach {host} port {port}: {why}", host=host, port=port,
                                      why=Words("timed out"))) from None
@@ -266,47 +302,80 @@ async def connect(host: str, port: int, identity: Identity, prologue: bytes, *,
 OnConnection = Callable[[Connection], "Awaitable[None] | None"]
 
 
+def open_files_limit() -> int:
+    """How many files this process may have open (its soft RLIMIT_NOFILE)."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
 async def serve(host: str | None, port: int, identity: Identity, prologue: bytes,
-                on_connection: OnConnection, *, timeout: float = HANDSHAKE_TIMEOUT,
+                on_connection: OnConnection, *, timeout: float = STRANGER_TIME,
                 on_refused: Callable[[tuple | None, str], None] | None = None,
-                keepalive: float = KEEPALIVE, dead_after: float = DEAD_AFTER) -> asyncio.Server:
+                keepalive: float = KEEPALIVE, dead_after: float = DEAD_AFTER,
+                door: Door | None = None) -> asyncio.Server:
     """Accept peers on ``host``:``port`` (0 picks a free port: see :func:`server_port`).
 
     ``host`` None (or ``""``, ``"::"``) listens on every address, IPv6 and IPv4,
     with one socket and so one port.
 
+    ``door`` (default: one sized to this process's limit of open files) says
+    which links may come in: one it refuses is dropped at once, before any
+    work is done for it.  Each connection's ``ticket`` is its place at the
+    door; the callee tells the door what the peer turned out to be
+    (``door.watch``, ``door.sit``), and the door forgets it when
+    ``on_connection`` returns.
+
     ``on_connection(conn)`` is called (and awaited when it is a coroutine) for
     each peer once its identity is proved; the callee owns the connection.
-    Peers that fail the handshake are dropped, and ``on_refused(address,
-    reason)`` hears about them.
+    Peers that fail the handshake within ``timeout`` seconds are dropped, and
+    ``on_refused(address, reason)`` hears about them.
     """
+    door = door if door is not None else Door.for_descriptors(open_files_limit())
+    links: dict[object, Connection] = {}  # by ticket, until on_connection returns
 
     async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        ticket = object()
+        peer = writer.get_extra_info("peername")
+        why, evicted = door.arrive(ticket, peer[0] if peer else None)
+        if why is not None:
+            writer.transport.abort()
+            if on_refused is not None:
+                on_refused(tuple(peer) if peer else None, why)
+            return
+        for old in evicted:
+            if old in links:
+                links.pop(old).close(Words("made way for a newer connection"))
         _tune(writer)
         link = Link(False, identity, prologue)
         conn = Connection(link, reader, writer, keepalive=keepalive, dead_after=dead_after)
+        conn.ticket = ticket
+        links[ticket] = conn
         try:
-            await _handshake(conn, timeout)
-        except ConnectionClosed as exc:
-            if on_refused is not None:
-                on_refused(conn.peer_address, exc.reason)
-            return
-        except asyncio.CancelledError:
-            conn.close(Words("shutting down"))
-            return
-        result = on_connection(conn)
-        if inspect.isawaitable(result):
             try:
-                await result
+                await _handshake(conn, timeout)
+            except ConnectionClosed as exc:
+                if on_refused is not None:
+                    on_refused(conn.peer_address, exc.reason)
+                return
             except asyncio.CancelledError:
-                # The program is ending (its event loop cancels what is left): end this
-                # connection quietly, where asyncio's stream server (Python 3.11) would
-                # print the cancellation as an error.
                 conn.close(Words("shutting down"))
+                return
+            result = on_connection(conn)
+            if inspect.isawaitable(result):
+                try:
+                    await result
+                except asyncio.CancelledError:
+                    # The program is ending (its event loop cancels what is left): end this
+                    # connection quietly, where asyncio's stream server (Python 3.11) would
+                    # print the cancellation as an error.
+                    conn.close(Words("shutting down"))
+        finally:
+            links.pop(ticket, None)
+            door.leave(ticket)
 
     if host in (None, "", "::"):
-        return await asyncio.start_server(accept, sock=_any_address_socket(port))
-    return await asyncio.start_server(accept, host, port)
+        return await asyncio.start_server(accept, sock=_any_address_socket(port), backlog=ACCEPT_BURST)
+    return await asyncio.start_server(accept, host, port, backlog=ACCEPT_BURST)
 
 
 def _any_address_socket(port: int) -> socket.socket:

@@ -3,10 +3,15 @@ watch point (a listening socket for spectators only).
 
 A spectator gets the table (``lobby``, ``start``, ``roster``), then the
 public log from the step it asked for, then each step as it finishes, and
-the table's chat if the table allows it.  It is never waited for: every
-step is encoded once for all the spectators at the same place in the log,
-written without waiting, and a spectator that leaves more than
-``BACKLOG`` bytes unread is cut off, so the table never slows for one.  A
+the table's chat if the table allows it.  It is never waited for: each
+spectator has its own feeder, which sends a batch of steps (each batch
+encoded once for every spectator at the same place in the log) only when
+the spectator took the batch before, and otherwise waits.  So a spectator
+that does not read costs the table one batch and a socket's buffer, and one
+that has not taken its batch within ``PATIENCE`` seconds is cut off.  The
+kernel's buffer for a spectator is kept small (``SEND_BUFFER``): left to
+itself it grows to megabytes per link, and a crowd that does not read would
+take the machine's TCP memory from the seats' own links.  A
 spectator sends nothing but a goodbye; anything else cuts it off.
 """
 from __future__ import annotations
@@ -20,8 +25,14 @@ from ..errors import RemoteProtocolError, Words
 from ..lobby import decode, encode, points_message, steps_messages
 from .transport import Connection, ConnectionClosed
 
-BACKLOG = 4 * 1024 * 1024  # bytes a spectator may leave unread before it is cut off
+BATCH = 128 * 1024    # bytes of steps sent to a spectator before waiting for it to take them
+SEND_BUFFER = 64 * 1024  # bytes the kernel may hold for a spectator (not megabytes: see below)
+PATIENCE = 5.0        # seconds a spectator may take to read a batch before it is cut off
+SETTLE = 3.0          # seconds the spectators have, once the game is over, to take its last steps
 WATCH_ONLY = "this port is for spectators only"
+TOO_SLOW = Words("too far behind: the table does not wait for spectators")
+
+Log = Callable[[], Sequence[tuple[Any, list[bytes]]]]
 
 
 class Watchers:
@@ -30,24 +41,29 @@ class Watchers:
     def __init__(self, report: Callable[[str, Any], None]):
         self.report = report
         self.sent: dict[Connection, int | None] = {}  # steps of the log sent (None: not told the table yet)
-        self.starts: dict[Connection, int] = {}  # the step each spectator asked to start from
         self.intro: list[bytes] = []  # the table, encoded once: set when the roster is known
         self.points: bytes | None = None  # the table's other watch points, encoded
         self.chat = True  # the table's chat reaches spectators
+        self.patience = PATIENCE
         self._serving: set[asyncio.Task] = set()
+        self._news: asyncio.Event | None = None  # set when the log grew (or the table became known)
+        self._seen: tuple[bool, int] = (False, 0)
+        self._batches: dict[tuple[int, int], list[bytes]] = {}  # (from, to) steps -> messages, shared
+        self._log: Log = lambda: ()
 
     def __len__(self) -> int:
         return len(self.sent)
 
-    async def serve(self, conn: Connection, start: int, log: Callable[[], Sequence[tuple[Any, list[bytes]]]]) -> None:
+    async def serve(self, conn: Connection, start: int, log: Log) -> None:
         """One spectator, from step ``start``, until it leaves or is cut off."""
         task = asyncio.current_task()
         if task is not None:
             self._serving.add(task)
         self.sent[conn] = None
-        self.starts[conn] = start
+        self._log = log
+        conn.cap_send_buffer(SEND_BUFFER)
         self.report("watcher", len(self.sent))
-        self.flush(log())
+        feeder = asyncio.create_task(self._feed(conn, start, log))
         try:
             while True:
                 msg = decode(await conn.recv())
@@ -57,36 +73,76 @@ class Watchers:
         except ConnectionClosed:
             pass
         finally:
+            feeder.cancel()
+            await asyncio.gather(feeder, return_exceptions=True)
             self.sent.pop(conn, None)
-            self.starts.pop(conn, None)
             self._serving.discard(task)
+            self.report("watcher-gone", conn.reason)
 
-    def flush(self, log: Sequence[tuple[Any, list[bytes]]]) -> None:
-        """Send every spectator the steps of ``log`` it lacks (each run of steps encoded once)."""
-        if not self.intro:
-            return
-        encoded: dict[int, list[bytes]] = {}
-        for conn, sent in list(self.sent.items()):
-            if conn.closed:
-                self.sent.pop(conn, None)
-                continue
-            if conn.buffered() > BACKLOG:
-                conn.close(Words("too far behind: the table does not wait for spectators"))
-                self.sent.pop(conn, None)
-                continue
-            messages = []
-            if sent is None:
+    async def _feed(self, conn: Connection, start: int, log: Log) -> None:
+        """Send the spectator the table, then the log, one batch at a time, each
+        once it took the one before; cut it off if it does not."""
+        sent: int | None = None
+        while not conn.closed:
+            steps = log()
+            messages: list[bytes] = []
+            if sent is None and self.intro:
                 messages += self.intro + ([self.points] if self.points else [])
-                sent = self.starts.get(conn, 0)
-            if sent < len(log):
-                if sent not in encoded:
-                    encoded[sent] = steps_messages([step for _, step in log[sent:]])
-                messages += encoded[sent]
-                sent = len(log)
+                sent = min(start, len(steps))
+            if sent is not None and sent < len(steps):
+                batch, sent = self._batch(steps, sent)
+                messages += batch
+            if not messages:
+                await self._wait_news()
+                continue
             self.sent[conn] = sent
-            with contextlib.suppress(ConnectionClosed):
+            try:
                 for m in messages:
                     conn.send_nowait(m)
+            except ConnectionClosed:
+                return
+            if not await conn.drained(self.patience):
+                conn.close(TOO_SLOW)
+                return
+
+    def _batch(self, steps: Sequence[tuple[Any, list[bytes]]], sent: int) -> tuple[list[bytes], int]:
+        """The messages for the steps from ``sent`` on, about ``BATCH`` bytes (at
+        least one step), encoded once for every spectator asking for the same."""
+        end, size = sent, 0
+        while end < len(steps) and (end == sent or size < BATCH):
+            size += sum(map(len, steps[end][1]))
+            end += 1
+        key = (sent, end)
+        if key not in self._batches:
+            if len(self._batches) > 64:
+                self._batches.clear()
+            self._batches[key] = steps_messages([step for _, step in steps[sent:end]])
+        return self._batches[key], end
+
+    async def _wait_news(self) -> None:
+        if self._news is None:
+            self._news = asyncio.Event()
+        await self._news.wait()
+
+    def flush(self, log: Sequence[tuple[Any, list[bytes]]]) -> None:
+        """The log (or the table) changed: every spectator's feeder sends what it lacks."""
+        seen = (bool(self.intro), len(log))
+        if seen == self._seen:
+            return
+        self._seen = seen
+        if self._news is not None:
+            self._news.set()
+            self._news = None
+
+    async def settle(self, within: float = SETTLE) -> None:
+        """The game is over: until every spectator took the whole log, or for
+        ``within`` seconds at most (the table never waits longer for them)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        while self.intro and loop.time() < deadline and any(
+                not conn.closed and (sent != len(self._log()) or conn.buffered())
+                for conn, sent in list(self.sent.items())):
+            await asyncio.sleep(0.05)
 
     def send(self, message: bytes) -> None:
         """A message for every spectator told the table already (chat, watch points)."""

@@ -33,6 +33,7 @@ COMPILED = {
         "model", "state", "board", "windows", "abilities", "effects_common", "effects_hands",
         "effects_board", "events", "turn", "scoring", "setup",
     ),
+    "guilds": ("board", "state", "pieces", "districts", "seven", "guards", "trading", "turn", "rules"),
 }
 STAGE = Path("build") / "mypyc-src"  # the sources as package ankh.core, for mypy's module names
 OPT_LEVEL = "3"

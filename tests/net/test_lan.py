@@ -114,6 +114,9 @@ def test_the_host_killed_mid_game_comes_back_and_the_joiners_reconnect(peers: Pe
     assert len({again.result, *(j.result for j in joiners)}) == 1
 
 
+# On its own (scripts/test): the joiner takes the first open table it hears of on loopback,
+# where tests running beside it open theirs.
+@pytest.mark.serial
 def test_a_joiner_with_no_address_finds_the_table_on_the_lan(peers: Peers, tmp_path: Path) -> None:
     # mDNS on loopback only (the tests send nothing beyond this machine).
     host = peers.start(["host", "--headless", "--bot", "random", "--seats", "2", "--bind", "127.0.0.1",

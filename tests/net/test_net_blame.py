@@ -178,3 +178,34 @@ def test_secret_scalars_are_uniform_mod_L_not_clamped() -> None:
     for i in range(20):  # and the X25519 form multiplies by the same class
         s, n = group.secret_scalar(b"k" * 32, b"test", bytes([i]))
         assert group.mul_n(n, group.BASE) == group.mul_base(s)
+
+
+def test_a_seat_that_copies_anothers_ephemeral_key_in_the_same_step_cannot_get_it_blamed() -> None:
+    """Seats 1 and 2 both send keys to seat 3.  Seat 2 copies seat 1's ephemeral key
+    (it sees seat 1's frame first) and the relay hands seat 0 the copy before the
+    original: arrival order within a step proves nothing, so seat 0 must not name
+    seat 1.  Only ephemeral keys of earlier steps are refused as used; the copy is
+    caught by its receiver, whose key does not open it."""
+    from ankh.net.seal import box_public
+
+    from .nethelp import cheat_body
+
+    t = table(4, seed=b"copied-eph", decks=small_decks())
+    t.sync()  # the decks are ready; position 0 is in no one's hand: seats 0, 1 and 2 send keys to seat 3
+    one = t.seats[1]
+    copied = box_public(one.secrets.ephemeral(one._seq_out, 3))  # seat 1's next private message, to seat 3
+    cheat_body(t, 2, "sealed", lambda body: body.update(eph=copied))
+    held: list[bytes] = []
+
+    def wire(frame: bytes, sender: int, recipient: int) -> bytes | list[bytes] | None:
+        if recipient == 0 and sender == 1 and b"sealed" in frame and not held:
+            held.append(frame)
+            return None
+        if recipient == 0 and sender == 2 and held:
+            return [frame, held.pop()]
+        return frame
+
+    t.wire = wire
+    with pytest.raises(RemoteProtocolError) as info:
+        t.look("player", [0], 3)
+    assert info.value.seat == 2, str(info.value)

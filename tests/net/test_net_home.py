@@ -150,3 +150,25 @@ def test_a_game_id_seen_before_is_refused(tmp_path, monkeypatch) -> None:
     assert home.first_time_for_game(gid) is True
     assert home.first_time_for_game(bytes(16)) is True
     assert home.first_time_for_game(gid) is False     # the same table again: refused
+
+
+def test_over_ssh_a_player_joins_only_tables_found_or_allowed(monkeypatch) -> None:
+    """A stranger logged in over ``ankh serve --ssh`` may not use the server to
+    reach into the network it stands in: only tables found by discovery, or
+    the addresses the operator allows."""
+    from ankh.net.home import ENV_SSH, ENV_SSH_JOIN, ssh_may_join
+
+    found = [("192.168.1.20", 40123)]
+    monkeypatch.delenv(ENV_SSH, raising=False)
+    assert ssh_may_join("10.0.0.1", 22, [])                     # not over SSH: anywhere
+    monkeypatch.setenv(ENV_SSH, "guest")
+    monkeypatch.setenv(ENV_SSH_JOIN, "")
+    assert ssh_may_join("192.168.1.20", 40123, found)
+    assert not ssh_may_join("192.168.1.20", 22, found)
+    assert not ssh_may_join("127.0.0.1", 6379, found)
+    monkeypatch.setenv(ENV_SSH_JOIN, "tables.example:4000, 10.1.1.1 ,[fd00::5]:4100,fd00::9")
+    assert ssh_may_join("tables.example", 4000, [])
+    assert not ssh_may_join("tables.example", 4001, [])
+    assert ssh_may_join("10.1.1.1", 5555, [])
+    assert ssh_may_join("fd00::5", 4100, []) and not ssh_may_join("fd00::5", 22, [])
+    assert ssh_may_join("fd00::9", 1234, [])

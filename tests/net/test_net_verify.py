@@ -40,6 +40,31 @@ def test_fair_game(finished: tuple, tmp_path: Path, capsys: pytest.CaptureFixtur
     assert out.startswith("fair: 3 seats (Ann, Bob, Cat)") and "2 rolls" in out and "player (12)" in out
 
 
+def test_verify_names_the_key_of_every_seat(finished: tuple, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A game made up by someone else, with the same names but signed with
+    fresh keys, verifies as fair too: what tells it apart is the key each seat
+    signed with, which ``ankh verify`` prints by seat."""
+    t, transcript = finished
+    forged = table(3, seed=b"made up", decks=small_decks())
+    for s in range(3):
+        forged.deal("player", s, 2)
+    forged.audit()
+    assert forged.names == t.names
+    printed = []
+    for name, tr in (("real", transcript), ("forged", forged.transcript())):
+        path = tmp_path / f"{name}.ankh"
+        tr.save(path)
+        assert verify.main([str(path)]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("fair: ")
+        printed.append(out)
+        for seat, who in enumerate(tr.roster.names):
+            assert f"seat {seat}: {who}, key {tr.roster.fingerprint(seat)}" in out
+    real_keys = {transcript.roster.fingerprint(s) for s in range(3)}
+    assert not any(fp in printed[1] for fp in real_keys)
+
+
 def test_tampered_key_is_named(finished: tuple, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     t, transcript = finished
     ops = [list(op) for op in transcript.ops]

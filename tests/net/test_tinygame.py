@@ -190,3 +190,15 @@ def test_the_game_played_is_in_the_roster_hash_the_journal_and_the_transcript(tm
     first = Roster(roster.game_id, roster.names, roster.keys)
     assert b"kind" not in Transcript(first).to_bytes() and Transcript.from_bytes(
         Transcript(first).to_bytes()).roster.kind == "morpork"
+
+
+def test_a_game_not_yet_playable_over_the_network_is_refused_plainly(tmp_path: Path) -> None:
+    from ankh.net.errors import LocalProtocolError
+    guilds = get("guilds")
+    assert not guilds.networked and TINY.networked and get("morpork").networked
+    with pytest.raises(LocalProtocolError, match="cannot be played over the network yet: only against bots"):
+        HostNode(Identity.generate(), "host", seats=3, bots=0, decide=lambda *a: None, report=lambda w, d: None,
+                 save_root=tmp_path, kind="guilds")
+    said = subprocess.run([sys.executable, "-m", "ankh.tui.cli", "host", "--headless", "--game", "guilds"],
+                          capture_output=True, text=True, timeout=60)
+    assert said.returncode == 2 and "cannot be played over the network yet" in said.stderr

@@ -41,6 +41,10 @@ async def watched_game(tmp_path):
     early.keep = True
     late = WatchNode(Identity.generate(), report=lambda w, d: None)
     game = asyncio.ensure_future(host.run())
+    # The spectators come once the setup's proofs no longer keep the host (in this process)
+    # from answering a handshake in time on a busy machine; each asks for the log from its start.
+    while host.hub is None or host.hub.host.engine.turn < 2:
+        await asyncio.sleep(0.05)
     first = asyncio.ensure_future(early.run("127.0.0.1", port))
     # A spectator that never reads, and one that talks garbage.
     stuck = await connect("127.0.0.1", port, Identity.generate(), PROLOGUE)

@@ -2,15 +2,21 @@
 
 "High card", for 2 or 3 seats.  A hidden deck of twelve cards, ``c1`` to
 ``c12`` (each worth its number), is shuffled; each seat is dealt three,
-face down.  Two rounds: on its turn a seat rolls a five-sided die, then
-plays a card from its hand, which is shown to everybody (it scores the
-card's value plus the roll), or passes (it may pass only when it holds no
-card worth 4 or more: a rule other seats cannot check while the cards are
-hidden).  The highest score wins; a tie is shared.
+face down.  Two rounds: on its turn a seat rolls a five-sided die; on a 5
+it first takes one card at random from the next seat's hand (if that hand
+holds any), which only the two of them see; then it plays a card from its
+hand, which is shown to everybody (it scores the card's value plus the
+roll), or passes (it may pass only when it holds no card worth 4 or more: a
+rule other seats cannot check while the cards are hidden).  The highest
+score wins; a tie is shared.
 
 It touches every part of the contract a game needs: hidden hands dealt from
-a shuffled deck, a die of its own size, a public reveal, a decision whose
-legal options depend on a hidden card, records, views, bots.
+a shuffled deck, a die of its own size, a random steal from a hidden hand, a
+public reveal, a decision whose legal options depend on a hidden card,
+records, views, bots.  A steal gives the victim's cards fresh handles
+(``StealRandom.hand`` names them by their old ones): after it, nobody else
+can tell which of them went, and the victim looks at its new hand
+(``ShowCards``).
 """
 from __future__ import annotations
 
@@ -20,7 +26,7 @@ from typing import Any
 
 from ankh.core.game import (
     COLOURS, DealCard, Deck, Decision, Event, Game, IllegalAction, Line, MalformedAction, Outcome, RecordError,
-    Reveal, RollDie, register,
+    Reveal, RollDie, ShowCards, StealRandom, read_record, register,
 )
 
 CARDS = tuple(f"c{n}" for n in range(1, 13))
@@ -34,7 +40,8 @@ def value(card: str) -> int:
 class State:
     def __init__(self, players: int):
         self.players = players
-        self.card: list[str | None] = [None] * len(CARDS)  # what this engine knows of each handle
+        self.card: dict[int, str | None] = dict.fromkeys(range(len(CARDS)))  # what this engine knows of each handle
+        self.next_handle = len(CARDS)  # a steal's fresh handles follow the deck's positions
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.scores = [0] * players
         self.turn = 1
@@ -85,12 +92,45 @@ class State:
                 return []
             self.pending = RollDie("bonus", DIE)
             return [Event("deal", None, "the cards are dealt")]
+        if isinstance(req, ShowCards):
+            if not isinstance(answer, tuple) or len(answer) != len(req.handles) \
+                    or any(c not in (None, *CARDS) for c in answer):
+                raise MalformedAction(f"expected {len(req.handles)} cards")
+            self.card.update(zip(req.handles, answer))
+            self._ask()
+            return []
         if isinstance(req, RollDie):
             if type(answer) is not int or not 1 <= answer <= DIE:
                 raise MalformedAction(f"a roll is 1 to {DIE}")
             self.roll = answer
+            events = [Event("roll", self.current, f"{COLOURS[self.current]} rolls {answer}", {"roll": answer})]
+            victim = (self.current + 1) % self.players
+            if answer == DIE and self.hands[victim]:
+                hand = tuple(self.hands[victim])
+                fresh = tuple(range(self.next_handle, self.next_handle + len(hand)))
+                self.next_handle += len(hand)
+                self.pending = StealRandom("cards", fresh, victim, self.current, "steal", hand)
+                return events
             self._ask()
-            return [Event("roll", self.current, f"{COLOURS[self.current]} rolls {answer}", {"roll": answer})]
+            return events
+        if isinstance(req, StealRandom):
+            if not (isinstance(answer, tuple) and len(answer) == 2 and answer[0] in req.handles
+                    and answer[1] in (None, *CARDS)):
+                raise MalformedAction("a steal is answered (handle, card)")
+            taken, card = answer
+            for h in req.hand:
+                del self.card[h]
+            self.card.update(dict.fromkeys(req.handles))
+            self.card[taken] = card
+            self.hands[req.victim] = [h for h in req.handles if h != taken]
+            self.hands[req.thief].append(taken)
+            if self.hands[req.victim]:  # the victim looks at its hand in its new order
+                self.pending = ShowCards("cards", tuple(self.hands[req.victim]), req.victim)
+            else:
+                self._ask()
+            thief, victim = COLOURS[req.thief], COLOURS[req.victim]
+            data = {"from": req.victim, "handle": taken}
+            return [Event("steal", req.thief, f"{thief} steals a card from {victim}", data)]
         if isinstance(req, Reveal):
             (h,), (c,) = req.handles, answer
             if c not in CARDS or (self.card[h] not in (None, c)):
@@ -180,26 +220,14 @@ class Tiny(Game):
         raise MalformedAction(f"not a move: {text!r}")
 
     def parse_record(self, text: str) -> Record:
-        rec = Record()
-        for n, raw in enumerate(text.splitlines(), start=1):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            if line.startswith("*"):
-                rec.lines.append(Line(n, "*", line[1:].strip()))
-                continue
-            key, _, val = (part.strip() for part in line.partition(":"))
-            if key in COLOURS:
-                rec.lines.append(Line(n, key, val))
-            elif key == "game" and val != self.id:
-                raise RecordError(n, f"this is a record of another game ({val!r}), not of {self.name}")
-            elif key == "players":
-                rec.players = int(val)
-            elif key == "seed":
+        players, setup, lines = read_record(text, self.id, self.name, self.seats)
+        rec = Record(players=players, lines=lines)
+        for n, key, val in setup:
+            if key == "seed" and val.isdigit():
                 rec.seed = int(val)
             elif key == "seats":
                 rec.seats = {COLOURS.index(c): w for c, _, w in (p.partition("=") for p in val.split())}
-            elif key != "game":
+            else:
                 raise RecordError(n, f"unknown setup line {key!r}")
         return rec
 

@@ -145,11 +145,13 @@ def test_the_catalogues_are_package_data():
         assert f'"{pattern}"' in text
 
 
+@pytest.mark.xdist_group("wheel-build")  # with tests/test_packaging.py: one build at a time in build/
 def test_a_built_wheel_carries_the_catalogues_and_the_rules(tmp_path):
-    """What a non-editable install gets: the wheel holds the .mo, .po and rules pages."""
+    """What a non-editable install gets: the wheel holds the .mo, .po and rules pages
+    (the same package data with the compiled core or without: built without, in seconds)."""
     out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
                           "--quiet", "-w", str(tmp_path), str(ROOT)], capture_output=True, text=True,
-                         timeout=300)
+                         timeout=300, env={**os.environ, "ANKH_PURE": "1"})
     assert out.returncode == 0, out.stderr
     wheel, = tmp_path.glob("*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())

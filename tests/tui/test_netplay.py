@@ -165,10 +165,12 @@ async def test_the_watch_screen_says_when_the_table_hides_its_chat(tmp_path):
                     save_root=tmp_path, bind="127.0.0.1", advertise=False, spectator_chat=False)
     port = await host.open()
     game = asyncio.ensure_future(host.run())
+    while host.hub is None or host.hub.host.engine.turn < 2:  # the setup's proofs done (as in test_watch)
+        await asyncio.sleep(0.05)
     session = WatchSession()
     session.follow("127.0.0.1", port)
     await asyncio.wait_for(game, 120)
-    for _ in range(200):
+    for _ in range(2400):  # the spectator checks the whole log after the table: on a busy machine, a while
         if session.node.result is not None:
             break
         await asyncio.sleep(0.05)
@@ -283,3 +285,85 @@ async def test_the_join_screen_lists_a_playing_table_and_arrow_keys_reach_it_to_
         go_on.set()
         game.cancel()
         await asyncio.gather(game, return_exceptions=True)
+
+
+async def test_over_ssh_a_typed_address_must_be_a_table_found_or_one_the_server_allows(tmp_path, monkeypatch):
+    """A player logged in over ``ankh serve --ssh`` cannot make the server
+    connect anywhere it likes: an address that is neither a table found on the
+    network nor one the operator allows is refused with a word; an allowed
+    one is joined."""
+    from ankh.net.home import ENV_SSH, ENV_SSH_JOIN
+    from ankh.tui.screens.lobby import JoinScreen
+    from textual.widgets import Input
+
+    monkeypatch.setenv("ANKH_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(ENV_SSH, "guest")
+    monkeypatch.setenv(ENV_SSH_JOIN, "127.0.0.1:9")
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("j")
+        screen = app.screen
+        assert isinstance(screen, JoinScreen)
+        address = screen.query_one("#address", Input)
+        address.focus()  # (tables other programs on this machine announce may be listed, and take the focus)
+        address.value = "10.0.0.1:22"
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert app.screen is screen
+        assert any("Over SSH you can join the tables listed here" in str(n.message) for n in app._notifications)
+        address.focus()
+        address.value = "127.0.0.1:9"
+        await pilot.press("enter")
+        for _ in range(100):
+            if app.screen is not screen:
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_the_join_list_marks_a_copied_advert_and_claims_no_key_it_did_not_check(tmp_path, monkeypatch):
+    """A table and a copy of its advert (same title, table id and key
+    fingerprint) are both listed, both marked, and neither key is shown as
+    checked."""
+    import os as _os
+
+    from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
+
+    from ankh.net.envelope import Identity, fingerprint
+    from ankh.net.io.discovery import SERVICE_TYPE, TableAdvert, encode_txt
+    from ankh.tui.screens.lobby import JoinScreen
+
+    monkeypatch.setenv("ANKH_HOME", str(tmp_path / "home"))
+    host = Identity.generate()
+    table_id = _os.urandom(16).hex()
+    title = f"Drum {table_id[:6]}"
+    real = TableAdvert(port=4700, table_id=table_id, host_key=host.public_key, host_name="Rincewind",
+                       seats_taken=1, seats_total=2, title=title, interfaces=["127.0.0.1"])
+    raw = AsyncZeroconf(interfaces=["127.0.0.1"])
+    copy = AsyncServiceInfo(SERVICE_TYPE, f"{title}-3.{SERVICE_TYPE}", port=4701,
+                            properties=encode_txt(table_id=table_id, seats_taken=1, seats_total=2, phase="lobby",
+                                                  host_fp=fingerprint(host.public_key), host_name="Rincewind"),
+                            server=f"copy-{table_id[:6]}.local.", parsed_addresses=["127.0.0.1"])
+    await real.start()
+    await raw.async_register_service(copy)
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1")
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("j")
+            screen = app.screen
+            assert isinstance(screen, JoinScreen)
+            for _ in range(400):
+                if sum(1 for t in screen.tables if t.table_id == table_id) == 2:
+                    break
+                await pilot.pause(0.05)
+            choices = screen.query_one("#tables")
+            shown = [str(choices.get_option_at_index(i).prompt) for i, t in enumerate(screen.tables)
+                     if t.table_id == table_id]
+            assert len(shown) == 2
+            for text in shown:
+                assert f"claims key {fingerprint(host.public_key)}" in text
+                assert "⚠ another advert claims the same table: one of them is a copy" in text
+                assert "⚠ another table has the same title" in text
+    finally:
+        await real.close()
+        await raw.async_close()

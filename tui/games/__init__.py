@@ -17,10 +17,23 @@ import importlib
 from types import ModuleType
 
 from ankh.core.game import DEFAULT
+from ankh.tui.i18n import N_, _
 
 PACKAGES = {
     "morpork": "ankh.tui.games.morpork",
+    "guilds": "ankh.tui.games.guilds",
 }
+
+# The games' names as the screens show them (translated where shown).
+NAMES = {
+    "morpork": N_("Discworld: Ankh-Morpork"),
+    "guilds": N_("The Guilds of Ankh-Morpork"),
+}
+
+
+def name(kind: str | None = None) -> str:
+    """Game ``kind``'s name in the language shown."""
+    return _(NAMES[kind or DEFAULT])
 
 
 def ui(kind: str | None = None) -> ModuleType:

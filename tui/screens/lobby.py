@@ -11,7 +11,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ankh.net.home import ssh_player
+from ankh.net import home
+from ankh.net.adverts import warnings as advert_warnings
+from ankh.net.home import ssh_may_join, ssh_player
 from ankh.net.io.discovery import TableBrowser
 
 from ankh.tui.i18n import _, Localised, NP_, pgettext, translated
@@ -99,6 +101,14 @@ class HostDialog(Localised, ModalScreen[tuple[int, int, int, bool, str] | None])
         self.dismiss(None)
 
 
+def _pinned_keys():
+    """The keys pinned for players met before, by name (none if the file cannot be read)."""
+    try:
+        return home.KnownPlayers().get
+    except (home.HomeError, OSError):
+        return lambda _name: None
+
+
 class JoinScreen(Localised, ModalScreen[tuple | None]):
     """Tables heard of on the LAN, live: Enter sits at an open one, ``w``
     watches any of them; or an address typed in.  Answers (host, port) to
@@ -142,11 +152,14 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
         if self.browser is None or not self.is_attached:
             return
         self.tables = [t for t in self.browser.tables.values() if t.addresses]
+        notes = advert_warnings(self.tables, _pinned_keys())
         choices = self.query_one("#tables", Choices)
         choices.set_options(
             Option(Text.assemble((t.title, "bold"), "  ", (f"{t.seats_taken}/{t.seats_total} ", ""),
                                  ("" if t.open else _("playing (w to watch) "), "italic"),
-                                 (_("host key {fp}").format(fp=t.host_fp), "dim")), id=str(n))
+                                 (_("claims key {fp}").format(fp=t.host_fp), "dim"),
+                                 *[("\n  ⚠ " + translated(note), "bold yellow") for note in notes[t.service]]),
+                   id=str(n))
             for n, t in enumerate(self.tables))
         choices.display = bool(self.tables)
         self.query_one("#looking", Static).update(
@@ -181,7 +194,12 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
         if not sep or not port.isdigit():
             self.notify(_("An address is HOST:PORT, like 192.168.1.20:40123."), severity="warning")
             return
-        self.dismiss((host.strip("[]") or "127.0.0.1", int(port)))
+        host, port = host.strip("[]") or "127.0.0.1", int(port)
+        if not ssh_may_join(host, port, [(a, t.port) for t in self.tables for a in t.addresses]):
+            self.notify(_("Over SSH you can join the tables listed here, or the addresses this server "
+                          "allows."), severity="warning", timeout=6)
+            return
+        self.dismiss((host, port))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

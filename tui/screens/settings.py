@@ -56,8 +56,9 @@ class SettingsScreen(Localised, ModalScreen[None]):
 def relabel(app) -> None:
     """Show the screens still open in the language just chosen."""
     app.title = _(app.TITLE)
-    if app.is_screen_installed("help") and app.get_screen("help") not in app.screen_stack:
-        app.uninstall_screen("help")  # built again, in the new language, when next opened
+    for name in [n for n in app._installed_screens if n.startswith("help")]:
+        if app.get_screen(name) not in app.screen_stack:
+            app.uninstall_screen(name)  # built again, in the new language, when next opened
     for screen in app.screen_stack:
         translate_bindings(screen)
         screen.refresh(recompose=True)

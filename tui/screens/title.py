@@ -12,7 +12,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ankh.core.game import DEFAULT, get
 from ankh.tui.bots import bot_kinds, bot_label, default_bot_kind
+from ankh.tui.games import PACKAGES, name as game_name
 from ankh.tui.i18n import _, Localised, N_, NP_
 from ankh.tui.seats import _assemble, colour, seat_tag
 from ankh.tui.widgets.choices import Choices
@@ -28,6 +30,7 @@ BANNER = r"""
 
 MENU = (
     ("new", N_("New game against bots"), "n"),
+    ("guilds", N_("New guild game (Catan variant)"), "g"),
     ("host", N_("Host a table on the network"), "o"),
     ("join", N_("Join a table on the network"), "j"),
     ("load", N_("Load a saved game"), "l"),
@@ -64,11 +67,13 @@ class GameSetup:
     you: int
     bots: int
     kind: str
+    game: str = DEFAULT
 
 
 class TitleScreen(Localised, Screen):
     BINDINGS = [
         Binding("n", "choose('new')", NP_("key", "New game")),
+        Binding("g", "choose('guilds')", NP_("key", "Guilds")),
         Binding("o", "choose('host')", NP_("key", "Host")),
         Binding("j", "choose('join')", NP_("key", "Join")),
         Binding("l", "choose('load')", NP_("key", "Load")),
@@ -104,8 +109,8 @@ class TitleScreen(Localised, Screen):
 
     def action_choose(self, what: str) -> None:
         app = self.app
-        if what == "new":
-            app.push_screen(NewGameScreen(), self._start)
+        if what in ("new", "guilds"):
+            app.push_screen(NewGameScreen("guilds" if what == "guilds" else DEFAULT), self._start)
         elif what == "host":
             from ankh.tui.screens.lobby import HostDialog
             app.push_screen(HostDialog(), lambda got: app.start_host(*got) if got else None)
@@ -147,21 +152,30 @@ class NewGameScreen(Localised, ModalScreen[GameSetup | None]):
         Binding("down", "app.focus_next", show=False),
     ]
 
+    def __init__(self, game: str = DEFAULT) -> None:
+        super().__init__()
+        self.game = game
+
     def compose(self) -> ComposeResult:
-        kinds = bot_kinds()
+        rules = get(self.game)
+        kinds = bot_kinds(rules)
+        players = 3 if 3 in rules.seats else rules.seats[0]
         with Vertical(id="new-game", classes="dialog"):
             yield Static(Text(_("New game"), style="bold"), classes="dialog-title")
-            yield Stepper(_("Players"), [(str(n), n) for n in (2, 3, 4)], 1, id="players")
-            yield Stepper(_("Your colour"), self._colours(3), 0, id="colour")
-            yield Stepper(_("Bots"), self._bots(3), 2, id="bots")
+            yield Stepper(_("Game"), [(game_name(g), g) for g in PACKAGES], list(PACKAGES).index(self.game),
+                          id="game")
+            yield Stepper(_("Players"), [(str(n), n) for n in rules.seats], rules.seats.index(players),
+                          id="players")
+            yield Stepper(_("Your colour"), self._colours(players), 0, id="colour")
+            yield Stepper(_("Bots"), self._bots(players), players - 1, id="bots")
             yield Stepper(_("Bots play"), [(bot_label(k), k) for k in kinds],
-                          kinds.index(default_bot_kind()), id="kind")
+                          kinds.index(default_bot_kind(rules)), id="kind")
             yield Static(id="summary")
             yield Static(Text(_("↑↓ field   ←→ change   Enter start   Esc back"), style="dim"))
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#players", Stepper).focus()
+        self.query_one("#game" if self.game != DEFAULT else "#players", Stepper).focus()
         self._summarise()
 
     @staticmethod
@@ -174,6 +188,11 @@ class NewGameScreen(Localised, ModalScreen[GameSetup | None]):
 
     @on(Stepper.Changed)
     def _changed(self, event: Stepper.Changed) -> None:
+        if event.stepper.id == "game":   # another game: its seats and bots
+            self.game = event.stepper.value
+            self.refresh(recompose=True)
+            self.call_after_refresh(self._refocus)
+            return
         if event.stepper.id == "players":
             n = event.stepper.value
             colour = self.query_one("#colour", Stepper)
@@ -188,7 +207,12 @@ class NewGameScreen(Localised, ModalScreen[GameSetup | None]):
             you=self.query_one("#colour", Stepper).value,
             bots=self.query_one("#bots", Stepper).value,
             kind=self.query_one("#kind", Stepper).value,
+            game=self.game,
         )
+
+    def _refocus(self) -> None:
+        self.query_one("#game", Stepper).focus()
+        self._summarise()
 
     def _summarise(self) -> None:
         s = self.setup()

@@ -1,0 +1,459 @@
+"""The state of a guild-variant game: flat lists and tuples that copy cheaply,
+and the engine's stack of work still to do (as in the first game's core).
+
+A state is changed in place by :meth:`State.choose` (a seat's decision) and
+:meth:`State.fulfil` (a table's answer to a request); :meth:`State.copy` is
+cheap, so bots copy before they explore.
+
+Hands (see docs/guilds.md, "Hidden cards"): ``res[p*5 + r]`` are seat p's
+public resource cards.  A card taken by a random steal becomes a *hidden
+handle* ``h``: it lies in the thief's ``hid[p]`` and is owed by the victim
+(``owe[q]``: the victim's public cards include one card that is gone, the
+one ``h`` names).  ``rcard[h]`` is its resource where this engine may know it
+(the thief's, the victim's, a table's that sees all), else None.  A seat's
+true hand is therefore ``res + hid - owe``; its size is public.  Before a
+seat pays or shows cards, the engine asks a :class:`Reveal` of all its
+handles and folds them back into the public counts (``settle``).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Final
+
+from ..game import (
+    COLOURS, DealCard, Decision, Event, IllegalAction, MalformedAction, Outcome, PickRandom,
+    Reveal, RollDie, RulesError, StealRandom, fast_new,
+)
+from .board import (
+    BANK_START, DEV_IDS, FOUNDATIONS, HOUSES, NUM_VERTICES, SHADES_SPOT, TRACK_START, TRACK_BIT,
+    VILLAS, DISTRICT_VERTICES, D_THIEVES,
+)
+
+Task = tuple[Callable[..., None], tuple[Any, ...]]
+
+EMPTY: Final = -1
+FOUNDATION, HOUSE, VILLA = 0, 1, 2
+PIECE_NAMES: Final = ("foundation", "house", "villa")
+NO_RANK, CAPTAIN, LIEUTENANT = 0, 1, 2
+RANK_NAMES: Final = ("none", "captain", "lieutenant")
+RANK_VP: Final = (0, 2, 1)
+SETUP, PHASE_A, PHASE_B, PHASE_C = "setup", "A", "B", "C"
+
+FIELDS: Final = (
+    "players", "occ", "sup", "res", "bank", "gp", "pres", "lock", "parch", "rcpt",
+    "dev", "dcard", "dturn", "dtop", "gup", "arrests", "rank", "vshown",
+    "hid", "owe", "rcard", "rnext",
+    "robber", "fire", "track", "first", "third", "active", "turn", "phase",
+    "fixed", "guard_played", "pacts", "bought", "arrested", "offers", "trade", "palace",
+    "stack", "pending", "resume", "outcome", "events", "narrate", "trust", "auto",
+)
+
+
+class State:
+    __slots__ = FIELDS
+    players: int
+    occ: list[int]              # per vertex: EMPTY or seat*3 + piece
+    sup: list[int]              # seat*3 + piece: pieces still in supply
+    res: list[int]              # seat*5 + resource: public resource cards
+    bank: list[int]             # per resource
+    gp: list[int]               # seat*5 + guild: guild points
+    pres: list[int]             # per guild: president seat or -1
+    lock: list[bool]            # per guild
+    parch: list[int]            # per seat
+    rcpt: list[int]             # per seat: receipts face up (0..2)
+    dev: list[tuple[int, ...]]  # per seat: development-token handles held, unplayed
+    dcard: list[Any]            # per handle (position in the shuffled stack): id or None
+    dturn: list[int]            # per handle: the turn it was acquired
+    dtop: int                   # the next handle to deal
+    gup: list[int]              # per seat: uncovered face-up guards
+    arrests: list[int]          # per seat: guard + assassin pairs
+    rank: list[int]             # per seat
+    vshown: list[int]           # per seat: Vetinari tokens revealed
+    hid: list[tuple[int, ...]]  # per seat: hidden resource handles held
+    owe: list[tuple[int, ...]]  # per seat: hidden resource handles taken from its public cards
+    rcard: dict[int, Any]       # hidden resource handle -> resource index or None
+    rnext: int                  # the next fresh hidden handle
+    robber: int                 # a token index or SHADES_SPOT
+    fire: bool
+    track: int                  # bitmask of the assassin track (board.TRACK order)
+    first: int
+    third: list[int]            # per seat: vertex of the third setup house (or -1)
+    active: int
+    turn: int                   # 0 during setup
+    phase: str
+    fixed: int                  # a total chosen with parchments this turn, else 0
+    guard_played: bool
+    pacts: int                  # parchment actions this turn
+    bought: tuple[int, ...]     # guild points bought this turn, per guild
+    arrested: bool
+    offers: int                 # trade offers made this turn
+    trade: Any                  # the trade being negotiated (see rules)
+    palace: list[tuple[int, int]]  # Palace choices of the running resolution
+    stack: list[Task]
+    pending: Any
+    resume: Any
+    outcome: Outcome | None
+    events: list[Event]
+    narrate: bool
+    trust: bool
+    auto: bool
+
+    def __init__(self) -> None:
+        """An empty state, filled by :meth:`blank` or :meth:`copy`."""
+
+    @classmethod
+    def blank(cls, players: int) -> "State":
+        if players not in (3, 4):
+            raise MalformedAction(f"the guild game is for 3 or 4 players, not {players}")
+        s = cls()
+        n = s.players = players
+        s.occ = [EMPTY] * NUM_VERTICES
+        s.sup = [FOUNDATIONS, HOUSES, VILLAS] * n
+        s.res = [0] * (5 * n)
+        s.bank = [BANK_START] * 5
+        s.gp = [0] * (5 * n)
+        s.pres = [-1] * 5
+        s.lock = [False] * 5
+        s.parch = [0] * n
+        s.rcpt = [2] * n
+        s.dev = [()] * n
+        s.dcard = [None] * len(DEV_IDS)
+        s.dturn = [0] * len(DEV_IDS)
+        s.dtop = 0
+        s.gup = [0] * n
+        s.arrests = [0] * n
+        s.rank = [NO_RANK] * n
+        s.vshown = [0] * n
+        s.hid = [()] * n
+        s.owe = [()] * n
+        s.rcard = {}
+        s.rnext = 0
+        s.robber = SHADES_SPOT
+        s.fire = False
+        s.track = sum(TRACK_BIT[t] for t in TRACK_START)
+        s.first = 0
+        s.third = [-1] * n
+        s.active = 0
+        s.turn = 0
+        s.phase = SETUP
+        s.fixed = 0
+        s.guard_played = False
+        s.pacts = 0
+        s.bought = (0,) * 5
+        s.arrested = False
+        s.offers = 0
+        s.trade = None
+        s.palace = []
+        s.stack = []
+        s.pending = None
+        s.resume = None
+        s.outcome = None
+        s.events = []
+        s.narrate = True
+        s.trust = False
+        s.auto = False
+        return s
+
+    def copy(self) -> "State":
+        s = State()
+        s.players = self.players
+        s.occ = self.occ[:]
+        s.sup = self.sup[:]
+        s.res = self.res[:]
+        s.bank = self.bank[:]
+        s.gp = self.gp[:]
+        s.pres = self.pres[:]
+        s.lock = self.lock[:]
+        s.parch = self.parch[:]
+        s.rcpt = self.rcpt[:]
+        s.dev = self.dev[:]
+        s.dcard = self.dcard[:]
+        s.dturn = self.dturn[:]
+        s.dtop = self.dtop
+        s.gup = self.gup[:]
+        s.arrests = self.arrests[:]
+        s.rank = self.rank[:]
+        s.vshown = self.vshown[:]
+        s.hid = self.hid[:]
+        s.owe = self.owe[:]
+        s.rcard = self.rcard.copy()
+        s.rnext = self.rnext
+        s.robber = self.robber
+        s.fire = self.fire
+        s.track = self.track
+        s.first = self.first
+        s.third = self.third[:]
+        s.active = self.active
+        s.turn = self.turn
+        s.phase = self.phase
+        s.fixed = self.fixed
+        s.guard_played = self.guard_played
+        s.pacts = self.pacts
+        s.bought = self.bought
+        s.arrested = self.arrested
+        s.offers = self.offers
+        s.trade = self.trade
+        s.palace = self.palace[:]
+        s.stack = self.stack[:]
+        s.pending = self.pending
+        s.resume = self.resume
+        s.outcome = self.outcome
+        s.events = []
+        s.narrate = self.narrate
+        s.trust = self.trust
+        s.auto = self.auto
+        return s
+
+    def simulate(self) -> "State":
+        """Switch to simulation (bots' playouts, benchmarks): no events are
+        told, answers are trusted, and a decision with one option or a request
+        whose answer this state already knows is answered at once.  The game
+        played is the same."""
+        self.narrate = False
+        self.trust = True
+        self.auto = True
+        return self
+
+    # --- the engine's interface ----------------------------------------------------------
+
+    def choose(self, option: tuple) -> list[Event]:
+        if self.trust:
+            return self._resume(option)
+        p = self.pending
+        if type(p) is not Decision:
+            raise IllegalAction(f"no decision is pending (waiting for {p!r})")
+        if not isinstance(option, tuple) or not option:
+            raise MalformedAction(f"an option is a tuple (verb, *args), not {option!r}")
+        if option not in p.options:
+            raise IllegalAction(f"{option!r} is not among the options of {p.kind} for "
+                                f"{COLOURS[p.seat]}")
+        return self._resume(option)
+
+    def fulfil(self, answer) -> list[Event]:
+        if self.trust:
+            return self._resume(answer)
+        p = self.pending
+        if p is None or type(p) is Decision:
+            raise IllegalAction(f"no request is pending (waiting for {p!r})")
+        return self._resume(check_answer(self, p, answer))
+
+    def _resume(self, answer) -> list[Event]:
+        pending, resume = self.pending, self.resume
+        fn, args = resume
+        self.pending = self.resume = None
+        if self.narrate:
+            self.events = []     # (in simulation nothing is told: the list stays empty)
+        try:
+            self._continue(fn, answer, args)
+        except RulesError:
+            self.pending, self.resume = pending, resume
+            raise
+        self.run()
+        return self.events
+
+    def run(self) -> None:
+        """Run queued work until something must be asked or the game is over."""
+        stack = self.stack
+        while True:
+            while self.pending is None:
+                if not stack or self.outcome is not None:
+                    return
+                fn, args = stack.pop()
+                # (common arities spelled out: no argument tuple is built)
+                n = len(args)
+                if n == 0:
+                    fn(self)
+                elif n == 1:
+                    fn(self, args[0])
+                elif n == 2:
+                    fn(self, args[0], args[1])
+                else:
+                    fn(self, *args)
+            if not self.auto:
+                return
+            pending = self.pending
+            answer: Any  # an option (a tuple) or a table's answer (ids, dice ...)
+            if type(pending) is Decision:
+                if len(pending[2]) != 1:
+                    return
+                answer = pending[2][0]
+            else:
+                answer = self.known_answer(pending)
+                if answer is None:
+                    return
+            fn, args = self.resume
+            self.pending = self.resume = None
+            self._continue(fn, answer, args)
+
+    def _continue(self, fn: Callable, answer: Any, args: tuple) -> None:
+        """Hand ``answer`` to the continuation ``fn`` with its arguments (the
+        common arities spelled out: no argument tuple is built)."""
+        if not args:
+            fn(self, answer)
+        elif len(args) == 1:
+            fn(self, answer, args[0])
+        else:
+            fn(self, answer, *args)
+
+    def known_answer(self, req):
+        """The answer to a reveal this engine already knows, else None."""
+        if type(req) is Reveal:
+            table = self.dcard if req.deck == "dev" else self.rcard
+            ids = tuple([table[h] for h in req.handles])
+            return None if None in ids else ids
+        if type(req) is DealCard:
+            ids = tuple([self.dcard[h] for h in req.handles])
+            return None if None in ids else ids
+        return None
+
+    # --- helpers used by the rules -----------------------------------------------------
+
+    def ask(self, seat: int, kind: str, options, prompt: str, fn: Callable, *args) -> None:
+        self.pending = fast_new(Decision, (seat, kind, tuple(options), prompt))
+        self.resume = (fn, args)
+
+    def request(self, req, fn: Callable, *args) -> None:
+        self.pending = req
+        self.resume = (fn, args)
+
+    def push(self, fn: Callable, *args) -> None:
+        self.stack.append((fn, args))
+
+    def log(self, kind: str, seat: int | None, text: str, **data) -> None:
+        if self.narrate:
+            self.events.append(Event(kind, seat, text, data or None))
+
+    # --- queries ----------------------------------------------------------------------
+
+    @property
+    def current(self) -> int:
+        """The seat whose turn it is (the platform's name for it)."""
+        return self.active
+
+    def hand_size(self, p: int) -> int:
+        """Resource cards in ``p``'s hand (public: every engine agrees)."""
+        b = p * 5
+        r = self.res
+        return r[b] + r[b + 1] + r[b + 2] + r[b + 3] + r[b + 4] + len(self.hid[p]) - len(self.owe[p])
+
+    def hand(self, p: int) -> list[int]:
+        """``p``'s resource cards by kind as this engine knows them: hidden
+        handles it cannot see count as possibly any kind (an upper bound)."""
+        b = p * 5
+        out = self.res[b:b + 5]
+        if self.hid[p] or self.owe[p]:
+            unknown = 0
+            for h in self.hid[p]:
+                c = self.rcard[h]
+                if c is None:
+                    unknown += 1
+                else:
+                    out[c] += 1
+            for h in self.owe[p]:
+                c = self.rcard[h]
+                if c is not None:
+                    out[c] -= 1
+            if unknown:
+                out = [x + unknown for x in out]
+        return out
+
+    def true_hand(self, p: int) -> list[int]:
+        """``p``'s resource cards by kind where this engine knows every hidden
+        handle of ``p`` (a table that sees all, a determinized world)."""
+        b = p * 5
+        out = self.res[b:b + 5]
+        rc = self.rcard
+        for h in self.hid[p]:
+            out[rc[h]] += 1
+        for h in self.owe[p]:
+            out[rc[h]] -= 1
+        return out
+
+    def memberships(self, p: int) -> int:
+        b = p * 5
+        g = self.gp
+        return (g[b] >= 3) + (g[b + 1] >= 3) + (g[b + 2] >= 3) + (g[b + 3] >= 3) + (g[b + 4] >= 3)
+
+    def rate(self, p: int, r: int) -> int:
+        if self.pres[r] == p:
+            return 2
+        return 3 if self.gp[p * 5 + r] >= 3 else 4
+
+    def buildings(self, p: int) -> list[int]:
+        lo, hi = p * 3 + HOUSE, p * 3 + VILLA
+        return [v for v, o in enumerate(self.occ) if lo <= o <= hi]
+
+    def thieves_count(self, p: int) -> int:
+        lo, hi = p * 3 + HOUSE, p * 3 + VILLA
+        occ = self.occ
+        return sum(1 for v in DISTRICT_VERTICES[D_THIEVES] if lo <= occ[v] <= hi)
+
+    def vp(self, p: int, hidden: int = 0) -> int:
+        """Victory points everybody can count (plus ``hidden`` Vetinari tokens)."""
+        houses = HOUSES - self.sup[p * 3 + HOUSE]
+        villas = VILLAS - self.sup[p * 3 + VILLA]
+        return (houses + 2 * villas + self.pres.count(p) + self.arrests[p] + RANK_VP[self.rank[p]]
+                + self.vshown[p] + hidden)
+
+    def known_vetinari(self, p: int) -> tuple[int, ...]:
+        """Handles of ``p``'s Vetinari tokens that this engine can see."""
+        dc = self.dcard
+        return tuple(h for h in self.dev[p] if dc[h] is not None and dc[h][0] == "v")
+
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+
+# --- checking the table's answers --------------------------------------------------------------
+
+
+def check_answer(s: State, req, answer):
+    t = type(req)
+    if t is RollDie:
+        if req.dice == 1:
+            if type(answer) is not int or not 1 <= answer <= req.sides:
+                raise MalformedAction(f"a d{req.sides} roll is an int from 1 to {req.sides}, "
+                                      f"not {answer!r}")
+            return answer
+        if (not isinstance(answer, (tuple, list)) or len(answer) != req.dice
+                or any(type(x) is not int or not 1 <= x <= req.sides for x in answer)):
+            raise MalformedAction(f"expected {req.dice} dice of 1..{req.sides}, not {answer!r}")
+        return tuple(answer)
+    if t is PickRandom:
+        if not isinstance(answer, (tuple, list)) or len(answer) != req.k:
+            raise MalformedAction(f"expected {req.k} picks, got {answer!r}")
+        answer = tuple(answer)
+        if len(set(answer)) != len(answer) or any(x not in req.items for x in answer):
+            raise IllegalAction(f"{answer!r} is not {req.k} distinct items of {req.items!r}")
+        return answer
+    if t is StealRandom:
+        if not isinstance(answer, (tuple, list)) or len(answer) != 2:
+            raise MalformedAction(f"a steal is answered with (handle, card), not {answer!r}")
+        h, card = answer
+        if h not in req.handles:
+            raise IllegalAction(f"#{h} is not one of the victim's cards")
+        if card is not None and card not in range(5):
+            raise MalformedAction(f"{card!r} is not a resource")
+        return (h, card)
+    if t is DealCard or t is Reveal:
+        if not isinstance(answer, (tuple, list)) or len(answer) != len(req.handles):
+            raise MalformedAction(f"expected {len(req.handles)} ids, got {answer!r}")
+        answer = tuple(answer)
+        for h, cid in zip(req.handles, answer):
+            if cid is None and t is DealCard:
+                continue
+            if req.deck == "dev":
+                if cid not in DEV_IDS:
+                    raise MalformedAction(f"{cid!r} is not a development token")
+                known = s.dcard[h]
+                if known is not None and known != cid:
+                    raise IllegalAction(f"token #{h} is {known}, not {cid}")
+                if known is None and cid in s.dcard:
+                    raise IllegalAction(f"{cid} is already token #{s.dcard.index(cid)}")
+            else:
+                if cid not in range(5):
+                    raise MalformedAction(f"{cid!r} is not a resource")
+                known = s.rcard.get(h)
+                if known is not None and known != cid:
+                    raise IllegalAction(f"card #{h} is known to be another resource")
+        return answer
+    raise MalformedAction(f"unknown request {req!r}")

@@ -1,0 +1,75 @@
+"""The search bot: its decision depends only on what its seat can see, and it
+keeps to its time budget on the clock it is given."""
+import random
+
+from ankh.core.game import Decision
+from ankh.core.guilds.board import DEV_IDS
+from ankh.core.guilds.bots import HeuristicBot
+from ankh.core.guilds.game import GAME
+from ankh.core.guilds.rules import new_state
+from ankh.core.guilds.search import SearchBot, determinize
+from ankh.core.guilds.views import view_for
+
+from .helpers import table
+
+
+def midgame(seed: int, turns: int = 12):
+    s = new_state(4).simulate()
+    s.auto = False   # stop at every decision
+    t = table(4, seed)
+    bots = [HeuristicBot(random.Random(seed + i)) for i in range(4)]
+    while s.outcome is None and not (s.turn >= turns and type(s.pending) is Decision
+                                     and s.pending.kind == "action"
+                                     and len(s.pending.options) > 2):
+        d = s.pending
+        if type(d) is Decision:
+            s.choose(bots[d.seat].choose(s, d))
+        else:
+            s.fulfil(t.answer(d, s))
+    return s
+
+
+def test_determinized_worlds_keep_what_the_seat_sees():
+    s = midgame(3)
+    seat = s.pending.seat
+    v = view_for(s, seat)
+    w = determinize(v, seat, random.Random(1))
+    assert sorted(w.dcard) == sorted(DEV_IDS)   # every token placed somewhere
+    for h in v.dev[seat]:
+        assert w.dcard[h] == s.dcard[h]
+    for q in range(4):
+        assert w.hand_size(q) == s.hand_size(q)
+        assert min(w.hand(q)) >= 0
+
+
+def test_the_decision_ignores_what_the_seat_cannot_see():
+    s = midgame(5)
+    seat = s.pending.seat
+    other = s.copy()
+    # swap two development tokens the seat cannot see
+    hidden = [h for h in range(len(other.dcard)) if view_for(s, seat).dcard[h] is None]
+    a, b = hidden[0], hidden[-1]
+    other.dcard[a], other.dcard[b] = other.dcard[b], other.dcard[a]
+    picks = []
+    for truth in (s, other):
+        bot = SearchBot(random.Random(9), worlds=3)
+        picks.append(bot.choose(view_for(truth, seat), truth.pending))
+    assert picks[0] == picks[1]
+
+
+def test_the_budget_is_kept_on_the_injected_clock():
+    s = midgame(7)
+    ticks = [0.0]
+
+    def clock():
+        ticks[0] += 0.01     # every look at the clock costs 10 ms of fake time
+        return ticks[0]
+    bot = SearchBot(random.Random(2), clock=clock, budget=0.2, worlds=1000)
+    opt = bot.choose(view_for(s, s.pending.seat), s.pending)
+    assert opt in s.pending.options
+    assert ticks[0] < 0.2 + 0.2   # stops within the budget (plus one world's look-ups)
+
+
+def test_search_is_a_bot_of_the_game():
+    bot = GAME.bot("search", random.Random(0))
+    assert isinstance(bot, SearchBot)

@@ -1,0 +1,153 @@
+"""The SSH table server is bounded (``ankh.net.io.ssh``): a terminal of any
+asked size is clamped, sessions are capped per key and in all, a connection
+holding no session is closed, and a player's home comes only from a key
+whose signature was checked."""
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import asyncssh
+import pytest
+
+from ankh.net.io.ssh import MAX_COLUMNS, MAX_ROWS, SshServer, terminal_size
+
+SHOW_SIZE = [sys.executable, "-c", "import os; s = os.get_terminal_size(0); print(f'size {s.columns}x{s.lines}')"]
+WAIT = [sys.executable, "-c", "import time; print('in', flush=True); time.sleep(60)"]
+
+
+async def _server(tmp_path, command, **kw) -> SshServer:
+    server = SshServer(command, tmp_path, host="127.0.0.1", **kw)
+    await server.start()
+    return server
+
+
+async def _connect(server: SshServer, user: str, key=None, **kw) -> asyncssh.SSHClientConnection:
+    return await asyncssh.connect("127.0.0.1", server.port, username=user, known_hosts=None,
+                                  client_keys=[key] if key is not None else None, agent_path=None,
+                                  password=None if key is not None else "", **kw)
+
+
+async def _read_all(process) -> str:
+    out = b""
+    while chunk := await asyncio.wait_for(process.stdout.read(65536), 30):
+        out += chunk
+    return out.decode(errors="replace")
+
+
+def test_sizes_are_clamped() -> None:
+    assert terminal_size(65535, 65535) == (MAX_COLUMNS, MAX_ROWS)
+    assert terminal_size(0, 0) == (1, 1)
+    assert terminal_size(120, 40) == (120, 40)
+
+
+async def test_a_huge_terminal_is_clamped(tmp_path) -> None:
+    server = await _server(tmp_path, SHOW_SIZE)
+    try:
+        async with await _connect(server, "big", asyncssh.generate_private_key("ssh-ed25519")) as conn:
+            process = await conn.create_process(term_type="xterm", term_size=(65535, 65535), encoding=None)
+            assert f"size {MAX_COLUMNS}x{MAX_ROWS}" in await _read_all(process)
+    finally:
+        await server.close()
+
+
+async def test_sessions_are_capped_per_key_and_in_all(tmp_path) -> None:
+    server = await _server(tmp_path, WAIT, per_key=2, max_sessions=3)
+    alice, bob, carol = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(3))
+    conns = []
+    try:
+        async def session(user, key) -> tuple[asyncssh.SSHClientProcess, str]:
+            conn = await _connect(server, user, key)
+            conns.append(conn)
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            first = await asyncio.wait_for(process.stdout.read(64), 30)
+            return process, first.decode()
+
+        for _ in range(2):
+            _p, said = await session("alice", alice)
+            assert "in" in said
+        third, _said = await session("alice", alice)
+        await asyncio.wait_for(third.wait_closed(), 30)
+        assert third.exit_status == 1
+        assert "you have 2 sessions open here already" in (await third.stderr.read()).decode()
+        _p, said = await session("bob", bob)
+        assert "in" in said
+        full, _said = await session("carol", carol)
+        await asyncio.wait_for(full.wait_closed(), 30)
+        assert "as many sessions as it can" in (await full.stderr.read()).decode()
+        assert len(server.sessions) == 3
+    finally:
+        for conn in conns:
+            conn.close()
+        await server.close()
+
+
+async def test_a_connection_holding_no_session_is_closed(tmp_path) -> None:
+    server = await _server(tmp_path, WAIT, no_session_timeout=0.5)
+    try:
+        conn = await _connect(server, "lurker", asyncssh.generate_private_key("ssh-ed25519"))
+        await asyncio.wait_for(conn.wait_closed(), 30)  # logged in, asked for nothing: closed
+        assert not server.connections
+    finally:
+        await server.close()
+
+
+@pytest.mark.parametrize("then", ["password", "its own key"])
+async def test_only_a_key_whose_signature_checked_chooses_the_home(tmp_path, then: str) -> None:
+    """A client offers someone else's public key without its secret (its
+    signature fails), then logs in another way: it never gets that key's home."""
+    server = await _server(tmp_path, WAIT)
+    victim = asyncssh.generate_private_key("ssh-ed25519")
+    mallory = asyncssh.generate_private_key("ssh-ed25519")
+    (forged,) = asyncssh.load_keypairs([victim])
+
+    def bad_signature(data: bytes) -> bytes:
+        good = victim.sign(data, forged.sig_algorithm)
+        return good[:-1] + bytes([good[-1] ^ 1])
+
+    forged.sign = bad_signature  # type: ignore[method-assign]
+    keys = [forged] + ([mallory] if then == "its own key" else [])
+    conn = await asyncssh.connect("127.0.0.1", server.port, username="mallory", known_hosts=None,
+                                  client_keys=keys, agent_path=None, password="",
+                                  preferred_auth=("publickey", "password"))
+    try:
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        await asyncio.wait_for(process.stdout.read(64), 30)
+        (session,) = server.sessions
+        if then == "password":
+            assert session.player.key is None
+        else:
+            assert session.player.key is not None
+            assert session.player.key.public_data == mallory.public_data
+    finally:
+        conn.close()
+        await server.close()
+
+
+@pytest.mark.parametrize("over_ssh", [False, True])
+async def test_over_ssh_a_table_cannot_send_a_spectator_elsewhere(tmp_path, monkeypatch, over_ssh: bool) -> None:
+    """A table tells its spectators where else to watch it; over SSH a spectator
+    follows only its own table's machine there, never an address the table
+    names elsewhere (the server's network is not the table's to probe)."""
+    from ankh.net.envelope import Identity
+    from ankh.net.home import ENV_SSH, ENV_SSH_JOIN
+    from ankh.net.io.node import HostNode, WatchNode
+
+    from .test_watch import bot_decide
+
+    monkeypatch.setenv("ANKH_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(ENV_SSH_JOIN, "")
+    if over_ssh:
+        monkeypatch.setenv(ENV_SSH, "guest")
+    else:
+        monkeypatch.delenv(ENV_SSH, raising=False)
+    host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=bot_decide(5), report=lambda w, d: None,
+                    save_root=None, bind="127.0.0.1", advertise=False)
+    port = await host.open()
+    host.watchers.set_points([("127.0.0.1", port), ("10.9.9.9", 22), ("127.0.0.1", 22)])
+    watcher = WatchNode(Identity.generate(), report=lambda w, d: None)
+    await asyncio.wait_for(asyncio.gather(host.run(), watcher.run("127.0.0.1", port)), 300)
+    if over_ssh:
+        assert watcher.points == [("127.0.0.1", port), ("127.0.0.1", 22)]
+    else:
+        assert ("10.9.9.9", 22) in watcher.points

@@ -1,0 +1,197 @@
+"""The guild variant on screen: chosen from the title, played to the end
+against bots, a trade composed, countered and accepted, the map and panels
+at 80×24 and 120×40 in English and French."""
+from __future__ import annotations
+
+import pytest
+
+from ankh.core.game import get
+from ankh.core.guilds.board import RESOURCES
+from ankh.tui import i18n
+from ankh.tui.app import AnkhApp
+from ankh.tui.games.guilds.screens import EndScreen, GameScreen, TradeDialog
+from ankh.tui.screens.dialogs import HandOver
+from ankh.tui.session import GameSession
+
+GUILDS = get("guilds")
+
+# Red to play; the dice are fixed at 6+6 (12: the Palace, where nobody has
+# a house), rolled at once (red has nothing else to do before the roll).
+TRADE_POSITION = """\
+game: guilds
+players: 3
+seed: 11
+rolls: 6+6
+turn: red
+houses red: V10 V30
+houses yellow: V22 V24
+houses green: V27 V36
+hand red: 2 brick 2 grain
+hand yellow: 2 ore 1 wool
+hand green: 1 lumber
+"""
+
+
+@pytest.fixture(autouse=True)
+def no_guild_key_guard(request, monkeypatch):
+    if "key_guard" not in request.keywords:
+        monkeypatch.setattr(GameScreen, "KEY_GUARD", 0.0)
+
+
+async def until(pilot, test, limit: int = 600) -> None:
+    for _ in range(limit):
+        if not pilot.app.workers and test():
+            return
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+    raise AssertionError(f"never came (screen: {pilot.app.screen!r})")
+
+
+def deciding(app) -> bool:
+    s = app.screen
+    return isinstance(s, GameScreen) and s.decision() is not None
+
+
+def screen_text(app) -> str:
+    """What the terminal shows, as text."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+async def test_whole_game_from_the_title_to_the_end_screen():
+    app = AnkhApp(bot_delay=0, seed=4)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("g")                       # the guild game, one key away
+        await pilot.pause()
+        await pilot.press("down", "down", "down", "down", "right")   # bots: normal (heuristic)
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app))
+        screen = app.screen
+        assert screen.session.rules.id == "guilds"
+        assert len(screen.session.bots) == 2
+        for _ in range(3000):
+            await until(pilot, lambda: deciding(app) or isinstance(app.screen, EndScreen))
+            if isinstance(app.screen, EndScreen):
+                break
+            await pilot.press("enter")               # the first option, whatever it is
+            await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        outcome = screen.session.game.state.outcome
+        assert outcome is not None and outcome.scores[outcome.winners[0]] >= 12
+        assert "wins with" in screen_text(app)
+
+
+async def test_a_site_is_chosen_by_typing_its_number():
+    session = GameSession.new(3, game=GUILDS, save=False, kind="heuristic", seed=7)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        d = app.screen.decision()
+        free = [o[1] for o in d.options if o[1] >= 10]
+        v = free[0]
+        await pilot.press(*str(v))
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app))
+        assert session.game.state.occ[v] == 0 * 3 + 1        # red's house on the site typed
+
+
+async def test_trade_composed_countered_and_accepted():
+    session = GameSession.from_text(TRADE_POSITION.replace("game: guilds", "game: guilds\nseats: red=person yellow=person green=person"))
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        assert app.screen.decision().kind == "action"
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, TradeDialog)
+        # give 2 grain, ask for 1 ore, to yellow
+        await pilot.press("right")                            # give 2
+        await pilot.press("down", *["right"] * 3)             # of grain
+        await pilot.press("down", "down", "right", "right", "right")   # ask for ... ore
+        await pilot.press("down", "right")                    # to yellow
+        assert app.screen.offer() == (RESOURCES.index("grain"), 2, RESOURCES.index("ore"), 1, 1)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HandOver) and app.screen.seat == 1
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app))
+        game = app.screen
+        d = game.decision()
+        assert d.kind == "answer" and d.seat == 1
+        assert "offers 2 grain for 1 ore" in screen_text(app)
+        counter = ("counter", RESOURCES.index("ore"), 2)
+        assert counter in d.options
+        await pilot.press(*["down"] * d.options.index(counter), "enter")   # counter: 2 ore instead
+        await pilot.pause()
+        assert isinstance(app.screen, HandOver) and app.screen.seat == 0
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app))
+        d = game.decision()
+        assert d.kind == "deal" and d.options[0] == ("deal", 1, RESOURCES.index("ore"), 2)
+        assert "counters" in screen_text(app)
+        await pilot.press("enter")                            # trade with yellow
+        await until(pilot, lambda: deciding(app))
+        s = session.game.state
+        assert s.hand(0) == [2, 0, 0, 0, 2] and s.hand(1) == [0, 0, 1, 2, 0]
+        assert any(e.kind == "trade" for e in session.log)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_screen_at_both_sizes_in_both_languages(lang, size):
+    i18n.set_language(lang)
+    session = GameSession.from_text(TRADE_POSITION.replace("game: guilds", "game: guilds\nseats: red=person yellow=bot:heuristic green=bot:heuristic"))
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: deciding(app))
+        text = screen_text(app)
+        words = {"en": ("Grain", "Palace", "Assassins at large", "Trade, build"),
+                 "fr": ("Blé", "Palais", "Assassins en liberté", "Échangez, bâtissez")}[lang]
+        for w in words:
+            assert w in text, (w, text[:2000])
+        if size == (120, 40):       # everything at once: the guild table, the bank rates, the log
+            more = {"en": ("President", "Your rates", "Turn 1"),
+                    "fr": ("Président", "Vos taux", "Tour 1")}[lang]
+            for w in more:
+                assert w in text, w
+        else:
+            await pilot.press("p")
+            await pilot.pause()
+            assert {"en": "President", "fr": "Président"}[lang] in screen_text(app)
+
+
+async def test_a_saved_guild_game_is_listed_by_name_and_loads_into_its_screen(ankh_home):
+    from ankh.tui.session import list_saves
+    session = GameSession.new(3, game=GUILDS, kind="heuristic", seed=9)
+    session.game.advance()          # the bots place their houses; red's turn to place comes
+    session.save()
+    info, = list_saves()
+    assert info.ok and info.summary.startswith("The Guilds of Ankh-Morpork · 3 players")
+    app = AnkhApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app))
+        assert app.screen.session.rules.id == "guilds"
+        assert app.screen.session.game.record.lines == session.game.record.lines
+        await pilot.press("question_mark")                 # the help is this game's
+        await pilot.pause()
+        assert "The Guilds of Ankh-Morpork" in screen_text(app)
+
+
+@pytest.mark.key_guard
+async def test_keys_pressed_while_the_bots_played_do_not_answer_the_next_decision(monkeypatch):
+    # a long guard, so that a slow machine does not outlast it between two keys
+    monkeypatch.setattr(GameScreen, "KEY_GUARD", 5.0)
+    session = GameSession.new(3, you=2, game=GUILDS, save=False, kind="heuristic", seed=7)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))      # green places after red's and yellow's houses
+        placed = sum(1 for o in session.game.state.occ if o >= 0)
+        await pilot.press("1", "enter")                # at once: the guard holds
+        assert sum(1 for o in session.game.state.occ if o >= 0) == placed
+        app.screen._guard_until -= 2 * GameScreen.KEY_GUARD     # the guard's time has passed
+        await pilot.press("1", "0", "enter")
+        await until(pilot, lambda: deciding(app))
+        assert session.game.state.occ[10] == 2 * 3 + 1

@@ -1,0 +1,24 @@
+"""The Guilds of Ankh-Morpork (the guild variant for Catan) on screen: the
+ring of districts around the Ankh drawn from the board's geometry, the
+prompt with sites you type by number, trading, the hand, the players, the
+guild table, the end screen and the help."""
+from __future__ import annotations
+
+from typing import Any
+
+BOTS: dict[str, tuple[str, str]] = {}
+
+
+def game_screen() -> type:
+    from .screens import GameScreen
+    return GameScreen
+
+
+def help_screen() -> type:
+    from .help import HelpScreen
+    return HelpScreen
+
+
+def verdict(view: Any) -> Any:
+    from .screens import verdict as words
+    return words(view)

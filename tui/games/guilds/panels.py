@@ -1,0 +1,134 @@
+"""What the guild screen shows beside the map, as rich text from a seat's
+view: your hand, the players, the guild table, the bank rates, the costs, the
+log and what happened since your last move."""
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from ankh.tui.i18n import _
+from ankh.tui.seats import letter, seat_tag
+
+from .text import RANK_WORDS, RESOURCE_STYLE, costs, costs_short, describe, kind_name
+
+def hidden_vp(view, seat: int) -> int:
+    """Vetinari tokens ``seat`` holds that this view can see."""
+    return len(view.known_vetinari(seat))
+
+
+def hand(view, seat: int) -> Text:
+    """Your hand: resources, parchments, development tokens, your standing."""
+    t = Text()
+    counts = view.hand(seat) + [view.parch[seat]]
+    for k, n in enumerate(counts):
+        if k:
+            t.append("  ")
+        t.append(f"{n} ", "bold")
+        t.append(kind_name(k, n), RESOURCE_STYLE[k])
+    tokens = [view.dcard[h] for h in view.dev[seat]]
+    guards = sum(1 for c in tokens if c and c.startswith("guard"))
+    vets = sum(1 for c in tokens if c and c.startswith("vetinari"))
+    t.append("\n" + _("Hidden tokens: {g} guard, {v} Vetinari").format(g=guards, v=vets))
+    shown, hidden = view.vp(seat), hidden_vp(view, seat)
+    t.append("\n")
+    t.append(_("VP: {shown} + {hidden} hidden = {total} of 12").format(
+        shown=shown, hidden=hidden, total=shown + hidden), "bold")
+    t.append("\n" + _("Receipts {r} · guards up {g} · arrests {a}").format(
+        r=view.rcpt[seat], g=view.gup[seat], a=view.arrests[seat]))
+    if view.rank[seat]:
+        t.append(" · " + _(RANK_WORDS[view.rank[seat]]), "bold")
+    return t
+
+
+def players(view, viewer: int | None) -> Text:
+    """Each player's public standing: VP shown + hidden ("?" for others),
+    cards in hand, parchments, tokens, pieces in supply, receipts, guards
+    face up, arrests and rank."""
+    t = Text()
+    for q in range(view.players):
+        if q:
+            t.append("\n")
+        t.append_text(seat_tag(q))
+        t.append(" ◀ " if q == view.active and view.outcome is None else "   ", "bold")
+        hidden = str(hidden_vp(view, q)) if q == viewer else ("?" if view.dev[q] else "0")
+        t.append(_("VP {shown}+{hidden}").format(shown=view.vp(q), hidden=hidden), "bold")
+        t.append(" · " + _("{n} cards · {p} parch.").format(n=view.hand_size(q), p=view.parch[q]))
+        t.append("\n   " + _("·{f} ▲{h} ■{v} · {n} tokens · receipts {r}").format(
+            f=view.sup[q * 3], h=view.sup[q * 3 + 1], v=view.sup[q * 3 + 2], n=len(view.dev[q]),
+            r=view.rcpt[q]), "dim" if q != viewer else "")
+        if view.gup[q] or view.arrests[q] or view.rank[q]:
+            t.append("\n   " + _("guards up {g} · arrests {a}").format(g=view.gup[q], a=view.arrests[q]))
+            if view.rank[q]:
+                t.append(" · " + _(RANK_WORDS[view.rank[q]]), "bold")
+    return t
+
+
+def guilds(view) -> Table:
+    """Guild points per player, members (3+ points) starred, the president and the lock."""
+    tb = Table(box=None, padding=(0, 1), header_style="bold", expand=False)
+    tb.add_column(_("Guild"))
+    for q in range(view.players):
+        tb.add_column(letter(q))
+    tb.add_column(_("President"))
+    for g in range(5):
+        row: list = [Text(kind_name(g), RESOURCE_STYLE[g])]
+        for q in range(view.players):
+            n = view.gp[q * 5 + g]
+            row.append(Text(f"{n}{'*' if n >= 3 else ''}", "bold" if view.pres[g] == q else ""))
+        p = view.pres[g]
+        pres = seat_tag(p) if p >= 0 else Text("—", "dim")
+        if view.lock[g]:
+            pres.append(" " + _("(locked)"), "italic")
+        row.append(pres)
+        tb.add_row(*row)
+    return tb
+
+
+def guild_note() -> Text:
+    return Text(_("* member (3+): 3:1 · president 2:1, +1 VP"), style="dim")
+
+
+def rates(view, seat: int, holdings: bool = True) -> Text:
+    t = Text(_("Your rates:") + " ", style="bold")
+    for g in range(5):
+        if g:
+            t.append(" · ")
+        t.append(f"{kind_name(g)} {view.rate(seat, g)}:1", RESOURCE_STYLE[g])
+    if holdings or not all(view.bank):
+        t.append("\n" + _("The bank holds:") + " ", "dim")
+        t.append(" · ".join(f"{kind_name(g)} {view.bank[g]}" for g in range(5)), "dim")
+    return t
+
+
+def cost_table() -> Table:
+    tb = Table(box=None, padding=(0, 1, 0, 0), show_header=False, expand=False)
+    tb.add_column(style="bold")
+    tb.add_column()
+    for what, price in costs():
+        tb.add_row(what, price)
+    return tb
+
+
+def costs_at_a_glance() -> Text:
+    return Text("\n".join(costs_short()))
+
+
+def log_lines(events, viewer: int | None) -> Text:
+    t = Text()
+    for i, e in enumerate(events):
+        if i:
+            t.append("\n")
+        line = describe(e, viewer)
+        if e.kind == "turn":
+            line.stylize("bold")
+        t.append_text(line)
+    return t
+
+
+def since(events, viewer: int | None) -> Text:
+    """What the others did since your last move (turn headings kept)."""
+    shown = [e for e in events if e.seat != viewer or e.kind in ("steal", "produce", "turn")]
+    if not shown:
+        return Text(_("Nothing yet."), style="dim")
+    return log_lines(shown, viewer)
+

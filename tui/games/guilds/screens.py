@@ -1,0 +1,514 @@
+"""The guild variant's screens: the game (map, prompt, hand, players, guild
+table, bank rates, costs, log), the trade composer and the end."""
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import reactive
+from textual.screen import ModalScreen, Screen
+from textual.widgets import ContentSwitcher, Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ankh.core.game import Decision
+from ankh.tui.i18n import _, Localised, NP_
+from ankh.tui.screens.play import PlayScreen
+from ankh.tui.seats import _assemble, colour, seat_tag
+from ankh.tui.widgets.choices import Choices
+from ankh.tui.widgets.stepper import Stepper
+
+from . import board, panels
+from .text import amount, describe, kind_name, offer_text, option_text, option_vertex, prompt_text
+
+WIDE = (120, 34)
+# Events that follow from a seat's own decision (where "since your last move" starts).
+DECIDED = frozenset({"build", "bank", "buy-gp", "offer", "answer", "trade", "robber", "assassin",
+                     "guard", "dev", "parchments", "refresh", "promote", "fix", "discard", "show",
+                     "library", "laboratory", "palace", "start"})
+
+
+def layout_for(width: int, height: int) -> str:
+    return "wide" if width >= WIDE[0] and height >= WIDE[1] else "compact"
+
+
+class GameScreen(PlayScreen):
+    DEFAULT_CSS = """
+    GameScreen #g-main { height: 15; }
+    GameScreen #g-main > VerticalScroll { padding: 0 1; }
+    GameScreen #g-prompt { height: 1fr; min-height: 7; background: $boost; padding: 0 1; }
+    GameScreen #g-head { height: auto; max-height: 4; }
+    GameScreen #g-choices, GameScreen #g-choices:focus { border: none; padding: 0; background: transparent; }
+    GameScreen #g-table { height: 1fr; }
+    GameScreen #g-left { width: 76; }
+    GameScreen #g-right { width: 1fr; }
+    GameScreen #g-left #g-map { height: 17; padding: 0 1; }
+    GameScreen #g-left #g-prompt { border-top: solid $accent; }
+    GameScreen #g-news { height: 10; }
+    GameScreen #g-news > *, GameScreen #g-right > * {
+        border: round $panel-lighten-2; border-title-color: $text; padding: 0 1;
+    }
+    GameScreen #g-news > * { width: 1fr; height: 100%; }
+    GameScreen #g-right > * { height: auto; }
+    GameScreen #g-right #g-bank { height: 1fr; }
+    """
+
+    BINDINGS = [
+        Binding("t", "trade", NP_("key", "Trade")),
+        Binding("s", "show_panel('since')", NP_("key", "Since"), show=False),
+        Binding("m", "show_panel('map')", NP_("key", "Map")),
+        Binding("h", "show_panel('hand')", NP_("key", "Hand")),
+        Binding("p", "show_panel('players')", NP_("key", "Players")),
+        Binding("l", "show_panel('log')", NP_("key", "Log")),
+        Binding("pageup", "scroll_log(-1)", NP_("key", "Log ↑"), show=False, priority=True),
+        Binding("pagedown", "scroll_log(1)", NP_("key", "Log ↓"), show=False, priority=True),
+        Binding("backspace", "unkey", show=False),
+        Binding("escape", "unkey", show=False),
+        Binding("r", "results", NP_("key", "Results")),
+        *[Binding(str(i), f"digit({i})", show=False) for i in range(10)],
+    ]
+    # At most this many lines in a notice (the rest are in the summary and the log).
+    NOTICES = 5
+
+    mode: reactive[str] = reactive("compact", recompose=True)
+
+    def __init__(self, session, bot_delay: float = 0.0) -> None:
+        super().__init__(session, bot_delay)
+        self.panel = "map"
+        self.typed = ""                 # a site number being typed
+        self._since_of: dict[int, int] = {}
+        self._noticed = len(session.log)
+        self._options: tuple = ()
+        self.set_reactive(GameScreen.mode, layout_for(*self.app.size))
+
+    # --- layout ------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        prompt = Vertical(id="g-prompt")
+        if self.mode == "wide":
+            with Horizontal(id="g-table"):
+                with Vertical(id="g-left"):
+                    yield Static(id="g-map")
+                    with prompt:
+                        yield Static(id="g-head")
+                        yield Choices(id="g-choices")
+                    with Horizontal(id="g-news"):
+                        with VerticalScroll(id="since") as box:
+                            box.border_title = _("Since your last move")
+                            yield Static(id="g-since")
+                        with VerticalScroll(id="log") as box:
+                            box.border_title = _("Log (PgUp/PgDn)")
+                            yield Static(id="g-log")
+                with Vertical(id="g-right"):
+                    yield self._box("g-hand", _("Your hand"))
+                    yield self._box("g-players", _("Players (supply ·▲■)"))
+                    yield self._box("g-guilds", _("Guilds"))
+                    yield self._box("g-bank", _("Bank and costs"))
+        else:
+            with ContentSwitcher(id="g-main", initial=self.panel):
+                with Vertical(id="map"):
+                    yield Static(id="g-map")
+                with VerticalScroll(id="hand"):
+                    yield Static(id="g-hand")
+                    yield Static(id="g-bank")
+                with VerticalScroll(id="players"):
+                    yield Static(id="g-players")
+                    yield Static(id="g-guilds")
+                with VerticalScroll(id="since"):
+                    yield Static(id="g-since")
+                with VerticalScroll(id="log"):
+                    yield Static(id="g-log")
+            with prompt:
+                yield Static(id="g-head")
+                yield Choices(id="g-choices")
+        yield Footer(compact=True)
+
+    @staticmethod
+    def _box(wid: str, title: str) -> Static:
+        box = Static(id=wid)
+        box.border_title = title
+        return box
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#g-choices", Choices).focus()
+
+    def watch_mode(self) -> None:
+        self.call_after_refresh(self.show)
+
+    def on_resize(self, event) -> None:
+        mode = layout_for(event.size.width, event.size.height)
+        if mode != self.mode:
+            self.mode = mode
+
+    # --- what is shown -----------------------------------------------------------------------------
+
+    @property
+    def view(self):
+        return self.session.view()
+
+    def decision(self, view=None) -> Decision | None:
+        """The decision the person at the keyboard must make now, if any."""
+        nxt = self._next
+        if nxt is None or nxt.kind != "person" or self._handing_over:
+            return None
+        return nxt.decision
+
+    def legal_sites(self, d: Decision | None) -> frozenset[int]:
+        if d is None:
+            return frozenset()
+        return frozenset(v for v in map(option_vertex, d.options) if v is not None)
+
+    def show(self) -> None:
+        if not self.query("#g-choices"):
+            return
+        view = self.view
+        me = self.session.viewer
+        d = self.decision()
+        sites = self.legal_sites(d)
+        chosen = int(self.typed) if self.typed and int(self.typed) in sites else None
+        highlighted = self._highlighted_option()
+        if chosen is None:
+            chosen = option_vertex(highlighted) if highlighted else None
+        with self.app.batch_update():
+            self._draw_map(view, d, chosen, highlighted)
+            self._set("#g-hand", panels.hand(view, me))
+            self._set("#g-players", panels.players(view, me))
+            self._set("#g-guilds", Group(panels.guilds(view), panels.guild_note()))
+            if self.mode == "wide":
+                self._set("#g-bank", Group(panels.rates(view, me, holdings=False), panels.costs_at_a_glance()))
+            else:
+                self._set("#g-bank", Group(panels.rates(view, me), Text(""), panels.cost_table()))
+            log = self.session.log
+            self._set("#g-log", panels.log_lines(log, me))
+            since = self._since_of.setdefault(me, self._last_own_move(me))
+            self._set("#g-since", panels.since(log[since:], me))
+            self._tell_news()
+            self._show_prompt(view, d)
+        for box in self.query("#log").results(VerticalScroll):
+            box.scroll_end(animate=False)
+
+    def _draw_map(self, view, d: Decision | None, chosen: int | None, highlighted) -> None:
+        """The map, with the sites (or robber's spots) the decision may name."""
+        spots = frozenset(o[1] for o in d.options if o[0] == "robber") if d is not None else frozenset()
+        spot = highlighted[1] if highlighted and highlighted[0] == "robber" else None
+        for w in self.query("#g-map").results(Static):
+            w.update(Group(board.draw(view, self.legal_sites(d), chosen, spots=spots, spot=spot),
+                           board.track_line(view), board.legend() if self.mode == "wide" else Text("")))
+
+    def _set(self, selector: str, what) -> None:
+        for w in self.query(selector).results(Static):
+            w.update(what)
+
+    def _last_own_move(self, viewer: int) -> int:
+        log = self.session.log
+        for i in range(len(log) - 1, -1, -1):
+            if log[i].seat == viewer and log[i].kind in DECIDED:
+                return i + 1
+        return 0
+
+    def _show_prompt(self, view, d: Decision | None) -> None:
+        head = Text()
+        turn = _("Turn {n}").format(n=view.turn) if view.turn else _("Setting up")
+        head.append(turn + " · ", "dim")
+        if view.outcome is not None:
+            head.append(_("The game is over. Press r for the results."), "bold")
+        elif d is None:
+            who = self._next.seat if self._next is not None and self._next.seat is not None else view.active
+            head.append_text(_assemble(_("{seat} is thinking…"), seat=seat_tag(who)))
+            if self.bot_delay > 0:
+                head.append("  " + _("(space: skip ahead)"), "dim")
+        else:
+            head.append(prompt_text(view, d), "bold")
+            if self.legal_sites(d):
+                head.append("\n" + _("Type a site's number (reversed on the map), then Enter."), "dim")
+                if self.typed:
+                    head.append("  " + _("Site: {n}").format(n=self.typed), "bold reverse")
+            if ("trade",) in d.options:
+                head.append("\n" + _("t: offer a trade to the other players"), "dim")
+        if view.trade is not None and (d is None or d.kind != "answer"):   # the answers so far
+            head.append("\n")
+            head.append_text(self._answers(view))
+        for w in self.query("#g-head").results(Static):
+            w.update(head)
+        choices = self.query_one("#g-choices", Choices)
+        options = d.options if d is not None else ()
+        if options != self._options:
+            self._options = options
+            numbered = not self.legal_sites(d)
+            choices.set_options(
+                Option(Text.assemble((f"{i + 1} " if numbered and i < 9 else "  ", "bold"),
+                                     option_text(view, o)), id=str(i))
+                for i, o in enumerate(options))
+            if options:
+                choices.highlighted = 0
+                choices.focus()
+
+    def _answers(self, view) -> Text:
+        """The trade on the table and the answers so far."""
+        p = view.trade[0]
+        log = self.session.log
+        start = max((i for i, e in enumerate(log) if e.kind == "offer" and e.seat == p), default=len(log))
+        t = Text(offer_text(view.trade) + ". ", style="bold")
+        answers = [describe(e, self.session.viewer) for e in log[start + 1:] if e.kind == "answer"]
+        if answers:
+            t.append(_("Answers:") + " ")
+            t.append_text(Text(" ").join(answers))
+        else:
+            t.append(_("Waiting for answers…"), "dim")
+        return t
+
+    def _highlighted_option(self):
+        try:
+            choices = self.query_one("#g-choices", Choices)
+        except Exception:
+            return None
+        i = choices.highlighted
+        return self._options[i] if i is not None and i < len(self._options) else None
+
+    def _tell_news(self) -> None:
+        """Notices at the top right: the dice, and whatever hits you."""
+        log = self.session.log
+        me = self.session.viewer
+        fresh = log[self._noticed:]
+        self._noticed = len(log)
+        if self._handing_over:
+            return
+        lines, hits = [], []
+        for e in fresh:
+            if e.kind == "roll" or e.kind == "win":
+                lines.append(describe(e, me).plain)
+            elif e.seat != me and (f"from {_colour_en(me)}" in e.text or e.text.endswith(f"to {_colour_en(me)}")):
+                hits.append(describe(e, me).plain)
+        for got, title, severity in ((lines, _("Happening now"), "information"),
+                                     (hits, _("This concerns you"), "warning")):
+            if len(got) > self.NOTICES:
+                got = got[-self.NOTICES:]
+            if got:
+                self.notify("\n".join(got), title=title, severity=severity, timeout=6)
+
+    # --- answering ---------------------------------------------------------------------------------
+
+    @on(OptionList.OptionSelected, "#g-choices")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        i = int(event.option.id)
+        if i < len(self._options):
+            self._answer(self._options[i])
+
+    @on(OptionList.OptionHighlighted, "#g-choices")
+    def _option_highlighted(self, event) -> None:
+        if self.is_mounted and not self.typed and event.option_index < len(self._options):
+            option = self._options[event.option_index]
+            self._draw_map(self.view, self.decision(), option_vertex(option), option)
+
+    def _answer(self, option: tuple) -> None:
+        me = self.session.viewer
+        if self.choose(option):
+            self.typed = ""
+            self._since_of[me] = len(self.session.log)
+
+    def action_digit(self, n: int) -> None:
+        """A digit: part of a site's number where the options are sites, else option n."""
+        d = self.decision()
+        if d is None or self.guarded():
+            return
+        sites = self.legal_sites(d)
+        if not sites:
+            if 1 <= n <= min(9, len(d.options)):
+                self._answer(d.options[n - 1])
+            return
+        typed = self.typed + str(n)
+        if len(typed) > 2 or int(typed) >= len(self.view.occ):
+            typed = str(n)
+        self.typed = typed
+        value = int(typed)
+        match = [i for i, o in enumerate(self._options) if option_vertex(o) == value]
+        if match:
+            choices = self.query_one("#g-choices", Choices)
+            choices.highlighted = match[0]
+            choices.scroll_to_highlight()
+        self.show()
+
+    def action_unkey(self) -> None:
+        if self.typed:
+            self.typed = self.typed[:-1]
+            self.show()
+
+    def action_trade(self) -> None:
+        d = self.decision()
+        if d is None or ("trade",) not in d.options:
+            self.notify(_("You can offer a trade on your turn, after rolling."), timeout=3)
+            return
+        view = self.view
+        me = self.session.viewer
+        have = view.hand(me) + [view.parch[me]]
+        self.app.push_screen(TradeDialog(have, [q for q in range(view.players) if q != me]), self._offer)
+
+    def _offer(self, offer) -> None:
+        """Make the offer composed in the dialog: trade, give, want, to whom."""
+        if offer is None:
+            return
+        gk, gn, wk, wn, to = offer
+        chain = [("trade",), ("give", gk, gn), ("want", wk, wn), ("to-all",) if to is None else ("to", to)]
+        for option in chain[:-1]:
+            d = self.session.next().decision
+            if d is None or option not in d.options:
+                self.notify(_("That offer cannot be made now."), severity="warning", timeout=4)
+                return
+            self.session.choose(option)
+        self._next = self.session.next()
+        self._answer(chain[-1])
+
+    # --- looking around ----------------------------------------------------------------------------
+
+    def action_show_panel(self, name: str) -> None:
+        self.panel = name
+        for sw in self.query("#g-main").results(ContentSwitcher):
+            sw.current = name
+        self.query_one("#g-choices", Choices).focus()
+
+    def action_scroll_log(self, direction: int) -> None:
+        if self.mode == "compact" and self.panel not in ("log", "since"):
+            self.action_show_panel("log")
+        target = "#since" if self.mode == "compact" and self.panel == "since" else "#log"
+        for box in self.query(target).results(VerticalScroll):
+            if direction < 0:
+                box.scroll_page_up(animate=False)
+            else:
+                box.scroll_page_down(animate=False)
+
+    def action_results(self) -> None:
+        if self.session.over:
+            self.app.push_screen(EndScreen(self.session.view()))
+
+    def show_results(self) -> None:
+        self.action_results()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "show_panel":
+            return self.mode == "compact"
+        if action == "results":
+            return self.session.over
+        if action == "trade":
+            d = self.decision()
+            return d is not None and ("trade",) in d.options
+        return super().check_action(action, parameters)
+
+    def commands(self):
+        from textual.app import SystemCommand
+        yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
+        yield SystemCommand(_("Leave the game"), _("Back to the title screen (asks first)"), self.action_leave)
+
+
+def _colour_en(seat: int) -> str:
+    from ankh.core.game import COLOURS
+    return COLOURS[seat]
+
+
+class TradeDialog(Localised, ModalScreen):
+    """Compose an offer: what you give, what you ask for, to whom."""
+
+    DEFAULT_CSS = """
+    TradeDialog { align: center middle; }
+    TradeDialog #trade { width: 64; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
+    TradeDialog #trade-summary { margin: 1 0; height: auto; }
+    """
+    BINDINGS = [
+        Binding("enter", "offer", NP_("key", "Offer"), key_display="⏎"),
+        Binding("escape", "cancel", NP_("key", "Back")),
+        Binding("up", "app.focus_previous", NP_("key", "Field"), key_display="↑↓"),
+        Binding("down", "app.focus_next", show=False),
+    ]
+
+    def __init__(self, have: list[int], others: list[int]) -> None:
+        super().__init__()
+        self.have = have
+        self.others = others
+
+    def compose(self) -> ComposeResult:
+        kinds = [(kind_name(k), k) for k in range(6)]
+        first = next((k for k in range(6) if self.have[k]), 0)
+        with Vertical(id="trade"):
+            yield Static(Text(_("Offer a trade"), style="bold"))
+            yield Stepper(_("You give"), [("1", 1), ("2", 2)], 0, id="gn")
+            yield Stepper(_("of"), kinds, first, id="gk")
+            yield Stepper(_("You ask for"), [("1", 1), ("2", 2)], 0, id="wn")
+            yield Stepper(_("of"), kinds, (first + 1) % 6, id="wk")
+            yield Stepper(_("To"), [(_("everybody"), None)] + [(colour(q), q) for q in self.others], 0, id="to")
+            yield Static(id="trade-summary")
+            yield Static(Text(_("↑↓ field   ←→ change   Enter offer   Esc back"), style="dim"))
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#gn", Stepper).focus()
+        self._summarise()
+
+    def offer(self):
+        v = {s.id: s.value for s in self.query(Stepper)}
+        return v["gk"], v["gn"], v["wk"], v["wn"], v["to"]
+
+    def problem(self) -> str | None:
+        gk, gn, wk, wn, _to = self.offer()
+        if gk == wk:
+            return _("Give and ask for different kinds.")
+        if self.have[gk] < gn:
+            return _("You hold only {n} {what}.").format(n=self.have[gk], what=kind_name(gk, self.have[gk]))
+        return None
+
+    @on(Stepper.Changed)
+    def _summarise(self, _event=None) -> None:
+        gk, gn, wk, wn, to = self.offer()
+        why = self.problem()
+        if why:
+            t = Text(why, style="bold red")
+        else:
+            who = _("everybody") if to is None else colour(to)
+            t = Text(_("You offer {give} for {get} to {who}.").format(give=amount(gn, gk), get=amount(wn, wk),
+                                                                     who=who), style="bold")
+        self.query_one("#trade-summary", Static).update(t)
+
+    def action_offer(self) -> None:
+        why = self.problem()
+        if why:
+            self.notify(why, severity="warning", timeout=3)
+            return
+        self.dismiss(self.offer())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def verdict(view) -> Text:
+    o = view.outcome
+    names = Text(_(" and ")).join(seat_tag(w) for w in o.winners)
+    return _assemble(_("{winners} wins with {n} victory points."), winners=names,
+                     n=o.scores[o.winners[0]] if o.scores else "?")
+
+
+class EndScreen(Localised, Screen):
+    BINDINGS = [
+        Binding("b", "back", NP_("key", "Board")),
+        Binding("t", "title", NP_("key", "Title screen")),
+        Binding("escape", "back", show=False),
+    ]
+
+    def __init__(self, view) -> None:
+        super().__init__()
+        self.final = view
+
+    def compose(self) -> ComposeResult:
+        view = self.final
+        with VerticalScroll(id="end"):
+            yield Static(Text(_("The game is over"), style="bold"), id="end-title")
+            yield Static(verdict(view), id="why")
+            yield Static(panels.players(view, None))
+            yield Static(panels.guilds(view))
+        yield Footer(compact=True)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_title(self) -> None:
+        self.app.action_to_title()

@@ -1,0 +1,351 @@
+"""The guild variant's words on screen: resources, districts, pieces, ranks,
+every option of a decision and every line of the log, in the player's
+language (the record notation stays English: :mod:`ankh.core.guilds.notation`).
+"""
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+
+from ankh.core.game import COLOURS
+from ankh.core.guilds.board import (
+    COST_DEV, COST_FOUNDATION, COST_HOUSE, COST_VILLA, KINDS, PARCH_CARD, PARCH_DEV, PARCH_DICE,
+    PARCH_HOUSE, PARCH_VILLA, SPOT_IDS,
+)
+from ankh.tui.i18n import N_, NP_, _, pgettext
+from ankh.tui.seats import _assemble, colour, seat_tag
+
+# The five resources (and the guild of each), with the parchment as a sixth kind in trades.
+RESOURCE_WORDS = (NP_("resource", "brick"), NP_("resource", "lumber"), NP_("resource", "wool"),
+                  NP_("resource", "grain"), NP_("resource", "ore"), NP_("resource", "parchment"))
+RESOURCE_PLURALS = (NP_("resources", "brick"), NP_("resources", "lumber"), NP_("resources", "wool"),
+                    NP_("resources", "grain"), NP_("resources", "ore"), NP_("resources", "parchments"))
+# (Colours only add to the words: readable in 16 colours and in a light theme.)
+RESOURCE_STYLE = ("red", "green", "cyan", "yellow", "blue", "magenta")
+
+DISTRICT_WORDS = {
+    "GRAIN": N_("Grain district"), "ALCHEMISTS": N_("Alchemists' Guild"), "WOOL": N_("Wool district"),
+    "PALACE": N_("The Palace"), "BEGGARS": N_("Beggars' Guild"), "BRICK": N_("Brick district"),
+    "ORE": N_("Ore district"), "UU": N_("Unseen University"),
+    "THIEVES": N_("Thieves' and Assassins' Guild"), "SHADES": N_("The Shades"),
+    "LUMBER": N_("Lumber district"),
+}
+# Short names for the map (at most 10 characters in both languages).
+DISTRICT_SHORT = {
+    "GRAIN": NP_("district", "Grain"), "ALCHEMISTS": NP_("district", "Alchemists"),
+    "WOOL": NP_("district", "Wool"), "PALACE": NP_("district", "Palace"),
+    "BEGGARS": NP_("district", "Beggars"), "BRICK": NP_("district", "Brick"),
+    "ORE": NP_("district", "Ore"), "UU": NP_("district", "University"),
+    "THIEVES": NP_("district", "Thieves"), "SHADES": NP_("district", "Shades"),
+    "LUMBER": NP_("district", "Lumber"),
+}
+SPECIAL_TOKENS = {"ALCHEMISTS:5": N_("Library"), "ALCHEMISTS:10": N_("Laboratory")}
+
+PIECE_WORDS = (N_("foundation"), N_("house"), N_("villa"))
+PIECE_PLURALS = (N_("foundations"), N_("houses"), N_("villas"))
+PIECE_MARKS = ("·", "▲", "■")       # on the map, after the owner's letter
+RANK_WORDS = ("", N_("Captain"), N_("Lieutenant"))
+
+
+def kind_name(k: int, n: int = 1) -> str:
+    """A resource (or parchments, k = 5) as a word, plural when ``n`` > 1."""
+    return pgettext("resources", RESOURCE_PLURALS[k]) if n > 1 else pgettext("resource", RESOURCE_WORDS[k])
+
+
+def amount(n: int, k: int) -> str:
+    return f"{n} {kind_name(k, n)}"
+
+
+def district_name(did: str) -> str:
+    return _(DISTRICT_WORDS[did])
+
+
+def district_short(did: str) -> str:
+    return pgettext("district", DISTRICT_SHORT[did])
+
+
+def spot_name(spot: int | str) -> str:
+    """A robber spot: a district's number token (``Grain district 6``), or the Shades."""
+    sid = SPOT_IDS[spot] if isinstance(spot, int) else spot
+    if sid == "SHADES":
+        return district_name("SHADES")
+    did, value = sid.split(":")
+    special = SPECIAL_TOKENS.get(sid)
+    name = district_name(did)
+    return f"{name} {value} ({_(special)})" if special else f"{name} {value}"
+
+
+def cost_text(cost) -> str:
+    return ", ".join(kind_name(k) if n == 1 else amount(n, k) for k, n in enumerate(cost) if n)
+
+
+def costs() -> list[tuple[str, str]]:
+    """What each thing costs (cards, or parchments), for the costs at a glance."""
+    def alt(cost, n: int) -> str:
+        return _("{cards} / {n} parch.").format(cards=cost_text(cost), n=n)
+    return [
+        (_("Foundation"), cost_text(COST_FOUNDATION)),
+        (_("House"), alt(COST_HOUSE, PARCH_HOUSE)),
+        (_("Villa"), alt(COST_VILLA, PARCH_VILLA)),
+        (_("Token"), alt(COST_DEV, PARCH_DEV)),
+        (_("Bank card"), _("{n} parch.").format(n=PARCH_CARD)),
+        (_("Set dice"), _("{n} parch.").format(n=PARCH_DICE)),
+        (_("Guild point"), _("1 of its kind (2 after two)")),
+        (_("Assassin"), _("2 different, not ore")),
+    ]
+
+
+def costs_short() -> list[str]:
+    """The costs in three short lines (a wide screen's corner): pieces by
+    their marks on the map, ``p`` for parchments."""
+    def cards(cost) -> str:
+        return "+".join(kind_name(k) if n == 1 else f"{n} {kind_name(k, n)}" for k, n in enumerate(cost) if n)
+    return [
+        f"· {cards(COST_FOUNDATION)}",
+        f"▲ {cards(COST_HOUSE)} / {PARCH_HOUSE}p",
+        f"■ {cards(COST_VILLA)} / {PARCH_VILLA}p",
+        _("token") + f" {cards(COST_DEV)} / {PARCH_DEV}p",
+        _("card {c}p · dice {d}p · GP 1 card · assassin 2").format(c=PARCH_CARD, d=PARCH_DICE),
+    ]
+
+
+# --- options ---------------------------------------------------------------------------------------
+
+def option_text(state, option: tuple) -> str:
+    """An option of a decision in the player's words."""
+    verb, *a = option
+    if verb == "place":
+        return _("Place a house on site {v}").format(v=a[0])
+    if verb == "take":
+        return _("Take {resource}").format(resource=kind_name(a[0]))
+    if verb == "roll":
+        return _("Roll the dice")
+    if verb == "fix":
+        return _("Set the dice to {n} ({p} parchments)").format(n=a[0], p=PARCH_DICE)
+    if verb == "guard":
+        cid = state.dcard[a[0]] if state is not None else None
+        if cid is not None and cid.startswith("vetinari"):
+            return _("Play a Vetinari token")
+        return _("Play a guard token")
+    if verb == "win":
+        return _("Show your Vetinari tokens and win")
+    if verb == "discard":
+        return _("Discard {resource}").format(resource=kind_name(a[0]))
+    if verb == "robber":
+        return _("Move the robber to {spot}").format(spot=spot_name(a[0]))
+    if verb == "rob":
+        return _("Steal a card from {colour}").format(colour=colour(a[0]))
+    if verb == "no-steal":
+        return _("Steal nothing")
+    if verb == "assassin":
+        return _("Hire an assassin for {a} and {b}").format(a=kind_name(a[0]), b=kind_name(a[1]))
+    if verb == "pass":
+        return _("Neither")
+    if verb == "show":
+        return _("Show {resource}").format(resource=kind_name(a[0]))
+    if verb == "swap":
+        return _("Give {resource} for 2 parchments").format(resource=kind_name(a[0]))
+    if verb == "keep":
+        return _("Keep your cards")
+    if verb == "gp":
+        return _("A point in the {resource} guild").format(resource=kind_name(a[0]))
+    if verb == "end":
+        return _("End your turn")
+    if verb == "bank":
+        n = state.rate(state.pending.seat, a[0]) if state is not None and state.pending is not None else 4
+        return _("Bank: {n} {give} for 1 {get}").format(n=n, give=kind_name(a[0], n), get=kind_name(a[1]))
+    if verb == "found":
+        return _("Lay a foundation on site {v}").format(v=a[0])
+    if verb == "house":
+        return _("Build a house on site {v}").format(v=a[0])
+    if verb == "villa":
+        return _("Build a villa on site {v}").format(v=a[0])
+    if verb == "dev":
+        return _("Buy a development token")
+    if verb == "p-card":
+        return _("{n} parchments: take {resource} from the bank").format(n=PARCH_CARD, resource=kind_name(a[0]))
+    if verb == "p-dev":
+        return _("{n} parchments: a development token").format(n=PARCH_DEV)
+    if verb == "p-house":
+        return _("{n} parchments: a house on site {v}").format(n=PARCH_HOUSE, v=a[0])
+    if verb == "p-villa":
+        return _("{n} parchments: a villa on site {v}").format(n=PARCH_VILLA, v=a[0])
+    if verb == "refresh":
+        return _("Pay {resource}: both receipts face up").format(resource=kind_name(a[0]))
+    if verb == "promote":
+        return _("Turn in 3 guards: become Captain or Lieutenant")
+    if verb == "trade":
+        return _("Offer a trade to the others… (t)")
+    if verb == "give":
+        return _("Give {what}").format(what=amount(a[1], a[0]))
+    if verb == "want":
+        return _("Ask for {what}").format(what=amount(a[1], a[0]))
+    if verb == "to":
+        return _("Offer it to {colour}").format(colour=colour(a[0]))
+    if verb == "to-all":
+        return _("Offer it to everybody")
+    if verb == "cancel":
+        return _("Cancel")
+    if verb == "accept":
+        return _("Accept")
+    if verb == "decline":
+        return _("Decline")
+    if verb == "counter":
+        return _("Counter: give {what} instead").format(what=amount(a[1], a[0]))
+    if verb == "deal":
+        return _("Trade with {colour} for {what}").format(colour=colour(a[0]), what=amount(a[2], a[1]))
+    return " ".join(map(str, option))
+
+
+def option_vertex(option: tuple) -> int | None:
+    """The site an option names, if any."""
+    if option[0] in ("place", "found", "house", "villa", "p-house", "p-villa"):
+        return option[1]
+    return None
+
+
+def offer_text(trade) -> str:
+    """The trade on the table (``state.trade``), in words."""
+    p, gk, gn, wk, wn, asked, _answers = trade
+    return _("{colour} offers {give} for {get}").format(colour=colour(p), give=amount(gn, gk),
+                                                         get=amount(wn, wk))
+
+
+def prompt_text(view, decision) -> str:
+    """What the decision asks, in words."""
+    k = decision.kind
+    if k == "answer" and view.trade is not None:
+        return offer_text(view.trade) + ". " + _("Your answer?")
+    if k == "deal":
+        return _("Who do you trade with? (they accepted or countered)")
+    if k == "discard":
+        n = re.search(r"\d+", decision.prompt)
+        return _("A 7: discard {n} card(s) (you hold more than 7).").format(n=n.group() if n else "?")
+    return _(PROMPTS.get(decision.prompt, decision.prompt)) if decision.prompt in PROMPTS else decision.prompt
+
+
+PROMPTS = {
+    "place a house on any free vertex": N_("Place a house on any free site (type its number)."),
+    "take a resource card of your choice": N_("Take a resource card of your choice."),
+    "roll, or first play a guard or set the dice": N_("Roll, or first play a guard or set the dice."),
+    "trade, build, or end your turn": N_("Trade, build, or end your turn."),
+    "show one of your cards to the Beggars' Guild": N_("Show one of your cards to the Beggars' Guild."),
+    "give a card for 2 parchments at the Library?": N_("Give a card for 2 parchments at the Library?"),
+    "take a resource of your choice from the Laboratory": N_("Take a resource of your choice from the Laboratory."),
+    "choose a guild for a Palace point": N_("Choose a guild for a Palace point."),
+    "move the robber, hire an assassin, or neither": N_("A 7: move the robber, hire an assassin, or neither."),
+    "steal from whom?": N_("Steal from whom?"),
+    "offer which cards?": N_("Offer which cards?"),
+    "ask for which cards?": N_("Ask for which cards?"),
+    "offer to whom?": N_("Offer to whom?"),
+    "the guard moves the robber": N_("The guard moves the robber."),
+    "the guard moves the robber or hires an assassin": N_("The guard moves the robber or hires an assassin."),
+}
+
+
+# --- the log ---------------------------------------------------------------------------------------
+
+_C = "(red|yellow|green|blue)"
+_R = "(brick|lumber|wool|grain|ore|parchment)"
+_COLOUR = {c: i for i, c in enumerate(COLOURS)}
+_KIND = {k: i for i, k in enumerate(KINDS)}
+
+
+def _seat(m: str) -> Text:
+    return seat_tag(_COLOUR[m])
+
+
+def _k(m: str) -> str:
+    return kind_name(_KIND[m])
+
+
+def describe(event, viewer: int | None = None) -> Text:
+    """A line of the log in the player's words (``event.text`` is the notation)."""
+    t = event.text
+    for pattern, sentence, parts in LINES:
+        m = re.fullmatch(pattern, t)
+        if m:
+            return _assemble(_(sentence), **parts(m))
+    return Text(t)
+
+
+def _piece(word: str) -> str:
+    return _(PIECE_WORDS[("foundation", "house", "villa").index(word)])
+
+
+LINES = [
+    (rf"turn (\d+): {_C}", N_("Turn {n}: {seat}."), lambda m: {"n": m[1], "seat": _seat(m[2])}),
+    (rf"{_C} starts with (.*)", N_("{seat} starts with {what}."),
+     lambda m: {"seat": _seat(m[1]), "what": ", ".join(_k(w) for w in m[2].split())}),
+    (rf"{_C} builds a (foundation|house|villa) on V(\d+)", N_("{seat} builds a {piece} on site {v}."),
+     lambda m: {"seat": _seat(m[1]), "piece": _piece(m[2]), "v": int(m[3])}),
+    (rf"{_C} lays a foundation on V(\d+)", N_("{seat} lays a foundation on site {v}."),
+     lambda m: {"seat": _seat(m[1]), "v": int(m[2])}),
+    (rf"{_C} presides the {_R} guild", N_("{seat} becomes president of the {guild} guild."),
+     lambda m: {"seat": _seat(m[1]), "guild": _k(m[2])}),
+    (rf"the {_R} presidency is locked for {_C}", N_("The {guild} presidency is locked for {seat}."),
+     lambda m: {"guild": _k(m[1]), "seat": _seat(m[2])}),
+    (rf"{_C} wins with (\d+) VP", N_("{seat} wins with {n} VP."), lambda m: {"seat": _seat(m[1]), "n": m[2]}),
+    (rf"{_C} sets the dice to (\d+)", N_("{seat} spends parchments and sets the dice to {n}."),
+     lambda m: {"seat": _seat(m[1]), "n": m[2]}),
+    (rf"{_C} rolls (\d)\+(\d) = (\d+)", N_("{seat} rolls {a}+{b} = {n}."),
+     lambda m: {"seat": _seat(m[1]), "a": m[2], "b": m[3], "n": m[4]}),
+    (rf"{_C} takes (\d+) {_R}", N_("{seat} takes {what}."),
+     lambda m: {"seat": _seat(m[1]), "what": amount(int(m[2]), _KIND[m[3]])}),
+    (rf"{_C} shows {_R}", N_("{seat} shows {what} to the Beggars' Guild."),
+     lambda m: {"seat": _seat(m[1]), "what": _k(m[2])}),
+    (rf"{_C} gives {_R} for 2 parchments", N_("{seat} gives {what} to the Library for 2 parchments."),
+     lambda m: {"seat": _seat(m[1]), "what": _k(m[2])}),
+    (rf"{_C} takes {_R}", N_("{seat} takes {what}."), lambda m: {"seat": _seat(m[1]), "what": _k(m[2])}),
+    (rf"{_C} gains a point in the {_R} guild", N_("{seat} gains a point in the {guild} guild (the Palace)."),
+     lambda m: {"seat": _seat(m[1]), "guild": _k(m[2])}),
+    (rf"{_C} takes a parchment", N_("{seat} takes a parchment (Unseen University)."),
+     lambda m: {"seat": _seat(m[1])}),
+    (rf"{_C}'s guard arrests the assassin on (\d+)", N_("{seat}'s guard arrests the assassin on {n}."),
+     lambda m: {"seat": _seat(m[1]), "n": m[2]}),
+    (rf"{_C} discards {_R}", N_("{seat} discards {what}."), lambda m: {"seat": _seat(m[1]), "what": _k(m[2])}),
+    (rf"{_C} moves the robber to (\S+)", N_("{seat} moves the robber to {spot}."),
+     lambda m: {"seat": _seat(m[1]), "spot": spot_name(m[2])}),
+    (rf"{_C} steals a card from {_C} \(#\d+\)", N_("{seat} steals a card from {victim}."),
+     lambda m: {"seat": _seat(m[1]), "victim": _seat(m[2])}),
+    (rf"{_C} hires an assassin \(track (\d+)\)", N_("{seat} hires an assassin: {n} on the track."),
+     lambda m: {"seat": _seat(m[1]), "n": m[2]}),
+    (r"the fire at the Alchemists' Guild is put out", N_("The fire at the Alchemists' Guild is put out."),
+     lambda m: {}),
+    (r"the Alchemists' Laboratory blows up", N_("The Alchemists' Laboratory blows up: the fire token is on it."),
+     lambda m: {}),
+    (r"the contract fails \((\d)\)", N_("The contract fails (die: {n})."), lambda m: {"n": m[1]}),
+    (r"the contract succeeds \((\d)\)", N_("The contract succeeds (die: {n})."), lambda m: {"n": m[1]}),
+    (rf"{_C} plays guard-\d+", N_("{seat} plays a guard."), lambda m: {"seat": _seat(m[1])}),
+    (rf"{_C} plays vetinari-\d+", N_("{seat} plays a Vetinari token."), lambda m: {"seat": _seat(m[1])}),
+    (rf"{_C} takes a development token \(#\d+\)", N_("{seat} takes a development token."),
+     lambda m: {"seat": _seat(m[1])}),
+    (rf"{_C} shows (\d+) Vetinari token\(s\)", N_("{seat} shows {n} Vetinari token(s)."),
+     lambda m: {"seat": _seat(m[1]), "n": m[2]}),
+    (rf"{_C} turns a receipt face down", N_("{seat} turns a receipt face down."), lambda m: {"seat": _seat(m[1])}),
+    (rf"{_C} becomes (Captain|Lieutenant)", N_("{seat} becomes {rank}."),
+     lambda m: {"seat": _seat(m[1]), "rank": _(m[2])}),
+    (rf"{_C} spends (\d+) parchments", N_("{seat} spends {n} parchments."),
+     lambda m: {"seat": _seat(m[1]), "n": m[2]}),
+    (rf"{_C} trades (\d+) {_R} for {_R}", N_("{seat} trades {give} with the bank for {get}."),
+     lambda m: {"seat": _seat(m[1]), "give": amount(int(m[2]), _KIND[m[3]]), "get": _k(m[4])}),
+    (rf"{_C} buys a point in the {_R} guild", N_("{seat} buys a point in the {guild} guild."),
+     lambda m: {"seat": _seat(m[1]), "guild": _k(m[2])}),
+    (rf"{_C} turns both receipts face up", N_("{seat} turns both receipts face up."),
+     lambda m: {"seat": _seat(m[1])}),
+    (rf"{_C} offers (\d) {_R} for (\d) {_R} to all", N_("{seat} offers {give} for {get} to everybody."),
+     lambda m: {"seat": _seat(m[1]), "give": amount(int(m[2]), _KIND[m[3]]),
+                "get": amount(int(m[4]), _KIND[m[5]])}),
+    (rf"{_C} offers (\d) {_R} for (\d) {_R} to {_C}", N_("{seat} offers {give} for {get} to {other}."),
+     lambda m: {"seat": _seat(m[1]), "give": amount(int(m[2]), _KIND[m[3]]),
+                "get": amount(int(m[4]), _KIND[m[5]]), "other": _seat(m[6])}),
+    (rf"{_C} declines", N_("{seat} declines."), lambda m: {"seat": _seat(m[1])}),
+    (rf"{_C} accepts", N_("{seat} accepts."), lambda m: {"seat": _seat(m[1])}),
+    (rf"{_C} asks to give (\d) {_R} instead", N_("{seat} counters: {what} instead."),
+     lambda m: {"seat": _seat(m[1]), "what": amount(int(m[2]), _KIND[m[3]])}),
+    (rf"{_C} gives (\d) {_R} to {_C} for (\d) {_R}", N_("{seat} gives {give} to {other} for {get}."),
+     lambda m: {"seat": _seat(m[1]), "give": amount(int(m[2]), _KIND[m[3]]), "other": _seat(m[4]),
+                "get": amount(int(m[5]), _KIND[m[6]])}),
+]
+

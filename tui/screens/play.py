@@ -1,0 +1,196 @@
+"""What every game's screen does the same way: drive a local session (the
+bots think in a worker and answer at a human pace, or at once after Skip),
+guard keys after others' moves, hand the keyboard over between people at one
+keyboard, take back a choice, leave the game.
+
+A game's screen subclasses :class:`PlayScreen` and says how it shows things
+(:meth:`PlayScreen.show`, called after every change) and what its end
+screen is (:meth:`PlayScreen.show_results`).
+"""
+from __future__ import annotations
+
+import time
+from functools import partial
+
+from textual import on, work
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+
+from ankh.tui.i18n import _, Localised, NP_
+from ankh.tui.session import GameSession, Next
+
+
+class BotDecided(Message):
+    """A bot has thought out its answer to ``next``."""
+
+    def __init__(self, token: int, next: Next, option: tuple) -> None:
+        super().__init__()
+        self.token = token
+        self.next = next
+        self.option = option
+
+
+class PlayScreen(Localised, Screen):
+    # A new decision that follows others' moves ignores answering keys for
+    # this long (and as long again after each such key meanwhile).
+    KEY_GUARD = 0.5
+    # Keys that could answer a decision (the others only look around).
+    ANSWERING = frozenset({"enter", "space", "u", *"0123456789"})
+
+    BINDINGS = [
+        Binding("u", "undo", NP_("key", "Undo")),
+        Binding("space", "skip", NP_("key", "Skip"), key_display="␣"),
+        Binding("question_mark", "app.help", NP_("key", "Help"), key_display="?"),
+        Binding("f1", "app.help", show=False),
+        Binding("q", "leave", NP_("key", "Quit")),
+    ]
+
+    def __init__(self, session: GameSession, bot_delay: float = 0.0) -> None:
+        super().__init__()
+        self.session = session
+        self.bot_delay = bot_delay
+        self._token = 0
+        self._next: Next | None = None
+        self._ended = False
+        self._fast = False
+        self._handing_over = False
+        self._guard_until = 0.0
+        self._others_moved = False
+
+    # --- driving ----------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.pump)
+
+    def pump(self) -> None:
+        """Run the game until a person or a bot must decide, then show it."""
+        self._token += 1
+        before = len(self.session.log)
+        nxt = self.session.next()
+        while nxt.kind == "bot" and (self.bot_delay <= 0 or self._fast):
+            self.session.apply_bot(nxt, self.session.think_job(nxt)())
+            nxt = self.session.next()
+        self.session.save()
+        if len(self.session.log) != before or nxt.kind == "bot":
+            self._others_moved = True
+        self._next = nxt
+        if nxt.kind == "person" and nxt.seat != self.session.viewer:
+            self._hand_over(nxt.seat)
+        if nxt.kind != "bot":
+            self._fast = False
+        if nxt.kind == "person" and self._others_moved:
+            self._guard_until = time.monotonic() + self.KEY_GUARD
+            self._others_moved = False
+        self.show()
+        self.refresh_bindings()
+        if nxt.kind == "bot":
+            self.set_timer(self.bot_delay, partial(self._think, self._token))
+        elif nxt.kind == "over" and not self._ended:
+            self._ended = True
+            self.show_results()
+
+    def _think(self, token: int) -> None:
+        if token != self._token or self._next is None or self._next.kind != "bot":
+            return
+        self._run_bot(self.session.think_job(self._next), token, self._next)
+
+    @work(thread=True, exclusive=True, group="bots")
+    def _run_bot(self, job, token: int, nxt: Next) -> None:
+        self.post_message(BotDecided(token, nxt, job()))
+
+    @on(BotDecided)
+    def _bot_decided(self, msg: BotDecided) -> None:
+        if msg.token != self._token:
+            return
+        self.session.apply_bot(msg.next, msg.option)
+        self.pump()
+
+    def choose(self, option: tuple) -> bool:
+        """A person's answer to the pending decision (False: ignored, the key
+        guard holds or nothing is pending)."""
+        if self._handing_over or self.guarded() or self._next is None or self._next.kind != "person":
+            return False
+        if option not in self._next.decision.options:
+            return False
+        self.session.choose(option)
+        self.pump()
+        return True
+
+    def show(self) -> None:
+        """Show the game as it stands (the subclass's)."""
+
+    def show_results(self) -> None:
+        """The end screen (the subclass's)."""
+
+    # --- keys -------------------------------------------------------------------------------------
+
+    def guarded(self) -> bool:
+        return time.monotonic() < self._guard_until
+
+    def on_key(self, event) -> None:
+        if self._next is None or self._next.kind != "person" or event.key not in self.ANSWERING:
+            return
+        now = time.monotonic()
+        if now < self._guard_until:
+            self._guard_until = now + self.KEY_GUARD
+            event.stop()
+            event.prevent_default()
+
+    def _hand_over(self, seat: int) -> None:
+        """Several people at one keyboard: hide the table until the next one is there."""
+        from ankh.tui.screens.dialogs import HandOver
+
+        def done(_=None) -> None:
+            self.session.viewer = seat
+            self._handing_over = False
+            self.show()
+
+        self._handing_over = True
+        self.app.clear_notifications()
+        self.app.push_screen(HandOver(seat), done)
+
+    def action_undo(self) -> None:
+        if not self.session.can_undo():
+            self.notify(self.session.undo_refusal(), title=_("Cannot take back"), timeout=5)
+            return
+        self.session.undo()
+        self.notify(_("Took back your last choice."), timeout=2)
+        self.pump()
+
+    def action_skip(self) -> None:
+        """Let the bots play on at once until your next decision."""
+        if self._next is None or self._next.kind != "bot" or self._fast:
+            return
+        self._fast = True
+        self.pump()
+
+    def action_leave(self) -> None:
+        """Ask first; a finished game is left at once."""
+        from ankh.tui.screens.dialogs import Confirm
+        if self.session.over:
+            self.leave()
+            return
+        if self.session.path:
+            question = _("Leave this game? It is saved as {name}: you can load it later.").format(
+                name=self.session.path.name)
+        else:
+            question = _("Leave this game? It is not saved.")
+        self.app.push_screen(Confirm(question, _("Leave"), _("Stay")),
+                             lambda yes: self.leave() if yes else None)
+
+    def leave(self) -> None:
+        self._token += 1  # forget any bot still thinking
+        if self.session.path:
+            told = _("Left the game. It is saved as {name}.").format(name=self.session.path.name)
+        else:
+            told = _("Left the game.")
+        self.app.notify(told, timeout=4)
+        self.app.pop_screen()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "skip":
+            return self._next is not None and self._next.kind == "bot" and self.bot_delay > 0
+        if action == "undo":
+            return not self.session.over
+        return True
