@@ -90,6 +90,7 @@ class GameScreen(Localised, Screen):
         Binding("f1", "app.help", show=False),
         Binding("q", "leave", NP_("key", "Quit")),
         Binding("c", "chat", NP_("key", "Chat"), show=False),
+        Binding("e", "end_table", NP_("key", "End table")),
     ]
 
     mode: reactive[str] = reactive("compact", recompose=True)
@@ -200,6 +201,21 @@ class GameScreen(Localised, Screen):
         if unwatch is not None:
             unwatch(self._table_moved)
 
+    def action_end_table(self) -> None:
+        """A networked game a seat left for good: agree to end it now (the
+        table ends once most of the seats still there agree)."""
+        end = getattr(self.session, "end_table", None)
+        if end is not None and getattr(self.session, "can_end_table", False):
+            end()
+            self.notify(_("You agreed to end the table; it ends when most of the seats still there agree."),
+                        timeout=5)
+
+    def _tell_notices(self) -> None:
+        """What a networked game must say once, at length (the host left: the game is paused)."""
+        notices = getattr(self.session, "notices", None)
+        while notices:
+            self.notify(notices.pop(0), severity="warning", timeout=30)
+
     def action_chat(self) -> None:
         """A networked game: say something to the table."""
         from ankh.tui.screens.lobby import ChatDialog
@@ -299,6 +315,7 @@ class GameScreen(Localised, Screen):
                 bar.note = getattr(self.session, "net_note", "")
             self.view = self.session.view()
             self._tell_chat()
+            self._tell_notices()
             self.events = tuple(self.session.log)
             self.recent = worth_a_line(self.events, 4)
             self.gained = gained_this_turn(self.events, self.view)
@@ -307,6 +324,7 @@ class GameScreen(Localised, Screen):
                 self._new_decision()
             self._shown_decision = self.view.decision
         keys = (self.view.decision is not None, self.session.can_undo(), self.session.over,
+                getattr(self.session, "can_end_table", False),
                 self._next is not None and self._next.kind)
         if keys != self._keys:
             self._keys = keys
@@ -516,8 +534,8 @@ class GameScreen(Localised, Screen):
             self.leave()
             return
         if getattr(self.session, "networked", False):
-            question = _("Leave the table? The game is saved: the others wait for you, and "
-                         "'ankh join --load' (or 'ankh host --load') brings you back.")
+            question = (_("Leave the table? The others are told the game is paused.") if self.session.hosting
+                        else _("Leave the table? The others wait for you.")) + " " + self.session.come_back()
         elif self.session.path:
             question = _("Leave this game? It is saved as {name}: you can load it later.").format(
                 name=self.session.path.name)
@@ -588,6 +606,8 @@ class GameScreen(Localised, Screen):
             return False  # every move at a networked table is final
         if action == "chat":
             return getattr(self.session, "networked", False)
+        if action == "end_table":
+            return bool(getattr(self.session, "can_end_table", False))
         if action == "results":
             return self.session.over
         if action == "skip":
