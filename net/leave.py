@@ -277,7 +277,11 @@ def describe_ending(ending: Ending, points: Sequence[int]) -> Words:
     """A table the seats still there ended, in the same words on every seat:
     the seats that agreed and whom they say left (their signed word: nothing
     proves a seat would not have come back), and the scores as they stood."""
-    return Words("abandoned: {voters} say {gone} left the game, and ended the table; scores as they stand: {scores}",
-                 voters=" and ".join(COLOURS[s] for s in ending.voters),
+    words = dict(voters=" and ".join(COLOURS[s] for s in ending.voters),
                  gone=" and ".join(COLOURS[s] for s in ending.stop.gone),
                  scores=", ".join(f"{COLOURS[s]} {v}" for s, v in enumerate(points)))
+    if len(ending.voters) == 1:  # a table of two, one gone
+        return Words("abandoned: {voters} says {gone} left the game, and ended the table; scores as they stand: "
+                     "{scores}", **words)
+    return Words("abandoned: {voters} say {gone} left the game, and ended the table; scores as they stand: {scores}",
+                 **words)

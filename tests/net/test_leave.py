@@ -93,3 +93,29 @@ def test_the_host_leaving_pauses_the_table_and_its_return_carries_the_game_on(pe
                          "--bind", "127.0.0.1", "--no-advertise"], tmp_path / "host")
     assert again.finish() == 0 and [j.finish() for j in joiners] == [0, 0]
     assert len({again.result, *(j.result for j in joiners)}) == 1
+
+
+LYING = Path(__file__).with_name("lyinghost.py")
+
+
+def test_a_host_and_its_bot_cannot_end_the_table_against_the_person_thinking(peers: Peers, tmp_path: Path) -> None:
+    """Red hosts with a bot at Yellow and counts Green, the only other person,
+    as gone after 3 s of thinking, though the table's start (which Green
+    checked) says 300 s: Red and its bot sign the end.  Green's own clock
+    contradicts it, so Green records no departure of its own: its result says
+    the host ended the table without the seats' agreement, and its save is no
+    abandoned game."""
+    host = peers.start(["host", "--headless", "--bot", "random", "--seats", "3", "--bots", "1",
+                        "--bind", "127.0.0.1", "--no-advertise", "--seed", "15", "--name", "host", "--agree-to-end"],
+                       tmp_path / "host", prefix=[sys.executable, str(LYING), "3", "--"])
+    port = host.value("listening on port")
+    human = peers.start(["join", f"127.0.0.1:{port}", "--headless", "--bot", "random", "--seed", "16",
+                         "--name", "thinker"], tmp_path / "human", prefix=[sys.executable, str(STILL), "2", "--"])
+    human.wait_for(lambda l: l.startswith("stops moving"), timeout=240)
+    assert host.finish() == 1 and host.result.startswith("result: abandoned: red and yellow say green left")
+    assert human.finish() == 1
+    assert human.result.startswith("result: aborted: the host ended the table without the seats' agreement: "
+                                   "they say this seat left, but the game had waited "), human.result
+    save = Path(human.value("saving to"))
+    report = verify(str(save / "journal.ankh"))
+    assert report.returncode == 3 and report.stdout.startswith("incomplete: "), report.stdout
