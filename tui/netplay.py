@@ -261,6 +261,8 @@ class NetSession:
                         .format(colour=colour(a.seat), time=secs(a.secs)) for a in news.away)
         if news.offer is None:
             return who
+        if self.viewer in news.offer.gone:  # this seat is the one said to be gone: its own clock decides
+            return _("{who}; the host offers to end the table without you: move, or it may end").format(who=who)
         if self.viewer in news.agreed:
             return _("{who}; you agreed to end the table ({agreed} of {need})").format(
                 who=who, agreed=len(news.agreed), need=news.need)

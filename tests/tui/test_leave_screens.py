@@ -11,7 +11,7 @@ from ankh.tui.app import AnkhApp
 
 from tests.net.procs import Peers
 
-from .helpers import notices, play_first_options
+from .helpers import notices, play_first_options, until_the_game
 
 
 def status_line(app) -> str:
@@ -35,6 +35,7 @@ async def test_the_seats_left_see_who_is_gone_and_e_ends_the_table(tmp_path: Pat
                                       "--name", f"joiner {n}", "--agree-to-end"], tmp_path / f"j{n}")
                 one, two = (joiner, None) if n == 1 else (one, joiner)
                 await play_first_options(pilot, session, lambda: len(session.seats) > n)
+            await until_the_game(pilot, session)                    # the fingerprint compared
             await play_first_options(pilot, session, lambda: session.peer is not None and session.peer.engine.turn >= 3)
             two.kill()                                              # green leaves for good
             await play_first_options(pilot, session, lambda: session.can_end_table)
@@ -68,6 +69,7 @@ async def test_a_joiner_whose_host_left_is_told_the_table_is_paused_and_how_to_c
                 await pilot.pause(0.05)
             await pilot.press("ctrl+r")                             # ready
             session = app.screen.session
+            await until_the_game(pilot, session)                    # the fingerprint compared
             await play_first_options(pilot, session, lambda: session.peer is not None and session.peer.engine.turn >= 2)
             host.proc.send_signal(signal.SIGINT)                    # the host leaves
             await play_first_options(pilot, session, lambda: session.paused and not session.notices)
@@ -99,7 +101,7 @@ async def test_a_save_its_seats_ended_is_not_carried_on_from_the_load_list(ankh_
     save = ankh_home / "saves" / "net-ended"
     save.mkdir(parents=True)
     (save / "journal.ankh").write_bytes(journal.header(t.roster, {"role": "host"}) + b"".join(
-        journal.step(op) for op in t.transcript(0).ops) + journal.end([vote(t.seats[s].secrets, stop) for s in (0, 2)]))
+        journal.step(op) for op in t.transcript(0).ops) + journal.ending(end=[vote(t.seats[s].secrets, stop) for s in (0, 2)]))
     app = AnkhApp(bot_delay=0, interface="127.0.0.1", advertise=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("l")
@@ -113,3 +115,25 @@ async def test_a_save_its_seats_ended_is_not_carried_on_from_the_load_list(ankh_
     async with app.run_test(size=(80, 24)) as pilot:               # ankh host --load DIR: said, not carried on
         await pilot.pause(0.2)
         assert any("that game is over: its seats ended it after a seat left" in n for n in notices(app))
+
+
+def test_the_seat_said_to_be_gone_is_told_to_move_and_is_offered_no_end_of_its_own() -> None:
+    """The host offers to end the table without Green while Green is only
+    thinking: Green's screen tells it to move (its own clock decides whether
+    it accepts the end), and offers it no key to end the table; Yellow's
+    screen offers the end."""
+    from types import SimpleNamespace
+
+    from ankh.net.leave import Away, News, Stop
+    from ankh.tui.netplay import NetSession
+
+    news = News((Away(2, 200.0, True),), Stop(40, b"h" * 32, (2,)), (0,), 2)
+    session = NetSession()
+    session.news = news
+    session.node = SimpleNamespace(primary=2)
+    assert not session.can_end_table
+    words = session._away_words(news)
+    assert "without you: move, or it may end" in words and "e ends" not in words, words
+    session.node = SimpleNamespace(primary=1)
+    assert session.can_end_table
+    assert "e ends the table now (1 of 2 agreed)" in session._away_words(news)
