@@ -332,6 +332,8 @@ async def test_a_guest_who_drops_out_of_a_game_takes_the_seat_back_with_the_code
                 await asyncio.sleep(0.6)
 
         await asyncio.to_thread(joiner.wait_for, lambda l: l.startswith("table fingerprint"), 60)
+        await c.wait_for("Table fingerprint", "The same on every screen?", timeout=30, flat=True)
+        c.keys(b"\x12")                                      # the fingerprint compared: the deal begins
         await play_until("turn 3:")
         await c.close()                                      # the connection drops
         await asyncio.to_thread(joiner.wait_for, lambda l: l.startswith("link to red lost"), 30)
