@@ -6,9 +6,11 @@ saving costs one small write per step.  A crash can cut the last record
 short: reading stops at the last whole record (and a seat carrying on cuts
 the file there before it appends again), and the seat re-runs the step
 it was in (its own messages are derived from its secrets and the log, so
-they come out the same).  A table ended after a seat left for good has one
-more record, the last: ``{"end": [votes]}`` (``net/leave.py``).  A journal
-converts to a :class:`Transcript` for ``ankh verify``.
+they come out the same).  A game stopped before its end has one more
+record, the last (:func:`ending`): what stopped it (a cheat's evidence,
+the seats that forfeit, or the votes of the seats that ended the table
+after one left) and the unfinished step's frames.  A journal converts to a
+:class:`Transcript` for ``ankh verify``.
 """
 from __future__ import annotations
 
