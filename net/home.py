@@ -36,6 +36,9 @@ _IDENTITY_HEADER = "ankh identity v1 (Ed25519 seed, base64); keep this file secr
 # Set by ``ankh serve --ssh`` for the program it runs for a player: the SSH
 # key's fingerprint ("SHA256:…"), or "guest" for a player who came without one.
 ENV_SSH = "ANKH_SSH"
+# For a guest over SSH, the short code that brings their home back if they log in
+# again with it as user name soon after dropping (``net/io/ssh.py``, GUEST_GRACE).
+ENV_BACK = "ANKH_SSH_BACK"
 ENV_SSH_JOIN = "ANKH_SSH_JOIN"  # the addresses a player over SSH may type (see ssh_may_join)
 
 MAX_NAME = 24
@@ -78,6 +81,11 @@ def ssh_player() -> str | None:
     """How the player came in when this program runs for ``ankh serve --ssh``:
     their SSH key's fingerprint, ``"guest"``, or None (not over SSH)."""
     return os.environ.get(ENV_SSH) or None
+
+
+def ssh_back_code() -> str | None:
+    """A guest over SSH: the code to log in with again to get their seat back."""
+    return os.environ.get(ENV_BACK) or None
 
 
 def ssh_may_join(host: str, port: int, found: list[tuple[str, int]]) -> bool:

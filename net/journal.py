@@ -6,8 +6,11 @@ saving costs one small write per step.  A crash can cut the last record
 short: reading stops at the last whole record (and a seat carrying on cuts
 the file there before it appends again), and the seat re-runs the step
 it was in (its own messages are derived from its secrets and the log, so
-they come out the same).  A journal converts to a :class:`Transcript` for
-``ankh verify``.
+they come out the same).  A game stopped before its end has one more
+record, the last (:func:`ending`): what stopped it (a cheat's evidence,
+the seats that forfeit, or the votes of the seats that ended the table
+after one left) and the unfinished step's frames.  A journal converts to a
+:class:`Transcript` for ``ankh verify``.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import msgpack
 
 from .envelope import MAX_FRAME, pack
 from .errors import RemoteProtocolError
-from .transcript import DEFAULT_KIND, MAX_OPS, Roster, Transcript
+from .transcript import DEFAULT_KIND, ENDING, MAX_OPS, Roster, Transcript
 
 MAGIC = "ankh-journal"
 _PREFIX = pack(MAGIC)  # the file's first bytes, so that it is told from a transcript at a glance
@@ -38,18 +41,19 @@ def step(frames: list[bytes]) -> bytes:
     return pack(list(frames))
 
 
-def ending(*, blame: list[bytes] = (), pending: list[bytes] = (), forfeit: list[int] = ()) -> bytes:
-    """The journal's last record when the table ends a game before its end:
+def ending(*, blame: list[bytes] = (), pending: list[bytes] = (), forfeit: list[int] = (),
+           end: list[bytes] = ()) -> bytes:
+    """The journal's last record when the game stops before its end, the same
+    fields a transcript's header carries (:data:`ankh.net.transcript.ENDING`):
     the evidence a seat handed on (``blame``: the cheater's signed frames),
-    the frames of the step left unfinished (``pending``), and the seats that
-    forfeit by withholding their audit disclosure (``forfeit``)."""
+    the frames of the step left unfinished (``pending``), the seats that
+    forfeit by withholding their audit disclosure (``forfeit``), and the
+    signed votes of the seats that ended the table after a seat left
+    (``end``: ``ankh.net.leave``)."""
     record: dict[str, Any] = {}
-    if blame:
-        record["blame"] = list(blame)
-    if pending:
-        record["pending"] = list(pending)
-    if forfeit:
-        record["forfeit"] = list(forfeit)
+    for key, value in (("blame", blame), ("end", end), ("forfeit", forfeit), ("pending", pending)):
+        if value:
+            record[key] = list(value)
     return pack(record)
 
 
@@ -69,9 +73,10 @@ def read(data: bytes) -> tuple[Transcript, dict[str, Any]]:
         raise RemoteProtocolError(f"malformed journal header: {exc}") from None
     info = head.get("info")
     ops = [record for record, _end in records if type(record) is list]
-    end = next((record for record, _end in records if type(record) is dict), {})
-    return Transcript(roster, ops, list(end.get("pending", ())), blame=list(end.get("blame", ())),
-                      forfeit=list(end.get("forfeit", ()))), info if isinstance(info, dict) else {}
+    last = next((record for record, _end in records if type(record) is dict), {})
+    return Transcript(roster, ops, list(last.get("pending", ())), blame=list(last.get("blame", ())),
+                      forfeit=list(last.get("forfeit", ())), end=list(last.get("end", ()))), \
+        info if isinstance(info, dict) else {}
 
 
 def whole_length(data: bytes) -> int:
@@ -116,9 +121,9 @@ def _parse(data: bytes, with_head_end: bool = False):
 
 def ending_record(record: Any) -> bool:
     """Is ``record`` a well-formed ending (see :func:`ending`)?"""
-    if type(record) is not dict or not record or not set(record) <= {"blame", "pending", "forfeit"}:
+    if type(record) is not dict or not record or not set(record) <= set(ENDING):
         return False
-    frames = [*record.get("blame", ()), *record.get("pending", ())]
+    frames = [*record.get("blame", ()), *record.get("end", ()), *record.get("pending", ())]
     return (all(type(record.get(k, [])) is list for k in record) and len(record.get("blame", ())) <= 2
             and all(type(f) is bytes for f in frames)
             and all(type(s) is int and 0 <= s < 256 for s in record.get("forfeit", ())))

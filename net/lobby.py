@@ -63,6 +63,7 @@ from ankh.core.game import COLOURS
 
 from .envelope import MAX_FRAME, fingerprint, pack, unpack_strict, verify_signature
 from .errors import LocalProtocolError, RemoteProtocolError
+from .leave import GONE_AFTER, MOVE_CLOCK
 from .schema import Bin, Const, Int, List, Map, Str, Tagged
 from .transcript import DEFAULT_KIND, KIND, Roster, name_key
 
@@ -84,7 +85,7 @@ MESSAGES = Tagged("t", {
                   "seats": List(SEAT_INFO, MAX_SEATS)}, optional={"kind": GAME_KIND}),
     "start": Map({"t": Const("start"), "names": List(NAME, MAX_SEATS, min_len=2),
                   "keys": List(KEY, MAX_SEATS, min_len=2), "nonces": List(NONCE, MAX_SEATS, min_len=2)},
-                 optional={"chat": Int(0, 1), "kind": GAME_KIND}),
+                 optional={"chat": Int(0, 1), "kind": GAME_KIND, "gone": Int(1, 86400), "clock": Int(1, 86400)}),
     "key": Map({"t": Const("key"), "key": KEY, "cert": Bin(64)}),
     "roster": Map({"t": Const("roster"), "keys": List(KEY, MAX_SEATS, min_len=2),
                    "certs": List(Bin(64), MAX_SEATS, min_len=2)}),
@@ -99,6 +100,15 @@ MESSAGES = Tagged("t", {
     "bye": Map({"t": Const("bye"), "why": Str(MAX_TEXT)}),
     "blame": Map({"t": Const("blame"), "f": List(Bin(max_len=MAX_FRAME), 2, min_len=1)}),
     "done": Map({"t": Const("done")}),
+    # A seat the game waits for is gone (or connected and silent): who, for how
+    # long, and once the wait is over the offer to end the table (``net/leave.py``).
+    "away": Map({"t": Const("away"), "seats": List(Map({"seat": Int(0, MAX_SEATS - 1), "secs": Int(0, 2**32),
+                                                         "link": Int(0, 1)}), MAX_SEATS)},
+                optional={"offer": Map({"step": Int(0, 2**32), "basis": Bin(32),
+                                        "gone": List(Int(0, MAX_SEATS - 1), MAX_SEATS - 1, min_len=1)}),
+                          "agreed": List(Int(0, MAX_SEATS - 1), MAX_SEATS), "need": Int(1, MAX_SEATS)}),
+    "vote": Map({"t": Const("vote"), "v": Bin(max_len=1024)}),
+    "ended": Map({"t": Const("ended"), "votes": List(Bin(max_len=1024), MAX_SEATS, min_len=1)}),
 })
 
 
@@ -203,6 +213,8 @@ class Lobby:
     seats: list[Seat] = field(default_factory=list)
     spectator_chat: bool = True  # spectators hear the table talk
     kind: str = DEFAULT_KIND  # the game the table plays
+    gone_after: int = GONE_AFTER  # seconds a seat is gone before the others may end the table (net/leave.py)
+    move_clock: int = MOVE_CLOCK  # seconds a connected seat may keep the game waiting before the same
 
     def __post_init__(self) -> None:
         if not 2 <= self.total <= MAX_SEATS:
@@ -257,7 +269,7 @@ class Lobby:
         if not self.full:
             raise LocalProtocolError("the table is not full")
         msg = {"t": "start", "names": [s.name for s in self.seats], "keys": [s.key for s in self.seats],
-               "nonces": [s.nonce for s in self.seats]}
+               "nonces": [s.nonce for s in self.seats], "gone": self.gone_after, "clock": self.move_clock}
         if not self.spectator_chat:
             msg["chat"] = 0
         if self.kind != DEFAULT_KIND:
@@ -268,7 +280,10 @@ class Lobby:
 @dataclass(frozen=True)
 class Start:
     """The table as every seat checks it before the deal: the game id (from
-    every seat's nonce), names and identity keys by seat."""
+    every seat's nonce), names and identity keys by seat, the game, and the
+    table's clocks for a seat that leaves (``net/leave.py``): each seat keeps
+    them in its save and judges an ending that names it by them.
+    """
 
     game_id: bytes
     names: tuple[str, ...]
@@ -276,6 +291,8 @@ class Start:
     nonces: tuple[bytes, ...]
     spectator_chat: bool = True
     kind: str = DEFAULT_KIND  # the game: in the roster, so in every signature
+    gone_after: int = GONE_AFTER  # the table's clocks (a start saved before they were told: the usual ones)
+    move_clock: int = MOVE_CLOCK
 
     @property
     def fingerprint(self) -> str:
@@ -301,7 +318,8 @@ class Start:
     def of(cls, msg: dict[str, Any]) -> Start:
         """The table a ``start`` message describes (unchecked: see :meth:`from_message`)."""
         return cls(game_id_of(list(msg["nonces"])), tuple(msg["names"]), tuple(msg["keys"]), tuple(msg["nonces"]),
-                   bool(msg.get("chat", 1)), msg.get("kind", DEFAULT_KIND))
+                   bool(msg.get("chat", 1)), msg.get("kind", DEFAULT_KIND), int(msg.get("gone", GONE_AFTER)),
+                   int(msg.get("clock", MOVE_CLOCK)))
 
     def roster(self, keys: list[bytes], certs: list[bytes]) -> Roster:
         """The game's roster: each seat's game key, certified by the identity that sat down."""

@@ -660,6 +660,12 @@ class GamePeer(Driver):
             return (self.me,)
         return self.protocol.waiting_for()
 
+    def stop(self) -> tuple[int, bytes]:
+        """Where the game stands in the log: the step under way (or next) and
+        the hash of every step before it (what a vote to end the table signs)."""
+        L = self.protocol.ledger
+        return L.index, L.basis
+
     @property
     def outcome(self) -> Any:
         return self.engine.outcome
@@ -840,6 +846,20 @@ def replay(roster: Roster, frames: Iterable[bytes]) -> LogReplay:
 
 __all__ = ["GamePeer", "LogReplay", "Spectator", "replay", "describe_outcome", "Logged", "YourMove", "Moved", "GameOver",
            "Audited", "Finished"]
+
+
+def waited_for(r: Driver) -> tuple[int, ...] | None:
+    """The seats the replayed log ``r`` waits for where it ends: those the step
+    under way still needs, or all who answer the step the rules ask for next
+    (None when the rules ask for nothing more)."""
+    L = r.ledger()
+    if L.op is not None:
+        return tuple(L.pending())
+    if r._waiting is None:
+        return None
+    op = r._substeps(r._waiting[1])[max(0, L.index - r.steps)] if isinstance(r._waiting[1], ShuffleDeck) \
+        else r._waiting[1]
+    return tuple(L.senders(op))
 
 
 def describe_outcome(outcome: Any, kind: str = DEFAULT_KIND) -> str:

@@ -177,11 +177,13 @@ class Transcript:
     """The roster, the frames of every finished step, and those of the step under way.
 
     ``pending`` holds the frames already accepted for the unfinished last step,
-    so that saving a game in the middle of a step loses nothing.  A game the
-    table ended before its end may also hold ``blame``, the evidence a seat
-    handed on (the cheater's signed frames: ``ankh.net.evidence``), and
-    ``forfeit``, the seats whose audit disclosure the last step still waited
-    for when the table gave up on them.
+    so that saving a game in the middle of a step loses nothing.  A game
+    stopped before its end may also hold what stopped it (the fields of
+    :data:`ENDING`): ``blame``, the evidence a seat handed on (the cheater's
+    signed frames: ``ankh.net.evidence``); ``forfeit``, the seats whose audit
+    disclosure the last step still waited for when the table gave up on them;
+    ``end``, the signed votes of the seats that ended the table after a seat
+    left for good (``ankh.net.leave``).
     """
 
     roster: Roster
@@ -189,6 +191,7 @@ class Transcript:
     pending: list[bytes] = field(default_factory=list)
     blame: list[bytes] = field(default_factory=list)
     forfeit: list[int] = field(default_factory=list)
+    end: list[bytes] = field(default_factory=list)
 
     def frames(self) -> list[bytes]:
         return [f for op in self.ops for f in op] + list(self.pending)
@@ -212,6 +215,8 @@ class Transcript:
             obj["forfeit"] = list(self.forfeit)
         if self.roster.kind != DEFAULT_KIND:
             obj["kind"] = self.roster.kind
+        if self.end:
+            obj["end"] = list(self.end)
         return pack(obj)
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -243,12 +248,17 @@ class Transcript:
                 out.append([frame])
             else:
                 out[-1].append(frame)
-        return cls(roster, out, pending, list(ending.get("blame", ())), list(ending.get("forfeit", ())))
+        return cls(roster, out, pending, list(ending.get("blame", ())), list(ending.get("forfeit", ())),
+                   list(ending.get("end", ())))
 
 
-_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; "blame", "certs", "forfeit", "ids", "kind" optional
-_LISTS = ("blame", "certs", "forfeit", "ids", "keys", "names")
-_OPTIONAL = ("blame", "certs", "forfeit", "ids", "kind")
+# How a game stopped before its end: the journal's last record holds these
+# fields, a transcript's header the first three ("pending" is its unfinished
+# step), and ``ankh verify`` reads them as one (``verify._ending``).
+ENDING = ("blame", "end", "forfeit", "pending")
+_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; "blame", "certs", "end", "forfeit", "ids", "kind" optional
+_LISTS = ("blame", "certs", "end", "forfeit", "ids", "keys", "names")
+_OPTIONAL = ("blame", "certs", "end", "forfeit", "ids", "kind")
 
 
 def read_stream(fh: BinaryIO, ending: dict[str, Any] | None = None) -> tuple[Roster, Iterator[tuple[int | None, bytes]]]:
@@ -258,8 +268,8 @@ def read_stream(fh: BinaryIO, ending: dict[str, Any] | None = None) -> tuple[Ros
     the unfinished step; frame).  The header must come first, in the canonical
     key order the writer uses.  Raises only RemoteProtocolError (also while
     iterating), and never holds more than one frame of the file at a time
-    (but for the evidence of a game ended early, two frames at most, which
-    goes into ``ending`` with the forfeiting seats).
+    (but for what stopped a game before its end, which goes into ``ending``:
+    two frames of evidence at most, the forfeiting seats, the votes to end).
     """
     unpacker = msgpack.Unpacker(
         fh,
@@ -292,7 +302,7 @@ def read_stream(fh: BinaryIO, ending: dict[str, Any] | None = None) -> tuple[Ros
         fields = unpacker.read_map_header()
     except _ERRORS:
         raise fail("not a map") from None
-    if not 6 <= fields <= 12:
+    if not 6 <= fields <= 13:
         raise fail("unexpected fields")
     header: dict[str, Any] = {}
     while True:  # the header, in the canonical (sorted) key order, up to "ops"
@@ -309,8 +319,10 @@ def read_stream(fh: BinaryIO, ending: dict[str, Any] | None = None) -> tuple[Ros
         raise fail("malformed evidence")
     if "forfeit" in header and (not forfeit or any(type(s) is not int or not 0 <= s < MAX_SEATS for s in forfeit)):
         raise fail("malformed forfeit")
+    if any(type(v) is not bytes or len(v) > MAX_FRAME for v in header.get("end", ())):
+        raise fail("malformed end")
     if ending is not None:
-        ending.update({k: header[k] for k in ("blame", "forfeit") if k in header})
+        ending.update({k: header[k] for k in ("blame", "end", "forfeit") if k in header})
     if header["magic"] != MAGIC:
         raise fail("wrong magic")
     game, names, keys = header["game"], header["names"], header["keys"]

@@ -11,7 +11,11 @@ the verifier; the seat that received one checked it (and would have stopped
 the game with the signed evidence had it been wrong).
 
 A game is fair only once its audit has passed; before that it is incomplete
-(exit status 3), however clean the file is so far.
+(exit status 3), however clean the file is so far.  A game that a seat left
+for good and the seats still there ended by agreement is **abandoned**
+(exit status 4) once their signed votes check out against the log
+(``net/leave.py``): the report names who left, who ended it, and the scores
+as they stood.
 """
 
 from __future__ import annotations
@@ -23,13 +27,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from ankh.core.game import COLOURS
+
 from .envelope import SeqTracker, open_frame, peek_signer
 from . import journal
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
+from .leave import check_votes, needed
 from .ledger import BODIES, Ledger
 from .evidence import proven
 from .ops import Audit, Move, describe
-from .peer import LogReplay, Moved, deck_specs, describe_outcome, game_of, replay
+from .peer import LogReplay, Moved, deck_specs, describe_outcome, game_of, replay, waited_for
 from .transcript import MAX_TRANSCRIPT, Roster, read_stream
 
 
@@ -53,7 +60,8 @@ class Report:
 
     ``status`` is "fair" (every check passed, the end-of-game audit among
     them), "violation" (``violations`` says what and, where the file can
-    tell, who) or "incomplete" (nothing wrong so far, but the game has no
+    tell, who), "abandoned" (the seats still there ended the table after a
+    seat left: ``ended`` says who say so) or "incomplete" (nothing wrong so far, but the game has no
     passed audit yet: the decks are not shown to be fair; ``waiting`` names
     the seats a step still waits for when the file ends in the middle of one).
     """
@@ -72,6 +80,7 @@ class Report:
     rules_known: bool = True  # False: the log is of a game this program does not know, so its rules went unchecked
     steals: int = 0  # random steals, each proven at its step
     keys: tuple[str, ...] = ()  # each seat's key fingerprint (its identity's), by seat: who really played
+    ended: str = ""  # who say who left and ended the table by agreement, the scores as they stood ("": not so)
 
     def key_lines(self) -> str:
         """One line per seat naming the key that signed for it: a game re-signed
@@ -82,6 +91,8 @@ class Report:
     def status(self) -> str:
         if self.violations:
             return "violation"
+        if self.ended:
+            return "abandoned"
         return "fair" if self.audited and self.rules_known else "incomplete"
 
     def summary(self) -> str:
@@ -99,6 +110,8 @@ class Report:
     def __str__(self) -> str:
         if self.violations:
             return "\n".join(f"violation: {v}" for v in self.violations)
+        if self.ended:
+            return f"abandoned: {self.ended}; {self.summary()}"
         if not self.audited or not self.rules_known:
             waiting = "".join(f"; {w}" for w in self.waiting)
             return f"incomplete: {self.summary()}{waiting}"
@@ -204,7 +217,7 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
             break
         if ledger.op is None:
             del ledger.log[:-1]  # the hashes carry the history; the verifier keeps only the last step
-    if not violations and ledger.op is not None:
+    if not violations and ledger.op is not None and not ending.get("end"):
         names = ", ".join(roster.label(s) for s in ledger.pending())
         waiting.append(f"step {ledger.index} ({describe(ledger.op)}) waits for {names}")
     for anomaly in ledger.anomalies:
@@ -212,10 +225,7 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
     rules, r = "", None
     if not violations:
         rules, r = _replay_rules(roster, _frames(reopen()), ledger, violation)
-    if not violations and ending.get("blame"):
-        _judge(roster, ending["blame"], r, lambda: _frames(reopen()), violation)
-    if not violations and ending.get("forfeit"):
-        _forfeits(roster, ending["forfeit"], ledger, r, violation)
+    ended = _ending(roster, ending, ledger, r, lambda: _frames(reopen()), violation) if not violations else ""
     audited = ledger.audit is not None
     if ledger.audit is not None:
         for seat, message in ledger.audit.violations:
@@ -234,6 +244,7 @@ def _verify(fh: BinaryIO, reopen: Callable[[], BinaryIO]) -> Report:
         violations=tuple(violations),
         waiting=tuple(waiting),
         rules=rules,
+        ended=ended,
         rules_known=not rules.startswith(RULES_UNKNOWN),
         steals=sum(hand.steals for hand in ledger.hands.values()),
         keys=tuple(roster.fingerprint(s) for s in range(roster.size)),
@@ -245,7 +256,8 @@ RULES_UNKNOWN = "rules not replayed: "
 
 def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, violation) -> tuple[str, LogReplay | None]:
     """Replay the rules of the game over the log (a second reading of the file):
-    every move must be legal and every step the one the rules ask for."""
+    every move must be legal and every step the one the rules ask for.
+    Returns what it showed, and the replay (None when the log is no game of the rules)."""
     try:
         game = game_of(roster.kind)
     except RemoteProtocolError as exc:
@@ -272,6 +284,22 @@ def _replay_rules(roster: Roster, frames: Iterable[bytes], ledger: Ledger, viola
     return f"rules replayed: {moves} moves, {describe_outcome(o, roster.kind)}", r
 
 
+def _ending(roster: Roster, ending: dict, ledger: Ledger, r: LogReplay | None,
+            frames: Callable[[], Iterator[bytes]], violation) -> str:
+    """How the game stopped before its end (the journal's last record, the
+    transcript's optional header fields: ``transcript.ENDING``), checked against
+    this file: the evidence a seat handed on, the seats that withheld their
+    audit disclosure, or the votes that ended the table after a seat left.
+    Returns what the votes say ("" for none), and reports each violation."""
+    if ending.get("blame"):
+        _judge(roster, ending["blame"], r, frames, violation)
+    if ending.get("forfeit"):
+        _forfeits(roster, ending["forfeit"], ledger, r, violation)
+    if not ending.get("end"):
+        return ""
+    return _agreed(roster, ending["end"], ledger, r, violation)
+
+
 def _judge(roster: Roster, evidence: list[bytes], r: LogReplay | None, frames: Callable[[], Iterator[bytes]],
            violation) -> None:
     """The evidence a seat handed on when it caught a cheat the others could not
@@ -293,16 +321,46 @@ def _forfeits(roster: Roster, seats: list[int], ledger: Ledger, r: LogReplay | N
         violation(seat, "withheld its audit disclosure at the end of the game: it forfeits")
 
 
-EXIT_FAIR, EXIT_VIOLATION, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+def _agreed(roster: Roster, votes: list[bytes], ledger: Ledger, r: LogReplay | None, violation) -> str:
+    """The table's end by agreement, checked against the log: who say who left,
+    the scores as they stood ("" and a violation if it does not hold).  The
+    game's end and its audit wait for nobody who could leave: no ending there."""
+    if isinstance(ledger.op, Audit):
+        waited: tuple[int, ...] | None = ()
+    elif ledger.op is not None:
+        waited = tuple(ledger.pending())
+    elif r is not None:  # the rules' next step; none when the game is over: then it waited for nobody
+        waited = waited_for(r) or ()
+    else:
+        waited = None
+    try:
+        agreed = check_votes(roster, votes, step=ledger.index, basis=ledger.basis, waited=waited)
+    except RemoteProtocolError as exc:
+        violation(exc.seat, f"the end of the table: {exc.message}")
+        return ""
+    gone = " and ".join(roster.label(s) for s in agreed.stop.gone)
+    voters = " and ".join(roster.label(s) for s in agreed.voters)
+    left = roster.size - len(agreed.stop.gone)
+    says = "says" if len(agreed.voters) == 1 else "say"
+    text = (f"{voters} {says} {gone} left the game at step {agreed.stop.step}, and ended the table "
+            f"({len(agreed.voters)} of the {left} seats left, {needed(roster.size, agreed.stop.gone)} needed)")
+    if r is not None:
+        text += "; scores as they stand: " + ", ".join(
+            f"{COLOURS[s]} {v}" for s, v in enumerate(r.game.scores(r.engine)))
+    return text
+
+
+EXIT_FAIR, EXIT_VIOLATION, EXIT_USAGE, EXIT_INCOMPLETE, EXIT_ABANDONED = 0, 1, 2, 3, 4
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``ankh verify FILE``: prints "fair: ...", "incomplete: ..." or each violation;
-    after "fair" and "incomplete", one line per seat with the key it signed with.
+    """``ankh verify FILE``: prints "fair: ...", "incomplete: ...", "abandoned: ..."
+    or each violation; after all but a violation, one line per seat with the key it signed with.
 
     Exit status: 0 fair (audit passed), 1 violations found (or a damaged file),
     2 usage error or unreadable path, 3 incomplete (nothing wrong so far, but
-    no passed end-of-game audit).
+    no passed end-of-game audit), 4 abandoned (a seat left for good and the
+    seats still there ended the table by their signed agreement).
     """
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 1 or args[0] in ("-h", "--help"):
@@ -316,7 +374,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(report)
     if not report.violations:  # (a violation names its seat's key already)
         print(report.key_lines(), end="")
-    return {"fair": EXIT_FAIR, "violation": EXIT_VIOLATION, "incomplete": EXIT_INCOMPLETE}[report.status]
+    return {"fair": EXIT_FAIR, "violation": EXIT_VIOLATION, "incomplete": EXIT_INCOMPLETE,
+            "abandoned": EXIT_ABANDONED}[report.status]
 
 
 if __name__ == "__main__":  # pragma: no cover

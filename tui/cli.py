@@ -32,6 +32,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, _("{prog}: error: {message}").format(prog=self.prog, message=message) + "\n")
 
 
+def _seconds(text: str) -> int:
+    """A table's clock: whole seconds, 1 to a day."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 86400:
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number of seconds from 1 to 86400").format(text=text))
+    return value
+
+
 def _early_language(argv: list[str] | None) -> str:
     """The language, before the parser that speaks it is built: ``--lang``
     anywhere on the command line, else the saved choice, else the locale."""
@@ -60,6 +71,11 @@ def main(argv: list[str] | None = None) -> int:
     hp.add_argument("--no-advertise", action="store_true", help=_("do not announce the table on the LAN"))
     hp.add_argument("--no-spectator-chat", action="store_true",
                     help=_("hide the players' chat from spectators (every seat's watch point honours it)"))
+    hp.add_argument("--gone-after", type=_seconds, default=60, metavar="SECONDS",
+                    help=_("a seat gone this long: the others may end the table (default 60; told to every "
+                           "seat at the deal)"))
+    hp.add_argument("--move-clock", type=_seconds, default=300, metavar="SECONDS",
+                    help=_("a connected seat that keeps the game waiting this long: the same (default 300)"))
     jp = sub.add_parser("join", help=_("sit at a table on the network"))
     jp.add_argument("address", nargs="?", help=_("HOST:PORT of the table (default: the first open table found)"))
     jp.add_argument("--interface", metavar="ADDR", help=_("look for tables on this interface's address only"))
@@ -95,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
                            default=DEFAULT))
         p.add_argument("--load", metavar="DIR", help=_("carry on a saved networked game"))
         p.add_argument("--seed", type=int, help=_("seed for the headless bot"))
+        p.add_argument("--agree-to-end", action="store_true",
+                       help=_("a headless seat agrees at once when the table offers to end a game a seat left"))
         p.add_argument("--trace", metavar="FILE",
                        help=_("write when things happen to FILE, for benchmarks: one line per event, "
                             "time.monotonic() first (start, setup, decided SEAT MOVE, applied SEAT MOVE)"))

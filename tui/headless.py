@@ -4,12 +4,17 @@ For scripts, tests and benchmarks.  A bot plays the seat; one line is printed
 per public event, and the last line is ``result: …`` in the same words on
 every seat, so that scripts can compare peers.  Exit status: 0 for a game
 played to its end and audited fair, 1 for a game that ended otherwise
-(aborted, cheating found), 2 for a usage or connection error.
+(aborted, cheating found, abandoned), 2 for a usage or connection error.
+
+With ``--agree-to-end`` a headless seat agrees at once when the table offers
+to end a game that a seat left for good (nobody sits at it to be asked);
+without it, it never agrees, and the table waits for the seat as long as ever.
 """
 from __future__ import annotations
 
 import asyncio
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -21,6 +26,7 @@ from ankh.net.errors import LocalProtocolError, RemoteProtocolError
 from ankh.net.envelope import Identity
 from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir, WatchNode, find_table
 from ankh.net.io.transport import ConnectionClosed
+from ankh.net.leave import News
 from ankh.net.lobby import Start
 from ankh.net.peer import Audited, GameOver, Logged, Moved
 
@@ -63,6 +69,10 @@ def _printer(out=sys.stdout):
                 line = "waiting for " + ", ".join(f"{COLOURS[s]} (link down for {gone[s]:.0f} s)" for s in slow)
         elif what == "back":
             line = f"link to {COLOURS[data]} back"
+        elif what == "paused":
+            line = f"paused: {COLOURS[data]} (the host) left the table; waiting for it to come back"
+        elif what == "away":
+            line = _away_line(data, said)
         elif what == "advertised":
             line = f"advertised on the LAN as {data}"
         elif what == "not-advertised":
@@ -143,6 +153,23 @@ class Trace:
             self.file.close()
 
 
+def _away_line(news: News, said: dict) -> str | None:
+    """A seat the game waits for is away: every 5 s who and how long; the offer
+    to end the table and who agreed, as they change."""
+    offer = (news.offer, news.agreed)
+    if offer != said.get("offer") and news.offer is not None:
+        said["offer"] = offer
+        return (f"offer: end the table without {' and '.join(COLOURS[s] for s in news.offer.gone)} "
+                f"(agreed: {', '.join(COLOURS[s] for s in news.agreed) or 'nobody yet'}; {news.need} needed)")
+    now = time.monotonic()
+    if news.away and now - said.get("away", 0.0) >= 5:
+        said["away"] = now
+        return "away: " + ", ".join(
+            f"{COLOURS[a.seat]} ({'connected, no move' if a.link else 'link down'} for {a.secs:.0f} s)"
+            for a in news.away)
+    return None
+
+
 def _reporter(args):
     report = _printer()
     return Trace(args.trace, report) if args.trace else report
@@ -185,7 +212,11 @@ def host(args) -> int:
             node = HostNode(profile.identity, name, seats=args.seats, bots=args.bots, decide=decide, report=report,
                             save_root=home.saves_dir(), bind=args.bind, port=args.port,
                             advertise=not args.no_advertise, spectator_chat=not args.no_spectator_chat,
-                            kind=args.game)
+                            kind=args.game, gone_after=args.gone_after, move_clock=args.move_clock)
+        node.auto_agree = args.agree_to_end  # (a loaded table keeps the clocks every seat checked at its start)
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):  # the host leaves: the table is paused, not over
+            loop.add_signal_handler(sig, node.leave)
         await node.open()
         return await node.run()
 
@@ -223,7 +254,8 @@ def join(args) -> int:
 
     async def main() -> Result:
         if args.load:
-            return await JoinNode.resume(profile.identity, SaveDir(Path(args.load)), decide=decide, report=report)
+            return await JoinNode.resume(profile.identity, SaveDir(Path(args.load)), decide=decide, report=report,
+                                         auto_agree=args.agree_to_end)
         if args.address:
             h, p = parse_address(args.address)
         else:
@@ -239,12 +271,14 @@ def join(args) -> int:
                 report(what, data)
         node = JoinNode(profile.identity, name, decide=decide, report=first_try, save_root=home.saves_dir(),
                         want=args.game)
+        node.auto_agree = args.agree_to_end
         result = await node.run(h, p)
         if not turned_away:
             return result
         saved = seat_saved_at(h, p)
         print(f"back to the seat saved in {saved}", flush=True)
-        return await JoinNode.resume(profile.identity, SaveDir(saved), decide=decide, report=report)
+        return await JoinNode.resume(profile.identity, SaveDir(saved), decide=decide, report=report,
+                                     auto_agree=args.agree_to_end)
 
     return _finish(main)
 

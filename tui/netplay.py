@@ -21,6 +21,7 @@ from ankh.net import home
 from ankh.net.envelope import fingerprint
 from ankh.net.envelope import Identity
 from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir, WatchNode
+from ankh.net.leave import News
 from ankh.net.lobby import Lobby, Start, table_fingerprint
 from ankh.net.ops import shuffle_steps
 from ankh.net.peer import Audited, GameOver, GamePeer, Logged
@@ -68,6 +69,9 @@ class NetSession:
         self._bots: dict[int, Any] = {}
         self.chat_lines: list[tuple[int, str, str]] = []  # (seat, name, text): plain text, already checked
         self.unconfirmed: list[int] = []  # the host's view: seats yet to confirm the table fingerprint
+        self.news: News | None = None  # a seat the game waits for is away; the offer to end the table
+        self.paused = False  # the host left: the game waits for it to load its save again
+        self.notices: list[str] = []  # what the game screen must say once, at length (a pause)
 
     # --- starting ---------------------------------------------------------------------------------
 
@@ -107,7 +111,7 @@ class NetSession:
         if saved is not None:  # the game is on, and this is one of its seats (the program died): carry it on
             self.result = None
             self.lobby_lines.append(_("Back to your seat: carrying on the game saved in {path}.").format(
-                path=saved))
+                path=saved) if home.ssh_player() is None else _("Back to your seat: carrying on its saved game."))
             self.changed()
             await self._resume_join(home.load_identity().identity, SaveDir(saved))
 
@@ -211,7 +215,11 @@ class NetSession:
             waiting, gone = data
             slow = [s for s in waiting if s in gone]
             self._links_down = bool(gone)
-            if slow:
+            if self.paused:
+                self.status = self._paused_words()
+            elif self.news is not None and self.news.away:
+                self.status = self._away_words(self.news)
+            elif slow:
                 self.status = _("Waiting for {who}").format(who=", ".join(
                     _("{colour} (link down for {secs} s)").format(colour=colour(s), secs=int(gone[s]))
                     for s in slow))
@@ -219,17 +227,81 @@ class NetSession:
                 self.status = _("waiting for {who}").format(who=", ".join(colour(s) for s in waiting))
             else:
                 self.status = ""
+        elif what == "away":
+            self.news = data
+            self._links_down = bool(data.away)
+            self.status = self._away_words(data)
+        elif what == "paused":
+            self.paused = self._links_down = True
+            self.status = self._paused_words()
+            self.notices.append(_("The game is paused: {colour} ({name}), the host, left the table. This screen "
+                                  "carries on by itself when they load the game again; or leave (q). {back}").format(
+                colour=colour(data), name=self._name(data), back=self.come_back()))
         elif what == "gone":
             seat, reason = data
             self._links_down = True
             self.status = _("Link to {colour} lost ({why}); waiting for it to come back.").format(
                 colour=colour(seat), why=translated(reason))
         elif what == "back":
-            self._links_down = False
+            self._links_down = self.paused = False
             self.status = self._back_note = _("Link to {colour} is back.").format(colour=colour(data))
         elif what == "result":
             self.result = data
         self.changed()
+
+    def _name(self, seat: int) -> str:
+        return self.start.names[seat] if self.start is not None and seat < len(self.start.names) else "?"
+
+    def _away_words(self, news: News) -> str:
+        """Who the game waits for that is away, how long; the offer to end the table."""
+        def secs(t: float) -> str:
+            t = int(t)
+            return _("{m} min {s:02d} s").format(m=t // 60, s=t % 60) if t >= 60 else _("{s} s").format(s=t)
+        who = ", ".join((_("{colour} has not moved for {time}") if a.link else _("{colour} gone for {time}"))
+                        .format(colour=colour(a.seat), time=secs(a.secs)) for a in news.away)
+        if news.offer is None:
+            return who
+        if self.viewer in news.offer.gone:  # this seat is the one said to be gone: its own clock decides
+            return _("{who}; the host offers to end the table without you: move, or it may end").format(who=who)
+        if self.viewer in news.agreed:
+            return _("{who}; you agreed to end the table ({agreed} of {need})").format(
+                who=who, agreed=len(news.agreed), need=news.need)
+        return _("{who}; e ends the table now ({agreed} of {need} agreed)").format(
+            who=who, agreed=len(news.agreed), need=news.need)
+
+    def _paused_words(self) -> str:
+        return _("Paused: {colour} ({name}), the host, left the table").format(colour=colour(0), name=self._name(0))
+
+    def come_back(self) -> str:
+        """How this player comes back to the seat later: the title screen's Load
+        list, or the command with the save (no path for a player over SSH, whose
+        files live on the serving machine)."""
+        node = self.node
+        save = node.save.path if node is not None and getattr(node, "save", None) is not None else None
+        if home.ssh_back_code() is not None:
+            return _("To come back, log in again within 10 minutes with the user name {code} and choose this "
+                     "game in the title screen's Load list (l).").format(code=home.ssh_back_code())
+        if home.ssh_player() is not None or save is None:
+            return _("To come back later, log in again and choose this game in the title screen's Load list (l).")
+        command = "ankh host --load" if self.hosting else "ankh join --load"
+        return _("To come back later, choose this game in the title screen's Load list (l), or run "
+                 "{command} {path}").format(command=command, path=save)
+
+    @property
+    def hosting(self) -> bool:
+        return isinstance(self.node, HostNode)
+
+    @property
+    def can_end_table(self) -> bool:
+        """The table offers to end the game a seat left, and this seat has not agreed yet."""
+        news = self.news
+        return (news is not None and news.offer is not None and self.result is None
+                and self.viewer not in news.agreed and self.viewer not in news.offer.gone)
+
+    def end_table(self) -> None:
+        """This seat agrees to end the table now, with the scores as they stand."""
+        if self.can_end_table and isinstance(self.node, (HostNode, JoinNode)):
+            self.node.agree()
 
     async def decide(self, peer: GamePeer, decision: Decision) -> tuple:
         """The node asks the person at this seat."""
@@ -400,6 +472,12 @@ class NetSession:
         result = self.result
         if result is None:
             return ""
+        if result.ending is not None and result.scores is not None:
+            stop = result.ending.stop
+            return _("Abandoned: {gone} left; {voters} ended the table. Scores as they stand: {scores}").format(
+                gone=_(" and ").join(colour(s) for s in stop.gone),
+                voters=_(" and ").join(colour(s) for s in result.ending.voters),
+                scores=", ".join(f"{colour(s)} {v}" for s, v in enumerate(result.scores)))
         if result.finished and self.peer is not None and self.peer.engine.outcome is not None:
             words = verdict(self.view()).plain
             return _("{result}; the audit found cheating").format(result=words) if result.fair is False else words

@@ -347,10 +347,10 @@ def _network_save(journal_path: Path) -> "SaveInfo":
         names = ", ".join(transcript.roster.names)
         role = _("you host") if info.get("role") == "host" else _("table at {host}:{port}").format(
             host=info.get("host"), port=info.get("port"))
-        over = (folder / "game.ankh").exists()
-        summary = _("network · {names} · {role} · {state}").format(
-            names=names, role=role, state=_("finished") if over else _("{steps} steps").format(
-                steps=len(transcript.ops)))
+        over = (folder / "game.ankh").exists() or bool(transcript.end)
+        state = (_("ended by its seats after one left") if transcript.end else _("finished") if over
+                 else _("{steps} steps").format(steps=len(transcript.ops)))
+        summary = _("network · {names} · {role} · {state}").format(names=names, role=role, state=state)
         summary = _game_named(transcript.roster.kind, summary)
         ok = not over
     except (OSError, ValueError, KeyError, TypeError, ProtocolError) as e:

@@ -30,6 +30,9 @@ from ..admission import Door
 from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..hub import Hub
+from ..leave import (
+    GONE_AFTER, MOVE_CLOCK, Ending, News, OwnClock, Patience, Stop, check_votes, describe_ending, people_agreed, vote,
+)
 from ..lobby import (
     CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
     points_message, watch_intro,
@@ -50,6 +53,7 @@ SLICE = 0.02  # seconds of local work (the host's bots) between looks at the lin
 FEED_SLICE = 8  # frames a spectator checks between looks at its link (a shuffle proof is one frame)
 REFUSED = "refused: "  # how the host's bye starts when it turns a joiner away
 CLOSING = Words("the table closed")  # the host's last word on every link
+PAUSED = Words("the host left; the game is paused")  # the host's last word when it leaves a game under way
 LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
 ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
 FAREWELL = 30.0  # seconds a finished seat waits for the others to hold the whole game too (see ``done``)
@@ -66,6 +70,8 @@ class Result:
     text: str
     fair: bool | None = None
     finished: bool = False
+    ending: Ending | None = None  # the seats still there ended it (who left, who agreed)
+    scores: tuple[int, ...] | None = None  # the scores as they stood then
 
 
 def outcome_result(driver: Any) -> Result:
@@ -161,7 +167,8 @@ class SaveDir:
         why) and is left as it is."""
         try:
             transcript, info = journal.read(self.journal_path.read_bytes())
-            _check_info(info, transcript.roster)
+            if not transcript.end:  # (an ended game is over, whatever its header says)
+                _check_info(info, transcript.roster)
             secrets = {}
             for f in sorted(self.path.glob("seat*.secrets")):
                 s = SeatSecrets.from_bytes(f.read_bytes())
@@ -173,6 +180,8 @@ class SaveDir:
             why = getattr(exc, "message", None) or str(exc) or type(exc).__name__
             raise DamagedSave(Words("{path} is damaged and cannot be carried on ({why}); it was left as it is",
                                     path=str(self.path), why=why)) from None
+        if transcript.end:
+            raise DamagedSave(Words("that game is over: its seats ended it after a seat left"))
         return transcript, info, secrets
 
     def finish(self, transcript: Any) -> Path:
@@ -250,6 +259,7 @@ class _Seatkeeper:
         self._thinking: set[int] = set()
         self._set_up = False
         self.primary = 0  # the seat whose person (or headless bot) this process serves
+        self.auto_agree = False  # agree at once to end a table a seat left (a headless seat)
 
     def decider(self, seat: int) -> Decide:
         return self._decide[seat] if isinstance(self._decide, dict) else self._decide
@@ -328,6 +338,18 @@ class _Seatkeeper:
             self.report("transcript", path)
         self.end(outcome_result(peer))
 
+    def record_ending(self, peer: GamePeer, ending: Ending) -> None:
+        """The seats still there ended the table (their votes checked): save the
+        votes with the log, write the transcript, and say who left and the scores."""
+        if self.save is not None:
+            self.journal_steps(peer)
+            transcript = peer.protocol.transcript()
+            self.save.ending(pending=transcript.pending, end=list(ending.votes))
+            transcript.end = list(ending.votes)
+            self.report("transcript", self.save.finish(transcript))
+        points = peer.game.scores(peer.engine)
+        self.end(Result(describe_ending(ending, points), ending=ending, scores=points))
+
     def end(self, result: Result) -> None:
         if self.result is None:
             self.result = result
@@ -343,7 +365,8 @@ class HostNode(_Seatkeeper):
     def __init__(self, identity: Identity, name: str, *, seats: int, bots: int, decide: dict[int, Decide] | Decide,
                  report: Report, save_root: Path | None, bind: str = "0.0.0.0", port: int = 0,
                  advertise: bool = True, ready: bool = True, spectator_chat: bool = True,
-                 kind: str = DEFAULT_KIND, confirmed: bool = True):
+                 kind: str = DEFAULT_KIND, confirmed: bool = True, gone_after: int = GONE_AFTER,
+                 move_clock: int = MOVE_CLOCK):
         super().__init__(report=report, decide=decide, save=None)
         game = game_of(kind)
         if not game.networked:
@@ -361,7 +384,8 @@ class HostNode(_Seatkeeper):
         self.advert: TableAdvert | None = None
         self.name = name
         self.identity = identity
-        self.lobby = Lobby(os.urandom(16), seats, spectator_chat=spectator_chat, kind=kind)
+        self.lobby = Lobby(os.urandom(16), seats, spectator_chat=spectator_chat, kind=kind, gone_after=gone_after,
+                           move_clock=move_clock)
         self.save_root = save_root
         self.bind, self.port = bind, port
         self._nonce = os.urandom(16)
@@ -388,6 +412,7 @@ class HostNode(_Seatkeeper):
         self._flush_queued = False
         self.server: asyncio.Server | None = None
         self.gone_since: dict[int, float] = {}
+        self.patience: Patience | None = None  # who the game waits for, how long; the offer to end
         self.on_lobby: Callable[[Lobby], None] | None = None
         self.seats_done: set[int] = set()  # remote seats that said they hold the whole game
         self.farewell = FAREWELL
@@ -461,9 +486,10 @@ class HostNode(_Seatkeeper):
             with contextlib.suppress(Exception):
                 await self.advert.close()
             self.advert = None
+        last = PAUSED if self.hub is not None and (self.result is None or self._pausing) else CLOSING
         for conn in list(self.conns.values()):
-            conn.close(CLOSING)
-        await self.watchers.aclose(CLOSING)
+            conn.close(last)
+        await self.watchers.aclose(last)
         if self.server is not None:
             self.server.close()
             with contextlib.suppress(Exception):
@@ -589,6 +615,9 @@ class HostNode(_Seatkeeper):
                 if verdict is not None:
                     self._abort(verdict)
                     return
+            elif msg["t"] == "vote" and self.patience is not None:
+                if self.patience.add(msg["v"], seat):
+                    self._tell_away()
             elif msg["t"] == "bye":
                 conn.close(Words("left"))
 
@@ -782,6 +811,8 @@ class HostNode(_Seatkeeper):
             self.local[seat] = GamePeer.resume(proto, frames) if frames else GamePeer(proto)
         self.saved_steps = journaled
         self.hub = Hub(self.local[0])
+        assert self.start is not None  # its clocks are the table's, which every seat checked
+        self.patience = Patience(roster, gone_after=self.start.gone_after, move_clock=self.start.move_clock)
         try:
             self.emit(0, self.hub.start())
             for seat, peer in self.local.items():
@@ -904,7 +935,11 @@ class HostNode(_Seatkeeper):
                 audit_since = audit_since if audit_since is not None else time.monotonic()
                 if time.monotonic() - audit_since >= self.abandon_after:
                     self._forfeit(waiting)
+                self._count_the_wait(())  # no ending by agreement over the audit: the offer, if any, is withdrawn
                 continue
+            self._count_the_wait(waiting)
+            if self.result is not None:
+                return
             late = [s for s, t in gone.items() if t >= self.abandon_after and s in waiting]
             if late:
                 names = " and ".join(COLOURS[s] for s in late)
@@ -928,6 +963,66 @@ class HostNode(_Seatkeeper):
         self._broadcast({"t": "bye", "why": result.text[:200]})
         self.end(result)
 
+    def _count_the_wait(self, waiting: tuple[int, ...]) -> None:
+        """Who the game waits for and how long, told to every seat; past the
+        wait, the offer to end the table (this process's seats agree at once
+        if it plays unattended)."""
+        p, host = self.patience, self.hub.host  # type: ignore[union-attr]
+        if p is None:
+            return
+        step, basis = host.stop()
+        if p.tick(time.monotonic(), step, basis, waiting, self.gone_since, self.local) and self.auto_agree:
+            self.agree()
+        self._tell_away()
+
+    def _tell_away(self) -> None:
+        p = self.patience
+        assert p is not None
+        news = News.of(p)
+        if news.away or news.offer is not None or self._told_away:
+            self._told_away = bool(news.away) or news.offer is not None
+            self._broadcast(news.message())
+            self.report("away", news)
+        if p.agreed():
+            self._end_by_agreement()
+
+    _told_away = False
+    _pausing = False
+
+    def leave(self) -> None:
+        """The person at the host leaves a game under way: every seat is told the
+        game is paused (it waits for the host to load its save again)."""
+        if self.result is None and (self.hub is None or self.save is None):
+            self.end(Result(CLOSING))
+        elif self.result is None:
+            self._pausing = True
+            self.end(Result(Words("paused: you left the table; the game is saved in {path}", path=self.save.path)))
+
+    def agree(self) -> None:
+        """The person at the host agrees to end the table on the offer standing
+        (the host's bots agree with it)."""
+        p = self.patience
+        if p is None or p.offer is None or self.result is not None:
+            return
+        for seat, peer in self.local.items():
+            if seat not in p.offer.gone:
+                p.add(vote(peer.protocol.secrets, p.offer))
+        self._tell_away()
+
+    def _end_by_agreement(self) -> None:
+        p, host = self.patience, self.hub.host  # type: ignore[union-attr]
+        assert p is not None and self.result is None
+        step, basis = host.stop()
+        try:
+            ending = check_votes(host.protocol.roster, p.votes.values(), step=step, basis=basis,
+                                 waited=host.waiting_for())
+        except RemoteProtocolError as exc:  # the game moved on meanwhile: the offer starts again
+            self.report("warning", f"the votes to end the table do not hold: {exc}")
+            p.votes.clear()
+            return
+        self._broadcast({"t": "ended", "votes": list(ending.votes)})
+        self.record_ending(host, ending)
+
     @classmethod
     async def resume(cls, identity: Identity, save: SaveDir, *, decide: dict[int, Decide] | Decide, report: Report,
                      bind: str = "0.0.0.0") -> HostNode:
@@ -945,6 +1040,7 @@ class HostNode(_Seatkeeper):
         node.watchers.chat = bool(start_msg.get("chat", 1))
         node.door = Door.for_descriptors(open_files_limit())
         node.abandon_after = ABANDON_AFTER
+        node.patience = None
         node.seats_done, node.farewell = set(), FAREWELL
         node.start_msg = start_msg
         node.roster_msg = {"t": "roster", "keys": list(transcript.roster.keys),
@@ -996,6 +1092,7 @@ class JoinNode(_Seatkeeper):
         self.seat = -1
         self.secrets: SeatSecrets | None = None
         self._bot_keys: set[bytes] = set()
+        self.bot_seats: tuple[int, ...] = ()  # the host's bots, by seat (their votes are the host's)
         self.table = b""
         self._seat_keys: list[bytes] = []
         self._seat_names: list[str] = []
@@ -1013,6 +1110,9 @@ class JoinNode(_Seatkeeper):
         self.host_key: bytes | None = None  # the host's identity, pinned at the first link: every later one must prove it
         self._impostor_told = False
         self._audit_since: float | None = None  # when this seat's own log reached the audit
+        self.news: News | None = None  # the host's last word on a seat away, and the offer to end
+        self._voted: Stop | None = None
+        self.clock = OwnClock()  # how long the game has waited for this seat, by our own clock
 
     async def run(self, host: str, port: int) -> Result:
         self.address = (host, port)
@@ -1058,7 +1158,11 @@ class JoinNode(_Seatkeeper):
                 if exc.reason.endswith(CLOSING):  # the host ended the table on purpose
                     self.end(Result(Words("the host closed the table before the game ended")))
                     return
-                self.report("gone", (0, exc.reason))
+                if exc.reason.endswith(PAUSED):
+                    self.report("paused", 0)
+                else:
+                    self.report("gone", (0, exc.reason))
+                self.clock.link(time.monotonic(), False)
                 again = await self._reconnect()
                 if again is None:
                     return
@@ -1136,12 +1240,14 @@ class JoinNode(_Seatkeeper):
                 gone = time.monotonic() - since
                 self.report("waiting", ((0,), {0: gone}))
                 if gone >= self.abandon_after:
-                    self.end(Result(Words("abandoned: {colour} (the host) did not come back within {secs:g} s",
-                                          colour=COLOURS[0], secs=self.abandon_after)))
+                    self.end(Result(Words("paused: {colour} (the host) did not come back within {secs:g} s; "
+                                          "the game waits in your saves", colour=COLOURS[0],
+                                          secs=self.abandon_after)))
                     return None
                 await asyncio.sleep(RETRY_EVERY)
                 continue
             conn.send_nowait(self._rejoin())
+            self.clock.link(time.monotonic(), True)
             self.report("back", 0)
             await self._open_watch_point(conn)
             return conn
@@ -1216,6 +1322,14 @@ class JoinNode(_Seatkeeper):
                     self._blamed(list(msg["f"]))
                     self.end(aborted(verdict))
                     return
+            elif t == "away" and self.peer is not None:
+                self.news = News.from_message(msg)
+                self.report("away", self.news)
+                if self.auto_agree:
+                    self.agree()
+            elif t == "ended" and self.peer is not None:
+                self._ended(msg["votes"])
+                return
             elif t == "bye":
                 if self.peer is None:
                     self.end(Result(_farewell(msg["why"])))
@@ -1248,6 +1362,48 @@ class JoinNode(_Seatkeeper):
             self.journal_steps(self.peer)
             self.save.ending(pending=self.peer.protocol.transcript().pending, forfeit=waiting)
         self.end(result)
+
+    def agree(self) -> None:
+        """The person at this seat agrees to end the table on the host's offer
+        (signed where this seat's own log stands, which must be the offer's)."""
+        offer = self.news.offer if self.news is not None else None
+        if offer is None or self.peer is None or self.result is not None or self.peer.me in offer.gone \
+                or offer == self._voted or self.peer.phase == AUDIT:
+            return  # (the game is over in its audit: a seat withholding its disclosure forfeits, not leaves)
+        if self.peer.stop() != (offer.step, offer.basis):
+            return  # not there yet: the host says it again every second
+        if not set(offer.gone) <= set(self.peer.waiting_for()):
+            return  # our log does not wait for them: the host's word alone is not this seat's to sign
+        self._voted = offer
+        if self.conn is not None and not self.conn.closed:
+            with contextlib.suppress(ConnectionClosed):
+                self.conn.send_nowait(encode({"t": "vote", "v": vote(self.peer.protocol.secrets, offer)}))
+
+    def _ended(self, votes: list[bytes]) -> None:
+        """The host ended the table on the seats' votes: checked here against this seat's own log."""
+        assert self.peer is not None
+        if self.result is not None:
+            return  # the game is over here already (its log and result are final)
+        step, basis = self.peer.stop()
+        roster = self.peer.protocol.roster
+        self._tick()
+        try:
+            if self.peer.phase == AUDIT:
+                raise RemoteProtocolError("the game is over and in its audit: nobody leaves it, a seat forfeits")
+            ending = check_votes(roster, votes, step=step, basis=basis, waited=self.peer.waiting_for())
+            if not people_agreed(ending, roster.size, self.bot_seats):
+                raise RemoteProtocolError("the host's bots voted, but not enough of the people still there")
+            if self.peer.me in ending.stop.gone:  # the votes say we left: our own clock says whether we did
+                assert self.start is not None
+                why = self.clock.contradicts(time.monotonic(), ending.stop, self.start.gone_after,
+                                             self.start.move_clock)
+                if why is not None:
+                    raise RemoteProtocolError(f"they say this seat left, but {why}")
+        except RemoteProtocolError as exc:
+            self.end(Result(Words("aborted: the host ended the table without the seats' agreement: {why}",
+                                  why=exc.message)))
+            return
+        self.record_ending(self.peer, ending)
 
     def _check_host(self, conn: Connection, msg: dict[str, Any]) -> None:
         """The host's seat in its first lobby: the key it shows must be the one its
@@ -1284,6 +1440,7 @@ class JoinNode(_Seatkeeper):
         # (the host was checked when its link proved its key: see _check_host)
         self.check_players([(n, k) for s, (n, k) in enumerate(zip(start.names, start.identities))
                             if s not in (0, seat) and k not in self._bot_keys])
+        self.bot_seats = tuple(s for s, key in enumerate(start.identities) if key in self._bot_keys)
         self.secrets = SeatSecrets.generate(start.game_id, seat, self.identity)
         assert self.conn is not None
         if self.confirmed:
@@ -1311,7 +1468,7 @@ class JoinNode(_Seatkeeper):
             self.save = SaveDir(self.save_root / f"net-{roster.game_id.hex()[:12]}")
             assert self.address is not None
             self.save.create(roster, {"role": "join", "host": self.address[0], "port": self.address[1],
-                                      "nonce": self._nonce, "table": self.table,
+                                      "nonce": self._nonce, "table": self.table, "bots": list(self.bot_seats),
                                       "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
                              {self.seat: self.secrets})
             self.report("saved", self.save.path)
@@ -1343,12 +1500,18 @@ class JoinNode(_Seatkeeper):
             return
         self.send_out()
         self.note_setup(peer)
+        self._tick()
         if peer.phase == AUDIT and self._audit_since is None:
             self._audit_since = time.monotonic()  # the game is over: from now on a withheld disclosure forfeits
         if peer.phase == "done":
             self._finish()
             return
         self.schedule_decisions(self._apply)
+
+    def _tick(self) -> None:
+        """This seat's own count of how long the game waits for it (``OwnClock``)."""
+        if self.peer is not None:
+            self.clock.tick(time.monotonic(), self.peer.stop()[0], self.peer.me in self.peer.waiting_for())
 
     def send_out(self) -> None:
         """Save the finished steps, then send the host this seat's frames (saved
@@ -1500,7 +1663,7 @@ class JoinNode(_Seatkeeper):
 
     @classmethod
     async def resume(cls, identity: Identity, save: SaveDir, *, decide: Decide, report: Report,
-                     started: Callable[[JoinNode], None] | None = None) -> Result:
+                     started: Callable[[JoinNode], None] | None = None, auto_agree: bool = False) -> Result:
         transcript, info, secrets = save.load()
         if info.get("role") != "join":
             raise LocalProtocolError("that save is not of a joined table")
@@ -1508,13 +1671,14 @@ class JoinNode(_Seatkeeper):
         if mine.owner != identity.public_key:
             raise LocalProtocolError("that save belongs to another identity")
         node = cls(identity, transcript.roster.names[mine.seat], decide=decide, report=report, save_root=None)
-        node.save = save
+        node.save, node.auto_agree = save, auto_agree
         node._nonce = info["nonce"]
         node.address = (info["host"], int(info["port"]))
         node.start_msg = {"t": "start", **info["start"]}
         node.start, node.seat = Start.from_message(node.start_msg, my_key=identity.public_key, my_nonce=node._nonce)
         node.table = info.get("table", b"")
         node.host_key = node.start.identities[0]  # the host sits first
+        node.bot_seats = tuple(s for s in info.get("bots", ()) if type(s) is int)  # their votes are the host's
         node.secrets = mine
         save.reopen()
         node._begin(transcript.roster, mine, frames=transcript.frames(), journaled=len(transcript.ops))

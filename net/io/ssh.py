@@ -11,7 +11,10 @@ Players are known by their SSH public key.  Any key is let in; the key whose
 signature was checked chooses the player's home under ``<data dir>/ssh/keys/``
 (identity, name, pinned keys, saves), kept across sessions.  A client that
 offers no key (keyboard-interactive, or a password) is a guest with a fresh
-home that is thrown away when the session ends.  The child is told who it
+home that is thrown away when the session ends, unless it holds a game on the
+network under way: then it is kept ``GUEST_GRACE`` seconds for the guest to
+log in again with the short code the screen gave them as user name
+(:data:`ENV_BACK`), and take the seat back.  The child is told who it
 serves through its environment (:data:`ENV_SSH`), so that the program can
 say plainly that the player's secrets live on this machine.
 
@@ -46,7 +49,6 @@ import shutil
 import signal
 import struct
 import sys
-import tempfile
 import termios
 import time
 from collections.abc import Callable, Sequence
@@ -58,7 +60,7 @@ from asyncssh.public_key import decode_ssh_public_key
 
 from .. import home
 from ..errors import Words
-from ..home import ENV_SSH, ENV_SSH_JOIN
+from ..home import ENV_BACK, ENV_SSH, ENV_SSH_JOIN
 
 HOST_KEY_FILE = "host_ed25519"
 DEFAULT_IDLE = 30 * 60.0       # seconds without a key pressed before a session is closed
@@ -69,6 +71,9 @@ PER_KEY = 3                    # sessions one key (or one guest's address) holds
 LOGIN_TIMEOUT = 30.0           # seconds a connection has to log in
 NO_SESSION_TIMEOUT = 60.0      # seconds a logged-in connection may hold no session
 TOO_MANY_SESSIONS = Words("this server runs as many sessions as it can; try again later")
+GUEST_GRACE = 600.0            # seconds a dropped guest's home waits for them (a game on the network under way)
+CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"  # a guest's code: no 0/o, 1/l/i to misread
+CODE_LENGTH = 8
 # What a stopped child could not undo on the client's terminal: the alternate
 # screen, mouse reporting, bracketed paste, a hidden cursor, colours.
 RESET_TERMINAL = (b"\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l"
@@ -223,6 +228,8 @@ class SshServer:
         self.allow_join = list(allow_join)
         self.connections: set[_Auth] = set()
         self.sessions: set[_Session] = set()
+        self.guest_grace = GUEST_GRACE
+        self.kept: dict[str, tuple[Path, asyncio.TimerHandle]] = {}  # code -> a dropped guest's home, waiting
         self._server: asyncssh.SSHAcceptor | None = None
         self.host_fingerprint = ""
 
@@ -244,17 +251,46 @@ class SshServer:
             await self._server.wait_closed()
         await asyncio.gather(*(s.stop("the server is shutting down") for s in list(self.sessions)),
                              return_exceptions=True)
+        for code in list(self.kept):
+            self._forget(code)
 
     async def serve_forever(self) -> None:
         assert self._server is not None
         await self._server.wait_closed()
 
-    def home_of(self, player: Player) -> tuple[Path, bool]:
-        """The player's ankh home, and whether it is a guest's throwaway one."""
+    def home_of(self, player: Player) -> tuple[Path, str | None]:
+        """The player's ankh home, and for a guest the code that brings it back
+        (a guest logging in with the code of a home kept for them gets it again)."""
         if player.key is not None:
-            return _private_dir(self.root / "keys" / player.key_id), False
+            return _private_dir(self.root / "keys" / player.key_id), None
+        code = player.username.strip().lower()
+        if code in self.kept:
+            home_dir, timer = self.kept.pop(code)
+            timer.cancel()
+            return home_dir, code
         guests = _private_dir(self.root / "guests")
-        return Path(tempfile.mkdtemp(prefix="guest-", dir=guests)), True
+        while True:
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            with contextlib.suppress(FileExistsError):
+                (guests / code).mkdir(mode=0o700)
+                return guests / code, code
+
+    def guest_left(self, home_dir: Path, code: str) -> None:
+        """A guest's session ended: its home is thrown away, or kept a while when
+        it holds a game on the network under way (the seat waits for them)."""
+        if _game_under_way(home_dir):
+            timer = asyncio.get_running_loop().call_later(self.guest_grace, self._forget, code)
+            self.kept[code] = (home_dir, timer)
+            self.log(f"a guest's game under way is kept {self.guest_grace:.0f} s for them to come back")
+        else:
+            shutil.rmtree(home_dir, ignore_errors=True)
+
+    def _forget(self, code: str) -> None:
+        home_dir, timer = self.kept.pop(code, (None, None))
+        if timer is not None:
+            timer.cancel()
+        if home_dir is not None:
+            shutil.rmtree(home_dir, ignore_errors=True)
 
     def refusal(self, owner: str) -> str | None:
         """Why a new session of ``owner`` (a key, or a guest's address) is refused, or None."""
@@ -296,6 +332,11 @@ class SshServer:
                 auth.session_ended()
 
 
+def _game_under_way(home_dir: Path) -> bool:
+    """Does this ankh home hold a networked game's save that is not over?"""
+    return any(not (j.parent / "game.ankh").exists() for j in (home_dir / "saves").glob("net-*/journal.ankh"))
+
+
 def _private_dir(path: Path) -> Path:
     """``path`` as a folder only its owner can enter (0700), made with its parents if missing."""
     home.make_dirs(path)
@@ -304,7 +345,7 @@ def _private_dir(path: Path) -> Path:
 
 
 def child_environment(player: Player, ankh_home: Path, term: str, client_env,
-                      allow_join: Sequence[str] = ()) -> dict[str, str]:
+                      allow_join: Sequence[str] = (), code: str | None = None) -> dict[str, str]:
     """The child's environment: ours, less what belongs to another terminal, plus who it serves."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("COLUMNS", "LINES", "TMUX", "TMUX_PANE", "STY", "COLORTERM", "TERM_PROGRAM")
@@ -315,6 +356,8 @@ def child_environment(player: Player, ankh_home: Path, term: str, client_env,
     else:
         name = f"guest-{secrets.randbelow(10000):04d}"
         env[ENV_SSH] = "guest"
+        if code is not None:
+            env[ENV_BACK] = code
     env.update(ANKH_HOME=str(ankh_home), TERM=term, LOGNAME=name, USER=name)
     env[ENV_SSH_JOIN] = ",".join(allow_join)
     # What the client's terminal told us (SSH clients send their locale: the
@@ -358,13 +401,13 @@ class _Session:
             process.stderr.write(b"ankh is a terminal program: connect with ssh -t\r\n")
             process.exit(1)
             return 1
-        ankh_home, guest = self.server.home_of(self.player)
+        ankh_home, code = self.server.home_of(self.player)
         try:
             width, height = process.term_size[:2]
             self.master, slave = pty.openpty()
             _set_size(self.master, width or 80, height or 24)
             env = child_environment(self.player, ankh_home, process.term_type or "xterm-256color", process.env,
-                                    self.server.allow_join)
+                                    self.server.allow_join, code)
             self.child = await asyncio.create_subprocess_exec(
                 sys.executable, "-c", _TAKE_TERMINAL, *self.server.command,
                 stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
@@ -389,8 +432,8 @@ class _Session:
             if self.master >= 0:
                 os.close(self.master)
                 self.master = -1
-            if guest:
-                shutil.rmtree(ankh_home, ignore_errors=True)
+            if code is not None:
+                self.server.guest_left(ankh_home, code)
 
     async def stop(self, reason: str = "") -> int:
         """End the child (if it still runs): SIGHUP, then SIGTERM, then SIGKILL. Returns its status."""

@@ -23,6 +23,19 @@ async def settle(pilot, limit: int = 400) -> None:
     raise AssertionError(f"the game did not come back to a person (screen: {app.screen!r})")
 
 
+async def play_first_options(pilot, session, done, tries: int = 6000) -> None:
+    """A networked seat: play the first option at every decision of this seat
+    until ``done()`` holds."""
+    app = pilot.app
+    for _ in range(tries):
+        if done():
+            return
+        if deciding(app) and session.decision is not None:
+            await pilot.press("enter")
+        await pilot.pause(0.02)
+    raise AssertionError(f"never came: {session.status!r}")
+
+
 def notices(app) -> list[str]:
     """The messages of the notifications on screen now."""
     return [n.message for n in app._notifications]

@@ -13,7 +13,7 @@ from ankh.tui.games.morpork.screens.end import EndScreen
 from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.screens.lobby import HostDialog, LobbyScreen
 
-from .helpers import join_typed, until_the_game
+from .helpers import join_typed, play_first_options, until_the_game
 
 
 async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_end(tmp_path):
@@ -42,14 +42,8 @@ async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
             await until_the_game(pilot, session)
             assert session.start is not None and len(session.start.fingerprint.split()) == 5
-            for _ in range(5000):                           # play the first option at every decision
-                if isinstance(app.screen, EndScreen) or session.result is not None:
-                    break
-                screen = app.screen
-                if isinstance(screen, GameScreen) and screen.view is not None and screen.view.decision is not None \
-                        and session.decision is not None:
-                    await pilot.press("enter")
-                await pilot.pause(0.02)
+            await play_first_options(pilot, session,
+                                     lambda: isinstance(app.screen, EndScreen) or session.result is not None)
             for _ in range(200):
                 if session.result is not None:
                     break

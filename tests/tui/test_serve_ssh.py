@@ -295,3 +295,61 @@ async def test_an_idle_session_is_closed_with_a_message_and_its_program_stopped(
         for pid in server.stop():
             if not gone(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+async def test_a_guest_who_drops_out_of_a_game_takes_the_seat_back_with_the_code_the_screen_gave(server, tmp_path):
+    from tests.net.procs import Peers
+
+    peers = Peers()
+    c = await Client.open(server.port, "visitor")
+    try:
+        await c.wait_for("Over SSH as a guest", "take your seat back", flat=True)
+        code = re.search(r"theusername([a-z2-9]{8})totake", re.sub(r"\s+", "", c.text())).group(1)
+        c.keys(b"o")                                         # host a table for two
+        await c.wait_for("Open a table on the network", "Seats")
+        c.keys(b"\r")
+        await c.wait_for("(empty seat)", code, flat=True)     # the lobby says the code too
+        port = re.search(r"Address:127\.0\.0\.1:(\d+)", re.sub(r"\s+", "", c.text())).group(1)
+        assert str(server.home) not in re.sub(r"\s+", "", c.text())  # no server path to an SSH player
+        c.keys(b"\x12")                                      # ready
+        joiner = peers.start(["join", f"127.0.0.1:{port}", "--headless", "--bot", "random", "--seed", "4"],
+                             tmp_path / "joiner")
+
+        def seen(line: str) -> bool:
+            try:
+                joiner.wait_for(lambda l: l.startswith(line), timeout=0.05)
+            except AssertionError:
+                return False
+            return True
+
+        async def play_until(line: str) -> None:
+            """Enter at our decisions until the joiner prints ``line``."""
+            deadline = time.monotonic() + 240
+            while not await asyncio.to_thread(seen, line):
+                assert time.monotonic() < deadline, "the game did not get there:\n" + c.text()
+                if our_decision(c.text()):
+                    c.keys(b"\r")
+                await asyncio.sleep(0.6)
+
+        await asyncio.to_thread(joiner.wait_for, lambda l: l.startswith("table fingerprint"), 60)
+        await c.wait_for("Table fingerprint", "The same on every screen?", timeout=30, flat=True)
+        c.keys(b"\x12")                                      # the fingerprint compared: the deal begins
+        await play_until("turn 3:")
+        await c.close()                                      # the connection drops
+        await asyncio.to_thread(joiner.wait_for, lambda l: l.startswith("link to red lost"), 30)
+        deadline = time.monotonic() + 15
+        while not any("kept 600 s for them to come back" in line for line in server.lines):
+            assert time.monotonic() < deadline, server.lines[-5:]
+            await asyncio.sleep(0.1)
+
+        c = await Client.open(server.port, code)              # back within the window, with the code
+        await c.wait_for("New game against bots")
+        c.keys(b"l")
+        await c.wait_for("network", "you host", flat=True)
+        c.keys(b"\r")
+        await asyncio.to_thread(joiner.wait_for, lambda l: l == "link to red back", 60)
+        await play_until("turn 5:")                          # the seat plays on
+        assert not any(l.startswith("result:") for l in joiner.lines)
+    finally:
+        await c.close()
+        peers.stop_all()

@@ -21,7 +21,7 @@ from ankh.tui.bots import bot_label, net_bot_kinds
 from ankh.core.game import DEFAULT, get
 from ankh.tui.games import name as game_name, network_refusal, ui
 from ankh.tui.netplay import NetSession, WatchSession
-from ankh.tui.screens.title import game_stepper
+from ankh.tui.screens.title import back_note, game_stepper
 from ankh.tui.seats import colour, seat_tag
 from ankh.tui.widgets.choices import Choices
 from ankh.tui.widgets.stepper import Stepper
@@ -294,7 +294,7 @@ class LobbyScreen(Localised, Screen):
         if over_ssh is not None:
             t.append((_("You came in over SSH with the key {fp}").format(fp=over_ssh) if over_ssh != "guest"
                       else _("You came in over SSH as a guest (no key)")) + "; "
-                     + _("your secrets live on the serving machine.") + "\n", style="bold")
+                     + _("your secrets live on the serving machine.") + back_note() + "\n", style="bold")
         for line in s.lobby_lines:
             t.append(line + "\n")
         t.append("\n")

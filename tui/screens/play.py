@@ -52,6 +52,7 @@ class PlayScreen(Localised, Screen):
         Binding("f1", "app.help", show=False),
         Binding("q", "leave", NP_("key", "Quit")),
         Binding("c", "chat", NP_("key", "Chat"), show=False),
+        Binding("e", "end_table", NP_("key", "End table")),
     ]
 
     def __init__(self, session: GameSession, bot_delay: float = 0.0) -> None:
@@ -86,6 +87,21 @@ class PlayScreen(Localised, Screen):
             self.app.push_screen(Shown(_("Table fingerprint"), self.fingerprint,
                                        _("Every screen at this table shows the same words: read them aloud "
                                          "to compare.")))
+
+    def action_end_table(self) -> None:
+        """A networked game a seat left for good: agree to end it now (the
+        table ends once most of the seats still there agree)."""
+        end = getattr(self.session, "end_table", None)
+        if end is not None and getattr(self.session, "can_end_table", False):
+            end()
+            self.notify(_("You agreed to end the table; it ends when most of the seats still there agree."),
+                        timeout=5)
+
+    def _tell_notices(self) -> None:
+        """What a networked game must say once, at length (the host left: the game is paused)."""
+        notices = getattr(self.session, "notices", None)
+        while notices:
+            self.notify(notices.pop(0), severity="warning", timeout=30)
 
     def action_chat(self) -> None:
         """A networked game: say something to the table."""
@@ -240,9 +256,9 @@ class PlayScreen(Localised, Screen):
         if self.session.over:
             self.leave()
             return
-        if getattr(self.session, "networked", False):
-            question = _("Leave the table? The game is saved: the others wait for you, and "
-                         "'ankh join --load' (or 'ankh host --load') brings you back.")
+        if getattr(self.session, "networked", False) and not getattr(self.session, "spectating", False):
+            question = (_("Leave the table? The others are told the game is paused.") if self.session.hosting
+                        else _("Leave the table? The others wait for you.")) + " " + self.session.come_back()
         elif self.session.path:
             question = _("Leave this game? It is saved as {name}: you can load it later.").format(
                 name=self.session.path.name)
@@ -266,6 +282,8 @@ class PlayScreen(Localised, Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "skip":
             return self._next is not None and self._next.kind == "bot" and self.bot_delay > 0
+        if action == "end_table":   # a seat left for good: the others may end the table
+            return bool(getattr(self.session, "can_end_table", False))
         if action == "chat":   # a word to the table: a seat at a networked one (spectators read)
             return getattr(self.session, "networked", False) and not getattr(self.session, "spectating", False)
         if action == "undo":   # every move at a networked table is final; a spectator has none

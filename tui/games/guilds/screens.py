@@ -205,6 +205,7 @@ class GameScreen(PlayScreen):
             self._shown_decision = shown
             self._tell_news()
             self._tell_chat()
+            self._tell_notices()
             self._show_prompt(view, d)
         self.call_after_refresh(self._scroll_news)
 

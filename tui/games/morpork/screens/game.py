@@ -79,6 +79,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         Binding("f1", "app.help", show=False),
         Binding("q", "leave", NP_("key", "Quit")),
         Binding("c", "chat", NP_("key", "Chat"), show=False),
+        Binding("e", "end_table", NP_("key", "End table")),
     ]
 
     mode: reactive[str] = reactive("compact", recompose=True)
@@ -221,6 +222,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
                 bar.alert, bar.note = self.table_status()
             self.view = self.session.view()
             self._tell_chat()
+            self._tell_notices()
             self.events = tuple(self.session.log)
             self.recent = worth_a_line(self.events, 4)
             self.gained = gained_this_turn(self.events, self.view)
@@ -229,6 +231,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
                 self._new_decision()
             self._shown_decision = self.view.decision
         keys = (self.view.decision is not None, self.session.can_undo(), self.session.over,
+                getattr(self.session, "can_end_table", False),
                 self._next is not None and self._next.kind)
         if keys != self._keys:
             self._keys = keys
@@ -405,6 +408,8 @@ class GameScreen(PlayScreen, inherit_bindings=False):
             return False  # every move at a networked table is final
         if action == "chat":
             return getattr(self.session, "networked", False)
+        if action == "end_table":
+            return bool(getattr(self.session, "can_end_table", False))
         if action == "results":
             return self.session.over
         if action == "skip":

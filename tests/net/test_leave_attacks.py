@@ -1,0 +1,237 @@
+"""Attacks on the end of a table by agreement (``net/leave.py``) at a joined
+seat: what an honest seat signs and what it accepts when the host (with the
+bots it seats) says another seat, or this one, is gone."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from ankh.core.morpork.bots.random_bot import RandomBot
+from ankh.net.envelope import Identity
+from ankh.net.io.node import JoinNode
+from ankh.net.leave import News, Stop, open_vote, vote
+from ankh.net.lobby import Start, decode
+
+from .star import Star, star_peers
+
+
+class _Paused(Exception):
+    pass
+
+
+def paused_when(seat: int, seed: bytes, players: int = 3) -> Star:
+    """A game through the star, played by bots until ``seat`` has a move to make."""
+    star = Star(star_peers(players, seed))
+    bots = [RandomBot(random.Random(f"{seed!r}:{s}")) for s in range(players)]
+    rounds = [0]
+
+    def after(st: Star) -> None:
+        rounds[0] += 1
+        if rounds[0] > 20 and st.peers[seat].decision is not None:
+            raise _Paused
+
+    with pytest.raises(_Paused):
+        star.play(bots, after_round=after)
+    return star
+
+
+class _Link:
+    closed = False
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    def send_nowait(self, data: bytes) -> None:
+        self.sent.append(decode(data))
+
+
+def seated(star: Star, seat: int) -> tuple[JoinNode, _Link, list]:
+    reports: list = []
+    node = JoinNode(Identity.generate(), "joiner", decide=None, report=lambda *a: reports.append(a),
+                    save_root=None)
+    node.peer, node.seat, node.auto_agree = star.peers[seat], seat, True
+    node.start = Start(b"", (), (), ())  # the table's usual clocks: a seat gone 60 s, a move clock of 300 s
+    node.conn = link = _Link()
+    return node, link, reports
+
+
+def test_a_joiner_signs_no_vote_naming_as_gone_a_seat_its_own_log_does_not_wait_for() -> None:
+    """The host offers to end the table without Red (seat 0) while the game
+    waits for Green's move (seat 1): Yellow's log says Red is not what the game
+    waits for, so Yellow's signature on "Red left" would be a false statement
+    the host can carry to every other seat and to ``ankh verify``."""
+    star = paused_when(1, b"vote-not-waited")
+    node, link, _ = seated(star, 2)
+    assert star.peers[2].waiting_for() == (1,)
+    step, basis = star.peers[2].stop()
+    lie = Stop(step, basis, (0,))
+    node.news = News((), lie, (), 1)
+    node.agree()
+    assert [m for m in link.sent if m["t"] == "vote"] == []
+    # the offer the log supports is signed
+    node.news = News((), Stop(step, basis, (1,)), (), 2)
+    node.agree()
+    (msg,) = [m for m in link.sent if m["t"] == "vote"]
+    assert open_vote(star.peers[2].protocol.roster, msg["v"])[1].gone == (1,)
+
+
+def test_a_host_and_its_bot_cannot_end_the_table_against_the_human_who_is_thinking() -> None:
+    """Red hosts and seats a bot at Green; Yellow is the only person.  While
+    Yellow thinks about its move (present, connected), Red and its bot sign
+    "Yellow left" and send the ending: Yellow's own seat should not record
+    that it left (nothing tells it how long the host waited, or that it did)."""
+    star = paused_when(2, b"vote-against-human")
+    node, _link, _ = seated(star, 2)
+    step, basis = star.peers[2].stop()
+    stop = Stop(step, basis, (2,))
+    votes = [vote(star.peers[s].protocol.secrets, stop) for s in (0, 1)]
+    node._ended(votes)
+    assert node.result is not None
+    assert not str(node.result.text).startswith("abandoned"), node.result.text
+
+
+def test_votes_added_to_a_finished_game_do_not_turn_it_into_an_abandoned_one() -> None:
+    """Red and Green (the host and its bot, or any two who agree) take the
+    transcript of a game played to its end and audited, and add their votes
+    that Yellow left where it ends: the game waited for nobody there, so the
+    ending must not hold (the verifier would report the winner as gone)."""
+    from ankh.net import verify
+    from ankh.net.transcript import Transcript
+
+    star = Star(star_peers(3, b"vote-after-the-end"))
+    star.play([RandomBot(random.Random(f"end:{s}")) for s in range(3)])
+    fair = star.peers[0].protocol.transcript()
+    assert verify.verify_transcript(fair.to_bytes()).status == "fair"
+    step, basis = star.peers[0].stop()
+    for gone in ((1,), (2,)):
+        stop = Stop(step, basis, gone)
+        votes = [vote(star.peers[s].protocol.secrets, stop) for s in range(3) if s not in gone]
+        report = verify.verify_transcript(Transcript(fair.roster, fair.ops, fair.pending, end=votes).to_bytes())
+        assert report.status == "violation" and "the end of the table" in str(report), str(report)
+
+
+def test_an_ending_sent_after_the_game_is_over_changes_nothing_at_a_joined_seat(tmp_path) -> None:
+    """The game is over and Yellow saved it; the host (with its bot) then
+    sends votes that Yellow left where the game ended.  Yellow keeps its
+    result and its saved game as they were (and does not crash writing to the
+    journal it closed)."""
+    from ankh.net import verify
+    from ankh.net.io.node import SaveDir
+
+    star = Star(star_peers(3, b"ended-after-the-end"))
+    star.play([RandomBot(random.Random(f"after:{s}")) for s in range(3)])
+    node, _link, _ = seated(star, 1)
+    node.save = SaveDir(tmp_path / "save")
+    node.save.create(star.peers[1].protocol.roster, {"role": "join"}, {1: star.peers[1].protocol.secrets})
+    node.journal_steps(star.peers[1])
+    node.finish_game(star.peers[1])
+    result, saved = node.result, (tmp_path / "save" / "game.ankh").read_bytes()
+    step, basis = star.peers[1].stop()
+    stop = Stop(step, basis, (1,))
+    node._ended([vote(star.peers[s].protocol.secrets, stop) for s in (0, 2)])
+    assert node.result is result and (tmp_path / "save" / "game.ankh").read_bytes() == saved
+    assert verify.verify_transcript(tmp_path / "save" / "game.ankh").status == "fair"
+
+
+def test_a_host_and_its_bot_cannot_outvote_the_person_still_at_the_table() -> None:
+    """Red hosts with a bot at Yellow; Green and Blue are people, and the game
+    waits for Blue, gone.  Red and its bot make two votes of the three seats
+    left, but one voice: Green, the other person there, did not agree, so
+    Green does not take the table as ended (with Green's vote it does)."""
+    star = paused_when(3, b"bots-outvote", players=4)
+    step, basis = star.peers[2].stop()
+    stop = Stop(step, basis, (3,))
+    votes = {s: vote(star.peers[s].protocol.secrets, stop) for s in (0, 1, 2)}
+    node, _link, _ = seated(star, 2)
+    node.bot_seats = (1,)
+    node._ended([votes[0], votes[1]])
+    assert str(node.result.text).startswith("aborted: the host ended the table without the seats' agreement")
+    node, _link, _ = seated(star, 2)
+    node.bot_seats = (1,)
+    node._ended([votes[0], votes[1], votes[2]])
+    assert str(node.result.text).startswith("abandoned: red and yellow and green say blue left the game"), node.result.text
+
+
+def test_the_seat_named_as_gone_refuses_an_ending_its_own_clock_contradicts() -> None:
+    """Green is thinking (connected) when the host and Yellow say Green left:
+    Green's own count of the wait is far below the table's move clock and its
+    link never dropped, so it records no departure of its own.  Once its own
+    clock says the move clock ran out, or that its link was down longer than
+    the table's wait, the same votes hold."""
+    import time
+
+    star = paused_when(2, b"named-seat-clock")
+    step, basis = star.peers[2].stop()
+    stop = Stop(step, basis, (2,))
+    votes = [vote(star.peers[s].protocol.secrets, stop) for s in (0, 1)]
+    node, _link, _ = seated(star, 2)
+    node._tick()
+    node.clock.since = time.monotonic() - 30  # thinking for 30 s of the 300
+    node._ended(votes)
+    text = str(node.result.text)
+    assert text.startswith("aborted: the host ended the table without the seats' agreement: they say this seat "
+                           "left, but the game had waited 30 s for this seat, connected"), text
+    node, _link, _ = seated(star, 2)
+    node._tick()
+    node.clock.since = time.monotonic() - 301  # the move clock ran out
+    node._ended(votes)
+    assert str(node.result.text).startswith("abandoned: red and yellow say green left the game"), node.result.text
+    node, _link, _ = seated(star, 2)
+    node._tick()
+    now = time.monotonic()
+    node.clock.since = now - 90
+    node.clock.link(now - 80, False)  # its link was down 70 s of the 60 the table allows
+    node.clock.link(now - 10, True)
+    node._ended(votes)
+    assert str(node.result.text).startswith("abandoned: "), node.result.text
+
+
+def test_the_table_clocks_come_from_the_start_every_seat_checked_and_a_save_keeps_them() -> None:
+    """The host's figures are in the start (its clocks for a seat that leaves),
+    checked and kept by each seat; a start saved before they were told reads
+    with the usual ones."""
+    from ankh.net.lobby import Lobby
+
+    lobby = Lobby(b"t" * 16, 2, gone_after=20, move_clock=90)
+    me, other = Identity.generate(), Identity.generate()
+    lobby.sit("ann", me.public_key, b"a" * 16)
+    lobby.sit("bob", other.public_key, b"b" * 16)
+    msg = lobby.start_message()
+    start, seat = Start.from_message(msg, my_key=other.public_key, my_nonce=b"b" * 16)
+    assert (start.gone_after, start.move_clock, seat) == (20, 90, 1)
+    old = {k: v for k, v in msg.items() if k not in ("gone", "clock")}
+    assert (Start.of(old).gone_after, Start.of(old).move_clock) == (60, 300)
+    from ankh.net.errors import RemoteProtocolError
+    from ankh.net.lobby import encode
+    with pytest.raises(RemoteProtocolError):
+        decode(encode({**msg, "clock": 0}))  # no clock of nothing: a seat would be "gone" at once
+
+
+def test_no_ending_during_the_audit_a_seat_that_withholds_its_disclosure_forfeits() -> None:
+    """Once the game is over its audit waits for disclosures: a seat that keeps
+    one forfeits, it does not "leave".  The host makes no offer then, a joined
+    seat signs none and accepts none, and the verifier refuses votes there."""
+    from ankh.net import verify
+    from ankh.net.peer import AUDIT
+
+    from .test_blame_attacks import audit_withheld
+
+    star = audit_withheld(b"audit-no-end", 1)  # Yellow's disclosure never reaches the host
+    assert star.peers[0].phase == AUDIT and star.peers[2].phase == AUDIT
+    peer = star.peers[2]
+    step, basis = peer.stop()
+    gone = (1,)
+    assert star.peers[2].waiting_for() == gone
+    stop = Stop(step, basis, gone)
+    node, link, _ = seated(star, 2)
+    node.news = News((), stop, (), 2)
+    node.agree()
+    assert [m for m in link.sent if m["t"] == "vote"] == []
+    votes = [vote(star.peers[s].protocol.secrets, stop) for s in range(3) if s not in gone]
+    node._ended(votes)
+    assert "in its audit" in str(node.result.text), node.result.text
+    from ankh.net.transcript import Transcript
+
+    t = star.peers[0].protocol.transcript()
+    report = verify.verify_transcript(Transcript(t.roster, t.ops, t.pending, end=votes).to_bytes())
+    assert report.status == "violation" and "the end of the table" in str(report), str(report)
