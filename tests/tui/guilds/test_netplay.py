@@ -4,7 +4,8 @@ command's route (``ankh host --game guilds``) at 80×24, a real headless
 keyboard to the end screen with one result on both sides; the screen follows
 the table on its own, offers no Undo (every move is final) and shows the
 table fingerprint in the players panel; a spectator's screen follows a guild
-table, offers no move, no take-back and no chat reply."""
+table, offers no move, no take-back and no chat reply, and at 80×24 tells
+the dice under the prompt rather than over the map."""
 from __future__ import annotations
 
 import asyncio
@@ -12,6 +13,9 @@ import os
 import random
 import subprocess
 import sys
+
+from textual.widgets import Static
+from textual.widgets._toast import Toast
 
 from ankh.tui.app import AnkhApp
 from ankh.tui.games.guilds.screens import EndScreen, GameScreen
@@ -118,6 +122,10 @@ async def test_a_spectator_follows_a_guild_table_with_no_move_no_undo_and_no_cha
             assert "Turn 3" in screen_text(app) or "Turn 2" in screen_text(app)
             await pilot.press("u", "c", "1")                  # nothing to take back, say or pick
             assert app.screen is screen
+            # At 80×24 the dice are told under the prompt, not in a notice over the map.
+            assert list(screen.query(Toast)) == [] and notices(app) == []
+            head = str(screen.query_one("#g-head", Static).render())
+            assert "rolls" in head and "Turn" in head, head
             host.chat("welcome, watchers")
             for _ in range(200):
                 if any("welcome, watchers" in str(n) for n in notices(app)):
