@@ -296,3 +296,13 @@ async def test_at_80x24_your_turn_opens_on_what_happened_since_your_last_move():
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: deciding(app))
         assert app.screen.panel == "map" and "Palace" in screen_text(app)
+
+
+async def test_the_players_panel_counts_one_card_in_the_singular():
+    session = GameSession.from_text(TRADE_POSITION)          # green holds one card, yellow three
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        text = screen_text(app)
+        assert "1 card · 0 parch." in text and "3 cards · 0 parch." in text, text
+        assert "1 cards" not in text
