@@ -133,7 +133,12 @@ def test_two_terminals_play_the_guild_game_watched_and_a_killed_guest_comes_back
         again = in_tmux(tmp_path / "b", tmp_path / "b2.status", "join", f"127.0.0.1:{port}",
                         "--interface", "127.0.0.1")
         terms[1] = again
-        again.wait_for("Assassins at large", "Turn", timeout=60)          # back at the table, no lobby
+        # back at the table, no lobby: the map, or at a decision of its own the summary since its last move
+        end = time.monotonic() + 60
+        while not re.search(r"Turn \d+ · ", again.screen()):
+            assert time.monotonic() < end and again.alive(), again.screen()
+            time.sleep(0.1)
+        assert "Open a table" not in again.screen() and "not ready" not in again.screen()
 
         play([host, again], lambda: over(host) and over(again), time.monotonic() + 400, seen)
         results = set()

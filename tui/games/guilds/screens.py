@@ -288,7 +288,7 @@ class GameScreen(PlayScreen):
             head.append("\n")
             if alert:
                 head.append(alert, "bold red")
-            if note:
+            if note and note != alert:   # a link down is both: said once
                 head.append(("  " if alert else "") + note, "dim")
         for w in self.query("#g-head").results(Static):
             w.set_class(d is None and bool(self._news), "news")
