@@ -2,9 +2,9 @@
 80×24): the host chooses the game in the host dialog, the guest finds the
 table on the LAN (mDNS on loopback) and sees its game in the list, both
 confirm the table fingerprint and play by the keyboard; a third terminal
-watches; the guest's program is killed (``kill -9``) mid-game and the same
-``ankh join HOST:PORT`` puts it back at its seat; the game ends with one
-result on every screen."""
+watches; the guest's program is killed (``kill -9``) mid-game, and ``ankh``
+started again, the table chosen in the list (playing now) puts it back at
+its seat; the game ends with one result on every screen."""
 from __future__ import annotations
 
 import os
@@ -123,16 +123,22 @@ def test_two_terminals_play_the_guild_game_watched_and_a_killed_guest_comes_back
         play([host, guest], lambda: seen.get(guest, 0) >= 6, time.monotonic() + 240, seen)
         assert "⏎ Choose" not in watcher.screen().splitlines()[-1]       # a spectator has no move
 
-        # The guest's program dies mid-game; the same ``ankh join`` puts it back at its seat.
+        # The guest's program dies mid-game; its table, chosen in the list again, puts it back at its seat.
         os.kill(program_pid(guest), signal.SIGKILL)
         end = time.monotonic() + 15
         while not (tmp_path / "b.status").exists() and time.monotonic() < end:
             time.sleep(0.1)
         assert (tmp_path / "b.status").read_text().strip() == "137"      # killed, as by a crash
         guest.close()
-        again = in_tmux(tmp_path / "b", tmp_path / "b2.status", "join", f"127.0.0.1:{port}",
-                        "--interface", "127.0.0.1")
+        again = ankh_in_tmux(tmp_path / "b", tmp_path / "b2.status")    # ankh again, as after any crash
         terms[1] = again
+        again.wait_for("Join a table on the network")
+        again.keys("j")
+        screen = again.wait_for("Tables on the LAN", f"{title}'s table", timeout=20)
+        rows = [line for line in screen.splitlines() if re.match(r"\s*█ ▊ \S", line)]
+        ours = next(i for i, line in enumerate(rows) if f"{title}'s table" in line)
+        assert "playing" in screen.splitlines()[screen.splitlines().index(rows[ours]) + 1]
+        again.keys(*["Down"] * ours, "Enter")                 # a playing table, but the seat is ours
         # back at the table, no lobby: the map, or at a decision of its own the summary since its last move
         end = time.monotonic() + 60
         while not re.search(r"Turn \d+ · ", again.screen()):
