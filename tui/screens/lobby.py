@@ -202,6 +202,11 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         t = self.tables[int(event.option.id)]
         if not t.open:
+            from ankh.tui.headless import seat_saved_at
+            back = next((a for a in t.addresses if seat_saved_at(a, t.port) is not None), None)
+            if back is not None:   # your seat there (your program died): back to it
+                self.dismiss((back, t.port))
+                return
             self.notify(_("That table is playing: press w to watch it."), timeout=4)
             return
         self.dismiss((t.addresses[0], t.port))

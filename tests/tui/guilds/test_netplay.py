@@ -4,7 +4,8 @@ command's route (``ankh host --game guilds``) at 80×24, a real headless
 keyboard to the end screen with one result on both sides; the screen follows
 the table on its own, offers no Undo (every move is final) and shows the
 table fingerprint in the players panel; a spectator's screen follows a guild
-table, offers no move, no take-back and no chat reply."""
+table, offers no move, no take-back and no chat reply, and at 80×24 tells
+the dice under the prompt rather than over the map."""
 from __future__ import annotations
 
 import asyncio
@@ -12,6 +13,8 @@ import os
 import random
 import subprocess
 import sys
+
+from textual.widgets import Static
 
 from ankh.tui.app import AnkhApp
 from ankh.tui.games.guilds.screens import EndScreen, GameScreen
@@ -125,6 +128,16 @@ async def test_a_spectator_follows_a_guild_table_with_no_move_no_undo_and_no_cha
                 await pilot.pause(0.05)
             told = [n for n in app._notifications if "welcome, watchers" in str(n.message)]
             assert told and told[0].title == "Chat"
+            # The game goes on: at 80×24 the dice are told under the prompt, not in a notice over the map.
+            go_on.set()
+            head = ""
+            for _ in range(400):
+                head = str(screen.query_one("#g-head", Static).render())
+                if "rolls" in head or app.screen is not screen:
+                    break
+                await pilot.pause(0.05)
+            assert app.screen is screen and "rolls" in head and "Turn" in head, head
+            assert [n.title for n in app._notifications] == ["Chat"]
     finally:
         go_on.set()
         game.cancel()

@@ -296,3 +296,26 @@ async def test_at_80x24_your_turn_opens_on_what_happened_since_your_last_move():
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: deciding(app))
         assert app.screen.panel == "map" and "Palace" in screen_text(app)
+
+
+async def test_the_players_panel_counts_one_card_in_the_singular():
+    session = GameSession.from_text(TRADE_POSITION)          # green holds one card, yellow three
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        text = screen_text(app)
+        assert "1 card · 0 parch." in text and "3 cards · 0 parch." in text, text
+        assert "1 cards" not in text
+
+
+async def test_a_link_down_is_said_once_under_the_prompt(monkeypatch):
+    """A networked table with a link down gives the same words as its alert and
+    as the note of whom it waits for: the line under the prompt says them once."""
+    said = "Waiting for green (link down for 3 s)"
+    monkeypatch.setattr(GameScreen, "table_status", lambda self: (said, said))
+    app = AnkhApp(GameSession.from_text(TRADE_POSITION), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        app.screen.show()
+        await pilot.pause()
+        assert screen_text(app).count(said) == 1, screen_text(app)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from ankh.tui.i18n import _
+from ankh.tui.i18n import _, ngettext
 from ankh.tui.seats import letter, seat_tag
 
 from .text import RANK_WORDS, RESOURCE_STYLE, costs, costs_short, describe, kind_name
@@ -55,7 +55,8 @@ def players(view, viewer: int | None) -> Text:
         t.append(" ◀ " if q == view.active and view.outcome is None else "   ", "bold")
         hidden = str(hidden_vp(view, q)) if q == viewer else ("?" if view.dev[q] else "0")
         t.append(_("VP {shown}+{hidden}").format(shown=view.vp(q), hidden=hidden), "bold")
-        t.append(" · " + _("{n} cards · {p} parch.").format(n=view.hand_size(q), p=view.parch[q]))
+        t.append(" · " + ngettext("{n} card · {p} parch.", "{n} cards · {p} parch.", view.hand_size(q)).format(
+            n=view.hand_size(q), p=view.parch[q]))
         t.append("\n   " + _("·{f} ▲{h} ■{v} · {n} tokens · receipts {r}").format(
             f=view.sup[q * 3], h=view.sup[q * 3 + 1], v=view.sup[q * 3 + 2], n=len(view.dev[q]),
             r=view.rcpt[q]), "dim" if q != viewer else "")

@@ -40,6 +40,7 @@ class GameScreen(PlayScreen):
     GameScreen #g-main > VerticalScroll { padding: 0 1; }
     GameScreen #g-prompt { height: 1fr; min-height: 7; background: $boost; padding: 0 1; }
     GameScreen #g-head { height: auto; max-height: 4; }
+    GameScreen #g-head.news { max-height: 7; }    /* at 80x24, while others play: what is happening */
     GameScreen #g-choices, GameScreen #g-choices:focus { border: none; padding: 0; background: transparent; }
     GameScreen #g-choices { height: 1fr; }     /* the rows under the question: the highlight stays in sight */
     GameScreen #g-table { height: 1fr; }
@@ -80,6 +81,7 @@ class GameScreen(PlayScreen):
         self.panel = "map"
         self.typed = ""                 # a site number being typed
         self._noticed = len(session.log)
+        self._news: list[tuple[str, str]] = []   # at 80×24: what happens as others play, under the prompt
         self._options: tuple = ()
         self._shown_decision: tuple | None = None    # (decision, log length) last shown
         self._auto_since = False          # the summary since your last move opened by itself
@@ -269,6 +271,8 @@ class GameScreen(PlayScreen):
             head.append_text(_assemble(_("{seat} is thinking…"), seat=seat_tag(who)))
             if self.bot_delay > 0 and not getattr(self.session, "networked", False):
                 head.append("  " + _("(space: skip ahead)"), "dim")
+            for line, style in self._news:
+                head.append("\n" + line, style)
         else:
             head.append(prompt_text(view, d), "bold")
             if self.legal_sites(d):
@@ -285,9 +289,10 @@ class GameScreen(PlayScreen):
             head.append("\n")
             if alert:
                 head.append(alert, "bold red")
-            if note:
+            if note and note != alert:   # a link down is both: said once
                 head.append(("  " if alert else "") + note, "dim")
         for w in self.query("#g-head").results(Static):
+            w.set_class(d is None and bool(self._news), "news")
             w.update(head)
         choices = self.query_one("#g-choices", Choices)
         options = d.options if d is not None else ()
@@ -331,6 +336,7 @@ class GameScreen(PlayScreen):
         fresh = log[self._noticed:]
         self._noticed = len(log)
         if self._handing_over or (self.mode == "compact" and self.decision() is not None):
+            self._news = []
             return  # your decision at 80×24: the summary since your last move tells it
         lines, hits = [], []
         for e in fresh:
@@ -339,6 +345,10 @@ class GameScreen(PlayScreen):
             elif me is not None and e.seat != me and (f"from {_colour_en(me)}" in e.text
                                                        or e.text.endswith(f"to {_colour_en(me)}")):
                 hits.append(describe(e, me).plain)
+        if self.mode == "compact":   # under the prompt, not over the map
+            if lines or hits:
+                self._news = ([(line, "") for line in lines] + [(hit, "bold yellow") for hit in hits])[-self.NOTICES:]
+            return
         for got, title, severity in ((lines, _("Happening now"), "information"),
                                      (hits, _("This concerns you"), "warning")):
             if len(got) > self.NOTICES:
