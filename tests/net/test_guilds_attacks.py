@@ -13,7 +13,6 @@ from typing import Any, Callable
 import pytest
 
 from ankh.core.game import Decision, ShowCards
-from ankh.core.guilds import seven
 from ankh.core.guilds.board import SHADES_SPOT
 from ankh.core.guilds.seven import assassin_options, robber_options, victims
 from ankh.core.guilds.trading import holdings
@@ -32,7 +31,7 @@ from ankh.net.verify import verify_transcript
 from .nethelp import decode, resign, swap_scalar
 from .star import Star, seat_secrets
 from .stealgames import rebuilt_mid_steal, secrets_of_hidden_cards, tampered
-from .test_guilds_net import guild_bots, knowledge
+from .test_guilds_net import guild_bots, knowledge, steal_steps, thieves
 from .test_hidden_lies import Liar
 
 
@@ -330,17 +329,15 @@ def test_ankh_verify_names_a_thief_that_shows_another_card_than_it_took(guild_ga
 @pytest.mark.parametrize("everywhere", [False, True])
 @pytest.mark.parametrize("role", ["victim", "thief"])
 def test_a_guild_seat_rebuilt_in_the_middle_of_a_steal_carries_on_knowing_its_cards(
-        role: str, everywhere: bool, request: pytest.FixtureRequest) -> None:
+        role: str, everywhere: bool) -> None:
     """The victim goes down as it sends its opening, or the thief before the
     opening reaches it; rebuilt from its saved log, it carries on (with steals
     everywhere, through later steals of hidden cards it holds: it finds their
     slots again from its log), its rules know the kind of every hidden card it
     holds, and the game verifies fair."""
     seed = MIXED if everywhere else SEED
-    if everywhere:
-        request.getfixturevalue("licensed")
     roster, secrets = seat_secrets(4, b"guild%d" % seed, "guilds")
-    bots = [HiddenRobber(b) for b in guild_bots(4, seed)] if everywhere else robbers(4, seed)
+    bots = hidden_robbers(4, seed) if everywhere else robbers(4, seed)
 
     def knows_own(star: Star) -> None:
         for seat, peer in enumerate(star.peers):
@@ -353,6 +350,8 @@ def test_a_guild_seat_rebuilt_in_the_middle_of_a_steal_carries_on_knowing_its_ca
                            for s in secrets], link), bots, role, knows_own)
     assert len({p.final_hash for p in star.peers}) == 1 and None not in {p.final_hash for p in star.peers}
     assert verify_transcript(fresh.protocol.transcript().to_bytes()).status == "fair"
+    if everywhere:  # the seed was chosen for a game where the rebuilt seat is robbed holding hidden cards
+        assert any(op.victim == fresh.me and any(type(e) is int for e in op.slots) for op in steal_steps(fresh))
 
 
 # --- what a spectator learns of a stolen face-up card ----------------------------------------------------
@@ -379,7 +378,7 @@ def test_a_spectator_of_a_guild_game_never_learns_a_stolen_card_before_it_is_sho
 # --- steals from hands that hold hidden cards (public cards by kind, hidden ones by slot) ---------------
 
 class HiddenRobber(Robber):
-    """A bot that robs a seat holding hidden cards wherever it can."""
+    """A bot that robs a seat holding hidden cards wherever it can (the most of them)."""
 
     def choose(self, engine, d: Decision) -> tuple:
         robs = [o for o in d.options if o[0] == "rob"]
@@ -396,14 +395,14 @@ class HiddenRobber(Robber):
         return super().choose(engine, d)
 
 
-@pytest.fixture
-def licensed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every seat holds a robber's licence (every engine here runs these rules): steals
-    are many, and some take from hands that hold hidden cards."""
-    monkeypatch.setattr(seven, "has_licence", lambda s, p: True)
+def hidden_robbers(players: int, seed: int) -> list[HiddenRobber]:
+    """Thieves (each takes a licence at setup, sets the dice to 7 and keeps its
+    hidden cards) that rob hidden cards wherever they can: steals are many, and
+    some take from hands that hold hidden cards."""
+    return [HiddenRobber(b) for b in thieves(players, seed)]
 
 
-MIXED = 2  # with every seat licensed, a game whose steals take hidden cards of seats 0, 1 and 3
+MIXED = 2  # a game whose steals take hidden cards of every seat, the rebuilt ones' among them
 
 
 def mixed_steals(star: Star) -> list[list[int]]:
@@ -411,9 +410,9 @@ def mixed_steals(star: Star) -> list[list[int]]:
             for step in star.peers[0].protocol.transcript().ops for f in step if decode(f)["kind"] == "steal"]
 
 
-def test_steals_from_hands_holding_hidden_cards_agree_and_verify_fair(licensed: None) -> None:
+def test_steals_from_hands_holding_hidden_cards_agree_and_verify_fair() -> None:
     star = guild_star(4, b"guild%d" % MIXED, -1, None)
-    star.play([HiddenRobber(b) for b in guild_bots(4, MIXED)], after_round=knowledge)
+    star.play(hidden_robbers(4, MIXED), after_round=knowledge)
     assert sum(1 for hidden in mixed_steals(star) if hidden) >= 3
     assert len({p.final_hash for p in star.peers}) == 1 and None not in {p.final_hash for p in star.peers}
     report = verify_transcript(star.peers[3].protocol.transcript().to_bytes())
@@ -421,7 +420,7 @@ def test_steals_from_hands_holding_hidden_cards_agree_and_verify_fair(licensed: 
 
 
 @pytest.mark.parametrize("how", ["omit", "reuse"])
-def test_a_victim_that_leaves_out_or_repeats_a_hidden_card_is_named(licensed: None, how: str) -> None:
+def test_a_victim_that_leaves_out_or_repeats_a_hidden_card_is_named(how: str) -> None:
     """Seat 1, robbed while it holds hidden cards, signs a steal message whose
     hand leaves one of its hidden slots out, or names one twice: the host names
     it at once (the hand is not the one its rules ask for), and ``ankh verify``
@@ -444,7 +443,7 @@ def test_a_victim_that_leaves_out_or_repeats_a_hidden_card_is_named(licensed: No
         return [frame]
 
     star = Star(guild_star(4, b"guild%d" % MIXED, -1, None).peers, link)
-    errors = run(star, [HiddenRobber(b) for b in guild_bots(4, MIXED)])
+    errors = run(star, hidden_robbers(4, MIXED))
     assert cheated, "the seed was chosen for a game where seat 1 is robbed holding hidden cards"
     assert set(errors) == {0} and errors[0].seat == 1 and "different step" in str(errors[0]), errors
     assert all(star.peers[s].judge(list(errors[0].evidence)).seat == 1 for s in (2, 3))
@@ -455,11 +454,11 @@ def test_a_victim_that_leaves_out_or_repeats_a_hidden_card_is_named(licensed: No
 
 
 def test_real_peers_and_a_spectator_play_guild_steals_and_the_spectator_learns_no_stolen_card(
-        licensed: None, tmp_path: Path) -> None:
+        tmp_path: Path) -> None:
     """Over loopback, a host with three bots and a spectator: the spectator's
     stream holds no slot key nor a steal's secret scalar, its rules never know a
     hidden card's kind, and the saved game verifies fair."""
-    bots = {s: HiddenRobber(b) for s, b in enumerate(guild_bots(4, MIXED))}
+    bots = dict(enumerate(hidden_robbers(4, MIXED)))
 
     async def decide(peer, decision):
         await asyncio.sleep(0)
@@ -477,7 +476,7 @@ def test_real_peers_and_a_spectator_play_guild_steals_and_the_spectator_learns_n
     host, watcher, (hr, wr) = asyncio.run(watched())
     assert hr.finished and hr.fair and wr.text == hr.text and wr.fair
     seats = Star(list(host.local.values()))
-    assert mixed_steals(seats), "a game with every seat licensed has steals"
+    assert mixed_steals(seats), "a game of thieves has steals"
     spectator = watcher.spectator.engine
     assert spectator.hid == host.hub.host.engine.hid and all(c is None for c in spectator.rcard.values())
     never, until_audit = secrets_of_hidden_cards(host, "res", None)
@@ -508,12 +507,12 @@ def first_overclaim(peer, d: Decision):
 
 @pytest.mark.parametrize("liar", [0, 1, 2, 3])
 def test_with_steals_everywhere_any_seat_that_overclaims_its_hidden_cards_is_named_by_all(
-        licensed: None, liar: int) -> None:
-    """Every seat licensed: the host or any other seat, thief and victim by
+        liar: int) -> None:
+    """Every seat a licensed thief: the host or any other seat, thief and victim by
     turns, makes the first move its hidden cards do not allow; every honest
     seat names it, and so does ``ankh verify``."""
     star = guild_star(4, b"guild%d" % MIXED, liar, first_overclaim)
-    errors = run(star, [HiddenRobber(b) for b in guild_bots(4, MIXED)])
+    errors = run(star, hidden_robbers(4, MIXED))
     assert star.peers[liar].lies
     blamed_by_all_honest(star, errors, liar)
     verified_blame(star, liar)
@@ -521,16 +520,14 @@ def test_with_steals_everywhere_any_seat_that_overclaims_its_hidden_cards_is_nam
 
 @pytest.fixture(scope="module")
 def mixed_game() -> Star:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(seven, "has_licence", lambda s, p: True)
-        star = guild_star(4, b"guild%d" % MIXED, -1, None)
-        assert run(star, [HiddenRobber(b) for b in guild_bots(4, MIXED)]) == {}
+    star = guild_star(4, b"guild%d" % MIXED, -1, None)
+    assert run(star, hidden_robbers(4, MIXED)) == {}
     return star
 
 
 @pytest.mark.parametrize("how", ["stolen away", "twice"])
 def test_ankh_verify_names_a_seat_that_shows_a_slot_it_no_longer_holds_or_one_slot_twice(
-        licensed: None, mixed_game: Star, how: str) -> None:
+        mixed_game: Star, how: str) -> None:
     t = mixed_game.peers[0].protocol.transcript()
     ops = [list(step) for step in t.ops]
     i = next(i for i, step in enumerate(ops) if decode(step[0])["kind"] == "show"
