@@ -288,15 +288,30 @@ async def connect(host: str, port: int, identity: Identity, prologue: bytes, *,
         local = (source, 0) if source is not None else None
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local), timeout)
     except asyncio.TimeoutError:
+        _cancelled_meanwhile()
         raise ConnectionClosed(Words("could not reach {host} port {port}: {why}", host=host, port=port,
                                      why=Words("timed out"))) from None
     except (OSError, ValueError) as exc:
+        _cancelled_meanwhile()
         raise ConnectionClosed(Words("could not reach {host} port {port}: {why}", host=host, port=port,
                                      why=unreachable(exc))) from None
     _tune(writer)
     link = Link(True, identity, prologue, expected_peer=expected_peer)
     conn = Connection(link, reader, writer, keepalive=keepalive, dead_after=dead_after)
-    return await _handshake(conn, timeout)
+    try:
+        return await _handshake(conn, timeout)
+    except ConnectionClosed:
+        _cancelled_meanwhile()
+        raise
+
+
+def _cancelled_meanwhile() -> None:
+    """Python 3.11's ``wait_for`` loses a cancellation that arrives as the awaited
+    connection fails: a caller that would try again (a spectator looking for a
+    watch point) must still stop, so a task being cancelled is cancelled."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
 
 
 OnConnection = Callable[[Connection], "Awaitable[None] | None"]

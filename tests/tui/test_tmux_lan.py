@@ -44,7 +44,7 @@ def test_two_terminals_find_each_other_and_play(tmp_path):
         guest.wait_for("Join a table on the network")
         guest.keys("j")
         screen = guest.wait_for("Tables on the LAN", f"{title}'s table", timeout=20)   # found by mDNS
-        rows = [line for line in screen.splitlines() if "claims key" in line]  # one per table
+        rows = [line for line in screen.splitlines() if re.match(r"\s*█ ▊ \S", line)]  # a table's first line
         ours = next(i for i, line in enumerate(rows) if f"{title}'s table" in line)
         guest.keys(*["Down"] * ours, "Enter")
         guest.wait_for("not ready", timeout=20)
