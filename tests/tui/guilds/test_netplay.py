@@ -119,6 +119,7 @@ async def test_a_spectator_follows_a_guild_table_with_no_move_no_undo_and_no_cha
             offered = footer_keys(app)
             assert "Log" in offered and not {"Choose", "Undo", "Chat", "Trade"} & set(offered), offered
             assert "Turn 3" in screen_text(app) or "Turn 2" in screen_text(app)
+            assert "Waiting for " in screen_text(app) and "is thinking" not in screen_text(app)
             await pilot.press("u", "c", "1")                  # nothing to take back, say or pick
             assert app.screen is screen
             host.chat("welcome, watchers")

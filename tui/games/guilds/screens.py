@@ -268,7 +268,10 @@ class GameScreen(PlayScreen):
             pending = getattr(getattr(view, "pending", None), "seat", None)   # a decision's (a request has none)
             who = (self._next.seat if self._next is not None and self._next.seat is not None
                    else pending if pending is not None else view.active)
-            head.append_text(_assemble(_("{seat} is thinking…"), seat=seat_tag(who)))
+            if getattr(self.session, "networked", False):   # a person or a bot at another screen
+                head.append_text(_assemble(_("Waiting for {seat}…"), seat=seat_tag(who)))
+            else:
+                head.append_text(_assemble(_("{seat} is thinking…"), seat=seat_tag(who)))
             if self.bot_delay > 0 and not getattr(self.session, "networked", False):
                 head.append("  " + _("(space: skip ahead)"), "dim")
             for line, style in self._news:
