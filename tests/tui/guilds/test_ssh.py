@@ -55,6 +55,11 @@ async def test_a_key_opens_a_guild_table_with_bots_and_plays_on_the_variant_s_ma
             turn = int(m.group(1)) if m else turn
             await asyncio.sleep(0.1)
         assert decisions >= 3                        # two houses and two roads at least, by Enter
+        # At 80×24 the map has its own view; the turn may have opened "since your last move".
+        c.keys(b"m")
+        end = time.monotonic() + 10
+        while not re.search(r"[RYG][▲■]", c.text()) and time.monotonic() < end:
+            await asyncio.sleep(0.1)
         screen = c.text()
         assert re.search(r"[RYG][▲■]", screen), screen   # pieces with their owner's letter on the map
         c.keys(b"p")                                 # the players panel, with the fingerprint
