@@ -27,9 +27,13 @@ def seat_secrets(players: int, seed: bytes, kind: str = "morpork") -> tuple[Rost
     return roster, [SeatSecrets(roster.game_id, i, ids[i], fresh(f"master/{i}")) for i in range(players)]
 
 
-def star_peers(players: int, seed: bytes = b"star", kind: str = "morpork") -> list[GamePeer]:
+def star_peers(players: int, seed: bytes = b"star", kind: str = "morpork", cheat: int | None = None,
+               cheat_as: Callable[[SeatProtocol], GamePeer] = GamePeer) -> list[GamePeer]:
+    """A seat per player, seat 0 the host that relays; seat ``cheat`` (if any)
+    runs ``cheat_as`` (a modified client) instead of the honest peer."""
     roster, secrets = seat_secrets(players, seed, kind)
-    return [GamePeer(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)) for s in secrets]
+    return [(cheat_as if s.seat == cheat else GamePeer)(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0))
+            for s in secrets]
 
 
 class Star:

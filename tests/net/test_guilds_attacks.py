@@ -24,12 +24,11 @@ from ankh.net.errors import RemoteProtocolError
 from ankh.net.io.node import HostNode, WatchNode
 from ankh.net.ops import StealCard
 from ankh.net.peer import GamePeer, Spectator
-from ankh.net.seat import ANY_LINK, SeatProtocol
 from ankh.net.transcript import Transcript, next_hash
 from ankh.net.verify import verify_transcript
 
 from .nethelp import decode, resign, swap_scalar
-from .star import Star, seat_secrets
+from .star import Star, star_peers
 from .stealgames import rebuilt_mid_steal, secrets_of_hidden_cards, tampered
 from .test_guilds_net import guild_bots, knowledge, steal_steps, thieves
 from .test_hidden_lies import Liar
@@ -37,12 +36,7 @@ from .test_hidden_lies import Liar
 
 
 def guild_star(players: int, seed: bytes, liar: int, lie) -> Star:
-    roster, secrets = seat_secrets(players, seed, "guilds")
-    peers = []
-    for s in secrets:
-        proto = SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)
-        peers.append(Liar(proto, lie) if s.seat == liar else GamePeer(proto))
-    return Star(peers)
+    return Star(star_peers(players, seed, "guilds", cheat=liar, cheat_as=lambda proto: Liar(proto, lie)))
 
 
 def others_options(peer: GamePeer, options: Callable[[Any, int], list[tuple]], d: Decision) -> list[tuple]:
@@ -262,9 +256,7 @@ def test_a_victim_that_commits_to_another_hand_than_the_public_one_is_named(chea
     over any other hand answers another step.  The seats that see it name the
     victim; the host's evidence names it at the others, at a spectator, and in
     ``ankh verify`` of the host's journal."""
-    roster, secrets = seat_secrets(4, b"guild%d" % SEED, "guilds")
-    star = Star([(OtherHand if s.seat == cheat else GamePeer)(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0))
-                 for s in secrets])
+    star = Star(star_peers(4, b"guild%d" % SEED, "guilds", cheat=cheat, cheat_as=OtherHand))
     errors = run(star, robbers(4, SEED))
     assert star.peers[cheat].swapped
     honest = [s for s in range(4) if s != cheat]
@@ -276,7 +268,7 @@ def test_a_victim_that_commits_to_another_hand_than_the_public_one_is_named(chea
             verdict = star.peers[s].judge(evidence)
             assert verdict is not None and verdict.seat == cheat, verdict
     journal = star.peers[caught[0]].protocol.transcript()
-    watcher = Spectator(roster)
+    watcher = Spectator(journal.roster)
     watcher.feed(journal.frames())
     verdict = watcher.judge(evidence)
     assert verdict is not None and verdict.seat == cheat, verdict
@@ -289,8 +281,7 @@ def test_a_victim_that_commits_to_another_hand_than_the_public_one_is_named(chea
 
 @pytest.fixture(scope="module")
 def guild_game() -> Star:
-    roster, secrets = seat_secrets(4, b"guild%d" % SEED, "guilds")
-    star = Star([GamePeer(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)) for s in secrets])
+    star = Star(star_peers(4, b"guild%d" % SEED, "guilds"))
     assert run(star, robbers(4, SEED)) == {}
     return star
 
@@ -336,7 +327,6 @@ def test_a_guild_seat_rebuilt_in_the_middle_of_a_steal_carries_on_knowing_its_ca
     slots again from its log), its rules know the kind of every hidden card it
     holds, and the game verifies fair."""
     seed = MIXED if everywhere else SEED
-    roster, secrets = seat_secrets(4, b"guild%d" % seed, "guilds")
     bots = hidden_robbers(4, seed) if everywhere else robbers(4, seed)
 
     def knows_own(star: Star) -> None:
@@ -346,8 +336,7 @@ def test_a_guild_seat_rebuilt_in_the_middle_of_a_steal_carries_on_knowing_its_ca
                 assert all(e.rcard[h] is not None for h in e.hid[seat]), (seat, e.hid[seat])
 
     star, fresh = rebuilt_mid_steal(
-        lambda link: Star([GamePeer(SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0))
-                           for s in secrets], link), bots, role, knows_own)
+        lambda link: Star(star_peers(4, b"guild%d" % seed, "guilds"), link), bots, role, knows_own)
     assert len({p.final_hash for p in star.peers}) == 1 and None not in {p.final_hash for p in star.peers}
     assert verify_transcript(fresh.protocol.transcript().to_bytes()).status == "fair"
     if everywhere:  # the seed was chosen for a game where the rebuilt seat is robbed holding hidden cards
@@ -453,11 +442,13 @@ def test_a_victim_that_leaves_out_or_repeats_a_hidden_card_is_named(how: str) ->
     assert [v.seat for v in report.violations] == [1], str(report)
 
 
-def test_real_peers_and_a_spectator_play_guild_steals_and_the_spectator_learns_no_stolen_card(
+def test_real_peers_and_a_spectator_play_guild_steals_and_the_spectator_learns_no_hidden_card(
         tmp_path: Path) -> None:
-    """Over loopback, a host with three bots and a spectator: the spectator's
-    stream holds no slot key nor a steal's secret scalar, its rules never know a
-    hidden card's kind, and the saved game verifies fair."""
+    """Over loopback, a host with three bots that rob hands holding hidden cards,
+    and a spectator: the spectator's stream holds no slot key nor a steal's
+    secret scalar, nor before the audit a key of an unrevealed development
+    token; its rules never know a hidden card's kind, it sees the hands the
+    seats see, and the saved game verifies fair."""
     bots = dict(enumerate(hidden_robbers(4, MIXED)))
 
     async def decide(peer, decision):
@@ -477,9 +468,10 @@ def test_real_peers_and_a_spectator_play_guild_steals_and_the_spectator_learns_n
     assert hr.finished and hr.fair and wr.text == hr.text and wr.fair
     seats = Star(list(host.local.values()))
     assert mixed_steals(seats), "a game of thieves has steals"
-    spectator = watcher.spectator.engine
-    assert spectator.hid == host.hub.host.engine.hid and all(c is None for c in spectator.rcard.values())
-    never, until_audit = secrets_of_hidden_cards(host, "res", None)
+    spectator, seat = watcher.spectator.engine, host.hub.host.engine
+    assert spectator.res == seat.res and spectator.hid == seat.hid
+    assert all(c is None for c in spectator.rcard.values())   # nor a development token not turned up
+    never, until_audit = secrets_of_hidden_cards(host, "res", "dev")
     audit = next(i for i, f in enumerate(watcher.seen) if decode(f)["kind"] == "audit")
     assert never and until_audit
     assert not any(k in b"".join(watcher.seen) for k in never)

@@ -19,7 +19,6 @@ from ankh.core.guilds.board import RESOURCES
 from ankh.net.errors import ProtocolError, RemoteProtocolError
 from ankh.net.ops import StealCard
 from ankh.net.peer import DONE, GamePeer, Logged
-from ankh.net.seat import ANY_LINK, SeatProtocol
 from ankh.net.verify import verify_transcript
 
 from tests.guilds.thief import ThiefBot
@@ -134,12 +133,7 @@ class GuildLiar(Liar):
 
 
 def liar_star(players: int, seed: bytes, liar: int, lie) -> Star:
-    roster, secrets = seat_secrets(players, seed, "guilds")
-    peers = []
-    for s in secrets:
-        proto = SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)
-        peers.append(GuildLiar(proto, lie) if s.seat == liar else GamePeer(proto))
-    return Star(peers)
+    return Star(star_peers(players, seed, "guilds", cheat=liar, cheat_as=lambda proto: GuildLiar(proto, lie)))
 
 
 def caught(star: Star, bots) -> RemoteProtocolError:

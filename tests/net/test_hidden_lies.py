@@ -11,10 +11,10 @@ from ankh.core.morpork.scoring import personality_met
 from ankh.net.errors import RemoteProtocolError
 from ankh.net.ops import Move
 from ankh.net.peer import Audited, GamePeer
-from ankh.net.seat import ANY_LINK, SeatProtocol
+from ankh.net.seat import SeatProtocol
 from ankh.net.verify import verify_transcript
 
-from .star import Star, seat_secrets, star_peers
+from .star import Star, star_peers
 from .test_peer import bots
 
 
@@ -39,12 +39,7 @@ class Liar(GamePeer):
 
 
 def star_with_liar(players: int, seed: bytes, liar: int, lie) -> Star:
-    roster, secrets = seat_secrets(players, seed)
-    peers = []
-    for s in secrets:
-        proto = SeatProtocol(roster, s, relay=ANY_LINK if s.seat == 0 else 0)
-        peers.append(Liar(proto, lie) if s.seat == liar else GamePeer(proto))
-    return Star(peers)
+    return Star(star_peers(players, seed, cheat=liar, cheat_as=lambda proto: Liar(proto, lie)))
 
 
 def test_a_false_win_claim_is_blamed_on_its_signer_when_the_personality_is_turned_up() -> None:

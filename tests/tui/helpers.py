@@ -101,3 +101,37 @@ async def until_the_game(pilot, session, limit: int = 600) -> None:
             await pilot.press("ctrl+r")
         await pilot.pause(0.05)
     raise AssertionError(f"the game screen never came (screen: {pilot.app.screen!r})")
+
+
+async def watching_until_turn(pilot, turn: int, tries: int = 1200):
+    """A spectator's app: wait until its game screen follows the table to ``turn``."""
+    from ankh.tui.screens.play import PlayScreen
+    app = pilot.app
+    for _ in range(tries):
+        screen = app.screen
+        if isinstance(screen, PlayScreen) and screen.session.peer is not None \
+                and screen.session.peer.engine.turn >= turn:
+            return screen
+        await pilot.pause(0.05)
+    raise AssertionError(f"the spectator's screen never reached turn {turn}: {app.screen!r}")
+
+
+async def a_spectator_keeps_quiet_and_hears_chat(pilot, host, offered: list[str]) -> None:
+    """On a spectator's game screen: ``u``, ``c`` and ``1`` do nothing (nothing
+    to take back, say or pick), the footer offers the log but none of
+    ``offered``, and the host's chat arrives as a Chat notice."""
+    app = pilot.app
+    screen = app.screen
+    await pilot.pause()
+    keys = footer_keys(app)
+    assert "Log" in keys and not set(offered) & set(keys), keys
+    await pilot.press("u", "c", "1")
+    assert app.screen is screen
+    host.chat("welcome, watchers")
+    for _ in range(200):
+        if any("welcome, watchers" in str(n) for n in notices(app)):
+            break
+        await pilot.pause(0.05)
+    told = [n for n in app._notifications if "welcome, watchers" in str(n.message)]
+    assert told and told[0].title == "Chat"
+    assert app.screen is screen

@@ -1,6 +1,7 @@
 """A real terminal for tests: a tmux server of our own, read back with capture-pane."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -57,3 +58,13 @@ class Terminal:
 
     def close(self) -> None:
         subprocess.run([self.tmux, "-L", self.socket, "kill-server"], capture_output=True)
+
+
+def table_rows(screen: str, name: str) -> tuple[int, list[str]]:
+    """The join list's tables on ``screen``: the index of the one named
+    ``name`` (its row, counted in Down presses) and each table's lines."""
+    lines = screen.splitlines()
+    starts = [i for i, line in enumerate(lines) if re.match(r"\s*█ ▊ \S", line)]   # a table's first line
+    tables = [lines[a:b] for a, b in zip(starts, starts[1:] + [len(lines)])]
+    ours = next(i for i, table in enumerate(tables) if name in table[0])
+    return ours, tables

@@ -244,7 +244,7 @@ async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(
     from ankh.net.envelope import Identity
     from ankh.net.io.node import HostNode
 
-    from .helpers import footer_keys, notices
+    from .helpers import a_spectator_keeps_quiet_and_hears_chat, footer_keys, watching_until_turn
 
     decide, go_on = paused_at_turn_2(4)
     host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=decide, report=lambda w, d: None,
@@ -254,28 +254,11 @@ async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(
     app = AnkhApp(bot_delay=0, interface="127.0.0.1", net=("watch", ("127.0.0.1", port)))
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(600):
-                if isinstance(app.screen, GameScreen) and app.screen.session.peer is not None \
-                        and app.screen.session.peer.engine.turn >= 2:
-                    break
-                await pilot.pause(0.05)
-            screen = app.screen
+            screen = await watching_until_turn(pilot, 2, tries=600)
             assert isinstance(screen, GameScreen)
             assert [screen.check_action(a, ()) for a in ("undo", "pick", "chat")] == [False, False, False]
-            await pilot.pause()
-            offered = footer_keys(app)
-            assert "Log" in offered and "Players" in offered, offered
-            assert not {"Choose", "Pick", "Hand", "Undo", "Chat"} & set(offered), offered
-            await pilot.press("u", "c", "1")                      # nothing to take back, say or pick
-            assert app.screen is screen
-            host.chat("welcome, watchers")
-            for _ in range(200):
-                if any("welcome, watchers" in str(n) for n in notices(app)):
-                    break
-                await pilot.pause(0.05)
-            told = [n for n in app._notifications if "welcome, watchers" in str(n.message)]
-            assert told and told[0].title == "Chat"
-            assert app.screen is screen
+            await a_spectator_keeps_quiet_and_hears_chat(pilot, host, ["Choose", "Pick", "Hand", "Undo", "Chat"])
+            assert "Players" in footer_keys(app)
     finally:
         go_on.set()
         game.cancel()

@@ -10,15 +10,19 @@ import time
 
 import pytest
 
-from .terminal import Terminal, ankh_command
+from .terminal import Terminal, ankh_command, table_rows
 
 
-def ankh_in_tmux(home, status, name: str | None = None) -> Terminal:
+def ankh_in_tmux(home, status, *args: str, name: str | None = None) -> Terminal:
+    """``ankh`` with ``args`` (by default the title screen, on loopback) in an 80×24 tmux
+    terminal, with a home of its own; its exit status is written to ``status``."""
     if name is not None:  # a name of its own: the table's title tells it apart from any other on loopback
         home.mkdir(parents=True, exist_ok=True)
         (home / "name").write_text(name)
+    args = args or ("--interface", "127.0.0.1")
     command = (f"env ANKH_HOME={shlex.quote(str(home))} TERM=xterm-256color "
-               f"{shlex.quote(str(ankh_command()))} --interface 127.0.0.1; echo $? > {shlex.quote(str(status))}")
+               f"{shlex.quote(str(ankh_command()))} {' '.join(shlex.quote(a) for a in args)}; "
+               f"echo $? > {shlex.quote(str(status))}")
     return Terminal(f"sh -c {shlex.quote(command)}", 80, 24)
 
 
@@ -44,8 +48,7 @@ def test_two_terminals_find_each_other_and_play(tmp_path):
         guest.wait_for("Join a table on the network")
         guest.keys("j")
         screen = guest.wait_for("Tables on the LAN", f"{title}'s table", timeout=20)   # found by mDNS
-        rows = [line for line in screen.splitlines() if re.match(r"\s*█ ▊ \S", line)]  # a table's first line
-        ours = next(i for i, line in enumerate(rows) if f"{title}'s table" in line)
+        ours, _ = table_rows(screen, f"{title}'s table")
         guest.keys(*["Down"] * ours, "Enter")
         guest.wait_for("not ready", timeout=20)
         host.wait_for("not ready")

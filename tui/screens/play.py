@@ -24,6 +24,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 
+from ankh.core.game import Decision
 from ankh.tui.i18n import _, Localised, NP_
 from ankh.tui.session import GameSession, Next
 
@@ -68,6 +69,7 @@ class PlayScreen(Localised, Screen):
         self._others_moved = False
         self._pump_queued = False   # a networked table moved: a pump is on its way
         self._chat_told = len(getattr(session, "chat_lines", ()))
+        self._shown_decision: tuple | None = None    # (decision, log length) last shown
 
     # --- the table (a networked game) ------------------------------------------------------------
 
@@ -197,6 +199,14 @@ class PlayScreen(Localised, Screen):
         self.session.choose(option)
         self.pump()
         return True
+
+    def decision_is_new(self, decision: Decision | None) -> bool:
+        """Whether ``decision``, about to be shown, was not shown last (the same
+        options may come again later in the game: the log's length tells them apart)."""
+        shown = (decision, len(self.session.log))
+        new = decision is not None and shown != self._shown_decision
+        self._shown_decision = shown
+        return new
 
     def show(self) -> None:
         """Show the game as it stands (the subclass's)."""

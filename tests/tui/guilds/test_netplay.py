@@ -19,7 +19,7 @@ from textual.widgets import Static
 from ankh.tui.app import AnkhApp
 from ankh.tui.games.guilds.screens import EndScreen, GameScreen
 
-from ..helpers import footer_keys, notices, until_the_game
+from ..helpers import a_spectator_keeps_quiet_and_hears_chat, footer_keys, until_the_game, watching_until_turn
 
 
 def screen_text(app) -> str:
@@ -107,28 +107,12 @@ async def test_a_spectator_follows_a_guild_table_with_no_move_no_undo_and_no_cha
     app = AnkhApp(bot_delay=0, interface="127.0.0.1", net=("watch", ("127.0.0.1", port)))
     try:
         async with app.run_test(size=(80, 24), notifications=True) as pilot:
-            for _ in range(1200):
-                if isinstance(app.screen, GameScreen) and app.screen.session.peer is not None \
-                        and app.screen.session.peer.engine.turn >= 3:
-                    break
-                await pilot.pause(0.05)
-            screen = app.screen
+            screen = await watching_until_turn(pilot, 3)
             assert isinstance(screen, GameScreen)
             assert [screen.check_action(a, ()) for a in ("undo", "chat")] == [False, False]
-            await pilot.pause()
-            offered = footer_keys(app)
-            assert "Log" in offered and not {"Choose", "Undo", "Chat", "Trade"} & set(offered), offered
             assert "Turn 3" in screen_text(app) or "Turn 2" in screen_text(app)
             assert "Waiting for " in screen_text(app) and "is thinking" not in screen_text(app)
-            await pilot.press("u", "c", "1")                  # nothing to take back, say or pick
-            assert app.screen is screen
-            host.chat("welcome, watchers")
-            for _ in range(200):
-                if any("welcome, watchers" in str(n) for n in notices(app)):
-                    break
-                await pilot.pause(0.05)
-            told = [n for n in app._notifications if "welcome, watchers" in str(n.message)]
-            assert told and told[0].title == "Chat"
+            await a_spectator_keeps_quiet_and_hears_chat(pilot, host, ["Choose", "Undo", "Chat", "Trade"])
             # The game goes on: at 80×24 the dice are told under the prompt, not in a notice over the map.
             go_on.set()
             head = ""

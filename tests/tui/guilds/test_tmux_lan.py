@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import signal
 import subprocess
 import time
@@ -17,17 +16,10 @@ import uuid
 
 import pytest
 
-from ..terminal import Terminal, ankh_command
+from ..terminal import Terminal, table_rows
 from ..test_tmux_lan import ankh_in_tmux
 
 GAME = "The Guilds of Ankh-Morpork"
-
-
-def in_tmux(home, status, *args: str) -> Terminal:
-    command = (f"env ANKH_HOME={shlex.quote(str(home))} TERM=xterm-256color "
-               f"{shlex.quote(str(ankh_command()))} {' '.join(shlex.quote(a) for a in args)}; "
-               f"echo $? > {shlex.quote(str(status))}")
-    return Terminal(f"sh -c {shlex.quote(command)}", 80, 24)
 
 
 def program_pid(term: Terminal) -> int:
@@ -95,9 +87,8 @@ def test_two_terminals_play_the_guild_game_watched_and_a_killed_guest_comes_back
         guest.wait_for("Join a table on the network")
         guest.keys("j")
         screen = guest.wait_for("Tables on the LAN", f"{title}'s table", timeout=20)   # found by mDNS
-        rows = [line for line in screen.splitlines() if re.match(r"\s*█ ▊ \S", line)]  # one per table
-        ours = next(i for i, line in enumerate(rows) if f"{title}'s table" in line)
-        assert GAME in rows[ours] and "2/3" in rows[ours], rows[ours]   # its game, and the bot seated
+        ours, tables = table_rows(screen, f"{title}'s table")
+        assert GAME in tables[ours][0] and "2/3" in tables[ours][0], tables[ours]   # its game, the bot seated
         guest.keys(*["Down"] * ours, "Enter")
         guest.wait_for(f"The table  ·  {GAME}", "not ready", timeout=20)
         host.wait_for("not ready")
@@ -115,7 +106,7 @@ def test_two_terminals_play_the_guild_game_watched_and_a_killed_guest_comes_back
             term.wait_for("Assassins at large", "Setting up", timeout=60)    # the guild map, on both
 
         # A third terminal watches the table.
-        watcher = in_tmux(tmp_path / "c", tmp_path / "c.status", "watch", f"127.0.0.1:{port}")
+        watcher = ankh_in_tmux(tmp_path / "c", tmp_path / "c.status", "watch", f"127.0.0.1:{port}")
         terms.append(watcher)
         watcher.wait_for("Assassins at large", timeout=30)
 
@@ -135,9 +126,8 @@ def test_two_terminals_play_the_guild_game_watched_and_a_killed_guest_comes_back
         again.wait_for("Join a table on the network")
         again.keys("j")
         screen = again.wait_for("Tables on the LAN", f"{title}'s table", timeout=20)
-        rows = [line for line in screen.splitlines() if re.match(r"\s*█ ▊ \S", line)]
-        ours = next(i for i, line in enumerate(rows) if f"{title}'s table" in line)
-        assert "playing" in screen.splitlines()[screen.splitlines().index(rows[ours]) + 1]
+        ours, tables = table_rows(screen, f"{title}'s table")
+        assert "playing" in tables[ours][1], tables[ours]
         again.keys(*["Down"] * ours, "Enter")                 # a playing table, but the seat is ours
         # back at the table, no lobby: the map, or at a decision of its own the summary since its last move
         end = time.monotonic() + 60

@@ -83,7 +83,6 @@ class GameScreen(PlayScreen):
         self._noticed = len(session.log)
         self._news: list[tuple[str, str]] = []   # at 80×24: what happens as others play, under the prompt
         self._options: tuple = ()
-        self._shown_decision: tuple | None = None    # (decision, log length) last shown
         self._auto_since = False          # the summary since your last move opened by itself
         self._since_home = False          # ... and is to be shown from its start
         self.set_reactive(GameScreen.mode, layout_for(*self.app.size))
@@ -201,10 +200,8 @@ class GameScreen(PlayScreen):
             self._set("#g-log", panels.log_lines(log, me))
             since = self._last_own_move(me)
             self._set("#g-since", panels.since(log[since:], me))
-            shown = (d, len(log))   # the same options may come again, later in the game
-            if d is not None and shown != self._shown_decision:
+            if self.decision_is_new(d):
                 self._new_decision(d, log[since:])
-            self._shown_decision = shown
             self._tell_news()
             self._tell_chat()
             self._tell_notices()

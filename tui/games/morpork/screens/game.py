@@ -98,7 +98,6 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         self._keys: tuple = ()
         self._since_of: dict[int, int] = {}    # per person: log index after their last decision
         self._noticed = len(session.log)      # events already told as notices
-        self._shown_decision = None
         self._auto_since = False
         self.set_reactive(GameScreen.mode, layout_for(self.app.size))
 
@@ -227,9 +226,8 @@ class GameScreen(PlayScreen, inherit_bindings=False):
             self.recent = worth_a_line(self.events, 4)
             self.gained = gained_this_turn(self.events, self.view)
             self._tell_news()
-            if self.view.decision is not None and self.view.decision != self._shown_decision:
+            if self.decision_is_new(self.view.decision):
                 self._new_decision()
-            self._shown_decision = self.view.decision
         keys = (self.view.decision is not None, self.session.can_undo(), self.session.over,
                 getattr(self.session, "can_end_table", False),
                 self._next is not None and self._next.kind)
