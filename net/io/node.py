@@ -42,7 +42,9 @@ from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
 from ..transcript import DEFAULT_KIND, Roster
 from .discovery import TableAdvert, TableBrowser
-from .transport import STRANGER_TIME, Connection, ConnectionClosed, connect, open_files_limit, serve, server_port
+from .transport import (
+    STRANGER_TIME, Connection, ConnectionClosed, close_server, connect, open_files_limit, serve, server_port,
+)
 from .watchers import WATCH_ONLY, Watchers
 
 PROLOGUE = PROTOCOL.encode()
@@ -478,6 +480,8 @@ class HostNode(_Seatkeeper):
             task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
     async def close(self) -> None:
+        if self.server is not None:   # first: no link is accepted while the table closes
+            await close_server(self.server)
         task = getattr(self, "_advertising", None)
         if task is not None and not task.done():
             task.cancel()
@@ -490,10 +494,6 @@ class HostNode(_Seatkeeper):
         for conn in list(self.conns.values()):
             conn.close(last)
         await self.watchers.aclose(last)
-        if self.server is not None:
-            self.server.close()
-            with contextlib.suppress(Exception):
-                await self.server.wait_closed()
 
     # -- the lobby -----------------------------------------------------------------------------
 
@@ -1580,6 +1580,8 @@ class JoinNode(_Seatkeeper):
         if self.result is not None and self.result.finished:
             await self.watchers.settle()
         await self.watchers.aclose(Words("game over"))
+        if self.watch_server is not None:
+            await close_server(self.watch_server)
 
     def set_ready(self, ready: bool) -> None:
         """Ready (or not) to begin: the deal waits for every person at the table."""

@@ -39,6 +39,7 @@ KEEPALIVE = 1.0
 DEAD_AFTER = 5.0
 READ_SIZE = 65536
 MAX_UNREAD = 64      # messages received but not yet taken by recv(): then we stop reading
+ACCEPT_TURNS = 8     # turns of the event loop a link accepted by a closing server takes to start
 
 
 class ConnectionClosed(Exception):
@@ -391,6 +392,19 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
     if host in (None, "", "::"):
         return await asyncio.start_server(accept, sock=_any_address_socket(port), backlog=ACCEPT_BURST)
     return await asyncio.start_server(accept, host, port, backlog=ACCEPT_BURST)
+
+
+async def close_server(server: asyncio.Server) -> None:
+    """Stop accepting links, first: a link accepted as the program ends would
+    have its task cancelled before it starts, which asyncio's stream server
+    (Python 3.11) prints as an error.  The connections accepted just before
+    take their first step (a few turns of the loop: accepted, connected,
+    started), where a cancellation ends them quietly."""
+    server.close()
+    for _ in range(ACCEPT_TURNS):
+        await asyncio.sleep(0)
+    with contextlib.suppress(Exception):
+        await server.wait_closed()
 
 
 def _any_address_socket(port: int) -> socket.socket:

@@ -80,7 +80,7 @@ class Peer:
     @property
     def result(self) -> str:
         results = [l for l in self.lines if l.startswith("result: ")]
-        assert results and self.lines[-1].startswith("result: "), self.lines[-8:]
+        assert results and self.lines[-1].startswith("result: "), self.lines[-40:]
         return results[-1]
 
     def kill(self) -> None:
