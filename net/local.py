@@ -113,6 +113,7 @@ class LocalGame:
         self._barrier = 0         # lines before this index can no longer be taken back
         self._choices: list[int] = []  # indices of people's real choices (more than one option)
         self.informed = None      # what last put the barrier: a request, or the seat of a bot that chose
+        self.stolen: dict[int, tuple[int, int, Any]] = {}  # a steal's handle -> (victim, thief, card)
         self._replay(record.lines)
 
     @classmethod
@@ -193,6 +194,8 @@ class LocalGame:
         s = self.state
         req = s.pending
         line = self.game.chance_text(s, req, answer, self.table.orders)
+        if isinstance(req, StealRandom):
+            self.stolen[answer[0]] = (req.victim, req.thief, answer[1])
         self.log += s.fulfil(answer)
         self._note_turn()
         if line is not None:

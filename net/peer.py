@@ -140,6 +140,9 @@ class Driver:
         # The rules' handle of a card that a steal moved -> its slot in the ledger's hand
         # of the deck's name (a dealt card's slot is its position, the same number).
         self._slots: dict[tuple[str, int], int] = {}
+        # The card each steal this seat took part in moved, by the rules' handle it went
+        # under (the thief's and the victim's to know; for the screen, not the rules).
+        self.stolen: dict[int, Any] = {}
 
     def _follow(self, frame: bytes) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -508,13 +511,17 @@ class Driver:
         for h in req.hand:
             self._slots.pop((req.deck, h), None)
         self._slots.update(((req.deck, f), h) for f, h in zip(req.handles, made))
+        handle = req.handles[made.index(result.taken)]
         if result.lost is not None:  # the victim's side
+            self.stolen[handle] = self._card_id(req.deck, result.lost[1])
             # a face-up hand: the victim's rules are not told which kind went (its ledger
             # knows), or they would judge the thief's hand tighter than the other seats do
             card = result.lost[1] if req.deck not in self.game.face_up else None
         else:
             card = self._slot_card(req.deck, result.taken, req.thief)
-        return req.handles[made.index(result.taken)], self._card_id(req.deck, card)
+            if card is not None:
+                self.stolen[handle] = self._card_id(req.deck, card)
+        return handle, self._card_id(req.deck, card)
 
     def _card_id(self, hand: str, card: str | None) -> Any:
         """A card of a hand as the rules name it: its kind's index in a hand of face-up cards."""

@@ -423,6 +423,11 @@ class NetSession:
         assert self.peer is not None
         return self.rules.view_for(self.peer.engine, self.viewer if seat is None else seat)
 
+    def stolen_card(self, handle: int) -> Any:
+        """The card a steal moved under ``handle``, where this seat was its thief
+        or its victim (None for anyone else: a spectator never knows it)."""
+        return self.peer.stolen.get(handle) if self.peer is not None else None
+
     @property
     def over(self) -> bool:
         return self.peer is not None and self.peer.engine.outcome is not None

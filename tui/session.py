@@ -147,6 +147,12 @@ class GameSession:
     def view(self, seat: int | None = None) -> Any:
         return self.rules.view_for(self.game.state, self.viewer if seat is None else seat)
 
+    def stolen_card(self, handle: int) -> Any:
+        """The card a steal moved under ``handle``, where the viewer was its thief
+        or its victim (None for anyone else)."""
+        moved = self.game.stolen.get(handle)
+        return moved[2] if moved is not None and self.viewer in moved[:2] else None
+
     @property
     def log(self) -> list:
         return self.game.log

@@ -48,13 +48,22 @@ def steal_steps(peer: GamePeer) -> list[StealCard]:
 def knowledge(star: Star) -> None:
     """A seat's rules know a hidden card's kind exactly when the seat holds it (the
     victim of the steal that made it knows it too, but its rules judge the thief's
-    hand as every other seat does); every seat agrees on who holds what."""
+    hand as every other seat does: the seat, not its rules, keeps it); every seat
+    agrees on who holds what."""
     engines = [p.engine for p in star.peers]
     assert len({tuple(e.hid) for e in engines}) == 1 and len({tuple(e.res) for e in engines}) == 1
     for s, e in enumerate(engines):
         for q in range(e.players):
             for h in e.hid[q]:
                 assert (e.rcard[h] is not None) == (q == s), (s, q, h)
+    # The card each steal took is known to its thief and its victim (their screens name it), to no one else.
+    for e in star.events[0]:
+        if isinstance(e, Logged) and e.event.kind == "steal":
+            thief, victim, h = e.event.seat, e.event.data["victim"], e.event.data["handle"]
+            assert [h in p.stolen for p in star.peers] == [s in (thief, victim) for s in range(len(engines))]
+            assert star.peers[thief].stolen[h] == star.peers[victim].stolen[h] is not None
+            if h in engines[thief].hid[thief]:
+                assert engines[thief].rcard[h] == star.peers[thief].stolen[h]
 
 
 def agree_and_verify(star: Star) -> str:

@@ -4,6 +4,7 @@ at 80×24 and 120×40 in English and French."""
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Static
 
 from ankh.core.game import get
 from ankh.core.guilds.board import RESOURCES
@@ -319,3 +320,25 @@ async def test_a_link_down_is_said_once_under_the_prompt(monkeypatch):
         app.screen.show()
         await pilot.pause()
         assert screen_text(app).count(said) == 1, screen_text(app)
+
+
+async def test_the_thief_and_the_victim_read_which_card_went_and_the_others_read_a_card():
+    # yellow holds a single grain: whatever the draw, red's steal takes it
+    position = ("game: guilds\nplayers: 3\nseed: 3\nturn: red\nhouses red: V29\nhouses yellow: V24\n"
+                "houses green: V31\nreceipts yellow: 0\nhand yellow: 1 grain\nhand red: 1 brick 1 wool\n"
+                "* roll 3+4\nred: robber ORE:8\nred: rob yellow\n")
+    session = GameSession.from_text(position)
+    session.next()
+    steal = next(e for e in session.log if e.kind == "steal")
+    said = {}
+    for seat in range(3):
+        session.viewer = seat
+        said[seat] = describe(steal, seat, session.stolen_card).plain
+    assert said == {0: "R red steals 1 grain from Y yellow.", 1: "R red steals 1 grain from Y yellow.",
+                    2: "R red steals a card from Y yellow."}
+    session.viewer = 0
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        log = str(app.screen.query_one("#g-log", Static).render())
+        assert "R red steals 1 grain from Y yellow." in log       # red's log says it

@@ -121,23 +121,24 @@ def costs_at_a_glance() -> Text:
     return Text("\n".join(costs_short()))
 
 
-def log_lines(events, viewer: int | None) -> Text:
+def log_lines(events, viewer: int | None, stolen=None) -> Text:
+    """The log in the player's words (``stolen``: as :func:`text.describe` takes it)."""
     t = Text()
     for i, e in enumerate(events):
         if i:
             t.append("\n")
-        line = describe(e, viewer)
+        line = describe(e, viewer, stolen)
         if e.kind == "turn":
             line.stylize("bold")
         t.append_text(line)
     return t
 
 
-def since(events, viewer: int | None) -> Text:
+def since(events, viewer: int | None, stolen=None) -> Text:
     """What the others did since your last move (turn headings, your dice and what
     they brought you kept)."""
     shown = [e for e in events if e.seat != viewer or e.kind in ("steal", "produce", "turn", "roll")]
     if not shown:
         return Text(_("Nothing yet."), style="dim")
-    return log_lines(shown, viewer)
+    return log_lines(shown, viewer, stolen)
 

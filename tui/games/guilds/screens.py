@@ -197,9 +197,10 @@ class GameScreen(PlayScreen):
             else:
                 self._set("#g-bank", Group(panels.rates(view, me), Text(""), panels.cost_table()))
             log = self.session.log
-            self._set("#g-log", panels.log_lines(log, me))
+            stolen = self.session.stolen_card
+            self._set("#g-log", panels.log_lines(log, me, stolen))
             since = self._last_own_move(me)
-            self._set("#g-since", panels.since(log[since:], me))
+            self._set("#g-since", panels.since(log[since:], me, stolen))
             if self.decision_is_new(d):
                 self._new_decision(d, log[since:])
             self._tell_news()
@@ -341,10 +342,10 @@ class GameScreen(PlayScreen):
         lines, hits = [], []
         for e in fresh:
             if e.kind == "roll" or e.kind == "win":
-                lines.append(describe(e, me).plain)
+                lines.append(describe(e, me, self.session.stolen_card).plain)
             elif me is not None and e.seat != me and (f"from {_colour_en(me)}" in e.text
                                                        or e.text.endswith(f"to {_colour_en(me)}")):
-                hits.append(describe(e, me).plain)
+                hits.append(describe(e, me, self.session.stolen_card).plain)
         if self.mode == "compact":   # under the prompt, not over the map
             if lines or hits:
                 self._news = ([(line, "") for line in lines] + [(hit, "bold yellow") for hit in hits])[-self.NOTICES:]

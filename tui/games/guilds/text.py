@@ -5,6 +5,8 @@ language (the record notation stays English: :mod:`ankh.core.guilds.notation`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 
@@ -282,9 +284,16 @@ def _k(m: str) -> str:
     return kind_name(_KIND[m])
 
 
-def describe(event, viewer: int | None = None) -> Text:
-    """A line of the log in the player's words (``event.text`` is the notation)."""
+def describe(event, viewer: int | None = None, stolen: Callable[[int], Any] | None = None) -> Text:
+    """A line of the log in the player's words (``event.text`` is the notation).
+    ``stolen(handle)``: the card a steal moved, where the viewer was its thief
+    or its victim (None elsewhere): their line names it."""
     t = event.text
+    if event.kind == "steal" and stolen is not None and event.data:
+        card = stolen(event.data["handle"])
+        if card is not None:
+            return _assemble(_("{seat} steals {what} from {victim}."), seat=seat_tag(event.seat),
+                             what=amount(1, card), victim=seat_tag(event.data["victim"]))
     for pattern, sentence, parts in LINES:
         m = re.fullmatch(pattern, t)
         if m:
