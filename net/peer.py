@@ -39,6 +39,7 @@ from .deck import DeckSpec, unlock
 from .errors import Divergence, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .evidence import proven
 from .envelope import HEADER_LEN, Envelope, open_frame, unpack_strict
+from .leave import Ending, check_votes
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
 from .ops import (
     SEQUENTIAL, Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShowSlots, ShuffleDeck, StealCard, Sync,
@@ -777,6 +778,13 @@ class Spectator(Driver):
             out, self.events = self.events, []
             return out
 
+    def ending(self, votes: Iterable[bytes]) -> Ending:
+        """The table's end by agreement, its votes checked against the log
+        followed, as ``ankh verify`` checks them (RemoteProtocolError if they do
+        not hold)."""
+        L = self._ledger
+        return check_votes(L.roster, votes, step=L.index, basis=L.basis, waited=waited_at_stop(L, self))
+
     @property
     def steps_followed(self) -> int:
         """Whole steps received (followed or waiting to be): where to pick up after a reconnect."""
@@ -853,6 +861,21 @@ def replay(roster: Roster, frames: Iterable[bytes]) -> LogReplay:
 
 __all__ = ["GamePeer", "LogReplay", "Spectator", "replay", "describe_outcome", "Logged", "YourMove", "Moved", "GameOver",
            "Audited", "Finished"]
+
+
+def waited_at_stop(ledger: Ledger, r: Driver | None) -> tuple[int, ...] | None:
+    """The seats a log that stops where ``ledger`` stands waits for (what votes
+    to end the table there may name as gone): none in the end-of-game audit;
+    those the step under way still needs; else, with the rules followed (``r``),
+    all who answer the step they ask next (none when the game is over); None
+    when that is not known."""
+    if isinstance(ledger.op, Audit):
+        return ()
+    if ledger.op is not None:
+        return tuple(ledger.pending())
+    if r is not None:
+        return waited_for(r) or ()
+    return None
 
 
 def waited_for(r: Driver) -> tuple[int, ...] | None:

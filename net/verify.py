@@ -36,7 +36,7 @@ from .leave import check_votes, needed
 from .ledger import BODIES, Ledger
 from .evidence import proven
 from .ops import Audit, Move, describe
-from .peer import LogReplay, Moved, deck_specs, describe_outcome, game_of, replay, waited_for
+from .peer import LogReplay, Moved, deck_specs, describe_outcome, game_of, replay, waited_at_stop
 from .transcript import MAX_TRANSCRIPT, Roster, read_stream
 
 
@@ -325,16 +325,8 @@ def _agreed(roster: Roster, votes: list[bytes], ledger: Ledger, r: LogReplay | N
     """The table's end by agreement, checked against the log: who say who left,
     the scores as they stood ("" and a violation if it does not hold).  The
     game's end and its audit wait for nobody who could leave: no ending there."""
-    if isinstance(ledger.op, Audit):
-        waited: tuple[int, ...] | None = ()
-    elif ledger.op is not None:
-        waited = tuple(ledger.pending())
-    elif r is not None:  # the rules' next step; none when the game is over: then it waited for nobody
-        waited = waited_for(r) or ()
-    else:
-        waited = None
     try:
-        agreed = check_votes(roster, votes, step=ledger.index, basis=ledger.basis, waited=waited)
+        agreed = check_votes(roster, votes, step=ledger.index, basis=ledger.basis, waited=waited_at_stop(ledger, r))
     except RemoteProtocolError as exc:
         violation(exc.seat, f"the end of the table: {exc.message}")
         return ""

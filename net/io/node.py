@@ -440,6 +440,7 @@ class HostNode(_Seatkeeper):
             await self.done.wait()
             if self.result is not None and self.result.finished:
                 await self._see_everyone_done()
+            if self.result is not None and (self.result.finished or self.result.ending is not None):
                 await self.watchers.settle()
             await asyncio.sleep(0.3)  # let the last frames and goodbyes go out
         finally:
@@ -1021,6 +1022,7 @@ class HostNode(_Seatkeeper):
             p.votes.clear()
             return
         self._broadcast({"t": "ended", "votes": list(ending.votes)})
+        self.watchers.end_with(encode({"t": "ended", "votes": list(ending.votes)}))
         self.record_ending(host, ending)
 
     @classmethod
@@ -1403,6 +1405,7 @@ class JoinNode(_Seatkeeper):
             self.end(Result(Words("aborted: the host ended the table without the seats' agreement: {why}",
                                   why=exc.message)))
             return
+        self.watchers.end_with(encode({"t": "ended", "votes": list(ending.votes)}))  # to its watch point's
         self.record_ending(self.peer, ending)
 
     def _check_host(self, conn: Connection, msg: dict[str, Any]) -> None:
@@ -1568,7 +1571,7 @@ class JoinNode(_Seatkeeper):
         """The game is over here: the spectators watching through this seat hear
         why (a finished game they followed to its end), and the watch point closes."""
         super().end(result)
-        if not result.finished:
+        if not result.finished and result.ending is None:
             self.watchers.send(encode({"t": "bye", "why": result.text[:200]}))
             self.watchers.close("the seat left")
         if self.watch_server is not None:
@@ -1577,7 +1580,7 @@ class JoinNode(_Seatkeeper):
     async def _close_watch_point(self) -> None:
         """The spectators watching through this seat take the game's last steps
         (a few seconds at most), then their links close."""
-        if self.result is not None and self.result.finished:
+        if self.result is not None and (self.result.finished or self.result.ending is not None):
             await self.watchers.settle()
         await self.watchers.aclose(Words("game over"))
         if self.watch_server is not None:
@@ -1850,6 +1853,17 @@ class WatchNode:
                     self.result = aborted(verdict)
                     self.report("result", self.result)
                     return
+            elif t == "ended" and self.spectator is not None:
+                # the seats' signed votes, checked against the log we followed, as verify checks them
+                # (votes that do not hold say nothing: the table's close then says it ended early)
+                try:
+                    ending = self.spectator.ending(msg["votes"])
+                except (ProtocolError, ValueError, TypeError):
+                    continue
+                points = self.spectator.game.scores(self.spectator.engine)
+                self.result = Result(describe_ending(ending, points), ending=ending, scores=points)
+                self.report("result", self.result)
+                return
             elif t == "bye":  # the words of whoever serves us are nobody's evidence
                 self.result = Result(Words("the table ended the game before its end")) if self.spectator is not None \
                     else Result(Words("the table closed before the game began"))

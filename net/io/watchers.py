@@ -50,6 +50,8 @@ class Watchers:
         self._seen: tuple[bool, int] = (False, 0)
         self._batches: dict[tuple[int, int], list[bytes]] = {}  # (from, to) steps -> messages, shared
         self._log: Log = lambda: ()
+        self.last: bytes | None = None  # the table's last word, after the whole log (the votes that ended it)
+        self._told_last: set[Connection] = set()
 
     def __len__(self) -> int:
         return len(self.sent)
@@ -76,6 +78,7 @@ class Watchers:
             feeder.cancel()
             await asyncio.gather(feeder, return_exceptions=True)
             self.sent.pop(conn, None)
+            self._told_last.discard(conn)
             self._serving.discard(task)
             self.report("watcher-gone", conn.reason)
 
@@ -92,6 +95,9 @@ class Watchers:
             if sent is not None and sent < len(steps):
                 batch, sent = self._batch(steps, sent)
                 messages += batch
+            if sent is not None and sent == len(steps) and self.last is not None and conn not in self._told_last:
+                messages.append(self.last)   # after every step it speaks of
+                self._told_last.add(conn)
             if not messages:
                 await self._wait_news()
                 continue
@@ -134,13 +140,23 @@ class Watchers:
             self._news.set()
             self._news = None
 
+    def end_with(self, message: bytes) -> None:
+        """The table's last word (the signed votes that ended it): each spectator
+        gets it once it holds the whole log, which it is checked against."""
+        self.last = message
+        if self._news is not None:
+            self._news.set()
+            self._news = None
+
     async def settle(self, within: float = SETTLE) -> None:
-        """The game is over: until every spectator took the whole log, or for
-        ``within`` seconds at most (the table never waits longer for them)."""
+        """The game is over: until every spectator took the whole log (and the
+        table's last word, if any), or for ``within`` seconds at most (the table
+        never waits longer for them)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + within
         while self.intro and loop.time() < deadline and any(
-                not conn.closed and (sent != len(self._log()) or conn.buffered())
+                not conn.closed and (sent != len(self._log()) or conn.buffered()
+                                     or (self.last is not None and conn not in self._told_last))
                 for conn, sent in list(self.sent.items())):
             await asyncio.sleep(0.05)
 

@@ -52,14 +52,21 @@ def check_abandoned(everyone, gone: str) -> None:
 
 
 def test_a_seat_killed_for_good_is_ended_by_the_others_agreement(peers: Peers, tmp_path: Path) -> None:
+    """... and spectators, through the host and through a joiner's watch point,
+    are sent the votes after the whole log, check them against the log they
+    followed and say the same."""
     host, port = table_of_three(peers, tmp_path, "--gone-after", "3")
     one, two = join(peers, tmp_path, host, port, 1, 6), join(peers, tmp_path, host, port, 2, 7)
+    watchers = [peers.start(["watch", at, "--headless"], tmp_path / f"watch{i}")
+                for i, at in enumerate((f"127.0.0.1:{port}", one.value("spectators can watch through")))]
     two.wait_for(lambda l: l.startswith("turn 3:"), timeout=180)
     two.kill()  # for good: it never comes back
     host.wait_for(lambda l: l.startswith("away: green (link down"), timeout=60)
     one.wait_for(lambda l: l.startswith("away: green (link down"), timeout=60)
     host.wait_for(lambda l: l.startswith("offer: end the table without green"), timeout=60)
     check_abandoned([host, one], "green")
+    assert [w.finish() for w in watchers] == [1, 1]   # no finished game: the table ended it
+    assert [w.result for w in watchers] == [host.result] * 2
 
 
 STILL = Path(__file__).with_name("stillpeer.py")

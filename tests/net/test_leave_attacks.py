@@ -9,8 +9,10 @@ import pytest
 from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.net.envelope import Identity
 from ankh.net.io.node import JoinNode
-from ankh.net.leave import News, Stop, open_vote, vote
+from ankh.net.errors import RemoteProtocolError
+from ankh.net.leave import News, Stop, check_votes, open_vote, vote
 from ankh.net.lobby import Start, decode
+from ankh.net.peer import Spectator
 
 from .star import Star, star_peers
 
@@ -235,3 +237,24 @@ def test_no_ending_during_the_audit_a_seat_that_withholds_its_disclosure_forfeit
     t = star.peers[0].protocol.transcript()
     report = verify.verify_transcript(Transcript(t.roster, t.ops, t.pending, end=votes).to_bytes())
     assert report.status == "violation" and "the end of the table" in str(report), str(report)
+
+
+def test_a_spectator_checks_the_votes_against_the_log_it_followed() -> None:
+    """A spectator is sent the votes that ended the table after the whole log:
+    it checks them as ``ankh verify`` does, so votes for another step, or
+    naming as gone a seat its log does not wait for, say nothing to it."""
+    star = paused_when(1, b"spectator-votes")
+    host = star.peers[0]
+    watcher = Spectator(host.protocol.roster)
+    watcher.feed(host.protocol.transcript().frames())
+    step, basis = host.stop()
+    assert star.peers[1].decision is not None and host.waiting_for() == (1,)
+    votes = [vote(star.peers[s].protocol.secrets, Stop(step, basis, (1,))) for s in (0, 2)]
+    ending = watcher.ending(votes)
+    assert ending == check_votes(host.protocol.roster, votes, step=step, basis=basis, waited=(1,))
+    assert ending.voters == (0, 2) and ending.stop.gone == (1,)
+    another_step = Stop(step - 1, basis, (1,))
+    not_waited_for = Stop(step, basis, (0,))       # red named as gone while the log waits for yellow
+    for stop, voters in ((another_step, (0, 2)), (not_waited_for, (1, 2))):
+        with pytest.raises(RemoteProtocolError):
+            watcher.ending([vote(star.peers[s].protocol.secrets, stop) for s in voters])
