@@ -49,3 +49,15 @@ def test_pieces_robber_fire_and_choices_stand_out():
     assert "10" not in shown(t, "reverse")             # red's house is no choice here
     spots = board.draw(s, spots=frozenset({SPOT_INDEX["ORE:8"]}))
     assert "8" in shown(spots, "reverse") and "3" not in shown(spots, "reverse")
+
+
+def test_the_river_runs_without_a_gap_and_is_named_once():
+    lines = board.draw(blank()).plain.split("\n")
+    water = [(r, c) for r, line in enumerate(lines) for c, ch in enumerate(line) if ch == "≈"]
+    assert len(water) > 100
+    rows = sorted({r for r, _ in water})
+    for r in rows:   # between its banks, each row of the river is water (or its name): no blank
+        cols = [c for rr, c in water if rr == r]
+        inside = lines[r][min(cols):max(cols) + 1]
+        assert " " not in inside.replace("Ankh", "≈≈≈≈"), (r, inside)
+    assert "\n".join(lines).count("Ankh") == 1

@@ -38,6 +38,27 @@ def _centre(q: int, r: int) -> tuple[int, int]:
     return _cell(SQ3 * (q + r / 2), 1.5 * r)
 
 
+def _river_cells() -> tuple[tuple[int, int], ...]:
+    """The characters of the map inside the river's hexes: those nearer the
+    centre of a river hex than of any district's (and within a hex of it),
+    so that the river runs without a gap between its hexes."""
+    hexes = [((q, r), (SQ3 * (q + r / 2), 1.5 * r)) for q, r in (*RIVER, *((d[1], d[2]) for d in DISTRICT_DATA))]
+    river = set(RIVER)
+    cells = []
+    for row in range(HEIGHT):
+        for col in range(WIDTH):
+            x, y = (col - 1) / SX, row / SY - 1
+            d2, nearest = min(((x - cx) ** 2 + (y - cy) ** 2, h) for h, (cx, cy) in hexes)
+            if nearest in river and d2 < 1.1:   # (a hex corner is 1 from its centre)
+                cells.append((row, col))
+    return tuple(cells)
+
+
+RIVER_CELLS = _river_cells()
+RIVER_MIDDLE = (round(sum(r for r, _ in RIVER_CELLS) / len(RIVER_CELLS)),
+                round(sum(c for _, c in RIVER_CELLS) / len(RIVER_CELLS)))
+
+
 class Canvas:
     """A grid of characters with a style each."""
 
@@ -103,13 +124,11 @@ def draw(view, legal: frozenset[int] = frozenset(), chosen: int | None = None,
     or highlighted; ``marks``: sites changed since your last move; ``spots``:
     the number tokens the robber may go to (``spot`` the one highlighted)."""
     cv = Canvas(WIDTH, HEIGHT)
-    for q, r in RIVER:          # the river first: the edges and sites are drawn over it
-        row, col = _centre(q, r)
-        cv.put(row - 1, col - 5, "≈" * 12, "blue")
-        cv.put(row, col - 6, "≈" * 13, "blue")
-        cv.put(row + 1, col - 5, "≈" * 12, "blue")
-        name = _("Ankh")
-        cv.put(row, col + 1 - len(name) // 2, name, "bold blue")
+    for row, col in RIVER_CELLS:  # the river first: the edges and sites are drawn over it
+        cv.put(row, col, "≈", "blue")
+    row, col = RIVER_MIDDLE
+    name = _("Ankh")             # once, in its middle
+    cv.put(row, col - len(name) // 2, name, "bold blue")
     _edges(cv)
     robber = view.robber
     for d, (did, q, r, _kind, _res, tokens) in enumerate(DISTRICT_DATA):
