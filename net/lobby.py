@@ -55,6 +55,7 @@ Link messages (canonical msgpack maps, checked strictly):
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -336,10 +337,13 @@ def points_message(points: list[tuple[str, int]]) -> dict[str, Any]:
     return {"t": "points", "at": [{"host": h, "port": p} for h, p in points]}
 
 
-def watch_intro(table: bytes, start: dict[str, Any], roster: dict[str, Any]) -> list[bytes]:
+def watch_intro(table: bytes, start: dict[str, Any], roster: dict[str, Any], bots: Iterable[int] = ()) -> list[bytes]:
     """What a watch point tells a spectator first: the table's lobby id (chat is
-    signed over it), the seats, and the roster, encoded."""
-    seats = [{"name": n, "key": k, "bot": 0, "ready": 1} for n, k in zip(start["names"], start["keys"])]
+    signed over it), the seats (``bots``: the host's bots, whose votes to end the
+    table are the host's), and the roster, encoded."""
+    bots = set(bots)
+    seats = [{"name": n, "key": k, "bot": int(s in bots), "ready": 1}
+             for s, (n, k) in enumerate(zip(start["names"], start["keys"]))]
     return [encode({"t": "lobby", "table": table, "total": len(seats), "seats": seats}), encode(start),
             encode(roster)]
 

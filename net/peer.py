@@ -39,7 +39,7 @@ from .deck import DeckSpec, unlock
 from .errors import Divergence, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .evidence import proven
 from .envelope import HEADER_LEN, Envelope, open_frame, unpack_strict
-from .leave import Ending, check_votes
+from .leave import Ending, check_votes, people_agreed
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
 from .ops import (
     SEQUENTIAL, Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShowSlots, ShuffleDeck, StealCard, Sync,
@@ -778,12 +778,16 @@ class Spectator(Driver):
             out, self.events = self.events, []
             return out
 
-    def ending(self, votes: Iterable[bytes]) -> Ending:
+    def ending(self, votes: Iterable[bytes], bots: Iterable[int] = ()) -> Ending:
         """The table's end by agreement, its votes checked against the log
-        followed, as ``ankh verify`` checks them (RemoteProtocolError if they do
-        not hold)."""
+        followed, as ``ankh verify`` checks them, and with the host's ``bots``
+        one voice with the host, as the seats count them (RemoteProtocolError
+        if they do not hold)."""
         L = self._ledger
-        return check_votes(L.roster, votes, step=L.index, basis=L.basis, waited=waited_at_stop(L, self))
+        ending = check_votes(L.roster, votes, step=L.index, basis=L.basis, waited=waited_at_stop(L, self))
+        if not people_agreed(ending, L.roster.size, bots):
+            raise RemoteProtocolError("the host's bots voted, but not enough of the people still there")
+        return ending
 
     @property
     def steps_followed(self) -> int:
@@ -865,12 +869,13 @@ __all__ = ["GamePeer", "LogReplay", "Spectator", "replay", "describe_outcome", "
 
 def waited_at_stop(ledger: Ledger, r: Driver | None) -> tuple[int, ...] | None:
     """The seats a log that stops where ``ledger`` stands waits for (what votes
-    to end the table there may name as gone): none in the end-of-game audit;
+    to end the table there may name as gone): none in the end-of-game audit
+    (nobody leaves it: a seat that withholds its part forfeits);
     those the step under way still needs; else, with the rules followed (``r``),
     all who answer the step they ask next (none when the game is over); None
     when that is not known."""
-    if isinstance(ledger.op, Audit):
-        return ()
+    if isinstance(ledger.op, Audit) or (r is not None and r.phase == AUDIT):
+        return ()   # (a follower of whole steps holds no audit under way: its rules say it is there)
     if ledger.op is not None:
         return tuple(ledger.pending())
     if r is not None:

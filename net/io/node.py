@@ -399,6 +399,7 @@ class HostNode(_Seatkeeper):
             nonce = os.urandom(16)
             seat = self.lobby.sit(f"bot {i + 1}", ident.public_key, nonce, bot=True)
             self._bots[seat] = ident
+        self.bot_seats: tuple[int, ...] = tuple(sorted(self._bots))  # (their votes are the host's)
         self.conns: dict[int, Connection] = {}
         self.pending: list[tuple[Connection, str]] = []  # joiners not seated (table full...)
         self.watchers = Watchers(report)
@@ -716,7 +717,7 @@ class HostNode(_Seatkeeper):
         return self.hub.host.protocol.ledger.log if self.hub is not None else []
 
     def _tell_watchers(self) -> None:
-        self.watchers.intro = watch_intro(self.lobby.table, self.start_msg, self.roster_msg)
+        self.watchers.intro = watch_intro(self.lobby.table, self.start_msg, self.roster_msg, self.bot_seats)
 
     def _serve_watchers(self) -> None:
         self.watchers.flush(self._log())
@@ -1055,6 +1056,7 @@ class HostNode(_Seatkeeper):
         node.on_lobby = None
         node.advertise, node.advert, node.name = False, None, transcript.roster.names[0]
         node._bots = {}
+        node.bot_seats = tuple(s for s in info.get("bots", ()) if type(s) is int)
         node.lobby = Lobby(info.get("table") or os.urandom(16), transcript.roster.size,
                            spectator_chat=node.watchers.chat, kind=transcript.roster.kind)
         node.chat_counts, node._said = {}, 0
@@ -1492,7 +1494,8 @@ class JoinNode(_Seatkeeper):
         self.primary = secrets.seat
         self.watchers.chat = self.start.spectator_chat if self.start is not None else True
         self.watchers.intro = watch_intro(self.table, self.start_msg, {"t": "roster", "keys": list(roster.keys),
-                                                                       "certs": list(roster.certs)})
+                                                                       "certs": list(roster.certs)},
+                                          self.bot_seats)
         self.emit(secrets.seat, self.peer.start())
         self._flush()
 
@@ -1738,6 +1741,7 @@ class WatchNode:
         self.raw: list[bytes] = []  # every link message received, when ``keep`` is set
         self.keep = False
         self.table = b""
+        self.bot_keys: set[bytes] = set()  # the host's bots, as the watch point says (their votes are the host's)
         self.abandon_after = ABANDON_AFTER  # no watch point answered this long: the table is gone
 
     async def run(self, host: str, port: int) -> Result:
@@ -1806,6 +1810,7 @@ class WatchNode:
             t = msg["t"]
             if t == "lobby":
                 self.table = msg["table"]
+                self.bot_keys = {s["key"] for s in msg["seats"] if s["bot"]}
             elif t == "chat" and start is not None and self.table:
                 try:
                     text = check_chat(msg, start.identities[msg["seat"]], self.table)
@@ -1856,8 +1861,10 @@ class WatchNode:
             elif t == "ended" and self.spectator is not None:
                 # the seats' signed votes, checked against the log we followed, as verify checks them
                 # (votes that do not hold say nothing: the table's close then says it ended early)
+                assert start is not None   # (the spectator is made from it)
+                bots = [s for s, key in enumerate(start.identities) if key in self.bot_keys]
                 try:
-                    ending = self.spectator.ending(msg["votes"])
+                    ending = self.spectator.ending(msg["votes"], bots)
                 except (ProtocolError, ValueError, TypeError):
                     continue
                 points = self.spectator.game.scores(self.spectator.engine)

@@ -11,8 +11,10 @@ from ankh.net.envelope import Identity
 from ankh.net.io.node import JoinNode
 from ankh.net.errors import RemoteProtocolError
 from ankh.net.leave import News, Stop, check_votes, open_vote, vote
-from ankh.net.lobby import Start, decode
+from ankh.net.lobby import Start, decode, watch_intro
 from ankh.net.peer import Spectator
+from ankh.net.transcript import Transcript
+from ankh.net.verify import verify_transcript
 
 from .star import Star, star_peers
 
@@ -258,3 +260,56 @@ def test_a_spectator_checks_the_votes_against_the_log_it_followed() -> None:
     for stop, voters in ((another_step, (0, 2)), (not_waited_for, (1, 2))):
         with pytest.raises(RemoteProtocolError):
             watcher.ending([vote(star.peers[s].protocol.secrets, stop) for s in voters])
+
+
+@pytest.fixture(scope="module")
+def finished() -> Star:
+    star = Star(star_peers(3, b"audit-spectator"))
+    star.play([RandomBot(random.Random(f"a:{s}")) for s in range(3)])
+    return star
+
+
+def test_votes_in_the_end_of_game_audit_hold_neither_for_a_spectator_nor_for_verify(finished: Star) -> None:
+    """Nobody leaves the audit (a seat that withholds its part forfeits): a
+    spectator, which follows whole steps only and so never holds the audit
+    under way, and ``ankh verify`` of a log stopped there, refuse votes that
+    say a seat left it, whichever seat they name."""
+    host = finished.peers[0]
+    t, log = host.protocol.transcript(), host.protocol.ledger.log
+    at = max(i for i, (op, _) in enumerate(log) if op["t"] == "audit")
+    watcher = Spectator(host.protocol.roster)
+    for _, frames in log[:at]:
+        watcher.feed(frames)
+    assert watcher.engine.outcome is not None            # the winner is known: the audit comes next
+    L = watcher.ledger()
+    for gone in ((1,), (2,)):
+        stop = Stop(L.index, L.basis, gone)
+        votes = [vote(finished.peers[s].protocol.secrets, stop) for s in range(3) if s not in gone]
+        with pytest.raises(RemoteProtocolError):
+            watcher.ending(votes)
+        report = verify_transcript(Transcript(t.roster, t.ops[:at], [], end=votes).to_bytes())
+        assert report.status == "violation" and "the end of the table" in str(report), str(report)
+
+
+def test_for_a_spectator_the_host_and_its_bot_are_one_voice() -> None:
+    """Red hosts with its bot at yellow; green and blue are people.  While the
+    game waits for blue, red's and its bot's votes that blue left are two of
+    the three seats left, but one voice: green refuses them, and so does a
+    spectator told which seats are the host's bots."""
+    star = paused_when(3, b"bot-votes-spectator", players=4)
+    host = star.peers[0]
+    assert host.waiting_for() == (3,)
+    step, basis = host.stop()
+    votes = [vote(star.peers[s].protocol.secrets, Stop(step, basis, (3,))) for s in (0, 1)]
+    green, _, _ = seated(star, 2)
+    green.bot_seats = (1,)
+    green._ended(votes)
+    assert str(green.result.text).startswith("aborted"), green.result.text
+    watcher = Spectator(host.protocol.roster)
+    watcher.feed(host.protocol.transcript().frames())
+    with pytest.raises(RemoteProtocolError, match="not enough of the people"):
+        watcher.ending(votes, bots=(1,))
+    assert watcher.ending(votes + [vote(star.peers[2].protocol.secrets, Stop(step, basis, (3,)))], bots=(1,))
+    seats = decode(watch_intro(b"t" * 16, {"names": ["a", "b", "c", "d"], "keys": [bytes([i]) * 32 for i in range(4)]},
+                               {}, bots=(1,))[0])["seats"]
+    assert [s["bot"] for s in seats] == [0, 1, 0, 0]     # what a watch point tells its spectators
