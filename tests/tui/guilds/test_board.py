@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ankh.core.game import get
-from ankh.core.guilds.board import DISTRICT_IDS, NUM_VERTICES, SPOT_INDEX, TOKENS
+from ankh.core.guilds.board import DISTRICT_IDS, NUM_VERTICES, SHADES_SPOT, SPOT_INDEX, TOKENS
 from ankh.tui.games.guilds import board
 from ankh.tui.games.guilds.text import district_short
 
@@ -61,3 +61,13 @@ def test_the_river_runs_without_a_gap_and_is_named_once():
         inside = lines[r][min(cols):max(cols) + 1]
         assert " " not in inside.replace("Ankh", "≈≈≈≈"), (r, inside)
     assert "\n".join(lines).count("Ankh") == 1
+
+
+def test_the_shades_as_a_spot_to_choose_is_no_second_robber():
+    s = blank()
+    s.robber = SPOT_INDEX["GRAIN:6"]
+    t = board.draw(s, spots=frozenset({SHADES_SPOT, SPOT_INDEX["ORE:8"]}))
+    assert t.plain.count("✖") == 1 and "✖6" in t.plain          # the robber, where it is
+    assert "○" in shown(t, "reverse")                           # the Shades, a spot it may go to
+    s.robber = SHADES_SPOT
+    assert board.draw(s).plain.count("✖") == 1 and "○" not in board.draw(s).plain

@@ -151,11 +151,11 @@ def draw(view, legal: frozenset[int] = frozenset(), chosen: int | None = None,
                 parts.append((f"✹{v}", "bold reverse yellow"))
             else:
                 parts.append((str(v), style))
-        if did == "SHADES":
+        if did == "SHADES":   # its spot has no number: a ring where the robber may go, ✖ where it is
             if SHADES_SPOT == spot:
-                parts.append(("✖", "bold reverse underline magenta"))
+                parts.append(("○", "bold reverse underline magenta"))
             elif SHADES_SPOT in spots:
-                parts.append(("✖", "bold reverse"))
+                parts.append(("○", "bold reverse"))
             elif robber == SHADES_SPOT:
                 parts.append(("✖", "bold reverse red"))
         width = sum(len(p) for p, _s in parts) + max(0, len(parts) - 1)
