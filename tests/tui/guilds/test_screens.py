@@ -342,3 +342,28 @@ async def test_the_thief_and_the_victim_read_which_card_went_and_the_others_read
         await until(pilot, lambda: deciding(app))
         log = str(app.screen.query_one("#g-log", Static).render())
         assert "R red steals 1 grain from Y yellow." in log       # red's log says it
+
+
+async def test_twelve_vp_with_a_hidden_vetinari_token_wins_at_once():
+    """The win is automatic at 12 VP (catan-variant.md, the decisions' table):
+    red's Vetinari token makes 12, so red's turn opens on the end screen, with
+    no option to find at the bottom of a list and no key that could pass it by."""
+    position = ("game: guilds\nplayers: 3\nseed: 4\nturn: red\nhouses yellow: V24\nhouses green: V31\n"
+                "houses red: V09 V10 V11\nvillas red: V00 V01 V02 V03\ntokens red: vetinari-2\nrolls: 6+6\n")
+    session = GameSession.from_text(position)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, EndScreen))
+        assert session.over and session.game.state.outcome.winners == (0,)
+        assert any(e.kind == "win" for e in session.log) and session.game.state.vshown[0] == 1
+
+
+def test_since_your_last_move_keeps_what_came_to_you_and_leaves_out_what_you_did():
+    from ankh.core.game import Event
+    from ankh.tui.games.guilds.panels import since
+    events = [Event("turn", 1, "turn 5: yellow"), Event("roll", 1, "yellow rolls 2+3 = 5"),
+              Event("parchment", 0, "red takes a parchment"), Event("president", 0, "red presides the ore guild"),
+              Event("build", 0, "red builds a house on V10")]
+    text = since(events, 0).plain
+    assert "Y yellow rolls 2+3 = 5." in text and "R red takes a parchment (Unseen University)." in text
+    assert "president of the ore guild" in text and "builds" not in text

@@ -121,6 +121,12 @@ def costs_at_a_glance() -> Text:
     return Text("\n".join(costs_short()))
 
 
+# Events that follow from a seat's own decision (where "since your last move" starts).
+DECIDED = frozenset({"build", "bank", "buy-gp", "offer", "answer", "trade", "robber", "assassin",
+                     "guard", "dev", "parchments", "refresh", "promote", "fix", "discard", "show",
+                     "library", "laboratory", "palace", "start"})
+
+
 def log_lines(events, viewer: int | None, stolen=None) -> Text:
     """The log in the player's words (``stolen``: as :func:`text.describe` takes it)."""
     t = Text()
@@ -135,9 +141,10 @@ def log_lines(events, viewer: int | None, stolen=None) -> Text:
 
 
 def since(events, viewer: int | None, stolen=None) -> Text:
-    """What the others did since your last move (turn headings, your dice and what
-    they brought you kept)."""
-    shown = [e for e in events if e.seat != viewer or e.kind in ("steal", "produce", "turn", "roll")]
+    """What happened since your last move: all but what you did yourself (your
+    dice, what they and the buildings brought you, a steal, a presidency are
+    kept)."""
+    shown = [e for e in events if e.seat != viewer or e.kind not in DECIDED]
     if not shown:
         return Text(_("Nothing yet."), style="dim")
     return log_lines(shown, viewer, stolen)

@@ -21,13 +21,11 @@ from ankh.tui.widgets.choices import Choices
 from ankh.tui.widgets.stepper import Stepper
 
 from . import board, panels
+from .panels import DECIDED
 from .text import amount, describe, kind_name, offer_text, option_text, option_vertex, prompt_text
 
 WIDE = (120, 34)
-# Events that follow from a seat's own decision (where "since your last move" starts).
-DECIDED = frozenset({"build", "bank", "buy-gp", "offer", "answer", "trade", "robber", "assassin",
-                     "guard", "dev", "parchments", "refresh", "promote", "fix", "discard", "show",
-                     "library", "laboratory", "palace", "start"})
+WIN = ("win",)   # the option that shows the Vetinari tokens making 12 VP
 
 
 def layout_for(width: int, height: int) -> str:
@@ -202,6 +200,8 @@ class GameScreen(PlayScreen):
             since = self._last_own_move(me)
             self._set("#g-since", panels.since(log[since:], me, stolen))
             if self.decision_is_new(d):
+                if WIN in d.options:   # claimed at once: the rules' win is automatic at 12 VP
+                    self.call_later(self._claim_win)
                 self._new_decision(d, log[since:])
             self._tell_news()
             self._tell_chat()
@@ -377,6 +377,14 @@ class GameScreen(PlayScreen):
         if self.is_mounted and not self.typed and event.option_index < len(self._options):
             option = self._options[event.option_index]
             self._draw_map(self.view, self.decision(), option_vertex(option), option)
+
+    def _claim_win(self) -> None:
+        """Show the Vetinari tokens that make 12 VP and win, as soon as they do
+        (no key to press, none to miss: the option came last in the list)."""
+        d = self.decision()
+        if d is not None and WIN in d.options and not self._handing_over:
+            self.session.choose(WIN)
+            self.pump()
 
     def _answer(self, option: tuple) -> None:
         if self.decision() is None or self.guarded():
