@@ -245,7 +245,7 @@ def prompt_text(view, decision) -> str:
         return _("Who do you trade with? (they accepted or countered)")
     if k == "discard":
         n = re.search(r"\d+", decision.prompt)
-        return _("A 7: discard {n} card(s) (you hold more than 7).").format(n=n.group() if n else "?")
+        return _("A 7: {n} card(s) left to discard (you held more than 7).").format(n=n.group() if n else "?")
     return _(PROMPTS.get(decision.prompt, decision.prompt)) if decision.prompt in PROMPTS else decision.prompt
 
 
