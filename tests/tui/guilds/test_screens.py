@@ -367,3 +367,18 @@ def test_since_your_last_move_keeps_what_came_to_you_and_leaves_out_what_you_did
     text = since(events, 0).plain
     assert "Y yellow rolls 2+3 = 5." in text and "R red takes a parchment (Unseen University)." in text
     assert "president of the ore guild" in text and "builds" not in text
+
+
+def test_the_palace_says_which_of_your_points_you_choose():
+    """One point per building, chosen in turn; after two in a guild it is no
+    longer offered and the options move up: the prompt counts the points."""
+    from ankh.tui.games.guilds.text import prompt_text
+    session = GameSession.from_text("game: guilds\nplayers: 3\nseed: 11\nrolls: 6+6\nturn: red\n"
+                                    "houses red: V12 V13 V18\nhouses yellow: V22 V24\nhouses green: V27 V36\n")
+    said = []
+    for _ in range(3):
+        d = session.next().decision
+        said.append(prompt_text(session.view(), d))
+        session.choose(("gp", 1) if ("gp", 1) in d.options else d.options[0])   # lumber, lumber, then brick
+    assert [s.split("number ")[1][0] for s in said] == ["1", "2", "3"], said
+    assert "at most 2 in one guild" in said[2]

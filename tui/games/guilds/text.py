@@ -246,6 +246,9 @@ def prompt_text(view, decision) -> str:
     if k == "discard":
         n = re.search(r"\d+", decision.prompt)
         return _("A 7: {n} card(s) left to discard (you held more than 7).").format(n=n.group() if n else "?")
+    if k == "palace":   # one point per building, in turn: say which (the options change as guilds fill)
+        n = 1 + sum(1 for q, _g in view.palace if q == decision.seat)
+        return _("The Palace: choose a guild for your point number {n} (at most 2 in one guild).").format(n=n)
     return _(PROMPTS.get(decision.prompt, decision.prompt)) if decision.prompt in PROMPTS else decision.prompt
 
 
@@ -257,7 +260,6 @@ PROMPTS = {
     "show one of your cards to the Beggars' Guild": N_("Show one of your cards to the Beggars' Guild."),
     "give a card for 2 parchments at the Library?": N_("Give a card for 2 parchments at the Library?"),
     "take a resource of your choice from the Laboratory": N_("Take a resource of your choice from the Laboratory."),
-    "choose a guild for a Palace point": N_("Choose a guild for a Palace point."),
     "move the robber, hire an assassin, or neither": N_("A 7: move the robber, hire an assassin, or neither."),
     "steal from whom?": N_("Steal from whom?"),
     "offer which cards?": N_("Offer which cards?"),
