@@ -39,7 +39,11 @@ async def test_the_seats_left_see_who_is_gone_and_e_ends_the_table(tmp_path: Pat
             await play_first_options(pilot, session, lambda: session.peer is not None and session.peer.engine.turn >= 3)
             two.kill()                                              # green leaves for good
             await play_first_options(pilot, session, lambda: session.can_end_table)
-            line = status_line(app)
+            for _ in range(100):              # the screen draws the table's news on its next refresh
+                line = status_line(app)
+                if "e ends the table now" in line:
+                    break
+                await pilot.pause(0.05)
             assert "green gone for" in line and "e ends the table now" in line, line
             assert len(line.rstrip()) <= 80
             bound = app.screen.active_bindings.get("e")              # the footer offers it
