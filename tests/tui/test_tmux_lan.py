@@ -26,6 +26,20 @@ def ankh_in_tmux(home, status, *args: str, name: str | None = None) -> Terminal:
     return Terminal(f"sh -c {shlex.quote(command)}", 80, 24)
 
 
+def ready_and_compare_fingerprints(host: Terminal, guest: Terminal) -> str:
+    """Both players press Ctrl+R (ready) in the lobby; the table fingerprint then
+    shows on both screens, the same five groups: returned."""
+    guest.keys("C-r")
+    host.keys("C-r")
+    prints = []
+    for term in (host, guest):
+        screen = term.wait_for("Table fingerprint", "The same on every screen?", timeout=30)
+        lines = screen.splitlines()
+        prints.append(lines[next(i for i, line in enumerate(lines) if "Table fingerprint" in line) + 1].strip("█ "))
+    assert prints[0] == prints[1] and len(prints[0].split()) == 5, prints
+    return prints[0]
+
+
 def fingerprint(screen: str) -> str:
     m = re.search(r"(\d{4} \d{4} \d{4} \d{4} \d{4})", screen)
     assert m, screen
@@ -52,16 +66,9 @@ def test_two_terminals_find_each_other_and_play(tmp_path):
         guest.keys(*["Down"] * ours, "Enter")
         guest.wait_for("not ready", timeout=20)
         host.wait_for("not ready")
-        guest.keys("C-r")
-        host.keys("C-r")
         # The deal waits while the players compare the table fingerprint: the
         # same words on both screens, until each confirms it.
-        prints = []
-        for term in (host, guest):
-            screen = term.wait_for("Table fingerprint", "The same on every screen?", timeout=30)
-            lines = screen.splitlines()
-            prints.append(lines[next(i for i, line in enumerate(lines) if "Table fingerprint" in line) + 1].strip("█ "))
-        assert prints[0] == prints[1] and len(prints[0].split()) == 5, prints
+        shown = ready_and_compare_fingerprints(host, guest)
         time.sleep(3)
         assert "Turn" not in host.screen() and "Table fingerprint" in host.screen()   # still there to read
         guest.keys("C-r")
@@ -73,7 +80,7 @@ def test_two_terminals_find_each_other_and_play(tmp_path):
             screen = term.wait_for("Turn", "Dolly Sisters", timeout=40)   # the game screen, whoever goes first
             shots[name] = screen
             term.keys("p")
-            term.wait_for(f"Table fingerprint: {prints[0]}")
+            term.wait_for(f"Table fingerprint: {shown}")
             term.keys("m")
         # Play a few decisions on whichever screen has one; both stay in step.
         deadline = time.monotonic() + 120

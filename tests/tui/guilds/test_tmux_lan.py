@@ -17,7 +17,7 @@ import uuid
 import pytest
 
 from ..terminal import Terminal, table_rows
-from ..test_tmux_lan import ankh_in_tmux
+from ..test_tmux_lan import ankh_in_tmux, ready_and_compare_fingerprints
 
 GAME = "The Guilds of Ankh-Morpork"
 
@@ -92,14 +92,7 @@ def test_two_terminals_play_the_guild_game_watched_and_a_killed_guest_comes_back
         guest.keys(*["Down"] * ours, "Enter")
         guest.wait_for(f"The table  ·  {GAME}", "not ready", timeout=20)
         host.wait_for("not ready")
-        guest.keys("C-r")
-        host.keys("C-r")
-        prints = []
-        for term in (host, guest):
-            screen = term.wait_for("Table fingerprint", "The same on every screen?", timeout=30)
-            lines = screen.splitlines()
-            prints.append(lines[next(i for i, line in enumerate(lines) if "Table fingerprint" in line) + 1].strip("█ "))
-        assert prints[0] == prints[1] and len(prints[0].split()) == 5, prints
+        ready_and_compare_fingerprints(host, guest)
         guest.keys("C-r")
         host.keys("C-r")
         for term in (host, guest):
