@@ -116,6 +116,17 @@ def check_votes(roster: Roster, votes: Iterable[bytes], *, step: int, basis: byt
     return Ending(stop, tuple(voters[i] for i in order), tuple(kept[i] for i in order))
 
 
+def check_agreement(roster: Roster, votes: Iterable[bytes], *, step: int, basis: bytes,
+                    waited: Iterable[int] | None, bots: Iterable[int]) -> Ending:
+    """:func:`check_votes`, and more than half of the people still there among
+    the voters (the host's ``bots`` are its one voice): how a seat or a
+    spectator takes an ending the host sends it."""
+    ending = check_votes(roster, votes, step=step, basis=basis, waited=waited)
+    if not people_agreed(ending, roster.size, bots):
+        raise RemoteProtocolError("the host's bots voted, but not enough of the people still there")
+    return ending
+
+
 def people_agreed(ending: Ending, seats: int, bots: Iterable[int]) -> bool:
     """Did more than half of the people still there agree?  The host (seat 0)
     speaks for the bots it seats: their votes are its own, not more voices (a

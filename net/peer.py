@@ -39,7 +39,7 @@ from .deck import DeckSpec, unlock
 from .errors import Divergence, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .evidence import proven
 from .envelope import HEADER_LEN, Envelope, open_frame, unpack_strict
-from .leave import Ending, check_votes, people_agreed
+from .leave import Ending, check_agreement
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
 from .ops import (
     SEQUENTIAL, Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShowSlots, ShuffleDeck, StealCard, Sync,
@@ -784,10 +784,7 @@ class Spectator(Driver):
         one voice with the host, as the seats count them (RemoteProtocolError
         if they do not hold)."""
         L = self._ledger
-        ending = check_votes(L.roster, votes, step=L.index, basis=L.basis, waited=waited_at_stop(L, self))
-        if not people_agreed(ending, L.roster.size, bots):
-            raise RemoteProtocolError("the host's bots voted, but not enough of the people still there")
-        return ending
+        return check_agreement(L.roster, votes, step=L.index, basis=L.basis, waited=waited_at_stop(L, self), bots=bots)
 
     @property
     def steps_followed(self) -> int:

@@ -31,7 +31,7 @@ from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..hub import Hub
 from ..leave import (
-    GONE_AFTER, MOVE_CLOCK, Ending, News, OwnClock, Patience, Stop, check_votes, describe_ending, people_agreed, vote,
+    GONE_AFTER, MOVE_CLOCK, Ending, News, OwnClock, Patience, Stop, check_agreement, check_votes, describe_ending, vote,
 )
 from ..lobby import (
     CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
@@ -1394,9 +1394,8 @@ class JoinNode(_Seatkeeper):
         try:
             if self.peer.phase == AUDIT:
                 raise RemoteProtocolError("the game is over and in its audit: nobody leaves it, a seat forfeits")
-            ending = check_votes(roster, votes, step=step, basis=basis, waited=self.peer.waiting_for())
-            if not people_agreed(ending, roster.size, self.bot_seats):
-                raise RemoteProtocolError("the host's bots voted, but not enough of the people still there")
+            ending = check_agreement(roster, votes, step=step, basis=basis, waited=self.peer.waiting_for(),
+                                     bots=self.bot_seats)
             if self.peer.me in ending.stop.gone:  # the votes say we left: our own clock says whether we did
                 assert self.start is not None
                 why = self.clock.contradicts(time.monotonic(), ending.stop, self.start.gone_after,
