@@ -136,6 +136,10 @@ class Watchers:
         if seen == self._seen:
             return
         self._seen = seen
+        self._wake()
+
+    def _wake(self) -> None:
+        """Every feeder waiting for news looks again."""
         if self._news is not None:
             self._news.set()
             self._news = None
@@ -144,9 +148,7 @@ class Watchers:
         """The table's last word (the signed votes that ended it): each spectator
         gets it once it holds the whole log, which it is checked against."""
         self.last = message
-        if self._news is not None:
-            self._news.set()
-            self._news = None
+        self._wake()
 
     async def settle(self, within: float = SETTLE) -> None:
         """The game is over: until every spectator took the whole log (and the
