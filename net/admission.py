@@ -1,19 +1,27 @@
 """Who may hold a link to a listening seat (sans-I/O): strangers cannot
-exhaust the host.
+exhaust the host, nor keep a player out.
 
-Every link is one of three kinds, counted apart:
+Every link is one of four kinds, counted apart:
 
-- a **stranger**: accepted, but it has not yet proved a key and said what it
-  wants (``join``, ``rejoin`` or ``watch``).  Strangers are few (``pending``
-  in all, ``pending_per_address`` from one address) and short-lived (the
-  I/O shell closes one that does not finish in time).  When the strangers'
-  room is full, the oldest stranger makes way for the newcomer: a real
-  player's handshake takes milliseconds, so a flood of idle links cannot
-  keep it out, only push out other idle links.
+- a **stranger**: accepted, but it has done no work we can check yet (no
+  handshake).  Strangers are few (``pending`` in all, ``pending_per_address``
+  from one address, ``pending_per_prefix`` from one network: an IPv4 /24, an
+  IPv6 /48) and short-lived (the I/O shell closes one that does not finish in
+  time).  When a room is full, a newcomer is never refused: the oldest
+  stranger of the **busiest** address in that room makes way for it (of the
+  newcomer's own address when that address is at its bound).  A flood holds
+  many links from its addresses and a player holds one, so the flood's links
+  go first, whatever their rate.
+- a **caller**: a stranger that has proved a key (its handshake is done) but
+  not yet said what it wants (``join``, ``rejoin`` or ``watch``).  Callers
+  have a room of their own, bounded as the strangers' is and shared out the
+  same way, and no stranger ever pushes one out: a flood of links that never
+  send a byte cannot evict a player whose handshake is done.
 - a **spectator**: at most ``spectators`` in all, and ``per_address`` from
   one address (an IPv6 address counts by its /64: one machine holds many).
-- a **seat**: a player of the table.  Seats never compete with strangers or
-  spectators: the room kept for them (``seats_kept``) is outside both.
+- a **seat**: a player of the table (or, for an SSH server, a logged-in
+  connection).  Seats never compete with strangers or spectators: the room
+  kept for them (``seats_kept``) is outside both.
 
 ``Door.for_descriptors(limit)`` sizes the door to a process's limit of open
 files, so that links can never take the descriptors the seats, the saves
@@ -24,14 +32,16 @@ from __future__ import annotations
 
 import ipaddress
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .errors import Words
 
 MAX_LINKS = 1024          # links a seat's process holds at most, of every kind
 SEATS_KEPT = 16           # room kept for seats (four seats, each coming back on a new link)
-PENDING = 64              # strangers at once
+PENDING = 64              # strangers at once (and callers at once, in a room of their own)
 PENDING_PER_ADDRESS = 32  # strangers from one address at once (a spectators' process, an SSH server's players)
+PENDING_PER_PREFIX = 48   # strangers from one network at once (an IPv4 /24, an IPv6 /48)
 PER_ADDRESS = 64          # spectators from one address
 FD_HEADROOM = 64          # descriptors left for everything but links (files, discovery, the terminal)
 ACCEPT_BURST = 32         # connections a server accepts at once, before its door has seen them
@@ -41,19 +51,88 @@ TOO_MANY_FROM_YOU = Words("too many connections from your address")
 TOO_MANY_SPECTATORS = Words("this table has as many spectators as it can serve")
 
 
-def address_key(host: str | None) -> str:
-    """What counts as one address: an IPv4 address (IPv4-mapped IPv6 too), or an IPv6 /64."""
+def _ip(host: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     if not host:
-        return "?"
+        return None
     try:
         ip = ipaddress.ip_address(host.split("%", 1)[0])
     except ValueError:
-        return host
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+def address_key(host: str | None) -> str:
+    """What counts as one address: an IPv4 address (IPv4-mapped IPv6 too), or an IPv6 /64."""
+    ip = _ip(host)
+    if ip is None:
+        return host or "?"
     if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
         return str(ipaddress.IPv6Network((ip, 64), strict=False))
     return str(ip)
+
+
+def prefix_key(host: str | None) -> str:
+    """What counts as one network: an IPv4 /24, an IPv6 /48."""
+    ip = _ip(host)
+    if ip is None:
+        return host or "?"
+    bits = 48 if isinstance(ip, ipaddress.IPv6Address) else 24
+    return str(ipaddress.ip_network((ip, bits), strict=False))
+
+
+class _Room:
+    """Links waiting in one room (strangers, or callers), oldest first, with
+    their address and network; when full, the busiest address makes way."""
+
+    def __init__(self, size: int, per_address: int, per_prefix: int) -> None:
+        self.size = size
+        self.per_address = per_address
+        self.per_prefix = per_prefix
+        self.links: dict[object, tuple[str, str]] = {}   # ticket -> (address, network), oldest first
+        self.by_address: Counter[str] = Counter()
+        self.by_prefix: Counter[str] = Counter()
+
+    def __contains__(self, ticket: object) -> bool:
+        return ticket in self.links
+
+    def __len__(self) -> int:
+        return len(self.links)
+
+    def add(self, ticket: object, where: tuple[str, str]) -> list[object]:
+        """Take ``ticket`` in; returns the links that made way for it."""
+        address, prefix = where
+        evicted = []
+        while self.links and (self.by_address[address] >= self.per_address
+                              or self.by_prefix[prefix] >= self.per_prefix
+                              or len(self.links) >= self.size):
+            if self.by_address[address] >= self.per_address:
+                victim = self._oldest(lambda a, _p: a == address)
+            elif self.by_prefix[prefix] >= self.per_prefix:
+                busiest = max((a for a, p in self.links.values() if p == prefix), key=self.by_address.__getitem__)
+                victim = self._oldest(lambda a, _p: a == busiest)
+            else:
+                busiest = max(self.by_address, key=self.by_address.__getitem__)
+                victim = self._oldest(lambda a, _p: a == busiest)
+            self.remove(victim)
+            evicted.append(victim)
+        self.links[ticket] = where
+        self.by_address[address] += 1
+        self.by_prefix[prefix] += 1
+        return evicted
+
+    def _oldest(self, matches: Callable[[str, str], bool]) -> object:
+        return next(t for t, (a, p) in self.links.items() if matches(a, p))
+
+    def remove(self, ticket: object) -> tuple[str, str] | None:
+        where = self.links.pop(ticket, None)
+        if where is not None:
+            for counter, key in ((self.by_address, where[0]), (self.by_prefix, where[1])):
+                counter[key] -= 1
+                if not counter[key]:
+                    del counter[key]
+        return where
 
 
 @dataclass
@@ -61,44 +140,51 @@ class Door:
     """The counts of a listening seat's links, and the decisions on them.
     ``Door`` holds tickets (any object the shell chooses: one per link)."""
 
-    spectators: int = MAX_LINKS - SEATS_KEPT - PENDING
+    spectators: int = MAX_LINKS - SEATS_KEPT - 2 * PENDING
     pending: int = PENDING
     pending_per_address: int = PENDING_PER_ADDRESS
     per_address: int = PER_ADDRESS
-    _strangers: dict[object, str] = field(default_factory=dict)   # ticket -> address key, oldest first
+    pending_per_prefix: int = PENDING_PER_PREFIX
     _watching: dict[object, str] = field(default_factory=dict)
     _seated: set[object] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        per_prefix = min(self.pending_per_prefix, self.pending)
+        self._strangers = _Room(self.pending, self.pending_per_address, per_prefix)
+        self._callers = _Room(self.pending, self.pending_per_address, per_prefix)
 
     @classmethod
     def for_descriptors(cls, limit: int, most: int = MAX_LINKS) -> Door:
         """A door for a process that may open ``limit`` files."""
         links = max(SEATS_KEPT + 8, min(most, limit - FD_HEADROOM - ACCEPT_BURST))
         pending = max(4, min(PENDING, links // 8))
-        return cls(spectators=max(1, links - SEATS_KEPT - pending), pending=pending)
+        return cls(spectators=max(1, links - SEATS_KEPT - 2 * pending), pending=pending,
+                   pending_per_prefix=max(pending * 3 // 4, 2))
 
     @property
     def links(self) -> int:
-        return len(self._strangers) + len(self._watching) + len(self._seated)
+        return len(self._strangers) + len(self._callers) + len(self._watching) + len(self._seated)
 
-    def arrive(self, ticket: object, host: str | None) -> tuple[str | None, list[object]]:
-        """A new link from ``host``: (why it is refused or None, the older
-        strangers the shell must close to make room for it)."""
-        key = address_key(host)
-        if sum(1 for k in self._strangers.values() if k == key) >= self.pending_per_address:
-            return TOO_MANY_FROM_YOU, []
-        evicted = []
-        while len(self._strangers) >= self.pending:
-            oldest = next(iter(self._strangers))
-            del self._strangers[oldest]
-            evicted.append(oldest)
-        self._strangers[ticket] = key
-        return None, evicted
+    def arrive(self, ticket: object, host: str | None) -> list[object]:
+        """A new link from ``host`` (never refused): the older strangers the
+        shell must close to make room for it."""
+        return self._strangers.add(ticket, (address_key(host), prefix_key(host)))
+
+    def proven(self, ticket: object) -> list[object]:
+        """The stranger has done work we can check (its handshake): it is a
+        caller now, out of the strangers' reach.  Returns the older callers
+        the shell must close to make room for it."""
+        where = self._strangers.remove(ticket)
+        if where is None:
+            return []
+        return self._callers.add(ticket, where)
 
     def watch(self, ticket: object) -> str | None:
-        """The stranger asks to watch: why not, or None (it is a spectator now)."""
-        key = self._strangers.pop(ticket, None)
-        if key is None:
+        """The stranger or caller asks to watch: why not, or None (it is a spectator now)."""
+        where = self._callers.remove(ticket) or self._strangers.remove(ticket)
+        if where is None:
             return TOO_MANY
+        key = where[0]
         if len(self._watching) >= self.spectators:
             return TOO_MANY_SPECTATORS
         if Counter(self._watching.values())[key] >= self.per_address:
@@ -107,14 +193,20 @@ class Door:
         return None
 
     def sit(self, ticket: object) -> None:
-        """The stranger is a player of the table (the lobby decides whether it sits)."""
-        self._strangers.pop(ticket, None)
+        """The stranger or caller is a player of the table (the lobby decides
+        whether it sits; for an SSH server, it has logged in)."""
+        self._callers.remove(ticket)
+        self._strangers.remove(ticket)
         self._seated.add(ticket)
 
     def is_stranger(self, ticket: object) -> bool:
         return ticket in self._strangers
 
+    def is_caller(self, ticket: object) -> bool:
+        return ticket in self._callers
+
     def leave(self, ticket: object) -> None:
-        self._strangers.pop(ticket, None)
+        self._strangers.remove(ticket)
+        self._callers.remove(ticket)
         self._watching.pop(ticket, None)
         self._seated.discard(ticket)

@@ -26,10 +26,15 @@ dropped connection ends its child (SIGHUP, then SIGTERM, then SIGKILL): for
 the table that is a dropped link, and the seat's journal is on disk.
 
 The server is bounded: a terminal is at most ``MAX_COLUMNS`` by ``MAX_ROWS``
-whatever size the client asks for; one key (or one guest's address) holds at
-most ``per_key`` sessions and the server ``max_sessions`` in all (and
-``4 * max_sessions`` connections, logged in or not); a connection that logs
-in has ``login_timeout`` seconds to do so, and one that holds no session for
+whatever size the client asks for; one key (or one guest's address, an IPv6
+/64) holds at most ``per_key`` sessions and the server ``max_sessions`` in all,
+of which guests hold at most half: the rest is kept for players with a key.
+Connections that have not logged in pass the same door as a table's links
+(:class:`ankh.net.admission.Door`): bounded per address, per network and in
+all, the busiest address's oldest making way for a newcomer, and one whose key
+exchange is done out of reach of those that have sent nothing; so a flood of
+idle sockets never keeps a key holder out.  A connection that logs in has
+``login_timeout`` seconds to do so, and one that holds no session for
 ``no_session_timeout`` seconds is closed.  A player over SSH joins only the
 tables found on the network or the addresses the operator allows
 (``allow_join``: see :func:`ankh.net.home.ssh_may_join`), so that the
@@ -59,6 +64,7 @@ import asyncssh
 from asyncssh.public_key import decode_ssh_public_key
 
 from .. import home
+from ..admission import Door, address_key
 from ..errors import Words
 from ..home import ENV_BACK, ENV_SSH, ENV_SSH_JOIN
 
@@ -71,6 +77,11 @@ PER_KEY = 3                    # sessions one key (or one guest's address) holds
 LOGIN_TIMEOUT = 30.0           # seconds a connection has to log in
 NO_SESSION_TIMEOUT = 60.0      # seconds a logged-in connection may hold no session
 TOO_MANY_SESSIONS = Words("this server runs as many sessions as it can; try again later")
+TOO_MANY_GUESTS = Words("this server keeps its other sessions for players with a key; try again later, "
+                        "or log in with a key")
+GUEST = "guest@"               # a guest's session belongs to its address (an IPv6 /64)
+LOGIN_ROOM = 8                 # connections not yet logged in, for each session the server runs
+LOGIN_PER_ADDRESS = 16         # of those, from one address (an IPv6 /64) at once
 GUEST_GRACE = 600.0            # seconds a dropped guest's home waits for them (a game on the network under way)
 CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"  # a guest's code: no 0/o, 1/l/i to misread
 CODE_LENGTH = 8
@@ -133,10 +144,9 @@ class _Auth(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         conn.set_extra_info(ankh_player=self.player, ankh_auth=self)
-        if len(self.server.connections) >= 4 * self.server.max_sessions:
-            conn.close()  # too many at once: no work is done for this one
-            return
+        peer = conn.get_extra_info("peername")
         self.server.connections.add(self)
+        self.server.make_way(self.server.door.arrive(self, peer[0] if peer else None))
         # asyncssh asks validate_public_key about a key *before* checking its
         # signature: the key is remembered here, once the signature checked.
         check = conn.validate_public_key
@@ -154,11 +164,14 @@ class _Auth(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server.connections.discard(self)
+        self.server.door.leave(self)
         if self._idle is not None:
             self._idle.cancel()
 
     def begin_auth(self, username: str) -> bool:
         self.player.username = username
+        # Its key exchange is done: work a flood of idle sockets does not do.
+        self.server.make_way(self.server.door.proven(self))
         return True  # ask, so that a client with a key offers it
 
     def public_key_auth_supported(self) -> bool:
@@ -183,6 +196,7 @@ class _Auth(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self.player.key = self._proven
+        self.server.door.sit(self)
         self._no_session()
 
     def session_began(self) -> None:
@@ -227,6 +241,9 @@ class SshServer:
         self.login_timeout = login_timeout
         self.allow_join = list(allow_join)
         self.connections: set[_Auth] = set()
+        room = LOGIN_ROOM * max_sessions
+        self.door = Door(spectators=0, pending=room, pending_per_address=min(room, LOGIN_PER_ADDRESS),
+                         pending_per_prefix=max(room * 3 // 4, 1))
         self.sessions: set[_Session] = set()
         self.guest_grace = GUEST_GRACE
         self.kept: dict[str, tuple[Path, asyncio.TimerHandle]] = {}  # code -> a dropped guest's home, waiting
@@ -292,10 +309,24 @@ class SshServer:
         if home_dir is not None:
             shutil.rmtree(home_dir, ignore_errors=True)
 
+    def make_way(self, evicted: list[object]) -> None:
+        """Close the connections that made way for newer ones at the door."""
+        for auth in evicted:
+            if isinstance(auth, _Auth) and auth.conn is not None:
+                auth.conn.abort()
+
+    @property
+    def guest_sessions(self) -> int:
+        """Sessions guests may hold at once: half the server's, the rest kept for keys."""
+        return max(1, self.max_sessions // 2)
+
     def refusal(self, owner: str) -> str | None:
         """Why a new session of ``owner`` (a key, or a guest's address) is refused, or None."""
         if len(self.sessions) >= self.max_sessions:
             return TOO_MANY_SESSIONS
+        if owner.startswith(GUEST) and sum(1 for s in self.sessions if s.owner.startswith(GUEST)) \
+                >= self.guest_sessions:
+            return TOO_MANY_GUESTS
         mine = sum(1 for s in self.sessions if s.owner == owner)
         if mine >= self.per_key:
             return Words("you have {n} sessions open here already; close one first", n=mine)
@@ -307,7 +338,7 @@ class SshServer:
         session = _Session(self, process, player)
         who = f"{player.username!r} " + (f"with key {player.fingerprint}" if player.key else "as a guest")
         peer = process.get_extra_info("peername") or ("?", 0)
-        session.owner = player.key_id if player.key is not None else f"guest@{peer[0]}"
+        session.owner = player.key_id if player.key is not None else GUEST + address_key(peer[0])
         refused = self.refusal(session.owner)
         if refused is not None:
             self.log(f"{who} from {peer[0]} refused: {refused}")

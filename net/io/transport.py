@@ -335,11 +335,11 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
     with one socket and so one port.
 
     ``door`` (default: one sized to this process's limit of open files) says
-    which links may come in: one it refuses is dropped at once, before any
-    work is done for it.  Each connection's ``ticket`` is its place at the
-    door; the callee tells the door what the peer turned out to be
-    (``door.watch``, ``door.sit``), and the door forgets it when
-    ``on_connection`` returns.
+    which links make way for a newcomer (older strangers from the busiest
+    address; a link whose handshake is done is out of the strangers' reach).
+    Each connection's ``ticket`` is its place at the door; the callee tells
+    the door what the peer turned out to be (``door.watch``, ``door.sit``),
+    and the door forgets it when ``on_connection`` returns.
 
     ``on_connection(conn)`` is called (and awaited when it is a coroutine) for
     each peer once its identity is proved; the callee owns the connection.
@@ -349,18 +349,15 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
     door = door if door is not None else Door.for_descriptors(open_files_limit())
     links: dict[object, Connection] = {}  # by ticket, until on_connection returns
 
-    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        ticket = object()
-        peer = writer.get_extra_info("peername")
-        why, evicted = door.arrive(ticket, peer[0] if peer else None)
-        if why is not None:
-            writer.transport.abort()
-            if on_refused is not None:
-                on_refused(tuple(peer) if peer else None, why)
-            return
+    def make_way(evicted: list[object]) -> None:
         for old in evicted:
             if old in links:
                 links.pop(old).close(Words("made way for a newer connection"))
+
+    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        ticket = object()
+        peer = writer.get_extra_info("peername")
+        make_way(door.arrive(ticket, peer[0] if peer else None))
         _tune(writer)
         link = Link(False, identity, prologue)
         conn = Connection(link, reader, writer, keepalive=keepalive, dead_after=dead_after)
@@ -376,6 +373,7 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
             except asyncio.CancelledError:
                 conn.close(Words("shutting down"))
                 return
+            make_way(door.proven(ticket))
             result = on_connection(conn)
             if inspect.isawaitable(result):
                 try:

@@ -5,19 +5,64 @@ from __future__ import annotations
 
 from ankh.net.admission import (
     ACCEPT_BURST, FD_HEADROOM, SEATS_KEPT, TOO_MANY_FROM_YOU, TOO_MANY_SPECTATORS, Door, address_key,
+    prefix_key,
 )
 
 
-def test_strangers_from_one_address_are_bounded_and_the_oldest_make_way() -> None:
+def test_a_full_address_makes_way_from_its_own_oldest_strangers() -> None:
     door = Door(spectators=10, pending=4, pending_per_address=2, per_address=3)
-    assert door.arrive("a1", "10.0.0.1") == (None, [])
-    assert door.arrive("a2", "10.0.0.1") == (None, [])
-    assert door.arrive("a3", "10.0.0.1") == (TOO_MANY_FROM_YOU, [])   # its own address is full
-    assert door.arrive("b1", "10.0.0.2") == (None, [])
-    assert door.arrive("c1", "10.0.0.3") == (None, [])
-    # The strangers' room is full: the oldest one makes way for the newcomer.
-    assert door.arrive("d1", "10.0.0.4") == (None, ["a1"])
-    assert not door.is_stranger("a1") and door.is_stranger("d1")
+    assert door.arrive("a1", "10.0.0.1") == []
+    assert door.arrive("a2", "10.0.0.1") == []
+    assert door.arrive("a3", "10.0.0.1") == ["a1"]   # its own address is full: its oldest goes
+    assert door.arrive("b1", "10.0.0.2") == []
+    assert door.arrive("c1", "10.0.0.3") == []
+    # The strangers' room is full: the busiest address (10.0.0.1, two links) makes way,
+    # not the oldest link in the room.
+    assert door.arrive("d1", "10.0.0.4") == ["a2"]
+    assert not door.is_stranger("a2") and door.is_stranger("b1") and door.is_stranger("d1")
+
+
+def test_a_flood_from_many_addresses_never_pushes_out_a_lone_player() -> None:
+    """32 addresses each open links without end; a player's one link, among
+    them, is never the one that makes way (its address holds the fewest)."""
+    door = Door(spectators=10, pending=64, pending_per_address=32, per_address=3, pending_per_prefix=48)
+    door.arrive("player", "127.0.0.1")
+    for i in range(20000):
+        evicted = door.arrive(("flood", i), f"127.0.0.{2 + i % 32}")
+        assert "player" not in evicted
+    assert door.is_stranger("player")
+
+
+def test_one_network_is_bounded_and_its_busiest_address_makes_way() -> None:
+    door = Door(spectators=10, pending=10, pending_per_address=10, per_address=3, pending_per_prefix=4)
+    for i in range(3):
+        door.arrive(f"x{i}", "192.0.2.7")
+    door.arrive("y", "192.0.2.8")
+    door.arrive("z", "198.51.100.1")            # another network: not counted with them
+    assert door.arrive("w", "192.0.2.9") == ["x0"]
+    assert door.is_stranger("y") and door.is_stranger("z")
+
+
+def test_a_link_whose_handshake_is_done_is_out_of_the_strangers_reach() -> None:
+    door = Door(spectators=10, pending=4, pending_per_address=4, per_address=3)
+    door.arrive("joiner", "10.0.0.9")
+    assert door.proven("joiner") == []
+    assert door.is_caller("joiner") and not door.is_stranger("joiner")
+    for i in range(1000):   # a flood of links that never speak, from one address and from many
+        assert "joiner" not in door.arrive(i, f"10.0.{i % 3}.1")
+    assert door.is_caller("joiner")
+    door.sit("joiner")
+    assert not door.is_caller("joiner")
+
+
+def test_callers_share_their_own_room_as_strangers_do() -> None:
+    door = Door(spectators=10, pending=3, pending_per_address=3, per_address=3)
+    for t, host in (("a1", "10.0.0.1"), ("a2", "10.0.0.1"), ("b", "10.0.0.2")):
+        door.arrive(t, host)
+        door.proven(t)
+    door.arrive("c", "10.0.0.3")
+    assert door.proven("c") == ["a1"]   # the busiest address's oldest caller
+    assert door.watch("c") is None      # a caller that asks to watch is a spectator
 
 
 def test_spectators_are_bounded_in_all_and_by_address_and_seats_are_not() -> None:
@@ -41,11 +86,13 @@ def test_one_ipv6_machine_counts_as_one_address() -> None:
     assert address_key("fe80::1%eth0") == "fe80::/64"
     assert address_key("::ffff:10.0.0.7") == "10.0.0.7"
     assert address_key("10.0.0.7") != address_key("10.0.0.8")
+    assert prefix_key("10.0.0.7") == prefix_key("10.0.0.8") == "10.0.0.0/24"
+    assert prefix_key("2001:db8:1:2::1") == prefix_key("2001:db8:1:ffff::1") == "2001:db8:1::/48"
 
 
 def test_the_door_fits_the_open_files_limit() -> None:
     for limit in (128, 256, 1024, 20000):
         door = Door.for_descriptors(limit)
-        links = door.spectators + door.pending + SEATS_KEPT
+        links = door.spectators + 2 * door.pending + SEATS_KEPT  # strangers and callers
         assert links <= max(limit - FD_HEADROOM - ACCEPT_BURST, SEATS_KEPT + 8)
         assert door.spectators >= 1 and door.pending >= 4

@@ -10,7 +10,7 @@ import sys
 import asyncssh
 import pytest
 
-from ankh.net.io.ssh import MAX_COLUMNS, MAX_ROWS, SshServer, terminal_size
+from ankh.net.io.ssh import LOGIN_PER_ADDRESS, MAX_COLUMNS, MAX_ROWS, SshServer, terminal_size
 
 SHOW_SIZE = [sys.executable, "-c", "import os; s = os.get_terminal_size(0); print(f'size {s.columns}x{s.lines}')"]
 WAIT = [sys.executable, "-c", "import time; print('in', flush=True); time.sleep(60)"]
@@ -151,3 +151,96 @@ async def test_over_ssh_a_table_cannot_send_a_spectator_elsewhere(tmp_path, monk
         assert watcher.points == [("127.0.0.1", port), ("127.0.0.1", 22)]
     else:
         assert ("10.9.9.9", 22) in watcher.points
+
+
+async def _until(condition) -> None:
+    while not condition():
+        await asyncio.sleep(0.02)
+
+
+class _Idle(asyncio.Protocol):
+    """A TCP connection that never sends a byte, and knows when the server hung up."""
+    closed = False
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
+    def eof_received(self) -> bool:
+        self.closed = True
+        return False
+
+    def connection_lost(self, exc) -> None:
+        self.closed = True
+
+
+async def _idle_sockets(port: int, n: int) -> list[_Idle]:
+    loop = asyncio.get_running_loop()
+    return [(await loop.create_connection(_Idle, "127.0.0.1", port))[1] for _ in range(n)]
+
+
+async def test_a_flood_of_idle_sockets_does_not_keep_a_key_holder_out(tmp_path) -> None:
+    """140 sockets that never say a word, from the key holder's own address
+    and reopened as the server closes them, against a server of 6 sessions:
+    the key holder still logs in and gets a session."""
+    server = await _server(tmp_path, WAIT, max_sessions=6)
+    stop = asyncio.Event()
+
+    async def flood() -> int:
+        sockets = await _idle_sockets(server.port, 140)
+        reopened = 0
+        while not stop.is_set():
+            await asyncio.sleep(0.05)
+            closed = [c for c in sockets if c.closed]
+            sockets = [c for c in sockets if not c.closed] + await _idle_sockets(server.port, len(closed))
+            reopened += len(closed)
+        for c in sockets:
+            c.transport.close()
+        return reopened
+
+    flooding = asyncio.ensure_future(flood())
+    try:
+        # The door is full once the server holds no more of the flood's sockets than its room.
+        await asyncio.wait_for(_until(lambda: server.door.links >= LOGIN_PER_ADDRESS), 30)
+        for _ in range(3):
+            conn = await asyncio.wait_for(
+                _connect(server, "alice", asyncssh.generate_private_key("ssh-ed25519")), 30)
+            async with conn:
+                process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+                assert "in" in (await asyncio.wait_for(process.stdout.read(64), 30)).decode()
+        assert server.door.links <= LOGIN_PER_ADDRESS + 1   # one address holds no more than its share
+    finally:
+        stop.set()
+        assert await flooding > 0     # the flood was answered by closing its idle sockets
+        await server.close()
+
+
+async def test_guests_hold_at_most_half_the_sessions_and_a_key_holder_gets_in(tmp_path) -> None:
+    """Guests from many addresses (and one IPv6 /64 counts as one) cannot fill
+    the server: half its sessions are kept for players with a key."""
+    server = await _server(tmp_path, WAIT, max_sessions=6, per_key=3)
+    conns = []
+    try:
+        async def session(source: str, key=None) -> tuple[asyncssh.SSHClientProcess, str]:
+            conn = await _connect(server, "guest", key, local_addr=(source, 0))
+            conns.append(conn)
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            return process, (await asyncio.wait_for(process.stdout.read(64), 30)).decode()
+
+        outcomes = [await session(f"127.0.0.{2 + i}") for i in range(5)]
+        held = [p for p, said in outcomes if "in" in said]
+        assert len(held) == 3
+        refused = next(p for p, said in outcomes if "in" not in said)
+        await asyncio.wait_for(refused.wait_closed(), 30)
+        assert "log in with a key" in (await refused.stderr.read()).decode()
+        _p, said = await session("127.0.0.9", asyncssh.generate_private_key("ssh-ed25519"))
+        assert "in" in said
+    finally:
+        for conn in conns:
+            conn.close()
+        await server.close()
+
+
+def test_a_guest_is_counted_by_its_ipv6_network() -> None:
+    from ankh.net.io.ssh import GUEST
+    from ankh.net.admission import address_key
+    assert GUEST + address_key("2001:db8::1") == GUEST + address_key("2001:db8::abcd")
