@@ -143,3 +143,13 @@ def test_a_game_imports_no_other_game():
                 others = {m for m in _game_modules_in(_absolute_imports(f))
                           if not any(m == o or m.startswith(o + ".") for o in own)}
                 assert not others, f"{f.relative_to(ROOT)} imports {', '.join(sorted(others))}"
+
+
+def test_the_tests_read_nothing_outside_the_repository():
+    """A clone of the repository alone passes its tests: no test reaches for the
+    project's reference folder beside it (its data is copied into tests/fixtures)."""
+    for f in sorted((ROOT / "tests").rglob("*.py")):
+        src = f.read_text()
+        word = "sha" + "red"  # spelt apart, so that this test does not find itself
+        for needle in (f'"{word}"', f"'{word}'", f"{word}/reference", f"../{word}"):
+            assert needle not in src, f"{f.relative_to(ROOT)} reads outside the repository ({needle})"

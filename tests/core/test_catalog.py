@@ -1,5 +1,5 @@
 """The project's card, board, event and personality data agree with the
-checked reference (../shared/reference), which the installed game never reads."""
+checked reference (a copy in tests/fixtures/reference), which the installed game never reads."""
 from __future__ import annotations
 
 import json
@@ -8,15 +8,11 @@ from pathlib import Path
 from ankh.core.morpork.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 from ankh.core.morpork.model import ADJ, BROWN, GREEN, TWO_PLAYER_REMOVED_CARDS
 
-# beside the repository: next to its checkout, or next to the folder of worktrees holding it
-_BESIDE = [p / "shared" / "reference" for p in Path(__file__).resolve().parents[3:5]]
-REFERENCE = next((p for p in _BESIDE if p.exists()), _BESIDE[0])
+REFERENCE = Path(__file__).resolve().parents[1] / "fixtures" / "reference"
 
 
 def load(name: str):
-    path = REFERENCE / name
-    assert path.exists(), f"the reference data is expected beside the repository: {path}"
-    return json.loads(path.read_text())
+    return json.loads((REFERENCE / name).read_text())
 
 
 def test_all_101_cards_match_the_reference():
