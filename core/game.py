@@ -133,8 +133,9 @@ def record_seats(value: str, players: int, n: int) -> dict[int, str]:
 
 def game_of_record(text: str) -> str:
     """The id a record names on its ``game:`` line (before its moves), else
-    the default game's."""
-    for raw in text.splitlines():
+    the default game's; a game this program does not know is a
+    :class:`RecordError` naming that line."""
+    for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -142,7 +143,10 @@ def game_of_record(text: str) -> str:
         if not sep or line.startswith("*") or key.strip() in COLOURS:
             break
         if key.strip() == "game":
-            return value.strip()
+            gid = value.strip()
+            if gid not in GAMES:
+                raise RecordError(n, f"no game is called {gid!r} (known: {', '.join(GAMES)})")
+            return gid
     return DEFAULT
 
 

@@ -14,16 +14,53 @@ after one left) and the unfinished step's frames.  A journal converts to a
 """
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Any, BinaryIO
 
 import msgpack
 
 from .envelope import MAX_FRAME, pack
 from .errors import RemoteProtocolError
-from .transcript import DEFAULT_KIND, ENDING, MAX_OPS, Roster, Transcript
+from .transcript import DEFAULT_KIND, ENDING, MAX_OPS, Roster, Transcript, read_stream
 
 MAGIC = "ankh-journal"
 _PREFIX = pack(MAGIC)  # the file's first bytes, so that it is told from a transcript at a glance
+
+
+GAME_FILE = "game.ankh"        # a networked game's save folder: its finished game's transcript,
+JOURNAL_FILE = "journal.ankh"  # and its journal, written step by step while it is played
+
+
+def save_file(path: Path) -> Path:
+    """The file to read for ``path``: itself, or for a save's folder its finished
+    game (``game.ankh``), else its journal so far."""
+    if path.is_dir():
+        return path / GAME_FILE if (path / GAME_FILE).exists() else path / JOURNAL_FILE
+    return path
+
+
+def kind_of(fh: BinaryIO) -> str | None:
+    """``"journal"``, ``"transcript"`` (its header reads as one), or None: no
+    networked game's file at all.  Reads the start of ``fh`` and puts it back."""
+    try:
+        if is_journal(fh.read(len(_PREFIX))):
+            return "journal"
+        fh.seek(0)
+        read_stream(fh)
+        return "transcript"
+    except RemoteProtocolError:
+        return None
+    finally:
+        fh.seek(0)
+
+
+def cut_short(data: bytes) -> int:
+    """How many bytes at the end of a journal are a last record cut short (a
+    crash while it was written): 0 for a whole journal."""
+    try:
+        return len(data) - whole_length(data)
+    except RemoteProtocolError:
+        return 0
 
 
 def header(roster: Roster, info: dict[str, Any]) -> bytes:

@@ -25,6 +25,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import BinaryIO
 
 from ankh.core.game import COLOURS
@@ -358,11 +359,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(args) != 1 or args[0] in ("-h", "--help"):
         print("usage: ankh verify GAME_FILE", file=sys.stderr)
         return EXIT_USAGE
+    path = journal.save_file(Path(args[0]))  # a save's folder: its finished game, or its journal so far
     try:
-        report = verify_transcript(args[0])
+        with open(path, "rb") as fh:
+            kind = journal.kind_of(fh)
+            cut = journal.cut_short(fh.read(MAX_TRANSCRIPT + 1)) if kind == "journal" else 0
+        if kind is None:
+            print(f"cannot read {path}: it is no networked game's transcript (game.ankh) or journal "
+                  "(journal.ankh)", file=sys.stderr)
+            return EXIT_USAGE
+        report = verify_transcript(path)
     except OSError as exc:
-        print(f"cannot read {args[0]}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
+    if cut:
+        print(f"note: {path} ends in a record cut short ({cut} bytes, as a crash while it was written "
+              "leaves it): read up to its last whole step")
     print(report)
     if not report.violations:  # (a violation names its seat's key already)
         print(report.key_lines(), end="")

@@ -243,6 +243,9 @@ def run(argv: list[str] | None = None) -> int:
         except OSError as e:
             print(f"ankh: cannot read {args.load}: {e.strerror}", file=sys.stderr)
             return 2
+        except UnicodeDecodeError:
+            print(_("ankh: {path} is not a text record").format(path=args.load), file=sys.stderr)
+            return 2
         except Exception as e:
             print(f"ankh: {args.load}: {e}", file=sys.stderr)
             return 1
@@ -257,7 +260,7 @@ def run(argv: list[str] | None = None) -> int:
         from ankh.tui.headless import parse_address
         if args.net[0] == "host":
             # host SEATS BOTS PORT [chat|quiet [BOT-KIND]]
-            _, seats, bots, port, *rest = args.net
+            _role, seats, bots, port, *rest = args.net
             chat = rest[0] if rest else "chat"
             kind = rest[1] if len(rest) > 1 else None
             net = ("host", int(seats), int(bots), int(port), chat != "quiet", kind)

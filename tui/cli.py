@@ -238,17 +238,17 @@ def replay(path: str, as_json: bool) -> int:
 
 
 def _replay(path, as_json: bool) -> int:
+    import io
     from ankh.core.game import RulesError, SetupError
     from ankh.net import journal
     from ankh.net.local import LocalGame
-    if path.is_dir():  # a networked game's save folder: its finished game, or its journal so far
-        path = path / "game.ankh" if (path / "game.ankh").exists() else path / "journal.ankh"
+    path = journal.save_file(path)  # a networked game's save folder: its finished game, or its journal so far
     try:
         data = path.read_bytes()
     except OSError as e:
         print(_("ankh: cannot read {path}: {why}").format(path=path, why=e.strerror), file=sys.stderr)
         return 2
-    if journal.is_journal(data[:64]) or _is_transcript(data):
+    if journal.kind_of(io.BytesIO(data)) is not None:
         return _replay_network(path, data, as_json)
     try:
         text = data.decode("utf-8")
@@ -268,18 +268,6 @@ def _replay(path, as_json: bool) -> int:
             print(event.text)
     sys.stdout.flush()
     return 0
-
-
-def _is_transcript(data: bytes) -> bool:
-    """Whether ``data`` starts as a networked game's transcript (``game.ankh``)."""
-    import io
-    from ankh.net.errors import ProtocolError
-    from ankh.net.transcript import read_stream
-    try:
-        read_stream(io.BytesIO(data))
-    except (ProtocolError, ValueError, KeyError, TypeError, EOFError):
-        return False
-    return True
 
 
 def _replay_network(path, data: bytes, as_json: bool) -> int:

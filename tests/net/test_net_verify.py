@@ -164,3 +164,40 @@ def test_verifier_reads_a_huge_file_in_bounded_memory(finished: tuple, tmp_path:
         tracemalloc.stop()
     assert report.status == "violation" and "not authentic" in report.violations[0].message
     assert peak < 4_000_000, peak
+
+
+COMPAT = Path(__file__).resolve().parents[1] / "fixtures" / "compat"
+
+
+@pytest.mark.parametrize("data", [b"", b"\x00" * 100, b"game: morpork\nplayers: 3\n", bytes(range(256))])
+def test_a_file_that_is_no_transcript_cannot_be_read(data: bytes, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.ankh"
+    path.write_bytes(data)
+    assert verify.main([str(path)]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_a_save_folder_is_verified_as_its_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "finished").mkdir()
+    (tmp_path / "finished" / "game.ankh").write_bytes((COMPAT / "net-game.ankh").read_bytes())
+    assert verify.main([str(tmp_path / "finished")]) == 0
+    assert capsys.readouterr().out.startswith("fair:")
+    journal = COMPAT / "net-midgame" / "host" / "save" / "journal.ankh"
+    (tmp_path / "playing").mkdir()
+    (tmp_path / "playing" / "journal.ankh").write_bytes(journal.read_bytes())
+    assert verify.main([str(tmp_path / "playing")]) == 3
+    assert capsys.readouterr().out.startswith("incomplete:")
+
+
+def test_a_journal_cut_short_says_so_and_is_read_to_its_last_whole_step(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    whole = (COMPAT / "net-midgame" / "host" / "save" / "journal.ankh").read_bytes()
+    path = tmp_path / "journal.ankh"
+    path.write_bytes(whole)
+    assert verify.main([str(path)]) == 3
+    assert "cut short" not in capsys.readouterr().out
+    path.write_bytes(whole[:-7])
+    assert verify.main([str(path)]) == 3
+    out = capsys.readouterr().out
+    assert "ends in a record cut short" in out and out.splitlines()[1].startswith("incomplete:")

@@ -87,3 +87,33 @@ def test_damaged_save_is_refused_with_a_reason(tmp_path, capsys):
     code = ankh_main(["--lang", "en", "replay", str(bad)])
     assert code in (1, 2)
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_a_record_of_an_unknown_game_is_refused_naming_its_line(tmp_path, capsys, json_out):
+    record = tmp_path / "chess.txt"
+    record.write_text("# a game this program does not have\ngame: chess\nplayers: 3\n")
+    assert ankh_main(["--lang", "en", "replay", *(["--json"] if json_out else []), str(record)]) == 1
+    err = capsys.readouterr().err
+    assert "line 2" in err and "chess" in err and "Traceback" not in err
+
+
+def test_loading_a_save_of_an_unknown_game_or_no_text_is_refused(tmp_path, capsys):
+    from ankh.tui.app import run
+    chess = tmp_path / "chess.ankh"
+    chess.write_text("game: chess\nplayers: 3\n")
+    assert run(["--load", str(chess)]) == 1
+    assert "line 1: no game is called 'chess'" in capsys.readouterr().err
+    garbage = tmp_path / "garbage.ankh"
+    garbage.write_bytes(bytes(range(128, 256)))
+    assert run(["--load", str(garbage)]) == 2
+    assert "is not a text record" in capsys.readouterr().err
+
+
+def test_the_load_list_says_a_save_of_an_unknown_game_cannot_be_loaded(tmp_path, monkeypatch):
+    from ankh.tui.session import list_saves, saves_dir
+    monkeypatch.setenv("ANKH_HOME", str(tmp_path))
+    saves_dir().mkdir(parents=True, exist_ok=True)
+    (saves_dir() / "chess.ankh").write_text("game: chess\nplayers: 3\n")
+    (info,) = list_saves()
+    assert not info.ok and "chess" in info.summary
