@@ -117,3 +117,36 @@ def test_the_load_list_says_a_save_of_an_unknown_game_cannot_be_loaded(tmp_path,
     (saves_dir() / "chess.ankh").write_text("game: chess\nplayers: 3\n")
     (info,) = list_saves()
     assert not info.ok and "chess" in info.summary
+
+
+class _Enough(Exception):
+    pass
+
+
+@pytest.mark.parametrize("kind", ["morpork", "guilds"])
+def test_a_networked_save_of_either_game_replays_as_its_public_log(kind, tmp_path, capsys):
+    """Forty rounds of a three-seat networked game (in memory, the objects a table
+    runs), saved as its transcript: replay prints the public log and the JSON
+    state (a networked guild save ended in an AttributeError)."""
+    import random
+
+    from ankh.core.game import get
+    from tests.net.star import Star, star_peers
+
+    star = Star(star_peers(3, seed=b"replay-" + kind.encode(), kind=kind))
+    bots = [get(kind).bot("random", random.Random(s)) for s in range(3)]
+    rounds = iter(range(40))
+
+    def stop_after_40(_star) -> None:
+        if next(rounds, None) is None:
+            raise _Enough
+
+    with pytest.raises(_Enough):
+        star.play(bots, after_round=stop_after_40)
+    path = tmp_path / "game.ankh"
+    path.write_bytes(star.peers[0].protocol.transcript().to_bytes())
+    assert ankh_main(["--lang", "en", "replay", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) > 10 and any("red" in line.lower() for line in lines)
+    assert ankh_main(["replay", "--json", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)

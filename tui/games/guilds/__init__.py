@@ -22,3 +22,9 @@ def help_screen() -> type:
 def verdict(view: Any) -> Any:
     from .screens import verdict as words
     return words(view)
+
+
+def public_log(events: Any) -> list[str]:
+    """A game's events as a spectator reads them (``ankh replay`` on a networked save)."""
+    from .text import describe
+    return [describe(event, None).plain for event in events]
