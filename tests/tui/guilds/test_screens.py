@@ -382,3 +382,44 @@ def test_the_palace_says_which_of_your_points_you_choose():
         session.choose(("gp", 1) if ("gp", 1) in d.options else d.options[0])   # lumber, lumber, then brick
     assert [s.split("number ")[1][0] for s in said] == ["1", "2", "3"], said
     assert "at most 2 in one guild" in said[2]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("where", ["setup", "phase C"])
+async def test_a_resize_both_ways_keeps_the_decision_and_a_move_still_works(lang, where):
+    """80×24 → 120×40 → 80×24 at a setup decision and at "Trade, build, or end
+    your turn": the options, the footer's Choose and the keys stay."""
+    from textual.widgets import Footer
+    from ankh.tui.widgets.choices import Choices
+    i18n.set_language(lang)
+    if where == "setup":
+        session = GameSession.new(3, you=0, game=GUILDS, save=False, kind="heuristic", seed=7)
+    else:
+        seats = "game: guilds\nseats: red=person yellow=bot:heuristic green=bot:heuristic"
+        session = GameSession.from_text(TRADE_POSITION.replace("game: guilds", seats))
+    choose = {"en": "⏎ Choose", "fr": "⏎ OK"}[lang]
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        game = app.screen
+        d = game.decision()
+        await pilot.press("down")                                 # the second option, highlighted
+        for size in ((120, 40), (80, 24), (120, 40), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await until(pilot, lambda: game.mode == ("wide" if size[0] == 120 else "compact"))
+            await pilot.pause()
+            await pilot.pause()
+            choices = game.query_one("#g-choices", Choices)
+            assert choices.option_count == len(d.options), size
+            assert app.focused is choices and choices.highlighted == 1, size
+            assert choose in screen_text(app), size
+        log = len(session.log)
+        if where == "setup":
+            site = d.options[0][1]
+            await pilot.press(*str(site), "enter")
+            await until(pilot, lambda: deciding(app) and len(session.log) > log)
+            assert session.game.state.occ[site] == 1              # red's house where typed
+        else:
+            await pilot.press("enter")                            # the second option, still highlighted
+            await until(pilot, lambda: any(e.kind == "buy-gp" for e in session.log[log:]))
+            assert d.options[1] == ("gp", 0)                      # a point in the brick guild, bought

@@ -81,6 +81,7 @@ class GameScreen(PlayScreen):
         self._noticed = len(session.log)
         self._news: list[tuple[str, str]] = []   # at 80×24: what happens as others play, under the prompt
         self._options: tuple = ()
+        self._keep_highlight = None       # an option to highlight again after a new layout
         self._auto_since = False          # the summary since your last move opened by itself
         self._since_home = False          # ... and is to be shown from its start
         self.set_reactive(GameScreen.mode, layout_for(*self.app.size))
@@ -88,6 +89,9 @@ class GameScreen(PlayScreen):
     # --- layout ------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        # A layout composed anew (a resize across WIDE) has an empty option list:
+        # the decision's options are to be set in it again, not taken as shown.
+        self._options = ()
         prompt = Vertical(id="g-prompt")
         if self.mode == "wide":
             with Horizontal(id="g-table"):
@@ -145,6 +149,8 @@ class GameScreen(PlayScreen):
             self.set_focus(None)
 
     def watch_mode(self) -> None:
+        # the option highlighted before the new layout, highlighted again in it
+        self._keep_highlight = self._highlighted_option()
         self.call_after_refresh(self.show)
 
     def on_resize(self, event) -> None:
@@ -305,7 +311,9 @@ class GameScreen(PlayScreen):
                                      option_text(view, o)), id=str(i))
                 for i, o in enumerate(options))
             if options:
-                choices.highlighted = 0
+                keep = self._keep_highlight
+                choices.highlighted = options.index(keep) if keep in options else 0
+            self._keep_highlight = None
             self.focus_decision()
 
     def _answers(self, view) -> Text:
