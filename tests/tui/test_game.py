@@ -154,7 +154,7 @@ async def test_resizing_changes_the_layout_and_a_small_terminal_is_told():
 async def test_help_searches_the_card_reference():
     app = AnkhApp(bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("r")
+        await pilot.press("r", "1")
         assert isinstance(app.screen, HelpScreen)
         app.screen.query_one("#help-tabs").active = "cards"
         await pilot.pause()

@@ -423,3 +423,53 @@ async def test_a_resize_both_ways_keeps_the_decision_and_a_move_still_works(lang
             await pilot.press("enter")                            # the second option, still highlighted
             await until(pilot, lambda: any(e.kind == "buy-gp" for e in session.log[log:]))
             assert d.options[1] == ("gp", 0)                      # a point in the brick guild, bought
+
+
+@pytest.mark.parametrize("keys", [["end"], ["pagedown"] * 12, ["space"] * 12, ["down"] * 80, ["tab", "end"]])
+async def test_the_variants_rules_scroll_to_their_last_line_at_80x24_by_keyboard(keys):
+    session = GameSession.new(3, you=0, game=GUILDS, save=False, kind="heuristic", seed=7)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        await pilot.press("question_mark")
+        await pilot.pause()
+        last = "The full reading of every rule is in the game's documentation"
+        assert "A variant for Catan" in screen_text(app) and last not in screen_text(app)
+        await pilot.press(*keys)
+        await pilot.pause()
+        assert last in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_titles_r_chooses_whose_rules_and_both_read_to_their_end(lang):
+    i18n.set_language(lang)
+    from ankh.tui.screens.dialogs import Pick
+    app = AnkhApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key, game in (("2", "guilds"), ("1", "morpork")):
+            await pilot.press("r")
+            await pilot.pause()
+            assert isinstance(app.screen, Pick)
+            text = screen_text(app)
+            assert {"en": "The Guilds of Ankh-Morpork", "fr": "Les Guildes d'Ankh-Morpork"}[lang] in text
+            await pilot.press(key)
+            await pilot.pause()
+            await pilot.pause()
+            title = {"guilds": "Guild", "morpork": "Ankh-Morpork"}[game]
+            assert title in screen_text(app)
+            await pilot.press("end")
+            await pilot.pause()
+            last = [line for line in open_rules(game, lang).splitlines() if line.strip()][-1]
+            last = " ".join(last.replace("**", "").split()[-3:])     # the words that end the page
+            assert last in " ".join(screen_text(app).split()), (game, lang)   # (wrapped anywhere)
+            await pilot.press("escape")
+            await pilot.pause()
+
+
+def open_rules(game: str, lang: str) -> str:
+    from pathlib import Path
+    import ankh.tui.games as games
+    return (Path(games.__file__).parent / game / "data" / f"rules{'.fr' if lang == 'fr' else ''}.md").read_text()
