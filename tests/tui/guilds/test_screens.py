@@ -473,3 +473,27 @@ def open_rules(game: str, lang: str) -> str:
     from pathlib import Path
     import ankh.tui.games as games
     return (Path(games.__file__).parent / game / "data" / f"rules{'.fr' if lang == 'fr' else ''}.md").read_text()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_counts_read_in_the_singular_and_the_plural_in_both_languages(lang):
+    """gettext's plurals: never "1 tokens", "token(s)" or "card(s)"."""
+    from ankh.core.game import Decision, Event
+    from ankh.tui.games.guilds.text import prompt_text
+    i18n.set_language(lang)
+    one, two = describe(Event("vetinari", 0, "red shows 1 Vetinari token(s)"), 0).plain, \
+        describe(Event("vetinari", 0, "red shows 2 Vetinari token(s)"), 0).plain
+    words = {"en": ("shows 1 Vetinari token.", "shows 2 Vetinari tokens."),
+             "fr": ("montre 1 jeton Vetinari.", "montre 2 jetons Vetinari.")}[lang]
+    assert one.endswith(words[0]) and two.endswith(words[1])
+    seats = "game: guilds\nseats: red=person yellow=bot:heuristic green=bot:heuristic"
+    session = GameSession.from_text(TRADE_POSITION.replace("game: guilds", seats) + "tokens red: guard-1\n")
+    for n, words in ((1, {"en": "1 card left", "fr": "1 carte à"}), (3, {"en": "3 cards left", "fr": "3 cartes à"})):
+        d = Decision(0, "discard", (("discard", 0),), f"discard {n} more")
+        assert words[lang] in prompt_text(session.view(), d)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        text = screen_text(app)
+        assert {"en": "· 1 token · ", "fr": "· 1 jeton · "}[lang] in text and "(s)" not in text
+        assert {"en": "· 0 tokens · ", "fr": "· 0 jeton · "}[lang] in text

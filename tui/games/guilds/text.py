@@ -16,7 +16,7 @@ from ankh.core.guilds.board import (
     DISTRICT_DATA, DISTRICT_IDS, DISTRICT_VERTICES, PARCH_HOUSE, PARCH_VILLA, SPOT_IDS, TOKENS,
     VERTEX_DISTRICTS,
 )
-from ankh.tui.i18n import N_, NP_, _, pgettext
+from ankh.tui.i18n import N_, NP_, Nn_, _, ngettext, pgettext
 from ankh.tui.seats import _assemble, colour, seat_tag
 
 # The five resources (and the guild of each), with the parchment as a sixth kind in trades.
@@ -245,7 +245,9 @@ def prompt_text(view, decision) -> str:
         return _("Who do you trade with? (they accepted or countered)")
     if k == "discard":
         n = re.search(r"\d+", decision.prompt)
-        return _("A 7: {n} card(s) left to discard (you held more than 7).").format(n=n.group() if n else "?")
+        left = int(n.group()) if n else 0
+        return ngettext("A 7: {n} card left to discard (you held more than 7).",
+                        "A 7: {n} cards left to discard (you held more than 7).", left).format(n=left)
     if k == "palace":   # one point per building, in turn: say which (the options change as guilds fill)
         n = 1 + sum(1 for q, _g in view.palace if q == decision.seat)
         return _("The Palace: choose a guild for your point number {n} (at most 2 in one guild).").format(n=n)
@@ -299,7 +301,9 @@ def describe(event, viewer: int | None = None, stolen: Callable[[int], Any] | No
     for pattern, sentence, parts in LINES:
         m = re.fullmatch(pattern, t)
         if m:
-            return _assemble(_(sentence), **parts(m))
+            p = parts(m)
+            words = ngettext(*sentence, int(p["n"])) if isinstance(sentence, tuple) else _(sentence)
+            return _assemble(words, **p)
     return Text(t)
 
 
@@ -354,12 +358,12 @@ LINES = [
     (rf"{_C} plays vetinari-\d+", N_("{seat} plays a Vetinari token."), lambda m: {"seat": _seat(m[1])}),
     (rf"{_C} takes a development token \(#\d+\)", N_("{seat} takes a development token."),
      lambda m: {"seat": _seat(m[1])}),
-    (rf"{_C} shows (\d+) Vetinari token\(s\)", N_("{seat} shows {n} Vetinari token(s)."),
+    (rf"{_C} shows (\d+) Vetinari token\(s\)", Nn_("{seat} shows {n} Vetinari token.", "{seat} shows {n} Vetinari tokens."),
      lambda m: {"seat": _seat(m[1]), "n": m[2]}),
     (rf"{_C} turns a receipt face down", N_("{seat} turns a receipt face down."), lambda m: {"seat": _seat(m[1])}),
     (rf"{_C} becomes (Captain|Lieutenant)", N_("{seat} becomes {rank}."),
      lambda m: {"seat": _seat(m[1]), "rank": _(m[2])}),
-    (rf"{_C} spends (\d+) parchments", N_("{seat} spends {n} parchments."),
+    (rf"{_C} spends (\d+) parchments", Nn_("{seat} spends {n} parchment.", "{seat} spends {n} parchments."),
      lambda m: {"seat": _seat(m[1]), "n": m[2]}),
     (rf"{_C} trades (\d+) {_R} for {_R}", N_("{seat} trades {give} with the bank for {get}."),
      lambda m: {"seat": _seat(m[1]), "give": amount(int(m[2]), _KIND[m[3]]), "get": _k(m[4])}),
