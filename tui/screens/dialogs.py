@@ -43,6 +43,7 @@ class Confirm(Localised, ModalScreen[bool]):
 
     BINDINGS = [
         Binding("y", "answer(True)", NP_("key", "Yes")),
+        Binding("o", "answer(True)", show=False),       # « o » for oui
         Binding("enter", "answer(True)", show=False),
         Binding("n", "answer(False)", NP_("key", "No")),
         Binding("escape", "answer(False)", show=False),

@@ -497,3 +497,35 @@ async def test_counts_read_in_the_singular_and_the_plural_in_both_languages(lang
         text = screen_text(app)
         assert {"en": "· 1 token · ", "fr": "· 1 jeton · "}[lang] in text and "(s)" not in text
         assert {"en": "· 0 tokens · ", "fr": "· 0 jeton · "}[lang] in text
+
+
+def test_the_french_words_of_guilds_buildings_and_the_university():
+    from ankh.core.game import Event
+    i18n.set_language("fr")
+    try:
+        session = GameSession.from_text(TRADE_POSITION)
+        ore = RESOURCES.index("ore")
+        assert option_text(session.view(), ("gp", ore)) == "Un point dans la guilde du minerai (1 minerai)"
+        assert describe(Event("buy-gp", 0, "red buys a point in the wool guild"), 0).plain.endswith(
+            "achète un point dans la guilde de la laine.")
+        assert describe(Event("build", 0, "red builds a house on V12"), 0).plain.endswith(
+            "bâtit une maison sur le site 12.")
+        assert "l'Université de l'Invisible" in describe(Event("uu", 0, "red takes a parchment"), 0).plain
+        assert option_text(session.view(), ("take", ore)) == "Prendre 1 minerai"
+    finally:
+        i18n.set_language("en")
+    assert option_text(session.view(), ("gp", ore)) == "A point in the ore guild (1 ore)"
+
+
+async def test_o_for_oui_answers_yes_in_the_french_quit_dialog():
+    from ankh.tui.screens.dialogs import Confirm
+    i18n.set_language("fr")
+    seats = "game: guilds\nseats: red=person yellow=bot:heuristic green=bot:heuristic"
+    app = AnkhApp(GameSession.from_text(TRADE_POSITION.replace("game: guilds", seats)), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm) and "o / Entrée" in screen_text(app)
+        await pilot.press("o")
+        await until(pilot, lambda: not isinstance(app.screen, (Confirm, GameScreen)))
