@@ -194,6 +194,13 @@ async def test_the_end_screen_leads_back_to_the_board_and_the_title():
         assert isinstance(app.screen, EndScreen)
         await pilot.press("t")
         assert isinstance(app.screen, TitleScreen)
+    app = app_for(scenarios.SCORED)
+    async with app.run_test(size=(80, 24)) as pilot:   # t from the board after the game, too
+        await settle(pilot)
+        await pilot.press("b")
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("t")
+        assert isinstance(app.screen, TitleScreen)
 
 
 async def test_the_new_game_dialog_works_with_the_mouse_too():

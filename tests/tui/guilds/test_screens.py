@@ -356,6 +356,12 @@ async def test_twelve_vp_with_a_hidden_vetinari_token_wins_at_once():
         await until(pilot, lambda: isinstance(app.screen, EndScreen))
         assert session.over and session.game.state.outcome.winners == (0,)
         assert any(e.kind == "win" for e in session.log) and session.game.state.vshown[0] == 1
+        await pilot.press("b")                                   # the board after the game
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("t")                                   # and the title from there
+        await pilot.pause()
+        assert type(app.screen).__name__ == "TitleScreen"
 
 
 def test_since_your_last_move_keeps_what_came_to_you_and_leaves_out_what_you_did():

@@ -57,6 +57,7 @@ class GameScreen(PlayScreen):
 
     BINDINGS = [
         Binding("t", "trade", NP_("key", "Trade")),
+        Binding("t", "title", NP_("key", "Title screen")),   # after the game (trading is over)
         Binding("s", "show_panel('since')", NP_("key", "Since"), show=False),
         Binding("m", "show_panel('map')", NP_("key", "Map")),
         Binding("h", "show_panel('hand')", NP_("key", "Hand")),
@@ -484,11 +485,14 @@ class GameScreen(PlayScreen):
     def show_results(self) -> None:
         self.action_results()
 
+    def action_title(self) -> None:
+        self.app.action_to_title()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "show_panel":   # a spectator has no hand: the players panel shows the table
             return self.mode == "compact" and not (getattr(self.session, "spectating", False)
                                                    and parameters == ("hand",))
-        if action == "results":
+        if action in ("results", "title"):
             return self.session.over
         if action == "trade":
             d = self.decision()
