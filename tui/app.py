@@ -161,12 +161,13 @@ class AnkhApp(Localised, App[int]):
                 return game.id
         return None
 
-    def action_help(self, tab: str = "rules") -> None:
-        """Open the help (built once, then kept) at ``tab``: rules, cards or keys."""
-        game = self.current_game()
+    def action_help(self, tab: str = "rules", game: str | None = None) -> None:
+        """Open the help (built once, then kept) at ``tab``: rules, cards or keys;
+        of ``game`` (None: the game on screen)."""
+        game = game or self.current_game()
         name = "help" if game in (None, DEFAULT) else f"help-{game}"   # each game has its own rules
         if not self.is_screen_installed(name):
-            self.install_screen(ui(self.current_game()).help_screen()(tab), name)
+            self.install_screen(ui(game).help_screen()(tab), name)
         help_screen = self.get_screen(name)
         if self.screen is not help_screen:
             self.push_screen(help_screen)

@@ -92,6 +92,12 @@ def N_(message: str) -> str:
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a sentence and its plural for the catalogue without translating
+    them (for module-level tables: ``ngettext(*pair, n)`` where it is shown)."""
+    return singular, plural
+
+
 def NP_(context: str, message: str) -> str:
     """Marks ``message`` for the catalogue with ``context``, without translating it."""
     return message

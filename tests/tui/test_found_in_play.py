@@ -344,7 +344,7 @@ async def test_the_arrows_go_from_tab_to_tab_in_the_help():
     from textual.widgets import Input, TabbedContent
     app = AnkhApp(bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("r")                              # the title's rules
+        await pilot.press("r", "1")                              # the title's rules
         tabs = app.screen.query_one(TabbedContent)
         assert tabs.active == "rules"
         await pilot.press("right")

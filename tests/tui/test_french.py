@@ -287,7 +287,7 @@ def test_french_game(snap_compare, size, french):
 def test_french_help(snap_compare, size, french):
     """The keys page of the help (the rules page is the other engineer's text)."""
     async def keys(pilot):
-        await pilot.press("r")
+        await pilot.press("r", "1")
         await pilot.pause()
         pilot.app.get_screen("help").show_tab("keys")
         await pilot.pause()
@@ -356,7 +356,7 @@ async def test_the_settings_change_the_language_at_once_and_remember_it(ankh_hom
         text = screen_text(app)
         assert "Nouvelle partie contre des robots" in text and "New game" not in text
         assert "Quitter" in text                         # the footer's words too
-        await pilot.press("r")                           # the help is built again, in French
+        await pilot.press("r", "1")                           # the help is built again, in French
         await pilot.pause()
         assert "Règles" in screen_text(app) and "Touches" in screen_text(app)
     assert (ankh_home / i18n.LANGUAGE_FILE).read_text().strip() == "fr"

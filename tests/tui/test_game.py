@@ -154,7 +154,7 @@ async def test_resizing_changes_the_layout_and_a_small_terminal_is_told():
 async def test_help_searches_the_card_reference():
     app = AnkhApp(bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("r")
+        await pilot.press("r", "1")
         assert isinstance(app.screen, HelpScreen)
         app.screen.query_one("#help-tabs").active = "cards"
         await pilot.pause()
@@ -192,6 +192,13 @@ async def test_the_end_screen_leads_back_to_the_board_and_the_title():
         assert app.screen.check_action("results", ()) is True
         await pilot.press("r")
         assert isinstance(app.screen, EndScreen)
+        await pilot.press("t")
+        assert isinstance(app.screen, TitleScreen)
+    app = app_for(scenarios.SCORED)
+    async with app.run_test(size=(80, 24)) as pilot:   # t from the board after the game, too
+        await settle(pilot)
+        await pilot.press("b")
+        assert isinstance(app.screen, GameScreen)
         await pilot.press("t")
         assert isinstance(app.screen, TitleScreen)
 

@@ -54,7 +54,7 @@ def test_hand_panel(snap_compare, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_help_rules(snap_compare, size):
-    assert snap_compare(AnkhApp(bot_delay=0), press=["r"], terminal_size=size)
+    assert snap_compare(AnkhApp(bot_delay=0), press=["r", "1"], terminal_size=size)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -1,13 +1,15 @@
 """Small screens that return a value with ``dismiss``: handing the keyboard
-over, a yes-or-no question, the terminal being too small."""
+over, a yes-or-no question, one of a few things, the terminal being too small."""
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Middle
+from textual import on
+from textual.containers import Center, Middle, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
 
 from ankh.tui.i18n import _, Localised, NP_
 from ankh.tui.seats import _assemble, seat_tag
@@ -41,6 +43,7 @@ class Confirm(Localised, ModalScreen[bool]):
 
     BINDINGS = [
         Binding("y", "answer(True)", NP_("key", "Yes")),
+        Binding("o", "answer(True)", show=False),       # « o » for oui
         Binding("enter", "answer(True)", show=False),
         Binding("n", "answer(False)", NP_("key", "No")),
         Binding("escape", "answer(False)", show=False),
@@ -61,6 +64,42 @@ class Confirm(Localised, ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class Pick(Localised, ModalScreen[str | None]):
+    """One of a few things (whose rules to read): ↑↓ and Enter, or its number;
+    Esc goes back with none."""
+
+    BINDINGS = [Binding("escape", "pick(None)", NP_("key", "Back")),
+                *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)]]
+
+    def __init__(self, question: str, things: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.question = question
+        self.things = things   # (id, label)
+
+    def compose(self) -> ComposeResult:
+        from ankh.tui.widgets.choices import Choices
+        with Middle():
+            with Center():
+                with Vertical(id="pick"):
+                    yield Static(Text(self.question, style="bold"))
+                    yield Choices(*[Option(Text.assemble((f"{i}  ", "bold"), label), id=thing)
+                                    for i, (thing, label) in enumerate(self.things, 1)], id="pick-list")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#pick-list", OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#pick-list")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_pick(self, n: int | None) -> None:
+        if n is None:
+            self.dismiss(None)
+        elif n <= len(self.things):
+            self.dismiss(self.things[n - 1][0])
 
 
 class Shown(Localised, ModalScreen[None]):

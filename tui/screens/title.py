@@ -126,8 +126,10 @@ class TitleScreen(Localised, Screen):
                             else app.start_join(got))
         elif what == "load":
             app.push_screen(LoadScreen(), self._load)
-        elif what == "rules":
-            app.action_help()
+        elif what == "rules":   # whose rules: one game's or the other's
+            from ankh.tui.screens.dialogs import Pick
+            app.push_screen(Pick(_("Which game's rules?"), [(g, game_name(g)) for g in PACKAGES]),
+                            lambda g: app.action_help("rules", game=g) if g else None)
         elif what == "settings":
             from ankh.tui.screens.settings import SettingsScreen
             app.push_screen(SettingsScreen())

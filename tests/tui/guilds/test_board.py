@@ -71,3 +71,17 @@ def test_the_shades_as_a_spot_to_choose_is_no_second_robber():
     assert "○" in shown(t, "reverse")                           # the Shades, a spot it may go to
     s.robber = SHADES_SPOT
     assert board.draw(s).plain.count("✖") == 1 and "○" not in board.draw(s).plain
+
+
+def test_the_robber_and_the_assassins_differ_and_the_river_wears_no_players_colour():
+    from ankh.core.guilds.board import TRACK, TRACK_BIT
+    from ankh.tui.seats import SEAT_STYLE
+    s = blank()
+    for n in TRACK:
+        s.track |= TRACK_BIT[n]
+    line = board.track_line(s)
+    assert "✖" not in line.plain and all(f"†{n}" in line.plain for n in TRACK)
+    t = board.draw(s)
+    water = {str(span.style) for span in t.spans if set(t.plain[span.start:span.end]) == {"≈"}}
+    colours = {style.split()[-1] for style in SEAT_STYLE}              # red yellow green bright_blue
+    assert water and not any(w.split()[-1] in colours or w.split()[-1] == "blue" for w in water)

@@ -356,6 +356,12 @@ async def test_twelve_vp_with_a_hidden_vetinari_token_wins_at_once():
         await until(pilot, lambda: isinstance(app.screen, EndScreen))
         assert session.over and session.game.state.outcome.winners == (0,)
         assert any(e.kind == "win" for e in session.log) and session.game.state.vshown[0] == 1
+        await pilot.press("b")                                   # the board after the game
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("t")                                   # and the title from there
+        await pilot.pause()
+        assert type(app.screen).__name__ == "TitleScreen"
 
 
 def test_since_your_last_move_keeps_what_came_to_you_and_leaves_out_what_you_did():
@@ -382,3 +388,150 @@ def test_the_palace_says_which_of_your_points_you_choose():
         session.choose(("gp", 1) if ("gp", 1) in d.options else d.options[0])   # lumber, lumber, then brick
     assert [s.split("number ")[1][0] for s in said] == ["1", "2", "3"], said
     assert "at most 2 in one guild" in said[2]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("where", ["setup", "phase C"])
+async def test_a_resize_both_ways_keeps_the_decision_and_a_move_still_works(lang, where):
+    """80×24 → 120×40 → 80×24 at a setup decision and at "Trade, build, or end
+    your turn": the options, the footer's Choose and the keys stay."""
+    from textual.widgets import Footer
+    from ankh.tui.widgets.choices import Choices
+    i18n.set_language(lang)
+    if where == "setup":
+        session = GameSession.new(3, you=0, game=GUILDS, save=False, kind="heuristic", seed=7)
+    else:
+        seats = "game: guilds\nseats: red=person yellow=bot:heuristic green=bot:heuristic"
+        session = GameSession.from_text(TRADE_POSITION.replace("game: guilds", seats))
+    choose = {"en": "⏎ Choose", "fr": "⏎ OK"}[lang]
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        game = app.screen
+        d = game.decision()
+        await pilot.press("down")                                 # the second option, highlighted
+        for size in ((120, 40), (80, 24), (120, 40), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await until(pilot, lambda: game.mode == ("wide" if size[0] == 120 else "compact"))
+            await pilot.pause()
+            await pilot.pause()
+            choices = game.query_one("#g-choices", Choices)
+            assert choices.option_count == len(d.options), size
+            assert app.focused is choices and choices.highlighted == 1, size
+            assert choose in screen_text(app), size
+        log = len(session.log)
+        if where == "setup":
+            site = d.options[0][1]
+            await pilot.press(*str(site), "enter")
+            await until(pilot, lambda: deciding(app) and len(session.log) > log)
+            assert session.game.state.occ[site] == 1              # red's house where typed
+        else:
+            await pilot.press("enter")                            # the second option, still highlighted
+            await until(pilot, lambda: any(e.kind == "buy-gp" for e in session.log[log:]))
+            assert d.options[1] == ("gp", 0)                      # a point in the brick guild, bought
+
+
+@pytest.mark.parametrize("keys", [["end"], ["pagedown"] * 12, ["space"] * 12, ["down"] * 80, ["tab", "end"]])
+async def test_the_variants_rules_scroll_to_their_last_line_at_80x24_by_keyboard(keys):
+    session = GameSession.new(3, you=0, game=GUILDS, save=False, kind="heuristic", seed=7)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        await pilot.press("question_mark")
+        await pilot.pause()
+        last = "The full reading of every rule is in the game's documentation"
+        assert "A variant for Catan" in screen_text(app) and last not in screen_text(app)
+        await pilot.press(*keys)
+        await pilot.pause()
+        assert last in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_titles_r_chooses_whose_rules_and_both_read_to_their_end(lang):
+    i18n.set_language(lang)
+    from ankh.tui.screens.dialogs import Pick
+    app = AnkhApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key, game in (("2", "guilds"), ("1", "morpork")):
+            await pilot.press("r")
+            await pilot.pause()
+            assert isinstance(app.screen, Pick)
+            text = screen_text(app)
+            assert {"en": "The Guilds of Ankh-Morpork", "fr": "Les Guildes d'Ankh-Morpork"}[lang] in text
+            await pilot.press(key)
+            await pilot.pause()
+            await pilot.pause()
+            title = {"guilds": "Guild", "morpork": "Ankh-Morpork"}[game]
+            assert title in screen_text(app)
+            await pilot.press("end")
+            await pilot.pause()
+            last = [line for line in open_rules(game, lang).splitlines() if line.strip()][-1]
+            last = " ".join(last.replace("**", "").split()[-3:])     # the words that end the page
+            assert last in " ".join(screen_text(app).split()), (game, lang)   # (wrapped anywhere)
+            await pilot.press("escape")
+            await pilot.pause()
+
+
+def open_rules(game: str, lang: str) -> str:
+    from pathlib import Path
+    import ankh.tui.games as games
+    return (Path(games.__file__).parent / game / "data" / f"rules{'.fr' if lang == 'fr' else ''}.md").read_text()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_counts_read_in_the_singular_and_the_plural_in_both_languages(lang):
+    """gettext's plurals: never "1 tokens", "token(s)" or "card(s)"."""
+    from ankh.core.game import Decision, Event
+    from ankh.tui.games.guilds.text import prompt_text
+    i18n.set_language(lang)
+    one, two = describe(Event("vetinari", 0, "red shows 1 Vetinari token(s)"), 0).plain, \
+        describe(Event("vetinari", 0, "red shows 2 Vetinari token(s)"), 0).plain
+    words = {"en": ("shows 1 Vetinari token.", "shows 2 Vetinari tokens."),
+             "fr": ("montre 1 jeton Vetinari.", "montre 2 jetons Vetinari.")}[lang]
+    assert one.endswith(words[0]) and two.endswith(words[1])
+    seats = "game: guilds\nseats: red=person yellow=bot:heuristic green=bot:heuristic"
+    session = GameSession.from_text(TRADE_POSITION.replace("game: guilds", seats) + "tokens red: guard-1\n")
+    for n, words in ((1, {"en": "1 card left", "fr": "1 carte à"}), (3, {"en": "3 cards left", "fr": "3 cartes à"})):
+        d = Decision(0, "discard", (("discard", 0),), f"discard {n} more")
+        assert words[lang] in prompt_text(session.view(), d)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        text = screen_text(app)
+        assert {"en": "· 1 token · ", "fr": "· 1 jeton · "}[lang] in text and "(s)" not in text
+        assert {"en": "· 0 tokens · ", "fr": "· 0 jeton · "}[lang] in text
+
+
+def test_the_french_words_of_guilds_buildings_and_the_university():
+    from ankh.core.game import Event
+    i18n.set_language("fr")
+    try:
+        session = GameSession.from_text(TRADE_POSITION)
+        ore = RESOURCES.index("ore")
+        assert option_text(session.view(), ("gp", ore)) == "Un point dans la guilde du minerai (1 minerai)"
+        assert describe(Event("buy-gp", 0, "red buys a point in the wool guild"), 0).plain.endswith(
+            "achète un point dans la guilde de la laine.")
+        assert describe(Event("build", 0, "red builds a house on V12"), 0).plain.endswith(
+            "bâtit une maison sur le site 12.")
+        assert "l'Université de l'Invisible" in describe(Event("uu", 0, "red takes a parchment"), 0).plain
+        assert option_text(session.view(), ("take", ore)) == "Prendre 1 minerai"
+    finally:
+        i18n.set_language("en")
+    assert option_text(session.view(), ("gp", ore)) == "A point in the ore guild (1 ore)"
+
+
+async def test_o_for_oui_answers_yes_in_the_french_quit_dialog():
+    from ankh.tui.screens.dialogs import Confirm
+    i18n.set_language("fr")
+    seats = "game: guilds\nseats: red=person yellow=bot:heuristic green=bot:heuristic"
+    app = AnkhApp(GameSession.from_text(TRADE_POSITION.replace("game: guilds", seats)), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm) and "o / Entrée" in screen_text(app)
+        await pilot.press("o")
+        await until(pilot, lambda: not isinstance(app.screen, (Confirm, GameScreen)))

@@ -53,3 +53,27 @@ def test_the_guild_game_in_french_in_tmux(tmp_path):
         term.wait_for("Votre main", "Guildes", "Banque et coûts", "Depuis votre dernier coup", "Journal")
     finally:
         term.close()
+
+
+def test_a_resize_keeps_the_decision_in_tmux(tmp_path):
+    """80×24 → 120×40 → 80×24 at the first house: the options and the
+    footer's Choose stay, and the site typed then builds."""
+    term = start(tmp_path, "en")
+    try:
+        term.wait_for("g  New guild game (Catan variant)")
+        term.keys("g")
+        term.wait_for("The Guilds of Ankh-Morpork", "Bots play")
+        term.keys("Enter")
+        term.wait_for("Place a house on site", "⏎ Choose", "on site 0  (")
+        term.run("resize-window", "-t", "ankh", "-x", "120", "-y", "40")
+        screen = term.wait_for("Your hand", "Place a house on site", "⏎ Choose", "on site 0  (")
+        assert len(screen.splitlines()) > 24
+        term.run("resize-window", "-t", "ankh", "-x", "80", "-y", "24")
+        screen = term.wait_for("Place a house on site", "⏎ Choose", "on site 0  (")
+        assert "Your hand" not in screen and all(len(line) <= 80 for line in screen.splitlines())
+        term.keys("3", "3")                           # site 33, typed
+        term.wait_for("Site: 33")
+        term.keys("Enter")
+        term.wait_for("R▲")                           # red's house on the map
+    finally:
+        term.close()

@@ -125,10 +125,10 @@ def draw(view, legal: frozenset[int] = frozenset(), chosen: int | None = None,
     the number tokens the robber may go to (``spot`` the one highlighted)."""
     cv = Canvas(WIDTH, HEIGHT)
     for row, col in RIVER_CELLS:  # the river first: the edges and sites are drawn over it
-        cv.put(row, col, "≈", "blue")
+        cv.put(row, col, "≈", "dim cyan")   # no player's colour (blue is the fourth seat's)
     row, col = RIVER_MIDDLE
     name = _("Ankh")             # once, in its middle
-    cv.put(row, col - len(name) // 2, name, "bold blue")
+    cv.put(row, col - len(name) // 2, name, "bold cyan")
     _edges(cv)
     robber = view.robber
     for d, (did, q, r, _kind, _res, tokens) in enumerate(DISTRICT_DATA):
@@ -185,7 +185,7 @@ def track_line(view) -> Text:
     t = Text(_("Assassins at large:") + " ", style="bold")
     for n in TRACK:
         if view.track & TRACK_BIT[n]:
-            t.append(f"✖{n}", "bold red")
+            t.append(f"†{n}", "bold magenta")   # a dagger: the robber is the map's ✖
         else:
             t.append(f"·{n}", "dim")
         t.append(" ")

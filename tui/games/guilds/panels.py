@@ -57,7 +57,8 @@ def players(view, viewer: int | None) -> Text:
         t.append(_("VP {shown}+{hidden}").format(shown=view.vp(q), hidden=hidden), "bold")
         t.append(" · " + ngettext("{n} card · {p} parch.", "{n} cards · {p} parch.", view.hand_size(q)).format(
             n=view.hand_size(q), p=view.parch[q]))
-        t.append("\n   " + _("·{f} ▲{h} ■{v} · {n} tokens · receipts {r}").format(
+        t.append("\n   " + ngettext("·{f} ▲{h} ■{v} · {n} token · receipts {r}",
+                                     "·{f} ▲{h} ■{v} · {n} tokens · receipts {r}", len(view.dev[q])).format(
             f=view.sup[q * 3], h=view.sup[q * 3 + 1], v=view.sup[q * 3 + 2], n=len(view.dev[q]),
             r=view.rcpt[q]), "dim" if q != viewer else "")
         if view.gup[q] or view.arrests[q] or view.rank[q]:

@@ -57,6 +57,7 @@ class GameScreen(PlayScreen):
 
     BINDINGS = [
         Binding("t", "trade", NP_("key", "Trade")),
+        Binding("t", "title", NP_("key", "Title screen")),   # after the game (trading is over)
         Binding("s", "show_panel('since')", NP_("key", "Since"), show=False),
         Binding("m", "show_panel('map')", NP_("key", "Map")),
         Binding("h", "show_panel('hand')", NP_("key", "Hand")),
@@ -81,6 +82,7 @@ class GameScreen(PlayScreen):
         self._noticed = len(session.log)
         self._news: list[tuple[str, str]] = []   # at 80×24: what happens as others play, under the prompt
         self._options: tuple = ()
+        self._keep_highlight = None       # an option to highlight again after a new layout
         self._auto_since = False          # the summary since your last move opened by itself
         self._since_home = False          # ... and is to be shown from its start
         self.set_reactive(GameScreen.mode, layout_for(*self.app.size))
@@ -88,6 +90,9 @@ class GameScreen(PlayScreen):
     # --- layout ------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        # A layout composed anew (a resize across WIDE) has an empty option list:
+        # the decision's options are to be set in it again, not taken as shown.
+        self._options = ()
         prompt = Vertical(id="g-prompt")
         if self.mode == "wide":
             with Horizontal(id="g-table"):
@@ -145,6 +150,8 @@ class GameScreen(PlayScreen):
             self.set_focus(None)
 
     def watch_mode(self) -> None:
+        # the option highlighted before the new layout, highlighted again in it
+        self._keep_highlight = self._highlighted_option()
         self.call_after_refresh(self.show)
 
     def on_resize(self, event) -> None:
@@ -305,7 +312,9 @@ class GameScreen(PlayScreen):
                                      option_text(view, o)), id=str(i))
                 for i, o in enumerate(options))
             if options:
-                choices.highlighted = 0
+                keep = self._keep_highlight
+                choices.highlighted = options.index(keep) if keep in options else 0
+            self._keep_highlight = None
             self.focus_decision()
 
     def _answers(self, view) -> Text:
@@ -476,11 +485,14 @@ class GameScreen(PlayScreen):
     def show_results(self) -> None:
         self.action_results()
 
+    def action_title(self) -> None:
+        self.app.action_to_title()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "show_panel":   # a spectator has no hand: the players panel shows the table
             return self.mode == "compact" and not (getattr(self.session, "spectating", False)
                                                    and parameters == ("hand",))
-        if action == "results":
+        if action in ("results", "title"):
             return self.session.over
         if action == "trade":
             d = self.decision()

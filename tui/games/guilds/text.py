@@ -16,7 +16,7 @@ from ankh.core.guilds.board import (
     DISTRICT_DATA, DISTRICT_IDS, DISTRICT_VERTICES, PARCH_HOUSE, PARCH_VILLA, SPOT_IDS, TOKENS,
     VERTEX_DISTRICTS,
 )
-from ankh.tui.i18n import N_, NP_, _, pgettext
+from ankh.tui.i18n import N_, NP_, Nn_, _, ngettext, pgettext
 from ankh.tui.seats import _assemble, colour, seat_tag
 
 # The five resources (and the guild of each), with the parchment as a sixth kind in trades.
@@ -24,6 +24,9 @@ RESOURCE_WORDS = (NP_("resource", "brick"), NP_("resource", "lumber"), NP_("reso
                   NP_("resource", "grain"), NP_("resource", "ore"), NP_("resource", "parchment"))
 RESOURCE_PLURALS = (NP_("resources", "brick"), NP_("resources", "lumber"), NP_("resources", "wool"),
                     NP_("resources", "grain"), NP_("resources", "ore"), NP_("resources", "parchments"))
+# The guild of each resource, as "the {guild} guild" names it (French: « la guilde du minerai »).
+GUILD_WORDS = (NP_("guild", "brick"), NP_("guild", "lumber"), NP_("guild", "wool"),
+               NP_("guild", "grain"), NP_("guild", "ore"))
 # (Colours only add to the words: readable in 16 colours and in a light theme.)
 RESOURCE_STYLE = ("red", "green", "cyan", "yellow", "blue", "magenta")
 
@@ -54,6 +57,11 @@ RANK_WORDS = ("", N_("Captain"), N_("Lieutenant"))
 def kind_name(k: int, n: int = 1) -> str:
     """A resource (or parchments, k = 5) as a word, plural when ``n`` > 1."""
     return pgettext("resources", RESOURCE_PLURALS[k]) if n > 1 else pgettext("resource", RESOURCE_WORDS[k])
+
+
+def guild_name(k: int) -> str:
+    """Resource ``k``'s guild, as "the {guild} guild" names it."""
+    return pgettext("guild", GUILD_WORDS[k])
 
 
 def amount(n: int, k: int) -> str:
@@ -173,7 +181,8 @@ def _option_words(state, option: tuple) -> str:
     if verb == "keep":
         return _("Keep your cards")
     if verb == "gp":
-        return _("A point in the {resource} guild").format(resource=kind_name(a[0]))
+        # what it costs beside it: one card of the guild's resource
+        return _("A point in the {guild} guild ({cost})").format(guild=guild_name(a[0]), cost=amount(1, a[0]))
     if verb == "end":
         return _("End your turn")
     if verb == "bank":
@@ -245,7 +254,9 @@ def prompt_text(view, decision) -> str:
         return _("Who do you trade with? (they accepted or countered)")
     if k == "discard":
         n = re.search(r"\d+", decision.prompt)
-        return _("A 7: {n} card(s) left to discard (you held more than 7).").format(n=n.group() if n else "?")
+        left = int(n.group()) if n else 0
+        return ngettext("A 7: {n} card left to discard (you held more than 7).",
+                        "A 7: {n} cards left to discard (you held more than 7).", left).format(n=left)
     if k == "palace":   # one point per building, in turn: say which (the options change as guilds fill)
         n = 1 + sum(1 for q, _g in view.palace if q == decision.seat)
         return _("The Palace: choose a guild for your point number {n} (at most 2 in one guild).").format(n=n)
@@ -286,6 +297,10 @@ def _k(m: str) -> str:
     return kind_name(_KIND[m])
 
 
+def _g(m: str) -> str:
+    return guild_name(_KIND[m])
+
+
 def describe(event, viewer: int | None = None, stolen: Callable[[int], Any] | None = None) -> Text:
     """A line of the log in the player's words (``event.text`` is the notation).
     ``stolen(handle)``: the card a steal moved, where the viewer was its thief
@@ -299,7 +314,9 @@ def describe(event, viewer: int | None = None, stolen: Callable[[int], Any] | No
     for pattern, sentence, parts in LINES:
         m = re.fullmatch(pattern, t)
         if m:
-            return _assemble(_(sentence), **parts(m))
+            p = parts(m)
+            words = ngettext(*sentence, int(p["n"])) if isinstance(sentence, tuple) else _(sentence)
+            return _assemble(words, **p)
     return Text(t)
 
 
@@ -316,9 +333,9 @@ LINES = [
     (rf"{_C} lays a foundation on V(\d+)", N_("{seat} lays a foundation on site {v}."),
      lambda m: {"seat": _seat(m[1]), "v": int(m[2])}),
     (rf"{_C} presides the {_R} guild", N_("{seat} becomes president of the {guild} guild."),
-     lambda m: {"seat": _seat(m[1]), "guild": _k(m[2])}),
+     lambda m: {"seat": _seat(m[1]), "guild": _g(m[2])}),
     (rf"the {_R} presidency is locked for {_C}", N_("The {guild} presidency is locked for {seat}."),
-     lambda m: {"guild": _k(m[1]), "seat": _seat(m[2])}),
+     lambda m: {"guild": _g(m[1]), "seat": _seat(m[2])}),
     (rf"{_C} wins with (\d+) VP", N_("{seat} wins with {n} VP."), lambda m: {"seat": _seat(m[1]), "n": m[2]}),
     (rf"{_C} sets the dice to (\d+)", N_("{seat} spends parchments and sets the dice to {n}."),
      lambda m: {"seat": _seat(m[1]), "n": m[2]}),
@@ -332,7 +349,7 @@ LINES = [
      lambda m: {"seat": _seat(m[1]), "what": _k(m[2])}),
     (rf"{_C} takes {_R}", N_("{seat} takes {what}."), lambda m: {"seat": _seat(m[1]), "what": _k(m[2])}),
     (rf"{_C} gains a point in the {_R} guild", N_("{seat} gains a point in the {guild} guild (the Palace)."),
-     lambda m: {"seat": _seat(m[1]), "guild": _k(m[2])}),
+     lambda m: {"seat": _seat(m[1]), "guild": _g(m[2])}),
     (rf"{_C} takes a parchment", N_("{seat} takes a parchment (Unseen University)."),
      lambda m: {"seat": _seat(m[1])}),
     (rf"{_C}'s guard arrests the assassin on (\d+)", N_("{seat}'s guard arrests the assassin on {n}."),
@@ -354,17 +371,17 @@ LINES = [
     (rf"{_C} plays vetinari-\d+", N_("{seat} plays a Vetinari token."), lambda m: {"seat": _seat(m[1])}),
     (rf"{_C} takes a development token \(#\d+\)", N_("{seat} takes a development token."),
      lambda m: {"seat": _seat(m[1])}),
-    (rf"{_C} shows (\d+) Vetinari token\(s\)", N_("{seat} shows {n} Vetinari token(s)."),
+    (rf"{_C} shows (\d+) Vetinari token\(s\)", Nn_("{seat} shows {n} Vetinari token.", "{seat} shows {n} Vetinari tokens."),
      lambda m: {"seat": _seat(m[1]), "n": m[2]}),
     (rf"{_C} turns a receipt face down", N_("{seat} turns a receipt face down."), lambda m: {"seat": _seat(m[1])}),
     (rf"{_C} becomes (Captain|Lieutenant)", N_("{seat} becomes {rank}."),
      lambda m: {"seat": _seat(m[1]), "rank": _(m[2])}),
-    (rf"{_C} spends (\d+) parchments", N_("{seat} spends {n} parchments."),
+    (rf"{_C} spends (\d+) parchments", Nn_("{seat} spends {n} parchment.", "{seat} spends {n} parchments."),
      lambda m: {"seat": _seat(m[1]), "n": m[2]}),
     (rf"{_C} trades (\d+) {_R} for {_R}", N_("{seat} trades {give} with the bank for {get}."),
      lambda m: {"seat": _seat(m[1]), "give": amount(int(m[2]), _KIND[m[3]]), "get": _k(m[4])}),
     (rf"{_C} buys a point in the {_R} guild", N_("{seat} buys a point in the {guild} guild."),
-     lambda m: {"seat": _seat(m[1]), "guild": _k(m[2])}),
+     lambda m: {"seat": _seat(m[1]), "guild": _g(m[2])}),
     (rf"{_C} turns both receipts face up", N_("{seat} turns both receipts face up."),
      lambda m: {"seat": _seat(m[1])}),
     (rf"{_C} offers (\d) {_R} for (\d) {_R} to all", N_("{seat} offers {give} for {get} to everybody."),

@@ -75,6 +75,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         Binding("pageup", "scroll_log(-1)", NP_("key", "Log ↑"), show=False, priority=True),
         Binding("pagedown", "scroll_log(1)", NP_("key", "Log ↓"), show=False, priority=True),
         Binding("r", "results", NP_("key", "Results")),
+        Binding("t", "title", NP_("key", "Title screen")),   # after the game, from the board too
         Binding("question_mark", "app.help", NP_("key", "Help"), key_display="?"),
         Binding("f1", "app.help", show=False),
         Binding("q", "leave", NP_("key", "Quit")),
@@ -368,6 +369,9 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         if self.session.over:
             self.app.push_screen(EndScreen(self.session.view()))
 
+    def action_title(self) -> None:
+        self.app.action_to_title()
+
     def commands(self):
         """This game's commands for the command palette."""
         from textual.app import SystemCommand
@@ -408,7 +412,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
             return getattr(self.session, "networked", False)
         if action == "end_table":
             return bool(getattr(self.session, "can_end_table", False))
-        if action == "results":
+        if action in ("results", "title"):
             return self.session.over
         if action == "skip":
             return self._next is not None and self._next.kind == "bot" and self.bot_delay > 0

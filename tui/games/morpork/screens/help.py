@@ -139,10 +139,18 @@ class HelpScreen(Localised, Screen):
 
     def on_mount(self) -> None:
         self._filter("")
+        self.call_after_refresh(self._focus_page)
+
+    def _focus_page(self) -> None:
+        """The rules and the keys scroll by keyboard as soon as they are shown."""
+        tabs = self.query_one(TabbedContent)
+        if tabs.active != "cards":
+            self.query_one(f"#{tabs.active}", TabPane).query_one(VerticalScroll).focus()
 
     def show_tab(self, tab: str) -> None:
         if self.is_mounted:
             self.query_one(TabbedContent).active = tab
+            self.call_after_refresh(self._focus_page)
         else:
             self.tab = tab
 
