@@ -19,8 +19,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,11 @@ from ...core.game import COLOURS, GAMES, Decision
 from .. import home, journal
 from ..admission import Door
 from ..envelope import Identity
+from ..events import (
+    Advertised, Alert, Away, Back, Chat, ChatHidden, ChatRefused, Confirming, Decided, Gone, HostKey, Joined,
+    Listening, LobbySeats, NotAdvertised, Over, Paused, Played, Saving, SetupOver, Started, TableEvent,
+    TranscriptSaved, Waiting, WatchLost, WatchMoved, WatchPointOpen, WatchWaiting,
+)
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..hub import Hub
 from ..leave import (
@@ -37,9 +41,10 @@ from ..lobby import (
     CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
     points_message, watch_intro,
 )
-from ..peer import AUDIT, SETUP, Finished, GamePeer, Spectator, YourMove, describe_outcome, game_of
+from ..peer import AUDIT, SETUP, Finished, GamePeer, Spectator, YourMove, game_of
 from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
+from ..tablecore.result import Result, aborted, forfeit_result, outcome_result, stopped_result
 from ..transcript import DEFAULT_KIND, Roster
 from .discovery import TableAdvert, TableBrowser
 from .transport import (
@@ -62,66 +67,7 @@ FAREWELL = 30.0  # seconds a finished seat waits for the others to hold the whol
 
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
 Decide = Callable[[GamePeer, Decision], Awaitable[tuple]]
-Report = Callable[[str, Any], None]
-
-
-@dataclass
-class Result:
-    """How a table ended, in the same words on every seat."""
-
-    text: str
-    fair: bool | None = None
-    finished: bool = False
-    ending: Ending | None = None  # the seats still there ended it (who left, who agreed)
-    scores: tuple[int, ...] | None = None  # the scores as they stood then
-
-
-def outcome_result(driver: Any) -> Result:
-    """A finished game's result, in the same words on every seat and spectator."""
-    fair = driver.audit is not None and driver.audit.fair
-    outcome = driver.engine.outcome
-    text = describe_outcome(outcome, driver.game.id) if outcome is not None else "no result"
-    if not fair:
-        names = driver.ledger().roster.names
-        seats = sorted({s for s, _ in driver.audit.violations if 0 <= s < len(names)}) if driver.audit else []
-        culprits = " and ".join(f"{COLOURS[s]} ({names[s]})" for s in seats)
-        text += f"; the audit found cheating by {culprits}" if culprits else "; the audit found cheating"
-    return Result(text, fair=fair, finished=True)
-
-
-def forfeit_result(driver: Any, seats: Sequence[int]) -> Result:
-    """The game is over but its audit waits for ``seats``: they withheld their disclosure and forfeit."""
-    names = driver.ledger().roster.names
-    who = " and ".join(f"{COLOURS[s]} ({names[s]})" for s in seats)
-    outcome = driver.engine.outcome
-    played = describe_outcome(outcome, driver.game.id) if outcome is not None else "no result"
-    return Result(Words("forfeit: {who} withheld the audit disclosure at the end of the game ({played}; not audited)",
-                        who=who, played=played), fair=False)
-
-
-def stopped_result(driver: Any, me: int | None, forfeit: bool = False) -> Result:
-    """The game ended before its end, for a reason this seat (or spectator) can
-    tell from its own log only: the audit still waiting for a seat (which
-    forfeits when ``forfeit``: this seat's own log waited long enough for it;
-    a host that ends the table sooner, having relayed nobody's disclosure,
-    would otherwise make each seat blame the other), or the step it waited
-    for when the table ended."""
-    waiting = [s for s in driver.waiting_for() if s != me] if hasattr(driver, "waiting_for") else []
-    if driver.phase == AUDIT and waiting and forfeit:
-        return forfeit_result(driver, waiting)
-    if waiting:
-        names = " and ".join(COLOURS[s] for s in waiting)
-        return Result(Words("the table ended the game while it waited for {names}", names=names))
-    return Result(Words("the table ended the game before its end"))
-
-
-def aborted(exc: ProtocolError) -> Result:
-    """A game stopped by a broken rule, naming the seat at fault."""
-    seat = getattr(exc, "seat", None)
-    who = getattr(exc, "who", None)
-    culprit = f"{COLOURS[seat]} ({who})" if seat is not None and who else "unknown"
-    return Result(Words("aborted: {culprit} broke the rules: {why}", culprit=culprit,
-                        why=getattr(exc, "message", None) or str(exc)))
+Report = Callable[[TableEvent], None]
 
 
 class SaveDir:
@@ -279,7 +225,7 @@ class _Seatkeeper:
             return
         for e in events:
             if not isinstance(e, YourMove):
-                self.report("event", (seat, e))
+                self.report(Played(seat, e))
 
     def go_on(self, peer: GamePeer, pump: Callable[..., list[Any]]) -> None:
         """Let ``peer`` go as far as it can, sending each of its moves as soon as it is made."""
@@ -297,7 +243,7 @@ class _Seatkeeper:
         """Report once that the setup is over (every deck shuffled, proven and locked): the deal begins."""
         if not self._set_up and peer.phase != SETUP:
             self._set_up = True
-            self.report("setup", peer.me)
+            self.report(SetupOver(peer.me))
 
     def schedule_decisions(self, apply: Callable[[int, tuple], None]) -> None:
         for seat, peer in self.local.items():
@@ -312,11 +258,11 @@ class _Seatkeeper:
         finally:
             self._thinking.discard(seat)
         if peer.decision == d and self.result is None:
-            self.report("decided", (seat, peer.moves))
+            self.report(Decided(seat, peer.moves))
             apply(seat, option)
 
     def said(self, seat: int, name: str, text: str) -> None:
-        self.report("chat", (seat, name, text))
+        self.report(Chat(seat, name, text))
 
     def check_players(self, people: list[tuple[str, bytes]]) -> None:
         """Pin the identity of every person at the table on first meeting; a known
@@ -326,18 +272,18 @@ class _Seatkeeper:
             for name, key in people:
                 warning = known.warning(name, key)
                 if warning is not None:
-                    self.report("warning", warning)
+                    self.report(Alert(warning))
                 elif known.check(name, key) == "new":
                     known.pin(name, key)
         except (home.HomeError, OSError, ValueError) as exc:
-            self.report("warning", f"known players could not be checked: {exc}")
+            self.report(Alert(f"known players could not be checked: {exc}"))
 
     def finish_game(self, peer: GamePeer) -> None:
         """The game is over and every seat signed the final log: save the
         transcript for ``ankh verify`` and say the result."""
         path = self.save.finish(peer.protocol.transcript()) if self.save is not None else None
         if path is not None:
-            self.report("transcript", path)
+            self.report(TranscriptSaved(path))
         self.end(outcome_result(peer))
 
     def record_ending(self, peer: GamePeer, ending: Ending) -> None:
@@ -348,14 +294,14 @@ class _Seatkeeper:
             transcript = peer.protocol.transcript()
             self.save.ending(pending=transcript.pending, end=list(ending.votes))
             transcript.end = list(ending.votes)
-            self.report("transcript", self.save.finish(transcript))
+            self.report(TranscriptSaved(self.save.finish(transcript)))
         points = peer.game.scores(peer.engine)
         self.end(Result(describe_ending(ending, points), ending=ending, scores=points))
 
     def end(self, result: Result) -> None:
         if self.result is None:
             self.result = result
-            self.report("result", result)
+            self.report(Over(result))
             if self.save is not None:
                 self.save.close()
             self.done.set()
@@ -425,10 +371,10 @@ class HostNode(_Seatkeeper):
     async def open(self) -> int:
         self.server = await serve(self.bind, self.port, self.identity, PROLOGUE, self._on_connection, door=self.door)
         self.port = server_port(self.server)
-        self.report("listening", self.port)
+        self.report(Listening(self.port))
         if self.advertise:
             self._advertising = asyncio.get_running_loop().create_task(self._advertise())
-        self.report("lobby", self.lobby)
+        self.report(LobbySeats.of(self.lobby))
         if self.lobby.ready and self.start_msg is None:  # bots fill every seat
             self._start()
         return self.port
@@ -471,10 +417,10 @@ class HostNode(_Seatkeeper):
                                       seats_total=self.lobby.total, phase="lobby" if self.hub is None else "playing",
                                       game=self.lobby.kind, **kw)
             await self.advert.start()
-            self.report("advertised", self.advert.service)
+            self.report(Advertised(self.advert.service))
         except Exception as exc:  # no multicast here: HOST:PORT still works
             self.advert = None
-            self.report("not-advertised", str(exc) or type(exc).__name__)
+            self.report(NotAdvertised(str(exc) or type(exc).__name__))
 
     def _update_advert(self, **kw: Any) -> None:
         if self.advert is not None:
@@ -521,10 +467,10 @@ class HostNode(_Seatkeeper):
                 _refuse(conn, exc.message)
                 return
             self.conns[seat] = conn
-            self.report("joined", (seat, self.lobby.seats[seat]))
+            self.report(Joined(seat, self.lobby.seats[seat].name, self.lobby.seats[seat].fingerprint))
             self._update_advert(seats_taken=len(self.lobby.seats))
             self._broadcast(self.lobby.message())
-            self.report("lobby", self.lobby)
+            self.report(LobbySeats.of(self.lobby))
             if self.lobby.ready:
                 self._start()
         elif first["t"] == "rejoin":
@@ -548,7 +494,7 @@ class HostNode(_Seatkeeper):
                 self._send_outbox(seat)
                 self._send(seat, DONE)
             else:
-                self.report("back", seat)
+                self.report(Back(seat))
                 self._flush()
         elif first["t"] == "watch":
             refused = self.door.watch(conn.ticket)
@@ -579,10 +525,10 @@ class HostNode(_Seatkeeper):
                         self.conns = {keys.index(c.peer_key): c for c in self.conns.values()}
                         self._update_advert(seats_taken=len(self.lobby.seats))
                         self._broadcast(self.lobby.message())
-                        self.report("lobby", self.lobby)
+                        self.report(LobbySeats.of(self.lobby))
                     else:
                         self.gone_since[seat] = time.monotonic()
-                        self.report("gone", (seat, exc.reason))
+                        self.report(Gone(seat, exc.reason))
                 return
             except RemoteProtocolError as exc:
                 conn.close(Words("malformed message: {why}", why=exc.message))
@@ -646,7 +592,7 @@ class HostNode(_Seatkeeper):
         if old is not None and old is not conn:
             old.close(Words("replaced by a new connection"))
         self.gone_since.pop(seat, None)
-        self.report("back", seat)
+        self.report(Back(seat))
         self._send(seat, self.lobby.message())
         if self.start_msg is not None:
             self._send(seat, self.start_msg)
@@ -663,7 +609,7 @@ class HostNode(_Seatkeeper):
 
     def _lobby_changed(self) -> None:
         self._broadcast(self.lobby.message())
-        self.report("lobby", self.lobby)
+        self.report(LobbySeats.of(self.lobby))
         if self.lobby.ready and self.start_msg is None:
             self._start()
 
@@ -689,7 +635,7 @@ class HostNode(_Seatkeeper):
             self._send(seat, chat_message(self.identity, self.lobby.table, 0, self._next_said(),
                                           f"(to {self._seat_name(seat)}: at most {CHAT_RATE} lines every "
                                           f"{CHAT_WINDOW:g} s; that one was not passed on)"))
-            self.report("chat-refused", seat)
+            self.report(ChatRefused(seat))
             return
         self.chat_counts[seat] = recent + [now]
         self._pass_chat(msg, exclude=seat)
@@ -754,7 +700,7 @@ class HostNode(_Seatkeeper):
         start, me = Start.from_message(self.start_msg, my_key=self.identity.public_key, my_nonce=self._nonce)
         self.start = start
         self._broadcast(self.start_msg)
-        self.report("start", start)
+        self.report(Started(start))
         bots = {ident.public_key for ident in self._bots.values()}
         self.check_players([(n, k) for n, k in zip(start.names[1:], start.identities[1:]) if k not in bots])
         self._secrets = {0: SeatSecrets.generate(start.game_id, 0, self.identity)}
@@ -781,7 +727,7 @@ class HostNode(_Seatkeeper):
     def _roster_if_ready(self) -> None:
         start = self.start
         if self.hub is not None or not self.confirmed or len(self._keys) < len(start.names):
-            self.report("confirming", self.unconfirmed)
+            self.report(Confirming(tuple(self.unconfirmed)))
             return
         keys = [self._keys[s][0] for s in range(len(start.names))]
         certs = [self._keys[s][1] for s in range(len(start.names))]
@@ -800,7 +746,7 @@ class HostNode(_Seatkeeper):
                                       "table": self.lobby.table,
                                       "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
                              self._secrets)
-            self.report("saved", self.save.path)
+            self.report(Saving(self.save.path))
         self._begin(roster, self._secrets, frames=[])
 
     def _begin(self, roster: Roster, secrets: dict[int, SeatSecrets], frames: list[bytes],
@@ -920,8 +866,14 @@ class HostNode(_Seatkeeper):
             self.watchers.send(encode(blame))
             if self.save is not None:
                 self.save.ending(blame=evidence)
-        self._broadcast({"t": "bye", "why": result.text[:200]})
+        self._goodbye(result.text)
         self.end(result)
+
+    def _goodbye(self, why: str) -> None:
+        """The table ends the game before its end: every seat and spectator is told."""
+        bye = {"t": "bye", "why": why[:200]}
+        self._broadcast(bye)
+        self.watchers.send(encode(bye))
 
     async def _watch(self) -> None:
         audit_since: float | None = None
@@ -932,7 +884,7 @@ class HostNode(_Seatkeeper):
             host = self.hub.host
             waiting = host.waiting_for()
             gone = {s: time.monotonic() - t for s, t in self.gone_since.items()}
-            self.report("waiting", (waiting, gone))
+            self.report(Waiting(tuple(waiting), gone))
             if host.phase == AUDIT and waiting:  # the game is over: a seat that keeps its disclosure forfeits
                 audit_since = audit_since if audit_since is not None else time.monotonic()
                 if time.monotonic() - audit_since >= self.abandon_after:
@@ -947,7 +899,7 @@ class HostNode(_Seatkeeper):
                 names = " and ".join(COLOURS[s] for s in late)
                 text = Words("abandoned: {names} did not come back within {secs:g} s", names=names,
                              secs=self.abandon_after)
-                self._broadcast({"t": "bye", "why": text})
+                self._goodbye(text)
                 if self.save is not None:
                     _write_private(self.save.path / "abandoned.txt", (text + "\n").encode())
                 self.end(Result(text))
@@ -962,7 +914,7 @@ class HostNode(_Seatkeeper):
         if self.save is not None:
             self.journal_steps(host)
             self.save.ending(pending=host.protocol.transcript().pending, forfeit=list(seats))
-        self._broadcast({"t": "bye", "why": result.text[:200]})
+        self._goodbye(result.text)
         self.end(result)
 
     def _count_the_wait(self, waiting: tuple[int, ...]) -> None:
@@ -984,7 +936,8 @@ class HostNode(_Seatkeeper):
         if news.away or news.offer is not None or self._told_away:
             self._told_away = bool(news.away) or news.offer is not None
             self._broadcast(news.message())
-            self.report("away", news)
+            self.watchers.send(encode(news.message()))  # (the spectators see who the game waits for too)
+            self.report(Away(news))
         if p.agreed():
             self._end_by_agreement()
 
@@ -1019,7 +972,7 @@ class HostNode(_Seatkeeper):
             ending = check_votes(host.protocol.roster, p.votes.values(), step=step, basis=basis,
                                  waited=host.waiting_for())
         except RemoteProtocolError as exc:  # the game moved on meanwhile: the offer starts again
-            self.report("warning", f"the votes to end the table do not hold: {exc}")
+            self.report(Alert(f"the votes to end the table do not hold: {exc}"))
             p.votes.clear()
             return
         self._broadcast({"t": "ended", "votes": list(ending.votes)})
@@ -1123,7 +1076,7 @@ class JoinNode(_Seatkeeper):
         conn = await connect(host, port, self.identity, PROLOGUE)
         self.host_key = conn.peer_key
         self.conn = conn
-        self.report("host-key", conn.peer_key)  # proved by the handshake: an advert only claims one
+        self.report(HostKey(conn.peer_key))  # proved by the handshake: an advert only claims one
         conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
         await self._session(conn)
         await self._close_watch_point()
@@ -1163,9 +1116,9 @@ class JoinNode(_Seatkeeper):
                     self.end(Result(Words("the host closed the table before the game ended")))
                     return
                 if exc.reason.endswith(PAUSED):
-                    self.report("paused", 0)
+                    self.report(Paused(0))
                 else:
-                    self.report("gone", (0, exc.reason))
+                    self.report(Gone(0, exc.reason))
                 self.clock.link(time.monotonic(), False)
                 again = await self._reconnect()
                 if again is None:
@@ -1182,7 +1135,7 @@ class JoinNode(_Seatkeeper):
         if reason.endswith(CLOSING):
             self.end(Result(Words("the table closed before the game began: {why}", why=reason)))
             return None
-        self.report("gone", (0, reason))
+        self.report(Gone(0, reason))
         since = time.monotonic()
         while True:
             try:
@@ -1196,7 +1149,7 @@ class JoinNode(_Seatkeeper):
         conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
         if self.start is not None and self.secrets is not None and self.confirmed:  # our key may have been lost
             self._send_key(conn)
-        self.report("back", 0)
+        self.report(Back(0))
         return conn
 
     async def _connect(self) -> Connection:
@@ -1209,7 +1162,7 @@ class JoinNode(_Seatkeeper):
         except ConnectionClosed as exc:
             if self.host_key is not None and "not the expected" in exc.reason and not self._impostor_told:
                 self._impostor_told = True
-                self.report("warning", exc.reason)
+                self.report(Alert(exc.reason))
             raise
 
     def _rejoin(self) -> bytes:
@@ -1242,7 +1195,7 @@ class JoinNode(_Seatkeeper):
                 conn = await self._connect()
             except ConnectionClosed:
                 gone = time.monotonic() - since
-                self.report("waiting", ((0,), {0: gone}))
+                self.report(Waiting((0,), {0: gone}))
                 if gone >= self.abandon_after:
                     self.end(Result(Words("paused: {colour} (the host) did not come back within {secs:g} s; "
                                           "the game waits in your saves", colour=COLOURS[0],
@@ -1252,7 +1205,7 @@ class JoinNode(_Seatkeeper):
                 continue
             conn.send_nowait(self._rejoin())
             self.clock.link(time.monotonic(), True)
-            self.report("back", 0)
+            self.report(Back(0))
             await self._open_watch_point(conn)
             return conn
 
@@ -1297,7 +1250,7 @@ class JoinNode(_Seatkeeper):
                 self._seat_keys = [s["key"] for s in msg["seats"]]
                 self._seat_names = [s["name"] for s in msg["seats"]]
                 self._bot_keys = {s["key"] for s in msg["seats"] if s["bot"]}
-                self.report("lobby", msg)
+                self.report(LobbySeats.of_message(msg))
             elif t == "start" and self.start is None:
                 self._on_start(msg)
             elif t == "roster" and self.peer is None and self.start is not None:
@@ -1328,7 +1281,8 @@ class JoinNode(_Seatkeeper):
                     return
             elif t == "away" and self.peer is not None:
                 self.news = News.from_message(msg)
-                self.report("away", self.news)
+                self.report(Away(self.news))
+                self.watchers.send(encode(msg))
                 if self.auto_agree:
                     self.agree()
             elif t == "ended" and self.peer is not None:
@@ -1339,7 +1293,7 @@ class JoinNode(_Seatkeeper):
                     self.end(Result(_farewell(msg["why"])))
                 else:  # the game ended early: what our own log says, not the host's words
                     if msg["why"].startswith(REFUSED):  # (a refusal too: shown as the host's word, not a result)
-                        self.report("warning", _farewell(msg["why"]))
+                        self.report(Alert(_farewell(msg["why"])))
                     self._stopped()
                 return
 
@@ -1416,7 +1370,7 @@ class JoinNode(_Seatkeeper):
             return
         name, key = msg["seats"][0]["name"], msg["seats"][0]["key"]
         if key != conn.peer_key:
-            self.report("warning", Words("the host's seat shows a key other than the one its link proved"))
+            self.report(Alert(Words("the host's seat shows a key other than the one its link proved")))
             return
         self.check_players([(name, key)])
 
@@ -1440,7 +1394,7 @@ class JoinNode(_Seatkeeper):
             self.end(Result(Words("refused: this table's game id was played before (an old table replayed?)")))
             return
         self.start, self.start_msg, self.seat = start, msg, seat
-        self.report("start", start)
+        self.report(Started(start))
         # (the host was checked when its link proved its key: see _check_host)
         self.check_players([(n, k) for s, (n, k) in enumerate(zip(start.names, start.identities))
                             if s not in (0, seat) and k not in self._bot_keys])
@@ -1475,7 +1429,7 @@ class JoinNode(_Seatkeeper):
                                       "nonce": self._nonce, "table": self.table, "bots": list(self.bot_seats),
                                       "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
                              {self.seat: self.secrets})
-            self.report("saved", self.save.path)
+            self.report(Saving(self.save.path))
         self._begin(roster, self.secrets)
         assert self.conn is not None
         task = asyncio.get_running_loop().create_task(self._open_watch_point(self.conn))
@@ -1545,10 +1499,10 @@ class JoinNode(_Seatkeeper):
                 self.watch_server = await serve(conn.local_address[0], 0, self.identity, PROLOGUE, self._on_watcher,
                                                 door=self.door)
             except OSError as exc:
-                self.report("warning", f"spectators cannot watch through this seat: {exc}")
+                self.report(Alert(f"spectators cannot watch through this seat: {exc}"))
                 return
             self.watch_port = server_port(self.watch_server)
-            self.report("watch-point", (conn.local_address[0], self.watch_port))
+            self.report(WatchPointOpen(conn.local_address[0], self.watch_port))
         with contextlib.suppress(ConnectionClosed):
             conn.send_nowait(encode({"t": "watchpoint", "port": self.watch_port}))
 
@@ -1620,7 +1574,7 @@ class JoinNode(_Seatkeeper):
         try:
             text = check_chat(msg, keys[seat], self.table)
         except RemoteProtocolError as exc:
-            self.report("warning", f"a chat line was refused: {exc.message}")
+            self.report(Alert(f"a chat line was refused: {exc.message}"))
             return
         self.said(seat, self._names()[seat], text)
         if self.peer is not None:
@@ -1742,6 +1696,7 @@ class WatchNode:
         self.table = b""
         self.bot_keys: set[bytes] = set()  # the host's bots, as the watch point says (their votes are the host's)
         self.abandon_after = ABANDON_AFTER  # no watch point answered this long: the table is gone
+        self.paused = False  # the host left: the game waits for it (told once, until it moves on)
 
     async def run(self, host: str, port: int) -> Result:
         self.points = [(host, port)]
@@ -1758,14 +1713,14 @@ class WatchNode:
                 gone = time.monotonic() - since
                 if gone >= self.abandon_after:
                     self.result = Result(Words("the table closed: no watch point answered for {secs:.0f} s", secs=gone))
-                    self.report("result", self.result)
+                    self.report(Over(self.result))
                 elif failed >= len(self.points):  # none answers now: wait, then try them all again
-                    self.report("watch-waiting", gone)
+                    self.report(WatchWaiting(gone))
                     await asyncio.sleep(RETRY_EVERY)
                     failed = 0
                 continue
             if self.address is not None and address != self.address:
-                self.report("moved", address)
+                self.report(WatchMoved(address))
             self.address, failed, since = address, 0, None
             conn.send_nowait(encode({"t": "watch", "from": self.spectator.steps_followed if self.spectator else 0}))
             try:
@@ -1774,9 +1729,14 @@ class WatchNode:
                 if self.result is None:
                     if exc.reason.endswith(CLOSING) or (self.spectator is None and len(self.points) == 1):
                         self.result = Result(Words("the table closed: {why}", why=exc.reason))
-                        self.report("result", self.result)
+                        self.report(Over(self.result))
+                    elif exc.reason.endswith(PAUSED):  # the game waits for the host to load its save
+                        if not self.paused:
+                            self.paused = True
+                            self.report(Paused(0))
+                        at += 1
                     else:
-                        self.report("watch-lost", (address, exc.reason))
+                        self.report(WatchLost(address, exc.reason))
                         at += 1  # another watch point first
             finally:
                 conn.close(Words("done watching"))
@@ -1791,7 +1751,7 @@ class WatchNode:
             conn.close(Words("not a seat of this table"))
             raise ConnectionClosed(Words("that watch point is not a seat of the table"))
         if self.start is None and not start.spectator_chat:
-            self.report("chat-hidden", None)
+            self.report(ChatHidden())
         self.start = start
 
     async def _follow(self, conn: Connection) -> None:
@@ -1815,7 +1775,7 @@ class WatchNode:
                     text = check_chat(msg, start.identities[msg["seat"]], self.table)
                 except (RemoteProtocolError, IndexError):
                     continue
-                self.report("chat", (msg["seat"], start.names[msg["seat"]], text))
+                self.report(Chat(msg["seat"], start.names[msg["seat"]], text))
             elif t == "start":
                 self._table(conn, msg)
                 start = self.start
@@ -1829,7 +1789,7 @@ class WatchNode:
                         self.points.append(point)
             elif t == "roster" and start is not None and self.spectator is None:
                 self.spectator = Spectator(start.roster(msg["keys"], msg["certs"]))
-                self.report("start", start)
+                self.report(Started(start))
             elif t == "frames" and self.spectator is not None and start is not None:
                 if self.keep:
                     self.seen += msg["f"]
@@ -1840,13 +1800,16 @@ class WatchNode:
                         events = self.spectator.feed(msg["f"][i:i + FEED_SLICE])
                     except ProtocolError as exc:
                         self.result = Result(f"aborted: the log does not check: {exc}")
-                        self.report("result", self.result)
+                        self.report(Over(self.result))
                         return
+                    if events and self.paused:  # the host is back: the game moves on
+                        self.paused = False
+                        self.report(Back(0))
                     for e in events:
-                        self.report("event", (None, e))
+                        self.report(Played(None, e))
                         if isinstance(e, Finished):
                             self.result = outcome_result(self.spectator)
-                            self.report("result", self.result)
+                            self.report(Over(self.result))
                             return
             elif t == "blame" and self.spectator is not None:
                 try:
@@ -1855,8 +1818,10 @@ class WatchNode:
                     verdict = None
                 if verdict is not None:
                     self.result = aborted(verdict)
-                    self.report("result", self.result)
+                    self.report(Over(self.result))
                     return
+            elif t == "away" and self.spectator is not None:
+                self.report(Away(News.from_message(msg)))
             elif t == "ended" and self.spectator is not None:
                 # the seats' signed votes, checked against the log we followed, as verify checks them
                 # (votes that do not hold say nothing: the table's close then says it ended early)
@@ -1868,10 +1833,10 @@ class WatchNode:
                     continue
                 points = self.spectator.game.scores(self.spectator.engine)
                 self.result = Result(describe_ending(ending, points), ending=ending, scores=points)
-                self.report("result", self.result)
+                self.report(Over(self.result))
                 return
             elif t == "bye":  # the words of whoever serves us are nobody's evidence
                 self.result = Result(Words("the table ended the game before its end")) if self.spectator is not None \
                     else Result(Words("the table closed before the game began"))
-                self.report("result", self.result)
+                self.report(Over(self.result))
                 return
