@@ -38,13 +38,15 @@ from ..leave import (
     GONE_AFTER, MOVE_CLOCK, Ending, News, OwnClock, Patience, Stop, check_agreement, check_votes, describe_ending, vote,
 )
 from ..lobby import (
-    CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
+    PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
     points_message, watch_intro,
 )
 from ..peer import AUDIT, SETUP, Finished, GamePeer, Spectator, YourMove, game_of
 from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
+from ..tablecore.chat import ChatLimit
 from ..tablecore.result import Result, aborted, forfeit_result, outcome_result, stopped_result
+from ..tablecore.save import check_header
 from ..transcript import DEFAULT_KIND, Roster
 from .discovery import TableAdvert, TableBrowser
 from .transport import (
@@ -116,7 +118,7 @@ class SaveDir:
         try:
             transcript, info = journal.read(self.journal_path.read_bytes())
             if not transcript.end:  # (an ended game is over, whatever its header says)
-                _check_info(info, transcript.roster)
+                check_header(info, transcript.roster)
             secrets = {}
             for f in sorted(self.path.glob("seat*.secrets")):
                 s = SeatSecrets.from_bytes(f.read_bytes())
@@ -146,25 +148,6 @@ class SaveDir:
 
 class DamagedSave(ValueError):
     """A save whose journal, header or secrets do not make a game to carry on."""
-
-
-def _check_info(info: dict[str, Any], roster: Roster) -> None:
-    """What carrying on needs from a journal's header, of the right types and
-    agreeing with its roster (raises anything on a mismatch: see ``load``)."""
-    if info.get("role") not in ("host", "join"):
-        raise ValueError("no role")
-    if type(info.get("port")) is not int or not 0 <= info["port"] < 65536:
-        raise ValueError("no port")
-    if not isinstance(info.get("start"), dict) or type(info.get("table", b"")) is not bytes:
-        raise ValueError("no table")
-    start = Start.of({"t": "start", **info["start"]})
-    if start.game_id != roster.game_id or start.names != roster.names or start.identities != roster.identities:
-        raise ValueError("the table is not the journal's game")
-    if info["role"] == "join" and (type(info.get("host")) is not str or type(info.get("nonce")) is not bytes):
-        raise ValueError("no host")
-    if info["role"] == "host" and (not isinstance(info.get("bots", []), list)
-                                   or not all(type(b) is int and 0 < b < roster.size for b in info.get("bots", []))):
-        raise ValueError("bad bots")
 
 
 def _refuse(conn: Connection, why: str) -> None:
@@ -325,7 +308,7 @@ class HostNode(_Seatkeeper):
         # False: the deal waits until this seat's person has compared the table
         # fingerprint (confirm_fingerprint); the joiners confirm by sending their key
         self.confirmed = confirmed
-        self.chat_counts: dict[int, list[float]] = {}  # recent chat times per seat (the rate limit)
+        self.chat_limit = ChatLimit()
         self._said = 0
         self.abandon_after = ABANDON_AFTER
         self.advertise = advertise
@@ -535,39 +518,71 @@ class HostNode(_Seatkeeper):
                 continue
             if msg["t"] == "done":
                 self.seats_done.add(seat)
-            elif self.result is not None:
-                continue  # the game is over here: only who else is done still matters
-            elif msg["t"] == "frames" and self.hub is not None:
-                try:
-                    for frame in msg["f"]:
-                        # Checked, then passed on at once; then the host's own part.
-                        self.emit(0, self.hub.from_seat(seat, frame, pump=False))
-                        self.send_out()
-                        self.go_on(self.hub.host, self.hub.pump)
-                except ProtocolError as exc:
-                    self._abort(exc)
+            elif self.result is None:  # (the game over here: only who else is done still matters)
+                step = self.STEPS.get(msg["t"])
+                if step is not None and step(self, seat, conn, msg):
                     return
-                self._flush()
-            elif msg["t"] == "chat":
-                self._chat_from(seat, conn, msg)
-            elif msg["t"] == "ready" and self.start_msg is None:
-                self.lobby.set_ready(conn.peer_key, bool(msg["ready"]))
-                self._lobby_changed()
-            elif msg["t"] == "key" and self.start is not None and self.hub is None and seat not in self._keys:
-                self._keys[seat] = (msg["key"], msg["cert"])
-                self._roster_if_ready()
-            elif msg["t"] == "watchpoint" and self.hub is not None:
-                self._watch_point(seat, conn, msg["port"])
-            elif msg["t"] == "blame" and self.hub is not None:
-                verdict = self.hub.host.judge(msg["f"])  # checked against our own log: its word is not enough
-                if verdict is not None:
-                    self._abort(verdict)
-                    return
-            elif msg["t"] == "vote" and self.patience is not None:
-                if self.patience.add(msg["v"], seat):
-                    self._tell_away()
-            elif msg["t"] == "bye":
-                conn.close(Words("left"))
+
+    # -- what a seat says, one step per kind of message (True: the link is done with) --------
+
+    def _on_frames(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.hub is None:
+            return False
+        try:
+            for frame in msg["f"]:
+                # Checked, then passed on at once; then the host's own part.
+                self.emit(0, self.hub.from_seat(seat, frame, pump=False))
+                self.send_out()
+                self.go_on(self.hub.host, self.hub.pump)
+        except ProtocolError as exc:
+            self._abort(exc)
+            return True
+        self._flush()
+        return False
+
+    def _on_chat(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        self._chat_from(seat, conn, msg)
+        return False
+
+    def _on_ready(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.start_msg is None:
+            self.lobby.set_ready(conn.peer_key, bool(msg["ready"]))
+            self._lobby_changed()
+        return False
+
+    def _on_key(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.start is not None and self.hub is None and seat not in self._keys:
+            self._keys[seat] = (msg["key"], msg["cert"])
+            self._roster_if_ready()
+        return False
+
+    def _on_watchpoint(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.hub is not None:
+            self._watch_point(seat, conn, msg["port"])
+        return False
+
+    def _on_blame(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.hub is None:
+            return False
+        verdict = self.hub.host.judge(msg["f"])  # checked against our own log: its word is not enough
+        if verdict is not None:
+            self._abort(verdict)
+            return True
+        return False
+
+    def _on_vote(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.patience is not None and self.patience.add(msg["v"], seat):
+            self._tell_away()
+        return False
+
+    def _on_bye(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        conn.close(Words("left"))
+        return False
+
+    STEPS: dict[str, Callable[[HostNode, int, Connection, dict[str, Any]], bool]] = {
+        "frames": _on_frames, "chat": _on_chat, "ready": _on_ready, "key": _on_key,
+        "watchpoint": _on_watchpoint, "blame": _on_blame, "vote": _on_vote, "bye": _on_bye,
+    }
 
     def _seated_again(self, conn: Connection, first: dict[str, Any]) -> int | None:
         """The seat of a joiner back before its game began (its link dropped in
@@ -628,16 +643,12 @@ class HostNode(_Seatkeeper):
         except RemoteProtocolError as exc:
             conn.close(exc.message)
             return
-        now = time.monotonic()
-        recent = [t for t in self.chat_counts.get(seat, []) if now - t < CHAT_WINDOW]
-        if len(recent) >= CHAT_RATE:
+        if not self.chat_limit.allow(seat, time.monotonic()):
             # Refused: the sender hears why, from the host, and nobody else hears it at all.
             self._send(seat, chat_message(self.identity, self.lobby.table, 0, self._next_said(),
-                                          f"(to {self._seat_name(seat)}: at most {CHAT_RATE} lines every "
-                                          f"{CHAT_WINDOW:g} s; that one was not passed on)"))
+                                          self.chat_limit.refusal(self._seat_name(seat))))
             self.report(ChatRefused(seat))
             return
-        self.chat_counts[seat] = recent + [now]
         self._pass_chat(msg, exclude=seat)
         self.said(seat, self._seat_name(seat), text)
 
@@ -1012,7 +1023,7 @@ class HostNode(_Seatkeeper):
         node.bot_seats = tuple(s for s in info.get("bots", ()) if type(s) is int)
         node.lobby = Lobby(info.get("table") or os.urandom(16), transcript.roster.size,
                            spectator_chat=node.watchers.chat, kind=transcript.roster.kind)
-        node.chat_counts, node._said = {}, 0
+        node.chat_limit, node._said = ChatLimit(), 0
         if secrets.get(0) is None or secrets[0].owner != identity.public_key:
             raise LocalProtocolError("that save belongs to another identity")
         for seat in range(1, transcript.roster.size):
@@ -1233,69 +1244,109 @@ class JoinNode(_Seatkeeper):
                 for m in frames_message(mine):
                     conn.send_nowait(m)
                 self.awaiting_have = False
-            elif self.result is not None:
-                continue  # the game is over here: only what the host lacks still matters
-            elif t == "chat":
-                self._chat_in(msg)
-            elif t == "lobby" and self.peer is None:
-                refusal = self._other_game(msg.get("kind", DEFAULT_KIND))
-                if refusal is not None:
-                    self.end(Result(refusal))
-                    conn.send_nowait(encode({"t": "bye", "why": str(refusal)}))
+            elif self.result is None:  # (the game over here: only what the host lacks still matters)
+                step = self.STEPS.get(t)
+                if step is not None and step(self, conn, msg):
                     return
-                self.game_kind = msg.get("kind", DEFAULT_KIND)
-                if not self._seat_keys:
-                    self._check_host(conn, msg)
-                self.table = msg["table"]
-                self._seat_keys = [s["key"] for s in msg["seats"]]
-                self._seat_names = [s["name"] for s in msg["seats"]]
-                self._bot_keys = {s["key"] for s in msg["seats"] if s["bot"]}
-                self.report(LobbySeats.of_message(msg))
-            elif t == "start" and self.start is None:
-                self._on_start(msg)
-            elif t == "roster" and self.peer is None and self.start is not None:
-                try:
-                    self._on_roster(msg)
-                except RemoteProtocolError as exc:
-                    self._abort(exc)
-                    return
-            elif t == "points" and self.peer is not None:
-                assert self.address is not None
-                points = [(p["host"], p["port"]) for p in msg["at"]]
-                self.watchers.set_points([self.address] + [p for p in points if p != self.address])
-            elif t == "frames" and self.peer is not None:
-                try:
-                    for frame in msg["f"]:
-                        self.emit(self.peer.me, self.peer.receive(frame, via=0, pump=False))
-                        self.send_out()
-                        self.go_on(self.peer, self.peer.pump)
-                except ProtocolError as exc:
-                    self._abort(exc)
-                    return
-                self._flush()
-            elif t == "blame" and self.peer is not None:
-                verdict = self.peer.judge(msg["f"])  # the host's word is not enough: our own log must say so
-                if verdict is not None:
-                    self._blamed(list(msg["f"]))
-                    self.end(aborted(verdict))
-                    return
-            elif t == "away" and self.peer is not None:
-                self.news = News.from_message(msg)
-                self.report(Away(self.news))
-                self.watchers.send(encode(msg))
-                if self.auto_agree:
-                    self.agree()
-            elif t == "ended" and self.peer is not None:
-                self._ended(msg["votes"])
-                return
-            elif t == "bye":
-                if self.peer is None:
-                    self.end(Result(_farewell(msg["why"])))
-                else:  # the game ended early: what our own log says, not the host's words
-                    if msg["why"].startswith(REFUSED):  # (a refusal too: shown as the host's word, not a result)
-                        self.report(Alert(_farewell(msg["why"])))
-                    self._stopped()
-                return
+
+    # -- what the host says, one step per kind of message (True: this link is done with) ---------
+
+    def _step_chat(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        self._chat_in(msg)
+        return False
+
+    def _step_lobby(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is not None:
+            return False
+        refusal = self._other_game(msg.get("kind", DEFAULT_KIND))
+        if refusal is not None:
+            self.end(Result(refusal))
+            conn.send_nowait(encode({"t": "bye", "why": str(refusal)}))
+            return True
+        self.game_kind = msg.get("kind", DEFAULT_KIND)
+        if not self._seat_keys:
+            self._check_host(conn, msg)
+        self.table = msg["table"]
+        self._seat_keys = [s["key"] for s in msg["seats"]]
+        self._seat_names = [s["name"] for s in msg["seats"]]
+        self._bot_keys = {s["key"] for s in msg["seats"] if s["bot"]}
+        self.report(LobbySeats.of_message(msg))
+        return False
+
+    def _step_start(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.start is None:
+            self._on_start(msg)
+        return False
+
+    def _step_roster(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is None and self.start is not None:
+            try:
+                self._on_roster(msg)
+            except RemoteProtocolError as exc:
+                self._abort(exc)
+                return True
+        return False
+
+    def _step_points(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is not None:
+            assert self.address is not None
+            points = [(p["host"], p["port"]) for p in msg["at"]]
+            self.watchers.set_points([self.address] + [p for p in points if p != self.address])
+        return False
+
+    def _step_frames(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is None:
+            return False
+        try:
+            for frame in msg["f"]:
+                self.emit(self.peer.me, self.peer.receive(frame, via=0, pump=False))
+                self.send_out()
+                self.go_on(self.peer, self.peer.pump)
+        except ProtocolError as exc:
+            self._abort(exc)
+            return True
+        self._flush()
+        return False
+
+    def _step_blame(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is None:
+            return False
+        verdict = self.peer.judge(msg["f"])  # the host's word is not enough: our own log must say so
+        if verdict is not None:
+            self._blamed(list(msg["f"]))
+            self.end(aborted(verdict))
+            return True
+        return False
+
+    def _step_away(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is not None:
+            self.news = News.from_message(msg)
+            self.report(Away(self.news))
+            self.watchers.send(encode(msg))
+            if self.auto_agree:
+                self.agree()
+        return False
+
+    def _step_ended(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is None:
+            return False
+        self._ended(msg["votes"])
+        return True
+
+    def _step_bye(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is None:
+            self.end(Result(_farewell(msg["why"])))
+        else:  # the game ended early: what our own log says, not the host's words
+            if msg["why"].startswith(REFUSED):  # (a refusal too: shown as the host's word, not a result)
+                self.report(Alert(_farewell(msg["why"])))
+            self._stopped()
+        return True
+
+    STEPS: dict[str, Callable[[JoinNode, Connection, dict[str, Any]], bool]] = {
+        "chat": _step_chat, "lobby": _step_lobby, "start": _step_start, "roster": _step_roster,
+        "points": _step_points, "frames": _step_frames, "blame": _step_blame, "away": _step_away,
+        "ended": _step_ended, "bye": _step_bye,
+    }
 
     def _blamed(self, evidence: list[bytes]) -> None:
         """The evidence of a cheat, kept in the journal and shown to the spectators
