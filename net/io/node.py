@@ -47,6 +47,7 @@ from ..secrets import SeatSecrets
 from ..tablecore.chat import ChatLimit
 from ..tablecore.result import Result, aborted, forfeit_result, outcome_result, stopped_result
 from ..tablecore.save import check_header
+from ..tablecore.waits import ABANDON_AFTER, abandoned_words, late_seats
 from ..transcript import DEFAULT_KIND, Roster
 from .discovery import TableAdvert, TableBrowser
 from .transport import (
@@ -64,7 +65,6 @@ REFUSED = "refused: "  # how the host's bye starts when it turns a joiner away
 CLOSING = Words("the table closed")  # the host's last word on every link
 PAUSED = Words("the host left; the game is paused")  # the host's last word when it leaves a game under way
 LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
-ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
 FAREWELL = 30.0  # seconds a finished seat waits for the others to hold the whole game too (see ``done``)
 
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
@@ -905,11 +905,9 @@ class HostNode(_Seatkeeper):
             self._count_the_wait(waiting)
             if self.result is not None:
                 return
-            late = [s for s, t in gone.items() if t >= self.abandon_after and s in waiting]
+            late = late_seats(self.gone_since, waiting, time.monotonic(), self.abandon_after)
             if late:
-                names = " and ".join(COLOURS[s] for s in late)
-                text = Words("abandoned: {names} did not come back within {secs:g} s", names=names,
-                             secs=self.abandon_after)
+                text = abandoned_words(late, self.abandon_after)
                 self._goodbye(text)
                 if self.save is not None:
                     _write_private(self.save.path / "abandoned.txt", (text + "\n").encode())

@@ -5,6 +5,7 @@ from ankh.net.envelope import Identity, fingerprint
 from ankh.net.events import LobbySeats
 from ankh.net.lobby import CHAT_RATE, CHAT_WINDOW, Lobby
 from ankh.net.tablecore.chat import ChatLimit
+from ankh.net.tablecore.waits import abandoned_words, late_seats
 
 
 def test_a_seat_says_at_most_the_rate_in_a_window_and_may_speak_again_after_it() -> None:
@@ -33,3 +34,10 @@ def test_the_host_and_a_joiner_see_the_same_lobby() -> None:
     assert [(s.name, s.bot, s.fingerprint) for s in host_view.seats] == [
         ("ann", False, fingerprint(keys[0])), ("bot 1", True, fingerprint(keys[1]))]
     assert host_view.total == 3
+
+
+def test_a_table_abandons_only_a_seat_it_waits_for_that_was_gone_long_enough() -> None:
+    gone_since = {1: 100.0, 2: 100.0, 3: 450.0}
+    assert late_seats(gone_since, (1, 3), now=699.0, after=600.0) == []
+    assert late_seats(gone_since, (1, 3), now=700.0, after=600.0) == [1]  # 2 is gone, but not waited for
+    assert abandoned_words([1, 3], 600.0) == "abandoned: yellow and blue did not come back within 600 s"
