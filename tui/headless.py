@@ -24,83 +24,86 @@ from ankh.core.game import COLOURS
 from ankh.net import home, journal
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError
 from ankh.net.envelope import Identity
-from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir, WatchNode, find_table
+from ankh.net.events import (
+    Advertised, Alert, Away, Back, Chat, ChatHidden, Decided, Gone, Joined, Listening, NotAdvertised, Over, Paused,
+    Played, Saving, SetupOver, Started, TableEvent, TranscriptSaved, Waiting, WatchLost, WatchMoved, WatchPointOpen,
+    WatchWaiting,
+)
+from ankh.net.io.node import HostNode, JoinNode, SaveDir, WatchNode, find_table
+from ankh.net.tablecore.result import Result
 from ankh.net.io.transport import ConnectionClosed
 from ankh.net.leave import News
-from ankh.net.lobby import Start
 from ankh.net.peer import Audited, GameOver, Logged, Moved
 
 from ankh.tui.bots import make_bot
+
+
+def _line(event: TableEvent, said: dict) -> str | None:
+    """The line a headless seat prints for ``event`` (None: nothing)."""
+    match event:
+        case Played(event=Logged(event=e)):
+            return e.text
+        case Played(event=GameOver()):
+            return "game over (provisional until the audit passes)"
+        case Played(event=Audited(outcome=o)):
+            return "audit: fair" if o.fair else "audit: " + "; ".join(m for _, m in o.violations)
+        case Listening(port=port):
+            return f"listening on port {port}"
+        case Joined(seat=seat, name=name, fingerprint=fp):
+            return f"{name} sits at seat {seat + 1} ({COLOURS[seat]}), key {fp}"
+        case Started(start=start):
+            return f"table fingerprint: {start.fingerprint}"
+        case Gone(seat=seat, why=why):
+            return f"link to {COLOURS[seat]} lost ({why}); waiting"
+        case Waiting(seats=waiting, gone=gone):
+            slow = [s for s in waiting if s in gone]
+            now = time.monotonic()
+            if slow and now - said["waiting"] >= 5:
+                said["waiting"] = now
+                return "waiting for " + ", ".join(f"{COLOURS[s]} (link down for {gone[s]:.0f} s)" for s in slow)
+        case Back(seat=seat):
+            return f"link to {COLOURS[seat]} back"
+        case Paused(seat=seat):
+            return f"paused: {COLOURS[seat]} (the host) left the table; waiting for it to come back"
+        case Away(news=news):
+            return _away_line(news, said)
+        case Advertised(service=service):
+            return f"advertised on the LAN as {service}"
+        case NotAdvertised(why=why):
+            return f"not advertised on the LAN ({why}); players can join with HOST:PORT"
+        case Alert(text=text):
+            return f"warning: {text}"
+        case Chat(seat=seat, name=name, text=text):
+            return f"chat: {COLOURS[seat]} ({name}): {text}"
+        case ChatHidden():
+            return "chat: this table hides the players' chat from spectators"
+        case WatchMoved(address=(h, p)):
+            return f"watching through {h}:{p} now"
+        case WatchLost(address=(h, p), why=why):
+            return f"lost the watch point {h}:{p} ({why}); looking for another"
+        case WatchWaiting(secs=secs) if time.monotonic() - said["waiting"] >= 5:
+            said["waiting"] = time.monotonic()
+            return f"no watch point answers (for {secs:.0f} s); trying again"
+        case WatchPointOpen(host=h, port=p):
+            return f"spectators can watch through {h}:{p}"
+        case Saving(path=path):
+            return f"saving to {path}"
+        case TranscriptSaved(path=path):
+            return f"transcript: {path}"
+        case Over(result=result):
+            return f"result: {result.text}"
+    return None
 
 
 def _printer(out=sys.stdout):
     over = []
     said = {"waiting": 0.0}
 
-    def report(what: str, data: Any) -> None:
+    def report(event: TableEvent) -> None:
         if over:
             return  # the result is the last line
-        line = None
-        if what == "event":
-            seat, e = data
-            if isinstance(e, Logged):
-                line = e.event.text
-            elif isinstance(e, GameOver):
-                line = "game over (provisional until the audit passes)"
-            elif isinstance(e, Audited):
-                line = "audit: fair" if e.outcome.fair else "audit: " + "; ".join(m for _, m in e.outcome.violations)
-        elif what == "listening":
-            line = f"listening on port {data}"
-        elif what == "joined":
-            seat, s = data
-            line = f"{s.name} sits at seat {seat + 1} ({COLOURS[seat]}), key {s.fingerprint}"
-        elif what == "start":
-            assert isinstance(data, Start)
-            line = f"table fingerprint: {data.fingerprint}"
-        elif what == "gone":
-            seat, reason = data
-            line = f"link to {COLOURS[seat]} lost ({reason}); waiting"
-        elif what == "waiting":
-            waiting, gone = data
-            slow = [s for s in waiting if s in gone]
-            now = time.monotonic()
-            if slow and now - said["waiting"] >= 5:
-                said["waiting"] = now
-                line = "waiting for " + ", ".join(f"{COLOURS[s]} (link down for {gone[s]:.0f} s)" for s in slow)
-        elif what == "back":
-            line = f"link to {COLOURS[data]} back"
-        elif what == "paused":
-            line = f"paused: {COLOURS[data]} (the host) left the table; waiting for it to come back"
-        elif what == "away":
-            line = _away_line(data, said)
-        elif what == "advertised":
-            line = f"advertised on the LAN as {data}"
-        elif what == "not-advertised":
-            line = f"not advertised on the LAN ({data}); players can join with HOST:PORT"
-        elif what == "warning":
-            line = f"warning: {data}"
-        elif what == "chat":
-            seat, name, text = data
-            line = f"chat: {COLOURS[seat]} ({name}): {text}"
-        elif what == "chat-hidden":
-            line = "chat: this table hides the players' chat from spectators"
-        elif what == "moved":
-            line = f"watching through {data[0]}:{data[1]} now"
-        elif what == "watch-lost":
-            (h, p), reason = data
-            line = f"lost the watch point {h}:{p} ({reason}); looking for another"
-        elif what == "watch-waiting" and time.monotonic() - said["waiting"] >= 5:
-            said["waiting"] = time.monotonic()
-            line = f"no watch point answers (for {data:.0f} s); trying again"
-        elif what == "watch-point":
-            line = f"spectators can watch through {data[0]}:{data[1]}"
-        elif what == "saved":
-            line = f"saving to {data}"
-        elif what == "transcript":
-            line = f"transcript: {data}"
-        elif what == "result":
-            assert isinstance(data, Result)
-            line = f"result: {data.text}"
+        line = _line(event, said)
+        if isinstance(event, Over):
             over.append(line)
         if line is not None:
             print(line, file=out, flush=True)
@@ -129,27 +132,28 @@ class Trace:
         self.decided: set[int] = set()
         self.last = -1  # the last move applied here
 
-    def __call__(self, what: str, data: Any) -> None:
+    def __call__(self, event: TableEvent) -> None:
         now = time.monotonic()
         if self.file.closed:
             pass
-        elif what == "event" and isinstance(data[1], Moved):
-            seat, e = data
-            if e.seat == seat and e.index not in self.decided:
-                self.file.write(f"{now:.6f} decided {e.seat} {e.index} forced\n")
-            self.file.write(f"{now:.6f} applied {e.seat} {e.index}\n")
-            self.last = e.index
-        elif what == "event" and isinstance(data[1], Logged) and data[1].event.kind == "steal" \
-                and "victim" in (data[1].event.data or {}):
-            e = data[1].event
-            self.file.write(f"{now:.6f} stolen {e.seat} {e.data['victim']} {self.last}\n")
-        elif what == "decided":
-            self.decided.add(data[1])
-            self.file.write(f"{now:.6f} decided {data[0]} {data[1]}\n")
-        elif what in ("start", "setup"):
-            self.file.write(f"{now:.6f} {what}\n")
-        self.report(what, data)
-        if what == "result":
+        else:
+            match event:
+                case Played(seat=seat, event=Moved() as e):
+                    if e.seat == seat and e.index not in self.decided:
+                        self.file.write(f"{now:.6f} decided {e.seat} {e.index} forced\n")
+                    self.file.write(f"{now:.6f} applied {e.seat} {e.index}\n")
+                    self.last = e.index
+                case Played(event=Logged(event=e)) if e.kind == "steal" and "victim" in (e.data or {}):
+                    self.file.write(f"{now:.6f} stolen {e.seat} {e.data['victim']} {self.last}\n")
+                case Decided(seat=seat, move=move):
+                    self.decided.add(move)
+                    self.file.write(f"{now:.6f} decided {seat} {move}\n")
+                case Started():
+                    self.file.write(f"{now:.6f} start\n")
+                case SetupOver():
+                    self.file.write(f"{now:.6f} setup\n")
+        self.report(event)
+        if isinstance(event, Over):
             self.file.close()
 
 
@@ -264,11 +268,11 @@ def join(args) -> int:
             print(f"found a table at {h}:{p}", flush=True)
         turned_away: list[Result] = []
 
-        def first_try(what: str, data: Any) -> None:
-            if what == "result" and FULL in data.text and seat_saved_at(h, p) is not None:
-                turned_away.append(data)  # not the last word: the seat's save carries on
+        def first_try(event: TableEvent) -> None:
+            if isinstance(event, Over) and FULL in event.result.text and seat_saved_at(h, p) is not None:
+                turned_away.append(event.result)  # not the last word: the seat's save carries on
             else:
-                report(what, data)
+                report(event)
         node = JoinNode(profile.identity, name, decide=decide, report=first_try, save_root=home.saves_dir(),
                         want=args.game)
         node.auto_agree = args.agree_to_end

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +19,14 @@ from ankh.core.game import Decision, Game, get
 from ankh.net import home
 from ankh.net.envelope import fingerprint
 from ankh.net.envelope import Identity
-from ankh.net.io.node import HostNode, JoinNode, Result, SaveDir, WatchNode
+from ankh.net.events import (
+    Advertised, Alert, Away, Back, Chat, ChatHidden, Confirming, Gone, HostKey, Listening, LobbySeats, NotAdvertised,
+    Over, Paused, Played, Started, TableEvent, Waiting, WatchLost, WatchMoved, WatchWaiting,
+)
+from ankh.net.io.node import HostNode, JoinNode, SaveDir, WatchNode
+from ankh.net.tablecore.result import Result
 from ankh.net.leave import News
-from ankh.net.lobby import Lobby, Start, table_fingerprint
+from ankh.net.lobby import Start, table_fingerprint
 from ankh.net.ops import shuffle_steps
 from ankh.net.peer import Audited, GameOver, GamePeer, Logged
 
@@ -31,18 +35,20 @@ from ankh.tui.games import ui
 from ankh.tui.headless import FULL, seat_saved_at
 from ankh.tui.i18n import _, translated
 from ankh.tui.seats import colour
-from ankh.tui.session import Next
+from ankh.tui.session import Listeners, Next
 
 
-class NetSession:
+class NetSession(Listeners):
     """One person's seat at a networked table."""
 
     networked = True
+    spectating = False
     path = None
     ply = 0
 
     def __init__(self, *, bot_kind: str = "heuristic", interface: str | None = None,
                  name: str | None = None, advertise: bool = True, kind: str | None = None) -> None:
+        super().__init__()
         self.kind = kind  # the game to host or to join (None: the default game; joining, any)
         self.bot_kind = bot_kind
         self.interface = interface
@@ -64,7 +70,6 @@ class NetSession:
         self.error: str | None = None
         self.decision: Decision | None = None
         self._future: asyncio.Future | None = None
-        self._listeners: list[Callable[[], None]] = []
         self._task: asyncio.Task | None = None
         self._bots: dict[int, Any] = {}
         self.chat_lines: list[tuple[int, str, str]] = []  # (seat, name, text): plain text, already checked
@@ -160,94 +165,77 @@ class NetSession:
 
     # --- the node's side --------------------------------------------------------------------------
 
-    def watch(self, listener: Callable[[], None]) -> None:
-        self._listeners.append(listener)
-
-    def unwatch(self, listener: Callable[[], None]) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
-
-    def changed(self) -> None:
-        for listener in list(self._listeners):
-            listener()
-
-    def report(self, what: str, data: Any) -> None:
-        if what == "lobby":
-            self._lobby = data
-        if what == "event":
-            _seat, e = data
-            if isinstance(e, Logged):
+    def report(self, event: TableEvent) -> None:
+        match event:
+            case Played(event=Logged() as e):
                 self.log.append(e.event)
                 if self.status == self._back_note:
                     self.status = ""  # the game moves on: the link is back, no need to say it any more
-            elif isinstance(e, GameOver):
+            case Played(event=GameOver()):
                 self.audit = _("The game is over; the result stands once the audit passes.")
-            elif isinstance(e, Audited):
-                self.audit = (_("Audit passed: every card and die was fair.") if e.outcome.fair else
+            case Played(event=Audited(outcome=outcome)):
+                self.audit = (_("Audit passed: every card and die was fair.") if outcome.fair else
                               _("The audit found cheating: {what}").format(
-                                  what="; ".join(m for _s, m in e.outcome.violations)))
-        elif what == "listening":
-            self.address = f"{self.interface or _('this machine')}:{data}"
-        elif what == "advertised":
-            self.advertised = data
-        elif what == "not-advertised":
-            self.lobby_lines.append(_("Not announced on the LAN ({why}): players join with the address.").format(
-                why=data))
-        elif what == "lobby":
-            if isinstance(data, Lobby):
-                self.seats = [(s.name, s.fingerprint, s.bot, s.ready) for s in data.seats]
-                self.total = data.total
-            else:
-                self.seats = [(s["name"], fingerprint(s["key"]), bool(s["bot"]), bool(s["ready"]))
-                              for s in data["seats"]]
-                self.total = data["total"]
-        elif what == "start":
-            self.start = data
-        elif what == "confirming":
-            self.unconfirmed = list(data)
-        elif what == "warning":
-            self.lobby_lines.append("⚠ " + translated(data))
-        elif what == "host-key":
-            self.lobby_lines.append(_("The host proved the key {fp} when you connected.").format(fp=fingerprint(data)))
-        elif what == "chat":
-            self.chat_lines.append(data)
-        elif what == "waiting":
-            waiting, gone = data
-            slow = [s for s in waiting if s in gone]
-            self._links_down = bool(gone)
-            if self.paused:
+                                  what="; ".join(m for _s, m in outcome.violations)))
+            case Listening(port=port):
+                self.address = f"{self.interface or _('this machine')}:{port}"
+            case Advertised(service=service):
+                self.advertised = service
+            case NotAdvertised(why=why):
+                self.lobby_lines.append(_("Not announced on the LAN ({why}): players join with the address.").format(
+                    why=why))
+            case LobbySeats(seats=seats, total=total):
+                self.seats = [(s.name, s.fingerprint, s.bot, s.ready) for s in seats]
+                self.total = total
+            case Started(start=start):
+                self.start = start
+            case Confirming(seats=seats):
+                self.unconfirmed = list(seats)
+            case Alert(text=text):
+                self.lobby_lines.append("⚠ " + translated(text))
+            case HostKey(key=key):
+                self.lobby_lines.append(_("The host proved the key {fp} when you connected.").format(fp=fingerprint(key)))
+            case Chat(seat=seat, name=name, text=text):
+                self.chat_lines.append((seat, name, text))
+            case Waiting(seats=waiting, gone=gone):
+                self._waiting(waiting, gone)
+            case Away(news=news):
+                self.news = news
+                self._links_down = bool(news.away)
+                self.status = self._away_words(news)
+            case Paused(seat=seat):
+                self.paused = self._links_down = True
                 self.status = self._paused_words()
-            elif self.news is not None and self.news.away:
-                self.status = self._away_words(self.news)
-            elif slow:
-                self.status = _("Waiting for {who}").format(who=", ".join(
-                    _("{colour} (link down for {secs} s)").format(colour=colour(s), secs=int(gone[s]))
-                    for s in slow))
-            elif waiting and self.peer is not None and self.peer.decision is None:
-                self.status = _("waiting for {who}").format(who=", ".join(colour(s) for s in waiting))
-            else:
-                self.status = ""
-        elif what == "away":
-            self.news = data
-            self._links_down = bool(data.away)
-            self.status = self._away_words(data)
-        elif what == "paused":
-            self.paused = self._links_down = True
-            self.status = self._paused_words()
-            self.notices.append(_("The game is paused: {colour} ({name}), the host, left the table. This screen "
-                                  "carries on by itself when they load the game again; or leave (q). {back}").format(
-                colour=colour(data), name=self._name(data), back=self.come_back()))
-        elif what == "gone":
-            seat, reason = data
-            self._links_down = True
-            self.status = _("Link to {colour} lost ({why}); waiting for it to come back.").format(
-                colour=colour(seat), why=translated(reason))
-        elif what == "back":
-            self._links_down = self.paused = False
-            self.status = self._back_note = _("Link to {colour} is back.").format(colour=colour(data))
-        elif what == "result":
-            self.result = data
+                self.notices.append(_("The game is paused: {colour} ({name}), the host, left the table. This screen "
+                                      "carries on by itself when they load the game again; or leave (q). "
+                                      "{back}").format(colour=colour(seat), name=self._name(seat),
+                                                       back=self.come_back()))
+            case Gone(seat=seat, why=why):
+                self._links_down = True
+                self.status = _("Link to {colour} lost ({why}); waiting for it to come back.").format(
+                    colour=colour(seat), why=translated(why))
+            case Back(seat=seat):
+                self._links_down = self.paused = False
+                self.status = self._back_note = _("Link to {colour} is back.").format(colour=colour(seat))
+            case Over(result=result):
+                self.result = result
         self.changed()
+
+    def _waiting(self, waiting: tuple[int, ...], gone) -> None:
+        slow = [s for s in waiting if s in gone]
+        self._links_down = bool(gone)
+        if self.paused:
+            self.status = self._paused_words()
+        elif self.news is not None and self.news.away:
+            self.status = self._away_words(self.news)
+        elif slow:
+            self.status = _("Waiting for {who}").format(who=", ".join(
+                _("{colour} (link down for {secs} s)").format(colour=colour(s), secs=int(gone[s]))
+                for s in slow))
+        elif waiting and self.peer is not None and self.peer.decision is None:
+            self.status = _("waiting for {who}").format(who=", ".join(colour(s) for s in waiting))
+        else:
+            self.status = ""
 
     def _name(self, seat: int) -> str:
         return self.start.names[seat] if self.start is not None and seat < len(self.start.names) else "?"
@@ -277,7 +265,7 @@ class NetSession:
         list, or the command with the save (no path for a player over SSH, whose
         files live on the serving machine)."""
         node = self.node
-        save = node.save.path if node is not None and getattr(node, "save", None) is not None else None
+        save = node.save.path if isinstance(node, (HostNode, JoinNode)) and node.save is not None else None
         if home.ssh_back_code() is not None:
             return _("To come back, log in again within 10 minutes with the user name {code} and choose this "
                      "game in the title screen's Load list (l).").format(code=home.ssh_back_code())
@@ -327,7 +315,7 @@ class NetSession:
     @property
     def ready(self) -> bool:
         node = self.node
-        return bool(getattr(node, "ready", False)) if isinstance(node, JoinNode) else \
+        return node.ready if isinstance(node, JoinNode) else \
             isinstance(node, HostNode) and all(s.ready for s in node.lobby.seats if s.key == node.identity.public_key)
 
     def toggle_ready(self) -> None:
@@ -337,7 +325,7 @@ class NetSession:
     @property
     def confirmed(self) -> bool:
         """Whether this seat's player has confirmed the table fingerprint (the deal waits for every seat's)."""
-        return bool(getattr(self.node, "confirmed", True))
+        return self.node.confirmed if isinstance(self.node, (HostNode, JoinNode)) else True
 
     def confirm(self) -> None:
         if self.start is not None and isinstance(self.node, (HostNode, JoinNode)):
@@ -349,10 +337,9 @@ class NetSession:
         """The table fingerprint: the same on every screen of this table, to be read aloud."""
         if self.start is not None:
             return self.start.fingerprint
-        node_start = getattr(self.node, "start", None)
-        if node_start is not None:
-            return node_start.fingerprint
-        roster = getattr(getattr(self.peer, "protocol", None), "roster", None) or getattr(self.peer, "roster", None)
+        if self.node is not None and self.node.start is not None:
+            return self.node.start.fingerprint
+        roster = self.peer.ledger().roster if self.peer is not None else None
         if roster is not None and roster.identities:
             return table_fingerprint(roster.game_id, list(roster.identities))
         return None
@@ -452,6 +439,9 @@ class NetSession:
     def undo_refusal(self) -> str:
         return _("In a game on the network every move is final: the other seats have applied it.")
 
+    def undo(self) -> None:
+        """Never offered: :meth:`can_undo` says no."""
+
     def save(self) -> None:
         """The node saves the game as it goes (journal and secrets, owner-only)."""
 
@@ -498,6 +488,7 @@ class WatchSession(NetSession):
     """A spectator's seat at the rail: the public game, followed live."""
 
     spectating = True  # no decision, no take-back, no word at the table: the screen offers none
+    chat_hidden = False  # the table hides its players' chat from spectators
 
     def follow(self, host: str, port: int) -> None:
         self.node = WatchNode(Identity.generate(), report=self.report)
@@ -548,19 +539,25 @@ class WatchSession(NetSession):
     def undo_refusal(self) -> str:
         return _("You are watching: the players make the moves.")
 
-    def report(self, what: str, data: Any) -> None:
-        if what == "chat-hidden":
-            self.chat_hidden = True
-        elif what == "watch-lost":
-            self.status = _("The seat we watched through left; looking for another.")
-        elif what == "watch-waiting":
-            self.status = _("No seat of the table answers (for {secs} s); trying again.").format(secs=int(data))
-        elif what == "moved":
-            self.status = _("Watching through {address} now.").format(address=f"{data[0]}:{data[1]}")
-        super().report(what, data)
+    def report(self, event: TableEvent) -> None:
+        match event:
+            case ChatHidden():
+                self.chat_hidden = True
+            case WatchLost():
+                self.status = _("The seat we watched through left; looking for another.")
+            case WatchWaiting(secs=secs):
+                self.status = _("No seat of the table answers (for {secs} s); trying again.").format(secs=int(secs))
+            case WatchMoved(address=(host, port)):
+                self.status = _("Watching through {address} now.").format(address=f"{host}:{port}")
+            case Paused():  # (told on the status line: a spectator has no seat to come back to)
+                self.paused = self._links_down = True
+                self.status = self._paused_words()
+                self.changed()
+                return
+        super().report(event)
 
     @property
     def net_note(self) -> str:
-        if getattr(self, "chat_hidden", False):
+        if self.chat_hidden:
             return self.audit or _("watching; this table hides the players' chat from spectators")
         return self.audit or _("watching")

@@ -12,7 +12,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from ankh.core.game import (COLOURS, DEFAULT, DealCard, Decision, Game, PassCard, PickRandom, Reveal, RollDie,
                             RulesError, ShowCards, game_of_record, get)
@@ -68,12 +69,107 @@ class Next:
     decision: Decision | None = None
 
 
-class GameSession:
+class Session(Protocol):
+    """What a game's screen (and the headless runner) reads and asks of a game,
+    the same for a local game (:class:`GameSession`) and a seat or a spectator
+    at a networked table (``ankh.tui.netplay``).
+
+    A choice is the session's to apply: :meth:`choose` may return before it is
+    applied (a networked seat hands it to its table).  After it, :meth:`next`
+    says what the game waits for now, ``wait`` while the choice is on its way;
+    a listener given to :meth:`watch` is called each time the game moves on
+    by itself (another seat's move, this seat's choice applied), and the
+    screen asks :meth:`next` again.  A screen that makes several choices in a
+    row (a composer) makes each one only when :meth:`next` offers it."""
+
+    networked: bool       # a table on the network: every move is final
+    spectating: bool      # watching only: no decision, no word at the table
+    path: Path | None     # a local game's save
+    viewer: int | None    # the seat whose view is shown (None: a spectator's public view)
+
+    @property
+    def log(self) -> list: ...
+    @property
+    def people(self) -> list[int]: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def rules(self) -> Game: ...
+    @property
+    def over(self) -> bool: ...
+    def view(self, seat: int | None = None) -> Any: ...
+    def stolen_card(self, handle: int) -> Any: ...
+
+    # the game moving on
+    def next(self) -> Next: ...
+    def choose(self, option: tuple) -> None: ...
+    def think_job(self, nxt: Next) -> Callable[[], tuple]: ...
+    def apply_bot(self, nxt: Next, option: tuple) -> bool: ...
+    def watch(self, listener: Callable[[], None]) -> None: ...
+    def unwatch(self, listener: Callable[[], None]) -> None: ...
+
+    # taking back, saving, leaving
+    def can_undo(self) -> bool: ...
+    def undo_refusal(self) -> str: ...
+    def undo(self) -> None: ...
+    def save(self) -> None: ...
+    def come_back(self) -> str: ...
+    async def close(self) -> None: ...
+
+    # the table (empty or refused in a local game)
+    @property
+    def hosting(self) -> bool: ...
+    @property
+    def fingerprint(self) -> str | None: ...
+    @property
+    def net_alert(self) -> str: ...
+    @property
+    def net_note(self) -> str: ...
+    @property
+    def can_end_table(self) -> bool: ...
+    def end_table(self) -> None: ...
+    chat_lines: list[tuple[int, str, str]]   # (seat, name, text), plain text, already checked
+    notices: list[str]                       # what the screen must say once, at length (taken as said)
+    def say(self, text: str) -> None: ...
+
+
+class Listeners:
+    """The screens listening to a session: told each time the game moves on by itself."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Callable[[], None]] = []
+
+    def watch(self, listener: Callable[[], None]) -> None:
+        self._listeners.append(listener)
+
+    def unwatch(self, listener: Callable[[], None]) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+
+class GameSession(Listeners):
+    """A local game: people at this keyboard and bots (a :class:`Session`)."""
+
+    networked = False
+    spectating = False
+    hosting = False
+    fingerprint = None
+    net_alert = ""
+    net_note = ""
+    can_end_table = False
+
     def __init__(self, game: LocalGame, bots: dict[int, SeatBot], path: Path | None = None):
+        super().__init__()  # (a local game moves only when its screen drives it: nobody is told)
         self.game = game
         self.bots = bots
         self.path = path
         self.viewer = self.people[0] if self.people else 0
+        self.chat_lines: list[tuple[int, str, str]] = []
+        self.notices: list[str] = []
 
     # --- making one ---------------------------------------------------------------------------
 
@@ -208,7 +304,21 @@ class GameSession:
     # --- people ---------------------------------------------------------------------------------
 
     def choose(self, option: tuple) -> None:
-        self.game.choose(option)
+        self.game.choose(option)  # (applied at once: the screen's next look finds the game moved on)
+
+    # --- the table: a local game has none -------------------------------------------------------
+
+    def end_table(self) -> None:
+        """Only a networked table can be ended by its seats."""
+
+    def say(self, text: str) -> None:
+        """Nobody to talk to at a local game."""
+
+    def come_back(self) -> str:
+        return ""
+
+    async def close(self) -> None:
+        """Nothing to close: the save is written as the game goes."""
 
     def can_undo(self) -> bool:
         """Whether the person at the keyboard may take back their last choice.

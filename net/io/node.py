@@ -19,8 +19,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,18 +27,27 @@ from ...core.game import COLOURS, GAMES, Decision
 from .. import home, journal
 from ..admission import Door
 from ..envelope import Identity
+from ..events import (
+    Advertised, Alert, Away, Back, Chat, ChatHidden, ChatRefused, Confirming, Decided, Gone, HostKey, Joined,
+    Listening, LobbySeats, NotAdvertised, Over, Paused, Played, Saving, SetupOver, Started, TableEvent,
+    TranscriptSaved, Waiting, WatchLost, WatchMoved, WatchPointOpen, WatchWaiting,
+)
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..hub import Hub
 from ..leave import (
     GONE_AFTER, MOVE_CLOCK, Ending, News, OwnClock, Patience, Stop, check_agreement, check_votes, describe_ending, vote,
 )
 from ..lobby import (
-    CHAT_RATE, CHAT_WINDOW, PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
+    PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
     points_message, watch_intro,
 )
-from ..peer import AUDIT, SETUP, Finished, GamePeer, Spectator, YourMove, describe_outcome, game_of
+from ..peer import AUDIT, SETUP, Finished, GamePeer, Spectator, YourMove, game_of
 from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
+from ..tablecore.chat import ChatLimit
+from ..tablecore.result import Result, aborted, forfeit_result, outcome_result, stopped_result
+from ..tablecore.save import check_header
+from ..tablecore.waits import ABANDON_AFTER, abandoned_words, late_seats
 from ..transcript import DEFAULT_KIND, Roster
 from .discovery import TableAdvert, TableBrowser
 from .transport import (
@@ -57,71 +65,11 @@ REFUSED = "refused: "  # how the host's bye starts when it turns a joiner away
 CLOSING = Words("the table closed")  # the host's last word on every link
 PAUSED = Words("the host left; the game is paused")  # the host's last word when it leaves a game under way
 LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
-ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
 FAREWELL = 30.0  # seconds a finished seat waits for the others to hold the whole game too (see ``done``)
 
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
 Decide = Callable[[GamePeer, Decision], Awaitable[tuple]]
-Report = Callable[[str, Any], None]
-
-
-@dataclass
-class Result:
-    """How a table ended, in the same words on every seat."""
-
-    text: str
-    fair: bool | None = None
-    finished: bool = False
-    ending: Ending | None = None  # the seats still there ended it (who left, who agreed)
-    scores: tuple[int, ...] | None = None  # the scores as they stood then
-
-
-def outcome_result(driver: Any) -> Result:
-    """A finished game's result, in the same words on every seat and spectator."""
-    fair = driver.audit is not None and driver.audit.fair
-    outcome = driver.engine.outcome
-    text = describe_outcome(outcome, driver.game.id) if outcome is not None else "no result"
-    if not fair:
-        names = driver.ledger().roster.names
-        seats = sorted({s for s, _ in driver.audit.violations if 0 <= s < len(names)}) if driver.audit else []
-        culprits = " and ".join(f"{COLOURS[s]} ({names[s]})" for s in seats)
-        text += f"; the audit found cheating by {culprits}" if culprits else "; the audit found cheating"
-    return Result(text, fair=fair, finished=True)
-
-
-def forfeit_result(driver: Any, seats: Sequence[int]) -> Result:
-    """The game is over but its audit waits for ``seats``: they withheld their disclosure and forfeit."""
-    names = driver.ledger().roster.names
-    who = " and ".join(f"{COLOURS[s]} ({names[s]})" for s in seats)
-    outcome = driver.engine.outcome
-    played = describe_outcome(outcome, driver.game.id) if outcome is not None else "no result"
-    return Result(Words("forfeit: {who} withheld the audit disclosure at the end of the game ({played}; not audited)",
-                        who=who, played=played), fair=False)
-
-
-def stopped_result(driver: Any, me: int | None, forfeit: bool = False) -> Result:
-    """The game ended before its end, for a reason this seat (or spectator) can
-    tell from its own log only: the audit still waiting for a seat (which
-    forfeits when ``forfeit``: this seat's own log waited long enough for it;
-    a host that ends the table sooner, having relayed nobody's disclosure,
-    would otherwise make each seat blame the other), or the step it waited
-    for when the table ended."""
-    waiting = [s for s in driver.waiting_for() if s != me] if hasattr(driver, "waiting_for") else []
-    if driver.phase == AUDIT and waiting and forfeit:
-        return forfeit_result(driver, waiting)
-    if waiting:
-        names = " and ".join(COLOURS[s] for s in waiting)
-        return Result(Words("the table ended the game while it waited for {names}", names=names))
-    return Result(Words("the table ended the game before its end"))
-
-
-def aborted(exc: ProtocolError) -> Result:
-    """A game stopped by a broken rule, naming the seat at fault."""
-    seat = getattr(exc, "seat", None)
-    who = getattr(exc, "who", None)
-    culprit = f"{COLOURS[seat]} ({who})" if seat is not None and who else "unknown"
-    return Result(Words("aborted: {culprit} broke the rules: {why}", culprit=culprit,
-                        why=getattr(exc, "message", None) or str(exc)))
+Report = Callable[[TableEvent], None]
 
 
 class SaveDir:
@@ -170,7 +118,7 @@ class SaveDir:
         try:
             transcript, info = journal.read(self.journal_path.read_bytes())
             if not transcript.end:  # (an ended game is over, whatever its header says)
-                _check_info(info, transcript.roster)
+                check_header(info, transcript.roster)
             secrets = {}
             for f in sorted(self.path.glob("seat*.secrets")):
                 s = SeatSecrets.from_bytes(f.read_bytes())
@@ -200,25 +148,6 @@ class SaveDir:
 
 class DamagedSave(ValueError):
     """A save whose journal, header or secrets do not make a game to carry on."""
-
-
-def _check_info(info: dict[str, Any], roster: Roster) -> None:
-    """What carrying on needs from a journal's header, of the right types and
-    agreeing with its roster (raises anything on a mismatch: see ``load``)."""
-    if info.get("role") not in ("host", "join"):
-        raise ValueError("no role")
-    if type(info.get("port")) is not int or not 0 <= info["port"] < 65536:
-        raise ValueError("no port")
-    if not isinstance(info.get("start"), dict) or type(info.get("table", b"")) is not bytes:
-        raise ValueError("no table")
-    start = Start.of({"t": "start", **info["start"]})
-    if start.game_id != roster.game_id or start.names != roster.names or start.identities != roster.identities:
-        raise ValueError("the table is not the journal's game")
-    if info["role"] == "join" and (type(info.get("host")) is not str or type(info.get("nonce")) is not bytes):
-        raise ValueError("no host")
-    if info["role"] == "host" and (not isinstance(info.get("bots", []), list)
-                                   or not all(type(b) is int and 0 < b < roster.size for b in info.get("bots", []))):
-        raise ValueError("bad bots")
 
 
 def _refuse(conn: Connection, why: str) -> None:
@@ -279,7 +208,7 @@ class _Seatkeeper:
             return
         for e in events:
             if not isinstance(e, YourMove):
-                self.report("event", (seat, e))
+                self.report(Played(seat, e))
 
     def go_on(self, peer: GamePeer, pump: Callable[..., list[Any]]) -> None:
         """Let ``peer`` go as far as it can, sending each of its moves as soon as it is made."""
@@ -297,7 +226,7 @@ class _Seatkeeper:
         """Report once that the setup is over (every deck shuffled, proven and locked): the deal begins."""
         if not self._set_up and peer.phase != SETUP:
             self._set_up = True
-            self.report("setup", peer.me)
+            self.report(SetupOver(peer.me))
 
     def schedule_decisions(self, apply: Callable[[int, tuple], None]) -> None:
         for seat, peer in self.local.items():
@@ -312,11 +241,11 @@ class _Seatkeeper:
         finally:
             self._thinking.discard(seat)
         if peer.decision == d and self.result is None:
-            self.report("decided", (seat, peer.moves))
+            self.report(Decided(seat, peer.moves))
             apply(seat, option)
 
     def said(self, seat: int, name: str, text: str) -> None:
-        self.report("chat", (seat, name, text))
+        self.report(Chat(seat, name, text))
 
     def check_players(self, people: list[tuple[str, bytes]]) -> None:
         """Pin the identity of every person at the table on first meeting; a known
@@ -326,18 +255,18 @@ class _Seatkeeper:
             for name, key in people:
                 warning = known.warning(name, key)
                 if warning is not None:
-                    self.report("warning", warning)
+                    self.report(Alert(warning))
                 elif known.check(name, key) == "new":
                     known.pin(name, key)
         except (home.HomeError, OSError, ValueError) as exc:
-            self.report("warning", f"known players could not be checked: {exc}")
+            self.report(Alert(f"known players could not be checked: {exc}"))
 
     def finish_game(self, peer: GamePeer) -> None:
         """The game is over and every seat signed the final log: save the
         transcript for ``ankh verify`` and say the result."""
         path = self.save.finish(peer.protocol.transcript()) if self.save is not None else None
         if path is not None:
-            self.report("transcript", path)
+            self.report(TranscriptSaved(path))
         self.end(outcome_result(peer))
 
     def record_ending(self, peer: GamePeer, ending: Ending) -> None:
@@ -348,14 +277,14 @@ class _Seatkeeper:
             transcript = peer.protocol.transcript()
             self.save.ending(pending=transcript.pending, end=list(ending.votes))
             transcript.end = list(ending.votes)
-            self.report("transcript", self.save.finish(transcript))
+            self.report(TranscriptSaved(self.save.finish(transcript)))
         points = peer.game.scores(peer.engine)
         self.end(Result(describe_ending(ending, points), ending=ending, scores=points))
 
     def end(self, result: Result) -> None:
         if self.result is None:
             self.result = result
-            self.report("result", result)
+            self.report(Over(result))
             if self.save is not None:
                 self.save.close()
             self.done.set()
@@ -379,7 +308,7 @@ class HostNode(_Seatkeeper):
         # False: the deal waits until this seat's person has compared the table
         # fingerprint (confirm_fingerprint); the joiners confirm by sending their key
         self.confirmed = confirmed
-        self.chat_counts: dict[int, list[float]] = {}  # recent chat times per seat (the rate limit)
+        self.chat_limit = ChatLimit()
         self._said = 0
         self.abandon_after = ABANDON_AFTER
         self.advertise = advertise
@@ -425,10 +354,10 @@ class HostNode(_Seatkeeper):
     async def open(self) -> int:
         self.server = await serve(self.bind, self.port, self.identity, PROLOGUE, self._on_connection, door=self.door)
         self.port = server_port(self.server)
-        self.report("listening", self.port)
+        self.report(Listening(self.port))
         if self.advertise:
             self._advertising = asyncio.get_running_loop().create_task(self._advertise())
-        self.report("lobby", self.lobby)
+        self.report(LobbySeats.of(self.lobby))
         if self.lobby.ready and self.start_msg is None:  # bots fill every seat
             self._start()
         return self.port
@@ -471,10 +400,10 @@ class HostNode(_Seatkeeper):
                                       seats_total=self.lobby.total, phase="lobby" if self.hub is None else "playing",
                                       game=self.lobby.kind, **kw)
             await self.advert.start()
-            self.report("advertised", self.advert.service)
+            self.report(Advertised(self.advert.service))
         except Exception as exc:  # no multicast here: HOST:PORT still works
             self.advert = None
-            self.report("not-advertised", str(exc) or type(exc).__name__)
+            self.report(NotAdvertised(str(exc) or type(exc).__name__))
 
     def _update_advert(self, **kw: Any) -> None:
         if self.advert is not None:
@@ -521,10 +450,10 @@ class HostNode(_Seatkeeper):
                 _refuse(conn, exc.message)
                 return
             self.conns[seat] = conn
-            self.report("joined", (seat, self.lobby.seats[seat]))
+            self.report(Joined(seat, self.lobby.seats[seat].name, self.lobby.seats[seat].fingerprint))
             self._update_advert(seats_taken=len(self.lobby.seats))
             self._broadcast(self.lobby.message())
-            self.report("lobby", self.lobby)
+            self.report(LobbySeats.of(self.lobby))
             if self.lobby.ready:
                 self._start()
         elif first["t"] == "rejoin":
@@ -548,7 +477,7 @@ class HostNode(_Seatkeeper):
                 self._send_outbox(seat)
                 self._send(seat, DONE)
             else:
-                self.report("back", seat)
+                self.report(Back(seat))
                 self._flush()
         elif first["t"] == "watch":
             refused = self.door.watch(conn.ticket)
@@ -579,49 +508,81 @@ class HostNode(_Seatkeeper):
                         self.conns = {keys.index(c.peer_key): c for c in self.conns.values()}
                         self._update_advert(seats_taken=len(self.lobby.seats))
                         self._broadcast(self.lobby.message())
-                        self.report("lobby", self.lobby)
+                        self.report(LobbySeats.of(self.lobby))
                     else:
                         self.gone_since[seat] = time.monotonic()
-                        self.report("gone", (seat, exc.reason))
+                        self.report(Gone(seat, exc.reason))
                 return
             except RemoteProtocolError as exc:
                 conn.close(Words("malformed message: {why}", why=exc.message))
                 continue
             if msg["t"] == "done":
                 self.seats_done.add(seat)
-            elif self.result is not None:
-                continue  # the game is over here: only who else is done still matters
-            elif msg["t"] == "frames" and self.hub is not None:
-                try:
-                    for frame in msg["f"]:
-                        # Checked, then passed on at once; then the host's own part.
-                        self.emit(0, self.hub.from_seat(seat, frame, pump=False))
-                        self.send_out()
-                        self.go_on(self.hub.host, self.hub.pump)
-                except ProtocolError as exc:
-                    self._abort(exc)
+            elif self.result is None:  # (the game over here: only who else is done still matters)
+                step = self.STEPS.get(msg["t"])
+                if step is not None and step(self, seat, conn, msg):
                     return
-                self._flush()
-            elif msg["t"] == "chat":
-                self._chat_from(seat, conn, msg)
-            elif msg["t"] == "ready" and self.start_msg is None:
-                self.lobby.set_ready(conn.peer_key, bool(msg["ready"]))
-                self._lobby_changed()
-            elif msg["t"] == "key" and self.start is not None and self.hub is None and seat not in self._keys:
-                self._keys[seat] = (msg["key"], msg["cert"])
-                self._roster_if_ready()
-            elif msg["t"] == "watchpoint" and self.hub is not None:
-                self._watch_point(seat, conn, msg["port"])
-            elif msg["t"] == "blame" and self.hub is not None:
-                verdict = self.hub.host.judge(msg["f"])  # checked against our own log: its word is not enough
-                if verdict is not None:
-                    self._abort(verdict)
-                    return
-            elif msg["t"] == "vote" and self.patience is not None:
-                if self.patience.add(msg["v"], seat):
-                    self._tell_away()
-            elif msg["t"] == "bye":
-                conn.close(Words("left"))
+
+    # -- what a seat says, one step per kind of message (True: the link is done with) --------
+
+    def _on_frames(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.hub is None:
+            return False
+        try:
+            for frame in msg["f"]:
+                # Checked, then passed on at once; then the host's own part.
+                self.emit(0, self.hub.from_seat(seat, frame, pump=False))
+                self.send_out()
+                self.go_on(self.hub.host, self.hub.pump)
+        except ProtocolError as exc:
+            self._abort(exc)
+            return True
+        self._flush()
+        return False
+
+    def _on_chat(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        self._chat_from(seat, conn, msg)
+        return False
+
+    def _on_ready(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.start_msg is None:
+            self.lobby.set_ready(conn.peer_key, bool(msg["ready"]))
+            self._lobby_changed()
+        return False
+
+    def _on_key(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.start is not None and self.hub is None and seat not in self._keys:
+            self._keys[seat] = (msg["key"], msg["cert"])
+            self._roster_if_ready()
+        return False
+
+    def _on_watchpoint(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.hub is not None:
+            self._watch_point(seat, conn, msg["port"])
+        return False
+
+    def _on_blame(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.hub is None:
+            return False
+        verdict = self.hub.host.judge(msg["f"])  # checked against our own log: its word is not enough
+        if verdict is not None:
+            self._abort(verdict)
+            return True
+        return False
+
+    def _on_vote(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.patience is not None and self.patience.add(msg["v"], seat):
+            self._tell_away()
+        return False
+
+    def _on_bye(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
+        conn.close(Words("left"))
+        return False
+
+    STEPS: dict[str, Callable[[HostNode, int, Connection, dict[str, Any]], bool]] = {
+        "frames": _on_frames, "chat": _on_chat, "ready": _on_ready, "key": _on_key,
+        "watchpoint": _on_watchpoint, "blame": _on_blame, "vote": _on_vote, "bye": _on_bye,
+    }
 
     def _seated_again(self, conn: Connection, first: dict[str, Any]) -> int | None:
         """The seat of a joiner back before its game began (its link dropped in
@@ -646,7 +607,7 @@ class HostNode(_Seatkeeper):
         if old is not None and old is not conn:
             old.close(Words("replaced by a new connection"))
         self.gone_since.pop(seat, None)
-        self.report("back", seat)
+        self.report(Back(seat))
         self._send(seat, self.lobby.message())
         if self.start_msg is not None:
             self._send(seat, self.start_msg)
@@ -663,7 +624,7 @@ class HostNode(_Seatkeeper):
 
     def _lobby_changed(self) -> None:
         self._broadcast(self.lobby.message())
-        self.report("lobby", self.lobby)
+        self.report(LobbySeats.of(self.lobby))
         if self.lobby.ready and self.start_msg is None:
             self._start()
 
@@ -682,16 +643,12 @@ class HostNode(_Seatkeeper):
         except RemoteProtocolError as exc:
             conn.close(exc.message)
             return
-        now = time.monotonic()
-        recent = [t for t in self.chat_counts.get(seat, []) if now - t < CHAT_WINDOW]
-        if len(recent) >= CHAT_RATE:
+        if not self.chat_limit.allow(seat, time.monotonic()):
             # Refused: the sender hears why, from the host, and nobody else hears it at all.
             self._send(seat, chat_message(self.identity, self.lobby.table, 0, self._next_said(),
-                                          f"(to {self._seat_name(seat)}: at most {CHAT_RATE} lines every "
-                                          f"{CHAT_WINDOW:g} s; that one was not passed on)"))
-            self.report("chat-refused", seat)
+                                          self.chat_limit.refusal(self._seat_name(seat))))
+            self.report(ChatRefused(seat))
             return
-        self.chat_counts[seat] = recent + [now]
         self._pass_chat(msg, exclude=seat)
         self.said(seat, self._seat_name(seat), text)
 
@@ -754,7 +711,7 @@ class HostNode(_Seatkeeper):
         start, me = Start.from_message(self.start_msg, my_key=self.identity.public_key, my_nonce=self._nonce)
         self.start = start
         self._broadcast(self.start_msg)
-        self.report("start", start)
+        self.report(Started(start))
         bots = {ident.public_key for ident in self._bots.values()}
         self.check_players([(n, k) for n, k in zip(start.names[1:], start.identities[1:]) if k not in bots])
         self._secrets = {0: SeatSecrets.generate(start.game_id, 0, self.identity)}
@@ -781,7 +738,7 @@ class HostNode(_Seatkeeper):
     def _roster_if_ready(self) -> None:
         start = self.start
         if self.hub is not None or not self.confirmed or len(self._keys) < len(start.names):
-            self.report("confirming", self.unconfirmed)
+            self.report(Confirming(tuple(self.unconfirmed)))
             return
         keys = [self._keys[s][0] for s in range(len(start.names))]
         certs = [self._keys[s][1] for s in range(len(start.names))]
@@ -800,7 +757,7 @@ class HostNode(_Seatkeeper):
                                       "table": self.lobby.table,
                                       "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
                              self._secrets)
-            self.report("saved", self.save.path)
+            self.report(Saving(self.save.path))
         self._begin(roster, self._secrets, frames=[])
 
     def _begin(self, roster: Roster, secrets: dict[int, SeatSecrets], frames: list[bytes],
@@ -920,8 +877,14 @@ class HostNode(_Seatkeeper):
             self.watchers.send(encode(blame))
             if self.save is not None:
                 self.save.ending(blame=evidence)
-        self._broadcast({"t": "bye", "why": result.text[:200]})
+        self._goodbye(result.text)
         self.end(result)
+
+    def _goodbye(self, why: str) -> None:
+        """The table ends the game before its end: every seat and spectator is told."""
+        bye = {"t": "bye", "why": why[:200]}
+        self._broadcast(bye)
+        self.watchers.send(encode(bye))
 
     async def _watch(self) -> None:
         audit_since: float | None = None
@@ -932,7 +895,7 @@ class HostNode(_Seatkeeper):
             host = self.hub.host
             waiting = host.waiting_for()
             gone = {s: time.monotonic() - t for s, t in self.gone_since.items()}
-            self.report("waiting", (waiting, gone))
+            self.report(Waiting(tuple(waiting), gone))
             if host.phase == AUDIT and waiting:  # the game is over: a seat that keeps its disclosure forfeits
                 audit_since = audit_since if audit_since is not None else time.monotonic()
                 if time.monotonic() - audit_since >= self.abandon_after:
@@ -942,12 +905,10 @@ class HostNode(_Seatkeeper):
             self._count_the_wait(waiting)
             if self.result is not None:
                 return
-            late = [s for s, t in gone.items() if t >= self.abandon_after and s in waiting]
+            late = late_seats(self.gone_since, waiting, time.monotonic(), self.abandon_after)
             if late:
-                names = " and ".join(COLOURS[s] for s in late)
-                text = Words("abandoned: {names} did not come back within {secs:g} s", names=names,
-                             secs=self.abandon_after)
-                self._broadcast({"t": "bye", "why": text})
+                text = abandoned_words(late, self.abandon_after)
+                self._goodbye(text)
                 if self.save is not None:
                     _write_private(self.save.path / "abandoned.txt", (text + "\n").encode())
                 self.end(Result(text))
@@ -962,7 +923,7 @@ class HostNode(_Seatkeeper):
         if self.save is not None:
             self.journal_steps(host)
             self.save.ending(pending=host.protocol.transcript().pending, forfeit=list(seats))
-        self._broadcast({"t": "bye", "why": result.text[:200]})
+        self._goodbye(result.text)
         self.end(result)
 
     def _count_the_wait(self, waiting: tuple[int, ...]) -> None:
@@ -984,7 +945,8 @@ class HostNode(_Seatkeeper):
         if news.away or news.offer is not None or self._told_away:
             self._told_away = bool(news.away) or news.offer is not None
             self._broadcast(news.message())
-            self.report("away", news)
+            self.watchers.send(encode(news.message()))  # (the spectators see who the game waits for too)
+            self.report(Away(news))
         if p.agreed():
             self._end_by_agreement()
 
@@ -1019,7 +981,7 @@ class HostNode(_Seatkeeper):
             ending = check_votes(host.protocol.roster, p.votes.values(), step=step, basis=basis,
                                  waited=host.waiting_for())
         except RemoteProtocolError as exc:  # the game moved on meanwhile: the offer starts again
-            self.report("warning", f"the votes to end the table do not hold: {exc}")
+            self.report(Alert(f"the votes to end the table do not hold: {exc}"))
             p.votes.clear()
             return
         self._broadcast({"t": "ended", "votes": list(ending.votes)})
@@ -1059,7 +1021,7 @@ class HostNode(_Seatkeeper):
         node.bot_seats = tuple(s for s in info.get("bots", ()) if type(s) is int)
         node.lobby = Lobby(info.get("table") or os.urandom(16), transcript.roster.size,
                            spectator_chat=node.watchers.chat, kind=transcript.roster.kind)
-        node.chat_counts, node._said = {}, 0
+        node.chat_limit, node._said = ChatLimit(), 0
         if secrets.get(0) is None or secrets[0].owner != identity.public_key:
             raise LocalProtocolError("that save belongs to another identity")
         for seat in range(1, transcript.roster.size):
@@ -1123,7 +1085,7 @@ class JoinNode(_Seatkeeper):
         conn = await connect(host, port, self.identity, PROLOGUE)
         self.host_key = conn.peer_key
         self.conn = conn
-        self.report("host-key", conn.peer_key)  # proved by the handshake: an advert only claims one
+        self.report(HostKey(conn.peer_key))  # proved by the handshake: an advert only claims one
         conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
         await self._session(conn)
         await self._close_watch_point()
@@ -1163,9 +1125,9 @@ class JoinNode(_Seatkeeper):
                     self.end(Result(Words("the host closed the table before the game ended")))
                     return
                 if exc.reason.endswith(PAUSED):
-                    self.report("paused", 0)
+                    self.report(Paused(0))
                 else:
-                    self.report("gone", (0, exc.reason))
+                    self.report(Gone(0, exc.reason))
                 self.clock.link(time.monotonic(), False)
                 again = await self._reconnect()
                 if again is None:
@@ -1182,7 +1144,7 @@ class JoinNode(_Seatkeeper):
         if reason.endswith(CLOSING):
             self.end(Result(Words("the table closed before the game began: {why}", why=reason)))
             return None
-        self.report("gone", (0, reason))
+        self.report(Gone(0, reason))
         since = time.monotonic()
         while True:
             try:
@@ -1196,7 +1158,7 @@ class JoinNode(_Seatkeeper):
         conn.send_nowait(encode({"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}))
         if self.start is not None and self.secrets is not None and self.confirmed:  # our key may have been lost
             self._send_key(conn)
-        self.report("back", 0)
+        self.report(Back(0))
         return conn
 
     async def _connect(self) -> Connection:
@@ -1209,7 +1171,7 @@ class JoinNode(_Seatkeeper):
         except ConnectionClosed as exc:
             if self.host_key is not None and "not the expected" in exc.reason and not self._impostor_told:
                 self._impostor_told = True
-                self.report("warning", exc.reason)
+                self.report(Alert(exc.reason))
             raise
 
     def _rejoin(self) -> bytes:
@@ -1242,7 +1204,7 @@ class JoinNode(_Seatkeeper):
                 conn = await self._connect()
             except ConnectionClosed:
                 gone = time.monotonic() - since
-                self.report("waiting", ((0,), {0: gone}))
+                self.report(Waiting((0,), {0: gone}))
                 if gone >= self.abandon_after:
                     self.end(Result(Words("paused: {colour} (the host) did not come back within {secs:g} s; "
                                           "the game waits in your saves", colour=COLOURS[0],
@@ -1252,7 +1214,7 @@ class JoinNode(_Seatkeeper):
                 continue
             conn.send_nowait(self._rejoin())
             self.clock.link(time.monotonic(), True)
-            self.report("back", 0)
+            self.report(Back(0))
             await self._open_watch_point(conn)
             return conn
 
@@ -1280,68 +1242,109 @@ class JoinNode(_Seatkeeper):
                 for m in frames_message(mine):
                     conn.send_nowait(m)
                 self.awaiting_have = False
-            elif self.result is not None:
-                continue  # the game is over here: only what the host lacks still matters
-            elif t == "chat":
-                self._chat_in(msg)
-            elif t == "lobby" and self.peer is None:
-                refusal = self._other_game(msg.get("kind", DEFAULT_KIND))
-                if refusal is not None:
-                    self.end(Result(refusal))
-                    conn.send_nowait(encode({"t": "bye", "why": str(refusal)}))
+            elif self.result is None:  # (the game over here: only what the host lacks still matters)
+                step = self.STEPS.get(t)
+                if step is not None and step(self, conn, msg):
                     return
-                self.game_kind = msg.get("kind", DEFAULT_KIND)
-                if not self._seat_keys:
-                    self._check_host(conn, msg)
-                self.table = msg["table"]
-                self._seat_keys = [s["key"] for s in msg["seats"]]
-                self._seat_names = [s["name"] for s in msg["seats"]]
-                self._bot_keys = {s["key"] for s in msg["seats"] if s["bot"]}
-                self.report("lobby", msg)
-            elif t == "start" and self.start is None:
-                self._on_start(msg)
-            elif t == "roster" and self.peer is None and self.start is not None:
-                try:
-                    self._on_roster(msg)
-                except RemoteProtocolError as exc:
-                    self._abort(exc)
-                    return
-            elif t == "points" and self.peer is not None:
-                assert self.address is not None
-                points = [(p["host"], p["port"]) for p in msg["at"]]
-                self.watchers.set_points([self.address] + [p for p in points if p != self.address])
-            elif t == "frames" and self.peer is not None:
-                try:
-                    for frame in msg["f"]:
-                        self.emit(self.peer.me, self.peer.receive(frame, via=0, pump=False))
-                        self.send_out()
-                        self.go_on(self.peer, self.peer.pump)
-                except ProtocolError as exc:
-                    self._abort(exc)
-                    return
-                self._flush()
-            elif t == "blame" and self.peer is not None:
-                verdict = self.peer.judge(msg["f"])  # the host's word is not enough: our own log must say so
-                if verdict is not None:
-                    self._blamed(list(msg["f"]))
-                    self.end(aborted(verdict))
-                    return
-            elif t == "away" and self.peer is not None:
-                self.news = News.from_message(msg)
-                self.report("away", self.news)
-                if self.auto_agree:
-                    self.agree()
-            elif t == "ended" and self.peer is not None:
-                self._ended(msg["votes"])
-                return
-            elif t == "bye":
-                if self.peer is None:
-                    self.end(Result(_farewell(msg["why"])))
-                else:  # the game ended early: what our own log says, not the host's words
-                    if msg["why"].startswith(REFUSED):  # (a refusal too: shown as the host's word, not a result)
-                        self.report("warning", _farewell(msg["why"]))
-                    self._stopped()
-                return
+
+    # -- what the host says, one step per kind of message (True: this link is done with) ---------
+
+    def _step_chat(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        self._chat_in(msg)
+        return False
+
+    def _step_lobby(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is not None:
+            return False
+        refusal = self._other_game(msg.get("kind", DEFAULT_KIND))
+        if refusal is not None:
+            self.end(Result(refusal))
+            conn.send_nowait(encode({"t": "bye", "why": str(refusal)}))
+            return True
+        self.game_kind = msg.get("kind", DEFAULT_KIND)
+        if not self._seat_keys:
+            self._check_host(conn, msg)
+        self.table = msg["table"]
+        self._seat_keys = [s["key"] for s in msg["seats"]]
+        self._seat_names = [s["name"] for s in msg["seats"]]
+        self._bot_keys = {s["key"] for s in msg["seats"] if s["bot"]}
+        self.report(LobbySeats.of_message(msg))
+        return False
+
+    def _step_start(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.start is None:
+            self._on_start(msg)
+        return False
+
+    def _step_roster(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is None and self.start is not None:
+            try:
+                self._on_roster(msg)
+            except RemoteProtocolError as exc:
+                self._abort(exc)
+                return True
+        return False
+
+    def _step_points(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is not None:
+            assert self.address is not None
+            points = [(p["host"], p["port"]) for p in msg["at"]]
+            self.watchers.set_points([self.address] + [p for p in points if p != self.address])
+        return False
+
+    def _step_frames(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is None:
+            return False
+        try:
+            for frame in msg["f"]:
+                self.emit(self.peer.me, self.peer.receive(frame, via=0, pump=False))
+                self.send_out()
+                self.go_on(self.peer, self.peer.pump)
+        except ProtocolError as exc:
+            self._abort(exc)
+            return True
+        self._flush()
+        return False
+
+    def _step_blame(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is None:
+            return False
+        verdict = self.peer.judge(msg["f"])  # the host's word is not enough: our own log must say so
+        if verdict is not None:
+            self._blamed(list(msg["f"]))
+            self.end(aborted(verdict))
+            return True
+        return False
+
+    def _step_away(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is not None:
+            self.news = News.from_message(msg)
+            self.report(Away(self.news))
+            self.watchers.send(encode(msg))
+            if self.auto_agree:
+                self.agree()
+        return False
+
+    def _step_ended(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is None:
+            return False
+        self._ended(msg["votes"])
+        return True
+
+    def _step_bye(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        if self.peer is None:
+            self.end(Result(_farewell(msg["why"])))
+        else:  # the game ended early: what our own log says, not the host's words
+            if msg["why"].startswith(REFUSED):  # (a refusal too: shown as the host's word, not a result)
+                self.report(Alert(_farewell(msg["why"])))
+            self._stopped()
+        return True
+
+    STEPS: dict[str, Callable[[JoinNode, Connection, dict[str, Any]], bool]] = {
+        "chat": _step_chat, "lobby": _step_lobby, "start": _step_start, "roster": _step_roster,
+        "points": _step_points, "frames": _step_frames, "blame": _step_blame, "away": _step_away,
+        "ended": _step_ended, "bye": _step_bye,
+    }
 
     def _blamed(self, evidence: list[bytes]) -> None:
         """The evidence of a cheat, kept in the journal and shown to the spectators
@@ -1416,7 +1419,7 @@ class JoinNode(_Seatkeeper):
             return
         name, key = msg["seats"][0]["name"], msg["seats"][0]["key"]
         if key != conn.peer_key:
-            self.report("warning", Words("the host's seat shows a key other than the one its link proved"))
+            self.report(Alert(Words("the host's seat shows a key other than the one its link proved")))
             return
         self.check_players([(name, key)])
 
@@ -1440,7 +1443,7 @@ class JoinNode(_Seatkeeper):
             self.end(Result(Words("refused: this table's game id was played before (an old table replayed?)")))
             return
         self.start, self.start_msg, self.seat = start, msg, seat
-        self.report("start", start)
+        self.report(Started(start))
         # (the host was checked when its link proved its key: see _check_host)
         self.check_players([(n, k) for s, (n, k) in enumerate(zip(start.names, start.identities))
                             if s not in (0, seat) and k not in self._bot_keys])
@@ -1475,7 +1478,7 @@ class JoinNode(_Seatkeeper):
                                       "nonce": self._nonce, "table": self.table, "bots": list(self.bot_seats),
                                       "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
                              {self.seat: self.secrets})
-            self.report("saved", self.save.path)
+            self.report(Saving(self.save.path))
         self._begin(roster, self.secrets)
         assert self.conn is not None
         task = asyncio.get_running_loop().create_task(self._open_watch_point(self.conn))
@@ -1545,10 +1548,10 @@ class JoinNode(_Seatkeeper):
                 self.watch_server = await serve(conn.local_address[0], 0, self.identity, PROLOGUE, self._on_watcher,
                                                 door=self.door)
             except OSError as exc:
-                self.report("warning", f"spectators cannot watch through this seat: {exc}")
+                self.report(Alert(f"spectators cannot watch through this seat: {exc}"))
                 return
             self.watch_port = server_port(self.watch_server)
-            self.report("watch-point", (conn.local_address[0], self.watch_port))
+            self.report(WatchPointOpen(conn.local_address[0], self.watch_port))
         with contextlib.suppress(ConnectionClosed):
             conn.send_nowait(encode({"t": "watchpoint", "port": self.watch_port}))
 
@@ -1620,7 +1623,7 @@ class JoinNode(_Seatkeeper):
         try:
             text = check_chat(msg, keys[seat], self.table)
         except RemoteProtocolError as exc:
-            self.report("warning", f"a chat line was refused: {exc.message}")
+            self.report(Alert(f"a chat line was refused: {exc.message}"))
             return
         self.said(seat, self._names()[seat], text)
         if self.peer is not None:
@@ -1742,6 +1745,7 @@ class WatchNode:
         self.table = b""
         self.bot_keys: set[bytes] = set()  # the host's bots, as the watch point says (their votes are the host's)
         self.abandon_after = ABANDON_AFTER  # no watch point answered this long: the table is gone
+        self.paused = False  # the host left: the game waits for it (told once, until it moves on)
 
     async def run(self, host: str, port: int) -> Result:
         self.points = [(host, port)]
@@ -1758,14 +1762,14 @@ class WatchNode:
                 gone = time.monotonic() - since
                 if gone >= self.abandon_after:
                     self.result = Result(Words("the table closed: no watch point answered for {secs:.0f} s", secs=gone))
-                    self.report("result", self.result)
+                    self.report(Over(self.result))
                 elif failed >= len(self.points):  # none answers now: wait, then try them all again
-                    self.report("watch-waiting", gone)
+                    self.report(WatchWaiting(gone))
                     await asyncio.sleep(RETRY_EVERY)
                     failed = 0
                 continue
             if self.address is not None and address != self.address:
-                self.report("moved", address)
+                self.report(WatchMoved(address))
             self.address, failed, since = address, 0, None
             conn.send_nowait(encode({"t": "watch", "from": self.spectator.steps_followed if self.spectator else 0}))
             try:
@@ -1774,9 +1778,14 @@ class WatchNode:
                 if self.result is None:
                     if exc.reason.endswith(CLOSING) or (self.spectator is None and len(self.points) == 1):
                         self.result = Result(Words("the table closed: {why}", why=exc.reason))
-                        self.report("result", self.result)
+                        self.report(Over(self.result))
+                    elif exc.reason.endswith(PAUSED):  # the game waits for the host to load its save
+                        if not self.paused:
+                            self.paused = True
+                            self.report(Paused(0))
+                        at += 1
                     else:
-                        self.report("watch-lost", (address, exc.reason))
+                        self.report(WatchLost(address, exc.reason))
                         at += 1  # another watch point first
             finally:
                 conn.close(Words("done watching"))
@@ -1791,7 +1800,7 @@ class WatchNode:
             conn.close(Words("not a seat of this table"))
             raise ConnectionClosed(Words("that watch point is not a seat of the table"))
         if self.start is None and not start.spectator_chat:
-            self.report("chat-hidden", None)
+            self.report(ChatHidden())
         self.start = start
 
     async def _follow(self, conn: Connection) -> None:
@@ -1815,7 +1824,7 @@ class WatchNode:
                     text = check_chat(msg, start.identities[msg["seat"]], self.table)
                 except (RemoteProtocolError, IndexError):
                     continue
-                self.report("chat", (msg["seat"], start.names[msg["seat"]], text))
+                self.report(Chat(msg["seat"], start.names[msg["seat"]], text))
             elif t == "start":
                 self._table(conn, msg)
                 start = self.start
@@ -1829,7 +1838,7 @@ class WatchNode:
                         self.points.append(point)
             elif t == "roster" and start is not None and self.spectator is None:
                 self.spectator = Spectator(start.roster(msg["keys"], msg["certs"]))
-                self.report("start", start)
+                self.report(Started(start))
             elif t == "frames" and self.spectator is not None and start is not None:
                 if self.keep:
                     self.seen += msg["f"]
@@ -1840,13 +1849,16 @@ class WatchNode:
                         events = self.spectator.feed(msg["f"][i:i + FEED_SLICE])
                     except ProtocolError as exc:
                         self.result = Result(f"aborted: the log does not check: {exc}")
-                        self.report("result", self.result)
+                        self.report(Over(self.result))
                         return
+                    if events and self.paused:  # the host is back: the game moves on
+                        self.paused = False
+                        self.report(Back(0))
                     for e in events:
-                        self.report("event", (None, e))
+                        self.report(Played(None, e))
                         if isinstance(e, Finished):
                             self.result = outcome_result(self.spectator)
-                            self.report("result", self.result)
+                            self.report(Over(self.result))
                             return
             elif t == "blame" and self.spectator is not None:
                 try:
@@ -1855,8 +1867,10 @@ class WatchNode:
                     verdict = None
                 if verdict is not None:
                     self.result = aborted(verdict)
-                    self.report("result", self.result)
+                    self.report(Over(self.result))
                     return
+            elif t == "away" and self.spectator is not None:
+                self.report(Away(News.from_message(msg)))
             elif t == "ended" and self.spectator is not None:
                 # the seats' signed votes, checked against the log we followed, as verify checks them
                 # (votes that do not hold say nothing: the table's close then says it ended early)
@@ -1868,10 +1882,10 @@ class WatchNode:
                     continue
                 points = self.spectator.game.scores(self.spectator.engine)
                 self.result = Result(describe_ending(ending, points), ending=ending, scores=points)
-                self.report("result", self.result)
+                self.report(Over(self.result))
                 return
             elif t == "bye":  # the words of whoever serves us are nobody's evidence
                 self.result = Result(Words("the table ended the game before its end")) if self.spectator is not None \
                     else Result(Words("the table closed before the game began"))
-                self.report("result", self.result)
+                self.report(Over(self.result))
                 return

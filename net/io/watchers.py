@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import RemoteProtocolError, Words
+from ..events import TableEvent, WatcherCame, WatcherLeft
 from ..lobby import decode, encode, points_message, steps_messages
 from .transport import Connection, ConnectionClosed
 
@@ -38,7 +39,7 @@ Log = Callable[[], Sequence[tuple[Any, list[bytes]]]]
 class Watchers:
     """The spectators of one seat's process and what they were sent."""
 
-    def __init__(self, report: Callable[[str, Any], None]):
+    def __init__(self, report: Callable[[TableEvent], None]):
         self.report = report
         self.sent: dict[Connection, int | None] = {}  # steps of the log sent (None: not told the table yet)
         self.intro: list[bytes] = []  # the table, encoded once: set when the roster is known
@@ -64,7 +65,7 @@ class Watchers:
         self.sent[conn] = None
         self._log = log
         conn.cap_send_buffer(SEND_BUFFER)
-        self.report("watcher", len(self.sent))
+        self.report(WatcherCame(len(self.sent)))
         feeder = asyncio.create_task(self._feed(conn, start, log))
         try:
             while True:
@@ -80,7 +81,7 @@ class Watchers:
             self.sent.pop(conn, None)
             self._told_last.discard(conn)
             self._serving.discard(task)
-            self.report("watcher-gone", conn.reason)
+            self.report(WatcherLeft(conn.reason))
 
     async def _feed(self, conn: Connection, start: int, log: Log) -> None:
         """Send the spectator the table, then the log, one batch at a time, each

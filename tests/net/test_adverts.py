@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
+from ankh.net.events import Alert, HostKey
 from ankh.net import home
 from ankh.net.adverts import skeleton, warnings
 from ankh.net.envelope import Identity, fingerprint
@@ -88,18 +89,18 @@ async def test_the_joiner_hears_the_key_the_host_proved_and_a_changed_key_is_war
     home.KnownPlayers().pin("host", Identity.generate().public_key)  # "host" met before, with another key
     heard: list = []
     host_identity = Identity.generate()
-    host = HostNode(host_identity, "host", seats=3, bots=1, decide=bot_decide(1), report=lambda w, d: None,
+    host = HostNode(host_identity, "host", seats=3, bots=1, decide=bot_decide(1), report=lambda e: None,
                     save_root=None, bind="127.0.0.1", advertise=False)
     port = await host.open()
     joiner = JoinNode(Identity.generate(), "joiner", decide=bot_decide(2),
-                      report=lambda what, data: heard.append((what, data)), save_root=None)
+                      report=heard.append, save_root=None)
     joining = asyncio.ensure_future(joiner.run("127.0.0.1", port))
     try:
-        await wait_for(lambda: any(w == "warning" for w, _ in heard), 30)
+        await wait_for(lambda: any(isinstance(e, Alert) for e in heard), 30)
     finally:
         joining.cancel()
         await asyncio.gather(joining, return_exceptions=True)
         await host.close()
-    assert ("host-key", host_identity.public_key) in heard
-    (warning,) = [d for w, d in heard if w == "warning"]
+    assert HostKey(host_identity.public_key) in heard
+    (warning,) = [e.text for e in heard if isinstance(e, Alert)]
     assert "host's key has changed" in warning and fingerprint(host_identity.public_key) in warning

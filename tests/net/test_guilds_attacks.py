@@ -456,10 +456,10 @@ def test_real_peers_and_a_spectator_play_guild_steals_and_the_spectator_learns_n
         return bots[peer.me].choose(peer.engine, decision)
 
     async def watched():
-        host = HostNode(Identity.generate(), "host", seats=4, bots=3, decide=decide, report=lambda w, d: None,
+        host = HostNode(Identity.generate(), "host", seats=4, bots=3, decide=decide, report=lambda e: None,
                         save_root=tmp_path, bind="127.0.0.1", advertise=False, kind="guilds")
         port = await host.open()
-        watcher = WatchNode(Identity.generate(), report=lambda w, d: None)
+        watcher = WatchNode(Identity.generate(), report=lambda e: None)
         watcher.keep = True
         results = await asyncio.wait_for(asyncio.gather(host.run(), watcher.run("127.0.0.1", port)), 600)
         return host, watcher, results

@@ -53,10 +53,10 @@ def thief_decide(seed: int):
 
 async def guild_game_with_cheat(where: Path, **cheat):
     """An honest host (and a bot of its own) and a cheating joiner, over loopback."""
-    host = HostNode(Identity.generate(), "honest", seats=3, bots=1, decide=thief_decide(1), report=lambda w, d: None,
+    host = HostNode(Identity.generate(), "honest", seats=3, bots=1, decide=thief_decide(1), report=lambda e: None,
                     save_root=where / "h", bind="127.0.0.1", advertise=False, kind="guilds")
     port = await host.open()
-    joiner = CheatingJoiner(Identity.generate(), "cheat", decide=thief_decide(2), report=lambda w, d: None,
+    joiner = CheatingJoiner(Identity.generate(), "cheat", decide=thief_decide(2), report=lambda e: None,
                             save_root=where / "cheat", **cheat)
     results = await asyncio.wait_for(asyncio.gather(host.run(), joiner.run("127.0.0.1", port)), 600)
     return host, results, joiner

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from ankh.net.events import Alert
 from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.net import home
 from ankh.net.envelope import Identity
@@ -28,13 +29,13 @@ def bot_decide(seed: int):
     return decide
 
 
-def host_node(where, name: str = "honest", *, seats: int = 2, report=lambda w, d: None) -> HostNode:
+def host_node(where, name: str = "honest", *, seats: int = 2, report=lambda e: None) -> HostNode:
     """A host on loopback whose seat a bot plays, saving under ``where``/h."""
     return HostNode(Identity.generate(), name, seats=seats, bots=0, decide=bot_decide(1), report=report,
                     save_root=where / "h", bind="127.0.0.1", advertise=False)
 
 
-def join_node(where, name: str, cls: type = JoinNode, *, seed: int = 2, report=lambda w, d: None, **kw) -> JoinNode:
+def join_node(where, name: str, cls: type = JoinNode, *, seed: int = 2, report=lambda e: None, **kw) -> JoinNode:
     """A joiner (of class ``cls``) whose seat a bot plays, saving under ``where``/``name``."""
     return cls(Identity.generate(), name, decide=bot_decide(seed), report=report, save_root=where / name, **kw)
 
@@ -60,8 +61,8 @@ class CheatingJoiner(JoinNode):
 
 
 async def play_with_cheat(tmp_path, **cheat) -> tuple[Result, Result, CheatingJoiner]:
-    reports: list[tuple[str, object]] = []
-    host = host_node(tmp_path, report=lambda w, d: reports.append((w, d)))
+    reports: list = []
+    host = host_node(tmp_path, report=reports.append)
     port = await host.open()
     joiner = join_node(tmp_path, "cheat", CheatingJoiner, **cheat)
     host_result, join_result = await asyncio.wait_for(asyncio.gather(host.run(), joiner.run("127.0.0.1", port)), 120)
@@ -142,7 +143,7 @@ def test_a_wrong_key_in_a_private_message_is_proven_to_every_seat_and_spectator(
         port = await host.open()
         armed = [True]
         joiners = [join_node(where, name, PrivateLiar, seed=2 + i, armed=armed) for i, name in enumerate(("one", "two"))]
-        spectator = WatchNode(Identity.generate(), report=lambda w, d: None)
+        spectator = WatchNode(Identity.generate(), report=lambda e: None)
         runs = [host.run(), *(j.run("127.0.0.1", port) for j in joiners)]
         game = asyncio.gather(*runs)
         while host.hub is None:
@@ -218,7 +219,7 @@ def test_a_hosts_bye_that_accuses_a_seat_is_not_taken_as_the_result(tmp_path, ac
         host = host_node(tmp_path, "liar")
         port = await host.open()
         fair = join_node(tmp_path, "fair")
-        spectator = WatchNode(Identity.generate(), report=lambda w, d: None)
+        spectator = WatchNode(Identity.generate(), report=lambda e: None)
         joined = asyncio.ensure_future(fair.run("127.0.0.1", port))
         while host.hub is None or host.hub.host.engine.turn < 3:
             await asyncio.sleep(0.05)
@@ -255,7 +256,7 @@ def test_a_joiner_back_after_a_drop_rejoins_only_the_host_it_sat_with(tmp_path) 
         cutter = Cutter(port)
         via = await cutter.open()
         warnings: list[str] = []
-        fair = join_node(tmp_path, "fair", report=lambda w, d: warnings.append(d) if w == "warning" else None)
+        fair = join_node(tmp_path, "fair", report=lambda e: warnings.append(e.text) if isinstance(e, Alert) else None)
         fair.abandon_after = 4.0
         joined = asyncio.ensure_future(fair.run("127.0.0.1", via))
         while host.hub is None or host.hub.host.engine.turn < 3:

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 from pathlib import Path
 
+from ankh.net.events import Back, Gone
 from ankh.net.envelope import Identity
 from ankh.net.io.node import HostNode, JoinNode
 
@@ -62,13 +63,13 @@ class Cutter:
 
 
 async def cut_in_the_lobby(tmp_path: Path, how: str = "cut"):
-    said: list[tuple[str, object]] = []
-    host = HostNode(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(7), report=lambda w, d: None,
+    said: list = []
+    host = HostNode(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(7), report=lambda e: None,
                     save_root=tmp_path / "h", bind="127.0.0.1", advertise=False, ready=False)
     port = await host.open()
     cutter = Cutter(port)
     via = await cutter.open()
-    joiner = JoinNode(Identity.generate(), "joiner", decide=bot_decide(8), report=lambda w, d: said.append((w, d)),
+    joiner = JoinNode(Identity.generate(), "joiner", decide=bot_decide(8), report=said.append,
                       save_root=tmp_path / "j")
     seat = asyncio.ensure_future(joiner.run("127.0.0.1", via))
     game = asyncio.ensure_future(host.run())
@@ -96,7 +97,7 @@ async def cut_in_the_lobby(tmp_path: Path, how: str = "cut"):
 def test_a_joiner_cut_off_in_the_lobby_comes_back_to_its_seat(tmp_path: Path) -> None:
     (host_result, joiner_result), key, seated, said = asyncio.run(cut_in_the_lobby(tmp_path))
     assert seated[1] == key and len(seated) == 2
-    assert ("back", 0) in said
+    assert Back(0) in said
     assert joiner_result.finished and joiner_result.text == host_result.text and host_result.fair
 
 
@@ -104,20 +105,20 @@ def test_a_joiner_whose_link_the_host_finds_tampered_in_the_lobby_comes_back(tmp
     # The host's end notices first and closes the link saying why; that is a
     # failed link, not the host turning the seat away: the joiner comes back.
     (host_result, joiner_result), key, seated, said = asyncio.run(cut_in_the_lobby(tmp_path, "garbage"))
-    gone = [reason for what, (_, reason) in (x for x in said if x[0] == "gone")]
+    gone = [e.why for e in said if isinstance(e, Gone)]
     assert gone and gone[0].startswith("the peer closed the link: a record failed to decrypt"), gone
-    assert seated[1] == key and len(seated) == 2 and ("back", 0) in said
+    assert seated[1] == key and len(seated) == 2 and Back(0) in said
     assert joiner_result.finished and joiner_result.text == host_result.text and host_result.fair
 
 
 def test_a_joiner_turned_away_by_a_full_table_hears_why_and_stops(tmp_path: Path) -> None:
     async def main():
         host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=bot_decide(3),
-                        report=lambda w, d: None, save_root=None, bind="127.0.0.1", advertise=False)
+                        report=lambda e: None, save_root=None, bind="127.0.0.1", advertise=False)
         port = await host.open()
         game = asyncio.ensure_future(host.run())
-        said: list[tuple[str, object]] = []
-        joiner = JoinNode(Identity.generate(), "late", decide=bot_decide(4), report=lambda w, d: said.append((w, d)),
+        said: list = []
+        joiner = JoinNode(Identity.generate(), "late", decide=bot_decide(4), report=said.append,
                           save_root=tmp_path / "j")
         try:
             return await asyncio.wait_for(joiner.run("127.0.0.1", port), 20), said
@@ -127,4 +128,4 @@ def test_a_joiner_turned_away_by_a_full_table_hears_why_and_stops(tmp_path: Path
 
     result, said = asyncio.run(main())
     assert result.text == "refused: the table is full" and not result.finished
-    assert not any(what == "back" for what, _ in said)  # not tried again
+    assert not any(isinstance(e, Back) for e in said)  # not tried again

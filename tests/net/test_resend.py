@@ -81,12 +81,12 @@ async def until(condition, timeout: float = 30) -> None:
 
 
 async def a_move_made_while_the_host_resends(tmp_path: Path):
-    host = HostNode(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(21), report=lambda w, d: None,
+    host = HostNode(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(21), report=lambda e: None,
                     save_root=tmp_path / "h", bind="127.0.0.1", advertise=False)
     link = DyingLink(await host.open())
     via = await link.open()
     gate = Gate(22)
-    joiner = JoinNode(Identity.generate(), "joiner", decide=gate, report=lambda w, d: None, save_root=tmp_path / "j")
+    joiner = JoinNode(Identity.generate(), "joiner", decide=gate, report=lambda e: None, save_root=tmp_path / "j")
     game = asyncio.ensure_future(host.run())
     seat = asyncio.ensure_future(joiner.run("127.0.0.1", via))
     try:

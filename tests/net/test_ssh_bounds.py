@@ -141,11 +141,11 @@ async def test_over_ssh_a_table_cannot_send_a_spectator_elsewhere(tmp_path, monk
         monkeypatch.setenv(ENV_SSH, "guest")
     else:
         monkeypatch.delenv(ENV_SSH, raising=False)
-    host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=bot_decide(5), report=lambda w, d: None,
+    host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=bot_decide(5), report=lambda e: None,
                     save_root=None, bind="127.0.0.1", advertise=False)
     port = await host.open()
     host.watchers.set_points([("127.0.0.1", port), ("10.9.9.9", 22), ("127.0.0.1", 22)])
-    watcher = WatchNode(Identity.generate(), report=lambda w, d: None)
+    watcher = WatchNode(Identity.generate(), report=lambda e: None)
     await asyncio.wait_for(asyncio.gather(host.run(), watcher.run("127.0.0.1", port)), 300)
     if over_ssh:
         assert watcher.points == [("127.0.0.1", port), ("127.0.0.1", 22)]

@@ -50,12 +50,12 @@ def steal_open(frames: list[bytes]) -> tuple[bytes, StealOpen] | None:
 
 async def table(where: Path, host_cls: type = HostNode) -> tuple[HostNode, list[JoinNode], WatchNode, list[Any]]:
     """A tiny game of three seats (the host's and two joiners'), and a spectator, played to its end."""
-    host = host_cls(Identity.generate(), "host", seats=3, bots=0, decide=bot_decide(1), report=lambda w, d: None,
+    host = host_cls(Identity.generate(), "host", seats=3, bots=0, decide=bot_decide(1), report=lambda e: None,
                     save_root=where / "h", bind="127.0.0.1", advertise=False, kind="tiny")
     port = await host.open()
-    joiners = [JoinNode(Identity.generate(), f"j{k}", decide=bot_decide(2 + k), report=lambda w, d: None,
+    joiners = [JoinNode(Identity.generate(), f"j{k}", decide=bot_decide(2 + k), report=lambda e: None,
                         save_root=where / f"j{k}") for k in (1, 2)]
-    watcher = WatchNode(Identity.generate(), report=lambda w, d: None)
+    watcher = WatchNode(Identity.generate(), report=lambda e: None)
     running = [asyncio.ensure_future(host.run())]
     for j in joiners:
         running.append(asyncio.ensure_future(j.run("127.0.0.1", port)))

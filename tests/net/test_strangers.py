@@ -8,6 +8,7 @@ import contextlib
 import socket
 from pathlib import Path
 
+from ankh.net.events import WatcherLeft
 from ankh.net.envelope import Identity
 from ankh.net.io.node import PROLOGUE, HostNode
 from ankh.net.io.transport import Connection, ConnectionClosed, _handshake, connect, serve, server_port
@@ -128,7 +129,7 @@ def test_a_spectator_that_does_not_read_is_cut_off_and_the_game_finishes(tmp_pat
 
     async def main():
         host = HostNode(Identity.generate(), "host", seats=4, bots=3, decide=bot_decide(7),
-                        report=lambda what, data: gone.append(data) if what == "watcher-gone" else None,
+                        report=lambda e: gone.append(e.why) if isinstance(e, WatcherLeft) else None,
                         save_root=tmp_path, bind="127.0.0.1", advertise=False)
         host.watchers.patience = 0.5  # a short game: the spectator must be found out well before its end
         port = await host.open()
@@ -199,7 +200,7 @@ def test_at_the_end_the_table_does_not_wait_for_a_spectator_that_does_not_read()
     from ankh.net.io.watchers import Watchers
 
     async def main() -> tuple[bool, bool]:
-        watchers = Watchers(lambda what, data: None)
+        watchers = Watchers(lambda e: None)
         watchers.intro = [encode({"t": "lobby"})]
         steps = [(None, [bytes([i]) * 100_000]) for i in range(40)]  # 4 MB of log
         server = await serve("127.0.0.1", 0, Identity.generate(), PROLOGUE,

@@ -46,11 +46,11 @@ class HostWhoseLastFrameIsLost(HostNode):
 
 
 async def lose_the_last_frame(tmp_path: Path, host_cls=HostNode, join_cls=JoinNode):
-    host = host_cls(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(11), report=lambda w, d: None,
+    host = host_cls(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(11), report=lambda e: None,
                     save_root=tmp_path / "h", bind="127.0.0.1", advertise=False)
     cutter = Cutter(await host.open())
     via = await cutter.open()
-    joiner = join_cls(Identity.generate(), "joiner", decide=bot_decide(12), report=lambda w, d: None,
+    joiner = join_cls(Identity.generate(), "joiner", decide=bot_decide(12), report=lambda e: None,
                       save_root=tmp_path / "j")
     game = asyncio.ensure_future(host.run())
     seat = asyncio.ensure_future(joiner.run("127.0.0.1", via))

@@ -153,10 +153,10 @@ def bot_decide(seed: int):
 
 
 async def watched_tiny_game(tmp_path: Path, seed: int):
-    host = HostNode(Identity.generate(), "host", seats=3, bots=2, decide=bot_decide(seed), report=lambda w, d: None,
+    host = HostNode(Identity.generate(), "host", seats=3, bots=2, decide=bot_decide(seed), report=lambda e: None,
                     save_root=tmp_path / f"h{seed}", bind="127.0.0.1", advertise=False, kind="tiny")
     port = await host.open()
-    watcher = WatchNode(Identity.generate(), report=lambda w, d: None)
+    watcher = WatchNode(Identity.generate(), report=lambda e: None)
     watcher.keep = True
     game = asyncio.ensure_future(host.run())
     watching = asyncio.ensure_future(watcher.run("127.0.0.1", port))

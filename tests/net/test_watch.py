@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+from ankh.net.events import Chat, Over, Paused, Played, WatchLost
 from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.core.morpork.views import view_for
 from ankh.net import group
@@ -34,12 +35,12 @@ def public(state) -> tuple:
 
 
 async def watched_game(tmp_path):
-    host = HostNode(Identity.generate(), "host", seats=4, bots=3, decide=bot_decide(1), report=lambda w, d: None,
+    host = HostNode(Identity.generate(), "host", seats=4, bots=3, decide=bot_decide(1), report=lambda e: None,
                     save_root=tmp_path, bind="127.0.0.1", advertise=False)
     port = await host.open()
-    early = WatchNode(Identity.generate(), report=lambda w, d: None)
+    early = WatchNode(Identity.generate(), report=lambda e: None)
     early.keep = True
-    late = WatchNode(Identity.generate(), report=lambda w, d: None)
+    late = WatchNode(Identity.generate(), report=lambda e: None)
     game = asyncio.ensure_future(host.run())
     # The spectators come once the setup's proofs no longer keep the host (in this process)
     # from answering a handshake in time on a busy machine; each asks for the log from its start.
@@ -86,16 +87,21 @@ def test_spectators_follow_the_game_and_learn_nothing_secret(tmp_path) -> None:
     assert secret and not any(k in blob for k in secret)
 
 
+def hear(lines: list):
+    """A report that keeps the chat lines heard, as (seat, name, text)."""
+    return lambda e: lines.append((e.seat, e.name, e.text)) if isinstance(e, Chat) else None
+
+
 async def chatty_table(tmp_path):
     heard: dict[str, list] = {"host": [], "joiner": [], "watcher": []}
     host = HostNode(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(3),
-                    report=lambda w, d: heard["host"].append(d) if w == "chat" else None,
+                    report=hear(heard["host"]),
                     save_root=tmp_path / "h", bind="127.0.0.1", advertise=False)
     port = await host.open()
     from ankh.net.io.node import JoinNode
     joiner = JoinNode(Identity.generate(), "joiner", decide=bot_decide(4),
-                      report=lambda w, d: heard["joiner"].append(d) if w == "chat" else None, save_root=tmp_path / "j")
-    watcher = WatchNode(Identity.generate(), report=lambda w, d: heard["watcher"].append(d) if w == "chat" else None)
+                      report=hear(heard["joiner"]), save_root=tmp_path / "j")
+    watcher = WatchNode(Identity.generate(), report=hear(heard["watcher"]))
     game = asyncio.ensure_future(host.run())
     seat = asyncio.ensure_future(joiner.run("127.0.0.1", port))
     while host.hub is None or joiner.peer is None:
@@ -122,3 +128,30 @@ def test_chat_is_signed_plain_text_bounded_and_rate_limited(tmp_path) -> None:
     assert len(passed) == CHAT_RATE and all(len(t) <= MAX_CHAT for t in passed)
     assert any("not passed on" in t for s, n, t in heard["joiner"] if s == 0)
     assert sum(1 for s, n, t in heard["watcher"] if s == 1) == CHAT_RATE
+
+
+def test_a_spectator_is_told_when_the_host_leaves_and_the_game_is_paused(tmp_path) -> None:
+    """The host's person leaves a game under way: a spectator watching through
+    the host hears that the game is paused (not that its watch point moved),
+    then, nobody answering, that the table is gone."""
+    heard: list = []
+
+    async def main():
+        host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=bot_decide(5), report=lambda e: None,
+                        save_root=tmp_path, bind="127.0.0.1", advertise=False)
+        port = await host.open()
+        game = asyncio.ensure_future(host.run())
+        watcher = WatchNode(Identity.generate(), report=heard.append)
+        watcher.abandon_after = 1.0
+        watching = asyncio.ensure_future(watcher.run("127.0.0.1", port))
+        while not any(isinstance(e, Played) for e in heard):
+            await asyncio.sleep(0.02)
+        host.leave()
+        await asyncio.wait_for(game, 30)
+        return await asyncio.wait_for(watching, 30)
+
+    result = asyncio.run(main())
+    kinds = [type(e) for e in heard]
+    assert Paused(0) in heard and Over in kinds and kinds.index(Paused) < kinds.index(Over), kinds
+    assert WatchLost not in kinds[:kinds.index(Paused)]
+    assert result.text.startswith("the table closed: no watch point answered"), result.text

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ankh.net.events import Chat, ChatHidden
 from ankh.net.envelope import Identity
 from ankh.net.io.node import PROLOGUE, HostNode, JoinNode, WatchNode
 from ankh.net.io.transport import ConnectionClosed, connect
@@ -77,10 +78,10 @@ async def quiet_table(tmp_path: Path):
     hidden: list[str] = []
 
     def hear(who):
-        def report(what, data):
-            if what == "chat":
-                heard[who].append(data)
-            elif what == "chat-hidden":
+        def report(event):
+            if isinstance(event, Chat):
+                heard[who].append((event.seat, event.name, event.text))
+            elif isinstance(event, ChatHidden):
                 hidden.append(who)
         return report
 

@@ -72,7 +72,7 @@ async def test_a_joiner_that_has_not_confirmed_holds_the_deal(tmp_path):
         while not (session.address and ":" in session.address):
             await pilot.pause(0.05)
         port = int(session.address.rsplit(":", 1)[1])
-        joiner = JoinNode(Identity.generate(), "bob", decide=never, report=lambda w, d: None, save_root=None,
+        joiner = JoinNode(Identity.generate(), "bob", decide=never, report=lambda e: None, save_root=None,
                           confirmed=False)
         task = asyncio.ensure_future(joiner.run("127.0.0.1", port))
         for _ in range(200):

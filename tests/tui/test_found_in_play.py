@@ -256,14 +256,15 @@ def test_link_back_is_said_until_the_game_moves_on():
     """"Link to red is back." stayed on the status line for the rest of the
     game (cut to "Link to red is" at 80 columns)."""
     from ankh.core.morpork.model import Event
+    from ankh.net.events import Back, Gone, Played
     from ankh.net.peer import Logged
     from ankh.tui.netplay import NetSession
     session = NetSession()
-    session.report("gone", (0, "timeout"))
+    session.report(Gone(0, "timeout"))
     assert "lost" in session.net_alert
-    session.report("back", 0)
+    session.report(Back(0))
     assert session.net_alert == "" and session.net_note == "Link to red is back."
-    session.report("event", (0, Logged(Event("money", 0, "red takes $1", {"amount": 1}))))
+    session.report(Played(0, Logged(Event("money", 0, "red takes $1", {"amount": 1}))))
     assert session.net_note == ""
 
 

@@ -121,7 +121,7 @@ async def host_and_seat(pilot, name: str, to_the_game: bool = True):
     while not (session.address and ":" in session.address):
         await pilot.pause(0.05)
     port = int(session.address.rsplit(":", 1)[1])
-    joiner = JoinNode(Identity.generate(), name, decide=_never, report=lambda w, d: None, save_root=None)
+    joiner = JoinNode(Identity.generate(), name, decide=_never, report=lambda e: None, save_root=None)
     task = asyncio.ensure_future(joiner.run("127.0.0.1", port))
     if to_the_game:
         await until_the_game(pilot, session)
@@ -193,7 +193,7 @@ async def test_the_watch_screen_says_when_the_table_hides_its_chat(tmp_path):
 
     from tests.net.test_watch import bot_decide
 
-    host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=bot_decide(9), report=lambda w, d: None,
+    host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=bot_decide(9), report=lambda e: None,
                     save_root=tmp_path, bind="127.0.0.1", advertise=False, spectator_chat=False)
     port = await host.open()
     game = asyncio.ensure_future(host.run())
@@ -247,7 +247,7 @@ async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(
     from .helpers import a_spectator_keeps_quiet_and_hears_chat, footer_keys, watching_until_turn
 
     decide, go_on = paused_at_turn_2(4)
-    host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=decide, report=lambda w, d: None,
+    host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=decide, report=lambda e: None,
                     save_root=tmp_path, bind="127.0.0.1", advertise=False)
     port = await host.open()
     game = asyncio.ensure_future(host.run())
@@ -275,7 +275,7 @@ async def test_the_join_screen_lists_a_playing_table_and_arrow_keys_reach_it_to_
 
     monkeypatch.setenv("ANKH_HOME", str(tmp_path / "home"))
     decide, go_on = paused_at_turn_2(6)
-    host = HostNode(Identity.generate(), "arrows", seats=2, bots=1, decide=decide, report=lambda w, d: None,
+    host = HostNode(Identity.generate(), "arrows", seats=2, bots=1, decide=decide, report=lambda e: None,
                     save_root=tmp_path, bind="127.0.0.1", advertise=True)
     port = await host.open()
     game = asyncio.ensure_future(host.run())

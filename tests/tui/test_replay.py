@@ -28,7 +28,7 @@ def saved(tmp_path_factory) -> Path:
 
     async def play() -> None:
         host = HostNode(Identity.generate(), "ann", seats=2, bots=1, decide=bot_decide(3),
-                        report=lambda w, d: None, save_root=root, bind="127.0.0.1", advertise=False)
+                        report=lambda e: None, save_root=root, bind="127.0.0.1", advertise=False)
         await host.open()
         await host.run()
 

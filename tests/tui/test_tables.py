@@ -146,7 +146,7 @@ def test_a_table_of_another_game_is_refused_naming_both_games_in_french(monkeypa
 
     monkeypatch.setattr(type(get("guilds")), "networked", True)
     i18n.set_language("fr")
-    node = JoinNode(Identity.generate(), "Rincewind", decide=lambda *a: None, report=lambda w, d: None,
+    node = JoinNode(Identity.generate(), "Rincewind", decide=lambda *a: None, report=lambda e: None,
                     save_root=None, want="morpork")
     assert i18n.translated(node._other_game("guilds")) == (
         "refusé : la table joue à « Les Guildes d'Ankh-Morpork », pas à « Disque-Monde : Ankh-Morpork »")

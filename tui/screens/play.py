@@ -26,7 +26,7 @@ from textual.screen import Screen
 
 from ankh.core.game import Decision
 from ankh.tui.i18n import _, Localised, NP_
-from ankh.tui.session import GameSession, Next
+from ankh.tui.session import Next, Session
 
 
 class BotDecided(Message):
@@ -56,7 +56,7 @@ class PlayScreen(Localised, Screen):
         Binding("e", "end_table", NP_("key", "End table")),
     ]
 
-    def __init__(self, session: GameSession, bot_delay: float = 0.0) -> None:
+    def __init__(self, session: Session, bot_delay: float = 0.0) -> None:
         super().__init__()
         self.session = session
         self.bot_delay = bot_delay
@@ -68,7 +68,7 @@ class PlayScreen(Localised, Screen):
         self._guard_until = 0.0
         self._others_moved = False
         self._pump_queued = False   # a networked table moved: a pump is on its way
-        self._chat_told = len(getattr(session, "chat_lines", ()))
+        self._chat_told = len(session.chat_lines)
         self._shown_decision: tuple | None = None    # (decision, log length) last shown
 
     # --- the table (a networked game) ------------------------------------------------------------
@@ -76,12 +76,12 @@ class PlayScreen(Localised, Screen):
     @property
     def fingerprint(self) -> str | None:
         """A networked table's fingerprint (the same on every screen of the table)."""
-        return getattr(self.session, "fingerprint", None)
+        return self.session.fingerprint
 
     def table_status(self) -> tuple[str, str]:
         """A networked table's alert (a link down, the result, an error) and
         note (whom it waits for, the audit); both empty in a local game."""
-        return getattr(self.session, "net_alert", ""), getattr(self.session, "net_note", "")
+        return self.session.net_alert, self.session.net_note
 
     def action_fingerprint(self) -> None:
         from ankh.tui.screens.dialogs import Shown
@@ -93,48 +93,43 @@ class PlayScreen(Localised, Screen):
     def action_end_table(self) -> None:
         """A networked game a seat left for good: agree to end it now (the
         table ends once most of the seats still there agree)."""
-        end = getattr(self.session, "end_table", None)
-        if end is not None and getattr(self.session, "can_end_table", False):
-            end()
+        if self.session.can_end_table:
+            self.session.end_table()
             self.notify(_("You agreed to end the table; it ends when most of the seats still there agree."),
                         timeout=5)
 
     def _tell_notices(self) -> None:
         """What a networked game must say once, at length (the host left: the game is paused)."""
-        notices = getattr(self.session, "notices", None)
+        notices = self.session.notices
         while notices:
             self.notify(notices.pop(0), severity="warning", timeout=30)
 
     def action_chat(self) -> None:
         """A networked game: say something to the table."""
         from ankh.tui.screens.lobby import ChatDialog
-        say = getattr(self.session, "say", None)
-        if say is not None:
+        if self.session.networked and not self.session.spectating:
+            say = self.session.say
             self.app.push_screen(ChatDialog(), lambda line: say(line) if line and line.strip() else None)
 
     def _tell_chat(self) -> None:
-        lines = getattr(self.session, "chat_lines", None)
-        if lines is None or not self.is_current:
+        lines = self.session.chat_lines
+        if not self.is_current:
             return  # told once you are back from the help or a dialog
         from ankh.tui.seats import colour
         for seat, name, said in lines[self._chat_told:]:
             if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
-                title = _("Chat") if getattr(self.session, "spectating", False) else _("Chat (c to answer)")
+                title = _("Chat") if self.session.spectating else _("Chat (c to answer)")
                 self.notify(f"{colour(seat)} ({name}): {said}", title=title, timeout=8, markup=False)
         self._chat_told = len(lines)
 
     # --- driving ----------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        watch = getattr(self.session, "watch", None)
-        if watch is not None:  # a networked game: the table moves on its own
-            watch(self._table_moved)
+        self.session.watch(self._table_moved)  # (a networked table moves on its own)
         self.pump()
 
     def on_unmount(self) -> None:
-        unwatch = getattr(self.session, "unwatch", None)
-        if unwatch is not None:
-            unwatch(self._table_moved)
+        self.session.unwatch(self._table_moved)
 
     def _table_moved(self) -> None:
         if not self._pump_queued:
@@ -266,7 +261,7 @@ class PlayScreen(Localised, Screen):
         if self.session.over:
             self.leave()
             return
-        if getattr(self.session, "networked", False) and not getattr(self.session, "spectating", False):
+        if self.session.networked and not self.session.spectating:
             question = (_("Leave the table? The others are told the game is paused.") if self.session.hosting
                         else _("Leave the table? The others wait for you.")) + " " + self.session.come_back()
         elif self.session.path:
@@ -279,9 +274,8 @@ class PlayScreen(Localised, Screen):
 
     def leave(self) -> None:
         self._token += 1  # forget any bot still thinking
-        close = getattr(self.session, "close", None)
-        if close is not None:  # a networked seat: its link, closed
-            self.run_worker(close(), exclusive=False)
+        if self.session.networked:  # a networked seat: its link, closed
+            self.run_worker(self.session.close(), exclusive=False)
         if self.session.path:
             told = _("Left the game. It is saved as {name}.").format(name=self.session.path.name)
         else:
@@ -293,10 +287,9 @@ class PlayScreen(Localised, Screen):
         if action == "skip":
             return self._next is not None and self._next.kind == "bot" and self.bot_delay > 0
         if action == "end_table":   # a seat left for good: the others may end the table
-            return bool(getattr(self.session, "can_end_table", False))
+            return self.session.can_end_table
         if action == "chat":   # a word to the table: a seat at a networked one (spectators read)
-            return getattr(self.session, "networked", False) and not getattr(self.session, "spectating", False)
+            return self.session.networked and not self.session.spectating
         if action == "undo":   # every move at a networked table is final; a spectator has none
-            return not (self.session.over or getattr(self.session, "networked", False)
-                        or getattr(self.session, "spectating", False))
+            return not (self.session.over or self.session.networked or self.session.spectating)
         return True

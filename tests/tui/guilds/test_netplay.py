@@ -100,7 +100,7 @@ async def test_a_spectator_follows_a_guild_table_with_no_move_no_undo_and_no_cha
         await asyncio.sleep(0)
         return RandomBot(rng).choose(peer.engine, decision)
 
-    host = HostNode(Identity.generate(), "host", seats=3, bots=2, decide=decide, report=lambda w, d: None,
+    host = HostNode(Identity.generate(), "host", seats=3, bots=2, decide=decide, report=lambda e: None,
                     save_root=tmp_path, bind="127.0.0.1", advertise=False, kind="guilds")
     port = await host.open()
     game = asyncio.ensure_future(host.run())

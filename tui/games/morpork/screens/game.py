@@ -230,7 +230,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
             if self.decision_is_new(self.view.decision):
                 self._new_decision()
         keys = (self.view.decision is not None, self.session.can_undo(), self.session.over,
-                getattr(self.session, "can_end_table", False),
+                self.session.can_end_table,
                 self._next is not None and self._next.kind)
         if keys != self._keys:
             self._keys = keys
@@ -400,18 +400,18 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         self.notify(_("Saved as {path}.").format(path=self.session.path), timeout=4)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        spectating = getattr(self.session, "spectating", False)
+        spectating = self.session.spectating
         if action == "show_panel":
             # a spectator has no hand, no aim: the players panel shows the table
             return self.mode == "compact" and not (spectating and parameters == ("hand",))
         if spectating and action in ("chat", "undo", "pick"):
             return False
-        if action == "undo" and getattr(self.session, "networked", False):
+        if action == "undo" and self.session.networked:
             return False  # every move at a networked table is final
         if action == "chat":
-            return getattr(self.session, "networked", False)
+            return self.session.networked
         if action == "end_table":
-            return bool(getattr(self.session, "can_end_table", False))
+            return self.session.can_end_table
         if action in ("results", "title"):
             return self.session.over
         if action == "skip":
