@@ -1443,6 +1443,7 @@ class JoinNode(_Seatkeeper):
             self.end(Result(Words("refused: this table's game id was played before (an old table replayed?)")))
             return
         self.start, self.start_msg, self.seat = start, msg, seat
+        self.primary = seat  # this player's row in the lobby from now on ("you"), before the deal
         self.report(Started(start))
         # (the host was checked when its link proved its key: see _check_host)
         self.check_players([(n, k) for s, (n, k) in enumerate(zip(start.names, start.identities))

@@ -86,6 +86,8 @@ async def test_a_joiner_that_has_not_confirmed_holds_the_deal(tmp_path):
         assert "Waiting for yellow to confirm the fingerprint." in str(
             app.screen.query_one("#lobby-body", Static).content)
         assert joiner.start.fingerprint == session.start.fingerprint      # the same words on both screens
+        # The joiner's lobby marks its own row "you" at this step, not the host's (seat 0).
+        assert joiner.seat == joiner.primary == 1
         joiner.confirm_fingerprint()
         for _ in range(600):
             if isinstance(app.screen, GameScreen):
