@@ -275,6 +275,11 @@ class HeuristicBot:
         """Whether seat ``q`` is close enough to winning that feeding it is a loss."""
         return s.vp(q) >= TARGET_VP - 2
 
+    def feeds(self, s, me, q):
+        """Whether trading with ``q`` feeds a seat that is winning: close to
+        the end, or two points ahead of this one."""
+        return self.near_win(s, q) or s.vp(q) >= s.vp(me) + 2
+
     def spare_cards(self, s, p, count, banned):
         """Up to ``count`` cards ``p`` can spare (surplus first, then parchments), none of ``banned`` kinds."""
         sur = self.surplus(s, p)
@@ -343,7 +348,7 @@ class HeuristicBot:
 
     def k_answer(self, s, q, opts):
         p, give, want = s.trade[0], s.trade[1], s.trade[2]
-        if self.near_win(s, p) or not self.trades:
+        if self.feeds(s, q, p) or not self.trades:
             return ("decline",)
         gain = self.trade_gain(s, q, give, want)
         if ("accept",) in opts and gain > 0.1:
@@ -357,9 +362,9 @@ class HeuristicBot:
     def k_deal(self, s, p, opts):
         best, value = ("cancel",), 0.0
         for q, qgives, qwants in s.trade[4]:
-            if self.near_win(s, q) or ("deal", q) not in opts:
+            if self.feeds(s, p, q) or ("deal", q) not in opts:
                 continue
-            gain = self.trade_gain(s, p, qgives, qwants)
+            gain = self.trade_gain(s, p, qgives, qwants) - 0.05 * s.vp(q)   # the weakest partner first
             if gain > value:
                 best, value = ("deal", q), gain
         return best

@@ -14,7 +14,7 @@ from ..game import COLOURS, IllegalAction, Reveal, fast_new
 from .board import KINDS, PARCHMENT, RESOURCES
 from .state import State
 from .pieces import covers, settle
-from .offers import NONE6, TO_ALL, OfferSpace, cards_of, offer_terms, terms_problem
+from .offers import MOST, NONE6, TO_ALL, OfferSpace, cards_of, offer_terms, terms_problem
 
 
 MAX_OFFERS = 3          # trade offers per turn (ours: keeps every turn finite)
@@ -25,6 +25,7 @@ MAX_OFFERS = 3          # trade offers per turn (ours: keeps every turn finite)
 O_ACCEPT = ("accept",)
 O_DECLINE = ("decline",)
 O_CANCEL = ("cancel",)
+ANY = (MOST,) * 6       # no bound on what a seat holds (checked when it pays)
 
 
 def holdings(s: State, p: int) -> list[int]:
@@ -54,7 +55,9 @@ def make_offer(s: State, p: int, opt: tuple) -> None:
     """The active seat's offer (``opt`` an ``offer`` move): asks each seat named."""
     space = offer_space(s, p)
     give, want, to = offer_terms(opt)
-    why = "no more offers this turn" if space is None else terms_problem(space, give, want, to)
+    # (the decision checked the move; what the seat holds is checked again when it pays,
+    # where a hidden card it claimed names it)
+    why = "no more offers this turn" if space is None else terms_problem(space._replace(have=ANY), give, want, to)
     if why is not None:
         raise IllegalAction(f"no such offer: {why}")
     s.offers += 1
@@ -96,7 +99,7 @@ def r_trade_answer(s: State, opt, q: int) -> None:
         s.log("answer", q, f"{COLOURS[q]} accepts", answer="accept", give=list(want), want=list(give))
     elif verb == "counter":
         cg, cw = cards_of(opt[1]), cards_of(opt[2])
-        why = terms_problem(counter_space(s, q), cg, cw, TO_ALL)
+        why = terms_problem(counter_space(s, q)._replace(have=ANY), cg, cw, TO_ALL)
         if why is not None:
             raise IllegalAction(f"no such counter: {why}")
         s.trade = t[:4] + (t[4] + ((q, cg, cw),),)
@@ -170,9 +173,9 @@ def t_show_spent(s: State, p: int, cost: tuple) -> None:
                 if n and c == r:
                     pick.append(h)
                     n -= 1
-        if len(pick) < k:           # it cannot pay: its whole hand shows it
-            settle(s, p, cost)
-            return
+        for h in hid:               # it cannot pay: it shows as many, which name it (every
+            if len(pick) < k and h not in pick:     # seat's rules take this same path)
+                pick.append(h)
         opts.append(("show-hidden",) + tuple(sorted(pick)))
     else:
         opts = [("show-hidden",) + c for c in combinations(hid, k)]
