@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ankh.core.game import (COLOURS, DEFAULT, DealCard, Decision, Game, PassCard, PickRandom, Reveal, RollDie,
-                            RulesError, ShowCards, game_of_record, get)
+                            RulesError, ShowCards, forced, game_of_record, get)
 from ankh.net import journal
 from ankh.net.errors import ProtocolError
 from ankh.net.home import make_dirs, saves_dir
@@ -269,7 +269,7 @@ class GameSession(Listeners):
             if not isinstance(d, Decision):
                 g.step()
                 continue
-            if len(d.options) == 1:
+            if forced(d):
                 self._sync_ply()
                 g.step()
                 continue

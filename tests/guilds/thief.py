@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from ankh.core.game import Decision, RulesError
 from ankh.core.guilds.board import LICENCE_VERTICES
-from ankh.core.guilds.bots import HeuristicBot
+from .oldtrader import OldTraderBot
 
 
-class ThiefBot(HeuristicBot):
+class ThiefBot(OldTraderBot):
     name = "thief"
 
     def choose(self, state, decision):

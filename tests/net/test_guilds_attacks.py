@@ -12,10 +12,11 @@ from typing import Any, Callable
 
 import pytest
 
-from ankh.core.game import Decision, ShowCards
+from ankh.core.game import Decision, ShowCards, allows
 from ankh.core.guilds.board import SHADES_SPOT
 from ankh.core.guilds.seven import assassin_options, robber_options, victims
-from ankh.core.guilds.trading import holdings
+from ankh.core.guilds.offers import TO_ALL, offer_option
+from ankh.core.guilds.trading import MAX_OFFERS, holdings
 from ankh.core.guilds.turn import phase_c_options
 from ankh.core.guilds.views import view_for
 from ankh.net import group, steal
@@ -43,7 +44,7 @@ def others_options(peer: GamePeer, options: Callable[[Any, int], list[tuple]], d
     """What a seat that does not see ``peer``'s hidden cards would accept from
     it now (an upper bound on them) that its own rules, which know them, would not."""
     view = view_for(peer.engine, None)
-    return [o for o in options(view, peer.me) if o not in d.options]
+    return [o for o in options(view, peer.me) if not allows(d, o)]
 
 
 class Robber:
@@ -183,33 +184,53 @@ def test_a_seat_that_builds_with_hidden_cards_it_does_not_hold_is_named_by_every
 # --- a trade one side cannot pay: that side is named, never its honest counterparty -----------------
 
 def give_options(view, me: int) -> list[tuple]:
+    """Offers of one or two cards of a kind for a card another seat is seen to
+    hold, to all, that the public's bound on the seat's cards allows (an offer
+    is a move of phase C)."""
     have = holdings(view, me)
-    return [("give", k, n) for k in range(6) for n in (1, 2) if n <= have[k]]
+    held = [w for w in range(5) if any(view.res[q * 5 + w] for q in range(view.players) if q != me)]
+    moves = []
+    for k in range(6):
+        for n in (1, 2):
+            for w in held:
+                if n <= have[k] and w != k and view.offers < MAX_OFFERS:
+                    give, want = [0] * 6, [0] * 6
+                    give[k], want[w] = n, 1
+                    moves.append(offer_option(give, want, TO_ALL))
+    return moves
 
 
 def accept_options(view, me: int) -> list[tuple]:
-    _, _, _, wk, wn, _, _ = view.trade
-    return [("accept",)] if holdings(view, me)[wk] >= wn else []
+    want = view.trade[2]
+    have = holdings(view, me)
+    return [("accept",)] if all(have[k] >= want[k] for k in range(6)) else []
 
 
 def short_trade(kind: str, options):
     def lie(peer, d: Decision):
+        if peer.lies == 1 and d.kind == "deal":   # its own rules, which know its cards, list no such deal
+            deals = [("deal", a[0]) for a in peer.engine.trade[4] if ("deal", a[0]) not in d.options]
+            return deals[0] if deals else None
         if peer.lies or d.kind != kind or not peer.engine.hid[peer.me]:
             return None
-        extra = [o for o in others_options(peer, options, d) if o[0] in ("give", "accept")]
+        extra = [o for o in others_options(peer, options, d) if o[0] in ("offer", "accept")]
         return extra[0] if extra else None
     return lie
 
 
-@pytest.mark.parametrize("side,liar", [("offer", 1), ("answer", 0)])
+TRADE_SEED = 18  # a game in which seat 0 is asked for cards while it holds hidden ones
+
+
+@pytest.mark.parametrize("side,liar", [("action", 1), ("answer", 0)])
 def test_a_trade_one_side_cannot_pay_names_that_side_not_its_honest_counterparty(side: str, liar: int) -> None:
     """The liar offers cards it does not hold, or accepts an offer with cards it
     does not hold; an honest seat takes the deal.  Both sides show their hidden
     cards before the exchange; the rules name the side whose cards fall short,
     and every honest seat (the counterparty among them) and ``ankh verify`` agree."""
-    options = give_options if side == "offer" else accept_options
-    star = guild_star(4, b"guild%d" % SEED, liar, short_trade(side, options))
-    errors = run(star, [Trader(b, star.peers[liar]) for b in guild_bots(4, SEED)])
+    options = give_options if side == "action" else accept_options
+    seed = SEED if side == "action" else TRADE_SEED
+    star = guild_star(4, b"guild%d" % seed, liar, short_trade(side, options))
+    errors = run(star, [Trader(b, star.peers[liar]) for b in guild_bots(4, seed)])
     assert star.peers[liar].lies, "the seed was chosen for a game where the liar trades holding hidden cards"
     blames = blamed_by_all_honest(star, errors, liar)
     assert all("do not pay for its move" in str(e) or "illegal move" in str(e) for e in blames), blames
@@ -223,7 +244,7 @@ def test_a_bluffed_offer_that_only_the_victim_could_see_through_is_judged_alike_
     rules do.  Refused by the victim alone, the victim would stop while the
     others, who cannot check its evidence, went on: the honest seat would be
     the one the game waits for."""
-    star = guild_star(4, b"guild%d" % SEED, 1, short_trade("offer", give_options))
+    star = guild_star(4, b"guild%d" % SEED, 1, short_trade("action", give_options))
     errors = run(star, robbers(4, SEED))
     assert star.peers[1].lies, "the seed was chosen for a game where the thief trades holding a stolen card"
     honest = [0, 2, 3]
@@ -484,14 +505,13 @@ def seven_options(view, me: int) -> list[tuple]:
     return robber_options(view, me) + assassin_options(view, me) + [("pass",)]
 
 
-CLAIMS = {"action": phase_c_options, "seven": seven_options, "offer": give_options, "answer": accept_options}
+CLAIMS = {"action": lambda view, me: phase_c_options(view, me) + give_options(view, me),
+          "seven": seven_options, "answer": accept_options}
 
 
 def first_overclaim(peer, d: Decision):
     """The first move, of any kind, that the public's bound on this seat's hidden cards allows and they do not."""
     if peer.lies or d.kind not in CLAIMS or not peer.engine.hid[peer.me]:
-        return None
-    if d.kind == "offer" and d.options[0][0] != "give":
         return None
     extra = others_options(peer, CLAIMS[d.kind], d)
     return extra[0] if extra else None

@@ -21,6 +21,7 @@ from ankh.net.ops import StealCard
 from ankh.net.peer import DONE, GamePeer, Logged
 from ankh.net.verify import verify_transcript
 
+from tests.guilds.oldtrader import OldTraderBot
 from tests.guilds.thief import ThiefBot
 
 from .stealgames import rebuilt_mid_steal, tampered
@@ -29,8 +30,8 @@ from .star import Star, seat_secrets, star_peers
 from .test_hidden_lies import Liar
 
 
-def guild_bots(players: int, seed: int) -> list[HeuristicBot]:
-    return [HeuristicBot(random.Random(seed * 10 + s)) for s in range(players)]
+def guild_bots(players: int, seed: int) -> list[OldTraderBot]:
+    return [OldTraderBot(random.Random(seed * 10 + s)) for s in range(players)]
 
 
 def thieves(players: int, seed: int) -> list[ThiefBot]:

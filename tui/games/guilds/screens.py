@@ -13,7 +13,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import ContentSwitcher, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ankh.core.game import Decision
+from ankh.core.game import Decision, allows, space_of
+from ankh.core.guilds.offers import TO_ALL, OfferSpace, offer_option
 from ankh.tui.i18n import _, Localised, NP_
 from ankh.tui.screens.play import PlayScreen
 from ankh.tui.seats import _assemble, colour, seat_tag
@@ -287,7 +288,7 @@ class GameScreen(PlayScreen):
                 head.append("\n" + _("Type a site's number (reversed on the map), then Enter."), "dim")
                 if self.typed:
                     head.append("  " + _("Site: {n}").format(n=self.typed), "bold reverse")
-            if ("trade",) in d.options:
+            if can_offer(d):
                 head.append("\n" + _("t: offer a trade to the other players"), "dim")
         if view.trade is not None and (d is None or d.kind != "answer"):   # the answers so far
             head.append("\n")
@@ -434,7 +435,7 @@ class GameScreen(PlayScreen):
 
     def action_trade(self) -> None:
         d = self.decision()
-        if d is None or ("trade",) not in d.options:
+        if d is None or not can_offer(d):
             self.notify(_("You can offer a trade on your turn, after rolling."), timeout=3)
             return
         view = self.view
@@ -447,15 +448,14 @@ class GameScreen(PlayScreen):
         if offer is None:
             return
         gk, gn, wk, wn, to = offer
-        chain = [("trade",), ("give", gk, gn), ("want", wk, wn), ("to-all",) if to is None else ("to", to)]
-        for option in chain[:-1]:
-            d = self.session.next().decision
-            if d is None or option not in d.options:
-                self.notify(_("That offer cannot be made now."), severity="warning", timeout=4)
-                return
-            self.session.choose(option)
-        self._next = self.session.next()
-        self._answer(chain[-1])
+        give, want = [0] * 6, [0] * 6
+        give[gk], want[wk] = gn, wn
+        option = offer_option(give, want, TO_ALL if to is None else to)   # the whole offer: one move
+        d = self.decision()
+        if d is None or not allows(d, option):
+            self.notify(_("That offer cannot be made now."), severity="warning", timeout=4)
+            return
+        self._answer(option)
 
     # --- looking around ----------------------------------------------------------------------------
 
@@ -496,7 +496,7 @@ class GameScreen(PlayScreen):
             return self.session.over
         if action == "trade":
             d = self.decision()
-            return d is not None and ("trade",) in d.options
+            return d is not None and can_offer(d)
         return super().check_action(action, parameters)
 
     def commands(self):
@@ -619,3 +619,9 @@ class EndScreen(Localised, Screen):
 
     def action_title(self) -> None:
         self.app.action_to_title()
+
+
+def can_offer(d: Decision) -> bool:
+    """Whether the decision lets its seat offer a trade (phase C, offers left)."""
+    space = space_of(d)
+    return isinstance(space, OfferSpace) and space.verb == "offer"

@@ -238,11 +238,21 @@ def option_vertex(option: tuple) -> int | None:
     return None
 
 
+def cards_amount(counts) -> str:
+    """Cards of several kinds (six counts by kind), in words."""
+    return ", ".join(amount(n, k) for k, n in enumerate(counts) if n)
+
+
+def view_trade_answers(view) -> tuple:
+    trade = getattr(view, "trade", None)
+    return () if trade is None else trade[4]
+
+
 def offer_text(trade) -> str:
     """The trade on the table (``state.trade``), in words."""
-    p, gk, gn, wk, wn, asked, _answers = trade
-    return _("{colour} offers {give} for {get}").format(colour=colour(p), give=amount(gn, gk),
-                                                         get=amount(wn, wk))
+    p, give, want, _asked, _answers = trade
+    return _("{colour} offers {give} for {get}").format(colour=colour(p), give=cards_amount(give),
+                                                         get=cards_amount(want))
 
 
 def prompt_text(view, decision) -> str:
