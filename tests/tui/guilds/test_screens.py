@@ -7,12 +7,10 @@ import pytest
 from textual.widgets import Static
 
 from ankh.core.game import get
-from ankh.core.guilds.board import RESOURCES
 from ankh.tui import i18n
 from ankh.tui.app import AnkhApp
-from ankh.tui.games.guilds.screens import EndScreen, GameScreen, TradeDialog
+from ankh.tui.games.guilds.screens import EndScreen, GameScreen
 from ankh.tui.games.guilds.text import describe, option_text
-from ankh.tui.screens.dialogs import HandOver
 from ankh.tui.session import GameSession
 
 from ..helpers import notices
@@ -97,47 +95,6 @@ async def test_a_site_is_chosen_by_typing_its_number():
         await pilot.press("enter")
         await until(pilot, lambda: deciding(app))
         assert session.game.state.occ[v] == 0 * 3 + 1        # red's house on the site typed
-
-
-async def test_trade_composed_countered_and_accepted():
-    session = GameSession.from_text(TRADE_POSITION.replace("game: guilds", "game: guilds\nseats: red=person yellow=person green=person"))
-    app = AnkhApp(session, bot_delay=0)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: deciding(app))
-        assert app.screen.decision().kind == "action"
-        await pilot.press("t")
-        await pilot.pause()
-        assert isinstance(app.screen, TradeDialog)
-        # give 2 grain, ask for 1 ore, to yellow
-        await pilot.press("right")                            # give 2
-        await pilot.press("down", *["right"] * 3)             # of grain
-        await pilot.press("down", "down", "right", "right", "right")   # ask for ... ore
-        await pilot.press("down", "right")                    # to yellow
-        assert app.screen.offer() == (RESOURCES.index("grain"), 2, RESOURCES.index("ore"), 1, 1)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, HandOver) and app.screen.seat == 1
-        await pilot.press("enter")
-        await until(pilot, lambda: deciding(app))
-        game = app.screen
-        d = game.decision()
-        assert d.kind == "answer" and d.seat == 1
-        assert "offers 2 grain for 1 ore" in screen_text(app)
-        counter = ("counter", RESOURCES.index("ore"), 2)
-        assert counter in d.options
-        await pilot.press(*["down"] * d.options.index(counter), "enter")   # counter: 2 ore instead
-        await pilot.pause()
-        assert isinstance(app.screen, HandOver) and app.screen.seat == 0
-        await pilot.press("enter")
-        await until(pilot, lambda: deciding(app))
-        d = game.decision()
-        assert d.kind == "deal" and d.options[0] == ("deal", 1, RESOURCES.index("ore"), 2)
-        assert "counters" in screen_text(app)
-        await pilot.press("enter")                            # trade with yellow
-        await until(pilot, lambda: deciding(app))
-        s = session.game.state
-        assert s.hand(0) == [2, 0, 0, 0, 2] and s.hand(1) == [0, 0, 1, 2, 0]
-        assert any(e.kind == "trade" for e in session.log)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -9,20 +9,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ankh.core.game import Decision
 from ankh.tui.i18n import _, Localised, NP_
 from ankh.tui.screens.play import PlayScreen
-from ankh.tui.seats import _assemble, colour, seat_tag
+from ankh.tui.seats import _assemble, seat_tag
 from ankh.tui.widgets.choices import Choices
-from ankh.tui.widgets.stepper import Stepper
 
-from . import board, panels
+from . import board, panels, trade
 from .panels import DECIDED
-from .text import amount, describe, kind_name, offer_text, option_text, option_vertex, prompt_text
+from .text import describe, offer_text, option_text, option_vertex, prompt_text
 
 WIDE = (120, 34)
 WIN = ("win",)   # the option that shows the Vetinari tokens making 12 VP
@@ -207,6 +206,7 @@ class GameScreen(PlayScreen):
             self._tell_chat()
             self._tell_notices()
             self._show_prompt(view, d)
+            trade.follow(self, d)      # the trade composer, open or opened for an offer made to you
         self.call_after_refresh(self._scroll_news)
 
     def _scroll_news(self) -> None:
@@ -424,29 +424,11 @@ class GameScreen(PlayScreen):
             self.show()
 
     def action_trade(self) -> None:
-        d = self.decision()
-        if d is None or ("trade",) not in d.options:
+        """The trade composer: an offer, a bank trade, or your answer to an offer."""
+        if not trade.can_open(self):
             self.notify(_("You can offer a trade on your turn, after rolling."), timeout=3)
             return
-        view = self.view
-        me = self.session.viewer
-        have = view.hand(me) + [view.parch[me]]
-        self.app.push_screen(TradeDialog(have, [q for q in range(view.players) if q != me]), self._offer)
-
-    def _offer(self, offer) -> None:
-        """Make the offer composed in the dialog: trade, give, want, to whom."""
-        if offer is None:
-            return
-        gk, gn, wk, wn, to = offer
-        chain = [("trade",), ("give", gk, gn), ("want", wk, wn), ("to-all",) if to is None else ("to", to)]
-        for option in chain[:-1]:
-            d = self.session.next().decision
-            if d is None or option not in d.options:
-                self.notify(_("That offer cannot be made now."), severity="warning", timeout=4)
-                return
-            self.session.choose(option)
-        self._next = self.session.next()
-        self._answer(chain[-1])
+        trade.open_composer(self)
 
     # --- looking around ----------------------------------------------------------------------------
 
@@ -483,8 +465,7 @@ class GameScreen(PlayScreen):
         if action == "results":
             return self.session.over
         if action == "trade":
-            d = self.decision()
-            return d is not None and ("trade",) in d.options
+            return trade.can_open(self)
         return super().check_action(action, parameters)
 
     def commands(self):
@@ -500,79 +481,6 @@ class GameScreen(PlayScreen):
 def _colour_en(seat: int) -> str:
     from ankh.core.game import COLOURS
     return COLOURS[seat]
-
-
-class TradeDialog(Localised, ModalScreen):
-    """Compose an offer: what you give, what you ask for, to whom."""
-
-    DEFAULT_CSS = """
-    TradeDialog { align: center middle; }
-    TradeDialog #trade { width: 64; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
-    TradeDialog #trade-summary { margin: 1 0; height: auto; }
-    """
-    BINDINGS = [
-        Binding("enter", "offer", NP_("key", "Offer"), key_display="⏎"),
-        Binding("escape", "cancel", NP_("key", "Back")),
-        Binding("up", "app.focus_previous", NP_("key", "Field"), key_display="↑↓"),
-        Binding("down", "app.focus_next", show=False),
-    ]
-
-    def __init__(self, have: list[int], others: list[int]) -> None:
-        super().__init__()
-        self.have = have
-        self.others = others
-
-    def compose(self) -> ComposeResult:
-        kinds = [(kind_name(k), k) for k in range(6)]
-        first = next((k for k in range(6) if self.have[k]), 0)
-        with Vertical(id="trade"):
-            yield Static(Text(_("Offer a trade"), style="bold"))
-            yield Stepper(_("You give"), [("1", 1), ("2", 2)], 0, id="gn")
-            yield Stepper(_("of"), kinds, first, id="gk")
-            yield Stepper(_("You ask for"), [("1", 1), ("2", 2)], 0, id="wn")
-            yield Stepper(_("of"), kinds, (first + 1) % 6, id="wk")
-            yield Stepper(_("To"), [(_("everybody"), None)] + [(colour(q), q) for q in self.others], 0, id="to")
-            yield Static(id="trade-summary")
-            yield Static(Text(_("↑↓ field   ←→ change   Enter offer   Esc back"), style="dim"))
-        yield Footer(compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#gn", Stepper).focus()
-        self._summarise()
-
-    def offer(self):
-        v = {s.id: s.value for s in self.query(Stepper)}
-        return v["gk"], v["gn"], v["wk"], v["wn"], v["to"]
-
-    def problem(self) -> str | None:
-        gk, gn, wk, wn, _to = self.offer()
-        if gk == wk:
-            return _("Give and ask for different kinds.")
-        if self.have[gk] < gn:
-            return _("You hold only {n} {what}.").format(n=self.have[gk], what=kind_name(gk, self.have[gk]))
-        return None
-
-    @on(Stepper.Changed)
-    def _summarise(self, _event=None) -> None:
-        gk, gn, wk, wn, to = self.offer()
-        why = self.problem()
-        if why:
-            t = Text(why, style="bold red")
-        else:
-            who = _("everybody") if to is None else colour(to)
-            t = Text(_("You offer {give} for {get} to {who}.").format(give=amount(gn, gk), get=amount(wn, wk),
-                                                                     who=who), style="bold")
-        self.query_one("#trade-summary", Static).update(t)
-
-    def action_offer(self) -> None:
-        why = self.problem()
-        if why:
-            self.notify(why, severity="warning", timeout=3)
-            return
-        self.dismiss(self.offer())
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 def verdict(view) -> Text:

@@ -1,0 +1,89 @@
+"""The trade composer at 80×24: a multi-kind offer composed with keys and
+sent, the answers as they come, the deal; the offers made to you with what
+each would leave you (accept, decline, counter); a bank trade at your rates
+from the same dialog; and the offer sent as one choice, the screen waiting
+for the table's next decision as at a networked table."""
+from __future__ import annotations
+
+import pytest
+
+from ankh.core.guilds.board import KINDS
+from ankh.tui.app import AnkhApp
+from ankh.tui.games.guilds.screens import GameScreen
+from ankh.tui.games.guilds.trade import Composer
+from ankh.tui.session import GameSession, Next
+
+from .test_screens import screen_text, until
+
+K = {k: i for i, k in enumerate(KINDS)}
+
+# Red to play; the dice are fixed at 6+6 (12: the Palace, where nobody has a
+# house).  Red holds bricks and wool, yellow ore, green lumber.
+POSITION = """\
+game: guilds
+players: 3
+seed: 11
+seats: red=person yellow={yellow} green={green}
+rolls: 6+6
+turn: red
+houses red: V10 V30
+houses yellow: V22 V24
+houses green: V27 V36
+hand red: 5 brick 1 wool 2 grain
+hand yellow: 2 ore 1 wool 1 grain
+hand green: 1 lumber 1 ore
+"""
+
+
+def position(yellow: str = "bot:heuristic", green: str = "bot:heuristic") -> str:
+    return POSITION.format(yellow=yellow, green=green)
+
+
+@pytest.fixture(autouse=True)
+def no_key_guard(monkeypatch):
+    monkeypatch.setattr(GameScreen, "KEY_GUARD", 0.0)
+
+
+def game(app) -> GameScreen:
+    return next(s for s in app.screen_stack if isinstance(s, GameScreen))
+
+
+def deciding(app) -> bool:
+    """A decision of yours is up (under the composer or not)."""
+    return any(isinstance(s, GameScreen) for s in app.screen_stack) and game(app).decision() is not None
+
+
+def composer(app) -> Composer:
+    assert isinstance(app.screen, Composer), app.screen
+    return app.screen
+
+
+async def set_counts(pilot, counts: dict[str, int]) -> None:
+    """From a fresh composer: each kind's count by keys (< 0: give, > 0: ask for)."""
+    c = composer(pilot.app)
+    for kind, n in counts.items():
+        while c.row != K[kind]:
+            await pilot.press("down")
+        await pilot.press(*(["left"] * -n if n < 0 else ["right"] * n))
+    await pilot.pause()
+
+
+async def test_a_bank_trade_from_the_composer_at_your_rates():
+    session = GameSession.from_text(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        await pilot.press("t")
+        await pilot.pause()
+        c = composer(app)
+        assert "4:1" in screen_text(app)                  # your rates, beside the counts
+        await pilot.press("p", "p", "p")                  # everybody, yellow, green, the bank
+        assert c.partner == "bank"
+        await set_counts(pilot, {"brick": -1, "ore": 1})  # one step gives your rate: 4 bricks
+        assert c.give()[K["brick"]] == 4 and c.get()[K["ore"]] == 1
+        assert "4 brick to the bank for 1 ore" in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app) and c.sent is None)
+        assert session.game.state.hand(0) == [1, 0, 1, 2, 1]
+        assert isinstance(app.screen, Composer)           # still open, holding what you hold now
+        assert "You hold" in screen_text(app)
