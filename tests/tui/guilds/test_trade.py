@@ -87,3 +87,62 @@ async def test_a_bank_trade_from_the_composer_at_your_rates():
         assert session.game.state.hand(0) == [1, 0, 1, 2, 1]
         assert isinstance(app.screen, Composer)           # still open, holding what you hold now
         assert "You hold" in screen_text(app)
+
+
+class SlowTable(GameSession):
+    """A table that applies a choice later, as a networked one does once the
+    other seats have it: ``choose`` only sends; ``deliver`` applies it and
+    tells the screen the table moved."""
+
+    networked = True
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.sent: list[tuple] = []
+        self.held: tuple | None = None
+        self.listeners: list = []
+
+    def watch(self, listener) -> None:
+        self.listeners.append(listener)
+
+    def unwatch(self, listener) -> None:
+        self.listeners.remove(listener)
+
+    def next(self) -> Next:
+        return Next("wait") if self.held is not None else super().next()
+
+    def choose(self, option: tuple) -> None:
+        self.sent.append(option)
+        self.held = option
+
+    def deliver(self) -> None:
+        option, self.held = self.held, None
+        self.game.choose(option)
+        for listener in list(self.listeners):
+            listener()
+
+
+def slow_table(text: str) -> SlowTable:
+    plain = GameSession.from_text(text)
+    return SlowTable(plain.game, plain.bots)
+
+
+async def test_a_bank_trade_is_sent_once_and_the_screen_waits_for_the_table():
+    session = slow_table(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        await pilot.press("t", "p", "p", "p")
+        await set_counts(pilot, {"brick": -1, "ore": 1})
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.sent == [("bank", K["brick"], K["ore"])]
+        assert game(app).decision() is None                       # nothing assumed: the table has it
+        assert session.game.state.hand(0) == [5, 0, 1, 2, 0]
+        assert "Waiting for" in screen_text(app)
+        await pilot.press("enter")                                # nothing more goes out meanwhile
+        assert len(session.sent) == 1
+        session.deliver()
+        await until(pilot, lambda: deciding(app))
+        assert session.game.state.hand(0) == [1, 0, 1, 2, 1]
+        assert "Waiting for" not in screen_text(app)

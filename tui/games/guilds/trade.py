@@ -124,10 +124,7 @@ class Composer(Localised, ModalScreen):
         """The game moved (or a key was pressed): show it.  A choice sent is
         settled once the game's decision is another one."""
         if self.session.viewer != self.owner or self.game._handing_over:
-            # another person at this keyboard: this hand is not theirs to see
-            if self.is_current:
-                self.dismiss(None)
-            return
+            return      # another person at this keyboard: closed when they are (see follow())
         d = self.decision()
         key = (d, len(self.session.log))
         if key != self._decision:        # the game moved on: the choice sent was taken
@@ -427,6 +424,9 @@ def follow(game, d) -> None:
     """After every change the game screen shows: the composer follows it,
     and opens by itself when an offer is made to you."""
     composer = composer_of(game)
+    if composer is not None and composer.owner != game.session.viewer and composer.is_current:
+        composer.dismiss(None)      # the next person at this keyboard: not theirs to see
+        composer = None
     if composer is not None:
         composer.follow()
         return
