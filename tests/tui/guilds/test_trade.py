@@ -146,3 +146,29 @@ async def test_a_bank_trade_is_sent_once_and_the_screen_waits_for_the_table():
         await until(pilot, lambda: deciding(app))
         assert session.game.state.hand(0) == [1, 0, 1, 2, 1]
         assert "Waiting for" not in screen_text(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_composer_fits_80x24_in_both_languages(lang):
+    from ankh.tui import i18n
+    i18n.set_language(lang)
+    session = GameSession.from_text(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        await pilot.press("t", "p")                       # yellow: what yellow holds shows too
+        await set_counts(pilot, {"brick": -2, "wool": -1, "ore": 1})
+        lines = screen_text(app).splitlines()
+        box = [i for i, line in enumerate(lines) if line.startswith(("╭", "╰"))]
+        assert len(box) == 2, lines                       # the whole box, top and bottom, on screen
+        inside = lines[box[0]:box[1] + 1]
+        assert all(line.endswith(("╮", "│", "╯")) for line in inside), inside   # no line runs out of it
+        words = {"en": ("You give", "You get", "You hold", "After", "yellow", "parchments",
+                        "2 brick + 1 wool for 1 ore to yellow", "Esc close"),
+                 "fr": ("Vous donnez", "Vous recevez", "Vous avez", "Après", "jaune", "parchemins",
+                        "2 argile + 1 laine contre 1 minerai à jaune", "Échap ferme")}[lang]
+        text = "\n".join(inside)
+        for w in words:
+            assert w in text, (w, text)
+        hints = [line for line in inside if "Esc close" in line or "Échap ferme" in line]
+        assert len(hints) == 1 and "↑↓" in hints[0]       # the keys on one line

@@ -202,22 +202,36 @@ class Composer(Localised, ModalScreen):
         grid.add_column(_("You get"), justify="center", min_width=9)
         grid.add_column(_("You hold"), justify="right")
         grid.add_column(_("After"), justify="right")
-        grid.add_column(_("Bank"), justify="right")
+        grid.add_column(_("Rate"), justify="right")
+        theirs = self._partner_holds(view)
+        if theirs is not None:
+            grid.add_column(theirs[0], justify="right")
         for k in range(KINDS):
             here = k == self.row
             g, w = max(0, -self.delta[k]), max(0, self.delta[k])
             cell = (lambda n, side: Text(("◀ " if here and side < 0 else "  ") + (str(n) if n else "·")
                                          + (" ▶" if here and side > 0 else "  "), "bold" if n else "dim"))
             after = have[k] + (shown[k] if shown is not None else self.delta[k])
-            grid.add_row(Text("▶" if here else " ", "bold"), Text(kind_name(k, 2), RESOURCE_STYLE[k]),
-                         cell(g, -1), cell(w, 1), Text(str(have[k])),
-                         Text(str(after), "bold" if after != have[k] else "dim"),
-                         Text(f"{view.rate(self.owner, k)}:1" if k < 5 else "", "dim"),
-                         style="reverse" if here else None)
+            row = [Text("▶" if here else " ", "bold"), Text(kind_name(k, 2), RESOURCE_STYLE[k]),
+                   cell(g, -1), cell(w, 1), Text(str(have[k])),
+                   Text(str(after), "bold" if after != have[k] else "dim"),
+                   Text(f"{view.rate(self.owner, k)}:1" if k < 5 else "", "dim")]
+            if theirs is not None:
+                row.append(Text(theirs[1][k], "dim"))
+            grid.add_row(*row, style="reverse" if here else None)
         self.query_one("#c-grid", Static).update(grid)
         self.query_one("#c-line", Static).update(self._line(view))
         self.query_one("#c-answers", Static).update(self._news(view))
         self.refresh_bindings()
+
+    def _partner_holds(self, view) -> tuple[str, list[str]] | None:
+        """The partner's column: what one seat holds (hands are public counts), or the bank's stock
+        (everybody: none)."""
+        if self.partner == BANK:
+            return _("the bank"), [str(n) for n in view.bank] + [""]
+        if isinstance(self.partner, int):
+            return colour(self.partner), [str(n) for n in offers.holding(view, self.partner)]
+        return None
 
     def _partner_words(self) -> str:
         if self.partner == BANK:
