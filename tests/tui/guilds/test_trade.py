@@ -85,8 +85,8 @@ async def test_a_bank_trade_from_the_composer_at_your_rates():
         await pilot.press("enter")
         await until(pilot, lambda: deciding(app) and c.sent is None)
         assert session.game.state.hand(0) == [1, 0, 1, 2, 1]
-        assert isinstance(app.screen, Composer)           # still open, holding what you hold now
-        assert "You hold" in screen_text(app)
+        assert isinstance(app.screen, Composer)           # still open, with the trade told
+        assert "red trades 4 brick with the bank for ore" in screen_text(app)
 
 
 class SlowTable(GameSession):

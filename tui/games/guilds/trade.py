@@ -27,9 +27,11 @@ from ankh.tui.i18n import Localised, NP_, _
 from ankh.tui.seats import colour, seat_tag
 
 from . import offers
-from .text import RESOURCE_STYLE, kind_name
+from .text import RESOURCE_STYLE, describe, kind_name
 
 KINDS = 6          # five resources and parchments
+NEWS = 4           # the trades told, at most (the log has them all)
+TRADE_EVENTS = frozenset({"offer", "answer", "trade", "bank"})
 BANK = "bank"      # the partner that is the bank
 
 
@@ -54,7 +56,7 @@ class Composer(Localised, ModalScreen):
                          padding: 0 1; }
     Composer #c-grid { height: auto; }
     Composer #c-line { height: auto; }
-    Composer #c-news { height: auto; max-height: 9; }
+    Composer #c-news { height: auto; max-height: 8; }
     """
 
     BINDINGS = [
@@ -80,7 +82,7 @@ class Composer(Localised, ModalScreen):
         self.row = 0
         self.partner: int | str | None = None    # None: everybody; a seat; BANK
         self.sent: tuple | None = None  # the choice sent, until the game's next decision
-        self.told = ""                  # what became of the last choice sent
+        self._opened = len(game.session.log)   # the trades told are those since
         self._decision = None
         self._preset = None             # the offer a counter was first filled from
 
@@ -94,6 +96,7 @@ class Composer(Localised, ModalScreen):
             with VerticalScroll(id="c-news") as news:
                 news.can_focus = False
                 yield Static(id="c-answers")
+            yield Static(id="c-keys")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -222,7 +225,13 @@ class Composer(Localised, ModalScreen):
         self.query_one("#c-grid", Static).update(grid)
         self.query_one("#c-line", Static).update(self._line(view))
         self.query_one("#c-answers", Static).update(self._news(view))
+        self.query_one("#c-keys", Static).update(Text(self._keys(self.decision()), "dim"))
+        self.call_after_refresh(self._news_end)
         self.refresh_bindings()
+
+    def _news_end(self) -> None:
+        for box in self.query("#c-news").results(VerticalScroll):
+            box.scroll_end(animate=False)
 
     def _partner_holds(self, view) -> tuple[str, list[str]] | None:
         """The partner's column: what one seat holds (hands are public counts), or the bank's stock
@@ -262,20 +271,15 @@ class Composer(Localised, ModalScreen):
         return t
 
     def _news(self, view) -> Text:
-        """The offer on the table, the answers so far, the offers made to you."""
+        """The trades since the composer opened (offers, answers as they come,
+        deals, the bank), the offers made to you, whom the table waits for."""
         t = Text()
         d = self.decision()
-        if self.told:
-            t.append(self.told + "\n", "bold")
-        table = offers.on_table(view)
-        if table is not None and table.seat == self.owner:
-            t.append_text(_assemble_line(_("Your offer: {give} for {get}."), give=cards_text(table.give),
-                                         get=cards_text(table.get)))
+        said = [e for e in self.session.log[self._opened:] if e.kind in TRADE_EVENTS]
+        for e in said[-NEWS:]:
+            t.append_text(describe(e, self.owner))
             t.append("\n")
-            for a in table.answers:
-                if a.verb == "decline":
-                    t.append_text(_assemble_line(_("{seat} declines."), seat=seat_tag(a.seat)))
-                    t.append("\n")
+        table = offers.on_table(view)
         mine = offers.made_to(view, d, self.owner)
         if mine:
             t.append(_("Offers made to you:") + "\n", "bold")
@@ -290,7 +294,6 @@ class Composer(Localised, ModalScreen):
         if d is None:
             t.append_text(self._waiting())
             t.append("\n")
-        t.append(self._keys(d), "dim")
         return t
 
     def _waiting(self) -> Text:
@@ -353,7 +356,8 @@ class Composer(Localised, ModalScreen):
         """One choice to the game; then wait for its next decision."""
         if choice is None:
             return
-        self.told = ""
+        if self.game.guarded():   # the table just moved: a key meant for before is not an answer
+            return
         self.sent = choice
         if not self.game.choose(choice):
             self.sent = None
