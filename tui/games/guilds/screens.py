@@ -206,7 +206,7 @@ class GameScreen(PlayScreen):
             self._tell_chat()
             self._tell_notices()
             self._show_prompt(view, d)
-            trade.follow(self, d)      # the trade composer, open or opened for an offer made to you
+            trade.follow(self)      # the trade composer, if open
         self.call_after_refresh(self._scroll_news)
 
     def _scroll_news(self) -> None:
@@ -280,8 +280,8 @@ class GameScreen(PlayScreen):
                 head.append("\n" + _("Type a site's number (reversed on the map), then Enter."), "dim")
                 if self.typed:
                     head.append("  " + _("Site: {n}").format(n=self.typed), "bold reverse")
-            if ("trade",) in d.options:
-                head.append("\n" + _("t: offer a trade to the other players"), "dim")
+            if trade.hint(d):
+                head.append("\n" + trade.hint(d), "dim")
         if view.trade is not None and (d is None or d.kind != "answer"):   # the answers so far
             head.append("\n")
             head.append_text(self._answers(view))

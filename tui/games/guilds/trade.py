@@ -438,17 +438,27 @@ def open_composer(game) -> None:
         game.app.push_screen(Composer(game))
 
 
-def follow(game, d) -> None:
-    """After every change the game screen shows: the composer follows it,
-    and opens by itself when an offer is made to you."""
+def follow(game) -> None:
+    """After every change the game screen shows: the composer follows it
+    (closed when the next person at this keyboard takes it)."""
     composer = composer_of(game)
-    if composer is not None and composer.owner != game.session.viewer and composer.is_current:
-        composer.dismiss(None)      # the next person at this keyboard: not theirs to see
-        composer = None
-    if composer is not None:
-        composer.follow()
+    if composer is None:
         return
-    key = (d, len(game.session.log))
-    if d is not None and d.kind == "answer" and game.is_current and getattr(game, "_trade_asked", None) != key:
-        game._trade_asked = key
-        open_composer(game)
+    if composer.owner != game.session.viewer:
+        if composer.is_current:
+            composer.dismiss(None)      # not theirs to see
+        return
+    composer.follow()
+
+
+def hint(d) -> str | None:
+    """The prompt's line about the composer, where it has something for this decision."""
+    if d is None:
+        return None
+    if d.kind == "answer":
+        return _("t: the offer in the trade composer (what it would leave you; accept, decline, counter)")
+    if d.kind == "deal":
+        return _("t: the offers made to you in the trade composer, with what each would leave you")
+    if offers.composable(d):
+        return _("t: offer a trade to the other players")
+    return None
