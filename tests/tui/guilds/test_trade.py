@@ -172,3 +172,61 @@ async def test_the_composer_fits_80x24_in_both_languages(lang):
             assert w in text, (w, text)
         hints = [line for line in inside if "Esc close" in line or "Échap ferme" in line]
         assert len(hints) == 1 and "↑↓" in hints[0]       # the keys on one line
+
+
+async def hand_over(pilot, seat: int) -> None:
+    """Several people at one keyboard: the next one takes it."""
+    from ankh.tui.screens.dialogs import HandOver
+    await until(pilot, lambda: isinstance(pilot.app.screen, HandOver))
+    assert pilot.app.screen.seat == seat
+    await pilot.press("enter")
+    await until(pilot, lambda: deciding(pilot.app) and game(pilot.app).session.viewer == seat)
+
+
+@pytest.mark.parametrize("answer", ["accept", "decline", "counter"])
+async def test_an_offer_made_to_you_shows_what_it_would_leave_you(answer):
+    session = GameSession.from_text(position(yellow="person"))
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        await pilot.press("t", "p")                                  # to yellow
+        await set_counts(pilot, {"brick": -2, "ore": 1})
+        await pilot.press("enter")
+        await hand_over(pilot, 1)
+        assert game(app).decision().kind == "answer"
+        assert "t: the offer in the trade composer" in screen_text(app)
+        await pilot.press("t")
+        await pilot.pause()
+        c = composer(app)
+        text = screen_text(app)
+        # yellow holds 2 ore 1 wool 1 grain: taking the offer leaves 2 brick, 1 ore
+        assert "red gives 2 brick for your 1 ore" in text, text
+        assert "leaves you: brick 2  lumber 0  wool 1  grain 1  ore 1  parchments 0" in text, text
+        assert c.give()[K["ore"]] == 1 and c.get()[K["brick"]] == 2     # a counter starts from the offer
+        if answer == "accept":
+            await pilot.press("a")
+        elif answer == "decline":
+            await pilot.press("d")
+        else:
+            await pilot.press(*["down"] * ((K["ore"] - c.row) % 6), "left")    # 2 ore instead of 1
+            assert c.give()[K["ore"]] == 2
+            await pilot.press("enter")
+        if answer == "decline":
+            await hand_over(pilot, 0)                                 # red's turn goes on
+            assert game(app).decision().kind == "action"
+            assert session.game.state.hand(0) == [5, 0, 1, 2, 0]
+            assert any(e.kind == "answer" and "declines" in e.text for e in session.log)
+            return
+        await hand_over(pilot, 0)
+        assert game(app).decision().kind == "deal"
+        await pilot.press("t")
+        await pilot.pause()
+        text = screen_text(app)
+        n = 2 if answer == "counter" else 1
+        assert f"yellow gives {n} ore for your 2 brick" in text, text
+        assert f"leaves you: brick 3  lumber 0  wool 1  grain 2  ore {n}  parchments 0" in text, text
+        await pilot.press("1")                                          # deal with yellow
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "action")
+        assert session.game.state.hand(0) == [3, 0, 1, 2, n]
+        assert session.game.state.hand(1) == [2, 0, 1, 1, 2 - n]
+        assert "red gives 2 brick to Y yellow for" in screen_text(app)   # told in the composer

@@ -92,21 +92,33 @@ def composable(d) -> bool:
                               or any(o[0] == "bank" for o in d.options))
 
 
-def offer_choice(d, give, get, to) -> tuple | None:
-    return None
+def _single(counts) -> tuple[int, int] | None:
+    """(kind, n) where ``counts`` are one or two cards of one kind."""
+    kinds = [k for k in range(KINDS) if counts[k]]
+    return (kinds[0], counts[kinds[0]]) if len(kinds) == 1 and counts[kinds[0]] <= 2 else None
 
 
-def counter_choice(d, give, get) -> tuple | None:
-    return None
+def offer_choices(d, give, get, to) -> list[tuple] | None:
+    """The choices that make the offer: the menu's trade, then the offer."""
+    g, w = _single(give), _single(get)
+    if d is None or ("trade",) not in d.options or g is None or w is None:
+        return None
+    return [("trade",), ("give", *g), ("want", *w), ("to-all",) if to is None else ("to", to)]
 
 
-def bank_choice(d, give, get) -> tuple | None:
+def counter_choices(d, give, get) -> list[tuple] | None:
+    w = _single(give)
+    option = ("counter", *w) if w is not None else None
+    return [option] if d is not None and option in d.options else None
+
+
+def bank_choices(d, give, get) -> list[tuple] | None:
     gk = [k for k in range(KINDS) if give[k]]
     wk = [k for k in range(KINDS) if get[k]]
     if len(gk) != 1 or len(wk) != 1 or get[wk[0]] != 1:
         return None
     option = ("bank", gk[0], wk[0])
-    return option if option in d.options else None
+    return [option] if option in d.options else None
 
 
 def bank_problem(view, me: int, give, get) -> str | None:
@@ -123,8 +135,7 @@ def bank_problem(view, me: int, give, get) -> str | None:
     return None
 
 
-def verb_choice(d, verb: str) -> tuple | None:
-    if d is None:
-        return None
+def verb_choices(d, verb: str) -> list[tuple] | None:
+    """``accept``, ``decline``, ``cancel``: where the decision has it."""
     option = (verb,)
-    return option if option in d.options else None
+    return [option] if d is not None and option in d.options else None

@@ -15,6 +15,8 @@ table the other seats answer first), following what the screen shows.
 """
 from __future__ import annotations
 
+import time
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -42,8 +44,8 @@ def cards_text(counts) -> str:
 
 
 def hand_text(counts) -> str:
-    """A whole hand, every kind: ``1 brick · 0 lumber · …``."""
-    return " · ".join(f"{n} {kind_name(k, n)}" for k, n in enumerate(counts))
+    """A whole hand, every kind named as in the composer's rows: ``brick 1  lumber 0  …``."""
+    return "  ".join(f"{kind_name(k, 2)} {n}" for k, n in enumerate(counts))
 
 
 class Composer(Localised, ModalScreen):
@@ -82,6 +84,7 @@ class Composer(Localised, ModalScreen):
         self.row = 0
         self.partner: int | str | None = None    # None: everybody; a seat; BANK
         self.sent: tuple | None = None  # the choice sent, until the game's next decision
+        self.plan: list[tuple] = []     # choices still to send, each when the game asks for it
         self._opened = len(game.session.log)   # the trades told are those since
         self._decision = None
         self._preset = None             # the offer a counter was first filled from
@@ -134,6 +137,8 @@ class Composer(Localised, ModalScreen):
             self.sent = None
             self._decision = key
             self._preset_counter(d)
+            if self.plan and d is not None:
+                self.call_later(self._next_step)
         self.clamp()
         self._draw()
 
@@ -255,7 +260,7 @@ class Composer(Localised, ModalScreen):
         t.append("\n")
         d = self.decision()
         why = self.problem()
-        if self.sent is not None:
+        if self.sent is not None or self.plan:
             t.append(_("Sent. Waiting for the table…"), "italic")
         elif why:
             t.append(why, "yellow")
@@ -288,12 +293,12 @@ class Composer(Localised, ModalScreen):
                 t.append_text(_assemble_line(_("{seat} gives {give} for your {get}"), seat=seat_tag(o.seat),
                                              give=cards_text(o.give), get=cards_text(o.get)))
                 left = [h - g + w for h, g, w in zip(self.have(), o.get, o.give)]
-                t.append("\n   " + _("leaves you:") + " " + hand_text(left) + "\n", "dim")
+                t.append("\n  " + _("leaves you:") + " " + hand_text(left) + "\n")
         elif table is not None and table.seat == self.owner and not table.complete:
             t.append(_("Waiting for answers…") + "\n", "dim")
         if d is None:
             t.append_text(self._waiting())
-            t.append("\n")
+        t.rstrip()
         return t
 
     def _waiting(self) -> Text:
@@ -352,15 +357,34 @@ class Composer(Localised, ModalScreen):
         self.clamp()
         self._draw()
 
-    def _send(self, choice: tuple | None) -> None:
-        """One choice to the game; then wait for its next decision."""
-        if choice is None:
+    def _send(self, choices: list[tuple] | None) -> None:
+        """Choices to the game, one at a time: each once the game asks the
+        decision it answers (never assumed applied before)."""
+        if not choices or self.sent is not None or self.plan:
             return
         if self.game.guarded():   # the table just moved: a key meant for before is not an answer
+            return
+        self.plan = list(choices)
+        self._next_step()
+
+    def _next_step(self) -> None:
+        d = self.decision()
+        if not self.plan or d is None or self.sent is not None:
+            return
+        if self.game.guarded():   # the table moved since: this step waits out the key guard
+            self.set_timer(max(0.05, self.game._guard_until - time.monotonic()), self._next_step)
+            return
+        choice = self.plan.pop(0)
+        if choice not in d.options:
+            self.plan = []
+            self.notify(_("The game asks something else now: the rest of that trade was not sent."),
+                        severity="warning", timeout=4)
+            self._draw()
             return
         self.sent = choice
         if not self.game.choose(choice):
             self.sent = None
+            self.plan = []
             self.notify(_("That cannot be chosen now."), severity="warning", timeout=3)
         self.follow()
 
@@ -370,35 +394,35 @@ class Composer(Localised, ModalScreen):
         if why:
             self.notify(why, severity="warning", timeout=3)
             return
-        if d is None or self.sent is not None:
+        if d is None or self.sent is not None or self.plan:
             self.notify(_("Wait for your turn to decide."), timeout=3)
             return
         give, get = self.give(), self.get()
         if self.partner == BANK:
-            choice = offers.bank_choice(d, give, get)
+            choice = offers.bank_choices(d, give, get)
         elif d.kind == "answer":
-            choice = offers.counter_choice(d, give, get)
+            choice = offers.counter_choices(d, give, get)
         else:
-            choice = offers.offer_choice(d, give, get, self.partner)
+            choice = offers.offer_choices(d, give, get, self.partner)
         if choice is None:
             self.notify(_("That trade cannot be offered now."), severity="warning", timeout=3)
             return
         self._send(choice)
 
     def action_accept(self) -> None:
-        self._send(offers.verb_choice(self.decision(), "accept"))
+        self._send(offers.verb_choices(self.decision(), "accept"))
 
     def action_decline(self) -> None:
-        self._send(offers.verb_choice(self.decision(), "decline"))
+        self._send(offers.verb_choices(self.decision(), "decline"))
 
     def action_cancel_offer(self) -> None:
-        self._send(offers.verb_choice(self.decision(), "cancel"))
+        self._send(offers.verb_choices(self.decision(), "cancel"))
 
     def action_deal(self, n: int) -> None:
         d = self.decision()
         mine = offers.made_to(self.view(), d, self.owner)
         if d is not None and d.kind == "deal" and 1 <= n <= len(mine):
-            self._send(mine[n - 1].choice)
+            self._send([mine[n - 1].choice])
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -407,7 +431,7 @@ class Composer(Localised, ModalScreen):
         d = self.decision()
         kind = d.kind if d is not None else None
         if action in ("accept", "decline"):
-            return kind == "answer" and offers.verb_choice(d, action) is not None
+            return kind == "answer" and offers.verb_choices(d, action) is not None
         if action == "cancel_offer":
             return kind == "deal"
         if action == "partner":
