@@ -230,3 +230,26 @@ async def test_an_offer_made_to_you_shows_what_it_would_leave_you(answer):
         assert session.game.state.hand(0) == [3, 0, 1, 2, n]
         assert session.game.state.hand(1) == [2, 0, 1, 1, 2 - n]
         assert "red gives 2 brick to Y yellow for" in screen_text(app)   # told in the composer
+
+
+async def test_an_offer_goes_out_once_and_each_step_waits_for_the_table():
+    session = slow_table(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        await pilot.press("t", "p")                                   # to yellow
+        await set_counts(pilot, {"brick": -2, "ore": 1})
+        await pilot.press("enter")
+        await pilot.pause()
+        sent = []
+        while session.held is not None:
+            assert len(session.sent) == len(sent) + 1                  # one choice out, no more
+            sent.append(session.sent[-1])
+            assert game(app).decision() is None and "Waiting for" in screen_text(app)
+            await pilot.press("enter", "a")                          # nothing goes out meanwhile
+            assert len(session.sent) == len(sent)
+            session.deliver()                                          # the table has it: the next step
+            await until(pilot, lambda: session.held is not None or deciding(app) or
+                        session.game.state.trade is not None)
+        assert session.game.state.trade[:5] == (0, K["brick"], 2, K["ore"], 1)   # the offer as composed
+        assert sent[-1] == ("to", 1)
