@@ -98,6 +98,13 @@ def _single(counts) -> tuple[int, int] | None:
     return (kinds[0], counts[kinds[0]]) if len(kinds) == 1 and counts[kinds[0]] <= 2 else None
 
 
+def offer_problem(give, get) -> str | None:
+    """Why ``give`` for ``get`` is not an offer the rules take (None: it is)."""
+    if _single(give) is None or _single(get) is None:
+        return _("An offer is one or two cards of one kind for one or two of another.")
+    return None
+
+
 def offer_choices(d, give, get, to) -> list[tuple] | None:
     """The choices that make the offer: the menu's trade, then the offer."""
     g, w = _single(give), _single(get)

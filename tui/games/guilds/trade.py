@@ -193,7 +193,7 @@ class Composer(Localised, ModalScreen):
             return _("Give at least one card and ask for at least one.")
         if self.partner == BANK:
             return offers.bank_problem(self.view(), self.owner, give, get)
-        return None
+        return offers.offer_problem(give, get)
 
     # --- drawing -----------------------------------------------------------------------------------
 
@@ -267,6 +267,9 @@ class Composer(Localised, ModalScreen):
         elif self.partner == BANK:
             t.append(_("Enter: {give} to the bank for {get}.").format(give=cards_text(self.give()),
                                                                      get=cards_text(self.get())), "bold")
+        elif d is not None and d.kind == "answer" and self._as_offered(self.give(), self.get()):
+            t.append(_("Enter accepts: you give {give} for {get}.").format(give=cards_text(self.give()),
+                                                                         get=cards_text(self.get())), "bold")
         elif d is not None and d.kind == "answer":
             t.append(_("Enter counters: you give {give} for {get}.").format(give=cards_text(self.give()),
                                                                           get=cards_text(self.get())), "bold")
@@ -400,6 +403,8 @@ class Composer(Localised, ModalScreen):
         give, get = self.give(), self.get()
         if self.partner == BANK:
             choice = offers.bank_choices(d, give, get)
+        elif d.kind == "answer" and self._as_offered(give, get):
+            choice = offers.verb_choices(d, "accept")     # the offer as it stands: accepted
         elif d.kind == "answer":
             choice = offers.counter_choices(d, give, get)
         else:
@@ -408,6 +413,11 @@ class Composer(Localised, ModalScreen):
             self.notify(_("That trade cannot be offered now."), severity="warning", timeout=3)
             return
         self._send(choice)
+
+    def _as_offered(self, give, get) -> bool:
+        """Whether the counts are the offer you are asked about, unchanged."""
+        asked = self._preset
+        return asked is not None and tuple(give) == tuple(asked.get) and tuple(get) == tuple(asked.give)
 
     def action_accept(self) -> None:
         self._send(offers.verb_choices(self.decision(), "accept"))
