@@ -164,6 +164,46 @@ class Decision(NamedTuple):
     kind: str
     options: tuple[tuple, ...]
     prompt: str
+    #: Moves too many to list (a trade offer of any cards), besides ``options``:
+    #: None, or an object whose ``allows(option)`` says whether it is one of
+    #: them.  Read it with :func:`space_of`; check a move with :func:`allows`.
+    space: Any = None
+
+
+def space_of(decision: Decision) -> Any:
+    """The decision's :attr:`Decision.space` (None where a game built it
+    with four fields)."""
+    return decision[4] if len(decision) > 4 else None
+
+
+def forced(decision: Decision) -> bool:
+    """Whether the decision has only one possible move (taken without asking):
+    one option and no space of other moves."""
+    return len(decision.options) == 1 and (len(decision) < 5 or decision[4] is None)
+
+
+class LegalMoves(frozenset):
+    """A decision's legal moves as a set (its options) that also holds every
+    move its space allows: what a networked seat checks a move against."""
+    space: Any
+
+    def __new__(cls, decision: Decision) -> "LegalMoves":
+        moves = super().__new__(cls, decision.options)
+        moves.space = space_of(decision)
+        return moves
+
+    def __contains__(self, option: object) -> bool:
+        return frozenset.__contains__(self, option) or (
+            self.space is not None and bool(self.space.allows(option)))
+
+
+def allows(decision: Decision, option: tuple) -> bool:
+    """Whether ``option`` is a legal move at ``decision``: one of its options,
+    or a move its space allows.  Every check of a move goes through here."""
+    if option in decision.options:
+        return True
+    space = decision[4] if len(decision) > 4 else None
+    return space is not None and bool(space.allows(option))
 
 
 class RollDie(NamedTuple):
@@ -356,6 +396,12 @@ class Game:
     def scores(self, state: Any) -> tuple[int, ...]:
         """Every seat's score as the game stands (a table ended early keeps these)."""
         raise NotImplementedError
+
+    def unwritten_move(self, state: Any, decision: Decision, line: Line) -> tuple | None:
+        """The move a record written by an earlier version left out at
+        ``decision`` (one that version's rules forced) when ``line``, the
+        record's next move, is another seat's; None if it left none out."""
+        return None
 
     def added_step(self, state: Any, req: Any) -> bool:
         """Whether ``req``, a :class:`Reveal` the rules ask at the end of a game,

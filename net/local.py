@@ -14,7 +14,7 @@ from typing import Any
 
 from ankh.core.game import (
     COLOURS, DealCard, Decision, Event, Game, IllegalAction, PassCard, PickRandom, Reveal, RollDie,
-    Line, RecordError, RulesError, SetupError, ShowCards, StealRandom, game_of_record, get,
+    Line, RecordError, RulesError, SetupError, ShowCards, StealRandom, forced, game_of_record, get,
 )
 
 __all__ = ["LocalGame", "LocalTable", "SetupError"]
@@ -137,7 +137,7 @@ class LocalGame:
         while s.outcome is None:
             d = s.pending
             if isinstance(d, Decision):
-                if len(d.options) == 1:
+                if forced(d):
                     # Forced decisions need no line (one is accepted if written).
                     only = d.options[0]
                     if (i < len(lines) and lines[i].who == COLOURS[d.seat]
@@ -152,6 +152,10 @@ class LocalGame:
                     raise RecordError(line.number, f"a decision by {COLOURS[d.seat]} is due "
                                                    f"({d.prompt}), not a chance outcome")
                 if line.who != COLOURS[d.seat]:
+                    old = g.unwritten_move(s, d, line)
+                    if old is not None:
+                        self._apply_choice(old)
+                        continue
                     raise RecordError(line.number, f"it is {COLOURS[d.seat]}'s decision "
                                                    f"({d.prompt}), not {line.who}'s")
                 try:
@@ -181,13 +185,13 @@ class LocalGame:
         text = self.game.format_option(s, opt)
         self.log += s.choose(opt)
         self._note_turn()
-        if len(d.options) > 1:
+        if not forced(d):
             self.record.lines.append(Line(0, COLOURS[d.seat], text))
         if d.seat in self.bots:
-            if len(d.options) > 1:  # a forced move (a pass with nothing to play) tells nobody anything
+            if not forced(d):  # a forced move (a pass with nothing to play) tells nobody anything
                 self._barrier = len(self.record.lines)
                 self.informed = d.seat
-        elif len(d.options) > 1:
+        elif not forced(d):
             self._choices.append(len(self.record.lines) - 1)
 
     def _apply_answer(self, answer) -> None:
@@ -241,7 +245,7 @@ class LocalGame:
         if bot is not None:
             self._apply_choice(bot.choose(s, d))
             return True
-        if len(d.options) == 1:
+        if forced(d):
             self._apply_choice(d.options[0])
             return True
         return False

@@ -32,7 +32,7 @@ from typing import Any
 
 from ankh.core.game import (
     DealCard, Decision, Event, Game, IllegalAction, PassCard, PickRandom, Reveal, RollDie, RulesError, ShowCards,
-    StealRandom, UnknownGame, get,
+    StealRandom, UnknownGame, LegalMoves, allows, forced, get,
 )
 
 from .deck import DeckSpec, unlock
@@ -251,7 +251,7 @@ class Driver:
         if isinstance(p, Decision):
             if p.seat == self.viewer:
                 return self._own_decision(p)
-            self._start(p, Move(p.seat, frozenset(p.options)))
+            self._start(p, Move(p.seat, LegalMoves(p)))
             return True
         op, answer = self._op_for(p)
         if op is None:
@@ -295,7 +295,7 @@ class Driver:
             return
         if isinstance(why, Decision):
             option = tuple(result)
-            if option not in why.options:
+            if not allows(why, option):
                 raise self._illegal(why, option)
             self._apply_move(why, option)
             return
@@ -610,10 +610,10 @@ class GamePeer(Driver):
 
     def _own_decision(self, decision: Decision) -> bool:
         if self._replayed(Move(self.me)):  # our move is in the saved log already (resumed)
-            self._start(decision, Move(self.me, frozenset(decision.options)))
+            self._start(decision, Move(self.me, LegalMoves(decision)))
             return True
-        if len(decision.options) == 1:  # nothing to decide, but the others cannot know that
-            self._start(decision, Move(self.me, frozenset(decision.options), decision.options[0]))
+        if forced(decision):  # nothing to decide, but the others cannot know that
+            self._start(decision, Move(self.me, LegalMoves(decision), decision.options[0]))
             return True
         if self._decision != decision:
             self._decision = decision
@@ -627,7 +627,7 @@ class GamePeer(Driver):
         """The decision this seat must make now, if any."""
         p = self.engine.pending
         if self._waiting is None and self.phase == PLAY and isinstance(p, Decision) and p.seat == self.me \
-                and len(p.options) > 1:
+                and not forced(p):
             return p
         return None
 
@@ -640,10 +640,10 @@ class GamePeer(Driver):
         if d is None:
             raise IllegalAction("it is not this seat's decision now")
         option = tuple(option)
-        if option not in d.options:
+        if not allows(d, option):
             raise IllegalAction(f"{option!r} is not among the options")
         self._decision = None
-        self._start(d, Move(self.me, frozenset(d.options), option))
+        self._start(d, Move(self.me, LegalMoves(d), option))
         return self.pump() if pump else self._take()
 
     def start(self) -> list[Any]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ankh.core.game import (COLOURS, DEFAULT, DealCard, Decision, Game, PassCard, PickRandom, Reveal, RollDie,
-                            RulesError, ShowCards, game_of_record, get)
+                            RulesError, ShowCards, forced, game_of_record, get)
 from ankh.net import journal
 from ankh.net.errors import ProtocolError
 from ankh.net.home import make_dirs, saves_dir
@@ -173,7 +173,7 @@ class GameSession:
             if not isinstance(d, Decision):
                 g.step()
                 continue
-            if len(d.options) == 1:
+            if forced(d):
                 self._sync_ply()
                 g.step()
                 continue

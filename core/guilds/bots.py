@@ -8,10 +8,13 @@ table)."""
 from __future__ import annotations
 
 from .board import (
+    TARGET_VP,
     COST_DEV, COST_FOUNDATION, COST_HOUSE, COST_VILLA, DISTRICT_VERTICES, D_THIEVES, PARCHMENT,
     SHADES_SPOT, TOKENS, VERTEX_DISTRICTS, VERTEX_GUILDS, D_RESOURCE, D_KIND,
     RESOURCE, PALACE, UNIVERSITY, BEGGARS, ALCHEMISTS, THIEVES, )
 from .state import HOUSE, VILLA
+from .offers import TO_ALL, OfferSpace, counter_option, offer_option
+from ..game import space_of
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 KIND_WEIGHT = {RESOURCE: 1.0, UNIVERSITY: 0.55, PALACE: 0.5, BEGGARS: 0.6, ALCHEMISTS: 0.45,
@@ -43,6 +46,10 @@ class RandomBot:
 
 class HeuristicBot:
     name = "heuristic"
+    space: OfferSpace | None = None
+
+    #: Whether it trades with players (False: a bot that only uses the bank).
+    trades = True
 
     def __init__(self, rng):
         self.rng = rng
@@ -78,10 +85,12 @@ class HeuristicBot:
 
     def choose(self, s, d):
         opts = d.options
-        if len(opts) == 1:
+        if len(opts) == 1 and space_of(d) is None:
             return opts[0]
         if opts[-1][0] == "win":
             return opts[-1]
+        space = space_of(d)
+        self.space = space if isinstance(space, OfferSpace) else None
         fn = getattr(self, "k_" + d.kind.replace("-", "_"), None)
         pick = fn(s, d.seat, opts) if fn else None
         return pick if pick is not None else opts[self.rng.randrange(len(opts))]
@@ -216,42 +225,117 @@ class HeuristicBot:
             good = [o for o in by["bank"] if need[o[2]] and sur[o[1]] >= s.rate(p, o[1])]
             if good:
                 return self.best(good, lambda o: sur[o[1]])
-        if "trade" in by and sum(need) == 1 and sum(sur) >= 1 and s.offers == 0:
-            return ("trade",)
+        if "bank" in by and self.seven_risk(s, p):
+            # trade down before a 7 rather than lose half the hand
+            spare = [o for o in by["bank"] if need[o[2]] or sur[o[1]] >= s.rate(p, o[1])]
+            if spare:
+                return self.best(spare, lambda o: (need[o[2]], s.hand(p)[o[1]]))
+        space = self.space
+        if space is not None and self.trades:
+            offer = self.propose(s, p, space)
+            if offer is not None:
+                return offer
         if "refresh" in by and s.rcpt[p] == 0 and s.hand_size(p) >= 6:
             return self.best(by["refresh"], lambda o: sur[o[1]])
         if "guard" in by and s.gup[p] < 3 and self.rng.random() < 0.5:
             return by["guard"][0]
         return ("end",)
 
-    def k_offer(self, s, p, opts):
-        need = self.needs(s, p)
+    # -- trading with players ------------------------------------------------------------------
+
+    def seven_risk(self, s, p):
+        """Whether a 7 would cost this seat half its hand (no receipt protects it)."""
+        return s.hand_size(p) > 7 and not s.rcpt[p]
+
+    def hand_value(self, s, p, h, parch):
+        """How far ``h`` (five resource counts) and ``parch`` parchments go
+        towards this seat's next build: cards still missing count most, spare
+        cards a little, a hand a 7 would halve less."""
+        t = self.target(s, p)
+        missing = sum(max(0, t[r] - h[r]) for r in range(5))
+        spare = sum(max(0, h[r] - t[r]) for r in range(5))
+        size = sum(h)
+        v = -missing + 0.25 * min(spare, 4) + 0.2 * min(parch, 6)
+        if size > 7 and not s.rcpt[p]:
+            v -= 0.3 * (size - 7)
+        return v
+
+    def trade_gain(self, s, p, gets, gives):
+        """What receiving ``gets`` for ``gives`` (six counts each) is worth to ``p``."""
+        h = s.hand(p)
+        after = [h[r] + gets[r] - gives[r] for r in range(5)]
+        if min(after) < 0 or s.parch[p] < gives[PARCHMENT]:
+            return -99.0
+        return (self.hand_value(s, p, after, s.parch[p] + gets[PARCHMENT] - gives[PARCHMENT])
+                - self.hand_value(s, p, h, s.parch[p]))
+
+    def near_win(self, s, q):
+        """Whether seat ``q`` is close enough to winning that feeding it is a loss."""
+        return s.vp(q) >= TARGET_VP - 2
+
+    def spare_cards(self, s, p, count, banned):
+        """Up to ``count`` cards ``p`` can spare (surplus first, then parchments), none of ``banned`` kinds."""
         sur = self.surplus(s, p)
-        verb = opts[0][0]
-        if verb == "give":
-            good = [o for o in opts if o[0] == "give" and o[2] == 1 and
-                    (o[1] == PARCHMENT or sur[o[1]] >= 1)]
-            return self.best(good, lambda o: sur[o[1]] if o[1] != PARCHMENT else 0.5) \
-                if good else ("cancel",)
-        if verb == "want":
-            good = [o for o in opts if o[2] == 1 and o[1] != PARCHMENT and need[o[1]]]
-            return good[0] if good else opts[0]
-        return ("to-all",) if ("to-all",) in opts else opts[0]
+        give = [0] * 6
+        left = count
+        for r in sorted(range(5), key=lambda r: -sur[r]):
+            if left <= 0 or not sur[r] or banned[r]:
+                continue
+            n = min(sur[r], left)
+            give[r] = n
+            left -= n
+        if left > 0 and s.parch[p] >= 2 and not banned[PARCHMENT]:
+            give[PARCHMENT] = min(s.parch[p] - 1, 2 * left)
+        return give
+
+    def propose(self, s, p, space):
+        """An offer towards this seat's next build: every missing card (a few
+        at most) for as many spare ones, then, at a second try, one card for two."""
+        need = self.needs(s, p)
+        if not sum(need) or s.offers >= 2:
+            return None
+        if all(self.near_win(s, q) for q in space.seats):
+            return None
+        want = need + [0]
+        if s.offers == 1 or sum(want) > 3:
+            r = max(range(5), key=lambda k: need[k])
+            want = [0] * 6
+            want[r] = 1
+        give = self.spare_cards(s, p, sum(want) * (1 + s.offers), want)
+        if not any(give) or self.trade_gain(s, p, want, give) <= 0:
+            return None
+        opt = offer_option(give, want, TO_ALL)
+        return opt if space.allows(opt) else None
 
     def k_answer(self, s, q, opts):
-        p, gk, gn, wk, wn = s.trade[:5]
-        if ("accept",) not in opts:
+        p, give, want = s.trade[0], s.trade[1], s.trade[2]
+        if self.near_win(s, p) or not self.trades:
             return ("decline",)
-        need = self.needs(s, q)
-        sur = self.surplus(s, q)
-        gets = gk != PARCHMENT and need[gk] > 0
-        gives_spare = wk == PARCHMENT and s.parch[q] >= 4 or wk != PARCHMENT and sur[wk] >= wn
-        if gets and gives_spare and s.vp(p) < 10:
+        gain = self.trade_gain(s, q, give, want)
+        if ("accept",) in opts and gain > 0.1:
             return ("accept",)
-        return ("decline",)
+        space = self.space
+        if space is None:
+            return ("decline",)
+        # a counter: what this seat would take instead
+        need = self.needs(s, q)
+        other = space.other
+        ask = [min(need[r], other[r]) for r in range(5)] + [0]
+        if not any(ask):
+            return ("decline",)
+        offer = self.spare_cards(s, q, sum(ask), ask)
+        if not any(offer) or self.trade_gain(s, q, ask, offer) <= 0.1:
+            return ("decline",)
+        opt = counter_option(offer, ask)
+        return opt if space.allows(opt) else ("decline",)
 
     def k_deal(self, s, p, opts):
-        deals = [o for o in opts if o[0] == "deal"]
-        need = self.needs(s, p)
-        good = [o for o in deals if o[2] == PARCHMENT or need[o[2]]]
-        return self.best(good, lambda o: -o[3]) if good else ("cancel",)
+        best, value = ("cancel",), 0.0
+        for q, qgives, qwants in s.trade[4]:
+            if self.near_win(s, q) or ("deal", q) not in opts:
+                continue
+            gain = self.trade_gain(s, p, qgives, qwants)
+            if gain > value:
+                best, value = ("deal", q), gain
+        return best
+

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..game import (
-    COLOURS, Deck, Game, Line, PickRandom, RecordError, Reveal, RollDie, SetupError, ShowCards, StealRandom,
+    COLOURS, Decision, Deck, Game, Line, PickRandom, RecordError, Reveal, RollDie, SetupError, ShowCards, StealRandom,
 )
 from .board import DEV_IDS, RESOURCES, R_INDEX
-from .notation import format_option, normalise, parse_option
+from .notation import format_option, normalise, parse_option, unwritten_move
 from .record import GAME_ID, Record, format_record, parse_record
 from .rules import new_state
 from .views import state_json, view_for
@@ -58,6 +58,9 @@ class Guilds(Game):
 
     def parse_option(self, state: Any, text: str) -> tuple:
         return parse_option(state, text)
+
+    def unwritten_move(self, state: Any, decision: Decision, line: Line) -> tuple | None:
+        return unwritten_move(state, decision)
 
     def normalise(self, text: str) -> str:
         return normalise(text)

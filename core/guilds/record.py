@@ -162,13 +162,40 @@ def _roll(word: str, n: int) -> tuple[int, ...]:
 def parse_record(text: str) -> Record:
     """Read a record; raises :class:`RecordError` naming the offending line."""
     rec = Record()
-    rec.players, setup, rec.lines = read_record(text, GAME_ID, "the guild game", (3, 4))
+    rec.players, setup, lines = read_record(text, GAME_ID, "the guild game", (3, 4))
+    rec.lines = one_move_offers(lines)
     checks = _Checks(rec)
     for n, key, value in setup:
         _setup_line(rec, n, key, value)
         checks.line(n, key)
     checks.done()
     return rec
+
+
+def one_move_offers(lines: list[Line]) -> list[Line]:
+    """Records written before an offer was one move composed it in four
+    (``trade``, ``give 2 wool``, ``want 1 ore``, ``to red``), or took it back
+    at once (``trade``, ``cancel``): read as the one move it is now (an offer
+    taken back before it was made is no move)."""
+    out: list[Line] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        words = [w.text.lower().split() for w in lines[i:i + 4]]
+        same = [w.who == line.who for w in lines[i:i + 4]]
+        if words[0] == ["trade"] and len(words) > 1 and same[1] and words[1] == ["cancel"]:
+            i += 2
+            continue
+        if (words[0] == ["trade"] and len(words) == 4 and all(same)
+                and words[1][:1] == ["give"] and words[2][:1] == ["want"] and words[3][:1] == ["to"]):
+            to = " ".join(words[3][1:])
+            out.append(Line(line.number, line.who, f"offer {' '.join(words[1][1:])} for "
+                                                   f"{' '.join(words[2][1:])} to {to}"))
+            i += 4
+            continue
+        out.append(line)
+        i += 1
+    return out
 
 
 def _setup_line(rec: Record, n: int, key: str, value: str) -> None:

@@ -226,7 +226,7 @@ class State:
             raise IllegalAction(f"no decision is pending (waiting for {p!r})")
         if not isinstance(option, tuple) or not option:
             raise MalformedAction(f"an option is a tuple (verb, *args), not {option!r}")
-        if option not in p.options:
+        if option not in p.options and not (p.space is not None and p.space.allows(option)):
             raise IllegalAction(f"{option!r} is not among the options of {p.kind} for "
                                 f"{COLOURS[p.seat]}")
         return self._resume(option)
@@ -314,7 +314,14 @@ class State:
     # --- helpers used by the rules -----------------------------------------------------
 
     def ask(self, seat: int, kind: str, options, prompt: str, fn: Callable, *args) -> None:
-        self.pending = fast_new(Decision, (seat, kind, tuple(options), prompt))
+        self.pending = fast_new(Decision, (seat, kind, tuple(options), prompt, None))
+        self.resume = (fn, args)
+
+    def ask_space(self, space: Any, seat: int, kind: str, options, prompt: str, fn: Callable,
+                  *args) -> None:
+        """:meth:`ask`, where moves beyond ``options`` are allowed: ``space``
+        (an :class:`~.offers.OfferSpace`) says which."""
+        self.pending = fast_new(Decision, (seat, kind, tuple(options), prompt, space))
         self.resume = (fn, args)
 
     def request(self, req, fn: Callable, *args) -> None:

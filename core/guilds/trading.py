@@ -1,6 +1,10 @@
-"""Trading between players in phase C: an offer (give, want, to whom), each
-asked seat's answer (decline, accept, or a counter), the offerer's choice of
-a deal, and the exchange once both seats' hidden cards are settled.
+"""Trading between players in phase C (R30: base domestic trade).  The
+active seat offers any cards (resources and parchments) for any cards, to
+one seat or to all, as one move ``("offer", give, want, to)``
+(:mod:`.offers`); each asked seat declines, accepts, or counters with other
+terms; the offerer deals with one who accepted or countered, or cancels;
+the exchange follows once both seats' hidden cards are settled.  At most
+:data:`MAX_OFFERS` offers a turn, so every turn ends.
 """
 from __future__ import annotations
 
@@ -8,13 +12,18 @@ from ..game import COLOURS, IllegalAction
 from .board import KINDS, PARCHMENT, RESOURCES
 from .state import State
 from .pieces import settle, t_settle
+from .offers import NONE6, TO_ALL, OfferSpace, cards_of, offer_terms, terms_problem
 
 
 MAX_OFFERS = 3          # trade offers per turn (ours: keeps every turn finite)
 
+# s.trade = (offerer, give, want, asked seats, answers): give and want six
+# counts by kind, answers a tuple of (seat, gives, wants) from the answering
+# seat's side (an accept is the offer's terms the other way round).
+O_ACCEPT = ("accept",)
+O_DECLINE = ("decline",)
+O_CANCEL = ("cancel",)
 
-# s.trade = (offerer, give_kind, give_n, want_kind, want_n, asked seats, answers)
-# where answers[i] is None (declined), "accept", or (kind, n) a counter.
 
 def holdings(s: State, p: int) -> list[int]:
     """What ``p`` may trade, by kind: its resources (as this engine knows
@@ -24,116 +33,134 @@ def holdings(s: State, p: int) -> list[int]:
     return h
 
 
-O_GIVE = tuple(tuple(("give", k, n) for n in (1, 2)) for k in range(6))
-O_COUNTER = tuple(tuple(("counter", k, n) for n in (1, 2)) for k in range(6))
-O_CANCEL = ("cancel",)
-
-
-def t_trade_give(s: State, p: int) -> None:
-    have = holdings(s, p)
-    opts: list[tuple] = [o for k in range(6) for o in O_GIVE[k][:min(2, have[k])]]
-    opts.append(O_CANCEL)
-    s.ask(p, "offer", opts, "offer which cards?", r_trade_give, p)
-
-
-def r_trade_give(s: State, opt, p: int) -> None:
-    if opt[0] == "give":
-        s.push(t_trade_want, p, opt[1], opt[2])
-
-
-def t_trade_want(s: State, p: int, gk: int, gn: int) -> None:
-    opts = [("want", k, n) for k in range(6) if k != gk for n in (1, 2)]
-    s.ask(p, "offer", opts, "ask for which cards?", r_trade_want, p, gk, gn)
-
-
-def r_trade_want(s: State, opt, p: int, gk: int, gn: int) -> None:
-    if opt[1] == gk:
-        raise IllegalAction("no like-for-like trades")
-    others = [q for q in range(s.players) if q != p]
-    opts = [("to", q) for q in others] + [("to-all",)]
-    s.ask(p, "offer", opts, "offer to whom?", r_trade_to, p, gk, gn, opt[1], opt[2])
-
-
-def r_trade_to(s: State, opt, p: int, gk: int, gn: int, wk: int, wn: int) -> None:
+def offer_space(s: State, p: int) -> OfferSpace | None:
+    """The offers ``p`` may make now (None: none, the bound is reached or it holds nothing)."""
+    if s.offers >= MAX_OFFERS or not (s.parch[p] or s.hand_size(p)):
+        return None
     n = s.players
-    asked: list[int] = [opt[1]] if opt[0] == "to" else [(p + i) % n for i in range(1, n)]
+    return OfferSpace(p, "offer", tuple(holdings(s, p)), (),
+                      tuple([(p + i) % n for i in range(1, n)]),
+                      tuple([s.rate(p, r) for r in range(5)]), (), MAX_OFFERS - s.offers)
+
+
+def cards_words(counts) -> str:
+    """Cards as the log and the notation say them: ``2 brick 1 wool``."""
+    return " ".join([f"{n} {KINDS[k]}" for k, n in enumerate(counts) if n])
+
+
+def make_offer(s: State, p: int, opt: tuple) -> None:
+    """The active seat's offer (``opt`` an ``offer`` move): asks each seat named."""
+    space = offer_space(s, p)
+    give, want, to = offer_terms(opt)
+    why = "no more offers this turn" if space is None else terms_problem(space, give, want, to)
+    if why is not None:
+        raise IllegalAction(f"no such offer: {why}")
+    s.offers += 1
+    n = s.players
+    asked: list[int] = [to] if to != TO_ALL else [(p + i) % n for i in range(1, n)]
     # a tuple, never changed in place: copies of the state (bots exploring) share it
-    s.trade = (p, gk, gn, wk, wn, tuple(asked), ())
-    s.log("offer", p, f"{COLOURS[p]} offers {gn} {KINDS[gk]} for {wn} {KINDS[wk]} to "
-          + (COLOURS[asked[0]] if len(asked) == 1 else "all"))
+    s.trade = (p, give, want, tuple(asked), ())
+    s.log("offer", p, f"{COLOURS[p]} offers {cards_words(give)} for {cards_words(want)} to "
+          + (COLOURS[asked[0]] if to != TO_ALL else "all"),
+          give=list(give), want=list(want), to=None if to == TO_ALL else to)
     s.push(t_trade_choose)
     for q in reversed(asked):
         s.push(t_trade_answer, q)
 
 
+def counter_space(s: State, q: int) -> OfferSpace:
+    p, give, want, asked, answers = s.trade
+    return OfferSpace(q, "counter", tuple(holdings(s, q)), tuple(holdings(s, p)), (p,), (),
+                      (p, give, want), 0)
+
+
 def t_trade_answer(s: State, q: int) -> None:
-    p, gk, gn, wk, wn, asked, answers = s.trade
+    p, give, want, asked, answers = s.trade
     have = holdings(s, q)
-    opts: list[tuple] = [("decline",)]
-    if have[wk] >= wn:
-        opts.append(("accept",))
-    opts += [o for k in range(6) if k != gk for o in O_COUNTER[k][:min(2, have[k])]
-             if o[1:] != (wk, wn)]
-    s.ask(q, "answer", opts, f"{COLOURS[p]} offers {gn} {KINDS[gk]} for {wn} {KINDS[wk]}",
-          r_trade_answer, q)
+    opts: list[tuple] = [O_DECLINE]
+    if all([have[k] >= want[k] for k in range(6)]):
+        opts.append(O_ACCEPT)
+    s.ask_space(counter_space(s, q), q, "answer", opts,
+                f"{COLOURS[p]} offers {cards_words(give)} for {cards_words(want)}",
+                r_trade_answer, q)
 
 
 def r_trade_answer(s: State, opt, q: int) -> None:
     verb = opt[0]
     t = s.trade
+    p, give, want = t[0], t[1], t[2]
     if verb == "accept":
-        s.trade = t[:6] + (t[6] + ((q, t[3], t[4]),),)
+        s.trade = t[:4] + (t[4] + ((q, want, give),),)
+        s.log("answer", q, f"{COLOURS[q]} accepts", answer="accept", give=list(want), want=list(give))
     elif verb == "counter":
-        s.trade = t[:6] + (t[6] + ((q, opt[1], opt[2]),),)
-    s.log("answer", q, f"{COLOURS[q]} " + ("declines" if verb == "decline" else "accepts"
-                                            if verb == "accept" else
-                                            f"asks to give {opt[2]} {KINDS[opt[1]]} instead"))
+        cg, cw = cards_of(opt[1]), cards_of(opt[2])
+        why = terms_problem(counter_space(s, q), cg, cw, TO_ALL)
+        if why is not None:
+            raise IllegalAction(f"no such counter: {why}")
+        s.trade = t[:4] + (t[4] + ((q, cg, cw),),)
+        s.log("answer", q, f"{COLOURS[q]} offers {cards_words(cg)} for {cards_words(cw)} instead",
+              answer="counter", give=list(cg), want=list(cw))
+    else:
+        s.log("answer", q, f"{COLOURS[q]} declines", answer="decline", give=list(NONE6),
+              want=list(NONE6))
 
 
 def t_trade_choose(s: State) -> None:
     p = s.trade[0]
-    deals = s.trade[6]
+    deals = s.trade[4]
     if not deals:
         s.trade = None
         return
-    opts = [("deal", q, k, n) for q, k, n in deals] + [("cancel",)]
+    opts: list[tuple] = [("deal", d[0]) for d in deals]
+    opts.append(O_CANCEL)
     s.ask(p, "deal", opts, "trade with whom?", r_trade_choose, p)
 
 
 def r_trade_choose(s: State, opt, p: int) -> None:
     if opt[0] == "cancel":
         s.trade = None
+        s.log("cancel", p, f"{COLOURS[p]} takes the offer back")
         return
-    q, wk, wn = opt[1], opt[2], opt[3]
-    gk, gn = s.trade[1], s.trade[2]
+    q = opt[1]
+    qgives: tuple = NONE6
+    qwants: tuple = NONE6
+    for d in s.trade[4]:
+        if d[0] == q:
+            qgives, qwants = d[1], d[2]
     s.trade = None
-    s.push(t_trade_exec, p, q, gk, gn, wk, wn)
-    s.push(t_settle, q, resource_cost(wk, wn))
-    settle(s, p, resource_cost(gk, gn))
+    s.push(t_trade_exec, p, q, qwants, qgives)
+    s.push(t_settle, q, resource_cost(qgives))
+    settle(s, p, resource_cost(qwants))
 
 
-def resource_cost(kind: int, n: int) -> tuple[int, ...]:
-    """The resource cards a seat gives in a trade (none for parchments)."""
-    cost = [0] * 5
-    if kind != PARCHMENT:
-        cost[kind] = n
-    return tuple(cost)
+def resource_cost(counts) -> tuple[int, ...]:
+    """The resource cards a side of a trade pays (its parchments are not cards)."""
+    return (counts[0], counts[1], counts[2], counts[3], counts[4])
 
 
-def move_kind(s: State, a: int, b: int, kind: int, n: int) -> None:
-    if kind == PARCHMENT:
-        if s.parch[a] < n:
-            raise IllegalAction(f"{COLOURS[a]} has too few parchments")
-        s.parch[a] -= n
-        s.parch[b] += n
-    else:
-        if s.res[a * 5 + kind] < n:
-            raise IllegalAction(f"{COLOURS[a]} has too few {RESOURCES[kind]}", a)
-        s.res[a * 5 + kind] -= n
-        s.res[b * 5 + kind] += n
+def move_cards(s: State, a: int, b: int, counts) -> None:
+    """``a`` gives ``b`` the cards ``counts`` (six counts by kind)."""
+    for k in range(6):
+        n = counts[k]
+        if not n:
+            continue
+        if k == PARCHMENT:
+            if s.parch[a] < n:
+                raise IllegalAction(f"{COLOURS[a]} has too few parchments", a)
+        elif s.res[a * 5 + k] < n:
+            raise IllegalAction(f"{COLOURS[a]} has too few {RESOURCES[k]}", a)
+    for k in range(6):
+        n = counts[k]
+        if k == PARCHMENT:
+            s.parch[a] -= n
+            s.parch[b] += n
+        else:
+            s.res[a * 5 + k] -= n
+            s.res[b * 5 + k] += n
 
 
-def t_trade_exec(s: State, p: int, q: int, gk: int, gn: int, wk: int, wn: int) -> None:
-    move_kind(s, p, q, gk, gn)
-    move_kind(s, q, p, wk, wn)
-    s.log("trade", p, f"{COLOURS[p]} gives {gn} {KINDS[gk]} to {COLOURS[q]} for {wn} {KINDS[wk]}")
+def t_trade_exec(s: State, p: int, q: int, give, want) -> None:
+    move_cards(s, p, q, give)
+    move_cards(s, q, p, want)
+    s.log("trade", p, f"{COLOURS[p]} gives {cards_words(give)} to {COLOURS[q]} for {cards_words(want)}",
+          other=q, give=list(give), want=list(want))

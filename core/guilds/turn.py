@@ -17,7 +17,7 @@ from .pieces import ONE, R, add_gp, foundation_sites, gain, pay, put_building, s
 from .districts import t_alchemists, t_arrest, t_beggars, t_palace, t_production, t_university
 from .seven import t_discard, t_seven
 from .guards import check_win, claim_win, deal_dev, guard_options, play_guard, win_options
-from .trading import MAX_OFFERS, t_trade_give
+from .trading import make_offer, offer_space
 
 
 # --- the turn, phase A, phase B's order --------------------------------------------------------
@@ -112,7 +112,7 @@ def gp_price(s: State, g: int) -> int:
 
 
 # The options as constants (built once: the menu is made at every step).
-O_END, O_DEV, O_PDEV, O_PROMOTE, O_TRADE = ("end",), ("dev",), ("p-dev",), ("promote",), ("trade",)
+O_END, O_DEV, O_PDEV, O_PROMOTE = ("end",), ("dev",), ("p-dev",), ("promote",)
 O_BANK = tuple(tuple(("bank", r, x) for x in R) for r in R)
 O_GP = tuple(("gp", g) for g in R)
 O_PCARD = tuple(("p-card", r) for r in R)
@@ -176,8 +176,6 @@ def phase_c_options(s: State, p: int) -> list[tuple]:
         opts += [O_REFRESH[r] for r in R if h[r]]
     if s.gup[p] >= 3 and not s.arrested and s.rank[p] == NO_RANK:
         opts.append(O_PROMOTE)
-    if s.offers < MAX_OFFERS and (parch or s.hand_size(p)):
-        opts.append(O_TRADE)
     if s.dev[p]:
         opts += win_options(s, p)   # always last (bots look there)
     return opts
@@ -187,7 +185,9 @@ def t_phase_c(s: State) -> None:
     if check_win(s):
         return
     p = s.active
-    s.ask(p, "action", phase_c_options(s, p), "trade, build, or end your turn", r_phase_c)
+    # trade offers are too many to list: the decision's space allows them (.offers)
+    s.ask_space(offer_space(s, p), p, "action", phase_c_options(s, p), "trade, build, or end your turn",
+                r_phase_c)
 
 
 def r_phase_c(s: State, opt) -> None:
@@ -207,9 +207,8 @@ def r_phase_c(s: State, opt) -> None:
         s.gup[p] -= 3
         s.rank[p] = LIEUTENANT if CAPTAIN in s.rank else CAPTAIN
         s.log("promote", p, f"{COLOURS[p]} becomes {('', 'Captain', 'Lieutenant')[s.rank[p]]}")
-    elif verb == "trade":
-        s.offers += 1
-        s.push(t_trade_give, p)
+    elif verb == "offer":
+        make_offer(s, p, opt)
     elif verb in ("p-card", "p-dev", "p-house", "p-villa"):
         parchment_action(s, p, opt)
     else:

@@ -24,7 +24,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 
-from ankh.core.game import Decision
+from ankh.core.game import Decision, allows
 from ankh.tui.i18n import _, Localised, NP_
 from ankh.tui.session import GameSession, Next
 
@@ -194,7 +194,7 @@ class PlayScreen(Localised, Screen):
         guard holds or nothing is pending)."""
         if self._handing_over or self.guarded() or self._next is None or self._next.kind != "person":
             return False
-        if option not in self._next.decision.options:
+        if not allows(self._next.decision, option):
             return False
         self.session.choose(option)
         self.pump()
