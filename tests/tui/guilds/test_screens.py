@@ -228,6 +228,14 @@ async def test_the_log_opens_on_its_newest_line_at_80x24():
         assert describe(session.log[-1], 0).plain in screen_text(app)
 
 
+async def decline_offers(pilot) -> None:
+    """Decline the offers made to the person until their own turn's decision."""
+    game = pilot.app.screen
+    while game.decision().kind == "answer":
+        await pilot.press(str(game.decision().options.index(("decline",)) + 1))
+        await until(pilot, lambda: deciding(pilot.app))
+
+
 async def test_at_80x24_your_turn_opens_on_what_happened_since_your_last_move():
     """As in the first game: yellow and green play their turns, and red's turn
     opens on what they did (nothing over it); red's answer brings the map
@@ -239,17 +247,22 @@ async def test_at_80x24_your_turn_opens_on_what_happened_since_your_last_move():
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: deciding(app))
         game = app.screen
-        assert game.decision().kind == "action" and game.decision().seat == 0
+        assert game.decision().seat == 0
         assert game.panel == "since" and not app._notifications
         text = screen_text(app)
-        assert "Y yellow rolls 6+6 = 12." in text and "Turn 2: G green." in text and "R red rolls 6+6" in text
+        assert "Y yellow rolls 6+6 = 12." in text                  # yellow's turn (then green's)
         assert "Palace" not in text                                   # the map waits behind it
+        await decline_offers(pilot)                                   # the bots' offers to red, if any
+        assert game.decision().kind == "action" and game.decision().seat == 0
+        assert "R red rolls 6+6" in screen_text(app) or game.panel == "map"
         await pilot.press("2")                                        # a point in the brick guild
         await until(pilot, lambda: deciding(app))
         assert game.decision().kind == "action" and game.panel == "map"   # red's own turn goes on
         await pilot.press("1")                                        # end the turn
         await until(pilot, lambda: deciding(app))
-        assert game.session.game.state.turn == 6 and game.panel == "since"   # the same options as before
+        assert game.panel == "since"                                  # the others' turns: what they did
+        await decline_offers(pilot)
+        assert game.session.game.state.turn == 6 and game.decision().kind == "action"
     app = AnkhApp(GameSession.from_text(TRADE_POSITION.replace("game: guilds", seats)), bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: deciding(app))

@@ -16,7 +16,7 @@ from .test_tmux_lan import GAME, open_guild_table
 
 KINDS = ("brick", "lumber", "wool", "grain", "ore", "parchments")
 PHASE_C = "Trade, build, or end your turn."
-GIVE_KINDS = 1      # kinds given in the offer
+GIVE_KINDS = 2      # kinds given in the offer
 
 
 def deciding(term: Terminal) -> bool:
@@ -63,7 +63,7 @@ def trade_line(term: Terminal) -> str:
 
 # On its own (scripts/test): it follows the programs it started.
 @pytest.mark.serial
-def test_a_trade_composed_once_and_dealt_between_two_programs(tmp_path):
+def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_path):
     title = f"Host{uuid.uuid4().hex[:6]}"
     host = ankh_in_tmux(tmp_path / "a", tmp_path / "a.status", name=title)
     terms = [host]

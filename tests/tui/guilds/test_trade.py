@@ -58,6 +58,13 @@ def composer(app) -> Composer:
     return app.screen
 
 
+async def at_the_composer(pilot, *keys: str) -> None:
+    """At your decision, the composer opened (``t``), then ``keys``."""
+    await until(pilot, lambda: deciding(pilot.app))
+    await pilot.press("t", *keys)
+    await pilot.pause()
+
+
 async def set_counts(pilot, counts: dict[str, int]) -> None:
     """From a fresh composer: each kind's count by keys (< 0: give, > 0: ask for)."""
     c = composer(pilot.app)
@@ -72,9 +79,7 @@ async def test_a_bank_trade_from_the_composer_at_your_rates():
     session = GameSession.from_text(position())
     app = AnkhApp(session, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: deciding(app))
-        await pilot.press("t")
-        await pilot.pause()
+        await at_the_composer(pilot)
         c = composer(app)
         assert "4:1" in screen_text(app)                  # your rates, beside the counts
         await pilot.press("p", "p", "p")                  # everybody, yellow, green, the bank
@@ -131,8 +136,7 @@ async def test_a_bank_trade_is_sent_once_and_the_screen_waits_for_the_table():
     session = slow_table(position())
     app = AnkhApp(session, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: deciding(app))
-        await pilot.press("t", "p", "p", "p")
+        await at_the_composer(pilot, "p", "p", "p")
         await set_counts(pilot, {"brick": -1, "ore": 1})
         await pilot.press("enter")
         await pilot.pause()
@@ -157,16 +161,16 @@ async def test_the_composer_fits_80x24_in_both_languages(lang):
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: deciding(app))
         await pilot.press("t", "p")                       # yellow: what yellow holds shows too
-        await set_counts(pilot, {"brick": -2, "ore": 1})
+        await set_counts(pilot, {"brick": -2, "wool": -1, "ore": 1})
         lines = screen_text(app).splitlines()
         box = [i for i, line in enumerate(lines) if line.startswith(("╭", "╰"))]
         assert len(box) == 2, lines                       # the whole box, top and bottom, on screen
         inside = lines[box[0]:box[1] + 1]
         assert all(line.endswith(("╮", "│", "╯")) for line in inside), inside   # no line runs out of it
         words = {"en": ("You give", "You get", "You hold", "After", "yellow", "parchments",
-                        "2 brick for 1 ore to yellow", "Esc close"),
+                        "2 brick + 1 wool for 1 ore to yellow", "Esc close"),
                  "fr": ("Vous donnez", "Vous recevez", "Vous avez", "Après", "jaune", "parchemins",
-                        "2 argile contre 1 minerai à jaune", "Échap ferme")}[lang]
+                        "2 argile + 1 laine contre 1 minerai à jaune", "Échap ferme")}[lang]
         text = "\n".join(inside)
         for w in words:
             assert w in text, (w, text)
@@ -208,8 +212,8 @@ async def test_an_offer_made_to_you_shows_what_it_would_leave_you(answer):
         elif answer == "decline":
             await pilot.press("d")
         else:
-            await pilot.press(*["down"] * ((K["ore"] - c.row) % 6), "left")    # 2 ore instead of 1
-            assert c.give()[K["ore"]] == 2
+            await pilot.press(*["down"] * ((K["grain"] - c.row) % 6), "left")  # 1 ore and 1 grain
+            assert c.give() == (0, 0, 0, 1, 1, 0) and c.get() == (2, 0, 0, 0, 0, 0)
             await pilot.press("enter")
         if answer == "decline":
             await hand_over(pilot, 0)                                 # red's turn goes on
@@ -222,34 +226,58 @@ async def test_an_offer_made_to_you_shows_what_it_would_leave_you(answer):
         await pilot.press("t")
         await pilot.pause()
         text = screen_text(app)
-        n = 2 if answer == "counter" else 1
-        assert f"yellow gives {n} ore for your 2 brick" in text, text
-        assert f"leaves you: brick 3  lumber 0  wool 1  grain 2  ore {n}  parchments 0" in text, text
+        g = 1 if answer == "counter" else 0
+        assert f"yellow gives {'1 grain + ' * g}1 ore for your 2 brick" in text, text
+        assert f"leaves you: brick 3  lumber 0  wool 1  grain {2 + g}  ore 1  parchments 0" in text, text
         await pilot.press("1")                                          # deal with yellow
         await until(pilot, lambda: deciding(app) and game(app).decision().kind == "action")
-        assert session.game.state.hand(0) == [3, 0, 1, 2, n]
-        assert session.game.state.hand(1) == [2, 0, 1, 1, 2 - n]
+        assert session.game.state.hand(0) == [3, 0, 1, 2 + g, 1]
+        assert session.game.state.hand(1) == [2, 0, 1, 1 - g, 1]
         assert "red gives 2 brick to Y yellow for" in screen_text(app)   # told in the composer
 
 
-async def test_an_offer_goes_out_once_and_each_step_waits_for_the_table():
+async def test_an_offer_goes_out_as_one_choice_and_the_screen_waits_for_the_table():
     session = slow_table(position())
     app = AnkhApp(session, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: deciding(app))
         await pilot.press("t", "p")                                   # to yellow
-        await set_counts(pilot, {"brick": -2, "ore": 1})
+        await set_counts(pilot, {"brick": -2, "wool": -1, "ore": 1})
         await pilot.press("enter")
         await pilot.pause()
-        sent = []
-        while session.held is not None:
-            assert len(session.sent) == len(sent) + 1                  # one choice out, no more
-            sent.append(session.sent[-1])
-            assert game(app).decision() is None and "Waiting for" in screen_text(app)
-            await pilot.press("enter", "a")                          # nothing goes out meanwhile
-            assert len(session.sent) == len(sent)
-            session.deliver()                                          # the table has it: the next step
-            await until(pilot, lambda: session.held is not None or deciding(app) or
-                        session.game.state.trade is not None)
-        assert session.game.state.trade[:5] == (0, K["brick"], 2, K["ore"], 1)   # the offer as composed
-        assert sent[-1] == ("to", 1)
+        assert session.sent == [("offer", "2b1w", "1o", 1)]         # the whole offer, once
+        assert game(app).decision() is None and "Waiting for" in screen_text(app)
+        assert session.game.state.trade is None                      # nothing assumed: the table has it
+        await pilot.press("enter", "a", "1")                         # nothing more goes out meanwhile
+        assert len(session.sent) == 1
+        session.deliver()                                              # the table applies it
+        await until(pilot, lambda: session.game.state.trade is not None or deciding(app))
+        assert len(session.sent) == 1
+        assert any(e.kind == "offer" for e in session.log)
+        offer = next(e for e in session.log if e.kind == "offer")
+        assert offer.data["give"] == [2, 0, 1, 0, 0, 0] and offer.data["want"] == [0, 0, 0, 0, 1, 0]
+
+
+async def test_a_multi_kind_offer_to_the_bots_their_answers_and_a_deal():
+    session = GameSession.from_text(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_composer(pilot)
+        await set_counts(pilot, {"brick": -2, "wool": -1, "ore": 1})     # to everybody
+        assert "Enter offers 2 brick + 1 wool for 1 ore to everybody." in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "deal")
+        text = screen_text(app)
+        # the answers as they came, each seat's own terms, with what each would leave red
+        assert "red offers 2 brick + 1 wool for 1 ore to everybody." in text, text
+        assert "yellow counters: gives 1 wool for 1 grain." in text, text
+        assert "green counters: gives 1 lumber for 2 grain." in text, text
+        assert "1 Y yellow gives 1 wool for your 1 grain" in text, text
+        assert "leaves you: brick 5  lumber 0  wool 2  grain 1  ore 0  parchments 0" in text, text
+        assert "2 G green gives 1 lumber for your 2 grain" in text, text
+        assert "leaves you: brick 5  lumber 1  wool 1  grain 0  ore 0  parchments 0" in text, text
+        await pilot.press("2")                                            # deal with green
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "action")
+        assert session.game.state.hand(0) == [5, 1, 1, 0, 0]
+        assert session.game.state.hand(2) == [0, 0, 0, 2, 1]
+        assert "red gives 2 grain to G green for 1 lumber." in screen_text(app)

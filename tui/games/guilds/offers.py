@@ -1,5 +1,7 @@
 """The rules' trades as the composer reads them: the offer on the table, the
-answers to it, the offers made to you, and the one choice each key sends.
+answers to it, the offers made to you, and the one choice each key sends
+(:mod:`ankh.core.guilds.offers` makes and checks the moves; a whole offer,
+or a counter, is one move).
 
 Counts are by kind: the five resources, then parchments (six numbers).
 """
@@ -7,11 +9,26 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ankh.tui.i18n import _
+from ankh.core.game import allows
+from ankh.core.guilds import offers as rules
+from ankh.tui.i18n import N_, _
 
 from .text import kind_name
 
 KINDS = 6
+
+# The rules' reasons an offer is refused (``rules.PROBLEMS``), in words.
+PROBLEMS = {
+    "nothing given": N_("Give at least one card and ask for at least one."),
+    "nothing asked": N_("Give at least one card and ask for at least one."),
+    "a kind on both sides": N_("A kind cannot be on both sides."),
+    "more than you hold": N_("You do not hold that many."),
+    "more than they hold": N_("They do not hold that many."),
+    "no such seat": N_("That seat cannot be asked."),
+    "same as accepting": N_("That is the offer as it stands: a accepts it."),
+    "not your offer to make": N_("Wait for your turn to decide."),
+    "not an offer": N_("That trade cannot be offered now."),
+}
 
 
 class Offer(NamedTuple):
@@ -22,30 +39,14 @@ class Offer(NamedTuple):
     choice: tuple
 
 
-class Answer(NamedTuple):
-    seat: int
-    verb: str                   # "accept", "decline", "counter"
-    give: tuple[int, ...]       # a counter: what the answering seat would give
-    get: tuple[int, ...]        # ... and take
-
-
 class OnTable(NamedTuple):
-    """The offer being negotiated: ``seat`` gives ``give`` for ``get`` to ``asked``."""
+    """The offer being negotiated: ``seat`` gives ``give`` for ``get`` to ``asked``;
+    ``answers``: (seat, what it gives, what it gets) of those who accepted or countered."""
     seat: int
     give: tuple[int, ...]
     get: tuple[int, ...]
     asked: tuple[int, ...]
-    answers: tuple[Answer, ...]
-
-    @property
-    def complete(self) -> bool:
-        return len(self.answers) >= len(self.asked)
-
-
-def one(kind: int, n: int) -> tuple[int, ...]:
-    c = [0] * KINDS
-    c[kind] = n
-    return tuple(c)
+    answers: tuple
 
 
 def holding(view, seat: int) -> list[int]:
@@ -57,10 +58,8 @@ def on_table(view) -> OnTable | None:
     t = getattr(view, "trade", None)
     if t is None:
         return None
-    p, gk, gn, wk, wn, asked, answers = t
-    said = tuple(Answer(q, "accept", one(wk, wn), one(gk, gn)) if (k, n) == (wk, wn)
-                 else Answer(q, "counter", one(k, n), one(gk, gn)) for q, k, n in answers)
-    return OnTable(p, one(gk, gn), one(wk, wn), tuple(asked), said)
+    p, give, want, asked, answers = t
+    return OnTable(p, tuple(give), tuple(want), tuple(asked), tuple(answers))
 
 
 def made_to(view, d, me: int) -> list[Offer]:
@@ -69,54 +68,55 @@ def made_to(view, d, me: int) -> list[Offer]:
     if d is None:
         return []
     if d.kind == "deal":
-        return [Offer(o[1], one(o[2], o[3]), _giving(view), o) for o in d.options if o[0] == "deal"]
+        t = on_table(view)
+        said = {q: (tuple(g), tuple(w)) for q, g, w in (t.answers if t is not None else ())}
+        return [Offer(o[1], *said[o[1]], o) for o in d.options if o[0] == "deal" and o[1] in said]
     asked = asked_offer(view, d, me)
     return [asked] if asked is not None else []
 
 
-def _giving(view) -> tuple[int, ...]:
-    t = on_table(view)
-    return t.give if t is not None else (0,) * KINDS
-
-
 def asked_offer(view, d, me: int) -> Offer | None:
-    """The offer ``me`` is asked to answer, seen from ``me``: what the offerer gives, for what."""
-    t = on_table(view)
-    if d is None or d.kind != "answer" or t is None:
+    """The offer ``me`` is asked to answer: what the offerer gives, for what."""
+    space = _space(d, "counter")
+    if d is None or d.kind != "answer" or space is None:
         return None
-    return Offer(t.seat, t.give, t.get, ("accept",))
+    offerer, give, want = space.terms
+    return Offer(offerer, tuple(give), tuple(want), ("accept",))
+
+
+def _space(d, verb: str):
+    space = getattr(d, "space", None) if d is not None else None
+    return space if space is not None and space.verb == verb else None
 
 
 def composable(d) -> bool:
-    return d is not None and (("trade",) in d.options or d.kind in ("answer", "deal")
+    """Whether the composer has something to send at decision ``d``."""
+    return d is not None and (_space(d, "offer") is not None or d.kind in ("answer", "deal")
                               or any(o[0] == "bank" for o in d.options))
 
 
-def _single(counts) -> tuple[int, int] | None:
-    """(kind, n) where ``counts`` are one or two cards of one kind."""
-    kinds = [k for k in range(KINDS) if counts[k]]
-    return (kinds[0], counts[kinds[0]]) if len(kinds) == 1 and counts[kinds[0]] <= 2 else None
-
-
-def offer_problem(give, get) -> str | None:
-    """Why ``give`` for ``get`` is not an offer the rules take (None: it is)."""
-    if _single(give) is None or _single(get) is None:
-        return _("An offer is one or two cards of one kind for one or two of another.")
+def offer_move(d, give, get, to) -> tuple | None:
+    """The move for the counts: an offer (``to``: a seat, None for everybody) or, asked, a counter."""
+    if _space(d, "offer") is not None:
+        return rules.offer_option(give, get, rules.TO_ALL if to is None else to)
+    if _space(d, "counter") is not None:
+        return rules.counter_option(give, get)
     return None
 
 
+def offer_problem(d, give, get, to) -> str | None:
+    """Why the rules refuse ``give`` for ``get`` now, in words (None: they take it)."""
+    move = offer_move(d, give, get, to)
+    if move is None:
+        return _(PROBLEMS["not your offer to make"]) if d is not None else None
+    why = d.space.problem(move)
+    return None if why is None else _(PROBLEMS.get(why, why))
+
+
 def offer_choices(d, give, get, to) -> list[tuple] | None:
-    """The choices that make the offer: the menu's trade, then the offer."""
-    g, w = _single(give), _single(get)
-    if d is None or ("trade",) not in d.options or g is None or w is None:
-        return None
-    return [("trade",), ("give", *g), ("want", *w), ("to-all",) if to is None else ("to", to)]
-
-
-def counter_choices(d, give, get) -> list[tuple] | None:
-    w = _single(give)
-    option = ("counter", *w) if w is not None else None
-    return [option] if d is not None and option in d.options else None
+    """The offer (or counter) as one move, where the rules take it."""
+    move = offer_move(d, give, get, to)
+    return [move] if move is not None and allows(d, move) else None
 
 
 def bank_choices(d, give, get) -> list[tuple] | None:

@@ -25,22 +25,17 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from ankh.core.game import allows
 from ankh.tui.i18n import Localised, NP_, _
 from ankh.tui.seats import colour, seat_tag
 
 from . import offers
-from .text import RESOURCE_STYLE, describe, kind_name
+from .text import RESOURCE_STYLE, cards_words, describe, kind_name
 
 KINDS = 6          # five resources and parchments
 NEWS = 4           # the trades told, at most (the log has them all)
 TRADE_EVENTS = frozenset({"offer", "answer", "trade", "bank"})
 BANK = "bank"      # the partner that is the bank
-
-
-def cards_text(counts) -> str:
-    """``2 brick + 1 wool`` (nothing: ``nothing``)."""
-    parts = [f"{n} {kind_name(k, n)}" for k, n in enumerate(counts) if n]
-    return " + ".join(parts) if parts else _("nothing")
 
 
 def hand_text(counts) -> str:
@@ -193,7 +188,10 @@ class Composer(Localised, ModalScreen):
             return _("Give at least one card and ask for at least one.")
         if self.partner == BANK:
             return offers.bank_problem(self.view(), self.owner, give, get)
-        return offers.offer_problem(give, get)
+        d = self.decision()
+        if d is not None and d.kind == "answer" and self._as_offered(give, get):
+            return None     # Enter accepts
+        return offers.offer_problem(d, give, get, self.partner)
 
     # --- drawing -----------------------------------------------------------------------------------
 
@@ -202,7 +200,6 @@ class Composer(Localised, ModalScreen):
             return
         view = self.view()
         have = self.have()
-        shown = self._leaves()
         grid = Table(box=None, padding=(0, 1), expand=False, header_style="bold")
         grid.add_column("", width=2)
         grid.add_column(_("Kind"), min_width=12)
@@ -219,7 +216,7 @@ class Composer(Localised, ModalScreen):
             g, w = max(0, -self.delta[k]), max(0, self.delta[k])
             cell = (lambda n, side: Text(("◀ " if here and side < 0 else "  ") + (str(n) if n else "·")
                                          + (" ▶" if here and side > 0 else "  "), "bold" if n else "dim"))
-            after = have[k] + (shown[k] if shown is not None else self.delta[k])
+            after = have[k] + self.delta[k]
             row = [Text("▶" if here else " ", "bold"), Text(kind_name(k, 2), RESOURCE_STYLE[k]),
                    cell(g, -1), cell(w, 1), Text(str(have[k])),
                    Text(str(after), "bold" if after != have[k] else "dim"),
@@ -262,20 +259,22 @@ class Composer(Localised, ModalScreen):
         why = self.problem()
         if self.sent is not None or self.plan:
             t.append(_("Sent. Waiting for the table…"), "italic")
+        elif d is not None and d.kind == "deal":
+            t.append(_("Answers came: deal with one of them (1–9), or cancel the offer (x)."), "bold")
         elif why:
             t.append(why, "yellow")
         elif self.partner == BANK:
-            t.append(_("Enter: {give} to the bank for {get}.").format(give=cards_text(self.give()),
-                                                                     get=cards_text(self.get())), "bold")
+            t.append(_("Enter: {give} to the bank for {get}.").format(give=cards_words(self.give()),
+                                                                     get=cards_words(self.get())), "bold")
         elif d is not None and d.kind == "answer" and self._as_offered(self.give(), self.get()):
-            t.append(_("Enter accepts: you give {give} for {get}.").format(give=cards_text(self.give()),
-                                                                         get=cards_text(self.get())), "bold")
+            t.append(_("Enter accepts: you give {give} for {get}.").format(give=cards_words(self.give()),
+                                                                         get=cards_words(self.get())), "bold")
         elif d is not None and d.kind == "answer":
-            t.append(_("Enter counters: you give {give} for {get}.").format(give=cards_text(self.give()),
-                                                                          get=cards_text(self.get())), "bold")
+            t.append(_("Enter counters: you give {give} for {get}.").format(give=cards_words(self.give()),
+                                                                          get=cards_words(self.get())), "bold")
         else:
             t.append(_("Enter offers {give} for {get} to {who}.").format(
-                give=cards_text(self.give()), get=cards_text(self.get()), who=self._partner_words()), "bold")
+                give=cards_words(self.give()), get=cards_words(self.get()), who=self._partner_words()), "bold")
         return t
 
     def _news(self, view) -> Text:
@@ -294,7 +293,7 @@ class Composer(Localised, ModalScreen):
             for i, o in enumerate(mine):
                 t.append(f"{i + 1} ", "bold")
                 t.append_text(_assemble_line(_("{seat} gives {give} for your {get}"), seat=seat_tag(o.seat),
-                                             give=cards_text(o.give), get=cards_text(o.get)))
+                                             give=cards_words(o.give), get=cards_words(o.get)))
                 left = [h - g + w for h, g, w in zip(self.have(), o.get, o.give)]
                 t.append("\n  " + _("leaves you:") + " " + hand_text(left) + "\n")
         elif table is not None and table.seat == self.owner and not table.complete:
@@ -321,14 +320,6 @@ class Composer(Localised, ModalScreen):
         if d is not None and d.kind == "deal":
             return _("1–9 deal with that seat · x cancel the offer · Esc close")
         return _("↑↓ kind · ← give · → get · p partner · Enter send · Esc close")
-
-    def _leaves(self):
-        """The offer made to you that the After column shows (the first), if any."""
-        mine = offers.made_to(self.view(), self.decision(), self.owner)
-        if not mine:
-            return None
-        o = mine[0]
-        return [w - g for g, w in zip(o.get, o.give)]
 
     # --- keys ----------------------------------------------------------------------------------------
 
@@ -378,7 +369,7 @@ class Composer(Localised, ModalScreen):
             self.set_timer(max(0.05, self.game._guard_until - time.monotonic()), self._next_step)
             return
         choice = self.plan.pop(0)
-        if choice not in d.options:
+        if not allows(d, choice):
             self.plan = []
             self.notify(_("The game asks something else now: the rest of that trade was not sent."),
                         severity="warning", timeout=4)
@@ -405,8 +396,6 @@ class Composer(Localised, ModalScreen):
             choice = offers.bank_choices(d, give, get)
         elif d.kind == "answer" and self._as_offered(give, get):
             choice = offers.verb_choices(d, "accept")     # the offer as it stands: accepted
-        elif d.kind == "answer":
-            choice = offers.counter_choices(d, give, get)
         else:
             choice = offers.offer_choices(d, give, get, self.partner)
         if choice is None:
