@@ -296,7 +296,7 @@ class Composer(Localised, ModalScreen):
                                              give=cards_words(o.give), get=cards_words(o.get)))
                 left = [h - g + w for h, g, w in zip(self.have(), o.get, o.give)]
                 t.append("\n  " + _("leaves you:") + " " + hand_text(left) + "\n")
-        elif table is not None and table.seat == self.owner and not table.complete:
+        elif table is not None and table.seat == self.owner and d is None:
             t.append(_("Waiting for answers…") + "\n", "dim")
         if d is None:
             t.append_text(self._waiting())
