@@ -1,6 +1,6 @@
 """A trade between two real ``ankh`` programs at a networked table, in
 real 80×24 terminals (tmux): the host composes the offer once in the
-composer (``GIVE_KINDS`` kinds for one), the guest opens theirs (``t``) and sees
+composer (two kinds on one side), the guest opens theirs (``t``) and sees
 it with what it would leave them, accepts, the host deals, and both
 screens tell the same trade."""
 from __future__ import annotations
@@ -16,7 +16,6 @@ from .test_tmux_lan import GAME, open_guild_table
 
 KINDS = ("brick", "lumber", "wool", "grain", "ore", "parchments")
 PHASE_C = "Trade, build, or end your turn."
-GIVE_KINDS = 2      # kinds given in the offer
 
 
 def deciding(term: Terminal) -> bool:
@@ -47,11 +46,16 @@ def one(kind: str) -> str:
     return "parchment" if kind == "parchments" else kind
 
 
-def composition(rows, kinds: int) -> tuple[list[str], str] | None:
-    """``kinds`` kinds you hold to give, one of each, for one card of another the partner holds."""
-    give = [k for k in KINDS if rows[k]["hold"] >= 1][:kinds]
-    want = [k for k in KINDS if rows[k]["theirs"] >= 1 and k not in give]
-    return (give, want[0]) if len(give) == kinds and want else None
+def composition(rows) -> tuple[list[str], list[str]] | None:
+    """Cards of two kinds on one side: two kinds you hold, one of each, for one
+    card of a third the partner holds; or one card of yours for one of each of
+    two kinds the partner holds."""
+    mine = [k for k in KINDS if rows[k]["hold"] >= 1]
+    for give in (mine[:2], mine[:1]):
+        want = [k for k in KINDS if rows[k]["theirs"] >= 1 and k not in give][:3 - len(give)]
+        if give and len(give) + len(want) == 3:
+            return give, want
+    return None
 
 
 def trade_line(term: Terminal) -> str:
@@ -90,7 +94,7 @@ def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_pat
                 if term is host and PHASE_C in term.screen():
                     host.keys("t", "p", "p")              # the composer, the guest as partner (the bot is yellow)
                     rows = grid(host.wait_for("You hold", "Partner (p): green"))
-                    offered = composition(rows, GIVE_KINDS)
+                    offered = composition(rows)
                     if offered is None:
                         host.keys("Escape")               # nothing to offer yet: end the turn
                         time.sleep(0.3)
@@ -101,19 +105,20 @@ def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_pat
 
         give, want = offered
         row = current_row(host.screen())
-        for kind, key in [(k, "Left") for k in give] + [(want, "Right")]:
+        for kind, key in [(k, "Left") for k in give] + [(k, "Right") for k in want]:
             target = KINDS.index(kind)
             host.keys(*["Down"] * ((target - row) % len(KINDS)), key)
             row = target
         cards = " + ".join(f"1 {one(k)}" for k in give)
-        sentence = f"{cards} for 1 {one(want)} to green"
+        asked = " + ".join(f"1 {one(k)}" for k in want)
+        sentence = f"{cards} for {asked} to green"
         host.wait_for(sentence)
         host.keys("Enter")                                # sent, once
         guest.wait_for("t: the offer in the trade composer", timeout=30)
         time.sleep(0.6)
         guest.keys("t")
         screen = guest.wait_for("Offers made to you", "leaves you")    # the offer, and what it would leave
-        assert f"gives {cards} for your 1 {one(want)}" in screen, screen
+        assert f"gives {cards} for your {asked}" in screen, screen
         time.sleep(0.6)
         guest.keys("a")                                   # accept
         host.wait_for("Offers made to you", "1–9 deal", timeout=30)
@@ -122,7 +127,7 @@ def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_pat
         lines = {trade_line(t) for t in terms}
         assert len(lines) == 1, lines                     # the same trade on both screens
         line = next(iter(lines))
-        assert all(one(k) in line for k in give) and one(want) in line, line
+        assert all(one(k) in line for k in give + want), line
         # what each holds after it, the same on both screens (each sees the other's public counts)
         mine, theirs = grid(host.screen()), grid(guest.screen())
         assert {k: r["hold"] for k, r in mine.items()} == {k: r["theirs"] for k, r in theirs.items()}
