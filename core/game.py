@@ -193,8 +193,12 @@ class LegalMoves(frozenset):
         return moves
 
     def __contains__(self, option: object) -> bool:
-        return frozenset.__contains__(self, option) or (
-            self.space is not None and bool(self.space.allows(option)))
+        try:
+            if frozenset.__contains__(self, option):
+                return True
+        except TypeError:       # not even hashable: no move
+            return False
+        return self.space is not None and bool(self.space.allows(option))
 
 
 def allows(decision: Decision, option: tuple) -> bool:

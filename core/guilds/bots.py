@@ -48,8 +48,10 @@ class HeuristicBot:
     name = "heuristic"
     space: OfferSpace | None = None
 
-    #: Whether it trades with players (False: a bot that only uses the bank).
+    #: Whether it trades with players (False: a bot that only uses the bank),
+    #: and whether it makes offers itself (False: it only answers them).
     trades = True
+    proposes = True
 
     def __init__(self, rng):
         self.rng = rng
@@ -231,7 +233,7 @@ class HeuristicBot:
             if spare:
                 return self.best(spare, lambda o: (need[o[2]], s.hand(p)[o[1]]))
         space = self.space
-        if space is not None and self.trades:
+        if space is not None and self.trades and self.proposes:
             offer = self.propose(s, p, space)
             if offer is not None:
                 return offer
@@ -288,24 +290,56 @@ class HeuristicBot:
             give[PARCHMENT] = min(s.parch[p] - 1, 2 * left)
         return give
 
-    def propose(self, s, p, space):
-        """An offer towards this seat's next build: every missing card (a few
-        at most) for as many spare ones, then, at a second try, one card for two."""
+    def offers(self, s, p, space):
+        """Offers towards this seat's next build, best first: every missing
+        card (three at most) for as many spare ones, then one missing card
+        for one spare, then for two."""
         need = self.needs(s, p)
-        if not sum(need) or s.offers >= 2:
+        if not sum(need) or s.offers >= 2 or all(self.near_win(s, q) for q in space.seats):
+            return []
+        r = max(range(5), key=lambda k: need[k])
+        one = [0] * 6
+        one[r] = 1
+        tries = [(one, 1), (one, 2)]
+        if 1 < sum(need) <= 3:
+            tries.insert(0, (need + [0], sum(need)))
+        out = []
+        for want, n in tries:
+            give = self.spare_cards(s, p, n, want)
+            opt = offer_option(give, want, TO_ALL)
+            if any(give) and opt not in out and self.trade_gain(s, p, want, give) > 0 and space.allows(opt):
+                out.append(opt)
+        return out
+
+    def propose(self, s, p, space):
+        """The offer this seat makes now, if any (a first one, then a cheaper one)."""
+        offers = self.offers(s, p, space)
+        return offers[min(s.offers, len(offers) - 1)] if offers else None
+
+    def counter(self, s, q, space):
+        """What this seat would take instead of an offer: the cards it misses
+        that the offerer may hold, for as many spare ones; None if nothing."""
+        need = self.needs(s, q)
+        other = space.other
+        ask = [min(need[r], other[r]) for r in range(5)] + [0]
+        if not any(ask):
             return None
-        if all(self.near_win(s, q) for q in space.seats):
+        offer = self.spare_cards(s, q, sum(ask), ask)
+        if not any(offer) or self.trade_gain(s, q, ask, offer) <= 0.1:
             return None
-        want = need + [0]
-        if s.offers == 1 or sum(want) > 3:
-            r = max(range(5), key=lambda k: need[k])
-            want = [0] * 6
-            want[r] = 1
-        give = self.spare_cards(s, p, sum(want) * (1 + s.offers), want)
-        if not any(give) or self.trade_gain(s, p, want, give) <= 0:
-            return None
-        opt = offer_option(give, want, TO_ALL)
+        opt = counter_option(offer, ask)
         return opt if space.allows(opt) else None
+
+    def trades_to_try(self, s, d):
+        """The offers or counter worth weighing at decision ``d`` (a search
+        weighs them beside the listed options)."""
+        space = space_of(d)
+        if not isinstance(space, OfferSpace) or not self.trades:
+            return []
+        if space.verb == "offer":
+            return self.offers(s, d.seat, space) if self.proposes else []
+        c = self.counter(s, d.seat, space)
+        return [] if c is None else [c]
 
     def k_answer(self, s, q, opts):
         p, give, want = s.trade[0], s.trade[1], s.trade[2]
@@ -318,16 +352,7 @@ class HeuristicBot:
         if space is None:
             return ("decline",)
         # a counter: what this seat would take instead
-        need = self.needs(s, q)
-        other = space.other
-        ask = [min(need[r], other[r]) for r in range(5)] + [0]
-        if not any(ask):
-            return ("decline",)
-        offer = self.spare_cards(s, q, sum(ask), ask)
-        if not any(offer) or self.trade_gain(s, q, ask, offer) <= 0.1:
-            return ("decline",)
-        opt = counter_option(offer, ask)
-        return opt if space.allows(opt) else ("decline",)
+        return self.counter(s, q, space) or ("decline",)
 
     def k_deal(self, s, p, opts):
         best, value = ("cancel",), 0.0
@@ -339,3 +364,16 @@ class HeuristicBot:
                 best, value = ("deal", q), gain
         return best
 
+
+
+class BankOnlyBot(HeuristicBot):
+    """The heuristic bot that never trades with players (it makes no offer,
+    declines every one, uses the bank alone): the yardstick for trading."""
+    name = "bank-only"
+    trades = False
+
+
+class AnsweringBot(HeuristicBot):
+    """The heuristic bot that makes no offer but answers offers as it does."""
+    name = "answering"
+    proposes = False

@@ -28,6 +28,7 @@ VERBS: dict[str, tuple[str, tuple[str, ...]]] = {
     "deal": ("deal", ("s",)),
     # an offer and a counter name cards of several kinds: written by format_offer
     "offer": ("offer", ()), "counter": ("counter", ()),
+    "show-hidden": ("show hidden", ()),     # hidden cards by handle: show hidden #3 #7
 }
 # arguments stored in another order than written: (verb) -> permutation of the stored args
 _ORDER: dict[str, tuple[int, ...]] = {}
@@ -66,7 +67,7 @@ def parse_cards(words: list[str]) -> tuple[int, ...]:
         raise MalformedAction(f"cards are written as counts and kinds: {' '.join(words)!r}")
     for i in range(0, len(words), 2):
         n, kind = words[i], words[i + 1]
-        if not n.isdigit() or kind not in KINDS or counts[KINDS.index(kind)]:
+        if not n.isdigit() or n[0] == "0" or kind not in KINDS or counts[KINDS.index(kind)]:
             raise MalformedAction(f"cards are written as counts and kinds: {' '.join(words)!r}")
         counts[KINDS.index(kind)] = int(n)
     return tuple(counts)
@@ -99,6 +100,8 @@ def format_option(state, option: tuple) -> str:
     verb, *args = option
     if verb == "offer" or verb == "counter":
         return format_offer(option)
+    if verb == "show-hidden":
+        return " ".join(["show hidden"] + [f"#{h}" for h in args])
     entry = VERBS.get(verb)
     if entry is None:
         raise MalformedAction(f"unknown verb {verb!r}")

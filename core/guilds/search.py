@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from ..game import DealCard, Decision, PickRandom, Reveal, RollDie, RulesError, ShowCards, StealRandom
+from ..game import DealCard, Decision, forced, PickRandom, Reveal, RollDie, RulesError, ShowCards, StealRandom
 from .board import (
     ALCHEMISTS, BEGGARS, COST_FOUNDATION, COST_HOUSE, COST_VILLA, DEV_IDS, D_KIND, D_RESOURCE,
     FOUNDATIONS, HOUSES, NUM_VERTICES, PALACE, TARGET_VP, TOKENS, TRACK, TRACK_BIT, UNIVERSITY,
@@ -40,6 +40,7 @@ from .bots import PIPS, HeuristicBot
 from .state import CAPTAIN, HOUSE, NO_RANK, VILLA, State
 
 WIDTH = 5
+TRADES = 2            # trade offers or counters weighed besides the listed options
 MAX_STEPS = 4000
 CONFIDENCE = 1.0
 HORIZON = 1           # rollouts stop when the seat's turn has come round this often
@@ -59,10 +60,10 @@ def determinize(s: State, seat: int, rng) -> State:
     # in their seat's hand: the seat was seen to hold them
     held = [[0] * 6 for _ in range(w.players)]
     if w.trade is not None:
-        p, gk, gn = w.trade[:3]
-        held[p][gk] = gn
-        for q, k, n in w.trade[6]:
-            held[q][k] = max(held[q][k], n)
+        p, give = w.trade[0], w.trade[1]
+        held[p] = list(give)
+        for q, gives, _ in w.trade[4]:
+            held[q] = [max(a, b) for a, b in zip(held[q], gives)]
     for q in range(w.players):
         have = w.res[q * 5:q * 5 + 5]
         unseen = []
@@ -207,7 +208,7 @@ class SearchBot:
 
     def choose(self, state: State, decision: Decision) -> tuple:
         opts = decision.options
-        if len(opts) == 1:
+        if forced(decision):
             return opts[0]
         if opts[-1][0] == "win":
             return opts[-1]
@@ -236,14 +237,16 @@ class SearchBot:
         """The heuristic's choice first, then the options that look best one
         step ahead in one sampled world."""
         fav = self.heuristic.choose(s, d)
+        # trades too many to list: the few the heuristic would make, weighed by the search
+        trades = [o for o in self.heuristic.trades_to_try(s, d) if o != fav][:TRADES]
         rest = [o for o in d.options if o != fav]
         if len(rest) < WIDTH:
-            return [fav] + rest
+            return [fav] + trades + rest
         world = determinize(s, d.seat, self.rng)
         fate = self.rng.random()
         score = {o: self.glance(world, d.seat, o, fate) for o in rest}
         rest.sort(key=lambda o: -score[o])
-        return [fav] + rest[:WIDTH - 1]
+        return [fav] + trades + rest[:WIDTH - 1 - len(trades)]
 
     def glance(self, world: State, seat: int, option: tuple, seed: float) -> float:
         """The position right after ``option`` (chance drawn), for ``seat``."""

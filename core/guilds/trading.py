@@ -8,10 +8,12 @@ the exchange follows once both seats' hidden cards are settled.  At most
 """
 from __future__ import annotations
 
-from ..game import COLOURS, IllegalAction
+from itertools import combinations
+
+from ..game import COLOURS, IllegalAction, Reveal, fast_new
 from .board import KINDS, PARCHMENT, RESOURCES
 from .state import State
-from .pieces import settle, t_settle
+from .pieces import covers, settle
 from .offers import NONE6, TO_ALL, OfferSpace, cards_of, offer_terms, terms_problem
 
 
@@ -111,7 +113,10 @@ def t_trade_choose(s: State) -> None:
     if not deals:
         s.trade = None
         return
-    opts: list[tuple] = [("deal", d[0]) for d in deals]
+    have = holdings(s, p)
+    # (what it cannot pay is no deal: its own rules know its cards)
+    opts: list[tuple] = [("deal", d[0]) for d in deals
+                         if all([have[k] >= d[2][k] for k in range(6)])]
     opts.append(O_CANCEL)
     s.ask(p, "deal", opts, "trade with whom?", r_trade_choose, p)
 
@@ -129,8 +134,63 @@ def r_trade_choose(s: State, opt, p: int) -> None:
             qgives, qwants = d[1], d[2]
     s.trade = None
     s.push(t_trade_exec, p, q, qwants, qgives)
-    s.push(t_settle, q, resource_cost(qgives))
-    settle(s, p, resource_cost(qwants))
+    s.push(t_show_spent, q, resource_cost(qgives))
+    t_show_spent(s, p, resource_cost(qwants))
+
+
+# --- the hidden cards a side pays with: shown one by one, only those spent ----------------
+
+MAX_SHOWN = 7           # handles a move can name (a move is at most eight words)
+
+
+def t_show_spent(s: State, p: int, cost: tuple) -> None:
+    """Before ``p`` pays ``cost`` in a trade: where its face-up cards fall
+    short, it shows just the hidden cards it spends (each with its proof at a
+    networked table), not its whole hidden hand.  It chooses them: its own
+    rules know its hidden cards and offer the one choice that pays; any other
+    seat's rules allow any choice of as many (so every seat but the payer
+    judges the move alike), and a choice that does not pay is refused, naming
+    ``p``, when the cards are shown."""
+    hid = s.hid[p]
+    if not hid or covers(s, p, cost):
+        return
+    b = p * 5
+    short = [max(0, cost[r] - s.res[b + r]) for r in range(5)]
+    k = short[0] + short[1] + short[2] + short[3] + short[4]
+    if k >= len(hid) or k > MAX_SHOWN:
+        settle(s, p, cost)
+        return
+    kinds = [s.rcard.get(h) for h in hid]
+    opts: list[tuple] = []
+    if None not in kinds:
+        pick: list[int] = []
+        for r in range(5):
+            n = short[r]
+            for h, c in zip(hid, kinds):
+                if n and c == r:
+                    pick.append(h)
+                    n -= 1
+        if len(pick) < k:           # it cannot pay: its whole hand shows it
+            settle(s, p, cost)
+            return
+        opts.append(("show-hidden",) + tuple(sorted(pick)))
+    else:
+        opts = [("show-hidden",) + c for c in combinations(hid, k)]
+    s.ask(p, "show-hidden", opts, "show the hidden cards you pay with", r_show_spent, p)
+
+
+def r_show_spent(s: State, opt, p: int) -> None:
+    shown = tuple(opt[1:])
+    s.request(fast_new(Reveal, ("res", shown)), r_shown_spent, p, shown)
+
+
+def r_shown_spent(s: State, ids, p: int, shown: tuple) -> None:
+    b = p * 5
+    for h, c in zip(shown, ids):
+        s.res[b + c] += 1
+        del s.rcard[h]
+        s.rfrom.pop(h, None)
+    s.hid[p] = tuple([h for h in s.hid[p] if h not in shown])
 
 
 def resource_cost(counts) -> tuple[int, ...]:

@@ -315,7 +315,7 @@ class State:
     # --- helpers used by the rules -----------------------------------------------------
 
     def ask(self, seat: int, kind: str, options, prompt: str, fn: Callable, *args) -> None:
-        self.pending = fast_new(Decision, (seat, kind, tuple(options), prompt))
+        self.pending = fast_new(Decision, (seat, kind, tuple(options), prompt, None))
         self.resume = (fn, args)
 
     def request(self, req, fn: Callable, *args) -> None:

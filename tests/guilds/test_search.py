@@ -97,7 +97,8 @@ def test_a_world_leaves_the_cards_a_pending_trade_was_seen_to_hold():
     s = midgame(3)
     s.res = [0, 0, 0, 0, 0, 4, 0, 2, 4, 0, 1, 0, 1, 0, 2, 0, 2, 2, 4, 3]
     s.hid, s.rcard = [(1, 2, 3), (), (), ()], {1: 1, 2: 0, 3: 4}
-    s.trade = (2, 4, 1, 1, 1, (3, 0, 1), ((0, 1, 1),))
+    # green offers an ore for a lumber; red accepted (it gives a lumber, gets an ore)
+    s.trade = (2, (0, 0, 0, 0, 1, 0), (0, 1, 0, 0, 0, 0), (3, 0, 1), ((0, (0, 1, 0, 0, 0, 0), (0, 0, 0, 0, 1, 0)),))
     v = view_for(s, 1)
     assert all(v.rcard.get(h) is None for h in (1, 2, 3))
     for seed in range(30):

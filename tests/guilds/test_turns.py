@@ -1,7 +1,10 @@
 """A turn's rules (§4.4-4.13, §5): each with a position and its expected result."""
-from ankh.core.game import Reveal, StealRandom
+import pytest
+
+from ankh.core.game import IllegalAction, Reveal, StealRandom
 from ankh.core.guilds.board import SPOT_INDEX, TRACK_BIT
 from ankh.core.guilds.game import GAME
+from ankh.core.guilds.trading import MAX_OFFERS
 from ankh.core.guilds.views import view_for
 
 from .helpers import BR, GR, LU, OR, WO, game, gp, hand, opts, piece, play
@@ -134,11 +137,8 @@ def test_steal_hides_the_card_from_the_other_seats():
     # green's engine only knows an upper bound of red's hand
     assert view_for(s, 2).hand(0) == [2, 2, 1, 1, 1]
     # spending makes the engine reveal the hidden card first
-    play(g, "trade")
-    g.choose_text("give 1 brick")
-    assert isinstance(s.pending, Reveal) is False
-    g.choose_text("want 1 wool")
-    g.choose_text("to yellow")
+    g.choose_text("offer 1 brick for 1 wool to yellow")
+    assert isinstance(s.pending, Reveal) is False     # an offer spends nothing yet
     g.advance()
     assert s.pending.kind == "answer"
 
@@ -326,17 +326,13 @@ def test_vetinari_tokens_win_when_shown():
 def test_r30_trade_offer_accept_and_deal():
     g = game(P3 + "houses red: V09\nhand red: 2 brick\nhand yellow: 1 ore\nhand green: 1 ore\n"
              "parchments green: 2\nrolls: 6+6")
-    play(g, "trade")
-    assert "give 1 brick" in opts(g) and "give 1 parchment" not in opts(g)
-    play(g, "give 1 brick")
-    assert "want 1 brick" not in opts(g)                 # no like-for-like
-    play(g, "want 1 ore", "to all")
+    play(g, "offer 1 brick for 1 ore to all")
     assert g.state.pending.seat == 1
     play(g, "accept")
-    assert g.state.pending.seat == 2 and "counter 2 parchment" in opts(g)
-    play(g, "counter 2 parchment")
-    assert opts(g) == ["deal yellow 1 ore", "deal green 2 parchment", "cancel"]
-    play(g, "deal green 2 parchment")
+    assert g.state.pending.seat == 2 and "accept" in opts(g)
+    play(g, "counter 2 parchment for 1 brick")
+    assert opts(g) == ["deal yellow", "deal green", "cancel"]
+    play(g, "deal green")
     s = g.state
     assert hand(g, 0)[BR] == 1 and hand(g, 2)[BR] == 1 and s.parch[0] == 2 and s.parch[2] == 0
     assert hand(g, 1)[OR] == 1
@@ -345,7 +341,7 @@ def test_r30_trade_offer_accept_and_deal():
 def test_a_copy_that_answers_an_offer_leaves_the_game_s_offer_alone():
     # bots explore copies of the state: an answer in a copy is not an answer in the game
     g = game(P3 + "houses red: V09\nhand red: 2 brick\nhand yellow: 1 ore\nhand green: 1 ore\nrolls: 6+6")
-    play(g, "trade", "give 1 brick", "want 1 ore", "to all")
+    play(g, "offer 1 brick for 1 ore to all")
     for _ in range(3):
         explored = g.state.copy().simulate()
         explored.choose(("accept",))
@@ -360,22 +356,26 @@ def test_a_copy_taken_during_an_offer_keeps_its_own_answers():
     given in the other."""
     g = game(P3 + "houses red: V09\nhand red: 2 brick\nhand yellow: 1 ore\nhand green: 1 ore\n"
              "rolls: 6+6")
-    play(g, "trade", "give 1 brick", "want 1 ore", "to all")
+    play(g, "offer 1 brick for 1 ore to all")
     s = g.state
     c = s.copy()
     s.choose(("accept",))
     s.choose(("decline",))
     c.choose(("decline",))
     c.choose(("accept",))
-    assert [GAME.format_option(s, o) for o in s.pending.options] == ["deal yellow 1 ore", "cancel"]
-    assert [GAME.format_option(c, o) for o in c.pending.options] == ["deal green 1 ore", "cancel"]
+    assert [GAME.format_option(s, o) for o in s.pending.options] == ["deal yellow", "cancel"]
+    assert [GAME.format_option(c, o) for o in c.pending.options] == ["deal green", "cancel"]
 
 
 def test_trade_offers_are_limited_per_turn():
-    g = game(P3 + "houses red: V09\nhand red: 5 brick\nrolls: 6+6")
-    for _ in range(3):
-        play(g, "trade", "cancel")
-    assert "trade" not in opts(g)
+    g = game(P3 + "houses red: V09\nhand red: 5 brick\nhand yellow: 3 ore\nrolls: 6+6")
+    for _ in range(MAX_OFFERS):
+        assert g.state.pending.space.left > 0
+        play(g, "offer 1 brick for 1 ore to yellow", "decline")
+    assert g.state.pending.kind == "action" and g.state.pending.space is None
+    with pytest.raises(IllegalAction, match="not legal"):
+        g.choose_text("offer 1 brick for 1 ore to yellow")
+
 
 
 def test_r31_guard_and_dice_setting_before_the_same_roll_in_either_order():
