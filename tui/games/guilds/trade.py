@@ -226,7 +226,9 @@ class Composer(Localised, ModalScreen):
             grid.add_row(*row, style="reverse" if here else None)
         self.query_one("#c-grid", Static).update(grid)
         self.query_one("#c-line", Static).update(self._line(view))
-        self.query_one("#c-answers", Static).update(self._news(view))
+        news = self._news(view)
+        self.query_one("#c-answers", Static).update(news)
+        self.query_one("#c-news").display = bool(news.plain)
         self.query_one("#c-keys", Static).update(Text(self._keys(self.decision()), "dim"))
         self.call_after_refresh(self._news_end)
         self.refresh_bindings()
@@ -335,8 +337,17 @@ class Composer(Localised, ModalScreen):
         n = max(-give, min(get, n + delta * step))
         if n == self.delta[k]:
             self.app.bell()
+            self.notify(self._limit_words(k, delta), timeout=3)
         self.delta[k] = n
         self._draw()
+
+    def _limit_words(self, k: int, delta: int) -> str:
+        """Why the count of kind ``k`` goes no further that way."""
+        if delta < 0:
+            return _("You hold no more {kind} to give.").format(kind=kind_name(k, 2))
+        if self.partner == BANK:
+            return _("The bank has no more {kind}.").format(kind=kind_name(k, 2))
+        return _("Nobody you ask holds more {kind}.").format(kind=kind_name(k, 2))
 
     def action_clear(self) -> None:
         self.delta = [0] * KINDS
