@@ -281,3 +281,4 @@ async def test_a_multi_kind_offer_to_the_bots_their_answers_and_a_deal():
         assert session.game.state.hand(0) == [5, 1, 1, 0, 0]
         assert session.game.state.hand(2) == [0, 0, 0, 2, 1]
         assert "red gives 2 grain to G green for 1 lumber." in screen_text(app)
+        assert not any(composer(app).delta)                              # the counts start afresh

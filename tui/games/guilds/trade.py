@@ -81,6 +81,7 @@ class Composer(Localised, ModalScreen):
         self.sent: tuple | None = None  # the choice sent, until the game's next decision
         self.plan: list[tuple] = []     # choices still to send, each when the game asks for it
         self._opened = len(game.session.log)   # the trades told are those since
+        self._seen = self._opened
         self._decision = None
         self._preset = None             # the offer a counter was first filled from
 
@@ -130,6 +131,10 @@ class Composer(Localised, ModalScreen):
         key = (d, len(self.session.log))
         if key != self._decision:        # the game moved on: the choice sent was taken
             self.sent = None
+            log = self.session.log
+            if any(e.seat == self.owner and e.kind in ("trade", "bank") for e in log[self._seen:]):
+                self.delta = [0] * KINDS     # your trade is done: the counts start afresh
+            self._seen = len(log)
             self._decision = key
             self._preset_counter(d)
             if self.plan and d is not None:
