@@ -60,6 +60,25 @@ def verdict(screen: str) -> str:
     return " ".join(line.strip("▌█ ").split())
 
 
+def open_guild_table(host: Terminal) -> str:
+    """The host opens a table of the guild game from the title screen, a bot in
+    the third seat; its port."""
+    host.wait_for("Host a table on the network")
+    host.keys("o")
+    host.wait_for("Open a table on the network", "Game ", "Seats")
+    host.keys("Up")                                   # up to the Game field
+    time.sleep(0.2)
+    host.keys("Right")
+    host.wait_for(GAME, "Seats          3")            # the variant seats three or four
+    host.keys("Down", "Down")
+    time.sleep(0.2)
+    host.keys("Right")                                # a bot in the third seat
+    host.wait_for("Bots         ◀ 1")
+    host.keys("Enter")
+    screen = host.wait_for("Address: 127.0.0.1:", "Announced on the LAN", f"The table  ·  {GAME}")
+    return re.search(r"Address: 127\.0\.0\.1:(\d+)", screen).group(1)
+
+
 # On its own (scripts/test): it follows the programs it started by PID, and the guest picks its
 # row of the list of tables by keys, which a table opened or closed beside it would move.
 @pytest.mark.serial
@@ -69,20 +88,7 @@ def test_two_terminals_play_the_guild_game_watched_and_a_killed_guest_comes_back
     guest = ankh_in_tmux(tmp_path / "b", tmp_path / "b.status")
     terms = [host, guest]
     try:
-        host.wait_for("Host a table on the network")
-        host.keys("o")
-        host.wait_for("Open a table on the network", "Game ", "Seats")
-        host.keys("Up")                                   # up to the Game field
-        time.sleep(0.2)
-        host.keys("Right")
-        host.wait_for(GAME, "Seats          3")            # the variant seats three or four
-        host.keys("Down", "Down")
-        time.sleep(0.2)
-        host.keys("Right")                                # a bot in the third seat
-        host.wait_for("Bots         ◀ 1")
-        host.keys("Enter")
-        screen = host.wait_for("Address: 127.0.0.1:", "Announced on the LAN", f"The table  ·  {GAME}")
-        port = re.search(r"Address: 127\.0\.0\.1:(\d+)", screen).group(1)
+        port = open_guild_table(host)
 
         guest.wait_for("Join a table on the network")
         guest.keys("j")

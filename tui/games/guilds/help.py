@@ -21,7 +21,9 @@ Deciding (the prompt at the bottom)
   0 … 43     where the options are sites: type the site's number (reversed
              on the map; two digits for 10 and up), then Enter
   Backspace  take back a digit typed
-  t          offer a trade: what you give, what you ask for, to whom
+  t          the trade composer: ↑↓ kind, ← give, → ask for, p partner
+             (everybody, a seat, the bank), Enter send; an offer made to
+             you: a accept, d decline, Enter counter, 1 … 9 deal
   u          take back your last choice (it says why when it cannot)
   space      while the bots play: skip ahead to your next decision
 

@@ -9,21 +9,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ankh.core.game import Decision, allows, space_of
-from ankh.core.guilds.offers import TO_ALL, OfferSpace, offer_option
+from ankh.core.game import Decision
 from ankh.tui.i18n import _, Localised, NP_
 from ankh.tui.screens.play import PlayScreen
-from ankh.tui.seats import _assemble, colour, seat_tag
+from ankh.tui.seats import _assemble, seat_tag
 from ankh.tui.widgets.choices import Choices
-from ankh.tui.widgets.stepper import Stepper
 
-from . import board, panels
+from . import board, panels, trade
 from .panels import DECIDED
-from .text import amount, describe, kind_name, offer_text, option_text, option_vertex, prompt_text
+from .text import describe, offer_text, option_text, option_vertex, prompt_text
 
 WIDE = (120, 34)
 WIN = ("win",)   # the option that shows the Vetinari tokens making 12 VP
@@ -215,6 +213,7 @@ class GameScreen(PlayScreen):
             self._tell_chat()
             self._tell_notices()
             self._show_prompt(view, d)
+            trade.follow(self)      # the trade composer, if open
         self.call_after_refresh(self._scroll_news)
 
     def _scroll_news(self) -> None:
@@ -288,8 +287,8 @@ class GameScreen(PlayScreen):
                 head.append("\n" + _("Type a site's number (reversed on the map), then Enter."), "dim")
                 if self.typed:
                     head.append("  " + _("Site: {n}").format(n=self.typed), "bold reverse")
-            if can_offer(d):
-                head.append("\n" + _("t: offer a trade to the other players"), "dim")
+            if trade.hint(d):
+                head.append("\n" + trade.hint(d), "dim")
         if view.trade is not None and (d is None or d.kind != "answer"):   # the answers so far
             head.append("\n")
             head.append_text(self._answers(view))
@@ -434,28 +433,11 @@ class GameScreen(PlayScreen):
             self.show()
 
     def action_trade(self) -> None:
-        d = self.decision()
-        if d is None or not can_offer(d):
+        """The trade composer: an offer, a bank trade, or your answer to an offer."""
+        if not trade.can_open(self):
             self.notify(_("You can offer a trade on your turn, after rolling."), timeout=3)
             return
-        view = self.view
-        me = self.session.viewer
-        have = view.hand(me) + [view.parch[me]]
-        self.app.push_screen(TradeDialog(have, [q for q in range(view.players) if q != me]), self._offer)
-
-    def _offer(self, offer) -> None:
-        """Make the offer composed in the dialog: trade, give, want, to whom."""
-        if offer is None:
-            return
-        gk, gn, wk, wn, to = offer
-        give, want = [0] * 6, [0] * 6
-        give[gk], want[wk] = gn, wn
-        option = offer_option(give, want, TO_ALL if to is None else to)   # the whole offer: one move
-        d = self.decision()
-        if d is None or not allows(d, option):
-            self.notify(_("That offer cannot be made now."), severity="warning", timeout=4)
-            return
-        self._answer(option)
+        trade.open_composer(self)
 
     # --- looking around ----------------------------------------------------------------------------
 
@@ -495,8 +477,7 @@ class GameScreen(PlayScreen):
         if action in ("results", "title"):
             return self.session.over
         if action == "trade":
-            d = self.decision()
-            return d is not None and can_offer(d)
+            return trade.can_open(self)
         return super().check_action(action, parameters)
 
     def commands(self):
@@ -512,79 +493,6 @@ class GameScreen(PlayScreen):
 def _colour_en(seat: int) -> str:
     from ankh.core.game import COLOURS
     return COLOURS[seat]
-
-
-class TradeDialog(Localised, ModalScreen):
-    """Compose an offer: what you give, what you ask for, to whom."""
-
-    DEFAULT_CSS = """
-    TradeDialog { align: center middle; }
-    TradeDialog #trade { width: 64; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
-    TradeDialog #trade-summary { margin: 1 0; height: auto; }
-    """
-    BINDINGS = [
-        Binding("enter", "offer", NP_("key", "Offer"), key_display="⏎"),
-        Binding("escape", "cancel", NP_("key", "Back")),
-        Binding("up", "app.focus_previous", NP_("key", "Field"), key_display="↑↓"),
-        Binding("down", "app.focus_next", show=False),
-    ]
-
-    def __init__(self, have: list[int], others: list[int]) -> None:
-        super().__init__()
-        self.have = have
-        self.others = others
-
-    def compose(self) -> ComposeResult:
-        kinds = [(kind_name(k), k) for k in range(6)]
-        first = next((k for k in range(6) if self.have[k]), 0)
-        with Vertical(id="trade"):
-            yield Static(Text(_("Offer a trade"), style="bold"))
-            yield Stepper(_("You give"), [("1", 1), ("2", 2)], 0, id="gn")
-            yield Stepper(_("of"), kinds, first, id="gk")
-            yield Stepper(_("You ask for"), [("1", 1), ("2", 2)], 0, id="wn")
-            yield Stepper(_("of"), kinds, (first + 1) % 6, id="wk")
-            yield Stepper(_("To"), [(_("everybody"), None)] + [(colour(q), q) for q in self.others], 0, id="to")
-            yield Static(id="trade-summary")
-            yield Static(Text(_("↑↓ field   ←→ change   Enter offer   Esc back"), style="dim"))
-        yield Footer(compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#gn", Stepper).focus()
-        self._summarise()
-
-    def offer(self):
-        v = {s.id: s.value for s in self.query(Stepper)}
-        return v["gk"], v["gn"], v["wk"], v["wn"], v["to"]
-
-    def problem(self) -> str | None:
-        gk, gn, wk, wn, _to = self.offer()
-        if gk == wk:
-            return _("Give and ask for different kinds.")
-        if self.have[gk] < gn:
-            return _("You hold only {n} {what}.").format(n=self.have[gk], what=kind_name(gk, self.have[gk]))
-        return None
-
-    @on(Stepper.Changed)
-    def _summarise(self, _event=None) -> None:
-        gk, gn, wk, wn, to = self.offer()
-        why = self.problem()
-        if why:
-            t = Text(why, style="bold red")
-        else:
-            who = _("everybody") if to is None else colour(to)
-            t = Text(_("You offer {give} for {get} to {who}.").format(give=amount(gn, gk), get=amount(wn, wk),
-                                                                     who=who), style="bold")
-        self.query_one("#trade-summary", Static).update(t)
-
-    def action_offer(self) -> None:
-        why = self.problem()
-        if why:
-            self.notify(why, severity="warning", timeout=3)
-            return
-        self.dismiss(self.offer())
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 def verdict(view) -> Text:
@@ -619,9 +527,3 @@ class EndScreen(Localised, Screen):
 
     def action_title(self) -> None:
         self.app.action_to_title()
-
-
-def can_offer(d: Decision) -> bool:
-    """Whether the decision lets its seat offer a trade (phase C, offers left)."""
-    space = space_of(d)
-    return isinstance(space, OfferSpace) and space.verb == "offer"

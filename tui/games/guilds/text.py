@@ -68,6 +68,18 @@ def amount(n: int, k: int) -> str:
     return f"{n} {kind_name(k, n)}"
 
 
+def cards_words(counts) -> str:
+    """Cards of several kinds (six counts): ``2 brick + 1 wool`` (none: ``nothing``)."""
+    parts = [amount(n, k) for k, n in enumerate(counts) if n]
+    return " + ".join(parts) if parts else _("nothing")
+
+
+def _cards(text: str) -> str:
+    """A move's cards (``"2b1w"``) in words."""
+    from ankh.core.guilds.offers import cards_of
+    return cards_words(cards_of(text))
+
+
 def district_name(did: str) -> str:
     return _(DISTRICT_WORDS[did])
 
@@ -224,8 +236,15 @@ def _option_words(state, option: tuple) -> str:
         return _("Accept")
     if verb == "decline":
         return _("Decline")
+    if verb == "offer":
+        who = _("everybody") if a[2] < 0 else colour(a[2])
+        return _("Offer {give} for {get} to {who}").format(give=_cards(a[0]), get=_cards(a[1]), who=who)
+    if verb == "counter" and isinstance(a[0], str):
+        return _("Counter: give {give} for {get}").format(give=_cards(a[0]), get=_cards(a[1]))
     if verb == "counter":
         return _("Counter: give {what} instead").format(what=amount(a[1], a[0]))
+    if verb == "deal" and len(a) == 1:
+        return _("Trade with {colour}").format(colour=colour(a[0]))
     if verb == "deal":
         return _("Trade with {colour} for {what}").format(colour=colour(a[0]), what=amount(a[2], a[1]))
     return " ".join(map(str, option))
@@ -238,21 +257,11 @@ def option_vertex(option: tuple) -> int | None:
     return None
 
 
-def cards_amount(counts) -> str:
-    """Cards of several kinds (six counts by kind), in words."""
-    return ", ".join(amount(n, k) for k, n in enumerate(counts) if n)
-
-
-def view_trade_answers(view) -> tuple:
-    trade = getattr(view, "trade", None)
-    return () if trade is None else trade[4]
-
-
 def offer_text(trade) -> str:
-    """The trade on the table (``state.trade``), in words."""
-    p, give, want, _asked, _answers = trade
-    return _("{colour} offers {give} for {get}").format(colour=colour(p), give=cards_amount(give),
-                                                         get=cards_amount(want))
+    """The trade on the table (``state.trade``: offerer, give, want, asked, answers), in words."""
+    p, give, want = trade[:3]
+    return _("{colour} offers {give} for {get}").format(colour=colour(p), give=cards_words(give),
+                                                         get=cards_words(want))
 
 
 def prompt_text(view, decision) -> str:
@@ -316,6 +325,8 @@ def describe(event, viewer: int | None = None, stolen: Callable[[int], Any] | No
     ``stolen(handle)``: the card a steal moved, where the viewer was its thief
     or its victim (None elsewhere): their line names it."""
     t = event.text
+    if event.kind in TRADE_WORDS and event.data and "give" in event.data:
+        return trade_words(event)
     if event.kind == "steal" and stolen is not None and event.data:
         card = stolen(event.data["handle"])
         if card is not None:
@@ -328,6 +339,26 @@ def describe(event, viewer: int | None = None, stolen: Callable[[int], Any] | No
             words = ngettext(*sentence, int(p["n"])) if isinstance(sentence, tuple) else _(sentence)
             return _assemble(words, **p)
     return Text(t)
+
+
+TRADE_WORDS = frozenset({"offer", "answer", "trade"})
+
+
+def trade_words(event) -> Text:
+    """An offer, an answer or a trade between seats, from its data (any cards on either side)."""
+    d = event.data
+    seat, give, get = seat_tag(event.seat), cards_words(d["give"]), cards_words(d["want"])
+    if event.kind == "offer":
+        if d.get("to") is None:
+            return _assemble(_("{seat} offers {give} for {get} to everybody."), seat=seat, give=give, get=get)
+        return _assemble(_("{seat} offers {give} for {get} to {other}."), seat=seat, give=give, get=get,
+                         other=seat_tag(d["to"]))
+    if event.kind == "trade":
+        return _assemble(_("{seat} gives {give} to {other} for {get}."), seat=seat, give=give, get=get,
+                         other=seat_tag(d["other"]))
+    if d.get("answer") == "counter":
+        return _assemble(_("{seat} counters: gives {give} for {get}."), seat=seat, give=give, get=get)
+    return _assemble(_("{seat} accepts.") if d.get("answer") == "accept" else _("{seat} declines."), seat=seat)
 
 
 def _piece(word: str) -> str:

@@ -1,0 +1,137 @@
+"""A trade between two real ``ankh`` programs at a networked table, in
+real 80×24 terminals (tmux): the host composes the offer once in the
+composer (two kinds on one side), the guest opens theirs (``t``) and sees
+it with what it would leave them, accepts, the host deals, and both
+screens tell the same trade."""
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+
+from ..terminal import Terminal
+from ..test_tmux_lan import ankh_in_tmux, ready_and_compare_fingerprints
+from .test_tmux_lan import GAME, open_guild_table
+
+KINDS = ("brick", "lumber", "wool", "grain", "ore", "parchments")
+PHASE_C = "Trade, build, or end your turn."
+
+
+def deciding(term: Terminal) -> bool:
+    return "⏎ Choose" in term.screen().splitlines()[-1]
+
+
+def grid(screen: str) -> dict[str, dict[str, int]]:
+    """The composer's counts by kind: what you hold, and what the partner (the last column) holds."""
+    rows = {}
+    for line in screen.splitlines():
+        cells = line.replace("│", " ").replace("▶", " ").replace("◀", " ").split()
+        if cells and cells[0] in KINDS and len(cells) >= 6:
+            rows[cells[0]] = {"hold": int(cells[3]), "theirs": int(cells[-1])}
+    return rows
+
+
+def current_row(screen: str) -> int:
+    """The kind the composer's arrows change now (marked ▶)."""
+    for line in screen.splitlines():
+        cells = line.replace("│", " ").split()
+        if len(cells) > 1 and cells[0] == "▶" and cells[1] in KINDS:
+            return KINDS.index(cells[1])
+    raise AssertionError(screen)
+
+
+def one(kind: str) -> str:
+    """A kind as one card is named (``1 parchment``)."""
+    return "parchment" if kind == "parchments" else kind
+
+
+def composition(rows) -> tuple[list[str], list[str]] | None:
+    """Cards of two kinds on one side: two kinds you hold, one of each, for one
+    card of a third the partner holds; or one card of yours for one of each of
+    two kinds the partner holds."""
+    mine = [k for k in KINDS if rows[k]["hold"] >= 1]
+    for give in (mine[:2], mine[:1]):
+        want = [k for k in KINDS if rows[k]["theirs"] >= 1 and k not in give][:3 - len(give)]
+        if give and len(give) + len(want) == 3:
+            return give, want
+    return None
+
+
+def trade_line(term: Terminal) -> str:
+    """The line telling the trade, as this screen's composer tells it."""
+    screen = term.wait_for(" to G green for ", timeout=20)
+    line = next(line for line in screen.splitlines() if " to G green for " in line)
+    return " ".join(line.strip("│ ").split())
+
+
+# On its own (scripts/test): it follows the programs it started.
+@pytest.mark.serial
+def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_path):
+    title = f"Host{uuid.uuid4().hex[:6]}"
+    host = ankh_in_tmux(tmp_path / "a", tmp_path / "a.status", name=title)
+    terms = [host]
+    try:
+        port = open_guild_table(host)
+        guest = ankh_in_tmux(tmp_path / "b", tmp_path / "b.status", "join", f"127.0.0.1:{port}")
+        terms.append(guest)
+        guest.wait_for(f"The table  ·  {GAME}", "not ready", timeout=20)
+        host.wait_for("not ready")
+        ready_and_compare_fingerprints(host, guest)
+        guest.keys("C-r")
+        host.keys("C-r")
+        for term in terms:
+            term.wait_for("Assassins at large", "Setting up", timeout=60)
+
+        deadline = time.monotonic() + 400
+        offered = None
+        while offered is None:
+            assert time.monotonic() < deadline, "\n\n".join(t.screen() for t in terms)
+            for term in terms:
+                if not deciding(term):
+                    continue
+                time.sleep(0.6)                           # the key guard: as a person reads
+                if term is host and PHASE_C in term.screen():
+                    host.keys("t", "p", "p")              # the composer, the guest as partner (the bot is yellow)
+                    rows = grid(host.wait_for("You hold", "Partner (p): green"))
+                    offered = composition(rows)
+                    if offered is None:
+                        host.keys("Escape")               # nothing to offer yet: end the turn
+                        time.sleep(0.3)
+                    else:
+                        break
+                term.keys("Enter")
+            time.sleep(0.2)
+
+        give, want = offered
+        row = current_row(host.screen())
+        for kind, key in [(k, "Left") for k in give] + [(k, "Right") for k in want]:
+            target = KINDS.index(kind)
+            host.keys(*["Down"] * ((target - row) % len(KINDS)), key)
+            row = target
+        cards = " + ".join(f"1 {one(k)}" for k in give)
+        asked = " + ".join(f"1 {one(k)}" for k in want)
+        sentence = f"{cards} for {asked} to green"
+        host.wait_for(sentence)
+        host.keys("Enter")                                # sent, once
+        guest.wait_for("t: the offer in the trade composer", timeout=30)
+        time.sleep(0.6)
+        guest.keys("t")
+        screen = guest.wait_for("Offers made to you", "leaves you")    # the offer, and what it would leave
+        assert f"gives {cards} for your {asked}" in screen, screen
+        time.sleep(0.6)
+        guest.keys("a")                                   # accept
+        host.wait_for("Offers made to you", "1–9 deal", timeout=30)
+        time.sleep(0.6)
+        host.keys("1")                                    # deal with green
+        lines = {trade_line(t) for t in terms}
+        assert len(lines) == 1, lines                     # the same trade on both screens
+        line = next(iter(lines))
+        assert all(one(k) in line for k in give + want), line
+        # what each holds after it, the same on both screens (each sees the other's public counts)
+        mine, theirs = grid(host.screen()), grid(guest.screen())
+        assert {k: r["hold"] for k, r in mine.items()} == {k: r["theirs"] for k, r in theirs.items()}
+        assert {k: r["theirs"] for k, r in mine.items()} == {k: r["hold"] for k, r in theirs.items()}
+    finally:
+        for term in terms:
+            term.close()

@@ -1,0 +1,284 @@
+"""The trade composer at 80×24: a multi-kind offer composed with keys and
+sent, the answers as they come, the deal; the offers made to you with what
+each would leave you (accept, decline, counter); a bank trade at your rates
+from the same dialog; and the offer sent as one choice, the screen waiting
+for the table's next decision as at a networked table."""
+from __future__ import annotations
+
+import pytest
+
+from ankh.core.guilds.board import KINDS
+from ankh.tui.app import AnkhApp
+from ankh.tui.games.guilds.screens import GameScreen
+from ankh.tui.games.guilds.trade import Composer
+from ankh.tui.session import GameSession, Next
+
+from .test_screens import screen_text, until
+
+K = {k: i for i, k in enumerate(KINDS)}
+
+# Red to play; the dice are fixed at 6+6 (12: the Palace, where nobody has a
+# house).  Red holds bricks and wool, yellow ore, green lumber.
+POSITION = """\
+game: guilds
+players: 3
+seed: 11
+seats: red=person yellow={yellow} green={green}
+rolls: 6+6
+turn: red
+houses red: V10 V30
+houses yellow: V22 V24
+houses green: V27 V36
+hand red: 5 brick 1 wool 2 grain
+hand yellow: 2 ore 1 wool 1 grain
+hand green: 1 lumber 1 ore
+"""
+
+
+def position(yellow: str = "bot:heuristic", green: str = "bot:heuristic") -> str:
+    return POSITION.format(yellow=yellow, green=green)
+
+
+@pytest.fixture(autouse=True)
+def no_key_guard(monkeypatch):
+    monkeypatch.setattr(GameScreen, "KEY_GUARD", 0.0)
+
+
+def game(app) -> GameScreen:
+    return next(s for s in app.screen_stack if isinstance(s, GameScreen))
+
+
+def deciding(app) -> bool:
+    """A decision of yours is up (under the composer or not)."""
+    return any(isinstance(s, GameScreen) for s in app.screen_stack) and game(app).decision() is not None
+
+
+def composer(app) -> Composer:
+    assert isinstance(app.screen, Composer), app.screen
+    return app.screen
+
+
+async def at_the_composer(pilot, *keys: str) -> None:
+    """At your decision, the composer opened (``t``), then ``keys``."""
+    await until(pilot, lambda: deciding(pilot.app))
+    await pilot.press("t", *keys)
+    await pilot.pause()
+
+
+async def set_counts(pilot, counts: dict[str, int]) -> None:
+    """From a fresh composer: each kind's count by keys (< 0: give, > 0: ask for)."""
+    c = composer(pilot.app)
+    for kind, n in counts.items():
+        while c.row != K[kind]:
+            await pilot.press("down")
+        await pilot.press(*(["left"] * -n if n < 0 else ["right"] * n))
+    await pilot.pause()
+
+
+async def test_a_bank_trade_from_the_composer_at_your_rates():
+    session = GameSession.from_text(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_composer(pilot)
+        c = composer(app)
+        assert "4:1" in screen_text(app)                  # your rates, beside the counts
+        await pilot.press("p", "p", "p")                  # everybody, yellow, green, the bank
+        assert c.partner == "bank"
+        await set_counts(pilot, {"brick": -1, "ore": 1})  # one step gives your rate: 4 bricks
+        assert c.give()[K["brick"]] == 4 and c.get()[K["ore"]] == 1
+        assert "4 brick to the bank for 1 ore" in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app) and c.sent is None)
+        assert session.game.state.hand(0) == [1, 0, 1, 2, 1]
+        assert isinstance(app.screen, Composer)           # still open, with the trade told
+        assert "red trades 4 brick with the bank for ore" in screen_text(app)
+
+
+class SlowTable(GameSession):
+    """A table that applies a choice later, as a networked one does once the
+    other seats have it: ``choose`` only sends; ``deliver`` applies it and
+    tells the screen the table moved."""
+
+    networked = True
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.sent: list[tuple] = []
+        self.held: tuple | None = None
+        self.listeners: list = []
+
+    def watch(self, listener) -> None:
+        self.listeners.append(listener)
+
+    def unwatch(self, listener) -> None:
+        self.listeners.remove(listener)
+
+    def next(self) -> Next:
+        return Next("wait") if self.held is not None else super().next()
+
+    def choose(self, option: tuple) -> None:
+        self.sent.append(option)
+        self.held = option
+
+    def deliver(self) -> None:
+        option, self.held = self.held, None
+        self.game.choose(option)
+        for listener in list(self.listeners):
+            listener()
+
+
+def slow_table(text: str) -> SlowTable:
+    plain = GameSession.from_text(text)
+    return SlowTable(plain.game, plain.bots)
+
+
+async def test_a_bank_trade_is_sent_once_and_the_screen_waits_for_the_table():
+    session = slow_table(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_composer(pilot, "p", "p", "p")
+        await set_counts(pilot, {"brick": -1, "ore": 1})
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.sent == [("bank", K["brick"], K["ore"])]
+        assert game(app).decision() is None                       # nothing assumed: the table has it
+        assert session.game.state.hand(0) == [5, 0, 1, 2, 0]
+        assert "Waiting for" in screen_text(app)
+        await pilot.press("enter")                                # nothing more goes out meanwhile
+        assert len(session.sent) == 1
+        session.deliver()
+        await until(pilot, lambda: deciding(app))
+        assert session.game.state.hand(0) == [1, 0, 1, 2, 1]
+        assert "Waiting for" not in screen_text(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_composer_fits_80x24_in_both_languages(lang):
+    from ankh.tui import i18n
+    i18n.set_language(lang)
+    session = GameSession.from_text(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        await pilot.press("t", "p")                       # yellow: what yellow holds shows too
+        await set_counts(pilot, {"brick": -2, "wool": -1, "ore": 1})
+        lines = screen_text(app).splitlines()
+        box = [i for i, line in enumerate(lines) if line.startswith(("╭", "╰"))]
+        assert len(box) == 2, lines                       # the whole box, top and bottom, on screen
+        inside = lines[box[0]:box[1] + 1]
+        assert all(line.endswith(("╮", "│", "╯")) for line in inside), inside   # no line runs out of it
+        words = {"en": ("You give", "You get", "You hold", "After", "yellow", "parchments",
+                        "2 brick + 1 wool for 1 ore to yellow", "Esc close"),
+                 "fr": ("Vous donnez", "Vous recevez", "Vous avez", "Après", "jaune", "parchemins",
+                        "2 argile + 1 laine contre 1 minerai à jaune", "Échap ferme")}[lang]
+        text = "\n".join(inside)
+        for w in words:
+            assert w in text, (w, text)
+        hints = [line for line in inside if "Esc close" in line or "Échap ferme" in line]
+        assert len(hints) == 1 and "↑↓" in hints[0]       # the keys on one line
+
+
+async def hand_over(pilot, seat: int) -> None:
+    """Several people at one keyboard: the next one takes it."""
+    from ankh.tui.screens.dialogs import HandOver
+    await until(pilot, lambda: isinstance(pilot.app.screen, HandOver))
+    assert pilot.app.screen.seat == seat
+    await pilot.press("enter")
+    await until(pilot, lambda: deciding(pilot.app) and game(pilot.app).session.viewer == seat)
+
+
+@pytest.mark.parametrize("answer", ["accept", "decline", "counter"])
+async def test_an_offer_made_to_you_shows_what_it_would_leave_you(answer):
+    session = GameSession.from_text(position(yellow="person"))
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        await pilot.press("t", "p")                                  # to yellow
+        await set_counts(pilot, {"brick": -2, "ore": 1})
+        await pilot.press("enter")
+        await hand_over(pilot, 1)
+        assert game(app).decision().kind == "answer"
+        assert "t: the offer in the trade composer" in screen_text(app)
+        await pilot.press("t")
+        await pilot.pause()
+        c = composer(app)
+        text = screen_text(app)
+        # yellow holds 2 ore 1 wool 1 grain: taking the offer leaves 2 brick, 1 ore
+        assert "red gives 2 brick for your 1 ore" in text, text
+        assert "leaves you: brick 2  lumber 0  wool 1  grain 1  ore 1  parchments 0" in text, text
+        assert c.give()[K["ore"]] == 1 and c.get()[K["brick"]] == 2     # a counter starts from the offer
+        if answer == "accept":
+            await pilot.press("a")
+        elif answer == "decline":
+            await pilot.press("d")
+        else:
+            await pilot.press(*["down"] * ((K["grain"] - c.row) % 6), "left")  # 1 ore and 1 grain
+            assert c.give() == (0, 0, 0, 1, 1, 0) and c.get() == (2, 0, 0, 0, 0, 0)
+            await pilot.press("enter")
+        if answer == "decline":
+            await hand_over(pilot, 0)                                 # red's turn goes on
+            assert game(app).decision().kind == "action"
+            assert session.game.state.hand(0) == [5, 0, 1, 2, 0]
+            assert any(e.kind == "answer" and "declines" in e.text for e in session.log)
+            return
+        await hand_over(pilot, 0)
+        assert game(app).decision().kind == "deal"
+        await pilot.press("t")
+        await pilot.pause()
+        text = screen_text(app)
+        g = 1 if answer == "counter" else 0
+        assert f"yellow gives {'1 grain + ' * g}1 ore for your 2 brick" in text, text
+        assert f"leaves you: brick 3  lumber 0  wool 1  grain {2 + g}  ore 1  parchments 0" in text, text
+        await pilot.press("1")                                          # deal with yellow
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "action")
+        assert session.game.state.hand(0) == [3, 0, 1, 2 + g, 1]
+        assert session.game.state.hand(1) == [2, 0, 1, 1 - g, 1]
+        assert "red gives 2 brick to Y yellow for" in screen_text(app)   # told in the composer
+
+
+async def test_an_offer_goes_out_as_one_choice_and_the_screen_waits_for_the_table():
+    session = slow_table(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        await pilot.press("t", "p")                                   # to yellow
+        await set_counts(pilot, {"brick": -2, "wool": -1, "ore": 1})
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.sent == [("offer", "2b1w", "1o", 1)]         # the whole offer, once
+        assert game(app).decision() is None and "Waiting for" in screen_text(app)
+        assert session.game.state.trade is None                      # nothing assumed: the table has it
+        await pilot.press("enter", "a", "1")                         # nothing more goes out meanwhile
+        assert len(session.sent) == 1
+        session.deliver()                                              # the table applies it
+        await until(pilot, lambda: session.game.state.trade is not None or deciding(app))
+        assert len(session.sent) == 1
+        assert any(e.kind == "offer" for e in session.log)
+        offer = next(e for e in session.log if e.kind == "offer")
+        assert offer.data["give"] == [2, 0, 1, 0, 0, 0] and offer.data["want"] == [0, 0, 0, 0, 1, 0]
+
+
+async def test_a_multi_kind_offer_to_the_bots_their_answers_and_a_deal():
+    session = GameSession.from_text(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_composer(pilot)
+        await set_counts(pilot, {"brick": -2, "wool": -1, "ore": 1})     # to everybody
+        assert "Enter offers 2 brick + 1 wool for 1 ore to everybody." in screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "deal")
+        text = screen_text(app)
+        # the answers as they came, each seat's own terms, with what each would leave red
+        assert "red offers 2 brick + 1 wool for 1 ore to everybody." in text, text
+        assert "yellow counters: gives 1 wool for 1 grain." in text, text
+        assert "green counters: gives 1 lumber for 2 grain." in text, text
+        assert "1 Y yellow gives 1 wool for your 1 grain" in text, text
+        assert "leaves you: brick 5  lumber 0  wool 2  grain 1  ore 0  parchments 0" in text, text
+        assert "2 G green gives 1 lumber for your 2 grain" in text, text
+        assert "leaves you: brick 5  lumber 1  wool 1  grain 0  ore 0  parchments 0" in text, text
+        await pilot.press("2")                                            # deal with green
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "action")
+        assert session.game.state.hand(0) == [5, 1, 1, 0, 0]
+        assert session.game.state.hand(2) == [0, 0, 0, 2, 1]
+        assert "red gives 2 grain to G green for 1 lumber." in screen_text(app)
+        assert not any(composer(app).delta)                              # the counts start afresh
