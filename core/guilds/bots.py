@@ -227,16 +227,9 @@ class HeuristicBot:
             good = [o for o in by["bank"] if need[o[2]] and sur[o[1]] >= s.rate(p, o[1])]
             if good:
                 return self.best(good, lambda o: sur[o[1]])
-        if "bank" in by and self.seven_risk(s, p):
-            # trade down before a 7 rather than lose half the hand
-            spare = [o for o in by["bank"] if need[o[2]] or sur[o[1]] >= s.rate(p, o[1])]
-            if spare:
-                return self.best(spare, lambda o: (need[o[2]], s.hand(p)[o[1]]))
-        space = self.space
-        if space is not None and self.trades and self.proposes:
-            offer = self.propose(s, p, space)
-            if offer is not None:
-                return offer
+        trade = self.phase_c_trade(s, p, by, need, sur)
+        if trade is not None:
+            return trade
         if "refresh" in by and s.rcpt[p] == 0 and s.hand_size(p) >= 6:
             return self.best(by["refresh"], lambda o: sur[o[1]])
         if "guard" in by and s.gup[p] < 3 and self.rng.random() < 0.5:
@@ -244,6 +237,19 @@ class HeuristicBot:
         return ("end",)
 
     # -- trading with players ------------------------------------------------------------------
+
+    def phase_c_trade(self, s, p, by, need, sur):
+        """A trade in phase C once nothing is built: down with the bank before
+        a 7, or an offer to the players; None if none."""
+        if "bank" in by and self.seven_risk(s, p):
+            # trade down before a 7 rather than lose half the hand
+            spare = [o for o in by["bank"] if need[o[2]] or sur[o[1]] >= s.rate(p, o[1])]
+            if spare:
+                return self.best(spare, lambda o: (need[o[2]], s.hand(p)[o[1]]))
+        space = self.space
+        if space is not None and self.trades and self.proposes:
+            return self.propose(s, p, space)
+        return None
 
     def seven_risk(self, s, p):
         """Whether a 7 would cost this seat half its hand (no receipt protects it)."""
