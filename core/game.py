@@ -186,25 +186,6 @@ def forced(decision: Decision) -> bool:
     return len(decision.options) == 1 and (len(decision) < 5 or decision[4] is None)
 
 
-class LegalMoves(frozenset):
-    """A decision's legal moves as a set (its options) that also holds every
-    move its space allows: what a networked seat checks a move against."""
-    space: Any
-
-    def __new__(cls, decision: Decision) -> "LegalMoves":
-        moves = super().__new__(cls, decision.options)
-        moves.space = space_of(decision)
-        return moves
-
-    def __contains__(self, option: object) -> bool:
-        try:
-            if frozenset.__contains__(self, option):
-                return True
-        except TypeError:       # not even hashable: no move
-            return False
-        return self.space is not None and bool(self.space.allows(option))
-
-
 def allows(decision: Decision, option: tuple) -> bool:
     """Whether ``option`` is a legal move at ``decision``: one of its options,
     or a move its space allows.  Every check of a move goes through here."""

@@ -32,7 +32,7 @@ from typing import Any
 
 from ankh.core.game import (
     DealCard, Decision, Event, Game, IllegalAction, PassCard, PickRandom, Reveal, RollDie, RulesError, ShowCards,
-    StealRandom, UnknownGame, LegalMoves, allows, forced, get,
+    StealRandom, UnknownGame, allows, forced, get, space_of,
 )
 
 from .deck import DeckSpec, unlock
@@ -48,6 +48,25 @@ from .ops import (
 from .ops import Reveal as RevealOp
 from .seat import Alarm, CardSeen, SeatProtocol, StepDone
 from .transcript import DEFAULT_KIND, Roster
+
+
+class LegalMoves(frozenset):
+    """A decision's legal moves as a set (its options) that also holds every
+    move its space allows: what a networked seat checks a move against."""
+    space: Any
+
+    def __new__(cls, decision: Decision) -> "LegalMoves":
+        moves = super().__new__(cls, decision.options)
+        moves.space = space_of(decision)
+        return moves
+
+    def __contains__(self, option: object) -> bool:
+        try:
+            if frozenset.__contains__(self, option):
+                return True
+        except TypeError:       # not even hashable: no move
+            return False
+        return self.space is not None and bool(self.space.allows(option))
 
 
 # -- what a peer tells its owner --------------------------------------------------------

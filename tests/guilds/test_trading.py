@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ankh.core.game import IllegalAction, LegalMoves, MalformedAction, allows, forced
+from ankh.core.game import IllegalAction, MalformedAction, allows, forced
+from ankh.net.peer import LegalMoves
 from ankh.core.guilds.bots import HeuristicBot
 from ankh.core.guilds.game import GAME
 from ankh.core.guilds.offers import (

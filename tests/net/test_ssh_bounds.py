@@ -193,6 +193,7 @@ async def test_a_flood_of_idle_sockets_does_not_keep_a_key_holder_out(tmp_path) 
             closed = [c for c in sockets if c.closed]
             sockets = [c for c in sockets if not c.closed] + await _idle_sockets(server.port, len(closed))
             reopened += len(closed)
+        reopened += sum(1 for c in sockets if c.closed)  # (a loaded machine may not have looked yet)
         for c in sockets:
             c.transport.close()
         return reopened

@@ -7,6 +7,7 @@ import pytest
 from textual.widgets import Static
 
 from ankh.core.game import get
+from ankh.core.guilds.board import RESOURCES
 from ankh.tui import i18n
 from ankh.tui.app import AnkhApp
 from ankh.tui.games.guilds.screens import EndScreen, GameScreen
@@ -501,7 +502,6 @@ async def test_o_for_oui_answers_yes_in_the_french_quit_dialog():
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: deciding(app))
         await pilot.press("q")
-        await pilot.pause()
-        assert isinstance(app.screen, Confirm) and "o / Entrée" in screen_text(app)
+        await until(pilot, lambda: isinstance(app.screen, Confirm) and "o / Entrée" in screen_text(app))
         await pilot.press("o")
         await until(pilot, lambda: not isinstance(app.screen, (Confirm, GameScreen)))
