@@ -15,9 +15,8 @@ from ankh.net.local import LocalGame
 
 from .helpers import play_random
 
-# per player count; every step of every game is checked (scripts/test's second run,
-# on the pure-Python core after the whole suite ran on the compiled one, checks fewer)
-GAMES = int(os.environ.get("ANKH_PROPERTY_GAMES", "1000"))
+# per player count; every step of every game is checked (ANKH_PROPERTY_GAMES: more, for a long run)
+GAMES = int(os.environ.get("ANKH_PROPERTY_GAMES", "400"))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -38,7 +38,7 @@ async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_
             assert "ready" in str(app.screen.query_one("#lobby-body").content)
             env = dict(os.environ, ANKH_HOME=str(tmp_path / "joiner"))
             joiner = subprocess.Popen([sys.executable, "-m", "ankh.tui.cli", "join", f"127.0.0.1:{port}",
-                                       "--headless", "--bot", "random", "--seed", "5"],
+                                       "--headless", "--bot", "heuristic", "--seed", "5"],   # a bot that plays to win
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
             await until_the_game(pilot, session)
             assert session.start is not None and len(session.start.fingerprint.split()) == 5
