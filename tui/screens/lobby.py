@@ -21,10 +21,10 @@ from ankh.tui.bots import bot_label, net_bot_kinds
 from ankh.core.game import DEFAULT, get
 from ankh.tui.games import name as game_name, network_refusal, ui
 from ankh.tui.netplay import NetSession, WatchSession
-from ankh.tui.screens.title import back_note, game_stepper
 from ankh.tui.seats import colour, seat_tag
 from ankh.tui.widgets.choices import Choices
-from ankh.tui.widgets.stepper import Stepper
+from ankh.tui.remote import back_note
+from ankh.tui.widgets.stepper import Stepper, game_stepper
 
 
 def chat_text(lines) -> Text:

@@ -16,9 +16,11 @@ from ankh.core.game import DEFAULT, get
 from ankh.tui.bots import bot_kinds, bot_label, default_bot_kind
 from ankh.tui.games import PACKAGES, name as game_name
 from ankh.tui.i18n import _, Localised, N_, NP_
+from ankh.tui.remote import ssh_note
+from ankh.tui.screens.lobby import HostDialog, JoinScreen
 from ankh.tui.seats import _assemble, colour, seat_tag
 from ankh.tui.widgets.choices import Choices
-from ankh.tui.widgets.stepper import Stepper
+from ankh.tui.widgets.stepper import Stepper, game_stepper
 
 BANNER = r"""
  ___  _                        _    _
@@ -38,32 +40,6 @@ MENU = (
     ("settings", N_("Settings (language)"), "s"),
     ("quit", N_("Quit"), "q"),
 )
-
-
-def back_note() -> str:
-    """A guest over SSH: how to take their seat back after dropping out of a game."""
-    from ankh.net.home import ssh_back_code
-    code = ssh_back_code()
-    return " " + _("Dropped from a game on the network? Log in again within 10 minutes with the user "
-                   "name {code} to take your seat back.").format(code=code) if code else ""
-
-
-def ssh_note() -> Text | None:
-    """Said plainly to a player who came in over ``ankh serve --ssh``: where their secrets are."""
-    from ankh.net.home import ssh_player
-    who = ssh_player()
-    if who is None:
-        return None
-    if who == "guest":
-        return Text(_("Over SSH as a guest (no key): your identity, hand and saves live on the "
-                      "server and are thrown away when you leave.") + back_note(), style="bold")
-    return Text.assemble((_("Over SSH: your identity, hand and saves live on the server, not on "
-                            "your computer. You are known by your SSH key {fp}.").format(fp=who), "bold"))
-
-
-def game_stepper(game: str) -> Stepper:
-    """The field that chooses the game (``#game``), on ``game``."""
-    return Stepper(_("Game"), [(game_name(g), g) for g in PACKAGES], list(PACKAGES).index(game), id="game")
 
 
 @dataclass(frozen=True)
@@ -117,10 +93,8 @@ class TitleScreen(Localised, Screen):
         if what in ("new", "guilds"):
             app.push_screen(NewGameScreen("guilds" if what == "guilds" else DEFAULT), self._start)
         elif what == "host":
-            from ankh.tui.screens.lobby import HostDialog
             app.push_screen(HostDialog(app.game_kind or DEFAULT), lambda got: app.start_host(*got) if got else None)
         elif what == "join":
-            from ankh.tui.screens.lobby import JoinScreen
             app.push_screen(JoinScreen(getattr(app, "interface", None)),
                             lambda got: None if not got else app.start_watch(got[1:]) if got[0] == "watch"
                             else app.start_join(got))

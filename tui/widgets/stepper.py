@@ -7,7 +7,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ankh.tui.i18n import Localised, NP_
+from ankh.tui.games import PACKAGES, name as game_name
+from ankh.tui.i18n import Localised, NP_, _
 
 
 class Stepper(Localised, Widget, can_focus=True):
@@ -81,3 +82,8 @@ class Stepper(Localised, Widget, can_focus=True):
         t.append(self.choices[self.index][0], style="bold reverse" if self.has_focus else "bold")
         t.append(right, style="bold")
         return t
+
+
+def game_stepper(game: str) -> Stepper:
+    """The field that chooses the game (``#game``), on ``game``."""
+    return Stepper(_("Game"), [(game_name(g), g) for g in PACKAGES], list(PACKAGES).index(game), id="game")
