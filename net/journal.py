@@ -39,6 +39,27 @@ def save_file(path: Path) -> Path:
     return path
 
 
+def unfinished_seat(saves: Path, host_fp: str) -> Path | None:
+    """The save folder of the newest game not over that this player joined at the
+    table of the host whose key has fingerprint ``host_fp``: ``ankh join`` run
+    again after the program died, turned away because the table is full, goes
+    back to that seat.  A save is known by the host's key, which the handshake
+    proves, not by the address the first join used (a host has several, and
+    the join list may have used another).  Asked only when turned away: a save
+    left from an older table of the same host must not keep anyone from a new one."""
+    found = []
+    for path in saves.glob(f"net-*/{JOURNAL_FILE}"):
+        if (path.parent / GAME_FILE).exists():
+            continue  # finished
+        try:
+            transcript, info = read(path.read_bytes())
+            if info.get("role") == "join" and transcript.roster.fingerprint(0) == host_fp:
+                found.append((path.stat().st_mtime, path.parent))
+        except (OSError, ValueError, TypeError, IndexError, RemoteProtocolError):
+            continue  # damaged or unreadable: not one to carry on
+    return max(found)[1] if found else None
+
+
 def kind_of(fh: BinaryIO) -> str | None:
     """``"journal"``, ``"transcript"`` (its header reads as one), or None: no
     networked game's file at all.  Reads the start of ``fh`` and puts it back."""

@@ -21,17 +21,18 @@ from pathlib import Path
 from typing import Any
 
 from ankh.core.game import COLOURS
-from ankh.net import home, journal
+from ankh.net import home
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError
-from ankh.net.envelope import Identity
+from ankh.net.envelope import Identity, fingerprint
 from ankh.net.events import (
-    Advertised, Alert, Away, Back, Chat, ChatHidden, Decided, Gone, Joined, Listening, NotAdvertised, Over, Paused,
-    Played, Saving, SetupOver, Started, TableEvent, TranscriptSaved, Waiting, WatchLost, WatchMoved, WatchPointOpen,
-    WatchWaiting,
+    Advertised, Alert, Away, Back, Chat, ChatHidden, Decided, Gone, HostKey, Joined, Listening, NotAdvertised, Over,
+    Paused, Played, Saving, SetupOver, Started, TableEvent, TranscriptSaved, Waiting, WatchLost, WatchMoved,
+    WatchPointOpen, WatchWaiting,
 )
 from ankh.net.io.node import HostNode, JoinNode, SaveDir, WatchNode, find_table
 from ankh.net.tablecore.result import Result
 from ankh.net.io.transport import ConnectionClosed
+from ankh.net.journal import unfinished_seat
 from ankh.net.leave import News
 from ankh.net.peer import Audited, GameOver, Logged, Moved
 
@@ -230,26 +231,6 @@ def host(args) -> int:
 FULL = "the table is full"  # a table refusing a join because its game is on
 
 
-def seat_saved_at(host: str, port: int, saves: Path | None = None) -> Path | None:
-    """The save of the newest game this player joined at ``host:port`` that is
-    not over: ``ankh join HOST:PORT`` run again after the program died (or
-    was killed), turned away because the table is full, goes back to that
-    seat.  (Asked only then: a save left from an older table at the same
-    address must not keep anyone from a new one.)"""
-    saves = home.saves_dir() if saves is None else saves
-    found = []
-    for path in saves.glob("net-*/journal.ankh"):
-        if (path.parent / "game.ankh").exists():
-            continue  # finished
-        try:
-            _transcript, info = journal.read(path.read_bytes())
-            if info.get("role") == "join" and info.get("host") == host and int(info.get("port")) == port:
-                found.append((path.stat().st_mtime, path.parent))
-        except (OSError, ValueError, TypeError, RemoteProtocolError):
-            continue  # damaged or unreadable: not one to carry on
-    return max(found)[1] if found else None
-
-
 def join(args) -> int:
     profile = home.load_identity()
     name = args.name or profile.name
@@ -266,11 +247,17 @@ def join(args) -> int:
             print("looking for an open table on the LAN", flush=True)
             h, p = await find_table(args.find_timeout, interfaces=[args.interface] if args.interface else None)
             print(f"found a table at {h}:{p}", flush=True)
-        turned_away: list[Result] = []
+        turned_away: list[Path] = []
+        host_fp = ""
 
         def first_try(event: TableEvent) -> None:
-            if isinstance(event, Over) and FULL in event.result.text and seat_saved_at(h, p) is not None:
-                turned_away.append(event.result)  # not the last word: the seat's save carries on
+            nonlocal host_fp
+            if isinstance(event, HostKey):
+                host_fp = fingerprint(event.key)
+            full = isinstance(event, Over) and FULL in event.result.text
+            saved = unfinished_seat(home.saves_dir(), host_fp) if full else None
+            if saved is not None:
+                turned_away.append(saved)  # not the last word: the seat's save carries on
             else:
                 report(event)
         node = JoinNode(profile.identity, name, decide=decide, report=first_try, save_root=home.saves_dir(),
@@ -279,10 +266,10 @@ def join(args) -> int:
         result = await node.run(h, p)
         if not turned_away:
             return result
-        saved = seat_saved_at(h, p)
+        saved = turned_away[0]
         print(f"back to the seat saved in {saved}", flush=True)
         return await JoinNode.resume(profile.identity, SaveDir(saved), decide=decide, report=report,
-                                     auto_agree=args.agree_to_end)
+                                     auto_agree=args.agree_to_end, address=(h, p))
 
     return _finish(main)
 

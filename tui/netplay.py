@@ -17,13 +17,13 @@ from typing import Any
 
 from ankh.core.game import Decision, Game, get
 from ankh.net import home
-from ankh.net.envelope import fingerprint
-from ankh.net.envelope import Identity
+from ankh.net.envelope import Identity, fingerprint
 from ankh.net.events import (
     Advertised, Alert, Away, Back, Chat, ChatHidden, Confirming, Gone, HostKey, Listening, LobbySeats, NotAdvertised,
     Over, Paused, Played, Started, TableEvent, Waiting, WatchLost, WatchMoved, WatchWaiting,
 )
 from ankh.net.io.node import HostNode, JoinNode, SaveDir, WatchNode
+from ankh.net.journal import unfinished_seat
 from ankh.net.tablecore.result import Result
 from ankh.net.leave import News
 from ankh.net.lobby import Start, table_fingerprint
@@ -32,7 +32,7 @@ from ankh.net.peer import Audited, GameOver, GamePeer, Logged
 
 from ankh.tui.bots import make_bot
 from ankh.tui.games import ui
-from ankh.tui.headless import FULL, seat_saved_at
+from ankh.tui.headless import FULL
 from ankh.tui.i18n import _, translated
 from ankh.tui.seats import colour
 from ankh.tui.session import Listeners, Next
@@ -77,6 +77,7 @@ class NetSession(Listeners):
         self.news: News | None = None  # a seat the game waits for is away; the offer to end the table
         self.paused = False  # the host left: the game waits for it to load its save again
         self.notices: list[str] = []  # what the game screen must say once, at length (a pause)
+        self.host_fp = ""  # the fingerprint of the key the host proved (a joiner's)
 
     # --- starting ---------------------------------------------------------------------------------
 
@@ -112,13 +113,14 @@ class NetSession(Listeners):
         except Exception as exc:
             self.fail(getattr(exc, "reason", None) or str(exc) or type(exc).__name__)
             return
-        saved = seat_saved_at(host, port) if self.result is not None and FULL in self.result.text else None
+        full = self.result is not None and FULL in self.result.text
+        saved = unfinished_seat(home.saves_dir(), self.host_fp) if full and self.host_fp else None
         if saved is not None:  # the game is on, and this is one of its seats (the program died): carry it on
             self.result = None
             self.lobby_lines.append(_("Back to your seat: carrying on the game saved in {path}.").format(
                 path=saved) if home.ssh_player() is None else _("Back to your seat: carrying on its saved game."))
             self.changed()
-            await self._resume_join(home.load_identity().identity, SaveDir(saved))
+            await self._resume_join(home.load_identity().identity, SaveDir(saved), (host, port))
 
     def load(self, path: Path) -> None:
         """Carry on a saved networked game (after a crash, or leaving the table)."""
@@ -142,10 +144,10 @@ class NetSession(Listeners):
         except Exception as exc:
             self.fail(str(exc) or type(exc).__name__)
 
-    async def _resume_join(self, identity, save: SaveDir) -> None:
+    async def _resume_join(self, identity, save: SaveDir, address: tuple[str, int] | None = None) -> None:
         try:
             await JoinNode.resume(identity, save, decide=self.decide, report=self.report,
-                                  started=self._adopt)
+                                  started=self._adopt, address=address)
         except Exception as exc:
             self.fail(getattr(exc, "reason", None) or str(exc) or type(exc).__name__)
 
@@ -194,6 +196,7 @@ class NetSession(Listeners):
             case Alert(text=text):
                 self.lobby_lines.append("⚠ " + translated(text))
             case HostKey(key=key):
+                self.host_fp = fingerprint(key)
                 self.lobby_lines.append(_("The host proved the key {fp} when you connected.").format(fp=fingerprint(key)))
             case Chat(seat=seat, name=name, text=text):
                 self.chat_lines.append((seat, name, text))

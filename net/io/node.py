@@ -1674,7 +1674,10 @@ class JoinNode(_Seatkeeper):
 
     @classmethod
     async def resume(cls, identity: Identity, save: SaveDir, *, decide: Decide, report: Report,
-                     started: Callable[[JoinNode], None] | None = None, auto_agree: bool = False) -> Result:
+                     started: Callable[[JoinNode], None] | None = None, auto_agree: bool = False,
+                     address: tuple[str, int] | None = None) -> Result:
+        """Carry on a joined seat's save, at ``address`` (where the player found
+        the host now), else at the address the save was joined at."""
         transcript, info, secrets = save.load()
         if info.get("role") != "join":
             raise LocalProtocolError("that save is not of a joined table")
@@ -1684,7 +1687,7 @@ class JoinNode(_Seatkeeper):
         node = cls(identity, transcript.roster.names[mine.seat], decide=decide, report=report, save_root=None)
         node.save, node.auto_agree = save, auto_agree
         node._nonce = info["nonce"]
-        node.address = (info["host"], int(info["port"]))
+        node.address = address or (info["host"], int(info["port"]))
         node.start_msg = {"t": "start", **info["start"]}
         node.start, node.seat = Start.from_message(node.start_msg, my_key=identity.public_key, my_nonce=node._nonce)
         node.table = info.get("table", b"")

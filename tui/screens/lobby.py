@@ -15,6 +15,7 @@ from ankh.net import home
 from ankh.net.adverts import warnings as advert_warnings
 from ankh.net.home import ssh_may_join, ssh_player
 from ankh.net.io.discovery import TableBrowser
+from ankh.net.journal import unfinished_seat
 
 from ankh.tui.i18n import _, Localised, NP_, pgettext, translated
 from ankh.tui.bots import bot_label, net_bot_kinds
@@ -202,10 +203,8 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         t = self.tables[int(event.option.id)]
         if not t.open:
-            from ankh.tui.headless import seat_saved_at
-            back = next((a for a in t.addresses if seat_saved_at(a, t.port) is not None), None)
-            if back is not None:   # your seat there (your program died): back to it
-                self.dismiss((back, t.port))
+            if unfinished_seat(home.saves_dir(), t.host_fp) is not None:   # your seat there (your program died)
+                self.dismiss((t.addresses[0], t.port))                       # back to it
                 return
             self.notify(_("That table is playing: press w to watch it."), timeout=4)
             return
