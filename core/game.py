@@ -460,10 +460,11 @@ class Game:
         something new (after which their choices cannot be taken back)."""
         return True
 
-    def bot(self, kind: str, rng: Any) -> Any:
-        """A bot of ``kind`` drawing its choices from ``rng``."""
+    def bot(self, kind: str, rng: Any, **options: Any) -> Any:
+        """A bot of ``kind`` drawing its choices from ``rng`` (``options``: its own,
+        such as a search bot's ``clock`` and ``budget``)."""
         module, cls = self.BOTS[kind]
-        return getattr(importlib.import_module(module), cls)(rng)
+        return getattr(importlib.import_module(module), cls)(rng, **options)
 
     def __repr__(self) -> str:
         return f"<Game {self.id}>"

@@ -451,6 +451,10 @@ class NetSession(Listeners):
     def think_job(self, nxt: Next):  # pragma: no cover - no bot plays at this screen's seat
         raise RuntimeError("the seats' bots run in the table's node")
 
+    def hint_job(self, nxt: Next) -> None:
+        """No hint at a networked table: the other seats play without one."""
+        return None
+
     def apply_bot(self, nxt: Next, option: tuple) -> bool:  # pragma: no cover
         return False
 

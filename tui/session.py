@@ -27,6 +27,10 @@ from ankh.tui.i18n import _, ngettext
 from ankh.tui.seats import colour
 
 
+HINT_BUDGET = 2.0  # seconds the hard bot weighs the options for a hint
+HINT_SHOWN = 3     # the options a hint shows
+
+
 class SeatBot:
     """A bot at one seat.  Its generator is reseeded before every decision from
     (game seed, seat, move number), so a decision thought out in a worker is
@@ -104,6 +108,7 @@ class Session(Protocol):
     def next(self) -> Next: ...
     def choose(self, option: tuple) -> None: ...
     def think_job(self, nxt: Next) -> Callable[[], tuple]: ...
+    def hint_job(self, nxt: Next) -> Callable[[], list[tuple[tuple, float]]] | None: ...
     def apply_bot(self, nxt: Next, option: tuple) -> bool: ...
     def watch(self, listener: Callable[[], None]) -> None: ...
     def unwatch(self, listener: Callable[[], None]) -> None: ...
@@ -292,6 +297,20 @@ class GameSession(Listeners):
         ply = self.ply
         decision = nxt.decision
         return lambda: bot.think(state, decision, ply)
+
+    def hint_job(self, nxt: Next) -> Callable[[], list[tuple[tuple, float]]] | None:
+        """At a person's decision in a local game, a callable a worker may run:
+        the hard bot weighs the options from that seat's knowledge alone (its
+        worlds are dealt again from what the seat has seen) and returns the
+        best :data:`HINT_SHOWN`, each with its estimated chance.  None where
+        there is nothing to weigh (a forced decision, no search bot)."""
+        d = nxt.decision
+        if nxt.kind != "person" or d is None or forced(d) or "search" not in self.rules.BOTS:
+            return None
+        bot = self.rules.bot("search", random.Random(f"hint:{self.ply}"), clock=time.monotonic,
+                             budget=HINT_BUDGET)
+        state = self.game.state.copy()
+        return lambda: bot.evaluate(state, d)[:HINT_SHOWN]
 
     def apply_bot(self, nxt: Next, option: tuple) -> bool:
         """Apply a bot's answer if the game still waits for it."""

@@ -215,6 +215,21 @@ class SearchBot:
         cands = self.candidates(state, decision)
         if len(cands) == 1:
             return cands[0]
+        return self.pick(cands, self.weigh(state, decision, cands))
+
+    def evaluate(self, state: State, decision: Decision) -> list[tuple[tuple, float]]:
+        """The options this bot weighs at ``decision``, best first, each with its
+        estimated chance for the seat (0 to 1), from the seat's knowledge alone
+        (every world it searches is dealt again from what the seat has seen):
+        what a hint shows."""
+        cands = self.candidates(state, decision)
+        stats = self.weigh(state, decision, cands)
+        rated = [(c, sum(stats[c]) / len(stats[c])) for c in cands]
+        return sorted(rated, key=lambda r: -r[1])
+
+    def weigh(self, state: State, decision: Decision, cands: list[tuple]) -> dict[tuple, list[float]]:
+        """Each candidate's value in each world searched (the same worlds for all;
+        at least one, then more until ``worlds`` or the clock's budget)."""
         deadline = None if self.clock is None else self.clock() + self.budget * 0.9
         stats: dict[tuple, list[float]] = {c: [] for c in cands}
         n = 0
@@ -231,7 +246,7 @@ class SearchBot:
             for c, v in zip(cands, values):
                 stats[c].append(v)
             n += 1
-        return self.pick(cands, stats)
+        return stats
 
     def candidates(self, s: State, d: Decision) -> list[tuple]:
         """The heuristic's choice first, then the options that look best one

@@ -62,6 +62,11 @@ def test_the_same_decision_whatever_the_cards_it_has_not_seen():
                     b = SearchBot(random.Random(asked), worlds=2).choose(swapped, swapped.pending)
                     c = SearchBot(random.Random(asked), worlds=2).choose(mine, mine.pending)
                     assert a == b == c, f"seed {seed}: {a} / {b} with other cards / {c} on the seat's engine"
+                    # the hint weighs the same options alike (a review of a seat's moves too)
+                    rated = [SearchBot(random.Random(asked), worlds=2).evaluate(x, x.pending)
+                             for x in (truth, swapped, mine)]
+                    assert rated[0] == rated[1] == rated[2], rated
+                    assert {o for o, _ in rated[0]} <= set(d.options) and all(0 <= v <= 1 for _, v in rated[0])
                     asked += 1
                     compared += 1
                     opt = a

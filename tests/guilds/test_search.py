@@ -2,7 +2,7 @@
 keeps to its time budget on the clock it is given."""
 import random
 
-from ankh.core.game import Decision
+from ankh.core.game import Decision, allows
 from ankh.core.guilds.board import DEV_IDS
 from ankh.core.guilds.bots import HeuristicBot
 from ankh.core.guilds.game import GAME
@@ -50,11 +50,14 @@ def test_the_decision_ignores_what_the_seat_cannot_see():
     hidden = [h for h in range(len(other.dcard)) if view_for(s, seat).dcard[h] is None]
     a, b = hidden[0], hidden[-1]
     other.dcard[a], other.dcard[b] = other.dcard[b], other.dcard[a]
-    picks = []
+    picks, rated = [], []
     for truth in (s, other):
         bot = SearchBot(random.Random(9), worlds=3)
         picks.append(bot.choose(view_for(truth, seat), truth.pending))
+        rated.append(SearchBot(random.Random(9), worlds=3).evaluate(truth, truth.pending))   # a hint's
     assert picks[0] == picks[1]
+    assert rated[0] == rated[1] and [v for _, v in rated[0]] == sorted((v for _, v in rated[0]), reverse=True)
+    assert all(allows(s.pending, o) and 0 <= v <= 1 for o, v in rated[0])   # offers are in the decision's space
 
 
 def test_the_budget_is_kept_on_the_injected_clock():

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 from ankh.tui.app import AnkhApp
+from ankh.tui.session import Next
 from ankh.tui.games.morpork.screens.end import EndScreen
 from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.screens.lobby import HostDialog, LobbyScreen
@@ -42,6 +43,8 @@ async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
             await until_the_game(pilot, session)
             assert session.start is not None and len(session.start.fingerprint.split()) == 5
+            assert app.screen.check_action("hint", ()) is False       # no hint at a networked table
+            assert session.hint_job(Next("person", 0, session.decision)) is None
             await play_first_options(pilot, session,
                                      lambda: isinstance(app.screen, EndScreen) or session.result is not None)
             for _ in range(200):

@@ -9,6 +9,8 @@ a game's screens only through what its package offers:
   ``HelpScreen(tab)``;
 - ``verdict(view)``: the result in the player's words, from a seat's view;
 - ``public_log(events)``: the game's events as lines a spectator reads;
+- ``option_words(view, option)``: an option of the seat's pending decision as
+  its prompt lists it (a hint names options so);
 - ``BOTS``: bot kinds the screens seat in place of the rules' own (a search
   bot with a clock and worker processes), as ``{kind: (module, class)}``.
 """

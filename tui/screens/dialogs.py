@@ -108,14 +108,16 @@ class Shown(Localised, ModalScreen[None]):
     BINDINGS = [Binding("enter", "close", NP_("key", "Close"), key_display="⏎"),
                 Binding("escape", "close", show=False)]
 
-    def __init__(self, title: str, text: str, note: str = "") -> None:
+    def __init__(self, title: str, text: str, note: str = "", plain: bool = False) -> None:
         super().__init__()
         self.title_words = title
         self.text = text
         self.note = note
+        self.plain = plain   # lines to read, not words to compare (shown apart)
 
     def compose(self) -> ComposeResult:
-        t = Text.assemble((self.title_words, "bold"), "\n\n", ("  " + self.text + "  ", "bold reverse"))
+        shown = (self.text, "") if self.plain else ("  " + self.text + "  ", "bold reverse")
+        t = Text.assemble((self.title_words, "bold"), "\n\n", shown)
         if self.note:
             t.append("\n\n" + self.note, style="italic")
         t.append("\n\n" + _("Enter or Esc: close"), style="dim")

@@ -29,6 +29,15 @@ from ankh.tui.i18n import _, Localised, NP_
 from ankh.tui.session import Next, Session
 
 
+class HintReady(Message):
+    """The hard bot weighed the options of ``next`` for a hint: ``rated``, best first."""
+
+    def __init__(self, next: Next, rated: list[tuple[tuple, float]]) -> None:
+        super().__init__()
+        self.next = next
+        self.rated = rated
+
+
 class BotDecided(Message):
     """A bot has thought out its answer to ``next``."""
 
@@ -54,6 +63,7 @@ class PlayScreen(Localised, Screen):
         Binding("q", "leave", NP_("key", "Quit")),
         Binding("c", "chat", NP_("key", "Chat"), show=False),
         Binding("e", "end_table", NP_("key", "End table")),
+        Binding("i", "hint", NP_("key", "Hint"), show=False),   # (the palette offers it: the footer is full)
     ]
 
     def __init__(self, session: Session, bot_delay: float = 0.0) -> None:
@@ -97,6 +107,49 @@ class PlayScreen(Localised, Screen):
             self.session.end_table()
             self.notify(_("You agreed to end the table; it ends when most of the seats still there agree."),
                         timeout=5)
+
+    def table_commands(self):
+        """The command palette's entries every game screen has: the table's
+        fingerprint, taking back a choice, a hint."""
+        from textual.app import SystemCommand
+        if self.fingerprint:
+            yield SystemCommand(_("Table fingerprint"), _("Show it again, to compare with the other screens"),
+                                self.action_fingerprint)
+        if self.check_action("undo", ()):
+            yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
+        if self.check_action("hint", ()):
+            yield SystemCommand(_("Hint (i)"), _("The hard bot's best choices here, with their chances"),
+                                self.action_hint)
+
+    def action_hint(self) -> None:
+        """A local game: the hard bot's best choices at this decision, with their
+        estimated chances, weighed from this seat's knowledge in a worker."""
+        nxt = self._next
+        job = self.session.hint_job(nxt) if nxt is not None and not self._handing_over else None
+        if job is None:
+            self.notify(_("No hint here: there is nothing to weigh."), timeout=4)
+            return
+        self.notify(_("The hard bot weighs your options…"), timeout=3)
+        self._weigh(job, nxt)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def _weigh(self, job, nxt: Next) -> None:
+        self.post_message(HintReady(nxt, job()))
+
+    @on(HintReady)
+    def _hint_ready(self, msg: HintReady) -> None:
+        if self._next != msg.next or not msg.rated:
+            return   # the game moved on meanwhile
+        from ankh.tui.games import ui
+        from ankh.tui.screens.dialogs import Shown
+        words = ui(self.session.rules.id).option_words
+        view = self.session.view(msg.next.seat)
+        lines = [f"{n}. {words(view, option)}  ({round(100 * chance)} %)"
+                 for n, (option, chance) in enumerate(msg.rated, 1)]
+        self.app.push_screen(Shown(_("Hint: the hard bot's best choices here"), "\n".join(lines),
+                                   _("Each with its estimated chance to win, weighed from what you have "
+                                     "seen (the cards hidden from you dealt again in each world)."),
+                                   plain=True))
 
     def _tell_notices(self) -> None:
         """What a networked game must say once, at length (the host left: the game is paused)."""
@@ -290,6 +343,9 @@ class PlayScreen(Localised, Screen):
             return self.session.can_end_table
         if action == "chat":   # a word to the table: a seat at a networked one (spectators read)
             return self.session.networked and not self.session.spectating
+        if action == "hint":   # a local game, at a person's decision
+            return (not self.session.networked and self._next is not None and self._next.kind == "person"
+                    and not self._handing_over)
         if action == "undo":   # every move at a networked table is final; a spectator has none
             return not (self.session.over or self.session.networked or self.session.spectating)
         return True

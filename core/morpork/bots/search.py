@@ -153,6 +153,17 @@ class SearchBot:
         stats = self.search(state, decision.seat, cands, self.rng, deadline, self.worlds)
         return self.pick(cands, stats)
 
+    def evaluate(self, state: State, decision: Decision) -> list[tuple[tuple, float]]:
+        """The options this bot weighs at ``decision``, best first, each with its
+        estimated chance for the seat (0 to 1), from the seat's knowledge alone
+        (every world it searches is dealt again from what the seat has seen):
+        what a hint shows.  An option decided by rule alone has no estimate."""
+        cands = self.candidates(state, decision)
+        deadline = self.clock() + self.budget if self.clock is not None else None
+        stats = self.search(state, decision.seat, cands, self.rng, deadline, self.worlds)
+        rated = [(o, stats[o][1] / stats[o][0]) for o in cands]
+        return sorted(rated, key=lambda r: -r[1])
+
     def candidates(self, s: State, d: Decision) -> list[tuple]:
         """The options worth searching, best first by the heuristic's look-ahead."""
         opts: Sequence[tuple] = d.options

@@ -24,6 +24,12 @@ def verdict(view: Any) -> Any:
     return words(view)
 
 
+def option_words(view: Any, option: tuple) -> str:
+    """One option of the seat's pending decision, as its prompt lists it."""
+    from .text import option_text
+    return option_text(view, option)
+
+
 def public_log(events: Any) -> list[str]:
     """A game's events as a spectator reads them (``ankh replay`` on a networked save)."""
     from .text import describe

@@ -482,11 +482,7 @@ class GameScreen(PlayScreen):
 
     def commands(self):
         from textual.app import SystemCommand
-        if self.fingerprint:
-            yield SystemCommand(_("Table fingerprint"), _("Show it again, to compare with the other screens"),
-                                self.action_fingerprint)
-        if self.check_action("undo", ()):
-            yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
+        yield from self.table_commands()
         yield SystemCommand(_("Leave the game"), _("Back to the title screen (asks first)"), self.action_leave)
 
 

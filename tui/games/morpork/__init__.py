@@ -22,6 +22,13 @@ def verdict(view: Any) -> Any:
     return words(view)
 
 
+def option_words(view: Any, option: tuple) -> str:
+    """One option of the seat's pending decision, as its prompt lists it."""
+    from .text import option_label
+    d = view.decision
+    return option_label(view.option_texts[d.options.index(option)], d.kind, numbered=False).plain
+
+
 def public_log(events: Any) -> list[str]:
     """A game's events as a spectator reads them (``ankh replay`` on a networked save)."""
     from .words import describe, said_already

@@ -81,6 +81,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         Binding("q", "leave", NP_("key", "Quit")),
         Binding("c", "chat", NP_("key", "Chat"), show=False),
         Binding("e", "end_table", NP_("key", "End table")),
+        Binding("i", "hint", NP_("key", "Hint"), show=False),   # (the palette offers it: the footer is full)
     ]
 
     mode: reactive[str] = reactive("compact", recompose=True)
@@ -375,11 +376,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
     def commands(self):
         """This game's commands for the command palette."""
         from textual.app import SystemCommand
-        if self.fingerprint:
-            yield SystemCommand(_("Table fingerprint"), _("Show it again, to compare with the other screens"),
-                                self.action_fingerprint)
-        if self.check_action("undo", ()):
-            yield SystemCommand(_("Undo"), _("Take back your last choice (or hear why not)"), self.action_undo)
+        yield from self.table_commands()
         if self.mode == "compact":
             for name, title, help in (
                     ("since", _("Show what happened"), _("What each player did since your last move")),
@@ -400,26 +397,12 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         self.notify(_("Saved as {path}.").format(path=self.session.path), timeout=4)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        spectating = self.session.spectating
         if action == "show_panel":
             # a spectator has no hand, no aim: the players panel shows the table
-            return self.mode == "compact" and not (spectating and parameters == ("hand",))
-        if spectating and action in ("chat", "undo", "pick"):
-            return False
-        if action == "undo" and self.session.networked:
-            return False  # every move at a networked table is final
-        if action == "chat":
-            return self.session.networked
-        if action == "end_table":
-            return self.session.can_end_table
+            return self.mode == "compact" and not (self.session.spectating and parameters == ("hand",))
         if action in ("results", "title"):
             return self.session.over
-        if action == "skip":
-            return self._next is not None and self._next.kind == "bot" and self.bot_delay > 0
-        if action in ("undo", "pick") and self.session.over:
-            return False
-        if action == "undo":
-            return True
         if action == "pick":
-            return self.view is not None and self.view.decision is not None
-        return True
+            return (not (self.session.spectating or self.session.over) and self.view is not None
+                    and self.view.decision is not None)
+        return super().check_action(action, parameters)   # the table's keys: undo, skip, chat, end, hint
