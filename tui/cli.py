@@ -5,7 +5,7 @@ import argparse
 import json
 import sys
 
-from ankh.core.game import DEFAULT, GAMES, get
+from ankh.core.game import COLOURS, DEFAULT, GAMES, get
 from ankh.tui.bots import net_bot_kinds
 from ankh.tui.games import network_refusal
 from ankh.tui.i18n import LANGUAGES, _, choose_language, set_language
@@ -60,6 +60,11 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("file", help=_("a record file (see docs/record.md), or a networked game's save: its "
                                    "folder, game.ankh or journal.ankh"))
     rp.add_argument("--json", action="store_true", help=_("print the final state as JSON"))
+    rv = sub.add_parser("review", help=_("the hard bot's review of your moves in a local game's record"))
+    rv.add_argument("file", help=_("a local game's record or save"))
+    rv.add_argument("--seat", choices=COLOURS, help=_("whose moves (default: the record's first person)"))
+    rv.add_argument("--worlds", type=int, default=None, metavar="N",
+                    help=_("worlds the hard bot searches at each decision (default 8: more is slower and surer)"))
     vp = sub.add_parser("verify", help=_("audit a saved networked game's transcript"))
     vp.add_argument("file")
     hp = sub.add_parser("host", help=_("open a table on the network"))
@@ -133,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     args, rest = parser.parse_known_args(argv)
     if args.command == "replay":
         return replay(args.file, args.json)
+    if args.command == "review":
+        from ankh.tui.review import command as review_command
+        return review_command(args.file, args.seat, args.worlds)
     if args.command == "verify":
         from ankh.net.verify import main as verify_main
         return verify_main([args.file])

@@ -217,12 +217,15 @@ class SearchBot:
             return cands[0]
         return self.pick(cands, self.weigh(state, decision, cands))
 
-    def evaluate(self, state: State, decision: Decision) -> list[tuple[tuple, float]]:
-        """The options this bot weighs at ``decision``, best first, each with its
+    def evaluate(self, state: State, decision: Decision, also: tuple | None = None) -> list[tuple[tuple, float]]:
+        """The options this bot weighs at ``decision`` (and ``also``, an option it
+        would not have: a choice under review), best first, each with its
         estimated chance for the seat (0 to 1), from the seat's knowledge alone
         (every world it searches is dealt again from what the seat has seen):
-        what a hint shows."""
+        what a hint and a review show."""
         cands = self.candidates(state, decision)
+        if also is not None and also not in cands:
+            cands = cands + [also]
         stats = self.weigh(state, decision, cands)
         rated = [(c, sum(stats[c]) / len(stats[c])) for c in cands]
         return sorted(rated, key=lambda r: -r[1])

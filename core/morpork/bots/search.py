@@ -153,12 +153,15 @@ class SearchBot:
         stats = self.search(state, decision.seat, cands, self.rng, deadline, self.worlds)
         return self.pick(cands, stats)
 
-    def evaluate(self, state: State, decision: Decision) -> list[tuple[tuple, float]]:
-        """The options this bot weighs at ``decision``, best first, each with its
+    def evaluate(self, state: State, decision: Decision, also: tuple | None = None) -> list[tuple[tuple, float]]:
+        """The options this bot weighs at ``decision`` (and ``also``, an option it
+        would not have: a choice under review), best first, each with its
         estimated chance for the seat (0 to 1), from the seat's knowledge alone
         (every world it searches is dealt again from what the seat has seen):
-        what a hint shows.  An option decided by rule alone has no estimate."""
+        what a hint and a review show."""
         cands = self.candidates(state, decision)
+        if also is not None and also not in cands:
+            cands = cands + [also]
         deadline = self.clock() + self.budget if self.clock is not None else None
         stats = self.search(state, decision.seat, cands, self.rng, deadline, self.worlds)
         rated = [(o, stats[o][1] / stats[o][0]) for o in cands]

@@ -1,0 +1,89 @@
+"""``ankh review FILE``: the hard bot goes over a seat's decisions in a local
+game's record from that seat's knowledge; a review stopped halfway goes on to
+the same result; it never uses a card the seat could not see."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ankh.core.game import get
+from ankh.net.local import LocalGame
+from ankh.tui import review
+
+from tests.bots.test_search import swap_unseen
+
+
+def record(game: str, seed: int = 5) -> str:
+    """A finished game of heuristic bots, as its record."""
+    rules = get(game)
+    players = 2 if game == "morpork" else 3
+    g = LocalGame.new(players, seed, {p: rules.bot("heuristic", random.Random(p)) for p in range(players)}, rules)
+    g.advance()
+    return g.save_text()
+
+
+@pytest.mark.parametrize("game", ["morpork", "guilds"])
+def test_a_review_stopped_halfway_goes_on_to_the_same_result(game: str, tmp_path: Path) -> None:
+    text = record(game)
+    kept = tmp_path / "kept.json"
+    asked = 0
+
+    def stop_after(n: int):
+        def stop() -> bool:
+            nonlocal asked
+            asked += 1
+            return asked > n
+        return stop
+
+    first, total = review.review(text, 0, kept, worlds=1, stop=stop_after(3))
+    assert len(first) == 3 and total > 6 and kept.exists()
+    asked = 0
+    second, _ = review.review(text, 0, kept, worlds=1, stop=stop_after(3))   # three more, after the kept ones
+    asked = 0
+    whole, _ = review.review(text, 0, None, worlds=1, stop=stop_after(6))    # the same six in one go
+    assert second == whole and second[:3] == first
+    assert all(0 <= r.chosen_chance <= 1 and r.best_chance >= r.chosen_chance - 1e-9 for r in whole)
+    asked = 0
+    other, _ = review.review(text, 0, kept, worlds=2, stop=stop_after(1))    # another search: not the kept one
+    assert len(other) == 1
+
+
+def test_a_review_never_uses_a_card_the_seat_could_not_see() -> None:
+    text = record("morpork")
+    rules, seen = review.choices(text, 0)
+    for n, (state, decision, chosen) in enumerate(seen[2:6], 2):
+        swapped = swap_unseen(state, 0, random.Random(n))
+        assert review.review_one(rules, n, state, decision, chosen, worlds=2) == \
+            review.review_one(rules, n, swapped, swapped.pending, chosen, worlds=2)
+
+
+def ankh(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ankh.tui.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_ankh_review_names_the_costliest_decisions_in_the_games_words(tmp_path: Path) -> None:
+    path = tmp_path / "guilds.txt"
+    path.write_text(record("guilds", seed=2), encoding="utf-8")
+    done = ankh("review", str(path), "--seat", "yellow", "--worlds", "1")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    assert out[0].startswith("yellow's ") and "decisions, reviewed by the hard bot from yellow's knowledge" in out[0]
+    assert out[1].startswith("Your chance to win after each decision: ")
+    assert (tmp_path / "guilds.txt.review-yellow.json").exists()          # kept beside the record
+    again = ankh("review", str(path), "--seat", "yellow", "--worlds", "1")
+    assert again.stdout == done.stdout                                       # the second look reads it
+
+
+def test_ankh_review_refuses_what_it_cannot_review(tmp_path: Path) -> None:
+    path = tmp_path / "m.txt"
+    path.write_text(record("morpork"), encoding="utf-8")
+    assert ankh("review", str(path), "--seat", "green").returncode == 2     # no green in a 2-seat game
+    (tmp_path / "net").mkdir()
+    (tmp_path / "net" / "journal.ankh").write_bytes(b"\x92\xacankh-journal")
+    refused = ankh("review", str(tmp_path / "net"))
+    assert refused.returncode == 2 and "local game's record" in refused.stderr
+    assert ankh("review", str(tmp_path / "none.txt")).returncode == 2

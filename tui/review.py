@@ -1,0 +1,194 @@
+"""A review of one seat's moves in a local game's record (``ankh review FILE``).
+
+The hard bot goes over each decision of the seat that had more than one
+option, from the seat's knowledge at the time: it searches worlds in which
+every card the seat had not seen is dealt again (its ``evaluate``), and
+estimates the seat's chance to win after what it chose and after its own
+best choice.  A decision reviewed is kept in a file beside the record (the
+record's bytes, the seat and the search's size are its key), so a review
+stopped halfway goes on where it stopped, with the same result, and a second
+look is instant: each decision is searched with its own seeded generator and
+a fixed number of worlds, never against a clock.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ankh.core.game import COLOURS, Decision, Game, forced, game_of_record, get
+from ankh.net.local import LocalGame
+
+WORLDS = 8        # worlds searched for each decision
+VERSION = 1       # of the kept reviews: another search gives another result
+
+
+@dataclass(frozen=True)
+class Reviewed:
+    """One decision of the seat, reviewed."""
+    turn: int
+    chosen: str            # in the words of the game's prompt
+    chosen_chance: float   # the seat's estimated chance to win after it (0 to 1)
+    best: str              # the hard bot's best choice there
+    best_chance: float
+
+    @property
+    def cost(self) -> float:
+        """How much of its chance the seat gave away here (0: the bot's choice, or as good)."""
+        return max(0.0, self.best_chance - self.chosen_chance)
+
+
+class _Walk(LocalGame):
+    """A record replayed, keeping the state before each of ``seat``'s choices."""
+
+    def __init__(self, record: Any, game: Game, seat: int) -> None:
+        self.seat = seat
+        self.choices: list[tuple[Any, Decision, tuple]] = []
+        super().__init__(record, {}, game)
+
+    def _apply_choice(self, opt: tuple) -> None:
+        d = self.state.pending
+        if d.seat == self.seat and not forced(d):
+            self.choices.append((self.state.copy(), d, opt))
+        super()._apply_choice(opt)
+
+
+def choices(text: str, seat: int) -> tuple[Game, list[tuple[Any, Decision, tuple]]]:
+    """The game of a record, and ``seat``'s choices in it: (the state before, the decision, the option chosen)."""
+    rules = get(game_of_record(text))
+    return rules, _Walk(rules.parse_record(text), rules, seat).choices
+
+
+def review_one(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple,
+               worlds: int = WORLDS) -> Reviewed:
+    """The seat's ``n``-th choice reviewed (its own generator: the same result every time)."""
+    from ankh.tui.games import ui
+    bot = rules.bot("search", random.Random(f"review:{n}"), worlds=worlds)
+    rated = bot.evaluate(state, decision, also=chosen)
+    best, best_chance = rated[0]
+    words = ui(rules.id).option_words
+    view = rules.view_for(state, decision.seat)
+    return Reviewed(state.turn, words(view, chosen), dict(rated)[chosen], words(view, best), best_chance)
+
+
+def kept_beside(path: Path, seat: int) -> Path:
+    """Where the review of ``seat`` in the record at ``path`` is kept."""
+    return path.with_name(f"{path.name}.review-{COLOURS[seat]}.json")
+
+
+def review(text: str, seat: int, kept: Path | None = None, *, worlds: int = WORLDS,
+           progress: Callable[[int, int], None] = lambda done, total: None,
+           stop: Callable[[], bool] = lambda: False) -> tuple[list[Reviewed], int]:
+    """``seat``'s choices in the record ``text`` reviewed, and how many there are
+    in all (fewer reviewed when ``stop`` said so); ``kept``: the file that holds
+    the decisions reviewed so far, read first and written after each."""
+    rules, seen = choices(text, seat)
+    key = hashlib.sha256(f"{VERSION}:{worlds}:{seat}:".encode() + text.encode()).hexdigest()
+    done: list[Reviewed] = []
+    if kept is not None:
+        try:
+            data = json.loads(kept.read_text(encoding="utf-8"))
+            if data.get("key") == key:
+                done = [Reviewed(**r) for r in data["decisions"]][:len(seen)]
+        except (OSError, ValueError, TypeError, KeyError):
+            done = []   # none kept, or not this review's: start again
+    progress(len(done), len(seen))
+    for n in range(len(done), len(seen)):
+        if stop():
+            break
+        done.append(review_one(rules, n, *seen[n], worlds=worlds))
+        if kept is not None:
+            kept.write_text(json.dumps({"key": key, "decisions": [asdict(r) for r in done]}), encoding="utf-8")
+        progress(len(done), len(seen))
+    return done, len(seen)
+
+
+def person_seat(text: str) -> int:
+    """The seat a record's ``seats:`` line gives to a person (the first), else red."""
+    rules = get(game_of_record(text))
+    seats = rules.parse_record(text).seats or {}
+    return next((s for s, who in sorted(seats.items()) if who == "person"), 0)
+
+
+COSTLY = 5        # the decisions a review names
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def command(path_name: str, seat_name: str | None, worlds: int | None = None) -> int:
+    """``ankh review FILE [--seat COLOUR]``: the review, printed; a progress line
+    on the terminal while it works; Ctrl+C stops it (run again to go on)."""
+    import sys
+
+    from ankh.core.game import RecordError, RulesError, SetupError, UnknownGame
+    from ankh.net import journal
+    from ankh.tui.i18n import _
+    from ankh.tui.seats import colour
+
+    path = Path(path_name)
+    try:
+        data = journal.save_file(path).read_bytes()
+    except OSError as e:
+        print(_("ankh: cannot read {path}: {why}").format(path=path, why=e.strerror), file=sys.stderr)
+        return 2
+    try:
+        text = data.decode("utf-8")
+        if journal.is_journal(data[:64]) or text.startswith("\x00"):
+            raise UnicodeDecodeError("utf-8", data, 0, 1, "a networked save")
+    except UnicodeDecodeError:
+        print(_("ankh: {path}: a review reads a local game's record (a networked game's review is not there "
+                "yet)").format(path=path), file=sys.stderr)
+        return 2
+    try:
+        rules = get(game_of_record(text))
+        players = rules.parse_record(text).players
+        seat = person_seat(text) if seat_name is None else COLOURS.index(seat_name)
+        if not 0 <= seat < players:
+            raise ValueError(seat_name)
+    except (RecordError, RulesError, SetupError, UnknownGame) as e:
+        print(f"ankh: {path}: {e}", file=sys.stderr)
+        return 1
+    except ValueError:
+        print(_("ankh: no seat {seat} in that game").format(seat=seat_name), file=sys.stderr)
+        return 2
+    tty = sys.stderr.isatty()
+
+    label = _("reviewing")
+
+    def progress(done: int, total: int) -> None:
+        if tty and total:
+            filled = done * 30 // total
+            print(f"\r{label} [{'█' * filled}{'·' * (30 - filled)}] {done}/{total}", end="",
+                  file=sys.stderr, flush=True)
+
+    kept = kept_beside(journal.save_file(path), seat)
+    worlds = max(1, worlds or WORLDS)
+    try:
+        done, total = review(text, seat, kept if kept.parent.exists() else None, worlds=worlds, progress=progress)
+    except KeyboardInterrupt:
+        print("\n" + _("Stopped; what was reviewed is kept in {path}: run the same command to go on.").format(
+            path=kept), file=sys.stderr)
+        return 130
+    if tty:
+        print(file=sys.stderr)
+    who = colour(seat)
+    print(_("{who}'s {n} decisions, reviewed by the hard bot from {who}'s knowledge at the time "
+            "({worlds} worlds each)").format(who=who, n=total, worlds=worlds))
+    if not done:
+        return 0
+    line = "".join(BARS[min(len(BARS) - 1, int(r.chosen_chance * len(BARS)))] for r in done)
+    print(_("Your chance to win after each decision: {line} ({first} % to {last} %)").format(
+        line=line, first=round(100 * done[0].chosen_chance), last=round(100 * done[-1].chosen_chance)))
+    costly = sorted((r for r in done if r.cost >= 0.01), key=lambda r: -r.cost)[:COSTLY]
+    if not costly:
+        print(_("No decision cost you a point of chance: the hard bot would have chosen as well."))
+        return 0
+    print(_("The decisions that cost you the most:"))
+    for r in costly:
+        print("  " + _("turn {turn}: you chose {chosen} ({was} %); better: {best} ({could} %)").format(
+            turn=r.turn, chosen=r.chosen, was=round(100 * r.chosen_chance), best=r.best,
+            could=round(100 * r.best_chance)))
+    return 0
