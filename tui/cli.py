@@ -60,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("file", help=_("a record file (see docs/record.md), or a networked game's save: its "
                                    "folder, game.ankh or journal.ankh"))
     rp.add_argument("--json", action="store_true", help=_("print the final state as JSON"))
+    rp.add_argument("--stats", action="store_true",
+                    help=_("the statistics of the game: the dice, the race, where the cards went (shown at a "
+                           "terminal, else printed)"))
     vp = sub.add_parser("verify", help=_("audit a saved networked game's transcript"))
     vp.add_argument("file")
     hp = sub.add_parser("host", help=_("open a table on the network"))
@@ -132,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=_("host and look for tables on this address only (default: every interface)"))
     args, rest = parser.parse_known_args(argv)
     if args.command == "replay":
-        return replay(args.file, args.json)
+        return replay(args.file, args.json, args.stats)
     if args.command == "verify":
         from ankh.net.verify import main as verify_main
         return verify_main([args.file])
@@ -223,13 +226,13 @@ def serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return 0
 
 
-def replay(path: str, as_json: bool) -> int:
+def replay(path: str, as_json: bool, stats: bool = False) -> int:
     """``ankh replay FILE``: a record's event log, or a networked save's
     public log in the player's language (``--json``: the final state)."""
     import os
     from pathlib import Path
     try:
-        return _replay(Path(path), as_json)
+        return _replay(Path(path), as_json, stats)
     except BrokenPipeError:
         # the reader stopped (``ankh replay FILE | head``): nothing more to say
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -237,7 +240,7 @@ def replay(path: str, as_json: bool) -> int:
         return 0
 
 
-def _replay(path, as_json: bool) -> int:
+def _replay(path, as_json: bool, stats: bool = False) -> int:
     import io
     from ankh.core.game import RulesError, SetupError
     from ankh.net import journal
@@ -249,13 +252,16 @@ def _replay(path, as_json: bool) -> int:
         print(_("ankh: cannot read {path}: {why}").format(path=path, why=e.strerror), file=sys.stderr)
         return 2
     if journal.kind_of(io.BytesIO(data)) is not None:
-        return _replay_network(path, data, as_json)
+        return _replay_network(path, data, as_json, stats)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         print(_("ankh: {path} is not a text record").format(path=path), file=sys.stderr)
         return 2
     try:
+        if stats:
+            from ankh.tui.stats import stats_of_record
+            return _show_stats(stats_of_record(text))
         game = LocalGame.from_text(text)
     except (RulesError, SetupError) as e:
         print(f"ankh: {path}: {e}", file=sys.stderr)
@@ -270,7 +276,18 @@ def _replay(path, as_json: bool) -> int:
     return 0
 
 
-def _replay_network(path, data: bytes, as_json: bool) -> int:
+def _show_stats(stats) -> int:
+    """The pictures: on screen at a terminal, else printed."""
+    from ankh.tui.stats import print_stats, show_stats
+    if sys.stdout.isatty():
+        show_stats(stats)
+    else:
+        print_stats(stats)
+    sys.stdout.flush()
+    return 0
+
+
+def _replay_network(path, data: bytes, as_json: bool, stats: bool = False) -> int:
     """A networked game's public log: what every seat and spectator saw, the
     hidden cards left hidden."""
     import io
@@ -284,6 +301,9 @@ def _replay_network(path, data: bytes, as_json: bool) -> int:
         if journal.is_journal(data[:64]):
             data = journal.read(data)[0].to_bytes()
         roster, stream = read_stream(io.BytesIO(data))
+        if stats:
+            from ankh.tui.stats import stats_of_log
+            return _show_stats(stats_of_log(roster, [frame for _seat, frame in stream]))
         game = replay_log(roster, [frame for _seat, frame in stream])
     except ProtocolError as e:
         print(_("ankh: {path} cannot be replayed: {why}").format(path=path, why=translated_words(e)), file=sys.stderr)
