@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
@@ -191,8 +191,8 @@ class StatsScreen(Localised, Screen):
 
     BINDINGS = [
         Binding("tab,right", "next", NP_("key", "Next picture")),
-        Binding("escape,b,s", "app.pop_screen", NP_("key", "Back")),
-        Binding("q", "quit", NP_("key", "Quit"), show=False),
+        Binding("escape,b,s", "back", NP_("key", "Back")),
+        Binding("q", "back", NP_("key", "Quit"), show=False),
     ]
     DEFAULT_CSS = """
     StatsScreen Horizontal { height: 1fr; }
@@ -214,7 +214,7 @@ class StatsScreen(Localised, Screen):
     def on_mount(self) -> None:
         self._draw()
 
-    def action_quit(self) -> None:
+    def action_back(self) -> None:
         """Back, or out of ``ankh replay --stats`` where this is the only screen."""
         if len(self.app.screen_stack) > 2:
             self.app.pop_screen()
@@ -237,12 +237,16 @@ class StatsScreen(Localised, Screen):
         self._draw()
 
 
+class StatsApp(App):
+    """The pictures alone (``ankh replay FILE --stats`` at a terminal), until the player leaves."""
+
+    def __init__(self, stats: Stats):
+        super().__init__()
+        self.stats = stats
+
+    def on_mount(self) -> None:
+        self.push_screen(StatsScreen(self.stats))
+
+
 def show_stats(stats: Stats) -> None:
-    """The pictures in the terminal, until the player leaves (``ankh replay FILE --stats`` at a terminal)."""
-    from textual.app import App
-
-    class StatsApp(App):
-        def on_mount(self) -> None:
-            self.push_screen(StatsScreen(stats))
-
-    StatsApp().run()
+    StatsApp(stats).run()

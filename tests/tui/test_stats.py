@@ -80,6 +80,17 @@ async def test_a_wide_terminal_shows_the_pictures_side_by_side():
 
 # --- ankh replay --stats -----------------------------------------------------------------
 
+async def test_the_pictures_alone_close_with_escape():
+    """At a terminal ``ankh replay FILE --stats`` shows the pictures alone: leaving them ends it."""
+    from ankh.tui.stats import StatsApp
+    app = StatsApp(stats_of_record(record("guilds")))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, StatsScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.return_code == 0 and not app.is_running
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_replay_stats_of_a_local_record(kind, tmp_path, capsys):
     path = tmp_path / "game.ankh"
