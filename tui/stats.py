@@ -34,7 +34,7 @@ FLOW_WORDS = {
     "bank": (N_("bank trades"), "", ""), "trade": (N_("player trades"), "", ""),
     "steal": (N_("steals"), "", ""), "beggars": (N_("the Beggars"), "", ""),
     "library": (N_("the Library"), "", ""), "laboratory": (N_("the Laboratory"), "", ""),
-    "seven": (N_("lost to a seven"), "", ""), "spent": (N_("building, buying and the rest"), "", ""),
+    "parchments": (N_("bought with parchments"), "", ""), "seven": (N_("lost to a seven"), "", ""), "spent": (N_("building, buying and the rest"), "", ""),
     "cards": (N_("cards"), N_("drawn"), N_("played")), "money": (N_("money"), N_("earned"), N_("paid")),
     "minions": (N_("minions"), N_("placed"), N_("lost")),
 }
@@ -213,6 +213,7 @@ class StatsScreen(Localised, Screen):
 
     def on_mount(self) -> None:
         self._draw()
+        self.query_one("#picture-0").focus()
 
     def action_back(self) -> None:
         """Back, or out of ``ankh replay --stats`` where this is the only screen."""
@@ -233,8 +234,11 @@ class StatsScreen(Localised, Screen):
             self.query_one(f"#drawn-{i}", Static).update(draw(self.stats, max(20, width)))
 
     def action_next(self) -> None:
+        """The next picture: shown alone on a small terminal; on a wide one, the
+        one the arrows scroll."""
         self.shown = (self.shown + 1) % len(PICTURES)
         self._draw()
+        self.query_one(f"#picture-{self.shown}").focus()
 
 
 class StatsApp(App):

@@ -12,15 +12,15 @@ from ..stats import Tally
 FLOW_OF = {
     "start": "start", "produce": "production", "shortage": "production", "bank": "bank",
     "trade": "trade", "steal": "steal", "show": "beggars", "library": "library",
-    "laboratory": "laboratory", "discard": "seven",
+    "laboratory": "laboratory", "parchments": "parchments", "discard": "seven",
 }
 
 
 class GuildsTally(Tally):
     DICE = (2, 6)
     SERIES = ("vp",)
-    FLOWS = ("start", "production", "bank", "trade", "steal", "beggars", "library", "laboratory", "seven",
-             "spent")
+    FLOWS = ("start", "production", "bank", "trade", "steal", "beggars", "library", "laboratory", "parchments",
+             "seven", "spent")
 
     def __init__(self, players: int):
         super().__init__("guilds", players)
