@@ -36,7 +36,7 @@ FLOW_WORDS = {
     "library": (N_("the Library"), "", ""), "laboratory": (N_("the Laboratory"), "", ""),
     "parchments": (N_("bought with parchments"), "", ""), "seven": (N_("lost to a seven"), "", ""), "spent": (N_("building, buying and the rest"), "", ""),
     "cards": (N_("cards"), N_("drawn"), N_("played")), "money": (N_("money"), N_("earned"), N_("paid")),
-    "minions": (N_("minions"), N_("placed"), N_("lost")),
+    "minions": (N_("minions on the board"), N_("placed"), N_("lost")),
 }
 
 
