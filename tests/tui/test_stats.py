@@ -134,13 +134,13 @@ def test_a_seat_a_spectator_and_the_save_see_the_same_figures(kind, networked):
 # --- what they look like -----------------------------------------------------------------
 
 class Pictures(App):
-    def __init__(self, kind: str, lang: str):
+    def __init__(self, kind: str, lang: str, stats=None):
         super().__init__()
-        self.kind, self.lang = kind, lang
+        self.kind, self.lang, self.stats = kind, lang, stats
 
     def on_mount(self) -> None:
         i18n.set_language(self.lang)
-        self.push_screen(StatsScreen(stats_of_record(record(self.kind))))
+        self.push_screen(StatsScreen(self.stats or stats_of_record(record(self.kind))))
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -148,3 +148,15 @@ class Pictures(App):
 @pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")])
 def test_the_pictures(snap_compare, kind, lang, size):
     assert snap_compare(Pictures(kind, lang), press=["tab"] if size == (80, 24) else [], terminal_size=size)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_pictures_a_spectator_sees(snap_compare, kind, networked):
+    """A spectator of a networked game (its figures from the public log it followed), side by side."""
+    from ankh.net.peer import Spectator
+    from ankh.net.transcript import read_stream
+    path, _star = networked[kind]
+    roster, stream = read_stream(io.BytesIO(path.read_bytes()))
+    spectator = Spectator(roster)
+    spectator.feed([frame for _step, frame in stream])
+    assert snap_compare(Pictures(kind, "en", stats_of_ledger(spectator.ledger())), terminal_size=(120, 40))
