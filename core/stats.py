@@ -79,8 +79,10 @@ class Tally:
                            flows={name: [[0, 0] for _ in range(players)] for name in self.FLOWS})
         self._turn: Any = None
         self._ended = False
+        self._state: Any = None
 
     def see(self, state: Any, events: list[Any]) -> None:
+        self._state = state
         for e in events:
             total = self.roll(e)
             if total is not None:
@@ -107,6 +109,11 @@ class Tally:
             self.stats.flows[flow][seat][0 if delta > 0 else 1] += abs(delta)
 
     def result(self) -> Stats:
+        """The figures; of a game not over (a journal, a record cut short), with
+        the standing as it is now as the last value."""
+        if not self._ended and self._state is not None and self._state.turn > 0:
+            self._ended = True
+            self.sample(self._state)
         return self.stats
 
     # what each game says

@@ -78,3 +78,16 @@ def test_the_first_game_standing_money_and_minions_add_up():
     plays = [e.seat for e in local.log if e.kind == "play"]
     assert [stats.flows["cards"][p][1] for p in range(4)] == [plays.count(p) for p in range(4)]
     assert stats.personalities == tuple(s.outcome.personalities) and all(stats.personalities)
+
+
+def test_a_game_not_over_ends_its_race_where_it_stands():
+    text = (RECORDS / "guilds.ankh").read_text(encoding="utf-8")
+    game = get("guilds")
+    record = game.parse_record(text)
+    record.lines = record.lines[:300]
+    t = tally("guilds", record.players)
+    local = LocalGame(record, None, game, watch=t.see)
+    assert local.state.outcome is None
+    stats = t.result()
+    assert [line[-1] for line in stats.series["vp"]] == [local.state.vp(p) for p in range(4)]
+    assert len(stats.series["vp"][0]) == local.state.turn + 1
