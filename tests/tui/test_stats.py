@@ -160,3 +160,41 @@ def test_the_pictures_a_spectator_sees(snap_compare, kind, networked):
     spectator = Spectator(roster)
     spectator.feed([frame for _step, frame in stream])
     assert snap_compare(Pictures(kind, "en", stats_of_ledger(spectator.ledger())), terminal_size=(120, 40))
+
+
+async def test_a_spectator_reaches_the_statistics_from_the_end_screen(tmp_path):
+    """Watching a networked table to its end: ``s`` on the end screen shows the
+    figures of the public log the spectator followed."""
+    import asyncio
+
+    from ankh.net.envelope import Identity
+    from ankh.net.io.node import HostNode
+
+    from .helpers import watching_until_turn
+    from .test_netplay import paused_at_turn_2
+
+    decide, go_on = paused_at_turn_2(4)
+    host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=decide, report=lambda e: None,
+                    save_root=tmp_path, bind="127.0.0.1", advertise=False)
+    port = await host.open()
+    game = asyncio.ensure_future(host.run())
+    app = AnkhApp(bot_delay=0, interface="127.0.0.1", net=("watch", ("127.0.0.1", port)))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await watching_until_turn(pilot, 2, tries=600)
+            session = screen.session
+            go_on.set()
+            for _ in range(4000):
+                if type(app.screen).__name__ == "EndScreen":
+                    break
+                await pilot.pause(0.05)
+            assert type(app.screen).__name__ == "EndScreen" and session.spectating
+            await pilot.press("s")
+            assert isinstance(app.screen, StatsScreen)
+            stats = app.screen.stats
+            assert stats.rolls == [e.data["roll"] for e in session.log if e.kind == "roll"]
+            assert [line[-1] for line in stats.series["money"]] == list(session.peer.engine.money)
+    finally:
+        go_on.set()
+        game.cancel()
+        await asyncio.gather(game, return_exceptions=True)
