@@ -165,21 +165,10 @@ def test_the_pictures_a_spectator_sees(snap_compare, kind, networked):
 async def test_a_spectator_reaches_the_statistics_from_the_end_screen(tmp_path):
     """Watching a networked table to its end: ``s`` on the end screen shows the
     figures of the public log the spectator followed."""
-    import asyncio
-
-    from ankh.net.envelope import Identity
-    from ankh.net.io.node import HostNode
-
     from .helpers import watching_until_turn
-    from .test_netplay import paused_at_turn_2
+    from .test_netplay import watched_table
 
-    decide, go_on = paused_at_turn_2(4)
-    host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=decide, report=lambda e: None,
-                    save_root=tmp_path, bind="127.0.0.1", advertise=False)
-    port = await host.open()
-    game = asyncio.ensure_future(host.run())
-    app = AnkhApp(bot_delay=0, interface="127.0.0.1", net=("watch", ("127.0.0.1", port)))
-    try:
+    async with watched_table(tmp_path) as (app, _host, go_on):
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await watching_until_turn(pilot, 2, tries=600)
             session = screen.session
@@ -194,7 +183,3 @@ async def test_a_spectator_reaches_the_statistics_from_the_end_screen(tmp_path):
             stats = app.screen.stats
             assert stats.rolls == [e.data["roll"] for e in session.log if e.kind == "roll"]
             assert [line[-1] for line in stats.series["money"]] == list(session.peer.engine.money)
-    finally:
-        go_on.set()
-        game.cancel()
-        await asyncio.gather(game, return_exceptions=True)
