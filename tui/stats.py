@@ -231,7 +231,11 @@ class StatsScreen(Localised, Screen):
         for i, draw in enumerate(PICTURES):
             box = self.query_one(f"#picture-{i}")
             box.display = wide or i == self.shown
-            self.query_one(f"#drawn-{i}", Static).update(draw(self.stats, max(20, width)))
+            picture = draw(self.stats, max(20, width))
+            if not wide:   # one at a time: which one, and how to see the others
+                picture = Text(_("Picture {n} of {count} (tab: the next)").format(n=i + 1, count=len(PICTURES)),
+                               style="dim") + Text("\n") + picture
+            self.query_one(f"#drawn-{i}", Static).update(picture)
 
     def action_next(self) -> None:
         """The next picture: shown alone on a small terminal; on a wide one, the
