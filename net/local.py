@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 from ankh.core.game import (
     COLOURS, DealCard, Decision, Event, Game, IllegalAction, PassCard, PickRandom, Reveal, RollDie,
@@ -102,8 +102,11 @@ class LocalGame:
     people: :meth:`advance` stops when one of them must decide.  The game is
     the record's (``game``: the default game when None)."""
 
-    def __init__(self, record: Any, bots: dict[int, object] | None = None, game: Game | None = None):
+    def __init__(self, record: Any, bots: dict[int, object] | None = None, game: Game | None = None,
+                 watch: Callable[[Any, list[Event]], None] | None = None):
         self.game = game = game or get()
+        #: Called with the state and the events after each step (a tally of the game's figures).
+        self.watch = watch
         self.bots = dict(bots or {})
         self.record = replace(record, lines=[])
         self.state = game.new_state(record.players, record.position)
@@ -123,10 +126,11 @@ class LocalGame:
         return cls(game.Record(players=players, seed=seed), bots, game)
 
     @classmethod
-    def from_text(cls, text: str, bots: dict[int, object] | None = None) -> "LocalGame":
+    def from_text(cls, text: str, bots: dict[int, object] | None = None,
+                  watch: Callable[[Any, list[Event]], None] | None = None) -> "LocalGame":
         """A record of any game (its ``game:`` line says which)."""
         game = get(game_of_record(text))
-        return cls(game.parse_record(text), bots, game)
+        return cls(game.parse_record(text), bots, game, watch)
 
     # --- replay -----------------------------------------------------------------------------
 
@@ -183,8 +187,11 @@ class LocalGame:
         s = self.state
         d = s.pending
         text = self.game.format_option(s, opt)
-        self.log += s.choose(opt)
+        events = s.choose(opt)
+        self.log += events
         self._note_turn()
+        if self.watch is not None:
+            self.watch(s, events)
         if not forced(d):
             self.record.lines.append(Line(0, COLOURS[d.seat], text))
         if d.seat in self.bots:
@@ -200,8 +207,11 @@ class LocalGame:
         line = self.game.chance_text(s, req, answer, self.table.orders)
         if isinstance(req, StealRandom):
             self.stolen[answer[0]] = (req.victim, req.thief, answer[1])
-        self.log += s.fulfil(answer)
+        events = s.fulfil(answer)
+        self.log += events
         self._note_turn()
+        if self.watch is not None:
+            self.watch(s, events)
         if line is not None:
             self.record.lines.append(Line(0, "*", line))
         if self._informs(req):

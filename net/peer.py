@@ -26,7 +26,7 @@ personality and event decks.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -163,6 +163,8 @@ class Driver:
         # The card each steal this seat took part in moved, by the rules' handle it went
         # under (the thief's and the victim's to know; for the screen, not the rules).
         self.stolen: dict[int, Any] = {}
+        #: Called with the rules' state and the events after each move or answer (a tally of the figures).
+        self.watch: Callable[[Any, list[Any]], None] | None = None
 
     def _follow(self, frame: bytes) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -413,6 +415,8 @@ class Driver:
 
     def _apply_move(self, decision: Decision, option: tuple) -> None:
         events = self.engine.choose(option)
+        if self.watch is not None:
+            self.watch(self.engine, events)
         self.events.append(Moved(decision.seat, option, self.moves))
         self.moves += 1
         self.events += [Logged(e) for e in events]
@@ -422,6 +426,8 @@ class Driver:
             events = self.engine.fulfil(answer)
         except RulesError as exc:
             raise self._refused(exc) from None
+        if self.watch is not None:
+            self.watch(self.engine, events)
         self.events += [Logged(e) for e in events]
 
     def _refused(self, exc: RulesError) -> ProtocolError:
@@ -867,11 +873,14 @@ def illegal_move(roster: Roster, frames: Iterable[bytes], cards: Mapping[str, Ma
     return None
 
 
-def replay(roster: Roster, frames: Iterable[bytes]) -> LogReplay:
-    """Replay the rules over a saved log as far as it goes.  Raises
+def replay(roster: Roster, frames: Iterable[bytes], watch: Callable[[Any, list[Any]], None] | None = None
+           ) -> LogReplay:
+    """Replay the rules over a saved log as far as it goes (``watch``: see
+    :attr:`Driver.watch`).  Raises
     RemoteProtocolError for an illegal move or a bad message (naming its
     seat) and LocalProtocolError where the log and the rules disagree."""
     r = LogReplay(roster, frames)
+    r.watch = watch
     try:
         r.history = r.pump()
     except _EndOfLog:

@@ -60,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     rp.add_argument("file", help=_("a record file (see docs/record.md), or a networked game's save: its "
                                    "folder, game.ankh or journal.ankh"))
     rp.add_argument("--json", action="store_true", help=_("print the final state as JSON"))
+    rp.add_argument("--stats", action="store_true",
+                    help=_("the statistics of the game: the dice, the race, where the cards went (shown at a "
+                           "terminal, else printed)"))
     rv = sub.add_parser("review", help=_("the hard bot's review of your moves in a local game's record"))
     rv.add_argument("file", help=_("a local game's record or save"))
     rv.add_argument("--seat", choices=COLOURS, help=_("whose moves (default: the record's first person)"))
@@ -137,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=_("host and look for tables on this address only (default: every interface)"))
     args, rest = parser.parse_known_args(argv)
     if args.command == "replay":
-        return replay(args.file, args.json)
+        return replay(args.file, args.json, args.stats)
     if args.command == "review":
         from ankh.tui.review import command as review_command
         return review_command(args.file, args.seat, args.worlds)
@@ -231,13 +234,13 @@ def serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return 0
 
 
-def replay(path: str, as_json: bool) -> int:
+def replay(path: str, as_json: bool, stats: bool = False) -> int:
     """``ankh replay FILE``: a record's event log, or a networked save's
     public log in the player's language (``--json``: the final state)."""
     import os
     from pathlib import Path
     try:
-        return _replay(Path(path), as_json)
+        return _replay(Path(path), as_json, stats)
     except BrokenPipeError:
         # the reader stopped (``ankh replay FILE | head``): nothing more to say
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -245,7 +248,7 @@ def replay(path: str, as_json: bool) -> int:
         return 0
 
 
-def _replay(path, as_json: bool) -> int:
+def _replay(path, as_json: bool, stats: bool = False) -> int:
     import io
     from ankh.core.game import RulesError, SetupError
     from ankh.net import journal
@@ -257,13 +260,16 @@ def _replay(path, as_json: bool) -> int:
         print(_("ankh: cannot read {path}: {why}").format(path=path, why=e.strerror), file=sys.stderr)
         return 2
     if journal.kind_of(io.BytesIO(data)) is not None:
-        return _replay_network(path, data, as_json)
+        return _replay_network(path, data, as_json, stats)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         print(_("ankh: {path} is not a text record").format(path=path), file=sys.stderr)
         return 2
     try:
+        if stats:
+            from ankh.tui.stats import stats_of_record
+            return _show_stats(stats_of_record(text))
         game = LocalGame.from_text(text)
     except (RulesError, SetupError) as e:
         print(f"ankh: {path}: {e}", file=sys.stderr)
@@ -278,7 +284,18 @@ def _replay(path, as_json: bool) -> int:
     return 0
 
 
-def _replay_network(path, data: bytes, as_json: bool) -> int:
+def _show_stats(stats) -> int:
+    """The pictures: on screen at a terminal, else printed."""
+    from ankh.tui.stats import print_stats, show_stats
+    if sys.stdout.isatty():
+        show_stats(stats)
+    else:
+        print_stats(stats)
+    sys.stdout.flush()
+    return 0
+
+
+def _replay_network(path, data: bytes, as_json: bool, stats: bool = False) -> int:
     """A networked game's public log: what every seat and spectator saw, the
     hidden cards left hidden."""
     import io
@@ -292,6 +309,9 @@ def _replay_network(path, data: bytes, as_json: bool) -> int:
         if journal.is_journal(data[:64]):
             data = journal.read(data)[0].to_bytes()
         roster, stream = read_stream(io.BytesIO(data))
+        if stats:
+            from ankh.tui.stats import stats_of_log
+            return _show_stats(stats_of_log(roster, [frame for _seat, frame in stream]))
         game = replay_log(roster, [frame for _seat, frame in stream])
     except ProtocolError as e:
         print(_("ankh: {path} cannot be replayed: {why}").format(path=path, why=translated_words(e)), file=sys.stderr)

@@ -354,6 +354,11 @@ class NetSession(Listeners):
 
     # --- what the screens read ----------------------------------------------------------------
 
+    def stats(self) -> Any:
+        """The figures of the game followed (:mod:`ankh.core.stats`), from its public log."""
+        from ankh.tui.stats import stats_of_ledger
+        return stats_of_ledger(self.peer.ledger())
+
     @property
     def peer(self) -> GamePeer | None:
         node = self.node

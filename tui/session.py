@@ -136,6 +136,7 @@ class Session(Protocol):
     chat_lines: list[tuple[int, str, str]]   # (seat, name, text), plain text, already checked
     notices: list[str]                       # what the screen must say once, at length (taken as said)
     def say(self, text: str) -> None: ...
+    def stats(self) -> Any: ...
 
 
 class Listeners:
@@ -393,6 +394,11 @@ class GameSession(Listeners):
 
     def save_text(self) -> str:
         return self.game.save_text()
+
+    def stats(self) -> Any:
+        """The figures of the game so far (:mod:`ankh.core.stats`), from its record."""
+        from ankh.tui.stats import stats_of_record
+        return stats_of_record(self.save_text())
 
     def save(self) -> None:
         """Write the record so far (the screen does after every change)."""

@@ -4,6 +4,7 @@ joins, through a whole game to the end screen; both sides agree."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import subprocess
 import sys
@@ -240,32 +241,39 @@ def paused_at_turn_2(seed: int):
     return decide, go_on
 
 
-async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(tmp_path):
-    """Watching a live table from the title screen's route (``ankh watch``):
-    the game screen follows it, offers no pick, undo or chat (a spectator only
-    looks), and shows the players' chat under a plain title."""
+@contextlib.asynccontextmanager
+async def watched_table(tmp_path):
+    """A two-seat table of random bots (paused at turn 2 until ``go_on`` is set)
+    and a spectator's app watching it: ``(app, host, go_on)``."""
     from ankh.net.envelope import Identity
     from ankh.net.io.node import HostNode
-
-    from .helpers import a_spectator_keeps_quiet_and_hears_chat, footer_keys, watching_until_turn
 
     decide, go_on = paused_at_turn_2(4)
     host = HostNode(Identity.generate(), "host", seats=2, bots=1, decide=decide, report=lambda e: None,
                     save_root=tmp_path, bind="127.0.0.1", advertise=False)
     port = await host.open()
     game = asyncio.ensure_future(host.run())
-    app = AnkhApp(bot_delay=0, interface="127.0.0.1", net=("watch", ("127.0.0.1", port)))
     try:
+        yield AnkhApp(bot_delay=0, interface="127.0.0.1", net=("watch", ("127.0.0.1", port))), host, go_on
+    finally:
+        go_on.set()
+        game.cancel()
+        await asyncio.gather(game, return_exceptions=True)
+
+
+async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(tmp_path):
+    """Watching a live table from the title screen's route (``ankh watch``):
+    the game screen follows it, offers no pick, undo or chat (a spectator only
+    looks), and shows the players' chat under a plain title."""
+    from .helpers import a_spectator_keeps_quiet_and_hears_chat, footer_keys, watching_until_turn
+
+    async with watched_table(tmp_path) as (app, host, _go_on):
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await watching_until_turn(pilot, 2, tries=600)
             assert isinstance(screen, GameScreen)
             assert [screen.check_action(a, ()) for a in ("undo", "pick", "chat")] == [False, False, False]
             await a_spectator_keeps_quiet_and_hears_chat(pilot, host, ["Choose", "Pick", "Hand", "Undo", "Chat"])
             assert "Players" in footer_keys(app)
-    finally:
-        go_on.set()
-        game.cancel()
-        await asyncio.gather(game, return_exceptions=True)
 
 
 async def test_the_join_screen_lists_a_playing_table_and_arrow_keys_reach_it_to_watch(tmp_path, monkeypatch):

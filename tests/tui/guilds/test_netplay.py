@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from ankh.tui.app import AnkhApp
 from ankh.tui.games.guilds.screens import EndScreen, GameScreen
+from ankh.tui.stats import StatsScreen
 
 from ..helpers import a_spectator_keeps_quiet_and_hears_chat, footer_keys, until_the_game, watching_until_turn
 
@@ -81,6 +82,13 @@ async def test_a_guild_table_hosted_on_screen_is_played_to_the_end_with_a_joiner
                     break
                 await pilot.pause(0.05)
             assert any(isinstance(s, EndScreen) for s in app.screen_stack)
+            # the statistics from the end screen: the dice this seat saw rolled, from the table's public log
+            if not isinstance(app.screen, EndScreen):
+                app.screen.action_results()
+                await pilot.pause()
+            await pilot.press("s")
+            assert isinstance(app.screen, StatsScreen)
+            assert app.screen.stats.rolls == [sum(e.data["dice"]) for e in session.log if e.kind == "roll"]
     finally:
         if joiner is not None and joiner.poll() is None:
             joiner.kill()

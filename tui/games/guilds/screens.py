@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from ankh.core.game import Decision
 from ankh.tui.i18n import _, Localised, NP_
+from ankh.tui.stats import ShowsStats
 from ankh.tui.screens.play import PlayScreen
 from ankh.tui.seats import _assemble, seat_tag
 from ankh.tui.widgets.choices import Choices
@@ -462,7 +463,7 @@ class GameScreen(PlayScreen):
 
     def action_results(self) -> None:
         if self.session.over:
-            self.app.push_screen(EndScreen(self.session.view()))
+            self.app.push_screen(EndScreen(self.session.view(), self.session))
 
     def show_results(self) -> None:
         self.action_results()
@@ -498,16 +499,18 @@ def verdict(view) -> Text:
                      n=o.scores[o.winners[0]] if o.scores else "?")
 
 
-class EndScreen(Localised, Screen):
+class EndScreen(ShowsStats, Localised, Screen):
     BINDINGS = [
         Binding("b", "back", NP_("key", "Board")),
+        Binding("s", "stats", NP_("key", "Statistics")),
         Binding("t", "title", NP_("key", "Title screen")),
         Binding("escape", "back", show=False),
     ]
 
-    def __init__(self, view) -> None:
+    def __init__(self, view, session=None) -> None:
         super().__init__()
         self.final = view
+        self.session = session
 
     def compose(self) -> ComposeResult:
         view = self.final

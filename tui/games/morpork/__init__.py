@@ -38,3 +38,9 @@ def public_log(events: Any) -> list[str]:
             lines.append(describe(event, None))
         before = event
     return lines
+
+
+def personality_name(pid: str | None) -> str:
+    """A personality's printed name in the language shown (the end's statistics name them)."""
+    from .text import personality_name as name
+    return name(pid)

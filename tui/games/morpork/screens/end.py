@@ -13,6 +13,7 @@ from textual.widgets import Footer, Static
 from ankh.core.morpork.model import COLOURS
 
 from ankh.tui.i18n import _, Localised, NP_
+from ankh.tui.stats import ShowsStats
 from ankh.tui.games.morpork.text import PERSONALITY, _assemble, personality_name, score_parts, seat_tag, win_condition
 
 
@@ -74,16 +75,18 @@ def table(view) -> Table:
     return tb
 
 
-class EndScreen(Localised, Screen):
+class EndScreen(ShowsStats, Localised, Screen):
     BINDINGS = [
         Binding("b", "app.pop_screen", NP_("key", "Board")),
+        Binding("s", "stats", NP_("key", "Statistics")),
         Binding("t", "app.to_title", NP_("key", "Title")),
         Binding("q", "app.quit", NP_("key", "Quit")),
     ]
 
-    def __init__(self, view) -> None:
+    def __init__(self, view, session=None) -> None:
         super().__init__()
         self.final = view
+        self.session = session
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="end"):
@@ -93,7 +96,7 @@ class EndScreen(Localised, Screen):
                 with Vertical(id="end-body"):
                     yield Static(why(self.final), id="why")
                     yield Static(Group(table(self.final)), id="points")
-                    yield Static(Text(_("b: look at the final board   t: title screen   q: quit"),
+                    yield Static(Text(_("b: look at the final board   s: statistics   t: title screen   q: quit"),
                                       style="dim"), id="end-keys")
         yield Footer(compact=True)
 

@@ -368,7 +368,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
     def action_results(self) -> None:
         from ankh.tui.games.morpork.screens.end import EndScreen
         if self.session.over:
-            self.app.push_screen(EndScreen(self.session.view()))
+            self.app.push_screen(EndScreen(self.session.view(), self.session))
 
     def action_title(self) -> None:
         self.app.action_to_title()
