@@ -1189,11 +1189,11 @@ class JoinNode(_Seatkeeper):
         while self._farewell_left() > 0:
             try:
                 conn = await self._connect()
+                conn.send_nowait(self._rejoin())  # (a link may end as soon as it is up: then try again)
+                conn.send_nowait(encode(DONE))
             except ConnectionClosed:
                 await asyncio.sleep(RETRY_EVERY)
                 continue
-            conn.send_nowait(self._rejoin())
-            conn.send_nowait(encode(DONE))
             return conn
         return None
 
@@ -1203,6 +1203,7 @@ class JoinNode(_Seatkeeper):
         while True:
             try:
                 conn = await self._connect()
+                conn.send_nowait(self._rejoin())  # (a link may end as soon as it is up: then try again)
             except ConnectionClosed:
                 gone = _now() - since
                 self.report(Waiting((0,), {0: gone}))
@@ -1213,7 +1214,6 @@ class JoinNode(_Seatkeeper):
                     return None
                 await asyncio.sleep(RETRY_EVERY)
                 continue
-            conn.send_nowait(self._rejoin())
             self.clock.link(_now(), True)
             self.report(Back(0))
             await self._open_watch_point(conn)

@@ -410,10 +410,12 @@ def cheat_named(spec: str) -> Cheat:
 def bot_decide(kind: str, rng: random.Random, still: Callable[[], bool] = lambda: False):
     """A seat played by the game's random bot (``still()`` true: it never moves again)."""
     bot = game_of(kind).bot("random", rng)
+    parked: list[asyncio.Event] = []  # (held here: a task waiting on what nobody holds would be collected)
 
     async def decide(peer, decision):
         if still():
-            await asyncio.Event().wait()  # connected, never moving
+            parked.append(asyncio.Event())
+            await parked[-1].wait()  # connected, never moving
         await asyncio.sleep(rng.uniform(0.0, 0.5))
         return bot.choose(peer.engine.copy(), decision)
 
@@ -531,10 +533,13 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
         while True:
             w = WatchNode(identity, report=lambda e: None)
             try:
-                return await w.run(host.bind, port)
+                result = await w.run(host.bind, port)
             except transport.ConnectionClosed:
                 if w.spectator is not None:
                     raise
+            else:  # (its only link dropped before the table started: it says the table closed)
+                if w.spectator is not None or tasks["host"].done():
+                    return result
             await asyncio.sleep(1.0)  # as for a seat
 
     for name in names[1:]:

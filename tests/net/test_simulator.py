@@ -109,3 +109,13 @@ def test_a_seat_that_ends_otherwise_is_caught(monkeypatch, says: str, caught: st
     monkeypatch.setattr(node, "outcome_result", own_way)
     table = sim.play(1, "tiny")
     assert any(caught in p for p in table.problems), table.problems
+
+
+# --- tables the simulator found broken, kept as they were found ---------------------------------------
+
+def test_a_joiner_whose_new_link_ends_as_it_comes_up_tries_again_instead_of_crashing() -> None:
+    # seed 48: the link a joiner made to get back ended before its rejoin was sent, and the
+    # ConnectionClosed ended the joiner's program
+    table = played(48, {"corrupt", "cut", "delay", "duplicate", "partition", "still"})
+    (text,) = texts(table)
+    assert text.startswith("abandoned: ")
