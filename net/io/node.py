@@ -1773,8 +1773,8 @@ class WatchNode:
             if self.address is not None and address != self.address:
                 self.report(WatchMoved(address))
             self.address, failed, since = address, 0, None
-            conn.send_nowait(encode({"t": "watch", "from": self.spectator.steps_followed if self.spectator else 0}))
             try:
+                conn.send_nowait(encode({"t": "watch", "from": self.spectator.steps_followed if self.spectator else 0}))
                 await self._follow(conn)
             except ConnectionClosed as exc:
                 if self.result is None:

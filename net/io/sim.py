@@ -491,9 +491,17 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
         ctx.run(home.set_home, root / "home" / name)
         return ctx
 
+    def exits(name: str, task: asyncio.Task) -> asyncio.Task:
+        """When ``name``'s program returns, its process ends: what it left running stops, its links reset."""
+        def ended(_: asyncio.Task) -> None:
+            loop.kill(name)
+            net.crash(name)
+        task.add_done_callback(ended)
+        return task
+
     def spawn(name: str, make: Callable[[], Coroutine[Any, Any, Any]]) -> asyncio.Task:
         ctx = context(name)
-        return loop.create_task(ctx.run(make), context=ctx)
+        return exits(name, loop.create_task(ctx.run(make), context=ctx))
 
     names = ["host", *(f"seat{i}" for i in range(1, seats))]
     cheater = table.cheater = names[-1] if cheat is not None else None
@@ -510,7 +518,7 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
         save_root=root / "host", bind=net.address_of("host")))
     host.auto_agree = True
     port = await loop.create_task(host.open(), context=host_ctx)
-    tasks: dict[str, asyncio.Task] = {"host": loop.create_task(host.run(), context=host_ctx)}
+    tasks: dict[str, asyncio.Task] = {"host": exits("host", loop.create_task(host.run(), context=host_ctx))}
     joiners: dict[str, JoinNode] = {}
 
     async def join(name: str) -> Any:
@@ -552,7 +560,7 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
             net.count("partition")
     chores: list[asyncio.Task] = []
     if "kill" in faults or "gone" in faults:
-        chores.append(loop.create_task(_kill(table, loop, net, rng, victim, joiners, tasks, kind, context,
+        chores.append(loop.create_task(_kill(table, loop, net, rng, victim, joiners, tasks, kind, context, exits,
                                              "kill" in faults)))
     while (late := {t for t in [*tasks.values(), *chores] if not t.done()}) and loop.time() < VIRTUAL_LIMIT:
         await asyncio.wait(late, timeout=VIRTUAL_LIMIT - loop.time(), return_when=asyncio.FIRST_COMPLETED)
@@ -571,7 +579,8 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
 
 async def _kill(table: Table, loop: VirtualLoop, net: SimNet, rng: random.Random, victim: str,
                 joiners: dict[str, JoinNode], tasks: dict[str, asyncio.Task], kind: str,
-                context: Callable[[str], contextvars.Context], back: bool) -> None:
+                context: Callable[[str], contextvars.Context], exits: Callable[[str, asyncio.Task], asyncio.Task],
+                back: bool) -> None:
     """Kill ``victim``'s process once it journaled a number of steps drawn from the
     seed (its links reset, as with ``kill -9``); with ``back``, start it again
     from its save a little later."""
@@ -600,7 +609,7 @@ async def _kill(table: Table, loop: VirtualLoop, net: SimNet, rng: random.Random
         coro = again.run(*node.address)
     else:
         coro = JoinNode.resume(node.identity, SaveDir(save), decide=decide, report=lambda e: None, auto_agree=True)
-    tasks[victim] = loop.create_task(coro, context=ctx)
+    tasks[victim] = exits(victim, loop.create_task(coro, context=ctx))
 
 
 # -- what must hold after every table -------------------------------------------------------------
