@@ -328,10 +328,11 @@ class SimNet:
         return at
 
     def crash(self, node: str) -> None:
-        """``node``'s process ended: its links reset, its servers are gone."""
+        """``node``'s process ended: the system closes its sockets (what it wrote
+        still arrives, then the other end reads the end), its servers are gone."""
         for end in self.ends:
             if end.owner == node:
-                end.reset()
+                end.close()
         self.ends = [e for e in self.ends if not e.closing]
         for address, (_, context) in list(self.servers.items()):
             if context.get(_WHO) == node:
@@ -492,7 +493,7 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
         return ctx
 
     def exits(name: str, task: asyncio.Task) -> asyncio.Task:
-        """When ``name``'s program returns, its process ends: what it left running stops, its links reset."""
+        """When ``name``'s program returns, its process ends: what it left running stops, its links close."""
         def ended(_: asyncio.Task) -> None:
             loop.kill(name)
             net.crash(name)
@@ -582,7 +583,7 @@ async def _kill(table: Table, loop: VirtualLoop, net: SimNet, rng: random.Random
                 context: Callable[[str], contextvars.Context], exits: Callable[[str, asyncio.Task], asyncio.Task],
                 back: bool) -> None:
     """Kill ``victim``'s process once it journaled a number of steps drawn from the
-    seed (its links reset, as with ``kill -9``); with ``back``, start it again
+    seed (its tasks stop, the system closes its links, as with ``kill -9``); with ``back``, start it again
     from its save a little later."""
     steps = rng.randrange(0, 40)
     task = tasks[victim]

@@ -114,9 +114,9 @@ def test_a_seat_that_ends_otherwise_is_caught(monkeypatch, says: str, caught: st
 # --- tables the simulator found broken, kept as they were found ---------------------------------------
 
 @pytest.mark.parametrize("seed", [2, 48])
-def test_a_joiner_or_spectator_whose_new_link_ends_as_it_comes_up_tries_again_instead_of_crashing(seed: int) -> None:
-    # the link a joiner made to get back (seed 48), or a spectator (seed 2), ended before its
-    # first word was sent, and the ConnectionClosed ended the program
+def test_a_joiner_whose_new_link_ends_as_it_comes_up_tries_again_instead_of_crashing(seed: int) -> None:
+    # the link a joiner made to get back ended before its rejoin was sent, and the
+    # ConnectionClosed ended the joiner's program (at these seeds)
     table = sim.play(seed, "tiny", {"corrupt", "cut", "delay", "duplicate", "partition", "still"})
     assert not any(isinstance(r, BaseException) for r in table.results.values()), table.problems
     assert not any("raised" in p for p in table.problems), table.problems
