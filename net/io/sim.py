@@ -587,7 +587,8 @@ async def _kill(table: Table, loop: VirtualLoop, net: SimNet, rng: random.Random
     from its save a little later."""
     steps = rng.randrange(0, 40)
     task = tasks[victim]
-    while (node := joiners.get(victim)) is None or node.saved_steps < steps:
+    # (a seat gone for good goes once the game started: before, the table would wait for a player to come)
+    while (node := joiners.get(victim)) is None or node.saved_steps < steps or (node.save is None and not back):
         if task.done():
             return
         await asyncio.sleep(0.01)
