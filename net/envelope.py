@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +31,7 @@ import nacl.exceptions
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from .entropy import random_bytes
 from .errors import LocalProtocolError, RemoteProtocolError
 from .schema import Validator
 
@@ -77,7 +77,7 @@ class Identity:
     @classmethod
     def generate(cls) -> Identity:
         """A fresh identity from the operating system's randomness."""
-        return cls.from_seed(os.urandom(32))
+        return cls.from_seed(random_bytes(32))
 
     @classmethod
     def from_seed(cls, seed: bytes) -> Identity:

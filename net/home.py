@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextvars
 import getpass
 import json
 import os
@@ -52,7 +53,19 @@ class HomeError(Exception):
 # -- where -----------------------------------------------------------------------
 
 
+_HOME: contextvars.ContextVar[Path | None] = contextvars.ContextVar("ankh_home", default=None)
+
+
+def set_home(path: Path | None) -> None:
+    """From now on in the current context, everything is kept under ``path``, as
+    with ``$ANKH_HOME`` (the simulator gives each of its nodes its own home)."""
+    _HOME.set(path)
+
+
 def _xdg(var: str, default: tuple[str, ...]) -> Path:
+    own = _HOME.get()
+    if own is not None:
+        return own
     override = os.environ.get("ANKH_HOME")
     if override:
         return Path(override).expanduser()

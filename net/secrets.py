@@ -17,12 +17,12 @@ to this seat), so secrets + transcript are enough to resume.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 from . import group
 from .deck import DeckSecrets, DeckSpec
 from .envelope import GAME_ID_LEN, Identity, pack, unpack_strict
+from .entropy import random_bytes
 from .errors import LocalProtocolError, RemoteProtocolError
 from .seal import box_public
 from .transcript import certificate_message
@@ -57,7 +57,7 @@ class SeatSecrets:
     def generate(cls, game_id: bytes, seat: int, identity: Identity) -> SeatSecrets:
         """Fresh secrets from the operating system's randomness, with a fresh
         per-game key certified by the install's ``identity``."""
-        return cls.certified(game_id, seat, identity, os.urandom(32), os.urandom(32))
+        return cls.certified(game_id, seat, identity, random_bytes(32), random_bytes(32))
 
     @classmethod
     def certified(cls, game_id: bytes, seat: int, identity: Identity, key_seed: bytes, master: bytes) -> SeatSecrets:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from typing import Any
 from ...core.game import COLOURS, GAMES, Decision
 from .. import home, journal
 from ..admission import Door
+from ..entropy import random_bytes
 from ..envelope import Identity
 from ..events import (
     Advertised, Alert, Away, Back, Chat, ChatHidden, ChatRefused, Confirming, Decided, Gone, HostKey, Joined,
@@ -51,7 +51,8 @@ from ..tablecore.waits import ABANDON_AFTER, abandoned_words, late_seats
 from ..transcript import DEFAULT_KIND, Roster
 from .discovery import TableAdvert, TableBrowser
 from .transport import (
-    STRANGER_TIME, Connection, ConnectionClosed, close_server, connect, open_files_limit, serve, server_port,
+    STRANGER_TIME, Connection, ConnectionClosed, close_server, connect, now as _now, open_files_limit, serve,
+    server_port,
 )
 from .watchers import WATCH_ONLY, Watchers
 
@@ -315,17 +316,17 @@ class HostNode(_Seatkeeper):
         self.advert: TableAdvert | None = None
         self.name = name
         self.identity = identity
-        self.lobby = Lobby(os.urandom(16), seats, spectator_chat=spectator_chat, kind=kind, gone_after=gone_after,
+        self.lobby = Lobby(random_bytes(16), seats, spectator_chat=spectator_chat, kind=kind, gone_after=gone_after,
                            move_clock=move_clock)
         self.save_root = save_root
         self.bind, self.port = bind, port
-        self._nonce = os.urandom(16)
+        self._nonce = random_bytes(16)
         self.lobby.sit(name, identity.public_key, self._nonce, ready=ready)
         self._bots: dict[int, Identity] = {}
         self._bot_nonces: dict[bytes, bytes] = {}
         for i in range(bots):
             ident = Identity.generate()
-            nonce = os.urandom(16)
+            nonce = random_bytes(16)
             seat = self.lobby.sit(f"bot {i + 1}", ident.public_key, nonce, bot=True)
             self._bots[seat] = ident
         self.bot_seats: tuple[int, ...] = tuple(sorted(self._bots))  # (their votes are the host's)
@@ -386,8 +387,8 @@ class HostNode(_Seatkeeper):
         """The game is over here: the table stays open until every other seat
         holds the whole game too (its last frames may have been lost with a
         link; it comes back for them), or ``farewell`` seconds pass."""
-        deadline = time.monotonic() + self.farewell
-        while not self._remote_seats() <= self.seats_done and time.monotonic() < deadline:
+        deadline = _now() + self.farewell
+        while not self._remote_seats() <= self.seats_done and _now() < deadline:
             await asyncio.sleep(0.05)
 
     async def _advertise(self) -> None:
@@ -510,7 +511,7 @@ class HostNode(_Seatkeeper):
                         self._broadcast(self.lobby.message())
                         self.report(LobbySeats.of(self.lobby))
                     else:
-                        self.gone_since[seat] = time.monotonic()
+                        self.gone_since[seat] = _now()
                         self.report(Gone(seat, exc.reason))
                 return
             except RemoteProtocolError as exc:
@@ -643,7 +644,7 @@ class HostNode(_Seatkeeper):
         except RemoteProtocolError as exc:
             conn.close(exc.message)
             return
-        if not self.chat_limit.allow(seat, time.monotonic()):
+        if not self.chat_limit.allow(seat, _now()):
             # Refused: the sender hears why, from the host, and nobody else hears it at all.
             self._send(seat, chat_message(self.identity, self.lobby.table, 0, self._next_said(),
                                           self.chat_limit.refusal(self._seat_name(seat))))
@@ -788,7 +789,7 @@ class HostNode(_Seatkeeper):
         if self.result is not None:
             return
         self._flush_queued = False
-        deadline = time.monotonic() + SLICE
+        deadline = _now() + SLICE
         more = False
         try:
             moved = True
@@ -804,7 +805,7 @@ class HostNode(_Seatkeeper):
                     for i, frame in enumerate(frames):
                         self.emit(seat, peer.receive(frame, via=0))
                         moved = True
-                        if time.monotonic() > deadline:  # let the links breathe, then go on
+                        if _now() > deadline:  # let the links breathe, then go on
                             hub.requeue(seat, frames[i + 1:])
                             more = True
                             break
@@ -894,18 +895,18 @@ class HostNode(_Seatkeeper):
                 continue
             host = self.hub.host
             waiting = host.waiting_for()
-            gone = {s: time.monotonic() - t for s, t in self.gone_since.items()}
+            gone = {s: _now() - t for s, t in self.gone_since.items()}
             self.report(Waiting(tuple(waiting), gone))
             if host.phase == AUDIT and waiting:  # the game is over: a seat that keeps its disclosure forfeits
-                audit_since = audit_since if audit_since is not None else time.monotonic()
-                if time.monotonic() - audit_since >= self.abandon_after:
+                audit_since = audit_since if audit_since is not None else _now()
+                if _now() - audit_since >= self.abandon_after:
                     self._forfeit(waiting)
                 self._count_the_wait(())  # no ending by agreement over the audit: the offer, if any, is withdrawn
                 continue
             self._count_the_wait(waiting)
             if self.result is not None:
                 return
-            late = late_seats(self.gone_since, waiting, time.monotonic(), self.abandon_after)
+            late = late_seats(self.gone_since, waiting, _now(), self.abandon_after)
             if late:
                 text = abandoned_words(late, self.abandon_after)
                 self._goodbye(text)
@@ -934,7 +935,7 @@ class HostNode(_Seatkeeper):
         if p is None:
             return
         step, basis = host.stop()
-        if p.tick(time.monotonic(), step, basis, waiting, self.gone_since, self.local) and self.auto_agree:
+        if p.tick(_now(), step, basis, waiting, self.gone_since, self.local) and self.auto_agree:
             self.agree()
         self._tell_away()
 
@@ -1019,14 +1020,14 @@ class HostNode(_Seatkeeper):
         node.advertise, node.advert, node.name = False, None, transcript.roster.names[0]
         node._bots = {}
         node.bot_seats = tuple(s for s in info.get("bots", ()) if type(s) is int)
-        node.lobby = Lobby(info.get("table") or os.urandom(16), transcript.roster.size,
+        node.lobby = Lobby(info.get("table") or random_bytes(16), transcript.roster.size,
                            spectator_chat=node.watchers.chat, kind=transcript.roster.kind)
         node.chat_limit, node._said = ChatLimit(), 0
         if secrets.get(0) is None or secrets[0].owner != identity.public_key:
             raise LocalProtocolError("that save belongs to another identity")
         for seat in range(1, transcript.roster.size):
             if seat not in secrets:
-                node.gone_since[seat] = time.monotonic()
+                node.gone_since[seat] = _now()
         save.reopen()
         node._tell_watchers()
         node._begin(transcript.roster, secrets, transcript.frames(), journaled=len(transcript.ops))
@@ -1044,7 +1045,7 @@ class JoinNode(_Seatkeeper):
         self.identity = identity
         self.name = name
         self.save_root = save_root
-        self._nonce = os.urandom(16)
+        self._nonce = random_bytes(16)
         self.ready = ready
         # False: this seat's key (which the deal waits for) is sent once the
         # person has compared the table fingerprint (confirm_fingerprint)
@@ -1100,7 +1101,7 @@ class JoinNode(_Seatkeeper):
                                             or self._farewell_left() <= 0)
 
     def _farewell_left(self) -> float:
-        return self._ended_at + self.farewell - time.monotonic()
+        return self._ended_at + self.farewell - _now()
 
     async def _session(self, conn: Connection) -> None:
         while not self._settled():
@@ -1128,7 +1129,7 @@ class JoinNode(_Seatkeeper):
                     self.report(Paused(0))
                 else:
                     self.report(Gone(0, exc.reason))
-                self.clock.link(time.monotonic(), False)
+                self.clock.link(_now(), False)
                 again = await self._reconnect()
                 if again is None:
                     return
@@ -1145,13 +1146,13 @@ class JoinNode(_Seatkeeper):
             self.end(Result(Words("the table closed before the game began: {why}", why=reason)))
             return None
         self.report(Gone(0, reason))
-        since = time.monotonic()
+        since = _now()
         while True:
             try:
                 conn = await self._connect()
                 break
             except ConnectionClosed as exc:
-                if time.monotonic() - since >= LOBBY_PATIENCE:
+                if _now() - since >= LOBBY_PATIENCE:
                     self.end(Result(Words("the table closed before the game began: {why}", why=exc.reason)))
                     return None
                 await asyncio.sleep(RETRY_EVERY)
@@ -1188,22 +1189,23 @@ class JoinNode(_Seatkeeper):
         while self._farewell_left() > 0:
             try:
                 conn = await self._connect()
+                conn.send_nowait(self._rejoin())  # (a link may end as soon as it is up: then try again)
+                conn.send_nowait(encode(DONE))
             except ConnectionClosed:
                 await asyncio.sleep(RETRY_EVERY)
                 continue
-            conn.send_nowait(self._rejoin())
-            conn.send_nowait(encode(DONE))
             return conn
         return None
 
     async def _reconnect(self) -> Connection | None:
         assert self.address is not None and self.peer is not None
-        since = time.monotonic()
+        since = _now()
         while True:
             try:
                 conn = await self._connect()
+                conn.send_nowait(self._rejoin())  # (a link may end as soon as it is up: then try again)
             except ConnectionClosed:
-                gone = time.monotonic() - since
+                gone = _now() - since
                 self.report(Waiting((0,), {0: gone}))
                 if gone >= self.abandon_after:
                     self.end(Result(Words("paused: {colour} (the host) did not come back within {secs:g} s; "
@@ -1212,8 +1214,7 @@ class JoinNode(_Seatkeeper):
                     return None
                 await asyncio.sleep(RETRY_EVERY)
                 continue
-            conn.send_nowait(self._rejoin())
-            self.clock.link(time.monotonic(), True)
+            self.clock.link(_now(), True)
             self.report(Back(0))
             await self._open_watch_point(conn)
             return conn
@@ -1362,7 +1363,7 @@ class JoinNode(_Seatkeeper):
         assert self.peer is not None
         # A seat that withheld its disclosure forfeits only once our own log waited
         # for it half the host's time (the host reached the audit a moment before us).
-        waited = time.monotonic() - self._audit_since if self._audit_since is not None else 0.0
+        waited = _now() - self._audit_since if self._audit_since is not None else 0.0
         result = stopped_result(self.peer, self.seat, forfeit=waited >= self.abandon_after / 2)
         if self.save is not None and result.text.startswith("forfeit"):
             waiting = [s for s in self.peer.waiting_for() if s != self.seat]
@@ -1401,7 +1402,7 @@ class JoinNode(_Seatkeeper):
                                      bots=self.bot_seats)
             if self.peer.me in ending.stop.gone:  # the votes say we left: our own clock says whether we did
                 assert self.start is not None
-                why = self.clock.contradicts(time.monotonic(), ending.stop, self.start.gone_after,
+                why = self.clock.contradicts(_now(), ending.stop, self.start.gone_after,
                                              self.start.move_clock)
                 if why is not None:
                     raise RemoteProtocolError(f"they say this seat left, but {why}")
@@ -1511,7 +1512,7 @@ class JoinNode(_Seatkeeper):
         self.note_setup(peer)
         self._tick()
         if peer.phase == AUDIT and self._audit_since is None:
-            self._audit_since = time.monotonic()  # the game is over: from now on a withheld disclosure forfeits
+            self._audit_since = _now()  # the game is over: from now on a withheld disclosure forfeits
         if peer.phase == "done":
             self._finish()
             return
@@ -1520,7 +1521,7 @@ class JoinNode(_Seatkeeper):
     def _tick(self) -> None:
         """This seat's own count of how long the game waits for it (``OwnClock``)."""
         if self.peer is not None:
-            self.clock.tick(time.monotonic(), self.peer.stop()[0], self.peer.me in self.peer.waiting_for())
+            self.clock.tick(_now(), self.peer.stop()[0], self.peer.me in self.peer.waiting_for())
 
     def send_out(self) -> None:
         """Save the finished steps, then send the host this seat's frames (saved
@@ -1649,7 +1650,7 @@ class JoinNode(_Seatkeeper):
         """The game is over here; the link stays up until the host says it is
         over there too (it may lack our last frames: see ``_deliver_the_end``)."""
         assert self.peer is not None
-        self._ended_at = time.monotonic()
+        self._ended_at = _now()
         self.finish_game(self.peer)
         if self.conn is not None and not self.conn.closed:
             with contextlib.suppress(ConnectionClosed):
@@ -1762,8 +1763,8 @@ class WatchNode:
                 if self.spectator is None and len(self.points) == 1:
                     raise
                 at, failed = at + 1, failed + 1
-                since = since if since is not None else time.monotonic()
-                gone = time.monotonic() - since
+                since = since if since is not None else _now()
+                gone = _now() - since
                 if gone >= self.abandon_after:
                     self.result = Result(Words("the table closed: no watch point answered for {secs:.0f} s", secs=gone))
                     self.report(Over(self.result))
@@ -1775,8 +1776,8 @@ class WatchNode:
             if self.address is not None and address != self.address:
                 self.report(WatchMoved(address))
             self.address, failed, since = address, 0, None
-            conn.send_nowait(encode({"t": "watch", "from": self.spectator.steps_followed if self.spectator else 0}))
             try:
+                conn.send_nowait(encode({"t": "watch", "from": self.spectator.steps_followed if self.spectator else 0}))
                 await self._follow(conn)
             except ConnectionClosed as exc:
                 if self.result is None:

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import errno
 import inspect
 import resource
 import socket
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from ..admission import ACCEPT_BURST, Door
 from ..envelope import Identity
@@ -40,6 +42,36 @@ DEAD_AFTER = 5.0
 READ_SIZE = 65536
 MAX_UNREAD = 64      # messages received but not yet taken by recv(): then we stop reading
 ACCEPT_TURNS = 8     # turns of the event loop a link accepted by a closing server takes to start
+
+
+def now() -> float:
+    """The clock the links' and the table's timers read: the running event
+    loop's (``time.monotonic`` under asyncio's own loop, a virtual clock
+    under the simulator's), or ``time.monotonic`` outside a loop."""
+    try:
+        return asyncio.get_running_loop().time()
+    except RuntimeError:
+        return time.monotonic()
+
+
+Accept = Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]]
+
+
+class Network(Protocol):
+    """Where links go instead of TCP (the simulator's in-memory network):
+    streams like asyncio's, for :func:`connect` and :func:`serve`."""
+
+    async def open_connection(self, host: str, port: int, local_addr: tuple | None) -> tuple[Any, Any]: ...
+
+    async def start_server(self, accept: Accept, host: str | None, port: int) -> Any: ...
+
+
+_NETWORK: contextvars.ContextVar[Network | None] = contextvars.ContextVar("ankh_network", default=None)
+
+
+def set_network(network: Network | None) -> None:
+    """From now on in the current context, links go over ``network`` (None: TCP)."""
+    _NETWORK.set(network)
 
 
 class ConnectionClosed(Exception):
@@ -66,8 +98,8 @@ class Connection:
         self._up = asyncio.get_running_loop().create_future()
         self._closed = asyncio.Event()
         self.reason: str | None = None
-        self.last_heard = time.monotonic()
-        self._last_sent = time.monotonic()
+        self.last_heard = now()
+        self._last_sent = now()
         peer = writer.get_extra_info("peername")
         self.peer_address: tuple | None = tuple(peer) if peer else None
         local = writer.get_extra_info("sockname")
@@ -170,7 +202,7 @@ class Connection:
         data = self.link.data_to_send()
         if data and not self._writer.is_closing():
             self._writer.write(data)
-            self._last_sent = time.monotonic()
+            self._last_sent = now()
 
     def _handle(self, events) -> None:
         for event in events:
@@ -214,7 +246,7 @@ class Connection:
             before = self.link.records_in
             self._handle(self.link.receive_data(data))
             if self.link.records_in != before:  # a whole authentic record: the peer is alive
-                self.last_heard = time.monotonic()
+                self.last_heard = now()
             self._flush()
             # A peer sending faster than we take messages waits (TCP pushes back on it).
             while self._inbox.qsize() > MAX_UNREAD and self.reason is None:
@@ -223,7 +255,7 @@ class Connection:
                 await self._taken.wait()
             if self._paused:
                 self._paused = False
-                self.last_heard = time.monotonic()  # we were not listening, not the peer silent
+                self.last_heard = now()  # we were not listening, not the peer silent
             if not data and self.reason is None:  # the link reports EOF; belt and braces
                 self._end(Words("connection closed by the peer"))
 
@@ -231,11 +263,11 @@ class Connection:
         tick = min(self._keepalive, self._dead_after) / 2
         while self.reason is None:
             await asyncio.sleep(tick)
-            now = time.monotonic()
-            if not self._paused and now - self.last_heard > self._dead_after:
+            t = now()
+            if not self._paused and t - self.last_heard > self._dead_after:
                 self.close(Words("no word from the peer for {secs:g} s", secs=self._dead_after))
                 return
-            if self.link.up and now - self._last_sent >= self._keepalive:
+            if self.link.up and t - self._last_sent >= self._keepalive:
                 self.link.ping()
                 self._flush()
 
@@ -287,7 +319,10 @@ async def connect(host: str, port: int, identity: Identity, prologue: bytes, *,
     the handshake, or raise ConnectionClosed."""
     try:
         local = (source, 0) if source is not None else None
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local), timeout)
+        network = _NETWORK.get()
+        opening = (network.open_connection(host, port, local) if network is not None
+                   else asyncio.open_connection(host, port, local_addr=local))
+        reader, writer = await asyncio.wait_for(opening, timeout)
     except asyncio.TimeoutError:
         _cancelled_meanwhile()
         raise ConnectionClosed(Words("could not reach {host} port {port}: {why}", host=host, port=port,
@@ -387,6 +422,9 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
             links.pop(ticket, None)
             door.leave(ticket)
 
+    network = _NETWORK.get()
+    if network is not None:
+        return await network.start_server(accept, host, port)
     if host in (None, "", "::"):
         return await asyncio.start_server(accept, sock=_any_address_socket(port), backlog=ACCEPT_BURST)
     return await asyncio.start_server(accept, host, port, backlog=ACCEPT_BURST)

@@ -1,0 +1,673 @@
+"""Whole networked tables in one process, on a virtual clock, faults drawn from a seed.
+
+The real :class:`~ankh.net.io.node.HostNode`, :class:`~ankh.net.io.node.JoinNode`
+and :class:`~ankh.net.io.node.WatchNode` run as ``ankh host``/``join``/``watch``
+run them, with their real links (Noise over byte streams, keepalives and all),
+but:
+
+- the event loop's clock is virtual (:class:`VirtualLoop`): when nothing is
+  ready, it jumps to the next timer, so five minutes of a seat's patience
+  take no time at all;
+- the links go over an in-memory network (:class:`SimNet`, installed with
+  :func:`ankh.net.io.transport.set_network`), which delays, cuts, corrupts,
+  duplicates, reorders and partitions what they carry, as the seed says;
+- the randomness that decides the table (identities, seat secrets, table
+  ids, nonces) comes from the seed (:func:`ankh.net.entropy.set_source`),
+  so a seed plays the same table again, byte for byte.
+
+After each table :func:`check` says what went wrong, if anything: a seat or
+spectator that did not end, or ended with another result than the others;
+an honest seat blamed; ``ankh verify`` of the final transcript disagreeing.
+
+The games come in through the registry (``--register ID=MODULE`` adds one,
+as a test's game is added); each seat is played by the game's random bot.
+Replay one table with::
+
+    PYTHONHASHSEED=0 python -m ankh.net.io.sim --game tiny --register tiny=tests.tinygame --seed 7 --faults cut
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import contextvars
+import errno
+import hashlib
+import importlib
+import random
+import selectors
+import sys
+import tempfile
+import weakref
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...core.game import register
+from .. import entropy, home
+from ..envelope import Identity
+from ..peer import game_of
+from ..verify import verify_transcript
+from . import transport
+from .node import HostNode, JoinNode, SaveDir, WatchNode
+
+#: The faults a table can be played through (``--faults``), each described in :class:`SimNet`.
+FAULTS = ("delay", "cut", "corrupt", "duplicate", "reorder", "partition", "kill", "still", "gone")
+VIRTUAL_LIMIT = 4 * 3600.0  # virtual seconds a table may take before it counts as stuck
+
+_WHO: contextvars.ContextVar[str] = contextvars.ContextVar("ankh_sim_who", default="?")
+
+
+class Stalled(RuntimeError):
+    """Nothing is ready and no timer is set: every task waits for something that never comes."""
+
+
+# -- the virtual clock ----------------------------------------------------------------------------
+
+class _JumpingSelector(selectors.BaseSelector):
+    """The loop's selector: looks at the real one without waiting (only the
+    loop's own wake-up pipe is there), and where the loop would wait for
+    its next timer, moves the virtual clock to it instead."""
+
+    def __init__(self, loop: VirtualLoop) -> None:
+        self._real = selectors.DefaultSelector()
+        self._loop = loop
+
+    def register(self, fileobj, events, data=None):
+        return self._real.register(fileobj, events, data)
+
+    def unregister(self, fileobj):
+        return self._real.unregister(fileobj)
+
+    def modify(self, fileobj, events, data=None):
+        return self._real.modify(fileobj, events, data)
+
+    def get_map(self):
+        return self._real.get_map()
+
+    def close(self) -> None:
+        self._real.close()
+
+    def select(self, timeout: float | None = None):
+        ready = self._real.select(0)
+        if ready or timeout == 0:
+            return ready
+        if timeout is None:
+            raise Stalled(f"nothing to do at {self._loop.time():.3f} s and no timer set")
+        self._loop.now += timeout
+        return []
+
+
+class VirtualLoop(asyncio.SelectorEventLoop):
+    """An asyncio loop whose ``time()`` is virtual: it starts at 0 and moves
+    only when every task waits, straight to the next timer."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.tasks_of: dict[str, weakref.WeakSet[asyncio.Task]] = {}  # each node's tasks (to kill its process)
+        super().__init__(selector=_JumpingSelector(self))
+        self.set_task_factory(self._task)
+
+    def time(self) -> float:
+        return self.now
+
+    def _task(self, loop: asyncio.AbstractEventLoop, coro: Any, context: contextvars.Context | None = None):
+        task = asyncio.Task(coro, loop=loop, context=context)
+        who = (context if context is not None else contextvars.copy_context()).get(_WHO, "?")
+        self.tasks_of.setdefault(who, weakref.WeakSet()).add(task)
+        return task
+
+    def kill(self, who: str) -> list[asyncio.Task]:
+        """Cancel every task of node ``who``, as ``kill -9`` ends its process."""
+        tasks = [t for t in self.tasks_of.pop(who, ()) if not t.done()]
+        for t in tasks:
+            t.cancel()
+        return tasks
+
+
+# -- the network ----------------------------------------------------------------------------------
+
+class Deterministic:
+    """Bytes from a seed (SHA-256 in counter mode): the table's randomness in the simulator."""
+
+    def __init__(self, seed: bytes) -> None:
+        self._seed, self._n = seed, 0
+
+    def __call__(self, n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(self._seed + self._n.to_bytes(8, "big")).digest()
+            self._n += 1
+        return out[:n]
+
+
+@dataclass
+class Rates:
+    """How often each fault strikes: per chunk of bytes written, or per table."""
+
+    latency: tuple[float, float] = (0.0005, 0.002)  # seconds, without the delay fault
+    delay: tuple[float, float] = (0.001, 0.4)
+    cut: float = 0.004
+    corrupt: float = 0.003
+    duplicate: float = 0.003
+    reorder: float = 0.003
+
+
+class _End:
+    """One end of an in-memory stream socket: what its owner reads, how it writes to the other end."""
+
+    def __init__(self, net: SimNet, owner: str, address: tuple[str, int]) -> None:
+        self.net, self.owner, self.address = net, owner, address
+        self.reader = asyncio.StreamReader(limit=2 ** 24)
+        self.peer: _End | None = None
+        self.closing = False
+        self.last_at = 0.0
+        self.held: bytes | None = None  # a chunk kept back to arrive after the next (reorder)
+
+    def send(self, data: bytes) -> None:
+        net, peer = self.net, self.peer
+        if self.closing or peer is None or not data:
+            return
+        rng, faults, r = net.rng, net.faults, net.rates
+        if "cut" in faults and rng.random() < r.cut:
+            net.count("cut")
+            self.reset()
+            return
+        if "corrupt" in faults and rng.random() < r.corrupt:
+            net.count("corrupt")
+            i = rng.randrange(len(data))
+            data = data[:i] + bytes([data[i] ^ (1 + rng.randrange(255))]) + data[i + 1:]
+        chunks = [data]
+        if "duplicate" in faults and rng.random() < r.duplicate:
+            net.count("duplicate")
+            chunks.append(data)
+        if self.held is not None:
+            chunks.insert(1, self.held)
+            self.held = None
+        elif "reorder" in faults and rng.random() < r.reorder:
+            net.count("reorder")
+            self.held = chunks.pop()
+            if not chunks:
+                return
+        low, high = r.delay if "delay" in faults else r.latency
+        now = net.loop.time()
+        at = max(self.last_at + 1e-6, now + rng.uniform(low, high), net.healed_at(self.owner, peer.owner))
+        self.last_at = at
+        for chunk in chunks:
+            net.loop.call_at(at, peer.arrive, chunk)
+
+    def arrive(self, data: bytes) -> None:
+        if not self.reader.at_eof() and not self.closing:
+            self.reader.feed_data(data)
+
+    def close(self) -> None:
+        """Our side closes: what was written still arrives, then the other end reads the end."""
+        if self.closing:
+            return
+        self.closing = True
+        self.reader.feed_eof()
+        peer = self.peer
+        if peer is not None:
+            self.net.loop.call_at(max(self.last_at, self.net.loop.time()) + 1e-6, peer._eof)
+
+    def _eof(self) -> None:
+        if not self.reader.at_eof():
+            self.reader.feed_eof()
+
+    def reset(self) -> None:
+        """The link is cut: both ends read the end at once; what was under way is lost."""
+        for end in (self, self.peer):
+            if end is not None:
+                end.closing = True
+                end._eof()
+
+
+class _Writer:
+    """What :class:`~ankh.net.io.transport.Connection` uses of an ``asyncio.StreamWriter`` (and its transport)."""
+
+    def __init__(self, end: _End) -> None:
+        self._end = end
+        self.transport = self
+
+    def write(self, data: bytes) -> None:
+        self._end.send(bytes(data))
+
+    async def drain(self) -> None:
+        if self._end.closing:
+            raise ConnectionResetError(errno.ECONNRESET, "connection reset")
+
+    def is_closing(self) -> bool:
+        return self._end.closing
+
+    def close(self) -> None:
+        self._end.close()
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def abort(self) -> None:
+        self._end.reset()
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        end = self._end
+        if name == "sockname":
+            return end.address
+        if name == "peername":
+            return end.peer.address if end.peer is not None else default
+        return default
+
+
+class _Socket:
+    def __init__(self, address: tuple[str, int]) -> None:
+        self._address = address
+
+    def getsockname(self) -> tuple[str, int]:
+        return self._address
+
+
+class _Server:
+    def __init__(self, net: SimNet, address: tuple[str, int]) -> None:
+        self.net, self.sockets = net, [_Socket(address)]
+
+    def close(self) -> None:
+        self.net.servers.pop(self.sockets[0].getsockname(), None)
+
+    async def wait_closed(self) -> None:
+        return None
+
+
+class SimNet:
+    """An in-memory network of stream sockets, one address per node, with faults from a seed.
+
+    Faults, each on only when named in ``faults``:
+
+    - ``delay``: each chunk written arrives 1 to 400 ms later (in order);
+    - ``cut``: a chunk written may reset its link instead (both ends read its end);
+    - ``corrupt``: a chunk may arrive with one byte changed;
+    - ``duplicate``: a chunk may arrive twice;
+    - ``reorder``: a chunk may arrive after the next one;
+    - ``partition``: a node may be cut off from everyone for a few seconds
+      (what it writes or is written meanwhile arrives when it heals, unless
+      its link ended meanwhile; it can connect to nobody meanwhile).
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, rng: random.Random, faults: frozenset[str],
+                 rates: Rates | None = None) -> None:
+        self.loop, self.rng, self.faults = loop, rng, faults
+        self.rates = rates or Rates()
+        self.servers: dict[tuple[str, int], tuple[transport.Accept, contextvars.Context]] = {}
+        self.addresses: dict[str, str] = {}
+        self.partitions: dict[str, tuple[float, float]] = {}  # node -> (from, until)
+        self.counts: dict[str, int] = {}
+        self.ends: list[_End] = []
+        self._port = 40000
+
+    def count(self, fault: str) -> None:
+        self.counts[fault] = self.counts.get(fault, 0) + 1
+
+    def address_of(self, node: str) -> str:
+        if node not in self.addresses:
+            self.addresses[node] = f"10.0.0.{len(self.addresses) + 1}"
+        return self.addresses[node]
+
+    def _free_port(self) -> int:
+        self._port += 1
+        return self._port
+
+    def cut_off(self, node: str, start: float, length: float) -> None:
+        self.partitions[node] = (start, start + length)
+
+    def healed_at(self, *nodes: str) -> float:
+        """When ``nodes`` can next reach each other (now, unless one is cut off)."""
+        now, at = self.loop.time(), 0.0
+        for node in nodes:
+            start, until = self.partitions.get(node, (0.0, 0.0))
+            if start <= now < until:
+                at = max(at, until)
+        return at
+
+    def crash(self, node: str) -> None:
+        """``node``'s process ended: the system closes its sockets (what it wrote
+        still arrives, then the other end reads the end), its servers are gone."""
+        for end in self.ends:
+            if end.owner == node:
+                end.close()
+        self.ends = [e for e in self.ends if not e.closing]
+        for address, (_, context) in list(self.servers.items()):
+            if context.get(_WHO) == node:
+                del self.servers[address]
+
+    async def open_connection(self, host: str, port: int, local_addr: tuple | None) -> tuple[Any, Any]:
+        me = _WHO.get()
+        if self.healed_at(me) > self.loop.time():
+            await asyncio.sleep(3.0)
+            raise TimeoutError(errno.ETIMEDOUT, "timed out")
+        found = self.servers.get((host, port))
+        if found is None:
+            raise ConnectionRefusedError(errno.ECONNREFUSED, "connection refused")
+        accept, context = found
+        client = _End(self, me, (self.address_of(me), self._free_port()))
+        server = _End(self, context.get(_WHO), (host, port))
+        client.peer, server.peer = server, client
+        self.ends += [client, server]
+        self.loop.create_task(accept(server.reader, _Writer(server)), context=context.copy())
+        return client.reader, _Writer(client)
+
+    async def start_server(self, accept: transport.Accept, host: str | None, port: int) -> Any:
+        me = _WHO.get()
+        address = (host if host not in (None, "", "::", "0.0.0.0") else self.address_of(me),
+                   port or self._free_port())
+        self.servers[address] = (accept, contextvars.copy_context())
+        return _Server(self, address)
+
+
+# -- a table --------------------------------------------------------------------------------------
+
+@dataclass
+class Table:
+    """One simulated table: what ran and how it ended."""
+
+    seed: int
+    kind: str
+    faults: frozenset[str]
+    results: dict[str, Any] = field(default_factory=dict)  # node name -> Result (or the exception it raised)
+    honest: set[str] = field(default_factory=set)  # the seats (by name) that play by the rules
+    seats: int = 3
+    cheat: str = ""  # the cheat's MODULE:NAME, for the replay command
+    cheater: str | None = None  # the seat that cheats (and did: ``cheated``), if any
+    cheated: bool = False
+    transcript: bytes | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    virtual_seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+
+    def replay_command(self) -> str:
+        faults = ",".join(sorted(self.faults)) or "none"
+        extra = f" --register {self.kind}={_REGISTERED[self.kind]}" if self.kind in _REGISTERED else ""
+        extra += f" --cheat {self.cheat}" if self.cheat else ""
+        return (f"PYTHONHASHSEED=0 python -m ankh.net.io.sim --game {self.kind}{extra} --seats {self.seats}"
+                f" --seed {self.seed} --faults {faults}")
+
+
+_REGISTERED: dict[str, str] = {}  # games added with --register (named again in the replay command)
+
+
+def register_game(spec: str) -> None:
+    """``ID=MODULE``: make a game outside the distribution (a test's) known, as ``core.game.register``."""
+    game_id, _, module = spec.partition("=")
+    register(game_id, module)
+    _REGISTERED[game_id] = module
+
+
+def cheat_named(spec: str) -> Cheat:
+    """``MODULE:NAME``: a cheat from a catalogue (a test's), by the name the replay command gives."""
+    module, _, name = spec.partition(":")
+    cheat = getattr(importlib.import_module(module), name)
+    cheat.spec = spec
+    return cheat
+
+
+def bot_decide(kind: str, rng: random.Random, still: Callable[[], bool] = lambda: False):
+    """A seat played by the game's random bot (``still()`` true: it never moves again)."""
+    bot = game_of(kind).bot("random", rng)
+    parked: list[asyncio.Event] = []  # (held here: a task waiting on what nobody holds would be collected)
+
+    async def decide(peer, decision):
+        if still():
+            parked.append(asyncio.Event())
+            await parked[-1].wait()  # connected, never moving
+        await asyncio.sleep(rng.uniform(0.0, 0.5))
+        return bot.choose(peer.engine.copy(), decision)
+
+    return decide
+
+
+Cheat = Callable[[type[JoinNode]], type[JoinNode]]
+
+
+def play(seed: int, kind: str = "tiny", faults: frozenset[str] | set[str] = frozenset(), *,
+         seats: int = 3, watchers: int = 1, cheat: Cheat | None = None, rates: Rates | None = None,
+         save_root: Path | None = None) -> Table:
+    """Play one table of ``seats`` (the host and ``seats - 1`` joiners, each a bot)
+    and ``watchers`` spectators through ``faults``, everything drawn from ``seed``.
+    ``cheat`` (a subclass maker) makes seat 2's joiner cheat (a test's catalogue)."""
+    faults = frozenset(faults)
+    unknown = faults - set(FAULTS)
+    if unknown:
+        raise ValueError(f"no such fault: {', '.join(sorted(unknown))} (known: {', '.join(FAULTS)})")
+    table = Table(seed, kind, faults, seats=seats, cheat=getattr(cheat, "spec", ""))
+    loop = VirtualLoop()
+    rng = random.Random(seed)
+    net = SimNet(loop, random.Random(rng.getrandbits(64)), faults, rates)
+    with tempfile.TemporaryDirectory(prefix="ankh-sim-") if save_root is None else _kept(save_root) as root:
+        try:
+            loop.run_until_complete(_run(table, net, rng, Path(root), seats, watchers, cheat))
+        except Stalled as exc:
+            table.problems.append(f"stalled: {exc}")
+        finally:
+            table.virtual_seconds = loop.time()
+            table.counts.update(net.counts)
+            _close(loop)
+    if not table.problems:
+        table.problems = check(table)
+    return table
+
+
+class _kept:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __enter__(self) -> Path:
+        self.path.mkdir(parents=True, exist_ok=True)
+        return self.path
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def _close(loop: asyncio.AbstractEventLoop) -> None:
+    for _ in range(10):  # (a task cancelled may start another)
+        tasks = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        if not tasks:
+            break
+        for t in tasks:
+            t.cancel()
+        with contextlib.suppress(Stalled):
+            loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+    loop.close()
+
+
+async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats: int, watchers: int,
+               cheat: Cheat | None) -> None:
+    loop = asyncio.get_running_loop()
+    kind, faults = table.kind, table.faults
+    seed_bytes = table.seed.to_bytes(8, "big", signed=True)
+
+    def context(name: str) -> contextvars.Context:
+        ctx = contextvars.copy_context()
+        ctx.run(_WHO.set, name)
+        ctx.run(entropy.set_source, Deterministic(seed_bytes + name.encode()))
+        ctx.run(transport.set_network, net)
+        ctx.run(home.set_home, root / "home" / name)
+        return ctx
+
+    def exits(name: str, task: asyncio.Task) -> asyncio.Task:
+        """When ``name``'s program returns, its process ends: what it left running stops, its links close."""
+        def ended(_: asyncio.Task) -> None:
+            loop.kill(name)
+            net.crash(name)
+        task.add_done_callback(ended)
+        return task
+
+    def spawn(name: str, make: Callable[[], Coroutine[Any, Any, Any]]) -> asyncio.Task:
+        ctx = context(name)
+        return exits(name, loop.create_task(ctx.run(make), context=ctx))
+
+    names = ["host", *(f"seat{i}" for i in range(1, seats))]
+    cheater = table.cheater = names[-1] if cheat is not None else None
+    table.honest = {n for n in names if n != cheater}
+    # which seat suffers a seat's faults (never the host: a host that leaves pauses the table)
+    victim = names[1 + rng.randrange(seats - 1 - (cheater is not None))]
+    still_from = rng.uniform(0.0, 2.0) if "still" in faults else None
+    if still_from is not None:
+        table.counts["still"] = 1
+    host_ctx = context("host")
+    host: HostNode = host_ctx.run(lambda: HostNode(
+        Identity.generate(), "host", seats=seats, bots=0, kind=kind, advertise=False,
+        decide=bot_decide(kind, random.Random(rng.getrandbits(64))), report=lambda e: None,
+        save_root=root / "host", bind=net.address_of("host")))
+    host.auto_agree = True
+    port = await loop.create_task(host.open(), context=host_ctx)
+    tasks: dict[str, asyncio.Task] = {"host": exits("host", loop.create_task(host.run(), context=host_ctx))}
+    joiners: dict[str, JoinNode] = {}
+
+    async def join(name: str) -> Any:
+        cls = cheat(JoinNode) if name == cheater and cheat is not None else JoinNode
+        quiet = (lambda: loop.time() >= still_from) if name == victim and still_from is not None else (lambda: False)
+        identity, decide = Identity.generate(), bot_decide(kind, random.Random(rng.getrandbits(64)), quiet)
+        while True:
+            node = cls(identity, name, decide=decide, report=lambda e: None, save_root=root / name)
+            node.auto_agree = True
+            joiners[name] = node
+            try:
+                return await node.run(host.bind, port)
+            except transport.ConnectionClosed:
+                if node.start is not None:
+                    raise
+            await asyncio.sleep(1.0)  # the table could not be reached: the person tries again
+
+    async def watch() -> Any:
+        identity = Identity.generate()
+        while True:
+            w = WatchNode(identity, report=lambda e: None)
+            try:
+                result = await w.run(host.bind, port)
+            except transport.ConnectionClosed:
+                if w.spectator is not None:
+                    raise
+            else:  # (its only link dropped before the table started: it says the table closed)
+                if w.spectator is not None or tasks["host"].done():
+                    return result
+            await asyncio.sleep(1.0)  # as for a seat
+
+    for name in names[1:]:
+        tasks[name] = spawn(name, lambda name=name: join(name))
+    for i in range(watchers):
+        tasks[f"watch{i}"] = spawn(f"watch{i}", watch)
+    if "partition" in faults:
+        for _ in range(1 + rng.randrange(2)):
+            net.cut_off(rng.choice(names), rng.uniform(0.0, 2.5), rng.uniform(0.5, 12.0))
+            net.count("partition")
+    chores: list[asyncio.Task] = []
+    if "kill" in faults or "gone" in faults:
+        chores.append(loop.create_task(_kill(table, loop, net, rng, victim, joiners, tasks, kind, context, exits,
+                                             "kill" in faults)))
+    while (late := {t for t in [*tasks.values(), *chores] if not t.done()}) and loop.time() < VIRTUAL_LIMIT:
+        await asyncio.wait(late, timeout=VIRTUAL_LIMIT - loop.time(), return_when=asyncio.FIRST_COMPLETED)
+    for name, task in tasks.items():
+        if task in late:
+            table.problems.append(f"{name} had not ended after {VIRTUAL_LIMIT:g} virtual seconds")
+            task.cancel()
+        else:
+            exc = task.exception()
+            table.results[name] = exc if exc is not None else task.result()
+    table.cheated = cheater is not None and bool(getattr(joiners.get(cheater), "cheated", False))
+    if host.save is not None:
+        out = host.save.path / "game.ankh"
+        table.transcript = out.read_bytes() if out.exists() else None
+
+
+async def _kill(table: Table, loop: VirtualLoop, net: SimNet, rng: random.Random, victim: str,
+                joiners: dict[str, JoinNode], tasks: dict[str, asyncio.Task], kind: str,
+                context: Callable[[str], contextvars.Context], exits: Callable[[str, asyncio.Task], asyncio.Task],
+                back: bool) -> None:
+    """Kill ``victim``'s process once it journaled a number of steps drawn from the
+    seed (its tasks stop, the system closes its links, as with ``kill -9``); with ``back``, start it again
+    from its save a little later."""
+    steps = rng.randrange(0, 40)
+    task = tasks[victim]
+    # (a seat gone for good goes once the game started: before, the table would wait for a player to come)
+    while (node := joiners.get(victim)) is None or node.saved_steps < steps or (node.save is None and not back):
+        if task.done():
+            return
+        await asyncio.sleep(0.01)
+    await asyncio.gather(*loop.kill(victim), return_exceptions=True)
+    net.crash(victim)
+    save = node.save.path if node.save is not None else None
+    if save is not None:
+        node.save.close()
+    table.counts["kill" if back else "gone"] = 1
+    if not back:
+        table.honest.discard(victim)  # a seat gone for good is not there to end with the others
+        tasks.pop(victim)
+        return
+    await asyncio.sleep(rng.uniform(0.5, 20.0))
+    ctx = context(victim)
+    decide = bot_decide(kind, random.Random(rng.getrandbits(64)))
+    if save is None:  # killed in the lobby: it comes back with the same command
+        again = JoinNode(node.identity, victim, decide=decide, report=lambda e: None, save_root=node.save_root)
+        again.auto_agree = True
+        coro = again.run(*node.address)
+    else:
+        coro = JoinNode.resume(node.identity, SaveDir(save), decide=decide, report=lambda e: None, auto_agree=True)
+    tasks[victim] = exits(victim, loop.create_task(coro, context=ctx))
+
+
+# -- what must hold after every table -------------------------------------------------------------
+
+def check(table: Table) -> list[str]:
+    """What went wrong at this table (nothing: an empty list)."""
+    problems: list[str] = []
+    texts: dict[str, str] = {}
+    for name, result in table.results.items():
+        if isinstance(result, BaseException):
+            problems.append(f"{name} raised {type(result).__name__}: {result}")
+        elif name in table.honest or name.startswith("watch"):
+            texts[name] = result.text
+    if len(set(texts.values())) > 1:
+        problems.append("the seats ended with different results: "
+                        + "; ".join(f"{n}: {t!r}" for n, t in sorted(texts.items())))
+    for name, text in texts.items():  # a result names a seat (beside its colour) only to blame it
+        for honest in sorted(table.honest):
+            if f"({honest})" in text:
+                problems.append(f"{name} blames honest {honest}: {text!r}")
+        if table.cheated and f"({table.cheater})" not in text:
+            problems.append(f"{name} does not name the cheat {table.cheater}: {text!r}")
+    host = table.results.get("host")
+    if host is not None and not isinstance(host, BaseException) and (host.finished or host.ending is not None):
+        if table.transcript is None:
+            problems.append("the host's table ended but it wrote no transcript")
+        else:
+            report = verify_transcript(table.transcript)
+            expected = "abandoned" if host.ending is not None else "fair" if host.fair else "violation"
+            if report.status != expected:
+                problems.append(f"ankh verify says {report.status!r} of a table the seats ended {expected!r}")
+    return problems
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ankh.net.io.sim", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="tiny")
+    parser.add_argument("--register", action="append", default=[], metavar="ID=MODULE")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--faults", default="none", help=f"comma-separated, of: {', '.join(FAULTS)}")
+    parser.add_argument("--seats", type=int, default=3)
+    parser.add_argument("--cheat", metavar="MODULE:NAME", help="the last seat cheats as this callable makes it")
+    args = parser.parse_args(argv)
+    for spec in args.register:
+        register_game(spec)
+    faults = frozenset() if args.faults == "none" else frozenset(args.faults.split(","))
+    table = play(args.seed, args.game, faults, seats=args.seats, cheat=cheat_named(args.cheat) if args.cheat else None)
+    for name, result in sorted(table.results.items()):
+        print(f"{name}: {getattr(result, 'text', result)}")
+    print(f"virtual_seconds={table.virtual_seconds:.1f} faults={table.counts}")
+    for p in table.problems:
+        print(f"PROBLEM: {p}")
+    return 1 if table.problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
