@@ -103,6 +103,8 @@ class VirtualLoop(asyncio.SelectorEventLoop):
     """An asyncio loop whose ``time()`` is virtual: it starts at 0 and moves
     only when every task waits, straight to the next timer."""
 
+    simulated = True   # the only loop on which randomness may come from a seed (net/entropy.py)
+
     def __init__(self) -> None:
         self.now = 0.0
         self.tasks_of: dict[str, weakref.WeakSet[asyncio.Task]] = {}  # each node's tasks (to kill its process)
@@ -484,10 +486,15 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
     kind, faults = table.kind, table.faults
     seed_bytes = table.seed.to_bytes(8, "big", signed=True)
 
+    lives: dict[str, int] = {}
+
     def context(name: str) -> contextvars.Context:
+        """A node's context; each start of a node draws from its own stream, as a
+        program started again draws fresh randomness from its operating system."""
+        lives[name] = life = lives.get(name, 0) + 1
         ctx = contextvars.copy_context()
         ctx.run(_WHO.set, name)
-        ctx.run(entropy.set_source, Deterministic(seed_bytes + name.encode()))
+        ctx.run(entropy.set_source, Deterministic(seed_bytes + name.encode() + b"/" + life.to_bytes(2, "big")))
         ctx.run(transport.set_network, net)
         ctx.run(home.set_home, root / "home" / name)
         return ctx

@@ -6,6 +6,8 @@ honest seat, and leave a transcript ``ankh verify`` agrees with; a seed plays
 the same table again; and the checks catch a table that breaks."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from ankh.net.io import node, sim
@@ -120,3 +122,19 @@ def test_a_joiner_whose_new_link_ends_as_it_comes_up_tries_again_instead_of_cras
     table = sim.play(seed, "tiny", {"corrupt", "cut", "delay", "duplicate", "partition", "still"})
     assert not any(isinstance(r, BaseException) for r in table.results.values()), table.problems
     assert not any("raised" in p for p in table.problems), table.problems
+
+
+def test_no_seeded_randomness_outside_the_simulator() -> None:
+    """A real program's tables draw from the operating system: a seeded source
+    is refused anywhere but on the simulator's loop."""
+    from ankh.net import entropy
+
+    with pytest.raises(RuntimeError):
+        entropy.set_source(lambda n: bytes(n))
+
+    async def on_asyncio_own_loop() -> None:
+        entropy.set_source(lambda n: bytes(n))
+
+    with pytest.raises(RuntimeError):
+        asyncio.run(on_asyncio_own_loop())
+    assert entropy.random_bytes(32) != bytes(32)
