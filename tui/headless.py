@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ankh.core.game import COLOURS
+from ankh.core.game import COLOURS, forced
 from ankh.net import home
 from ankh.net.errors import LocalProtocolError, RemoteProtocolError
 from ankh.net.envelope import Identity, fingerprint
@@ -184,7 +184,7 @@ def _bot_decider(kind: str, seed: int | None):
     bots: dict[int, Any] = {}
 
     async def decide(peer, decision) -> tuple:
-        if len(decision.options) == 1:
+        if forced(decision):     # (one option and a space of other moves is a choice)
             return decision.options[0]
         bot = bots.get(peer.me)
         if bot is None:

@@ -15,7 +15,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from ankh.core.game import Decision, Game, get
+from ankh.core.game import Decision, Game, forced, get
 from ankh.net import home
 from ankh.net.envelope import Identity, fingerprint
 from ankh.net.events import (
@@ -306,7 +306,7 @@ class NetSession(Listeners):
             self._future = None
 
     async def _bot(self, peer: GamePeer, decision: Decision) -> tuple:
-        if len(decision.options) == 1:
+        if forced(decision):     # (one option and a space of other moves is a choice)
             return decision.options[0]
         bot = self._bots.get(peer.me)
         if bot is None:

@@ -21,6 +21,30 @@ KIND_WEIGHT = {RESOURCE: 1.0, UNIVERSITY: 0.55, PALACE: 0.5, BEGGARS: 0.6, ALCHE
                THIEVES: 0.0}
 
 
+#: What a trade must be worth to a bot for it to accept it or counter.
+ACCEPT_GAIN = 0.1
+#: The most cards a bot's own offer gives, and asks; the best offers it keeps.
+OFFER_GIVES, OFFER_WANTS, OFFERS_KEPT = 2, 3, 3
+
+
+def card_sets(most, cap: int) -> list[tuple[int, ...]]:
+    """Every non-empty set of at most ``cap`` cards, ``most[k]`` at most of kind ``k`` (six kinds)."""
+    out: list[tuple[int, ...]] = []
+    cur = [0] * 6
+
+    def fill(k: int, n: int) -> None:
+        if k == 6:
+            if n:
+                out.append(tuple(cur))
+            return
+        for c in range(min(most[k], cap - n) + 1):
+            cur[k] = c
+            fill(k + 1, n + c)
+        cur[k] = 0
+    fill(0, 0)
+    return out
+
+
 def _district_value(d: int) -> float:
     toks = [v for dd, v in TOKENS if dd == d]
     return KIND_WEIGHT.get(D_KIND[d], 0.0) * sum(PIPS[v] for v in toks)
@@ -55,6 +79,7 @@ class HeuristicBot:
 
     def __init__(self, rng):
         self.rng = rng
+        self.made: tuple[int, list[tuple]] = (-1, [])     # (turn, the offers made in it)
 
     # -- what the seat wants ----------------------------------------------------------------
 
@@ -202,6 +227,9 @@ class HeuristicBot:
                 return self.best(by[verb], lambda o: VERTEX_VALUE[o[1]])
         if "found" in by and s.sup[p * 3 + HOUSE]:
             return self.best(by["found"], lambda o: VERTEX_VALUE[o[1]] + self.rng.random())
+        offer = self.offer_first(s, p)
+        if offer is not None:
+            return offer
         if "promote" in by:
             return by["promote"][0]
         if "guard" in by and self._robber_hurts_me(s, p):
@@ -223,10 +251,9 @@ class HeuristicBot:
             return self.best(by["p-card"], lambda o: need[o[1]])
         need = self.needs(s, p)
         sur = self.surplus(s, p)
-        if "bank" in by and sum(need):
-            good = [o for o in by["bank"] if need[o[2]] and sur[o[1]] >= s.rate(p, o[1])]
-            if good:
-                return self.best(good, lambda o: sur[o[1]])
+        bank = self.bank_trade(s, p, by, need, sur)
+        if bank is not None:
+            return bank
         trade = self.phase_c_trade(s, p, by, need, sur)
         if trade is not None:
             return trade
@@ -238,9 +265,18 @@ class HeuristicBot:
 
     # -- trading with players ------------------------------------------------------------------
 
+    def offer_first(self, s, p):
+        """An offer to the players before anything else is bought, once
+        nothing can be built (a card for a spare one costs less than the
+        bank's four), or None."""
+        space = self.space
+        if space is None or not self.trades or not self.proposes:
+            return None
+        return self.propose(s, p, space)
+
     def phase_c_trade(self, s, p, by, need, sur):
-        """A trade in phase C once nothing is built: down with the bank before
-        a 7, or an offer to the players; None if none."""
+        """A trade in phase C once nothing better is bought: down with the
+        bank before a 7, or another offer to the players; None if none."""
         if "bank" in by and self.seven_risk(s, p):
             # trade down before a 7 rather than lose half the hand
             spare = [o for o in by["bank"] if need[o[2]] or sur[o[1]] >= s.rate(p, o[1])]
@@ -251,31 +287,54 @@ class HeuristicBot:
             return self.propose(s, p, space)
         return None
 
+    def bank_trade(self, s, p, by, need, sur):
+        """A bank trade of spare cards for a card the next build lacks, or None."""
+        if "bank" in by and sum(need):
+            good = [o for o in by["bank"] if need[o[2]] and sur[o[1]] >= s.rate(p, o[1])]
+            if good:
+                return self.best(good, lambda o: sur[o[1]])
+        return None
+
     def seven_risk(self, s, p):
         """Whether a 7 would cost this seat half its hand (no receipt protects it)."""
         return s.hand_size(p) > 7 and not s.rcpt[p]
 
-    def hand_value(self, s, p, h, parch):
-        """How far ``h`` (five resource counts) and ``parch`` parchments go
-        towards this seat's next build: cards still missing count most, spare
-        cards a little, a hand a 7 would halve less."""
+    def valuer(self, s, p):
+        """``gain(gets, gives)``: what receiving ``gets`` for ``gives`` (six
+        counts each) is worth to ``p``, by how far its hand then goes towards
+        its next build: cards still missing count most, spare cards a little,
+        parchments a little, a hand a 7 would halve less; -99 if it cannot pay."""
         t = self.target(s, p)
-        missing = sum(max(0, t[r] - h[r]) for r in range(5))
-        spare = sum(max(0, h[r] - t[r]) for r in range(5))
-        size = sum(h)
-        v = -missing + 0.25 * min(spare, 4) + 0.2 * min(parch, 6)
-        if size > 7 and not s.rcpt[p]:
-            v -= 0.3 * (size - 7)
-        return v
+        h = s.hand(p)
+        parch = s.parch[p]
+        exposed = not s.rcpt[p]
+
+        def value(hand, pa):
+            missing = spare = size = 0
+            for r in range(5):
+                d = hand[r] - t[r]
+                size += hand[r]
+                if d < 0:
+                    missing -= d
+                else:
+                    spare += d
+            v = -missing + 0.25 * min(spare, 4) + 0.2 * min(pa, 6)
+            if size > 7 and exposed:
+                v -= 0.3 * (size - 7)
+            return v
+
+        base = value(h, parch)
+
+        def gain(gets, gives):
+            after = [h[r] + gets[r] - gives[r] for r in range(5)]
+            if min(after) < 0 or parch < gives[PARCHMENT]:
+                return -99.0
+            return value(after, parch + gets[PARCHMENT] - gives[PARCHMENT]) - base
+        return gain
 
     def trade_gain(self, s, p, gets, gives):
         """What receiving ``gets`` for ``gives`` (six counts each) is worth to ``p``."""
-        h = s.hand(p)
-        after = [h[r] + gets[r] - gives[r] for r in range(5)]
-        if min(after) < 0 or s.parch[p] < gives[PARCHMENT]:
-            return -99.0
-        return (self.hand_value(s, p, after, s.parch[p] + gets[PARCHMENT] - gives[PARCHMENT])
-                - self.hand_value(s, p, h, s.parch[p]))
+        return self.valuer(s, p)(gets, gives)
 
     def near_win(self, s, q):
         """Whether seat ``q`` is close enough to winning that feeding it is a loss."""
@@ -302,30 +361,53 @@ class HeuristicBot:
         return give
 
     def offers(self, s, p, space):
-        """Offers towards this seat's next build, best first: every missing
-        card (three at most) for as many spare ones, then one missing card
-        for one spare, then for two."""
-        need = self.needs(s, p)
-        if not sum(need) or s.offers >= 2 or all(self.near_win(s, q) for q in space.seats):
+        """Offers towards this seat's next build, best first: any cards it
+        holds (two at most) for any the others hold (three at most), weighed
+        by what the trade is worth to it less what it is worth to the one
+        who takes it, among those a seat it does not feed would take (as
+        this bot would judge in that seat's place)."""
+        if not sum(self.needs(s, p)):
             return []
-        r = max(range(5), key=lambda k: need[k])
-        one = [0] * 6
-        one[r] = 1
-        tries = [(one, 1), (one, 2)]
-        if 1 < sum(need) <= 3:
-            tries.insert(0, (need + [0], sum(need)))
+        partners = [q for q in space.seats if not self.feeds(s, p, q)]
+        if not partners:
+            return []
+        mine = self.valuer(s, p)
+        theirs = [self.valuer(s, q) for q in partners]
+        pool = [0] * 6
+        for q in partners:
+            for k, n in enumerate(s.hand(q) + [s.parch[q]]):
+                pool[k] = max(pool[k], n)
+        wants = card_sets(pool, OFFER_WANTS)
+        gives = card_sets(space.have, OFFER_GIVES)
+        scored = []
+        for want in wants:
+            for give in gives:
+                if any([give[k] and want[k] for k in range(6)]):
+                    continue
+                gain = mine(want, give)
+                if gain <= 0:
+                    continue
+                takers = [x for x in [f(give, want) for f in theirs] if x > ACCEPT_GAIN]
+                if takers:
+                    scored.append((gain - min(takers), -sum(give), give, want))
+        scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
         out = []
-        for want, n in tries:
-            give = self.spare_cards(s, p, n, want)
+        for _v, _n, give, want in scored[:OFFERS_KEPT]:
             opt = offer_option(give, want, TO_ALL)
-            if any(give) and opt not in out and self.trade_gain(s, p, want, give) > 0 and space.allows(opt):
+            if space.allows(opt):
                 out.append(opt)
         return out
 
     def propose(self, s, p, space):
-        """The offer this seat makes now, if any (a first one, then a cheaper one)."""
-        offers = self.offers(s, p, space)
-        return offers[min(s.offers, len(offers) - 1)] if offers else None
+        """The offer this seat makes now, if any: the best one it has not
+        made yet this turn."""
+        if self.made[0] != s.turn:
+            self.made = (s.turn, [])
+        for opt in self.offers(s, p, space):
+            if opt not in self.made[1]:
+                self.made[1].append(opt)
+                return opt
+        return None
 
     def counter(self, s, q, space):
         """What this seat would take instead of an offer: the cards it misses
@@ -336,7 +418,7 @@ class HeuristicBot:
         if not any(ask):
             return None
         offer = self.spare_cards(s, q, sum(ask), ask)
-        if not any(offer) or self.trade_gain(s, q, ask, offer) <= 0.1:
+        if not any(offer) or self.trade_gain(s, q, ask, offer) <= ACCEPT_GAIN:
             return None
         opt = counter_option(offer, ask)
         return opt if space.allows(opt) else None
@@ -357,7 +439,7 @@ class HeuristicBot:
         if self.feeds(s, q, p) or not self.trades:
             return ("decline",)
         gain = self.trade_gain(s, q, give, want)
-        if ("accept",) in opts and gain > 0.1:
+        if ("accept",) in opts and gain > ACCEPT_GAIN:
             return ("accept",)
         space = self.space
         if space is None:
@@ -375,6 +457,39 @@ class HeuristicBot:
                 best, value = ("deal", q), gain
         return best
 
+
+
+class PlayoutBot(HeuristicBot):
+    """The heuristic bot with quick offers, for a search's playouts (the
+    thousands of moves a search plays ahead cannot each weigh every offer):
+    once nothing else is bought, every missing card (three at most) for as
+    many spare ones, then one missing card for one spare, then for two."""
+    name = "playout"
+
+    def offer_first(self, s, p):
+        return None
+
+    def offers(self, s, p, space):
+        need = self.needs(s, p)
+        if not sum(need) or s.offers >= 2 or all(self.near_win(s, q) for q in space.seats):
+            return []
+        r = max(range(5), key=lambda k: need[k])
+        one = [0] * 6
+        one[r] = 1
+        tries = [(one, 1), (one, 2)]
+        if 1 < sum(need) <= 3:
+            tries.insert(0, (need + [0], sum(need)))
+        out = []
+        for want, n in tries:
+            give = self.spare_cards(s, p, n, want)
+            opt = offer_option(give, want, TO_ALL)
+            if any(give) and opt not in out and self.trade_gain(s, p, want, give) > 0 and space.allows(opt):
+                out.append(opt)
+        return out
+
+    def propose(self, s, p, space):
+        offers = self.offers(s, p, space)
+        return offers[min(s.offers, len(offers) - 1)] if offers else None
 
 
 class BankOnlyBot(HeuristicBot):

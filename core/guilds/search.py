@@ -36,7 +36,7 @@ from .board import (
     FOUNDATIONS, HOUSES, NUM_VERTICES, PALACE, TARGET_VP, TOKENS, TRACK, TRACK_BIT, UNIVERSITY,
     VERTEX_DISTRICTS,
 )
-from .bots import PIPS, HeuristicBot
+from .bots import PIPS, HeuristicBot, PlayoutBot
 from .state import CAPTAIN, HOUSE, NO_RANK, VILLA, State
 
 WIDTH = 5
@@ -297,7 +297,7 @@ class SearchBot:
     def rollout(self, world: State, seat: int, option: tuple, seed: float) -> float:
         fate = _Fate(seed)
         w = world.copy()
-        bot = HeuristicBot(fate)
+        bot = PlayoutBot(fate)
         try:
             w.choose(option)
         except RulesError:

@@ -79,6 +79,11 @@ def move_robber(s: State, p: int, spot: int) -> None:
     if vs:
         s.ask(p, "victim", [("rob", q) for q in vs] + [("no-steal",)], "steal from whom?",
               r_rob, p)
+    elif spot != SHADES_SPOT:       # the log says why nothing is stolen
+        full = s.hand_size(p) >= 7
+        s.log("no-steal", p, f"{COLOURS[p]} steals nothing ("
+              + ("7 or more cards in hand" if full else "nobody to rob there") + ")",
+              why="full" if full else "nobody")
 
 
 def victims(s: State, p: int) -> list[int]:
@@ -101,6 +106,8 @@ def victims(s: State, p: int) -> list[int]:
 def r_rob(s: State, opt, p: int) -> None:
     if opt[0] == "rob":
         steal(s, p, opt[1])
+    else:
+        s.log("no-steal", p, f"{COLOURS[p]} steals nothing (by choice)", why="choice")
 
 
 def steal(s: State, p: int, q: int) -> None:

@@ -13,6 +13,9 @@ from ankh.core.guilds.trading import holdings
 class OldTraderBot(HeuristicBot):
     name = "old-trader"
 
+    def offer_first(self, s, p):
+        return None             # it offered only once nothing else was bought
+
     def phase_c_trade(self, s, p, by, need, sur):
         if self.space is not None and sum(need) == 1 and sum(sur) >= 1 and s.offers == 0:
             return self.old_offer(s, p, self.space)

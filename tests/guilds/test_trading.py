@@ -177,14 +177,30 @@ def test_a_heuristic_bot_declines_to_feed_a_seat_one_point_from_winning():
 
 
 def test_a_heuristic_bot_offers_several_kinds_towards_its_build():
-    # red's next build is a villa: 2 grain 3 ore; it holds spare brick and wool
-    g = game(P3 + "hand red: 1 grain 1 ore 2 brick 3 wool\nreceipts red: 2\nrolls: 6+6")
+    # red's next build is a villa: 2 grain 3 ore; it holds spare brick and wool.  Yellow,
+    # whose house is a villa already, saves for a foundation (brick and lumber) and holds
+    # the grain and ore red lacks.
+    g = game("turn: red\nvillas yellow: V24\nhouses green: V31\nhouses red: V09\n"
+             "hand red: 1 grain 1 ore 2 brick 3 wool\nhand yellow: 1 grain 2 ore 1 lumber\n"
+             "receipts red: 2\nrolls: 6+6")
     d = g.state.pending
     move = HeuristicBot(random.Random(1)).choose(view_for(g.state, 0), d)
     assert move[0] == "offer" and allows(d, move)
     give, want, to = offer_terms(move)
-    assert want[GR] == 1 and want[OR] == 2 and not any(want[k] for k in (BR, LU, WO)) and to == TO_ALL
-    assert sum(give) == sum(want) and not give[GR] and not give[OR]
+    assert want[GR] >= 1 and want[OR] >= 1 and not any(want[k] for k in (BR, LU, WO)) and to == TO_ALL
+    assert not give[GR] and not give[OR]
+    # yellow takes it (it gets the brick it lacks); green has nothing to give
+    g.choose(move)
+    g.advance()
+    play(g, "accept", "decline")
+    assert ("deal", 1) in g.state.pending.options
+
+
+def test_a_heuristic_bot_offers_nothing_nobody_would_take():
+    # nobody holds the grain and ore red lacks: it makes no offer
+    g = game(P3 + "hand red: 1 grain 1 ore 2 brick 3 wool\nreceipts red: 2\nrolls: 6+6")
+    move = HeuristicBot(random.Random(1)).choose(view_for(g.state, 0), g.state.pending)
+    assert move[0] != "offer"
 
 
 def test_a_hidden_card_shown_at_a_trade_reveals_only_itself():

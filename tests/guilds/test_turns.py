@@ -111,6 +111,18 @@ def test_r20_a_thief_with_seven_cards_cannot_steal():
              "hand yellow: 1 ore\nrolls: 3+4")
     play(g, "robber ORE:8")
     assert g.state.pending.kind == "action"
+    # the log tells why nothing was stolen
+    assert [e.data for e in g.log if e.kind == "no-steal"] == [{"why": "full"}]
+
+
+def test_a_steal_skipped_is_told_with_its_reason():
+    # nobody at the Smelters may be robbed: yellow's receipt is face up
+    g = game(P3 + "houses red: V29\nhand yellow: 1 ore\nrolls: 3+4")
+    play(g, "robber ORE:8")
+    assert [e.data for e in g.log if e.kind == "no-steal"] == [{"why": "nobody"}]
+    g = game(P3 + "houses red: V29\nreceipts yellow: 0\nhand yellow: 1 ore\nrolls: 3+4")
+    play(g, "robber ORE:8", "no-steal")
+    assert [e.data for e in g.log if e.kind == "no-steal"] == [{"why": "choice"}]
 
 
 def test_steal_hides_the_card_from_the_other_seats():

@@ -505,3 +505,18 @@ async def test_o_for_oui_answers_yes_in_the_french_quit_dialog():
         await until(pilot, lambda: isinstance(app.screen, Confirm) and "o / Entrée" in screen_text(app))
         await pilot.press("o")
         await until(pilot, lambda: not isinstance(app.screen, (Confirm, GameScreen)))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_log_tells_a_steal_skipped_and_why(lang):
+    i18n.set_language(lang)
+    try:
+        for why, en, fr in (("7 or more cards in hand", "7 or more cards", "7 cartes ou plus"),
+                            ("nobody to rob there", "nobody there can be robbed", "personne ici"),
+                            ("by choice", "chooses to steal nothing", "choisit de ne rien voler")):
+            event = type("E", (), {"kind": "no-steal", "seat": 0, "data": {},
+                                   "text": f"red steals nothing ({why})"})()
+            line = describe(event).plain
+            assert (en if lang == "en" else fr) in line and "(" not in line.split(":")[0]
+    finally:
+        i18n.set_language("en")

@@ -271,14 +271,14 @@ class GameScreen(PlayScreen):
         if view.outcome is not None:
             head.append(_("The game is over. Press r for the results."), "bold")
         elif d is None:
-            pending = getattr(getattr(view, "pending", None), "seat", None)   # a decision's (a request has none)
+            pending = view.pending.seat if isinstance(view.pending, Decision) else None   # (a request has none)
             who = (self._next.seat if self._next is not None and self._next.seat is not None
                    else pending if pending is not None else view.active)
-            if getattr(self.session, "networked", False):   # a person or a bot at another screen
+            if self.session.networked:   # a person or a bot at another screen
                 head.append_text(_assemble(_("Waiting for {seat}…"), seat=seat_tag(who)))
             else:
                 head.append_text(_assemble(_("{seat} is thinking…"), seat=seat_tag(who)))
-            if self.bot_delay > 0 and not getattr(self.session, "networked", False):
+            if self.bot_delay > 0 and not self.session.networked:
                 head.append("  " + _("(space: skip ahead)"), "dim")
             for line, style in self._news:
                 head.append("\n" + line, style)
@@ -473,8 +473,7 @@ class GameScreen(PlayScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "show_panel":   # a spectator has no hand: the players panel shows the table
-            return self.mode == "compact" and not (getattr(self.session, "spectating", False)
-                                                   and parameters == ("hand",))
+            return self.mode == "compact" and not (self.session.spectating and parameters == ("hand",))
         if action in ("results", "title"):
             return self.session.over
         if action == "trade":

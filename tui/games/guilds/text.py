@@ -222,14 +222,6 @@ def _option_words(state, option: tuple) -> str:
         return _("Turn in 3 guards: become Captain or Lieutenant")
     if verb == "trade":
         return _("Offer a trade to the others… (t)")
-    if verb == "give":
-        return _("Give {what}").format(what=amount(a[1], a[0]))
-    if verb == "want":
-        return _("Ask for {what}").format(what=amount(a[1], a[0]))
-    if verb == "to":
-        return _("Offer it to {colour}").format(colour=colour(a[0]))
-    if verb == "to-all":
-        return _("Offer it to everybody")
     if verb == "cancel":
         return _("Cancel")
     if verb == "accept":
@@ -239,14 +231,10 @@ def _option_words(state, option: tuple) -> str:
     if verb == "offer":
         who = _("everybody") if a[2] < 0 else colour(a[2])
         return _("Offer {give} for {get} to {who}").format(give=_cards(a[0]), get=_cards(a[1]), who=who)
-    if verb == "counter" and isinstance(a[0], str):
-        return _("Counter: give {give} for {get}").format(give=_cards(a[0]), get=_cards(a[1]))
     if verb == "counter":
-        return _("Counter: give {what} instead").format(what=amount(a[1], a[0]))
-    if verb == "deal" and len(a) == 1:
-        return _("Trade with {colour}").format(colour=colour(a[0]))
+        return _("Counter: give {give} for {get}").format(give=_cards(a[0]), get=_cards(a[1]))
     if verb == "deal":
-        return _("Trade with {colour} for {what}").format(colour=colour(a[0]), what=amount(a[2], a[1]))
+        return _("Trade with {colour}").format(colour=colour(a[0]))
     return " ".join(map(str, option))
 
 
@@ -400,6 +388,13 @@ LINES = [
      lambda m: {"seat": _seat(m[1]), "spot": spot_name(m[2])}),
     (rf"{_C} steals a card from {_C} \(#\d+\)", N_("{seat} steals a card from {victim}."),
      lambda m: {"seat": _seat(m[1]), "victim": _seat(m[2])}),
+    (rf"{_C} steals nothing \(7 or more cards in hand\)",
+     N_("{seat} steals nothing: holding 7 or more cards, one may not steal."), lambda m: {"seat": _seat(m[1])}),
+    (rf"{_C} steals nothing \(nobody to rob there\)",
+     N_("{seat} steals nothing: nobody there can be robbed (no cards, or a receipt face up)."),
+     lambda m: {"seat": _seat(m[1])}),
+    (rf"{_C} steals nothing \(by choice\)", N_("{seat} chooses to steal nothing."),
+     lambda m: {"seat": _seat(m[1])}),
     (rf"{_C} hires an assassin \(track (\d+)\)", N_("{seat} hires an assassin: {n} on the track."),
      lambda m: {"seat": _seat(m[1]), "n": m[2]}),
     (r"the fire at the Alchemists' Guild is put out", N_("The fire at the Alchemists' Guild is put out."),
@@ -425,18 +420,5 @@ LINES = [
      lambda m: {"seat": _seat(m[1]), "guild": _g(m[2])}),
     (rf"{_C} turns both receipts face up", N_("{seat} turns both receipts face up."),
      lambda m: {"seat": _seat(m[1])}),
-    (rf"{_C} offers (\d) {_R} for (\d) {_R} to all", N_("{seat} offers {give} for {get} to everybody."),
-     lambda m: {"seat": _seat(m[1]), "give": amount(int(m[2]), _KIND[m[3]]),
-                "get": amount(int(m[4]), _KIND[m[5]])}),
-    (rf"{_C} offers (\d) {_R} for (\d) {_R} to {_C}", N_("{seat} offers {give} for {get} to {other}."),
-     lambda m: {"seat": _seat(m[1]), "give": amount(int(m[2]), _KIND[m[3]]),
-                "get": amount(int(m[4]), _KIND[m[5]]), "other": _seat(m[6])}),
-    (rf"{_C} declines", N_("{seat} declines."), lambda m: {"seat": _seat(m[1])}),
-    (rf"{_C} accepts", N_("{seat} accepts."), lambda m: {"seat": _seat(m[1])}),
-    (rf"{_C} asks to give (\d) {_R} instead", N_("{seat} counters: {what} instead."),
-     lambda m: {"seat": _seat(m[1]), "what": amount(int(m[2]), _KIND[m[3]])}),
-    (rf"{_C} gives (\d) {_R} to {_C} for (\d) {_R}", N_("{seat} gives {give} to {other} for {get}."),
-     lambda m: {"seat": _seat(m[1]), "give": amount(int(m[2]), _KIND[m[3]]), "other": _seat(m[4]),
-                "get": amount(int(m[5]), _KIND[m[6]])}),
 ]
 
