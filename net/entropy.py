@@ -9,7 +9,6 @@ never for the whole process.
 """
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import os
 from collections.abc import Callable
@@ -24,15 +23,11 @@ def random_bytes(n: int) -> bytes:
     return _SOURCE.get()(n)
 
 
-def set_source(source: Source) -> None:
+def set_source(source: Source, loop: object) -> None:
     """From now on in the current context, randomness comes from ``source``
     (for a context made for it: see :func:`contextvars.copy_context`).  Only
-    on the simulator's loop: anywhere else it is refused, so that no program
-    playing a real table can run on anything but its system's randomness."""
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        loop = None
+    for the simulator's event ``loop``: any other is refused, so that no
+    program playing a real table runs on anything but its system's randomness."""
     if getattr(loop, "simulated", False) is not True:
         raise RuntimeError("a table's randomness comes from the operating system outside the simulator")
     _SOURCE.set(source)

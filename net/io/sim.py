@@ -494,7 +494,7 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
         lives[name] = life = lives.get(name, 0) + 1
         ctx = contextvars.copy_context()
         ctx.run(_WHO.set, name)
-        ctx.run(entropy.set_source, Deterministic(seed_bytes + name.encode() + b"/" + life.to_bytes(2, "big")))
+        ctx.run(entropy.set_source, Deterministic(seed_bytes + name.encode() + b"/" + life.to_bytes(2, "big")), loop)
         ctx.run(transport.set_network, net)
         ctx.run(home.set_home, root / "home" / name)
         return ctx

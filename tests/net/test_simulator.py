@@ -130,10 +130,10 @@ def test_no_seeded_randomness_outside_the_simulator() -> None:
     from ankh.net import entropy
 
     with pytest.raises(RuntimeError):
-        entropy.set_source(lambda n: bytes(n))
+        entropy.set_source(lambda n: bytes(n), None)
 
     async def on_asyncio_own_loop() -> None:
-        entropy.set_source(lambda n: bytes(n))
+        entropy.set_source(lambda n: bytes(n), asyncio.get_running_loop())
 
     with pytest.raises(RuntimeError):
         asyncio.run(on_asyncio_own_loop())
