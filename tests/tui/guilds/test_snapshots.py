@@ -55,3 +55,18 @@ def test_trade_dialog(snap_compare, size, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_players_and_guilds_at_80x24(snap_compare, lang):
     assert snap_compare(game(ACTION, lang), press=["p"], terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_the_footer_is_whole_at_80x24_in_phase_c(lang):
+    """Every key the footer offers at "trade, build or end your turn" is there whole, in both languages."""
+    app = game(ACTION, lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        footer = ""
+        for _ in range(200):                       # the decision's footer, once the screen shows it
+            footer = "".join(segment.text for segment in app.screen._compositor.render_strips()[-1])
+            if "⏎" in footer:
+                break
+            await pilot.pause(0.05)
+        log = i18n.pgettext("key", "Log")
+        assert f"l {log}" in footer and f"t {i18n.pgettext('key', 'Trade')}" in footer, footer
