@@ -473,9 +473,7 @@ def list_saves() -> list[SaveInfo]:
 
 
 def _game_named(kind: str, summary: str) -> str:
-    """A save's summary with its game's name first (the first game's saves say nothing of their game)."""
-    if kind == DEFAULT:
-        return summary
+    """A save's summary with its game's name first: the list holds saves of every game."""
     from ankh.tui.games import name
     return f"{name(kind)} · {summary}"
 
