@@ -491,15 +491,3 @@ class PlayoutBot(HeuristicBot):
         offers = self.offers(s, p, space)
         return offers[min(s.offers, len(offers) - 1)] if offers else None
 
-
-class BankOnlyBot(HeuristicBot):
-    """The heuristic bot that never trades with players (it makes no offer,
-    declines every one, uses the bank alone): the yardstick for trading."""
-    name = "bank-only"
-    trades = False
-
-
-class AnsweringBot(HeuristicBot):
-    """The heuristic bot that makes no offer but answers offers as it does."""
-    name = "answering"
-    proposes = False
