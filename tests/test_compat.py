@@ -97,8 +97,7 @@ def test_an_old_save_loads_from_the_load_list_and_plays_on_as_it_would_have(
     shutil.copy(FIXTURES / "local-save.ankh", path)
 
     (listed,) = list_saves()
-    assert (listed.path, listed.ok, listed.summary) == (
-        path, True, "Discworld: Ankh-Morpork · 3 players · you: red · turn 12")
+    assert (listed.path, listed.ok, listed.summary) == (path, True, "3 players · you: red · turn 12")
 
     session = GameSession.load(path)
     assert session.people == [0] and {s: b.kind for s, b in session.bots.items()} == {1: "heuristic",

@@ -473,7 +473,9 @@ def list_saves() -> list[SaveInfo]:
 
 
 def _game_named(kind: str, summary: str) -> str:
-    """A save's summary with its game's name first: the list holds saves of every game."""
+    """A save's summary with its game's name first (the first game's saves say nothing of their game)."""
+    if kind == DEFAULT:
+        return summary
     from ankh.tui.games import name
     return f"{name(kind)} · {summary}"
 

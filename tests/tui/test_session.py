@@ -66,8 +66,8 @@ def test_saves_are_listed_newest_first_with_a_summary(ankh_home):
         os.utime(path, (1_000_000 - age, 1_000_000 - age))
     saves = list_saves()
     assert [s.path for s in saves] == [b.path, a.path, broken]
-    assert saves[0].summary == "Discworld: Ankh-Morpork · 4 players · people: green, blue · turn 1"
-    assert saves[1].summary == "Discworld: Ankh-Morpork · 2 players · you: red · turn 1"
+    assert saves[0].summary == "4 players · people: green, blue · turn 1"
+    assert saves[1].summary == "2 players · you: red · turn 1"
     assert not saves[2].ok and saves[2].summary == "cannot be loaded: line 1: Discworld: Ankh-Morpork is for 2 to 4 players"
 
 
