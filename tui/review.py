@@ -121,6 +121,7 @@ BARS = "▁▂▃▄▅▆▇█"
 def command(path_name: str, seat_name: str | None, worlds: int | None = None) -> int:
     """``ankh review FILE [--seat COLOUR]``: the review, printed; a progress line
     on the terminal while it works; Ctrl+C stops it (run again to go on)."""
+    import io
     import sys
 
     from ankh.core.game import RecordError, RulesError, SetupError, UnknownGame
@@ -129,16 +130,17 @@ def command(path_name: str, seat_name: str | None, worlds: int | None = None) ->
     from ankh.tui.seats import colour
 
     path = Path(path_name)
+    file = journal.save_file(path)
     try:
-        data = journal.save_file(path).read_bytes()
+        data = file.read_bytes()
     except OSError as e:
         print(_("ankh: cannot read {path}: {why}").format(path=path, why=e.strerror), file=sys.stderr)
         return 2
-    try:
-        text = data.decode("utf-8")
-        if journal.is_journal(data[:64]) or text.startswith("\x00"):
-            raise UnicodeDecodeError("utf-8", data, 0, 1, "a networked save")
+    try:   # a networked game's journal or transcript (as ankh replay tells them), or no text: refused
+        text = "" if journal.kind_of(io.BytesIO(data)) is not None else data.decode("utf-8")
     except UnicodeDecodeError:
+        text = ""
+    if not text:
         print(_("ankh: {path}: a review reads a local game's record (a networked game's review is not there "
                 "yet)").format(path=path), file=sys.stderr)
         return 2
@@ -164,7 +166,7 @@ def command(path_name: str, seat_name: str | None, worlds: int | None = None) ->
             print(f"\r{label} [{'█' * filled}{'·' * (30 - filled)}] {done}/{total}", end="",
                   file=sys.stderr, flush=True)
 
-    kept = kept_beside(journal.save_file(path), seat)
+    kept = kept_beside(file, seat)
     worlds = max(1, worlds or WORLDS)
     try:
         done, total = review(text, seat, kept if kept.parent.exists() else None, worlds=worlds, progress=progress)
