@@ -61,9 +61,17 @@ def test_help_rules(snap_compare, size):
 def test_help_card_search(snap_compare, size):
     async def search(pilot):
         pilot.app.action_help("cards")
-        await pilot.pause()
-        pilot.app.screen.query_one(Input).cursor_blink = False
+        for _ in range(200):  # the search field takes the keys once it has the focus
+            await pilot.pause()
+            if isinstance(pilot.app.screen.focused, Input):
+                break
+        field = pilot.app.screen.query_one(Input)
+        field.cursor_blink = False
         await pilot.press(*"gaspode")
+        for _ in range(200):
+            await pilot.pause()
+            if field.value == "gaspode" and len(pilot.app.screen.shown) < 10:
+                break
 
     assert snap_compare(AnkhApp(bot_delay=0), run_before=search, terminal_size=size)
 
