@@ -28,26 +28,25 @@ from ..admission import Door
 from ..entropy import random_bytes
 from ..envelope import Identity
 from ..events import (
-    Advertised, Alert, Away, Back, Chat, ChatHidden, ChatRefused, Confirming, Decided, Gone, HostKey, Joined,
-    Listening, LobbySeats, NotAdvertised, Over, Paused, Played, Saving, SetupOver, Started, TableEvent,
-    TranscriptSaved, Waiting, WatchLost, WatchMoved, WatchPointOpen, WatchWaiting,
+    Advertised, Alert, Away, Back, Chat, ChatHidden, Gone, HostKey, Listening, LobbySeats, NotAdvertised, Over,
+    Paused, Played, Saving, Started, TableEvent, TranscriptSaved, Waiting, WatchLost, WatchMoved, WatchPointOpen,
+    WatchWaiting,
 )
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
-from ..hub import Hub
-from ..leave import (
-    GONE_AFTER, MOVE_CLOCK, Ending, News, OwnClock, Patience, Stop, check_agreement, check_votes, describe_ending, vote,
-)
-from ..lobby import (
-    PROTOCOL, Lobby, Start, chat_message, check_chat, decode, encode, frames_message,
-    points_message, watch_intro,
-)
-from ..peer import AUDIT, SETUP, Finished, GamePeer, Spectator, YourMove, game_of
-from ..seat import ANY_LINK, SeatProtocol
+from ..leave import GONE_AFTER, MOVE_CLOCK, News, OwnClock, Stop, check_agreement, describe_ending, vote
+from ..lobby import PROTOCOL, Start, chat_message, check_chat, decode, encode, frames_message, watch_intro
+from ..peer import AUDIT, Finished, GamePeer, Spectator, game_of
+from ..seat import SeatProtocol
 from ..secrets import SeatSecrets
-from ..tablecore.chat import ChatLimit
-from ..tablecore.result import Result, aborted, forfeit_result, outcome_result, stopped_result
+from ..tablecore.effects import (
+    Again, Announce, Broadcast, CheckPlayers, Close, CreateSave, Journal, JournalEnding, Renumber, Send, Think,
+    WatchEnd, WatchIntro, WatchLog, WatchPoints, WatchSay, WatchSend, WriteAbandoned, WriteTranscript,
+)
+from ..tablecore.host import CLOSING, DONE, GAME_OVER, PAUSED, REFUSED, HostTable, Refused, Saved, Watcher
+from ..tablecore.result import Result, aborted, outcome_result, stopped_result
 from ..tablecore.save import check_header
-from ..tablecore.waits import ABANDON_AFTER, abandoned_words, late_seats
+from ..tablecore.seats import SeatCore
+from ..tablecore.waits import ABANDON_AFTER
 from ..transcript import DEFAULT_KIND, Roster
 from .discovery import TableAdvert, TableBrowser
 from .transport import (
@@ -57,14 +56,8 @@ from .transport import (
 from .watchers import WATCH_ONLY, Watchers
 
 PROLOGUE = PROTOCOL.encode()
-DONE = {"t": "done"}  # "this seat holds the whole game, every seat's final signature"
-GAME_OVER = Words("game over")  # a joiner's last word, once it holds the whole game
 RETRY_EVERY = 1.0
-SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
 FEED_SLICE = 8  # frames a spectator checks between looks at its link (a shuffle proof is one frame)
-REFUSED = "refused: "  # how the host's bye starts when it turns a joiner away
-CLOSING = Words("the table closed")  # the host's last word on every link
-PAUSED = Words("the host left; the game is paused")  # the host's last word when it leaves a game under way
 LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
 FAREWELL = 30.0  # seconds a finished seat waits for the others to hold the whole game too (see ``done``)
 
@@ -177,78 +170,61 @@ def _write_private(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-class _Seatkeeper:
-    """What both roles share: local peers, their decisions, their saves."""
+class _Driver:
+    """What both roles' processes do alike: carry out their core's effects
+    (the screens, the save, the players' decisions)."""
 
     def __init__(self, *, report: Report, decide: dict[int, Decide] | Decide, save: SaveDir | None):
         self.report = report
         self._decide = decide
         self.save = save
-        self.local: dict[int, GamePeer] = {}
-        self.saved_steps = 0
-        self.result: Result | None = None
         self.done = asyncio.Event()
-        self._thinking: set[int] = set()
-        self._set_up = False
-        self.primary = 0  # the seat whose person (or headless bot) this process serves
-        self.auto_agree = False  # agree at once to end a table a seat left (a headless seat)
 
     def decider(self, seat: int) -> Decide:
         return self._decide[seat] if isinstance(self._decide, dict) else self._decide
 
-    def journal_steps(self, peer: GamePeer) -> None:
-        log = peer.protocol.ledger.log
-        if self.save is not None:
-            for _, frames in log[self.saved_steps:]:
-                self.save.append(frames)
-        self.saved_steps = len(log)
-
-    def emit(self, seat: int, events: list[Any]) -> None:
-        """Report what this process's own seat saw (bots' seats see the same public log)."""
-        if seat != self.primary:
-            return
-        for e in events:
-            if not isinstance(e, YourMove):
-                self.report(Played(seat, e))
-
-    def go_on(self, peer: GamePeer, pump: Callable[..., list[Any]]) -> None:
-        """Let ``peer`` go as far as it can, sending each of its moves as soon as it is made."""
-        while True:
-            moves = peer.moves
-            self.emit(peer.me, pump(until_move=True))
-            if peer.moves == moves:
-                return
-            self.send_out()
-
-    def send_out(self) -> None:  # pragma: no cover - abstract
+    @property
+    def _core(self) -> SeatCore:  # pragma: no cover - each role says which
         raise NotImplementedError
 
-    def note_setup(self, peer: GamePeer) -> None:
-        """Report once that the setup is over (every deck shuffled, proven and locked): the deal begins."""
-        if not self._set_up and peer.phase != SETUP:
-            self._set_up = True
-            self.report(SetupOver(peer.me))
+    def _call(self, step: Callable[..., Any], *args: Any) -> Any:
+        """One of the core's steps (whose effects a core of its own queues: see HostNode)."""
+        return step(*args)
 
-    def schedule_decisions(self, apply: Callable[[int, tuple], None]) -> None:
-        for seat, peer in self.local.items():
-            d = peer.decision
-            if d is not None and seat not in self._thinking:
-                self._thinking.add(seat)
-                asyncio.create_task(self._think(seat, peer, d, apply))
+    def _carry_out(self, effect: Any) -> None:
+        match effect:
+            case TableEvent():
+                self.report(effect)
+                if isinstance(effect, Over):
+                    if self.save is not None:
+                        self.save.close()
+                    self.done.set()
+            case Journal(steps=steps):
+                if self.save is not None:
+                    for frames in steps:
+                        self.save.append(frames)
+            case JournalEnding(record=record):
+                if self.save is not None:
+                    self.save.ending(**record)
+            case WriteTranscript(transcript=transcript):
+                if self.save is not None:
+                    self.report(TranscriptSaved(self.save.finish(transcript)))
+            case Think(seat=seat, peer=peer, decision=decision):
+                asyncio.create_task(self._think(seat, peer, decision))
+            case CheckPlayers(people=people):
+                self._check_players(people)
+            case _:
+                raise TypeError(f"no driver for {effect!r}")
 
-    async def _think(self, seat: int, peer: GamePeer, d: Decision, apply: Callable[[int, tuple], None]) -> None:
+    async def _think(self, seat: int, peer: GamePeer, d: Decision) -> None:
         try:
             option = await self.decider(seat)(peer, d)
-        finally:
-            self._thinking.discard(seat)
-        if peer.decision == d and self.result is None:
-            self.report(Decided(seat, peer.moves))
-            apply(seat, option)
+        except BaseException:
+            self._core.forget(seat)
+            raise
+        self._call(self._core.decided, seat, d, option)
 
-    def said(self, seat: int, name: str, text: str) -> None:
-        self.report(Chat(seat, name, text))
-
-    def check_players(self, people: list[tuple[str, bytes]]) -> None:
+    def _check_players(self, people: tuple[tuple[str, bytes], ...]) -> None:
         """Pin the identity of every person at the table on first meeting; a known
         name with another key is reported (the screens show it), never accepted silently."""
         try:
@@ -262,106 +238,176 @@ class _Seatkeeper:
         except (home.HomeError, OSError, ValueError) as exc:
             self.report(Alert(f"known players could not be checked: {exc}"))
 
-    def finish_game(self, peer: GamePeer) -> None:
-        """The game is over and every seat signed the final log: save the
-        transcript for ``ankh verify`` and say the result."""
-        path = self.save.finish(peer.protocol.transcript()) if self.save is not None else None
-        if path is not None:
-            self.report(TranscriptSaved(path))
-        self.end(outcome_result(peer))
 
-    def record_ending(self, peer: GamePeer, ending: Ending) -> None:
-        """The seats still there ended the table (their votes checked): save the
-        votes with the log, write the transcript, and say who left and the scores."""
-        if self.save is not None:
-            self.journal_steps(peer)
-            transcript = peer.protocol.transcript()
-            self.save.ending(pending=transcript.pending, end=list(ending.votes))
-            transcript.end = list(ending.votes)
-            self.report(TranscriptSaved(self.save.finish(transcript)))
-        points = peer.game.scores(peer.engine)
-        self.end(Result(describe_ending(ending, points), ending=ending, scores=points))
+class HostNode(_Driver):
+    """Opens a table on a port and carries out its :class:`HostTable`: links,
+    timers, the advert, the save and the spectators."""
 
-    def end(self, result: Result) -> None:
-        if self.result is None:
-            self.result = result
-            self.report(Over(result))
-            if self.save is not None:
-                self.save.close()
-            self.done.set()
-
-
-class HostNode(_Seatkeeper):
-    """Opens a table, seats joiners and bots, relays the game, and plays its own seat."""
-
-    def __init__(self, identity: Identity, name: str, *, seats: int, bots: int, decide: dict[int, Decide] | Decide,
-                 report: Report, save_root: Path | None, bind: str = "0.0.0.0", port: int = 0,
-                 advertise: bool = True, ready: bool = True, spectator_chat: bool = True,
-                 kind: str = DEFAULT_KIND, confirmed: bool = True, gone_after: int = GONE_AFTER,
-                 move_clock: int = MOVE_CLOCK):
+    def __init__(self, identity: Identity, name: str, *, seats: int = 2, bots: int = 0,
+                 decide: dict[int, Decide] | Decide, report: Report, save_root: Path | None = None,
+                 bind: str = "0.0.0.0", port: int = 0, advertise: bool = True, ready: bool = True,
+                 spectator_chat: bool = True, kind: str = DEFAULT_KIND, confirmed: bool = True,
+                 gone_after: int = GONE_AFTER, move_clock: int = MOVE_CLOCK, core: type[HostTable] = HostTable,
+                 save: SaveDir | None = None, saved: Saved | None = None):
         super().__init__(report=report, decide=decide, save=None)
-        game = game_of(kind)
-        if not game.networked:
-            raise LocalProtocolError(f"{game.name} cannot be played over the network yet: only against bots")
-        seat_range = game.seats
-        if seats not in seat_range:
-            raise LocalProtocolError(f"{game.name} seats {seat_range[0]} to {seat_range[-1]}, not {seats}")
-        # False: the deal waits until this seat's person has compared the table
-        # fingerprint (confirm_fingerprint); the joiners confirm by sending their key
-        self.confirmed = confirmed
-        self.chat_limit = ChatLimit()
-        self._said = 0
-        self.abandon_after = ABANDON_AFTER
+        self.table = core(identity, name, clock=_now, seats=seats, bots=bots, kind=kind,
+                          spectator_chat=spectator_chat, ready=ready, confirmed=confirmed, gone_after=gone_after,
+                          move_clock=move_clock, save_root=save_root, bind=bind, port=port, saved=saved)
+        self.identity = identity
+        self.name = name
         self.advertise = advertise
         self.advert: TableAdvert | None = None
-        self.name = name
-        self.identity = identity
-        self.lobby = Lobby(random_bytes(16), seats, spectator_chat=spectator_chat, kind=kind, gone_after=gone_after,
-                           move_clock=move_clock)
-        self.save_root = save_root
-        self.bind, self.port = bind, port
-        self._nonce = random_bytes(16)
-        self.lobby.sit(name, identity.public_key, self._nonce, ready=ready)
-        self._bots: dict[int, Identity] = {}
-        self._bot_nonces: dict[bytes, bytes] = {}
-        for i in range(bots):
-            ident = Identity.generate()
-            nonce = random_bytes(16)
-            seat = self.lobby.sit(f"bot {i + 1}", ident.public_key, nonce, bot=True)
-            self._bots[seat] = ident
-        self.bot_seats: tuple[int, ...] = tuple(sorted(self._bots))  # (their votes are the host's)
+        self.bind = bind
         self.conns: dict[int, Connection] = {}
-        self.pending: list[tuple[Connection, str]] = []  # joiners not seated (table full...)
         self.watchers = Watchers(report)
-        self.watchers.chat = spectator_chat
+        self.watchers.chat = self.table.spectator_chat
         self.door = Door.for_descriptors(open_files_limit())
-        self.points: dict[int, tuple[str, int]] = {}  # each joiner's watch point
-        self.hub: Hub | None = None
-        self.roster: Roster | None = None
-        self.start: Start | None = None
-        self.start_msg: dict[str, Any] | None = None
-        self._keys: dict[int, tuple[bytes, bytes]] = {}
-        self._secrets: dict[int, SeatSecrets] = {}
-        self._flush_queued = False
         self.server: asyncio.Server | None = None
-        self.gone_since: dict[int, float] = {}
-        self.patience: Patience | None = None  # who the game waits for, how long; the offer to end
-        self.on_lobby: Callable[[Lobby], None] | None = None
-        self.seats_done: set[int] = set()  # remote seats that said they hold the whole game
         self.farewell = FAREWELL
+        if save is not None:  # a save carried on: appended to from where its journal stops
+            self.save = save
+            save.reopen()
+        self._run()
+
+    @classmethod
+    async def resume(cls, identity: Identity, save: SaveDir, *, decide: dict[int, Decide] | Decide, report: Report,
+                     bind: str = "0.0.0.0", core: type[HostTable] = HostTable) -> HostNode:
+        """The table of a save, seated again where its journal stops, waiting for its joiners."""
+        transcript, info, secrets = save.load()
+        return cls(identity, transcript.roster.names[0], decide=decide, report=report, bind=bind, advertise=False,
+                   core=core, save=save, saved=Saved(transcript, info, secrets, save.path))
+
+    # -- the core's state, as the screens and tests read it -------------------------------------
+
+    @property
+    def _core(self) -> HostTable:
+        return self.table
+
+    hub = property(lambda self: self.table.hub)
+    local = property(lambda self: self.table.local)
+    lobby = property(lambda self: self.table.lobby)
+    start = property(lambda self: self.table.start)
+    roster = property(lambda self: self.table.roster)
+    result = property(lambda self: self.table.result)
+    bot_seats = property(lambda self: self.table.bot_seats)
+    unconfirmed = property(lambda self: self.table.unconfirmed)
+    port = property(lambda self: self.table.port)
+    confirmed = property(lambda self: self.table.confirmed)
+
+    @property
+    def abandon_after(self) -> float:
+        return self.table.abandon_after
+
+    @abandon_after.setter
+    def abandon_after(self, seconds: float) -> None:
+        self.table.abandon_after = seconds
+
+    @property
+    def auto_agree(self) -> bool:
+        return self.table.auto_agree
+
+    @auto_agree.setter
+    def auto_agree(self, on: bool) -> None:
+        self.table.auto_agree = on
+
+    @property
+    def primary(self) -> int:
+        return self.table.primary
+
+    # -- what the person at the host does -------------------------------------------------------
+
+    def set_ready(self, ready: bool) -> None:
+        self._call(self.table.set_ready, ready)
+
+    def confirm_fingerprint(self) -> None:
+        self._call(self.table.confirm_fingerprint)
+
+    def chat(self, text: str) -> None:
+        self._call(self.table.chat, text)
+
+    def agree(self) -> None:
+        self._call(self.table.agree)
+
+    def leave(self) -> None:
+        self._call(self.table.leave)
+
+    # -- carrying out the core's effects --------------------------------------------------------
+
+    def _run(self) -> None:
+        for effect in self.table.take():
+            self._carry_out(effect)
+
+    def _call(self, step: Callable[..., Any], *args: Any) -> Any:
+        """One of the core's steps, then what it queued (even if the step failed half way)."""
+        try:
+            return step(*args)
+        finally:
+            self._run()
+
+    def _carry_out(self, effect: Any) -> None:
+        match effect:
+            case Send(seat=seat, msg=msg):
+                self._send(seat, msg)
+            case Broadcast(msg=msg):
+                self._broadcast(msg)
+            case Close(seat=seat, why=why):
+                if (conn := self.conns.get(seat)) is not None:
+                    conn.close(why)
+            case Renumber(keys=keys):
+                self.conns = {keys.index(c.peer_key): c for c in self.conns.values()}
+            case Announce(changes=changes):
+                self._update_advert(**changes)
+            case Again():
+                asyncio.get_running_loop().call_soon(self._again)
+            case WatchIntro(intro=intro):
+                self.watchers.intro = intro
+            case WatchLog(log=log):
+                self.watchers.flush(log)
+            case WatchSay(msg=msg):
+                self.watchers.say(msg)
+            case WatchSend(data=data):
+                self.watchers.send(data)
+            case WatchEnd(data=data):
+                self.watchers.end_with(data)
+            case WatchPoints(points=points):
+                self.watchers.set_points(points)
+            case CreateSave(path=path, roster=roster, info=info, secrets=secrets):
+                self.save = SaveDir(path)
+                self.save.create(roster, info, secrets)
+            case WriteAbandoned(text=text):
+                if self.save is not None:
+                    _write_private(self.save.path / "abandoned.txt", (text + "\n").encode())
+            case _:
+                super()._carry_out(effect)
+
+    def _again(self) -> None:
+        if self.table.hub is not None:
+            self._call(self.table.flush)
+
+    def _broadcast(self, msg: dict[str, Any]) -> None:
+        for seat in list(self.conns):
+            self._send(seat, msg)
+
+    def _send(self, seat: int, msg: dict[str, Any] | bytes) -> None:
+        conn = self.conns.get(seat)
+        if conn is None:
+            return
+        try:
+            conn.send_nowait(msg if isinstance(msg, bytes) else encode(msg))
+        except ConnectionClosed:
+            pass
 
     # -- running -------------------------------------------------------------------------
 
     async def open(self) -> int:
-        self.server = await serve(self.bind, self.port, self.identity, PROLOGUE, self._on_connection, door=self.door)
-        self.port = server_port(self.server)
-        self.report(Listening(self.port))
+        self.server = await serve(self.bind, self.table.port, self.identity, PROLOGUE, self._on_connection,
+                                  door=self.door)
+        self.table.port = server_port(self.server)
+        self.report(Listening(self.table.port))
         if self.advertise:
             self._advertising = asyncio.get_running_loop().create_task(self._advertise())
-        self.report(LobbySeats.of(self.lobby))
-        if self.lobby.ready and self.start_msg is None:  # bots fill every seat
-            self._start()
-        return self.port
+        self._call(self.table.opened)
+        return self.table.port
 
     async def run(self) -> Result:
         if self.server is None:
@@ -369,37 +415,40 @@ class HostNode(_Seatkeeper):
         watch = asyncio.create_task(self._watch())
         try:
             await self.done.wait()
-            if self.result is not None and self.result.finished:
+            result = self.table.result
+            if result is not None and result.finished:
                 await self._see_everyone_done()
-            if self.result is not None and (self.result.finished or self.result.ending is not None):
+            if result is not None and (result.finished or result.ending is not None):
                 await self.watchers.settle()
             await asyncio.sleep(0.3)  # let the last frames and goodbyes go out
         finally:
             watch.cancel()
             await self.close()
-        assert self.result is not None
-        return self.result
-
-    def _remote_seats(self) -> set[int]:
-        return set(range(self.hub.size)) - set(self.local) if self.hub is not None else set()
+        assert self.table.result is not None
+        return self.table.result
 
     async def _see_everyone_done(self) -> None:
         """The game is over here: the table stays open until every other seat
         holds the whole game too (its last frames may have been lost with a
         link; it comes back for them), or ``farewell`` seconds pass."""
         deadline = _now() + self.farewell
-        while not self._remote_seats() <= self.seats_done and _now() < deadline:
+        while not self.table.everyone_done() and _now() < deadline:
             await asyncio.sleep(0.05)
+
+    async def _watch(self) -> None:
+        while self.table.result is None:
+            await asyncio.sleep(1.0)
+            self._call(self.table.tick)
 
     async def _advertise(self) -> None:
         """Announce the table on the LAN (on the bound interface only, if one is given)."""
         interfaces = "all" if self.bind in ("0.0.0.0", "::", "") else [self.bind]
         kw = {} if interfaces == "all" else {"interfaces": interfaces, "addresses": [self.bind]}
+        lobby = self.table.lobby
         try:
-            self.advert = TableAdvert(port=self.port, table_id=self.lobby.table, host_key=self.identity.public_key,
-                                      host_name=self.name, seats_taken=len(self.lobby.seats),
-                                      seats_total=self.lobby.total, phase="lobby" if self.hub is None else "playing",
-                                      game=self.lobby.kind, **kw)
+            self.advert = TableAdvert(port=self.table.port, table_id=lobby.table, host_key=self.identity.public_key,
+                                      host_name=self.name, seats_taken=len(lobby.seats), seats_total=lobby.total,
+                                      phase="lobby" if self.table.hub is None else "playing", game=lobby.kind, **kw)
             await self.advert.start()
             self.report(Advertised(self.advert.service))
         except Exception as exc:  # no multicast here: HOST:PORT still works
@@ -422,12 +471,12 @@ class HostNode(_Seatkeeper):
             with contextlib.suppress(Exception):
                 await self.advert.close()
             self.advert = None
-        last = PAUSED if self.hub is not None and (self.result is None or self._pausing) else CLOSING
+        last = self.table.last_word()
         for conn in list(self.conns.values()):
             conn.close(last)
         await self.watchers.aclose(last)
 
-    # -- the lobby -----------------------------------------------------------------------------
+    # -- the links ---------------------------------------------------------------------------
 
     async def _on_connection(self, conn: Connection) -> None:
         try:
@@ -438,608 +487,61 @@ class HostNode(_Seatkeeper):
             return
         if first["t"] in ("join", "rejoin"):
             self.door.sit(conn.ticket)
-        if first["t"] == "join" and (back := self._seated_again(conn, first)) is not None:
-            seat = back
-            self._reattach(seat, conn)
-        elif first["t"] == "join":
-            if self.hub is not None or self.lobby.full:
-                _refuse(conn, Words("the table is full"))
-                return
-            try:
-                seat = self.lobby.sit(first["name"], conn.peer_key, first["nonce"], ready=bool(first.get("ready", 1)))
-            except RemoteProtocolError as exc:
-                _refuse(conn, exc.message)
-                return
-            self.conns[seat] = conn
-            self.report(Joined(seat, self.lobby.seats[seat].name, self.lobby.seats[seat].fingerprint))
-            self._update_advert(seats_taken=len(self.lobby.seats))
-            self._broadcast(self.lobby.message())
-            self.report(LobbySeats.of(self.lobby))
-            if self.lobby.ready:
-                self._start()
-        elif first["t"] == "rejoin":
-            if self.roster is None or first["game"] != self.roster.game_id \
-                    or conn.peer_key not in self.roster.identities:
-                _refuse(conn, Words("not a seat of this game"))
-                return
-            seat = self.roster.identities.index(conn.peer_key)
-            if seat in self.local:
-                _refuse(conn, Words("that seat plays here"))
-                return
-            old = self.conns.get(seat)
-            if old is not None:
-                old.close(Words("replaced by a new connection"))
-            self.conns[seat] = conn
-            self.gone_since.pop(seat, None)
-            assert self.hub is not None
-            self.hub.catch_up(seat, first["have"])
-            self._send(seat, {"t": "have", "have": list(self.hub.host.protocol.have())})
-            if self.result is not None:  # the game is over here: what this seat lacks, and that we are done
-                self._send_outbox(seat)
-                self._send(seat, DONE)
-            else:
-                self.report(Back(seat))
-                self._flush()
-        elif first["t"] == "watch":
-            refused = self.door.watch(conn.ticket)
-            if refused is not None:
-                _refuse(conn, refused)
-                return
-            await self.watchers.serve(conn, first["from"], self._log)
+        elif first["t"] == "watch" and (refused := self.door.watch(conn.ticket)) is not None:
+            _refuse(conn, refused)
             return
-        else:
-            _refuse(conn, Words("expected join, rejoin or watch"))
+        try:
+            arrival = self.table.arrive(conn.peer_key, conn.peer_address, first)
+        except BaseException:
+            self._run()
+            raise
+        if isinstance(arrival, Refused):
+            _refuse(conn, arrival.why)
             return
-        await self._read(seat, conn)
+        if isinstance(arrival, Watcher):
+            await self.watchers.serve(conn, arrival.start, self.table.log)
+            return
+        old = self.conns.get(arrival)
+        self.conns[arrival] = conn
+        if old is not None and old is not conn:
+            old.close(Words("replaced by a new connection"))
+        self._run()
+        await self._read(conn)
 
-    async def _read(self, seat: int, conn: Connection) -> None:
-        while self.result is None or self.result.finished:
+    def _seat_of(self, conn: Connection) -> int | None:
+        return next((s for s, c in self.conns.items() if c is conn), None)
+
+    async def _read(self, conn: Connection) -> None:
+        seat = self._seat_of(conn)
+        while self.table.listening:
             try:
                 msg = decode(await conn.recv())
             except ConnectionClosed as exc:
-                if exc.reason.endswith(GAME_OVER):  # a seat leaves once it holds the whole game
-                    self.seats_done.add(seat)
-                if self.result is not None:
-                    return
-                if self.conns.get(seat) is conn:
-                    del self.conns[seat]
-                    if self.start_msg is None:
-                        self.lobby.leave(conn.peer_key)
-                        keys = [s.key for s in self.lobby.seats]
-                        self.conns = {keys.index(c.peer_key): c for c in self.conns.values()}
-                        self._update_advert(seats_taken=len(self.lobby.seats))
-                        self._broadcast(self.lobby.message())
-                        self.report(LobbySeats.of(self.lobby))
-                    else:
-                        self.gone_since[seat] = _now()
-                        self.report(Gone(seat, exc.reason))
+                now = self._seat_of(conn)
+                if now is not None:
+                    seat = now
+                    if self.table.result is None:
+                        del self.conns[seat]
+                if seat is not None:
+                    self._call(self.table.lost, seat, exc.reason, now is not None)
                 return
             except RemoteProtocolError as exc:
                 conn.close(Words("malformed message: {why}", why=exc.message))
                 continue
-            if msg["t"] == "done":
-                self.seats_done.add(seat)
-            elif self.result is None:  # (the game over here: only who else is done still matters)
-                step = self.STEPS.get(msg["t"])
-                if step is not None and step(self, seat, conn, msg):
-                    return
-
-    # -- what a seat says, one step per kind of message (True: the link is done with) --------
-
-    def _on_frames(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
-        if self.hub is None:
-            return False
-        try:
-            for frame in msg["f"]:
-                # Checked, then passed on at once; then the host's own part.
-                self.emit(0, self.hub.from_seat(seat, frame, pump=False))
-                self.send_out()
-                self.go_on(self.hub.host, self.hub.pump)
-        except ProtocolError as exc:
-            self._abort(exc)
-            return True
-        self._flush()
-        return False
-
-    def _on_chat(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
-        self._chat_from(seat, conn, msg)
-        return False
-
-    def _on_ready(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
-        if self.start_msg is None:
-            self.lobby.set_ready(conn.peer_key, bool(msg["ready"]))
-            self._lobby_changed()
-        return False
-
-    def _on_key(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
-        if self.start is not None and self.hub is None and seat not in self._keys:
-            self._keys[seat] = (msg["key"], msg["cert"])
-            self._roster_if_ready()
-        return False
-
-    def _on_watchpoint(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
-        if self.hub is not None:
-            self._watch_point(seat, conn, msg["port"])
-        return False
-
-    def _on_blame(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
-        if self.hub is None:
-            return False
-        verdict = self.hub.host.judge(msg["f"])  # checked against our own log: its word is not enough
-        if verdict is not None:
-            self._abort(verdict)
-            return True
-        return False
-
-    def _on_vote(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
-        if self.patience is not None and self.patience.add(msg["v"], seat):
-            self._tell_away()
-        return False
-
-    def _on_bye(self, seat: int, conn: Connection, msg: dict[str, Any]) -> bool:
-        conn.close(Words("left"))
-        return False
-
-    STEPS: dict[str, Callable[[HostNode, int, Connection, dict[str, Any]], bool]] = {
-        "frames": _on_frames, "chat": _on_chat, "ready": _on_ready, "key": _on_key,
-        "watchpoint": _on_watchpoint, "blame": _on_blame, "vote": _on_vote, "bye": _on_bye,
-    }
-
-    def _seated_again(self, conn: Connection, first: dict[str, Any]) -> int | None:
-        """The seat of a joiner back before its game began (its link dropped in
-        the lobby or while the seats made their keys): the same identity with
-        the same nonce.  None for anyone else."""
-        if self.start is not None:
-            keys, nonces = list(self.start.identities), list(self.start.nonces)
-        else:
-            keys, nonces = [s.key for s in self.lobby.seats], [s.nonce for s in self.lobby.seats]
-        if conn.peer_key not in keys:
-            return None
-        seat = keys.index(conn.peer_key)
-        if nonces[seat] != first["nonce"] or seat in self.local or seat in self._bots:
-            return None
-        return seat
-
-    def _reattach(self, seat: int, conn: Connection) -> None:
-        """A seat back before its game began takes its place again: the table as
-        it stands is sent again (and the game so far, if it began meanwhile)."""
-        old = self.conns.get(seat)
-        self.conns[seat] = conn
-        if old is not None and old is not conn:
-            old.close(Words("replaced by a new connection"))
-        self.gone_since.pop(seat, None)
-        self.report(Back(seat))
-        self._send(seat, self.lobby.message())
-        if self.start_msg is not None:
-            self._send(seat, self.start_msg)
-        if self.hub is not None:
-            self._send(seat, self.roster_msg)
-            self.hub.catch_up(seat, [0] * self.hub.size)
-            self._flush()
-
-    def set_ready(self, ready: bool) -> None:
-        """The host's own seat is ready (or not) to begin."""
-        if self.start_msg is None:
-            self.lobby.set_ready(self.identity.public_key, ready)
-            self._lobby_changed()
-
-    def _lobby_changed(self) -> None:
-        self._broadcast(self.lobby.message())
-        self.report(LobbySeats.of(self.lobby))
-        if self.lobby.ready and self.start_msg is None:
-            self._start()
-
-    def _seat_name(self, seat: int) -> str:
-        if self.start is not None:
-            return self.start.names[seat]
-        return self.lobby.seats[seat].name if seat < len(self.lobby.seats) else "?"
-
-    def _chat_from(self, seat: int, conn: Connection, msg: dict[str, Any]) -> None:
-        """A seat's chat line: checked, rate-limited, passed on to everyone."""
-        if msg["seat"] != seat:
-            conn.close(Words("a chat line for another seat"))
-            return
-        try:
-            text = check_chat(msg, conn.peer_key, self.lobby.table)
-        except RemoteProtocolError as exc:
-            conn.close(exc.message)
-            return
-        if not self.chat_limit.allow(seat, _now()):
-            # Refused: the sender hears why, from the host, and nobody else hears it at all.
-            self._send(seat, chat_message(self.identity, self.lobby.table, 0, self._next_said(),
-                                          self.chat_limit.refusal(self._seat_name(seat))))
-            self.report(ChatRefused(seat))
-            return
-        self._pass_chat(msg, exclude=seat)
-        self.said(seat, self._seat_name(seat), text)
-
-    def _next_said(self) -> int:
-        self._said += 1
-        return self._said
-
-    def chat(self, text: str) -> None:
-        """The host's own chat line."""
-        msg = chat_message(self.identity, self.lobby.table, 0, self._next_said(), text)
-        if not msg["text"]:
-            return
-        self._pass_chat(msg, exclude=0)
-        self.said(0, self._seat_name(0), msg["text"])
-
-    def _pass_chat(self, msg: dict[str, Any], exclude: int) -> None:
-        for s in list(self.conns):
-            if s != exclude:
-                self._send(s, msg)
-        self.watchers.say(msg)
-
-    def _log(self) -> list:
-        return self.hub.host.protocol.ledger.log if self.hub is not None else []
-
-    def _tell_watchers(self) -> None:
-        self.watchers.intro = watch_intro(self.lobby.table, self.start_msg, self.roster_msg, self.bot_seats)
-
-    def _serve_watchers(self) -> None:
-        self.watchers.flush(self._log())
-
-    def _watch_point(self, seat: int, conn: Connection, port: int) -> None:
-        """A joiner serves spectators too: every spectator learns where."""
-        if conn.peer_address is None:
-            return
-        self.points[seat] = (conn.peer_address[0], port)
-        points = [self.points[s] for s in sorted(self.points)]
-        if self.bind not in ("0.0.0.0", "::", ""):
-            points.insert(0, (self.bind, self.port))
-        self.watchers.set_points(points)
-        self._broadcast(points_message(points))
-
-    def _broadcast(self, msg: dict[str, Any]) -> None:
-        for seat in list(self.conns):
-            self._send(seat, msg)
-
-    def _send(self, seat: int, msg: dict[str, Any] | bytes) -> None:
-        conn = self.conns.get(seat)
-        if conn is None:
-            return
-        try:
-            conn.send_nowait(msg if isinstance(msg, bytes) else encode(msg))
-        except ConnectionClosed:
-            pass
-
-    # -- the game ------------------------------------------------------------------------------
-
-    def _start(self) -> None:
-        """The seats are final: every seat makes its key for this game (certified by its identity)."""
-        self.start_msg = self.lobby.start_message()
-        start, me = Start.from_message(self.start_msg, my_key=self.identity.public_key, my_nonce=self._nonce)
-        self.start = start
-        self._broadcast(self.start_msg)
-        self.report(Started(start))
-        bots = {ident.public_key for ident in self._bots.values()}
-        self.check_players([(n, k) for n, k in zip(start.names[1:], start.identities[1:]) if k not in bots])
-        self._secrets = {0: SeatSecrets.generate(start.game_id, 0, self.identity)}
-        for seat, ident in self._bots.items():
-            self._secrets[seat] = SeatSecrets.generate(start.game_id, seat, ident)
-        self._keys = {seat: (s.identity.public_key, s.cert) for seat, s in self._secrets.items()}
-        self._update_advert(seats_taken=len(self.lobby.seats), phase="playing")
-        self._roster_if_ready()
-
-    def confirm_fingerprint(self) -> None:
-        """The person at the host's seat has compared the table fingerprint:
-        the deal may begin once every joiner has too."""
-        self.confirmed = True
-        if self.start is not None:
-            self._roster_if_ready()
-
-    @property
-    def unconfirmed(self) -> list[int]:
-        """The seats whose players have not confirmed the table fingerprint yet."""
-        if self.start is None or self.hub is not None:
-            return []
-        return [s for s in range(len(self.start.names)) if s not in self._keys or (s == 0 and not self.confirmed)]
-
-    def _roster_if_ready(self) -> None:
-        start = self.start
-        if self.hub is not None or not self.confirmed or len(self._keys) < len(start.names):
-            self.report(Confirming(tuple(self.unconfirmed)))
-            return
-        keys = [self._keys[s][0] for s in range(len(start.names))]
-        certs = [self._keys[s][1] for s in range(len(start.names))]
-        try:
-            roster = start.roster(keys, certs)
-        except RemoteProtocolError as exc:
-            self._abort(exc)
-            return
-        self.roster = roster
-        self.roster_msg = {"t": "roster", "keys": keys, "certs": certs}
-        self._broadcast(self.roster_msg)
-        self._tell_watchers()
-        if self.save_root is not None:
-            self.save = SaveDir(self.save_root / f"net-{roster.game_id.hex()[:12]}")
-            self.save.create(roster, {"role": "host", "port": self.port, "bots": sorted(self._bots),
-                                      "table": self.lobby.table,
-                                      "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
-                             self._secrets)
-            self.report(Saving(self.save.path))
-        self._begin(roster, self._secrets, frames=[])
-
-    def _begin(self, roster: Roster, secrets: dict[int, SeatSecrets], frames: list[bytes],
-               journaled: int = 0) -> None:
-        """Seat the local peers, fresh or following the ``journaled`` steps of
-        their save (``frames``).  A step that a seat finishes on its own as it
-        carries on (one only it sends to) is journaled with the later ones."""
-        for seat, s in secrets.items():
-            proto = SeatProtocol(roster, s, relay=ANY_LINK if seat == 0 else 0)
-            self.local[seat] = GamePeer.resume(proto, frames) if frames else GamePeer(proto)
-        self.saved_steps = journaled
-        self.hub = Hub(self.local[0])
-        assert self.start is not None  # its clocks are the table's, which every seat checked
-        self.patience = Patience(roster, gone_after=self.start.gone_after, move_clock=self.start.move_clock)
-        try:
-            self.emit(0, self.hub.start())
-            for seat, peer in self.local.items():
-                if seat != 0:
-                    self.emit(seat, peer.start())
-            self._flush()
-        except ProtocolError as exc:
-            self._abort(exc)
-
-    def _flush(self) -> None:
-        """Deliver everything queued, locally and on the links; save; schedule decisions."""
-        hub = self.hub
-        assert hub is not None
-        if self.result is not None:
-            return
-        self._flush_queued = False
-        deadline = _now() + SLICE
-        more = False
-        try:
-            moved = True
-            while moved and not more:
-                moved = False
-                for seat, peer in self.local.items():
-                    if seat == 0:
-                        continue
-                    for frame in peer.data_to_send():
-                        self.emit(0, hub.from_seat(seat, frame))
-                        moved = True
-                    frames = hub.outbox(seat)
-                    for i, frame in enumerate(frames):
-                        self.emit(seat, peer.receive(frame, via=0))
-                        moved = True
-                        if _now() > deadline:  # let the links breathe, then go on
-                            hub.requeue(seat, frames[i + 1:])
-                            more = True
-                            break
-                    if more:
-                        break
-        except ProtocolError as exc:
-            self._abort(exc)
-            return
-        if more and not self._flush_queued:
-            self._flush_queued = True
-            asyncio.get_running_loop().call_soon(self._flush)
-        self.send_out()
-        self.note_setup(hub.host)
-        if hub.host.phase == "done":
-            self._finish()
-            return
-        self.schedule_decisions(self._apply)
-
-    def send_out(self) -> None:
-        """Save the finished steps, then send the links and the spectators what is
-        queued for them (saved first: a move sent and then lost in a crash would
-        be decided again)."""
-        hub = self.hub
-        assert hub is not None
-        self.journal_steps(hub.host)
-        for seat in range(hub.size):
-            if seat in self.local:
-                continue
-            self._send_outbox(seat)
-        self._serve_watchers()
-
-    def _send_outbox(self, seat: int) -> None:
-        assert self.hub is not None
-        frames = self.hub.outbox(seat)
-        if frames and seat in self.conns:
-            for m in frames_message(frames):
-                self._send(seat, m)
-
-    def _apply(self, seat: int, option: tuple) -> None:
-        assert self.hub is not None
-        try:
-            if seat == 0:  # the move goes out before the host works on what follows
-                self.emit(0, self.hub.host_choose(option, pump=False))
-                self.send_out()
-                self.go_on(self.hub.host, self.hub.pump)
-            else:
-                self.emit(seat, self.local[seat].choose(option))
-        except ProtocolError as exc:
-            self._abort(exc)
-            return
-        self._flush()
-
-    def _finish(self) -> None:
-        self.finish_game(self.hub.host)  # type: ignore[union-attr]
-        self._broadcast(DONE)
-
-    def _abort(self, exc: ProtocolError) -> None:
-        """A broken rule ends the game.  Every seat and spectator is sent what was
-        checked before it and then the cheater's signed frames, which each
-        checks against its own log before it names anyone (the host's word
-        alone is nobody's evidence); the journal keeps them for ``ankh verify``."""
-        result = aborted(exc)
-        evidence = list(getattr(exc, "evidence", ()))[:2] if getattr(exc, "seat", None) is not None else []
-        if self.hub is not None:
-            self.hub.relay()
-            self.send_out()
-        if evidence:
-            blame = {"t": "blame", "f": evidence}
-            self._broadcast(blame)
-            self.watchers.send(encode(blame))
-            if self.save is not None:
-                self.save.ending(blame=evidence)
-        self._goodbye(result.text)
-        self.end(result)
-
-    def _goodbye(self, why: str) -> None:
-        """The table ends the game before its end: every seat and spectator is told."""
-        bye = {"t": "bye", "why": why[:200]}
-        self._broadcast(bye)
-        self.watchers.send(encode(bye))
-
-    async def _watch(self) -> None:
-        audit_since: float | None = None
-        while self.result is None:
-            await asyncio.sleep(1.0)
-            if self.hub is None:
-                continue
-            host = self.hub.host
-            waiting = host.waiting_for()
-            gone = {s: _now() - t for s, t in self.gone_since.items()}
-            self.report(Waiting(tuple(waiting), gone))
-            if host.phase == AUDIT and waiting:  # the game is over: a seat that keeps its disclosure forfeits
-                audit_since = audit_since if audit_since is not None else _now()
-                if _now() - audit_since >= self.abandon_after:
-                    self._forfeit(waiting)
-                self._count_the_wait(())  # no ending by agreement over the audit: the offer, if any, is withdrawn
-                continue
-            self._count_the_wait(waiting)
-            if self.result is not None:
+            seat = self._seat_of(conn)  # (a seat in the lobby moves up when one before it leaves)
+            if seat is None:
+                continue  # a link replaced by a newer one: what it still says is not the seat's
+            if self._call(self.table.received, seat, msg):
                 return
-            late = late_seats(self.gone_since, waiting, _now(), self.abandon_after)
-            if late:
-                text = abandoned_words(late, self.abandon_after)
-                self._goodbye(text)
-                if self.save is not None:
-                    _write_private(self.save.path / "abandoned.txt", (text + "\n").encode())
-                self.end(Result(text))
-
-    def _forfeit(self, seats: tuple[int, ...]) -> None:
-        """The audit waited ``abandon_after`` seconds for ``seats``: they forfeit.
-        The journal keeps the disclosures that came and who withheld theirs, so
-        that ``ankh verify`` says the same; every seat sees the same wait in
-        its own log and says it in its own words."""
-        host = self.hub.host  # type: ignore[union-attr]
-        result = forfeit_result(host, seats)
-        if self.save is not None:
-            self.journal_steps(host)
-            self.save.ending(pending=host.protocol.transcript().pending, forfeit=list(seats))
-        self._goodbye(result.text)
-        self.end(result)
-
-    def _count_the_wait(self, waiting: tuple[int, ...]) -> None:
-        """Who the game waits for and how long, told to every seat; past the
-        wait, the offer to end the table (this process's seats agree at once
-        if it plays unattended)."""
-        p, host = self.patience, self.hub.host  # type: ignore[union-attr]
-        if p is None:
-            return
-        step, basis = host.stop()
-        if p.tick(_now(), step, basis, waiting, self.gone_since, self.local) and self.auto_agree:
-            self.agree()
-        self._tell_away()
-
-    def _tell_away(self) -> None:
-        p = self.patience
-        assert p is not None
-        news = News.of(p)
-        if news.away or news.offer is not None or self._told_away:
-            self._told_away = bool(news.away) or news.offer is not None
-            self._broadcast(news.message())
-            self.watchers.send(encode(news.message()))  # (the spectators see who the game waits for too)
-            self.report(Away(news))
-        if p.agreed():
-            self._end_by_agreement()
-
-    _told_away = False
-    _pausing = False
-
-    def leave(self) -> None:
-        """The person at the host leaves a game under way: every seat is told the
-        game is paused (it waits for the host to load its save again)."""
-        if self.result is None and (self.hub is None or self.save is None):
-            self.end(Result(CLOSING))
-        elif self.result is None:
-            self._pausing = True
-            self.end(Result(Words("paused: you left the table; the game is saved in {path}", path=self.save.path)))
-
-    def agree(self) -> None:
-        """The person at the host agrees to end the table on the offer standing
-        (the host's bots agree with it)."""
-        p = self.patience
-        if p is None or p.offer is None or self.result is not None:
-            return
-        for seat, peer in self.local.items():
-            if seat not in p.offer.gone:
-                p.add(vote(peer.protocol.secrets, p.offer))
-        self._tell_away()
-
-    def _end_by_agreement(self) -> None:
-        p, host = self.patience, self.hub.host  # type: ignore[union-attr]
-        assert p is not None and self.result is None
-        step, basis = host.stop()
-        try:
-            ending = check_votes(host.protocol.roster, p.votes.values(), step=step, basis=basis,
-                                 waited=host.waiting_for())
-        except RemoteProtocolError as exc:  # the game moved on meanwhile: the offer starts again
-            self.report(Alert(f"the votes to end the table do not hold: {exc}"))
-            p.votes.clear()
-            return
-        self._broadcast({"t": "ended", "votes": list(ending.votes)})
-        self.watchers.end_with(encode({"t": "ended", "votes": list(ending.votes)}))
-        self.record_ending(host, ending)
-
-    @classmethod
-    async def resume(cls, identity: Identity, save: SaveDir, *, decide: dict[int, Decide] | Decide, report: Report,
-                     bind: str = "0.0.0.0") -> HostNode:
-        transcript, info, secrets = save.load()
-        if info.get("role") != "host":
-            raise LocalProtocolError("that save is not of a hosted table")
-        start_msg = {"t": "start", **info["start"]}
-        node = cls.__new__(cls)
-        _Seatkeeper.__init__(node, report=report, decide=decide, save=save)
-        node.identity = identity
-        node.save_root = None
-        node.bind, node.port = bind, int(info["port"])
-        node.conns, node.pending, node.gone_since, node.points = {}, [], {}, {}
-        node.watchers = Watchers(report)
-        node.watchers.chat = bool(start_msg.get("chat", 1))
-        node.door = Door.for_descriptors(open_files_limit())
-        node.abandon_after = ABANDON_AFTER
-        node.patience = None
-        node.seats_done, node.farewell = set(), FAREWELL
-        node.start_msg = start_msg
-        node.roster_msg = {"t": "roster", "keys": list(transcript.roster.keys),
-                           "certs": list(transcript.roster.certs)}
-        node.start, _ = Start.from_message(start_msg, my_key=identity.public_key,
-                                           my_nonce=start_msg["nonces"][0])
-        node._keys, node._secrets, node._flush_queued = {}, secrets, False
-        node.roster = transcript.roster
-        node.server = None
-        node.on_lobby = None
-        node.advertise, node.advert, node.name = False, None, transcript.roster.names[0]
-        node._bots = {}
-        node.bot_seats = tuple(s for s in info.get("bots", ()) if type(s) is int)
-        node.lobby = Lobby(info.get("table") or random_bytes(16), transcript.roster.size,
-                           spectator_chat=node.watchers.chat, kind=transcript.roster.kind)
-        node.chat_limit, node._said = ChatLimit(), 0
-        if secrets.get(0) is None or secrets[0].owner != identity.public_key:
-            raise LocalProtocolError("that save belongs to another identity")
-        for seat in range(1, transcript.roster.size):
-            if seat not in secrets:
-                node.gone_since[seat] = _now()
-        save.reopen()
-        node._tell_watchers()
-        node._begin(transcript.roster, secrets, transcript.frames(), journaled=len(transcript.ops))
-        return node
 
 
-class JoinNode(_Seatkeeper):
+class JoinNode(SeatCore, _Driver):
     """Sits at a table by its address and plays one seat; reconnects when the link drops."""
 
     def __init__(self, identity: Identity, name: str, *, decide: Decide, report: Report,
                  save_root: Path | None, ready: bool = True, want: str | None = None, confirmed: bool = True):
-        super().__init__(report=report, decide=decide, save=None)
+        SeatCore.__init__(self)
+        _Driver.__init__(self, report=report, decide=decide, save=None)
         self.want = want  # the game this seat came to play (None: whatever the table plays)
         self.game_kind = DEFAULT_KIND  # the game the table plays, from its lobby
         self.identity = identity
@@ -1080,6 +582,17 @@ class JoinNode(_Seatkeeper):
         self.news: News | None = None  # the host's last word on a seat away, and the offer to end
         self._voted: Stop | None = None
         self.clock = OwnClock()  # how long the game has waited for this seat, by our own clock
+
+    def _do(self, effect: Any) -> None:
+        self._carry_out(effect)  # (the joiner's own logic is not yet a core of its own: at once)
+
+    @property
+    def saving(self) -> bool:
+        return self.save is not None
+
+    @property
+    def _core(self) -> SeatCore:
+        return self
 
     async def run(self, host: str, port: int) -> Result:
         self.address = (host, port)
@@ -1516,7 +1029,7 @@ class JoinNode(_Seatkeeper):
         if peer.phase == "done":
             self._finish()
             return
-        self.schedule_decisions(self._apply)
+        self.schedule_decisions()
 
     def _tick(self) -> None:
         """This seat's own count of how long the game waits for it (``OwnClock``)."""

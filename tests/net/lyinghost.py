@@ -7,17 +7,17 @@ from __future__ import annotations
 import runpy
 import sys
 
-from ankh.net.io import node
+from ankh.net.tablecore import host
 
 clock = float(sys.argv[1])
 argv = sys.argv[sys.argv.index("--") + 1:]
 
 
-class Hasty(node.Patience):
+class Hasty(host.Patience):
     def __init__(self, roster, *, gone_after: float, move_clock: float):
         super().__init__(roster, gone_after=gone_after, move_clock=clock)
 
 
-node.Patience = Hasty
+host.Patience = Hasty
 sys.argv = [argv[2], *argv[3:]]  # python -m ankh.tui.cli ARGS
 runpy.run_module("ankh.tui.cli", run_name="__main__")

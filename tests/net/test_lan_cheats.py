@@ -228,7 +228,7 @@ def test_a_hosts_bye_that_accuses_a_seat_is_not_taken_as_the_result(tmp_path, ac
             await asyncio.sleep(0.05)
         host._broadcast({"t": "bye", "why": accusation})  # no evidence: its own words only
         host.watchers.send(encode({"t": "bye", "why": accusation}))
-        host.end(Result(accusation))
+        host._call(host.table.end, Result(accusation))
         await host.close()
         return await asyncio.wait_for(asyncio.gather(joined, watched), 60)
 

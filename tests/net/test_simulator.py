@@ -11,6 +11,7 @@ import asyncio
 import pytest
 
 from ankh.net.io import node, sim
+from ankh.net.tablecore import seats
 from ankh.net.tablecore.result import Result
 from ankh.net.transcript import Transcript
 
@@ -103,12 +104,12 @@ def test_a_transcript_ankh_verify_disagrees_with_is_caught(monkeypatch) -> None:
     ("aborted: red (host) broke the rules", "blames honest host"),  # one seat blames an honest one
 ])
 def test_a_seat_that_ends_otherwise_is_caught(monkeypatch, says: str, caught: str) -> None:
-    real = node.outcome_result
+    real = seats.outcome_result
 
     def own_way(driver):
         return real(driver) if driver.me != 1 else Result(says, fair=True, finished=True)
 
-    monkeypatch.setattr(node, "outcome_result", own_way)
+    monkeypatch.setattr(seats, "outcome_result", own_way)  # (the seats' core ends the game)
     table = sim.play(1, "tiny")
     assert any(caught in p for p in table.problems), table.problems
 

@@ -17,7 +17,11 @@ import pytest
 from ankh.net import steal
 from ankh.net.envelope import Identity
 from ankh.net.errors import Words
-from ankh.net.io.node import HostNode, JoinNode, Result, WatchNode, frames_message
+from ankh.net.io.node import HostNode, JoinNode, WatchNode
+from ankh.net.lobby import frames_message
+from ankh.net.tablecore.effects import Broadcast, Send, WatchSend
+from ankh.net.tablecore.host import HostTable
+from ankh.net.tablecore.result import Result
 from ankh.net.lobby import encode
 from ankh.net.ops import StealOpen, from_wire
 from ankh.net.seal import Boxes
@@ -48,10 +52,10 @@ def steal_open(frames: list[bytes]) -> tuple[bytes, StealOpen] | None:
     return None
 
 
-async def table(where: Path, host_cls: type = HostNode) -> tuple[HostNode, list[JoinNode], WatchNode, list[Any]]:
+async def table(where: Path, core: type[HostTable] = HostTable) -> tuple[HostNode, list[JoinNode], WatchNode, list[Any]]:
     """A tiny game of three seats (the host's and two joiners'), and a spectator, played to its end."""
-    host = host_cls(Identity.generate(), "host", seats=3, bots=0, decide=bot_decide(1), report=lambda e: None,
-                    save_root=where / "h", bind="127.0.0.1", advertise=False, kind="tiny")
+    host = HostNode(Identity.generate(), "host", seats=3, bots=0, decide=bot_decide(1), report=lambda e: None,
+                    save_root=where / "h", bind="127.0.0.1", advertise=False, kind="tiny", core=core)
     port = await host.open()
     joiners = [JoinNode(Identity.generate(), f"j{k}", decide=bot_decide(2 + k), report=lambda e: None,
                         save_root=where / f"j{k}") for k in (1, 2)]
@@ -68,12 +72,12 @@ async def table(where: Path, host_cls: type = HostNode) -> tuple[HostNode, list[
     return host, joiners, watcher, [t.result() if t.done() and not t.cancelled() else None for t in running]
 
 
-def play_until(where: Path, happened, host_cls: type = HostNode, tries: int = 10):
-    """Tiny games until ``happened(host)`` (not every game has a steal, or one by a
-    joiner); the last game's ``table`` and the folder it saved under."""
+def play_until(where: Path, happened, core: type[HostTable] = HostTable, tries: int = 10):
+    """Tiny games until ``happened(table)`` (not every game has a steal, or one by a
+    joiner; ``table`` is the host's core); the last game's ``table`` and the folder it saved under."""
     for game in range(tries):
-        played = asyncio.run(table(where / str(game), host_cls))
-        if happened(played[0]):
+        played = asyncio.run(table(where / str(game), core))
+        if happened(played[0].table):
             return played, where / str(game)
     pytest.fail(f"{tries} games without the steal the test needs")
 
@@ -110,15 +114,15 @@ def test_a_victims_wrong_key_is_named_at_every_seat_the_spectator_and_in_every_s
         assert [v.seat for v in report.violations] == [victim], (path, str(report))
 
 
-class RelayingHost(HostNode):
+class RelayingHost(HostTable):
     """A host that may do something of its own with the frames it is about to pass on."""
 
     def _send_outbox(self, seat: int) -> None:
         assert self.hub is not None
         frames = self.hub.outbox(seat)
-        if self.passes_on(seat, frames) and frames and seat in self.conns:
+        if self.passes_on(seat, frames) and frames and seat in self.linked:
             for m in frames_message(frames):
-                self._send(seat, m)
+                self._do(Send(seat, m))
 
     def passes_on(self, seat: int, frames: list[bytes]) -> bool:
         return True
@@ -139,8 +143,8 @@ class LyingHost(RelayingHost):
             made_up = Boxes(os.urandom(32), self.hub.host.ledger().roster.game_id).disclose(eph)
             for evidence in ([frame, made_up], [frame]):
                 blame = {"t": "blame", "f": evidence}
-                self._send(seat, blame)
-                self.watchers.send(encode(blame))
+                self._do(Send(seat, blame))
+                self._do(WatchSend(encode(blame)))
             self.lies += 1
         return True
 
@@ -162,7 +166,7 @@ class LeavingHost(RelayingHost):
         found = steal_open(frames)
         if not self.left and found is not None and found[1].thief == seat:
             self.left = True
-            self._broadcast({"t": "bye", "why": "closing"})
+            self._do(Broadcast({"t": "bye", "why": "closing"}))
             self.end(Result(Words("the host left")))
         return not self.left
 

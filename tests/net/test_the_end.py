@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ankh.net.envelope import HEADER_LEN, Identity, unpack_strict
 from ankh.net.io.node import HostNode, JoinNode
+from ankh.net.tablecore.host import HostTable
 
 from .test_lobby_reconnect import Cutter
 from .test_watch import bot_decide
@@ -31,7 +32,7 @@ class JoinerWhoseLastFrameIsLost(JoinNode):
         return frames
 
 
-class HostWhoseLastFrameIsLost(HostNode):
+class HostWhoseLastFrameIsLost(HostTable):
     """Its own signature of the final log never reaches the joiner."""
 
     lost = False
@@ -45,16 +46,16 @@ class HostWhoseLastFrameIsLost(HostNode):
         super()._send_outbox(seat)
 
 
-async def lose_the_last_frame(tmp_path: Path, host_cls=HostNode, join_cls=JoinNode):
-    host = host_cls(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(11), report=lambda e: None,
-                    save_root=tmp_path / "h", bind="127.0.0.1", advertise=False)
+async def lose_the_last_frame(tmp_path: Path, core=HostTable, join_cls=JoinNode):
+    host = HostNode(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(11), report=lambda e: None,
+                    save_root=tmp_path / "h", bind="127.0.0.1", advertise=False, core=core)
     cutter = Cutter(await host.open())
     via = await cutter.open()
     joiner = join_cls(Identity.generate(), "joiner", decide=bot_decide(12), report=lambda e: None,
                       save_root=tmp_path / "j")
     game = asyncio.ensure_future(host.run())
     seat = asyncio.ensure_future(joiner.run("127.0.0.1", via))
-    lossy = host if host_cls is not HostNode else joiner
+    lossy = host.table if core is not HostTable else joiner
     while lossy.result is None:  # the game is over at the end that lost its frame
         await asyncio.sleep(0.01)
     assert lossy.lost
@@ -72,6 +73,6 @@ def test_a_joiner_whose_last_frame_was_lost_delivers_it_before_leaving(tmp_path:
 
 
 def test_a_host_whose_last_frame_was_lost_waits_for_the_joiner_to_get_it(tmp_path: Path) -> None:
-    host_result, joiner_result = asyncio.run(lose_the_last_frame(tmp_path, host_cls=HostWhoseLastFrameIsLost))
+    host_result, joiner_result = asyncio.run(lose_the_last_frame(tmp_path, core=HostWhoseLastFrameIsLost))
     assert host_result.finished and joiner_result.finished
     assert host_result.text == joiner_result.text and host_result.fair

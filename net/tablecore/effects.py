@@ -1,0 +1,150 @@
+"""What a table's core asks of the world around it: one class per kind of effect.
+
+A core (:class:`~ankh.net.tablecore.host.HostTable`, the seats' shared
+:class:`~ankh.net.tablecore.seats.SeatCore`) never sends, writes or waits.
+Each of its entry points queues effects, in the order they must happen, and
+its driver (``net/io/node.py`` on real links, the simulator on virtual ones)
+carries them out.  A :class:`~ankh.net.events.TableEvent` queued among them is
+for the screens, as it is.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+class Effect:
+    """Something a core needs done outside itself."""
+
+    __slots__ = ()
+
+
+# -- the links ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Send(Effect):
+    """``msg`` (a message, or bytes already encoded) to the link of ``seat``, if it has one."""
+    seat: int
+    msg: Any
+
+
+@dataclass(frozen=True)
+class Broadcast(Effect):
+    """``msg`` to every seat's link."""
+    msg: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Close(Effect):
+    """Close the link of ``seat``, saying ``why``."""
+    seat: int
+    why: str
+
+
+@dataclass(frozen=True)
+class Renumber(Effect):
+    """A seat left the lobby and the seats after it moved up: each link now
+    belongs to the seat of its key in ``keys``."""
+    keys: tuple[bytes, ...]
+
+
+@dataclass(frozen=True)
+class Announce(Effect):
+    """The table's advert on the LAN changes (``seats_taken``, ``phase``)."""
+    changes: dict[str, Any]
+
+
+# -- the spectators ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class WatchIntro(Effect):
+    """What a new spectator is sent first (the table, its start, its roster)."""
+    intro: Any
+
+
+@dataclass(frozen=True)
+class WatchLog(Effect):
+    """The signed log as it stands: every spectator gets the steps it lacks."""
+    log: list
+
+
+@dataclass(frozen=True)
+class WatchSay(Effect):
+    """A chat line, to the spectators who may read the table's chat."""
+    msg: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class WatchSend(Effect):
+    """An encoded message to every spectator."""
+    data: bytes
+
+
+@dataclass(frozen=True)
+class WatchEnd(Effect):
+    """The table ended on the seats' votes: ``data`` is their last message."""
+    data: bytes
+
+
+@dataclass(frozen=True)
+class WatchPoints(Effect):
+    """Where else the spectators may watch from."""
+    points: list
+
+
+# -- the seats' work ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Think(Effect):
+    """Ask ``seat``'s player (a person or a bot) for ``decision``; its answer
+    goes back with ``decided`` (or ``forget`` if none comes)."""
+    seat: int
+    peer: Any
+    decision: Any
+
+
+@dataclass(frozen=True)
+class Again(Effect):
+    """More is queued than one slice of work: deliver it again once the links had their turn."""
+
+
+@dataclass(frozen=True)
+class CheckPlayers(Effect):
+    """Pin (or warn of) the identity of each ``(name, key)`` met at this table."""
+    people: tuple[tuple[str, bytes], ...]
+
+
+# -- the save ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CreateSave(Effect):
+    """Begin this table's save at ``path``: its header and the local seats' secrets."""
+    path: Path
+    roster: Any
+    info: dict[str, Any]
+    secrets: dict[int, Any]
+
+
+@dataclass(frozen=True)
+class Journal(Effect):
+    """Append finished steps (each a list of frames) to the journal."""
+    steps: tuple[list[bytes], ...]
+
+
+@dataclass(frozen=True)
+class JournalEnding(Effect):
+    """How the table ended before the game's end (``journal.ending``)."""
+    record: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class WriteTranscript(Effect):
+    """The complete game, for ``ankh verify`` (its path is then told as ``TranscriptSaved``)."""
+    transcript: Any
+
+
+@dataclass(frozen=True)
+class WriteAbandoned(Effect):
+    """Why the table was abandoned, kept beside the save."""
+    text: str

@@ -1,0 +1,126 @@
+"""What every seat's process does alike, host or joiner: it plays its local
+peers, asks their players for decisions, journals the finished steps and
+ends the game.  Sans-I/O: it queues :mod:`effects <ankh.net.tablecore.effects>`
+for its driver.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..events import Chat, Decided, Over, Played, SetupOver
+from ..leave import Ending, describe_ending
+from ..peer import SETUP, GamePeer, YourMove
+from .effects import CheckPlayers, Journal, JournalEnding, Think, WriteTranscript
+from .result import Result, outcome_result
+
+
+class SeatCore:
+    """Local peers, their decisions, their journal and the game's end."""
+
+    def __init__(self) -> None:
+        self.local: dict[int, GamePeer] = {}
+        self.saved_steps = 0
+        self.result: Result | None = None
+        self.save_path: Path | None = None  # where this table's save is kept (None: it is not)
+        self._thinking: set[int] = set()
+        self._set_up = False
+        self.primary = 0  # the seat whose person (or headless bot) this process serves
+        self.auto_agree = False  # agree at once to end a table a seat left (a headless seat)
+
+    @property
+    def saving(self) -> bool:
+        """Whether this table is saved (its journal written as it goes)."""
+        return self.save_path is not None
+
+    def _do(self, effect: Any) -> None:  # pragma: no cover - each driver says how
+        raise NotImplementedError
+
+    def _apply(self, seat: int, option: tuple) -> None:  # pragma: no cover - each role says how
+        raise NotImplementedError
+
+    def send_out(self) -> None:  # pragma: no cover - each role says how
+        raise NotImplementedError
+
+    def journal_steps(self, peer: GamePeer) -> None:
+        log = peer.protocol.ledger.log
+        if self.saving and len(log) > self.saved_steps:
+            self._do(Journal(tuple(frames for _, frames in log[self.saved_steps:])))
+        self.saved_steps = len(log)
+
+    def emit(self, seat: int, events: list[Any]) -> None:
+        """Report what this process's own seat saw (bots' seats see the same public log)."""
+        if seat != self.primary:
+            return
+        for e in events:
+            if not isinstance(e, YourMove):
+                self._do(Played(seat, e))
+
+    def go_on(self, peer: GamePeer, pump: Callable[..., list[Any]]) -> None:
+        """Let ``peer`` go as far as it can, sending each of its moves as soon as it is made."""
+        while True:
+            moves = peer.moves
+            self.emit(peer.me, pump(until_move=True))
+            if peer.moves == moves:
+                return
+            self.send_out()
+
+    def note_setup(self, peer: GamePeer) -> None:
+        """Report once that the setup is over (every deck shuffled, proven and locked): the deal begins."""
+        if not self._set_up and peer.phase != SETUP:
+            self._set_up = True
+            self._do(SetupOver(peer.me))
+
+    def schedule_decisions(self) -> None:
+        """Ask for every local seat's decision not asked for yet."""
+        for seat, peer in self.local.items():
+            d = peer.decision
+            if d is not None and seat not in self._thinking:
+                self._thinking.add(seat)
+                self._do(Think(seat, peer, d))
+
+    def decided(self, seat: int, decision: Any, option: tuple) -> None:
+        """``seat``'s player answered ``decision``: played if it is still the one asked."""
+        self._thinking.discard(seat)
+        peer = self.local.get(seat)
+        if peer is not None and peer.decision == decision and self.result is None:
+            self._do(Decided(seat, peer.moves))
+            self._apply(seat, option)
+
+    def forget(self, seat: int) -> None:
+        """No answer came for ``seat`` (its player went away): it may be asked again."""
+        self._thinking.discard(seat)
+
+    def said(self, seat: int, name: str, text: str) -> None:
+        self._do(Chat(seat, name, text))
+
+    def check_players(self, people: list[tuple[str, bytes]]) -> None:
+        """Pin the identity of every person at the table on first meeting; a known
+        name with another key is reported (the screens show it), never accepted silently."""
+        self._do(CheckPlayers(tuple(people)))
+
+    def finish_game(self, peer: GamePeer) -> None:
+        """The game is over and every seat signed the final log: save the
+        transcript for ``ankh verify`` and say the result."""
+        if self.saving:
+            self._do(WriteTranscript(peer.protocol.transcript()))
+        self.end(outcome_result(peer))
+
+    def record_ending(self, peer: GamePeer, ending: Ending) -> None:
+        """The seats still there ended the table (their votes checked): save the
+        votes with the log, write the transcript, and say who left and the scores."""
+        if self.saving:
+            self.journal_steps(peer)
+            transcript = peer.protocol.transcript()
+            self._do(JournalEnding({"pending": transcript.pending, "end": list(ending.votes)}))
+            transcript.end = list(ending.votes)
+            self._do(WriteTranscript(transcript))
+        points = peer.game.scores(peer.engine)
+        self.end(Result(describe_ending(ending, points), ending=ending, scores=points))
+
+    def end(self, result: Result) -> None:
+        """The game is over here (the driver closes the save and lets the process go)."""
+        if self.result is None:
+            self.result = result
+            self._do(Over(result))
