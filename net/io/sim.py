@@ -410,9 +410,9 @@ def cheat_named(spec: str) -> Cheat:
     return cheat
 
 
-def bot_decide(kind: str, rng: random.Random, still: Callable[[], bool] = lambda: False):
-    """A seat played by the game's random bot (``still()`` true: it never moves again)."""
-    bot = game_of(kind).bot("random", rng)
+def bot_decide(kind: str, rng: random.Random, still: Callable[[], bool] = lambda: False, bot_kind: str = "random"):
+    """A seat played by the game's random bot, or its ``bot_kind`` (``still()`` true: it never moves again)."""
+    bot = game_of(kind).bot(bot_kind, rng)
     parked: list[asyncio.Event] = []  # (held here: a task waiting on what nobody holds would be collected)
 
     async def decide(peer, decision):
@@ -480,6 +480,19 @@ def _close(loop: asyncio.AbstractEventLoop) -> None:
     loop.close()
 
 
+def _node_context(name: str, lives: dict[str, int], seed: bytes, loop: VirtualLoop, net: SimNet,
+                  root: Path) -> contextvars.Context:
+    """A node's context; each start of a node draws from its own stream, as a
+    program started again draws fresh randomness from its operating system."""
+    lives[name] = life = lives.get(name, 0) + 1
+    ctx = contextvars.copy_context()
+    ctx.run(_WHO.set, name)
+    ctx.run(entropy.set_source, Deterministic(seed + name.encode() + b"/" + life.to_bytes(2, "big")), loop)
+    ctx.run(transport.set_network, net)
+    ctx.run(home.set_home, root / "home" / name)
+    return ctx
+
+
 async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats: int, watchers: int,
                cheat: Cheat | None) -> None:
     loop = asyncio.get_running_loop()
@@ -489,15 +502,7 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
     lives: dict[str, int] = {}
 
     def context(name: str) -> contextvars.Context:
-        """A node's context; each start of a node draws from its own stream, as a
-        program started again draws fresh randomness from its operating system."""
-        lives[name] = life = lives.get(name, 0) + 1
-        ctx = contextvars.copy_context()
-        ctx.run(_WHO.set, name)
-        ctx.run(entropy.set_source, Deterministic(seed_bytes + name.encode() + b"/" + life.to_bytes(2, "big")), loop)
-        ctx.run(transport.set_network, net)
-        ctx.run(home.set_home, root / "home" / name)
-        return ctx
+        return _node_context(name, lives, seed_bytes, loop, net, root)
 
     def exits(name: str, task: asyncio.Task) -> asyncio.Task:
         """When ``name``'s program returns, its process ends: what it left running stops, its links close."""
@@ -619,6 +624,205 @@ async def _kill(table: Table, loop: VirtualLoop, net: SimNet, rng: random.Random
     else:
         coro = JoinNode.resume(node.identity, SaveDir(save), decide=decide, report=lambda e: None, auto_agree=True)
     tasks[victim] = exits(victim, loop.create_task(coro, context=ctx))
+
+
+# -- a scripted table ----------------------------------------------------------------------------
+
+class Scene:
+    """One table a test plays step by step, on the virtual clock and the
+    in-memory network: it opens the host, seats joiners and spectators (each
+    played by the game's random bot unless told otherwise), waits for what a
+    node is told (``until``), and kills, restarts, or makes a node leave at
+    the point it chooses.  Every node's events are kept, in order, in ``told``.
+
+    ``run(script)`` plays ``script(scene)`` (a coroutine function) to its end
+    and returns what it returns; nothing waits in real time.
+    """
+
+    def __init__(self, seed: int, root: Path, kind: str = "tiny", faults: frozenset[str] | set[str] = frozenset(),
+                 rates: Rates | None = None, bot: str = "random") -> None:
+        self.seed, self.root, self.kind, self.bot_kind = seed, Path(root), kind, bot
+        self.loop = VirtualLoop()
+        self.rng = random.Random(seed)
+        self.net = SimNet(self.loop, random.Random(self.rng.getrandbits(64)), frozenset(faults), rates)
+        self.nodes: dict[str, Any] = {}         # name -> its HostNode, JoinNode or WatchNode (the latest start)
+        self.tasks: dict[str, asyncio.Task] = {}  # name -> its program (what ``ankh host/join/watch`` runs)
+        self.told: dict[str, list[Any]] = {}    # name -> every event it reported, across restarts
+        self._contexts: dict[str, contextvars.Context] = {}
+        self._lives: dict[str, int] = {}
+        self._news: asyncio.Event | None = None
+
+    # -- running ----------------------------------------------------------------------------------
+
+    def run(self, script: Callable[[Scene], Coroutine[Any, Any, Any]]) -> Any:
+        try:
+            return self.loop.run_until_complete(self._script(script))
+        finally:
+            _close(self.loop)
+
+    async def _script(self, script: Callable[[Scene], Coroutine[Any, Any, Any]]) -> Any:
+        self._news = asyncio.Event()
+        return await script(self)
+
+    def _context(self, name: str) -> contextvars.Context:
+        ctx = _node_context(name, self._lives, self.seed.to_bytes(8, "big", signed=True), self.loop, self.net,
+                            self.root)
+        self._contexts[name] = ctx
+        return ctx
+
+    def _report(self, name: str) -> Callable[[Any], None]:
+        told = self.told.setdefault(name, [])
+
+        def report(event: Any) -> None:
+            told.append(event)
+            if self._news is not None:
+                self._news.set()
+        return report
+
+    def _spawn(self, name: str, ctx: contextvars.Context, coro: Coroutine[Any, Any, Any]) -> asyncio.Task:
+        task = self.loop.create_task(coro, context=ctx)
+
+        def ended(_: asyncio.Task) -> None:  # its process ends: what it left running stops, its links close
+            if self.tasks.get(name) is task:
+                self.loop.kill(name)
+                self.net.crash(name)
+            if self._news is not None:
+                self._news.set()
+        task.add_done_callback(ended)
+        self.tasks[name] = task
+        return task
+
+    def bot(self, still_after: int | None = None) -> Callable[..., Coroutine[Any, Any, Any]]:
+        """A seat's bot (its own stream from the seed); with ``still_after``, it
+        makes that many moves and then never moves again, its link up."""
+        moves = [0]
+        decide = bot_decide(self.kind, random.Random(self.rng.getrandbits(64)),
+                            lambda: still_after is not None and moves[0] >= still_after, self.bot_kind)
+
+        async def counted(peer, decision):
+            choice = await decide(peer, decision)
+            moves[0] += 1
+            return choice
+        return counted
+
+    def address(self, name: str) -> str:
+        return self.net.address_of(name)
+
+    # -- the nodes --------------------------------------------------------------------------------
+
+    async def host(self, name: str = "host", *, seats: int = 3, bots: int = 0, decide: Any = None,
+                   auto_agree: bool = True, **options: Any) -> HostNode:
+        """Open the table (``options``: HostNode's, e.g. ``gone_after``, ``move_clock``)."""
+        ctx = self._context(name)
+        node: HostNode = ctx.run(lambda: HostNode(
+            Identity.generate(), name, seats=seats, bots=bots, kind=self.kind, advertise=False,
+            decide=decide or self.bot(), report=self._report(name), save_root=self.root / name,
+            bind=self.address(name), **options))
+        node.auto_agree = auto_agree
+        self.nodes[name] = node
+        await self.loop.create_task(node.open(), context=ctx)
+        self._spawn(name, ctx, node.run())
+        return node
+
+    def join(self, name: str, at: tuple[str, int] | None = None, *, decide: Any = None, auto_agree: bool = True,
+             cls: type[JoinNode] = JoinNode) -> None:
+        """A joiner at the host's table (or at ``at``); it tries again a second
+        later when the table cannot be reached before the game starts."""
+        host = self._host()
+        address = at or (host.bind, host.port)
+        ctx = self._context(name)
+        identity = ctx.run(Identity.generate)
+        decide = decide or self.bot()
+
+        async def join() -> Any:
+            while True:
+                node = cls(identity, name, decide=decide, report=self._report(name), save_root=self.root / name)
+                node.auto_agree = auto_agree
+                self.nodes[name] = node
+                try:
+                    return await node.run(*address)
+                except transport.ConnectionClosed:
+                    if node.start is not None:
+                        raise
+                await asyncio.sleep(1.0)
+        self._spawn(name, ctx, ctx.run(join))
+
+    def watch(self, name: str, at: tuple[str, int] | None = None) -> None:
+        """A spectator, through the host's watch point (or the one at ``at``)."""
+        host = self._host()
+        address = at or (host.bind, host.port)
+        ctx = self._context(name)
+        identity = ctx.run(Identity.generate)
+        node = WatchNode(identity, report=self._report(name))
+        self.nodes[name] = node
+        self._spawn(name, ctx, ctx.run(lambda: node.run(*address)))
+
+    def _host(self) -> HostNode:
+        return next(n for n in self.nodes.values() if isinstance(n, HostNode))
+
+    async def kill(self, name: str) -> Path | None:
+        """``kill -9`` of ``name``'s process: its tasks stop, the system closes its
+        links; returns its save's folder (None: it had none yet)."""
+        await asyncio.gather(*self.loop.kill(name), return_exceptions=True)
+        self.net.crash(name)
+        node = self.nodes[name]
+        save = getattr(node, "save", None)
+        if save is None:
+            return None
+        save.close()
+        return save.path
+
+    async def resume(self, name: str, save: Path, *, decide: Any = None, auto_agree: bool = True) -> Any:
+        """``name`` starts again from its save (``ankh host/join --load``), with the same identity."""
+        identity = self.nodes[name].identity
+        ctx = self._context(name)
+        decide = decide or self.bot()
+        report = self._report(name)
+        if isinstance(self.nodes[name], HostNode):
+            node = await self.loop.create_task(
+                HostNode.resume(identity, SaveDir(save), decide=decide, report=report, bind=self.address(name)),
+                context=ctx)
+            node.auto_agree = auto_agree
+            self.nodes[name] = node
+            await self.loop.create_task(node.open(), context=ctx)
+            return self._spawn(name, ctx, node.run())
+
+        def started(node: JoinNode) -> None:
+            self.nodes[name] = node
+        return self._spawn(name, ctx, ctx.run(lambda: JoinNode.resume(
+            identity, SaveDir(save), decide=decide, report=report, started=started, auto_agree=auto_agree)))
+
+    def leave(self, name: str) -> None:
+        """The person at ``name`` leaves (Ctrl-C at the host: the table pauses)."""
+        self._contexts[name].run(self.nodes[name].leave)
+
+    # -- waiting ----------------------------------------------------------------------------------
+
+    async def until(self, name: str, what: Callable[[Any], bool], within: float = VIRTUAL_LIMIT) -> Any:
+        """The first event ``name`` was told (already, or from now on) for which
+        ``what`` holds; an AssertionError when its program ends first, or after
+        ``within`` virtual seconds."""
+        assert self._news is not None
+        deadline = self.loop.time() + within
+        seen = 0
+        while True:
+            told = self.told.get(name, [])
+            for event in told[seen:]:
+                if what(event):
+                    return event
+            seen = len(told)
+            task = self.tasks.get(name)
+            if task is not None and task.done():
+                raise AssertionError(f"{name} ended without being told that; last: {told[-6:]}")
+            if self.loop.time() >= deadline:
+                raise AssertionError(f"{name} was not told that within {within:g} virtual s; last: {told[-6:]}")
+            self._news.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._news.wait(), deadline - self.loop.time())
+
+    async def result(self, name: str) -> Any:
+        """How ``name``'s program ended (its Result)."""
+        return await self.tasks[name]
 
 
 # -- what must hold after every table -------------------------------------------------------------
