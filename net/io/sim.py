@@ -648,6 +648,7 @@ class Scene:
         self.nodes: dict[str, Any] = {}         # name -> its HostNode, JoinNode or WatchNode (the latest start)
         self.tasks: dict[str, asyncio.Task] = {}  # name -> its program (what ``ankh host/join/watch`` runs)
         self.told: dict[str, list[Any]] = {}    # name -> every event it reported, across restarts
+        self.homes: dict[str, Path] = {}        # name -> its home, where not ``root/home/NAME`` (a test's fixture)
         self._contexts: dict[str, contextvars.Context] = {}
         self._lives: dict[str, int] = {}
         self._news: asyncio.Event | None = None
@@ -667,6 +668,8 @@ class Scene:
     def _context(self, name: str) -> contextvars.Context:
         ctx = _node_context(name, self._lives, self.seed.to_bytes(8, "big", signed=True), self.loop, self.net,
                             self.root)
+        if name in self.homes:
+            ctx.run(home.set_home, self.homes[name])
         self._contexts[name] = ctx
         return ctx
 
@@ -772,16 +775,18 @@ class Scene:
         save.close()
         return save.path
 
-    async def resume(self, name: str, save: Path, *, decide: Any = None, auto_agree: bool = True) -> Any:
-        """``name`` starts again from its save (``ankh host/join --load``), with the same identity."""
-        identity = self.nodes[name].identity
+    async def resume(self, name: str, save: Path, *, decide: Any = None, auto_agree: bool = True,
+                     bind: str | None = None) -> Any:
+        """``name`` starts again from its save (``ankh host/join --load``), with the
+        same identity (one it never ran with: the identity in its home)."""
         ctx = self._context(name)
+        identity = self.nodes[name].identity if name in self.nodes else ctx.run(home.load_identity).identity
         decide = decide or self.bot()
         report = self._report(name)
-        if isinstance(self.nodes[name], HostNode):
+        if SaveDir(save).load()[1].get("role") == "host":
             node = await self.loop.create_task(
-                HostNode.resume(identity, SaveDir(save), decide=decide, report=report, bind=self.address(name)),
-                context=ctx)
+                HostNode.resume(identity, SaveDir(save), decide=decide, report=report,
+                                bind=bind or self.address(name)), context=ctx)
             node.auto_agree = auto_agree
             self.nodes[name] = node
             await self.loop.create_task(node.open(), context=ctx)
