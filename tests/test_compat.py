@@ -142,17 +142,15 @@ def test_old_seats_killed_mid_game_carry_on_from_their_saves_to_a_fair_end(tmp_p
             f.chmod(0o600)
     before = {seat: journal.read((saves[seat] / "journal.ankh").read_bytes())[0] for seat in SEATS}
 
-    async def script(t: sim.Scene) -> None:
+    async def script(t: sim.Scene) -> list:
         await t.resume("host", saves["host"], bind="127.0.0.1")   # where the old table was
         for seat in SEATS[1:]:
             await t.resume(seat, saves[seat])
-        for seat in SEATS:
-            await t.result(seat)
+        return await t.results(*SEATS)
 
     t = sim.Scene(7, tmp_path / "sim", "morpork")
     t.homes.update({seat: tmp_path / seat for seat in SEATS})
-    t.run(script)
-    results = [t.tasks[seat].result() for seat in SEATS]
+    results = t.run(script)
     assert [exit_status(r) for r in results] == [0, 0, 0], [t.told[seat][-5:] for seat in SEATS]
     assert len({r.text for r in results}) == 1
     for seat in SEATS:

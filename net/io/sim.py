@@ -825,9 +825,9 @@ class Scene:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._news.wait(), deadline - self.loop.time())
 
-    async def result(self, name: str) -> Any:
-        """How ``name``'s program ended (its Result)."""
-        return await self.tasks[name]
+    async def results(self, *names: str) -> list[Any]:
+        """How the programs of ``names`` ended (each its Result), once they all have."""
+        return [await self.tasks[name] for name in names]
 
 
 # -- what must hold after every table -------------------------------------------------------------

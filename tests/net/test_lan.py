@@ -110,7 +110,7 @@ def test_headless_peers_play_a_whole_game(peers: Peers, tmp_path: Path, seats: i
 @pytest.mark.parametrize("game", ["morpork", "guilds"])
 def test_a_seat_killed_mid_game_comes_back_from_its_save(tmp_path: Path, game: str) -> None:
     """(On the simulator: the real host and joiner, killed as with ``kill -9``.)"""
-    async def script(t: sim.Scene) -> None:
+    async def script(t: sim.Scene) -> list:
         await t.host(seats=3, bots=1)
         t.join("joiner 1")
         await t.until("joiner 1", lambda e: isinstance(e, Saving))
@@ -119,12 +119,10 @@ def test_a_seat_killed_mid_game_comes_back_from_its_save(tmp_path: Path, game: s
         await t.until("host", gone(2))
         assert save is not None
         await t.resume("joiner 1", save)
-        await t.result("joiner 1")
-        await t.result("host")
+        return await t.results("joiner 1", "host")
 
     t = simtable.scene(9, tmp_path, game)
-    t.run(script)
-    again, host = t.tasks["joiner 1"].result(), t.tasks["host"].result()
+    again, host = t.run(script)
     assert exit_status(again) == 0 and exit_status(host) == 0
     assert again.text == host.text
     assert simtable.verify(transcript(t, "joiner 1"))[0] == 0
@@ -132,7 +130,7 @@ def test_a_seat_killed_mid_game_comes_back_from_its_save(tmp_path: Path, game: s
 
 def test_the_host_killed_mid_game_comes_back_and_the_joiners_reconnect(tmp_path: Path) -> None:
     """(On the simulator, as above.)"""
-    async def script(t: sim.Scene) -> None:
+    async def script(t: sim.Scene) -> list:
         await t.host(seats=3)
         t.join("joiner 1")
         t.join("joiner 2")
@@ -143,12 +141,10 @@ def test_the_host_killed_mid_game_comes_back_and_the_joiners_reconnect(tmp_path:
             await t.until(j, gone(0))
         assert save is not None
         await t.resume("host", save)
-        for name in ("host", "joiner 1", "joiner 2"):
-            await t.result(name)
+        return await t.results("host", "joiner 1", "joiner 2")
 
     t = simtable.scene(21, tmp_path, "morpork")
-    t.run(script)
-    results = [t.tasks[n].result() for n in ("host", "joiner 1", "joiner 2")]
+    results = t.run(script)
     assert [exit_status(r) for r in results] == [0, 0, 0]
     assert len({r.text for r in results}) == 1
 
@@ -180,17 +176,15 @@ def test_bytes_injected_into_a_link_blame_nobody_and_the_game_completes(
     seats, bots = (2, 0) if game == "morpork" else (3, 1)   # the variant seats three at least
     tricks = {"corrupt", "duplicate", "cut"}
 
-    async def script(t: sim.Scene) -> None:
+    async def script(t: sim.Scene) -> list:
         await t.host(seats=seats, bots=bots)
         t.join("joiner")
-        await t.result("joiner")
-        await t.result("host")
+        return await t.results("host", "joiner")
 
     t = simtable.scene(41, tmp_path, game, faults=tricks, rates=sim.Rates(cut=0.01, corrupt=0.01, duplicate=0.01),
                        bot=bot)
-    t.run(script)
+    host, joiner = t.run(script)
     assert tricks <= set(t.net.counts), t.net.counts  # garbage, repeats and cuts all happened
-    host, joiner = t.tasks["host"].result(), t.tasks["joiner"].result()
     assert exit_status(joiner) == 0 and exit_status(host) == 0
     assert joiner.text == host.text and "broke the rules" not in host.text
     assert any(isinstance(e, Gone) for e in t.told["host"])   # "link to … lost"

@@ -35,10 +35,9 @@ def joined(peers: Peers, tmp_path: Path, host, port: str, n: int, seed: int):
     return joiner
 
 
-def check_abandoned(t: sim.Scene, everyone: list[str], gone: str) -> None:
+def check_abandoned(t: sim.Scene, everyone: list[str], results: list, gone: str) -> None:
     """Every seat still there ends alike, saves the end, and the transcript and
     the journal both verify as abandoned, naming who left and who ended it."""
-    results = [t.tasks[name].result() for name in everyone]
     assert [exit_status(r) for r in results] == [1] * len(everyone)
     texts = {r.text for r in results}
     assert len(texts) == 1, texts
@@ -69,7 +68,7 @@ def test_a_seat_killed_for_good_is_ended_by_the_others_agreement(tmp_path: Path)
     """... and spectators, through the host and through a joiner's watch point,
     are sent the votes after the whole log, check them against the log they
     followed and say the same."""
-    async def script(t: sim.Scene) -> None:
+    async def script(t: sim.Scene) -> list:
         await table_of_three(t, gone_after=3)
         point = await t.until("joiner 1", lambda e: isinstance(e, WatchPointOpen))
         t.watch("watch0")
@@ -79,31 +78,28 @@ def test_a_seat_killed_for_good_is_ended_by_the_others_agreement(tmp_path: Path)
         await t.until("host", away(2, link=False))
         await t.until("joiner 1", away(2, link=False))
         await t.until("host", offered(2))
-        for name in ("host", "joiner 1", "watch0", "watch1"):
-            await t.result(name)
+        return await t.results("host", "joiner 1", "watch0", "watch1")
 
     t = simtable.scene(5, tmp_path)
-    t.run(script)
-    check_abandoned(t, ["host", "joiner 1"], "green")
-    watchers = [t.tasks[w].result() for w in ("watch0", "watch1")]
+    *seats, one, two = t.run(script)
+    check_abandoned(t, ["host", "joiner 1"], seats, "green")
+    watchers = [one, two]
     assert [exit_status(w) for w in watchers] == [1, 1]   # no finished game: the table ended it
     assert [w.text for w in watchers] == [said(t, "host")] * 2
 
 
 def test_a_connected_seat_that_stops_moving_is_ended_on_the_move_clock(tmp_path: Path) -> None:
-    async def script(t: sim.Scene) -> None:
+    async def script(t: sim.Scene) -> list:
         # A hung (or hostile) program: it keeps its link up and answers every step
         # of the protocol, but never makes a move again after its first.
         await table_of_three(t, two=t.bot(still_after=1), move_clock=4)
         await t.until("host", away(2, link=True))
         await t.until("joiner 1", away(2, link=True))
-        for name in ("host", "joiner 1", "joiner 2"):
-            await t.result(name)
+        return await t.results("host", "joiner 1", "joiner 2")
 
     t = simtable.scene(8, tmp_path)
-    t.run(script)
-    check_abandoned(t, ["host", "joiner 1"], "green")
-    two = t.tasks["joiner 2"].result()
+    *seats, two = t.run(script)
+    check_abandoned(t, ["host", "joiner 1"], seats, "green")
     assert exit_status(two) == 1 and two.text == said(t, "joiner 1")  # the silent seat hears the end too
 
 
@@ -137,15 +133,13 @@ def test_a_host_and_its_bot_cannot_end_the_table_against_the_person_thinking(tmp
 
     monkeypatch.setattr(node, "Patience", Hasty)
 
-    async def script(t: sim.Scene) -> None:
+    async def script(t: sim.Scene) -> list:
         await t.host(seats=3, bots=1)
         t.join("thinker", decide=t.bot(still_after=0), auto_agree=False)  # it thinks, and thinks
-        for name in ("host", "thinker"):
-            await t.result(name)
+        return await t.results("host", "thinker")
 
     t = simtable.scene(15, tmp_path)
-    t.run(script)
-    host, human = t.tasks["host"].result(), t.tasks["thinker"].result()
+    host, human = t.run(script)
     assert exit_status(host) == 1 and host.text.startswith("abandoned: red and yellow say green left")
     assert exit_status(human) == 1
     assert human.text.startswith("aborted: the host ended the table without the seats' agreement: "

@@ -56,7 +56,7 @@ def test_a_spectator_watches_through_a_joiner_to_the_end(peers: Peers, tmp_path:
 
 def test_a_spectator_reattaches_when_its_seat_dies_and_misses_nothing(tmp_path: Path) -> None:
     """(On the simulator: the real host, joiner and spectator, the joiner killed as with ``kill -9``.)"""
-    async def script(t: sim.Scene) -> None:
+    async def script(t: sim.Scene) -> list:
         host = await t.host(seats=2)
         t.join("joiner")
         point = await t.until("joiner", lambda e: isinstance(e, WatchPointOpen))
@@ -71,12 +71,10 @@ def test_a_spectator_reattaches_when_its_seat_dies_and_misses_nothing(tmp_path: 
         moved = await t.until("watch", lambda e: isinstance(e, WatchMoved))
         assert moved.address == (host.bind, host.port)  # on to the host, which the joiner named
         await t.resume("joiner", save)
-        for name in ("joiner", "host", "watch"):
-            await t.result(name)
+        return await t.results("watch", "host", "joiner")
 
     t = simtable.scene(71, tmp_path, "morpork")
-    t.run(script)
-    results = [t.tasks[name].result() for name in ("watch", "host", "joiner")]
+    results = t.run(script)
     assert [exit_status(r) for r in results] == [0, 0, 0]
     assert len({r.text for r in results}) == 1
 
