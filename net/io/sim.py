@@ -649,6 +649,7 @@ class Scene:
         self.tasks: dict[str, asyncio.Task] = {}  # name -> its program (what ``ankh host/join/watch`` runs)
         self.told: dict[str, list[Any]] = {}    # name -> every event it reported, across restarts
         self.homes: dict[str, Path] = {}        # name -> its home, where not ``root/home/NAME`` (a test's fixture)
+        self.also: dict[str, Callable[[Any], None]] = {}  # name -> told each of its events too (a trace)
         self._contexts: dict[str, contextvars.Context] = {}
         self._lives: dict[str, int] = {}
         self._news: asyncio.Event | None = None
@@ -678,6 +679,8 @@ class Scene:
 
         def report(event: Any) -> None:
             told.append(event)
+            if name in self.also:
+                self.also[name](event)
             if self._news is not None:
                 self._news.set()
         return report

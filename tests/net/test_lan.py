@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from ankh.core.game import get
-from ankh.net.events import Gone, Saving
+from ankh.net.events import Alert, Gone, Saving, Started
 from ankh.net.io import sim
+from ankh.tui.headless import Trace
 
 from . import simtable
 from .procs import Peers
@@ -93,8 +94,7 @@ def check_traces(tmp_path: Path, homes: list[str], moves: int) -> None:
                 assert t >= decided[int(rest[1])]
 
 
-@pytest.mark.parametrize("seats", [2, 3, 4])
-def test_headless_peers_play_a_whole_game(peers: Peers, tmp_path: Path, seats: int) -> None:
+def test_headless_peers_play_a_whole_game(peers: Peers, tmp_path: Path, seats: int = 2) -> None:
     host, joiners = host_and_joiners(peers, tmp_path, seats, seed=seats, trace=True)
     everyone = [host, *joiners]
     assert [p.finish() for p in everyone] == [0] * len(everyone)
@@ -105,6 +105,33 @@ def test_headless_peers_play_a_whole_game(peers: Peers, tmp_path: Path, seats: i
     report = verify_all(everyone)
     moves = int(report.stdout.split("rules replayed: ")[1].split()[0])
     check_traces(tmp_path, ["host", *(f"join{i}" for i in range(1, seats))], moves)
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_simulated_peers_play_a_whole_game(tmp_path: Path, seats: int) -> None:
+    """The same for 3 and 4 seats, on the simulator (each seat traced as ``--trace`` does)."""
+    homes = ["host", *(f"join{i}" for i in range(1, seats))]
+
+    async def script(t: sim.Scene) -> list:
+        for home in homes:
+            t.also[home] = Trace(str(tmp_path / f"{home}.trace"), lambda e: None)
+        await t.host("host", seats=seats)
+        for home in homes[1:]:
+            t.join(home)
+        return await t.results(*homes)
+
+    t = simtable.scene(seats, tmp_path / "sim", "morpork")
+    results = t.run(script)
+    assert [exit_status(r) for r in results] == [0] * seats
+    assert len({r.text for r in results}) == 1, results
+    fingerprints = {e.start.fingerprint for home in homes for e in t.told[home] if isinstance(e, Started)}
+    assert len(fingerprints) == 1
+    saved = {transcript(t, home).read_bytes() for home in homes}
+    assert len(saved) == 1, "the peers saved different transcripts"
+    rc, out = simtable.verify(transcript(t, "host"))
+    assert rc == 0 and out.startswith("fair: ") and "rules replayed" in out, out
+    moves = int(out.split("rules replayed: ")[1].split()[0])
+    check_traces(tmp_path, homes, moves)
 
 
 @pytest.mark.parametrize("game", ["morpork", "guilds"])
@@ -252,15 +279,19 @@ def test_a_game_in_progress_verifies_as_incomplete_from_its_journal(peers: Peers
     assert whole.returncode == 0 and "rules replayed" in whole.stdout
 
 
-def test_a_known_name_with_another_key_is_shown_as_a_warning(peers: Peers, tmp_path: Path) -> None:
+def test_a_known_name_with_another_key_is_shown_as_a_warning(tmp_path: Path) -> None:
+    """(On the simulator: two tables, one after the other, the host's home kept.)"""
+    async def script(t: sim.Scene) -> list:
+        await t.host(seats=2)
+        t.join("joiner 1")
+        return await t.results("host", "joiner 1")
+
     # First meeting: each side pins the other's identity.
-    host, (joiner,) = host_and_joiners(peers, tmp_path, 2, seed=71)
-    assert host.finish() == 0 and joiner.finish() == 0
-    assert not any(l.startswith("warning:") for l in host.lines)
+    first = simtable.scene(71, tmp_path)
+    assert [exit_status(r) for r in first.run(script)] == [0, 0]
+    assert not any(isinstance(e, Alert) for e in first.told["host"])
     # "joiner 1" comes back from another install (another identity): the host warns.
-    import shutil
-    shutil.rmtree(tmp_path / "join1")
-    host, (joiner,) = host_and_joiners(peers, tmp_path, 2, seed=72)
-    line = host.wait_for(lambda l: l.startswith("warning:"), timeout=60)
-    assert "joiner 1's key has changed" in line
-    assert host.finish() == 0 and joiner.finish() == 0
+    again = simtable.scene(72, tmp_path)
+    assert [exit_status(r) for r in again.run(script)] == [0, 0]
+    warnings = [e.text for e in again.told["host"] if isinstance(e, Alert)]
+    assert any("joiner 1's key has changed" in w for w in warnings), warnings
