@@ -731,9 +731,10 @@ class Scene:
         return node
 
     def join(self, name: str, at: tuple[str, int] | None = None, *, decide: Any = None, auto_agree: bool = True,
-             cls: type[JoinNode] = JoinNode) -> None:
-        """A joiner at the host's table (or at ``at``); it tries again a second
-        later when the table cannot be reached before the game starts."""
+             cls: type[JoinNode] = JoinNode, **attributes: Any) -> None:
+        """A joiner (of ``cls``, a cheat's) at the host's table (or at ``at``), with
+        ``attributes`` set (``abandon_after``); it tries again a second later
+        when the table cannot be reached before the game starts."""
         host = self._host()
         address = at or (host.bind, host.port)
         ctx = self._context(name)
@@ -744,6 +745,8 @@ class Scene:
             while True:
                 node = cls(identity, name, decide=decide, report=self._report(name), save_root=self.root / name)
                 node.auto_agree = auto_agree
+                for key, value in attributes.items():
+                    setattr(node, key, value)
                 self.nodes[name] = node
                 try:
                     return await node.run(*address)

@@ -1,5 +1,6 @@
 """Cheating seats over real sockets: the honest host refuses the cheat, names
-the cheater, and the game ends as aborted on both sides."""
+the cheater, and the game ends as aborted on both sides.  (A seat that
+withholds its audit disclosure: on the simulator.)"""
 from __future__ import annotations
 
 import asyncio
@@ -7,16 +8,18 @@ import random
 
 import pytest
 
-from ankh.net.events import Alert
+from ankh.net.events import Alert, Joined
 from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.net import home
 from ankh.net.envelope import Identity
+from ankh.net.io import sim
 from ankh.net.io.node import PROLOGUE, HostNode, JoinNode, Result, WatchNode
 from ankh.net.io.transport import ConnectionClosed, serve, server_port
 from ankh.net.lobby import encode
 from ankh.net.ops import Show
 from ankh.net.verify import verify_transcript
 
+from . import simtable
 from .nethelp import decode, resign, swap_scalar
 
 
@@ -187,25 +190,22 @@ class Withholder(JoinNode):
         return out
 
 
-def test_a_seat_that_withholds_its_audit_disclosure_forfeits(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(home, "first_time_for_game", lambda game_id: True)  # two joiners share this install
-
-    async def go():
-        host = host_node(tmp_path, seats=3)
+def test_a_seat_that_withholds_its_audit_disclosure_forfeits(tmp_path) -> None:
+    """(On the simulator: the real host and joiners, the withholder a JoinNode of its own.)"""
+    async def script(t: sim.Scene) -> list:
+        host = await t.host("honest", seats=3)
         host.abandon_after = 3.0  # how long the audit waits for a disclosure
-        port = await host.open()
-        fair = join_node(tmp_path, "fair")
-        fair.abandon_after = 3.0  # its own count of the same wait: it names no one before it waited too
-        await asyncio.sleep(0.2)  # "fair" sits at seat 1, the withholder at seat 2
-        sly = join_node(tmp_path, "sly", Withholder, seed=3)
-        return await asyncio.wait_for(asyncio.gather(host.run(), fair.run("127.0.0.1", port),
-                                                     sly.run("127.0.0.1", port)), 300)
+        # its own count of the same wait: it names no one before it waited too
+        t.join("fair", abandon_after=3.0)
+        await t.until("honest", lambda e: isinstance(e, Joined) and e.name == "fair")  # "fair" sits at seat 1
+        t.join("sly", cls=Withholder)
+        return await t.results("honest", "fair")
 
-    host, fair, _ = asyncio.run(go())
+    host, fair = simtable.scene(3, tmp_path).run(script)
     for result in (host, fair):  # the host, and the honest joiner from its own log
         assert result.text.startswith("forfeit: green (sly) withheld the audit disclosure"), result.text
         assert not result.fair and "abandoned" not in result.text
-    (journal,) = (tmp_path / "h").glob("net-*/journal.ankh")
+    (journal,) = (tmp_path / "honest").glob("net-*/journal.ankh")
     report = verify_transcript(journal)
     assert [v.seat for v in report.violations] == [2], str(report)
     assert "withheld its audit disclosure" in report.violations[0].message and "forfeits" in str(report)
