@@ -8,6 +8,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+from ankh.core.game import get
 from ankh.net import verify as verifier
 from ankh.net.events import Away, Decided, Gone, Over, Played, TranscriptSaved
 from ankh.net.io import sim
@@ -17,6 +18,12 @@ from tests import tinygame
 
 tinygame.install()
 sim.register_game("tiny=tests.tinygame")
+
+
+def with_thieves(monkeypatch) -> None:
+    """The tests' thief bot known to the guild variant (``--bot thief``, as ``tests.guilds.thiefcli``)."""
+    guilds = get("guilds")
+    monkeypatch.setattr(guilds, "BOTS", {**guilds.BOTS, "thief": ("tests.guilds.thief", "ThiefBot")})
 
 
 def scene(seed: int, root: Path, kind: str = "tiny", **kw: Any) -> sim.Scene:

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from ankh.core.game import get
 from ankh.net.events import Alert, Gone, Saving, Started
 from ankh.net.io import sim
 from ankh.tui.headless import Trace
@@ -110,6 +109,13 @@ def test_headless_peers_play_a_whole_game(peers: Peers, tmp_path: Path, seats: i
 @pytest.mark.parametrize("seats", [3, 4])
 def test_simulated_peers_play_a_whole_game(tmp_path: Path, seats: int) -> None:
     """The same for 3 and 4 seats, on the simulator (each seat traced as ``--trace`` does)."""
+    simulated_whole_game(tmp_path, seats)
+
+
+def simulated_whole_game(tmp_path: Path, seats: int, game: str = "morpork", bot: str = "random") -> None:
+    """A table of ``seats`` on the simulator, each played by the game's ``bot``: one result,
+    one table fingerprint, the same transcript everywhere, verified fair, each move
+    decided by its own seat before anyone applied it."""
     homes = ["host", *(f"join{i}" for i in range(1, seats))]
 
     async def script(t: sim.Scene) -> list:
@@ -120,7 +126,7 @@ def test_simulated_peers_play_a_whole_game(tmp_path: Path, seats: int) -> None:
             t.join(home)
         return await t.results(*homes)
 
-    t = simtable.scene(seats, tmp_path / "sim", "morpork")
+    t = simtable.scene(seats, tmp_path / "sim", game, bot=bot)
     results = t.run(script)
     assert [exit_status(r) for r in results] == [0] * seats
     assert len({r.text for r in results}) == 1, results
@@ -198,8 +204,7 @@ def test_bytes_injected_into_a_link_blame_nobody_and_the_game_completes(
     """(On the simulator: the link between the joiner and the host now and then
     carries a byte changed, a chunk twice, or is cut in the middle of a record.)"""
     if bot == "thief":
-        guilds = get("guilds")
-        monkeypatch.setattr(guilds, "BOTS", {**guilds.BOTS, "thief": ("tests.guilds.thief", "ThiefBot")})
+        simtable.with_thieves(monkeypatch)
     seats, bots = (2, 0) if game == "morpork" else (3, 1)   # the variant seats three at least
     tricks = {"corrupt", "duplicate", "cut"}
 
