@@ -717,10 +717,10 @@ class Scene:
     # -- the nodes --------------------------------------------------------------------------------
 
     async def host(self, name: str = "host", *, seats: int = 3, bots: int = 0, decide: Any = None,
-                   auto_agree: bool = True, **options: Any) -> HostNode:
-        """Open the table (``options``: HostNode's, e.g. ``gone_after``, ``move_clock``)."""
+                   auto_agree: bool = True, cls: type[HostNode] = HostNode, **options: Any) -> HostNode:
+        """Open the table (``options``: HostNode's, e.g. ``gone_after``, ``move_clock``; ``cls``: a test's)."""
         ctx = self._context(name)
-        node: HostNode = ctx.run(lambda: HostNode(
+        node: HostNode = ctx.run(lambda: cls(
             Identity.generate(), name, seats=seats, bots=bots, kind=self.kind, advertise=False,
             decide=decide or self.bot(), report=self._report(name), save_root=self.root / name,
             bind=self.address(name), **options))
@@ -803,9 +803,28 @@ class Scene:
         return self._spawn(name, ctx, ctx.run(lambda: JoinNode.resume(
             identity, SaveDir(save), decide=decide, report=report, started=started, auto_agree=auto_agree)))
 
-    def leave(self, name: str) -> None:
-        """The person at ``name`` leaves (Ctrl-C at the host: the table pauses)."""
-        self._contexts[name].run(self.nodes[name].leave)
+    def do(self, name: str, action: Callable[[], Any]) -> Any:
+        """``action()`` as ``name``'s own code (what it starts is its own): a person
+        at that seat leaving (``node.leave``), getting ready, chatting."""
+        return self._contexts[name].run(action)
+
+    # -- the wire ---------------------------------------------------------------------------------
+
+    def _links(self, a: str, b: str) -> list[_End]:
+        """The open ends ``a`` writes into towards ``b``."""
+        return [e for e in self.net.ends if e.owner == a and e.peer is not None and e.peer.owner == b
+                and not e.closing]
+
+    def cut(self, a: str, b: str) -> None:
+        """The cable between ``a`` and ``b`` is pulled: every link between them
+        ends at once on both ends; what was under way is lost."""
+        for end in self._links(a, b) + self._links(b, a):
+            end.reset()
+
+    def inject(self, a: str, b: str, data: bytes) -> None:
+        """``data`` written into every link from ``a`` to ``b`` by someone on the wire."""
+        for end in self._links(a, b):
+            end.send(data)
 
     # -- waiting ----------------------------------------------------------------------------------
 
@@ -830,6 +849,15 @@ class Scene:
             self._news.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._news.wait(), deadline - self.loop.time())
+
+    async def when(self, condition: Callable[[], bool], within: float = VIRTUAL_LIMIT) -> None:
+        """Once ``condition()`` holds of the nodes' state (looked at every virtual 10 ms);
+        an AssertionError after ``within`` virtual seconds."""
+        deadline = self.loop.time() + within
+        while not condition():
+            if self.loop.time() >= deadline:
+                raise AssertionError(f"that did not come to hold within {within:g} virtual s")
+            await asyncio.sleep(0.01)
 
     async def results(self, *names: str) -> list[Any]:
         """How the programs of ``names`` ended (each its Result), once they all have."""
