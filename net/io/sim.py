@@ -19,6 +19,10 @@ After each table :func:`check` says what went wrong, if anything: a seat or
 spectator that did not end, or ended with another result than the others;
 an honest seat blamed; ``ankh verify`` of the final transcript disagreeing.
 
+A test scripts one table with :class:`Scene` instead: it starts each node,
+waits for what a node is told, and kills, restarts, cuts or tampers with it
+at the step it chooses (docs/lan.md, *Scripted tables*).
+
 The games come in through the registry (``--register ID=MODULE`` adds one,
 as a test's game is added); each seat is played by the game's random bot.
 Replay one table with::
