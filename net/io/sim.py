@@ -175,6 +175,8 @@ class _End:
         net, peer = self.net, self.peer
         if self.closing or peer is None or not data:
             return
+        if (self.owner, peer.owner) in net.dark:
+            return  # lost on the way (a test darkened the wire)
         rng, faults, r = net.rng, net.faults, net.rates
         if "cut" in faults and rng.random() < r.cut:
             net.count("cut")
@@ -307,6 +309,7 @@ class SimNet:
         self.partitions: dict[str, tuple[float, float]] = {}  # node -> (from, until)
         self.counts: dict[str, int] = {}
         self.ends: list[_End] = []
+        self.dark: set[tuple[str, str]] = set()  # (from, to): what ``from`` writes to ``to`` is lost (Scene.darken)
         self._port = 40000
 
     def count(self, fault: str) -> None:
@@ -770,6 +773,11 @@ class Scene:
         self.nodes[name] = node
         self._spawn(name, ctx, ctx.run(lambda: node.run(*address)))
 
+    def start(self, name: str, program: Callable[[], Coroutine[Any, Any, Any]]) -> asyncio.Task:
+        """Any ``program`` as node ``name``'s process (its address, randomness and home its own)."""
+        ctx = self._context(name)
+        return self._spawn(name, ctx, ctx.run(program))
+
     def _host(self) -> HostNode:
         return next(n for n in self.nodes.values() if isinstance(n, HostNode))
 
@@ -824,6 +832,11 @@ class Scene:
         ends at once on both ends; what was under way is lost."""
         for end in self._links(a, b) + self._links(b, a):
             end.reset()
+
+    def darken(self, a: str, b: str, dark: bool = True) -> None:
+        """From now on what ``a`` writes to ``b`` is lost, on every link, and
+        nothing closes (the network goes dark that way); ``dark=False``: it carries again."""
+        (self.net.dark.add if dark else self.net.dark.discard)((a, b))
 
     def inject(self, a: str, b: str, data: bytes) -> None:
         """``data`` written into every link from ``a`` to ``b`` by someone on the wire."""
