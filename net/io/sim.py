@@ -170,6 +170,9 @@ class _End:
         self.closing = False
         self.last_at = 0.0
         self.held: bytes | None = None  # a chunk kept back to arrive after the next (reorder)
+        self.hold_after: int | None = None  # (Scene.hold) chunks written that go before the rest waits
+        self.written = 0
+        self.waiting: list[bytes] = []  # what waits for Scene.release
 
     def send(self, data: bytes) -> None:
         net, peer = self.net, self.peer
@@ -177,6 +180,11 @@ class _End:
             return
         if (self.owner, peer.owner) in net.dark:
             return  # lost on the way (a test darkened the wire)
+        if self.hold_after is not None:
+            self.written += 1
+            if self.written > self.hold_after:
+                self.waiting.append(data)
+                return
         rng, faults, r = net.rng, net.faults, net.rates
         if "cut" in faults and rng.random() < r.cut:
             net.count("cut")
@@ -310,6 +318,7 @@ class SimNet:
         self.counts: dict[str, int] = {}
         self.ends: list[_End] = []
         self.dark: set[tuple[str, str]] = set()  # (from, to): what ``from`` writes to ``to`` is lost (Scene.darken)
+        self.holding: dict[tuple[str, str], int] = {}  # (from, to): on new links, chunks before the rest waits
         self._port = 40000
 
     def count(self, fault: str) -> None:
@@ -359,6 +368,8 @@ class SimNet:
         client = _End(self, me, (self.address_of(me), self._free_port()))
         server = _End(self, context.get(_WHO), (host, port))
         client.peer, server.peer = server, client
+        for end in (client, server):
+            end.hold_after = self.holding.get((end.owner, end.peer.owner))
         self.ends += [client, server]
         self.loop.create_task(accept(server.reader, _Writer(server)), context=context.copy())
         return client.reader, _Writer(client)
@@ -837,6 +848,22 @@ class Scene:
         """From now on what ``a`` writes to ``b`` is lost, on every link, and
         nothing closes (the network goes dark that way); ``dark=False``: it carries again."""
         (self.net.dark.add if dark else self.net.dark.discard)((a, b))
+
+    def hold(self, a: str, b: str, after: int) -> None:
+        """On links between ``a`` and ``b`` made from now on, what ``a`` writes after its
+        first ``after`` chunks waits (on the wire) until :meth:`release`."""
+        self.net.holding[(a, b)] = after
+
+    def release(self, a: str, b: str) -> int:
+        """What waits from ``a`` to ``b`` goes on, in order; how many chunks waited."""
+        self.net.holding.pop((a, b), None)
+        waited = 0
+        for end in [e for e in self.net.ends if e.owner == a and e.peer is not None and e.peer.owner == b]:
+            end.hold_after, waiting, end.waiting = None, end.waiting, []
+            waited += len(waiting)
+            for data in waiting:
+                end.send(data)
+        return waited
 
     def inject(self, a: str, b: str, data: bytes) -> None:
         """``data`` written into every link from ``a`` to ``b`` by someone on the wire."""
