@@ -36,14 +36,18 @@ def finished_game(seed: bytes, bots: str) -> Star:
 
 
 def paused_when(seat: int, seed: bytes, players: int = 3) -> Star:
-    """A game through the star, played by bots until ``seat`` has a move to make."""
-    star = Star(star_peers(players, seed))
-    bots = [RandomBot(random.Random(f"{seed!r}:{s}")) for s in range(players)]
+    """A game through the star, played by bots until ``seat`` has a move to make
+    in the middle of the game (of three seats the tiny game, since what is tried
+    is the table's: once a move was made; of four, Ankh-Morpork: after 20 rounds)."""
+    tiny = players <= 3
+    star = Star(star_peers(players, seed, kind="tiny" if tiny else "morpork"))
+    bots = [(tinygame.RandomBot if tiny else RandomBot)(random.Random(f"{seed!r}:{s}")) for s in range(players)]
     rounds = [0]
 
     def after(st: Star) -> None:
         rounds[0] += 1
-        if rounds[0] > 20 and st.peers[seat].decision is not None:
+        under_way = st.peers[seat].moves >= 1 if tiny else rounds[0] > 20
+        if under_way and st.peers[seat].decision is not None:
             raise _Paused
 
     with pytest.raises(_Paused):
