@@ -650,8 +650,9 @@ class Scene:
     """One table a test plays step by step, on the virtual clock and the
     in-memory network: it opens the host, seats joiners and spectators (each
     played by the game's random bot unless told otherwise), waits for what a
-    node is told (``until``), and kills, restarts, or makes a node leave at
-    the point it chooses.  Every node's events are kept, in order, in ``told``.
+    node is told (``until``), and kills, restarts or makes a node leave, cuts,
+    darkens or holds its links, at the point it chooses.  Every node's events
+    are kept, in order, in ``told``.
 
     ``run(script)`` plays ``script(scene)`` (a coroutine function) to its end
     and returns what it returns; nothing waits in real time.
