@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from .net.procs import Peers
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "compat"
 EXPECTED = FIXTURES / "expected"
@@ -124,8 +123,13 @@ def test_an_old_save_loads_from_the_load_list_and_plays_on_as_it_would_have(
 
 def test_old_seats_killed_mid_game_carry_on_from_their_saves_to_a_fair_end(tmp_path: Path) -> None:
     """Each seat's home holds only its identity and its save folder, as the
-    old version left them after ``kill -9``; the table resumes on its old port."""
+    old version left them after ``kill -9``; the table resumes on its old port.
+    (On the simulator: the real host and joiners, each loading its save as
+    ``ankh host/join --load`` does.)"""
     from ankh.net import journal
+    from ankh.net.io import sim
+
+    from .net.simtable import exit_status, transcript, verify
 
     saves = {}
     for seat in SEATS:
@@ -138,27 +142,27 @@ def test_old_seats_killed_mid_game_carry_on_from_their_saves_to_a_fair_end(tmp_p
             f.chmod(0o600)
     before = {seat: journal.read((saves[seat] / "journal.ankh").read_bytes())[0] for seat in SEATS}
 
-    peers = Peers()
-    try:
-        host = peers.start(["host", "--headless", "--bot", "random", "--seed", "7", "--bind", "127.0.0.1",
-                            "--load", str(saves["host"])], tmp_path / "host")
-        joiners = [peers.start(["join", "--headless", "--bot", "random", "--seed", str(7 + i),
-                                "--load", str(saves[seat])], tmp_path / seat) for i, seat in enumerate(SEATS[1:], 1)]
-        everyone = [host, *joiners]
-        assert [p.finish() for p in everyone] == [0, 0, 0], [p.lines[-5:] for p in everyone]
-        assert len({p.result for p in everyone}) == 1
-        for seat, p in zip(SEATS, everyone):
-            transcript = p.value("transcript:")
-            assert Path(transcript).parent == saves[seat]
-            r = ankh("verify", transcript, home=tmp_path)
-            assert r.returncode == 0 and r.stdout.startswith("fair: 3 seats (host, joiner 1, joiner 2); "), r.stdout
-            # the same game carried on: the journal kept every old step, in order, and went on
-            after = journal.read((saves[seat] / "journal.ankh").read_bytes())[0]
-            old = before[seat]
-            assert after.roster == old.roster
-            assert len(after.ops) > len(old.ops) and after.ops[:len(old.ops)] == old.ops
-    finally:
-        peers.stop_all()
+    async def script(t: sim.Scene) -> list:
+        await t.resume("host", saves["host"], bind="127.0.0.1")   # where the old table was
+        for seat in SEATS[1:]:
+            await t.resume(seat, saves[seat])
+        return await t.results(*SEATS)
+
+    t = sim.Scene(7, tmp_path / "sim", "morpork")
+    t.homes.update({seat: tmp_path / seat for seat in SEATS})
+    results = t.run(script)
+    assert [exit_status(r) for r in results] == [0, 0, 0], [t.told[seat][-5:] for seat in SEATS]
+    assert len({r.text for r in results}) == 1
+    for seat in SEATS:
+        path = transcript(t, seat)
+        assert path.parent == saves[seat]
+        rc, out = verify(path)
+        assert rc == 0 and out.startswith("fair: 3 seats (host, joiner 1, joiner 2); "), out
+        # the same game carried on: the journal kept every old step, in order, and went on
+        after = journal.read((saves[seat] / "journal.ankh").read_bytes())[0]
+        old = before[seat]
+        assert after.roster == old.roster
+        assert len(after.ops) > len(old.ops) and after.ops[:len(old.ops)] == old.ops
 
 
 # -- games that ended before every personality the table had not seen was revealed ---------

@@ -19,6 +19,10 @@ After each table :func:`check` says what went wrong, if anything: a seat or
 spectator that did not end, or ended with another result than the others;
 an honest seat blamed; ``ankh verify`` of the final transcript disagreeing.
 
+A test scripts one table with :class:`Scene` instead: it starts each node,
+waits for what a node is told, and kills, restarts, cuts or tampers with it
+at the step it chooses (docs/lan.md, *Scripted tables*).
+
 The games come in through the registry (``--register ID=MODULE`` adds one,
 as a test's game is added); each seat is played by the game's random bot.
 Replay one table with::
@@ -166,11 +170,21 @@ class _End:
         self.closing = False
         self.last_at = 0.0
         self.held: bytes | None = None  # a chunk kept back to arrive after the next (reorder)
+        self.hold_after: int | None = None  # (Scene.hold) chunks written that go before the rest waits
+        self.written = 0
+        self.waiting: list[bytes] = []  # what waits for Scene.release
 
     def send(self, data: bytes) -> None:
         net, peer = self.net, self.peer
         if self.closing or peer is None or not data:
             return
+        if (self.owner, peer.owner) in net.dark:
+            return  # lost on the way (a test darkened the wire)
+        if self.hold_after is not None:
+            self.written += 1
+            if self.written > self.hold_after:
+                self.waiting.append(data)
+                return
         rng, faults, r = net.rng, net.faults, net.rates
         if "cut" in faults and rng.random() < r.cut:
             net.count("cut")
@@ -303,6 +317,8 @@ class SimNet:
         self.partitions: dict[str, tuple[float, float]] = {}  # node -> (from, until)
         self.counts: dict[str, int] = {}
         self.ends: list[_End] = []
+        self.dark: set[tuple[str, str]] = set()  # (from, to): what ``from`` writes to ``to`` is lost (Scene.darken)
+        self.holding: dict[tuple[str, str], int] = {}  # (from, to): on new links, chunks before the rest waits
         self._port = 40000
 
     def count(self, fault: str) -> None:
@@ -352,6 +368,8 @@ class SimNet:
         client = _End(self, me, (self.address_of(me), self._free_port()))
         server = _End(self, context.get(_WHO), (host, port))
         client.peer, server.peer = server, client
+        for end in (client, server):
+            end.hold_after = self.holding.get((end.owner, end.peer.owner))
         self.ends += [client, server]
         self.loop.create_task(accept(server.reader, _Writer(server)), context=context.copy())
         return client.reader, _Writer(client)
@@ -410,9 +428,9 @@ def cheat_named(spec: str) -> Cheat:
     return cheat
 
 
-def bot_decide(kind: str, rng: random.Random, still: Callable[[], bool] = lambda: False):
-    """A seat played by the game's random bot (``still()`` true: it never moves again)."""
-    bot = game_of(kind).bot("random", rng)
+def bot_decide(kind: str, rng: random.Random, still: Callable[[], bool] = lambda: False, bot_kind: str = "random"):
+    """A seat played by the game's random bot, or its ``bot_kind`` (``still()`` true: it never moves again)."""
+    bot = game_of(kind).bot(bot_kind, rng)
     parked: list[asyncio.Event] = []  # (held here: a task waiting on what nobody holds would be collected)
 
     async def decide(peer, decision):
@@ -480,6 +498,19 @@ def _close(loop: asyncio.AbstractEventLoop) -> None:
     loop.close()
 
 
+def _node_context(name: str, lives: dict[str, int], seed: bytes, loop: VirtualLoop, net: SimNet,
+                  root: Path) -> contextvars.Context:
+    """A node's context; each start of a node draws from its own stream, as a
+    program started again draws fresh randomness from its operating system."""
+    lives[name] = life = lives.get(name, 0) + 1
+    ctx = contextvars.copy_context()
+    ctx.run(_WHO.set, name)
+    ctx.run(entropy.set_source, Deterministic(seed + name.encode() + b"/" + life.to_bytes(2, "big")), loop)
+    ctx.run(transport.set_network, net)
+    ctx.run(home.set_home, root / "home" / name)
+    return ctx
+
+
 async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats: int, watchers: int,
                cheat: Cheat | None) -> None:
     loop = asyncio.get_running_loop()
@@ -489,15 +520,7 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
     lives: dict[str, int] = {}
 
     def context(name: str) -> contextvars.Context:
-        """A node's context; each start of a node draws from its own stream, as a
-        program started again draws fresh randomness from its operating system."""
-        lives[name] = life = lives.get(name, 0) + 1
-        ctx = contextvars.copy_context()
-        ctx.run(_WHO.set, name)
-        ctx.run(entropy.set_source, Deterministic(seed_bytes + name.encode() + b"/" + life.to_bytes(2, "big")), loop)
-        ctx.run(transport.set_network, net)
-        ctx.run(home.set_home, root / "home" / name)
-        return ctx
+        return _node_context(name, lives, seed_bytes, loop, net, root)
 
     def exits(name: str, task: asyncio.Task) -> asyncio.Task:
         """When ``name``'s program returns, its process ends: what it left running stops, its links close."""
@@ -619,6 +642,271 @@ async def _kill(table: Table, loop: VirtualLoop, net: SimNet, rng: random.Random
     else:
         coro = JoinNode.resume(node.identity, SaveDir(save), decide=decide, report=lambda e: None, auto_agree=True)
     tasks[victim] = exits(victim, loop.create_task(coro, context=ctx))
+
+
+# -- a scripted table ----------------------------------------------------------------------------
+
+class Scene:
+    """One table a test plays step by step, on the virtual clock and the
+    in-memory network: it opens the host, seats joiners and spectators (each
+    played by the game's random bot unless told otherwise), waits for what a
+    node is told (``until``), and kills, restarts or makes a node leave, cuts,
+    darkens or holds its links, at the point it chooses.  Every node's events
+    are kept, in order, in ``told``.
+
+    ``run(script)`` plays ``script(scene)`` (a coroutine function) to its end
+    and returns what it returns; nothing waits in real time.
+    """
+
+    def __init__(self, seed: int, root: Path, kind: str = "tiny", faults: frozenset[str] | set[str] = frozenset(),
+                 rates: Rates | None = None, bot: str = "random") -> None:
+        self.seed, self.root, self.kind, self.bot_kind = seed, Path(root), kind, bot
+        self.loop = VirtualLoop()
+        self.rng = random.Random(seed)
+        self.net = SimNet(self.loop, random.Random(self.rng.getrandbits(64)), frozenset(faults), rates)
+        self.nodes: dict[str, Any] = {}         # name -> its HostNode, JoinNode or WatchNode (the latest start)
+        self.tasks: dict[str, asyncio.Task] = {}  # name -> its program (what ``ankh host/join/watch`` runs)
+        self.told: dict[str, list[Any]] = {}    # name -> every event it reported, across restarts
+        self.homes: dict[str, Path] = {}        # name -> its home, where not ``root/home/NAME`` (a test's fixture)
+        self.also: dict[str, Callable[[Any], None]] = {}  # name -> told each of its events too (a trace)
+        self._contexts: dict[str, contextvars.Context] = {}
+        self._lives: dict[str, int] = {}
+        self._news: asyncio.Event | None = None
+
+    # -- running ----------------------------------------------------------------------------------
+
+    def run(self, script: Callable[[Scene], Coroutine[Any, Any, Any]]) -> Any:
+        try:
+            return self.loop.run_until_complete(self._script(script))
+        finally:
+            _close(self.loop)
+
+    async def _script(self, script: Callable[[Scene], Coroutine[Any, Any, Any]]) -> Any:
+        self._news = asyncio.Event()
+        return await script(self)
+
+    def _context(self, name: str) -> contextvars.Context:
+        ctx = _node_context(name, self._lives, self.seed.to_bytes(8, "big", signed=True), self.loop, self.net,
+                            self.root)
+        if name in self.homes:
+            ctx.run(home.set_home, self.homes[name])
+        self._contexts[name] = ctx
+        return ctx
+
+    def _report(self, name: str) -> Callable[[Any], None]:
+        told = self.told.setdefault(name, [])
+
+        def report(event: Any) -> None:
+            told.append(event)
+            if name in self.also:
+                self.also[name](event)
+            if self._news is not None:
+                self._news.set()
+        return report
+
+    def _spawn(self, name: str, ctx: contextvars.Context, coro: Coroutine[Any, Any, Any]) -> asyncio.Task:
+        task = self.loop.create_task(coro, context=ctx)
+
+        def ended(_: asyncio.Task) -> None:  # its process ends: what it left running stops, its links close
+            if self.tasks.get(name) is task:
+                self.loop.kill(name)
+                self.net.crash(name)
+            if self._news is not None:
+                self._news.set()
+        task.add_done_callback(ended)
+        self.tasks[name] = task
+        return task
+
+    def bot(self, still_after: int | None = None) -> Callable[..., Coroutine[Any, Any, Any]]:
+        """A seat's bot (its own stream from the seed); with ``still_after``, it
+        makes that many moves and then never moves again, its link up."""
+        moves = [0]
+        decide = bot_decide(self.kind, random.Random(self.rng.getrandbits(64)),
+                            lambda: still_after is not None and moves[0] >= still_after, self.bot_kind)
+
+        async def counted(peer, decision):
+            choice = await decide(peer, decision)
+            moves[0] += 1
+            return choice
+        return counted
+
+    def address(self, name: str) -> str:
+        return self.net.address_of(name)
+
+    # -- the nodes --------------------------------------------------------------------------------
+
+    async def host(self, name: str = "host", *, seats: int = 3, bots: int = 0, decide: Any = None,
+                   auto_agree: bool = True, cls: type[HostNode] = HostNode, **options: Any) -> HostNode:
+        """Open the table (``options``: HostNode's, e.g. ``gone_after``, ``move_clock``; ``cls``: a test's)."""
+        ctx = self._context(name)
+        node: HostNode = ctx.run(lambda: cls(
+            Identity.generate(), name, seats=seats, bots=bots, kind=self.kind, advertise=False,
+            decide=decide or self.bot(), report=self._report(name), save_root=self.root / name,
+            bind=self.address(name), **options))
+        node.auto_agree = auto_agree
+        self.nodes[name] = node
+        await self.loop.create_task(node.open(), context=ctx)
+        self._spawn(name, ctx, node.run())
+        return node
+
+    def join(self, name: str, at: tuple[str, int] | None = None, *, decide: Any = None, auto_agree: bool = True,
+             cls: type[JoinNode] = JoinNode, **attributes: Any) -> None:
+        """A joiner (of ``cls``, a cheat's) at the host's table (or at ``at``), with
+        ``attributes`` set (``abandon_after``); it tries again a second later
+        when the table cannot be reached before the game starts."""
+        host = self._host()
+        address = at or (host.bind, host.port)
+        ctx = self._context(name)
+        identity = ctx.run(Identity.generate)
+        decide = decide or self.bot()
+
+        async def join() -> Any:
+            while True:
+                node = cls(identity, name, decide=decide, report=self._report(name), save_root=self.root / name)
+                node.auto_agree = auto_agree
+                for key, value in attributes.items():
+                    setattr(node, key, value)
+                self.nodes[name] = node
+                try:
+                    return await node.run(*address)
+                except transport.ConnectionClosed:
+                    if node.start is not None:
+                        raise
+                await asyncio.sleep(1.0)
+        self._spawn(name, ctx, ctx.run(join))
+
+    def watch(self, name: str, at: tuple[str, int] | None = None) -> None:
+        """A spectator, through the host's watch point (or the one at ``at``)."""
+        host = self._host()
+        address = at or (host.bind, host.port)
+        ctx = self._context(name)
+        identity = ctx.run(Identity.generate)
+        node = WatchNode(identity, report=self._report(name))
+        self.nodes[name] = node
+        self._spawn(name, ctx, ctx.run(lambda: node.run(*address)))
+
+    def start(self, name: str, program: Callable[[], Coroutine[Any, Any, Any]]) -> asyncio.Task:
+        """Any ``program`` as node ``name``'s process (its address, randomness and home its own)."""
+        ctx = self._context(name)
+        return self._spawn(name, ctx, ctx.run(program))
+
+    def _host(self) -> HostNode:
+        return next(n for n in self.nodes.values() if isinstance(n, HostNode))
+
+    async def kill(self, name: str) -> Path | None:
+        """``kill -9`` of ``name``'s process: its tasks stop, the system closes its
+        links; returns its save's folder (None: it had none yet)."""
+        await asyncio.gather(*self.loop.kill(name), return_exceptions=True)
+        self.net.crash(name)
+        node = self.nodes[name]
+        save = getattr(node, "save", None)
+        if save is None:
+            return None
+        save.close()
+        return save.path
+
+    async def resume(self, name: str, save: Path, *, decide: Any = None, auto_agree: bool = True,
+                     bind: str | None = None) -> Any:
+        """``name`` starts again from its save (``ankh host/join --load``), with the
+        same identity (one it never ran with: the identity in its home)."""
+        ctx = self._context(name)
+        identity = self.nodes[name].identity if name in self.nodes else ctx.run(home.load_identity).identity
+        decide = decide or self.bot()
+        report = self._report(name)
+        if SaveDir(save).load()[1].get("role") == "host":
+            node = await self.loop.create_task(
+                HostNode.resume(identity, SaveDir(save), decide=decide, report=report,
+                                bind=bind or self.address(name)), context=ctx)
+            node.auto_agree = auto_agree
+            self.nodes[name] = node
+            await self.loop.create_task(node.open(), context=ctx)
+            return self._spawn(name, ctx, node.run())
+
+        def started(node: JoinNode) -> None:
+            self.nodes[name] = node
+        return self._spawn(name, ctx, ctx.run(lambda: JoinNode.resume(
+            identity, SaveDir(save), decide=decide, report=report, started=started, auto_agree=auto_agree)))
+
+    def do(self, name: str, action: Callable[[], Any]) -> Any:
+        """``action()`` as ``name``'s own code (what it starts is its own): a person
+        at that seat leaving (``node.leave``), getting ready, chatting."""
+        return self._contexts[name].run(action)
+
+    # -- the wire ---------------------------------------------------------------------------------
+
+    def _links(self, a: str, b: str) -> list[_End]:
+        """The open ends ``a`` writes into towards ``b``."""
+        return [e for e in self.net.ends if e.owner == a and e.peer is not None and e.peer.owner == b
+                and not e.closing]
+
+    def cut(self, a: str, b: str) -> None:
+        """The cable between ``a`` and ``b`` is pulled: every link between them
+        ends at once on both ends; what was under way is lost."""
+        for end in self._links(a, b) + self._links(b, a):
+            end.reset()
+
+    def darken(self, a: str, b: str, dark: bool = True) -> None:
+        """From now on what ``a`` writes to ``b`` is lost, on every link, and
+        nothing closes (the network goes dark that way); ``dark=False``: it carries again."""
+        (self.net.dark.add if dark else self.net.dark.discard)((a, b))
+
+    def hold(self, a: str, b: str, after: int) -> None:
+        """On links between ``a`` and ``b`` made from now on, what ``a`` writes after its
+        first ``after`` chunks waits (on the wire) until :meth:`release`."""
+        self.net.holding[(a, b)] = after
+
+    def release(self, a: str, b: str) -> int:
+        """What waits from ``a`` to ``b`` goes on, in order; how many chunks waited."""
+        self.net.holding.pop((a, b), None)
+        waited = 0
+        for end in [e for e in self.net.ends if e.owner == a and e.peer is not None and e.peer.owner == b]:
+            end.hold_after, waiting, end.waiting = None, end.waiting, []
+            waited += len(waiting)
+            for data in waiting:
+                end.send(data)
+        return waited
+
+    def inject(self, a: str, b: str, data: bytes) -> None:
+        """``data`` written into every link from ``a`` to ``b`` by someone on the wire."""
+        for end in self._links(a, b):
+            end.send(data)
+
+    # -- waiting ----------------------------------------------------------------------------------
+
+    async def until(self, name: str, what: Callable[[Any], bool], within: float = VIRTUAL_LIMIT) -> Any:
+        """The first event ``name`` was told (already, or from now on) for which
+        ``what`` holds; an AssertionError when its program ends first, or after
+        ``within`` virtual seconds."""
+        assert self._news is not None
+        deadline = self.loop.time() + within
+        seen = 0
+        while True:
+            told = self.told.get(name, [])
+            for event in told[seen:]:
+                if what(event):
+                    return event
+            seen = len(told)
+            task = self.tasks.get(name)
+            if task is not None and task.done():
+                raise AssertionError(f"{name} ended without being told that; last: {told[-6:]}")
+            if self.loop.time() >= deadline:
+                raise AssertionError(f"{name} was not told that within {within:g} virtual s; last: {told[-6:]}")
+            self._news.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._news.wait(), deadline - self.loop.time())
+
+    async def when(self, condition: Callable[[], bool], within: float = VIRTUAL_LIMIT) -> None:
+        """Once ``condition()`` holds of the nodes' state (looked at every virtual 10 ms);
+        an AssertionError after ``within`` virtual seconds."""
+        deadline = self.loop.time() + within
+        while not condition():
+            if self.loop.time() >= deadline:
+                raise AssertionError(f"that did not come to hold within {within:g} virtual s")
+            await asyncio.sleep(0.01)
+
+    async def results(self, *names: str) -> list[Any]:
+        """How the programs of ``names`` ended (each its Result), once they all have."""
+        return [await self.tasks[name] for name in names]
 
 
 # -- what must hold after every table -------------------------------------------------------------

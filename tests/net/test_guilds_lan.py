@@ -1,6 +1,6 @@
 """The guild variant between real peers on loopback: headless ``ankh``
-processes for 3 and 4 seats play whole games among thieves to one result and
-``ankh verify`` says fair; a cheating seat (a forged steal, a hidden card
+processes for 3 seats (4 on the simulator) play whole games among thieves to
+one result and ``ankh verify`` says fair; a cheating seat (a forged steal, a hidden card
 shown as another, an illegal build) is refused by the honest host and named
 (and a seat killed with ``kill -9`` comes back from its save: test_lan; a
 spectator over loopback: test_guilds_attacks)."""
@@ -18,16 +18,16 @@ from ankh.net.verify import verify_transcript
 
 from tests.guilds.thief import ThiefBot
 
+from . import simtable
 from .nethelp import swap_scalar
 from .procs import Peers
-from .test_lan import host_and_joiners, peers, verify_all  # noqa: F401  (peers: the fixture)
+from .test_lan import host_and_joiners, peers, simulated_whole_game, verify_all  # noqa: F401  (peers: the fixture)
 from .test_lan_cheats import CheatingJoiner
 
 THIEF_CLI = "tests.guilds.thiefcli"  # the ankh command, with the tests' thief bot
 
 
-@pytest.mark.parametrize("seats", [3, 4])
-def test_headless_guild_peers_play_a_whole_game_among_thieves(peers: Peers, tmp_path: Path, seats: int) -> None:
+def test_headless_guild_peers_play_a_whole_game_among_thieves(peers: Peers, tmp_path: Path, seats: int = 3) -> None:
     host, joiners = host_and_joiners(peers, tmp_path, seats, seed=seats, game="guilds", bot="thief", module=THIEF_CLI)
     everyone = [host, *joiners]
     assert [p.finish(timeout=600) for p in everyone] == [0] * seats
@@ -36,6 +36,12 @@ def test_headless_guild_peers_play_a_whole_game_among_thieves(peers: Peers, tmp_
     verify_all(everyone)
     # (whether the thieves got to steal depends on the seats' fresh entropy; the proof of every
     # steal, counted, is tested on seeded games: tests/net/test_guilds_net.py)
+
+
+def test_simulated_guild_peers_play_a_whole_game_among_thieves(tmp_path: Path, monkeypatch) -> None:
+    """The same for 4 seats, on the simulator."""
+    simtable.with_thieves(monkeypatch)
+    simulated_whole_game(tmp_path, 4, "guilds", "thief")
 
 
 def thief_decide(seed: int):

@@ -1,6 +1,9 @@
 """Networked games between real ``ankh`` processes on loopback: whole games for
-2, 3 and 4 seats agree on one result and audit fair on every seat; a seat
-killed with ``kill -9`` comes back from its save and the game completes."""
+2, 3 and 4 seats agree on one result and audit fair on every seat; both seats
+killed mid-game come back from their saves and the game completes.  On the
+simulator (``ankh.net.io.sim.Scene``: the real nodes, a virtual clock): a seat
+or the host killed with ``kill -9`` comes back from its save, and a link that
+carries garbage, repeats and cuts blames nobody."""
 from __future__ import annotations
 
 import subprocess
@@ -9,7 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from ankh.net.events import Alert, Gone, Saving, Started
+from ankh.net.io import sim
+from ankh.tui.headless import Trace
+
+from . import simtable
 from .procs import Peers
+from .simtable import decided, exit_status, gone, logged, transcript
 
 
 @pytest.fixture
@@ -84,8 +93,7 @@ def check_traces(tmp_path: Path, homes: list[str], moves: int) -> None:
                 assert t >= decided[int(rest[1])]
 
 
-@pytest.mark.parametrize("seats", [2, 3, 4])
-def test_headless_peers_play_a_whole_game(peers: Peers, tmp_path: Path, seats: int) -> None:
+def test_headless_peers_play_a_whole_game(peers: Peers, tmp_path: Path, seats: int = 2) -> None:
     host, joiners = host_and_joiners(peers, tmp_path, seats, seed=seats, trace=True)
     everyone = [host, *joiners]
     assert [p.finish() for p in everyone] == [0] * len(everyone)
@@ -98,31 +106,80 @@ def test_headless_peers_play_a_whole_game(peers: Peers, tmp_path: Path, seats: i
     check_traces(tmp_path, ["host", *(f"join{i}" for i in range(1, seats))], moves)
 
 
+@pytest.mark.parametrize("seats", [3, 4])
+def test_simulated_peers_play_a_whole_game(tmp_path: Path, seats: int) -> None:
+    """The same for 3 and 4 seats, on the simulator (each seat traced as ``--trace`` does)."""
+    simulated_whole_game(tmp_path, seats)
+
+
+def simulated_whole_game(tmp_path: Path, seats: int, game: str = "morpork", bot: str = "random") -> None:
+    """A table of ``seats`` on the simulator, each played by the game's ``bot``: one result,
+    one table fingerprint, the same transcript everywhere, verified fair, each move
+    decided by its own seat before anyone applied it."""
+    homes = ["host", *(f"join{i}" for i in range(1, seats))]
+
+    async def script(t: sim.Scene) -> list:
+        for home in homes:
+            t.also[home] = Trace(str(tmp_path / f"{home}.trace"), lambda e: None)
+        await t.host("host", seats=seats)
+        for home in homes[1:]:
+            t.join(home)
+        return await t.results(*homes)
+
+    t = simtable.scene(seats, tmp_path / "sim", game, bot=bot)
+    results = t.run(script)
+    assert [exit_status(r) for r in results] == [0] * seats
+    assert len({r.text for r in results}) == 1, results
+    fingerprints = {e.start.fingerprint for home in homes for e in t.told[home] if isinstance(e, Started)}
+    assert len(fingerprints) == 1
+    saved = {transcript(t, home).read_bytes() for home in homes}
+    assert len(saved) == 1, "the peers saved different transcripts"
+    rc, out = simtable.verify(transcript(t, "host"))
+    assert rc == 0 and out.startswith("fair: ") and "rules replayed" in out, out
+    moves = int(out.split("rules replayed: ")[1].split()[0])
+    check_traces(tmp_path, homes, moves)
+
+
 @pytest.mark.parametrize("game", ["morpork", "guilds"])
-def test_a_seat_killed_mid_game_comes_back_from_its_save(peers: Peers, tmp_path: Path, game: str) -> None:
-    host, (joiner,) = host_and_joiners(peers, tmp_path, 3, bots=1, seed=9, game=game)
-    save = joiner.value("saving to")
-    joiner.wait_for(lambda l: l.startswith("turn 6:"), timeout=120)
-    joiner.kill()
-    host.wait_for(lambda l: l.startswith("link to") and "lost" in l, timeout=30)
-    again = peers.start(["join", "--headless", "--bot", "random", "--seed", "10", "--load", save],
-                        tmp_path / "join1")
-    assert again.finish() == 0 and host.finish() == 0
-    assert again.result == host.result
-    assert verify(again.value("transcript:")).returncode == 0
+def test_a_seat_killed_mid_game_comes_back_from_its_save(tmp_path: Path, game: str) -> None:
+    """(On the simulator: the real host and joiner, killed as with ``kill -9``.)"""
+    async def script(t: sim.Scene) -> list:
+        await t.host(seats=3, bots=1)
+        t.join("joiner 1")
+        await t.until("joiner 1", lambda e: isinstance(e, Saving))
+        await t.until("joiner 1", logged("turn 6:"))
+        save = await t.kill("joiner 1")
+        await t.until("host", gone(2))
+        assert save is not None
+        await t.resume("joiner 1", save)
+        return await t.results("joiner 1", "host")
+
+    t = simtable.scene(9, tmp_path, game)
+    again, host = t.run(script)
+    assert exit_status(again) == 0 and exit_status(host) == 0
+    assert again.text == host.text
+    assert simtable.verify(transcript(t, "joiner 1"))[0] == 0
 
 
-def test_the_host_killed_mid_game_comes_back_and_the_joiners_reconnect(peers: Peers, tmp_path: Path) -> None:
-    host, joiners = host_and_joiners(peers, tmp_path, 3, seed=21)
-    save = host.value("saving to")
-    host.wait_for(lambda l: l.startswith("turn 5:"), timeout=120)
-    host.kill()
-    for j in joiners:
-        j.wait_for(lambda l: l.startswith("link to") and "lost" in l, timeout=30)
-    again = peers.start(["host", "--headless", "--bot", "random", "--seed", "22", "--load", save,
-                         "--bind", "127.0.0.1"], tmp_path / "host")
-    assert again.finish() == 0 and [j.finish() for j in joiners] == [0, 0]
-    assert len({again.result, *(j.result for j in joiners)}) == 1
+def test_the_host_killed_mid_game_comes_back_and_the_joiners_reconnect(tmp_path: Path) -> None:
+    """(On the simulator, as above.)"""
+    async def script(t: sim.Scene) -> list:
+        await t.host(seats=3)
+        t.join("joiner 1")
+        t.join("joiner 2")
+        await t.until("host", lambda e: isinstance(e, Saving))
+        await t.until("host", decided(1))  # in the middle of the game (of the tiny game: the host's first move)
+        save = await t.kill("host")
+        for j in ("joiner 1", "joiner 2"):
+            await t.until(j, gone(0))
+        assert save is not None
+        await t.resume("host", save)
+        return await t.results("host", "joiner 1", "joiner 2")
+
+    t = simtable.scene(21, tmp_path)
+    results = t.run(script)
+    assert [exit_status(r) for r in results] == [0, 0, 0]
+    assert len({r.text for r in results}) == 1
 
 
 # On its own (scripts/test): the joiner takes the first open table it hears of on loopback,
@@ -140,101 +197,33 @@ def test_a_joiner_with_no_address_finds_the_table_on_the_lan(peers: Peers, tmp_p
     assert joiner.result == host.result
 
 
-class Meddler:
-    """A TCP proxy on loopback between a joiner and the host that, now and
-    then, writes garbage into the stream, repeats bytes it carried before, or
-    cuts a connection in the middle of a record."""
-
-    def __init__(self, target_port: int, every: int = 60):
-        import random
-        import socket
-        import threading
-
-        self.target = target_port
-        self.every = every  # chunks carried between two tricks
-        self.rng = random.Random(4)
-        self.lock = threading.Lock()
-        self.tricks: list[str] = []
-        self.chunks = 0
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.port = self.server.getsockname()[1]
-        self.open: list[socket.socket] = [self.server]
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        import socket
-        import threading
-
-        while True:
-            try:
-                client, _ = self.server.accept()
-                upstream = socket.create_connection(("127.0.0.1", self.target))
-            except OSError:
-                return
-            self.open += [client, upstream]
-            seen: list[bytes] = []
-            for src, dst in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._carry, args=(src, dst, client, upstream, seen), daemon=True).start()
-
-    def _carry(self, src, dst, a, b, seen: list[bytes]) -> None:
-        try:
-            while data := src.recv(4096):
-                with self.lock:
-                    trick = None
-                    self.chunks += 1
-                    if self.chunks % self.every == 0:  # garbage, a repeat, a cut, and again
-                        trick = ("garbage", "replay", "truncate")[len(self.tricks) % 3]
-                        self.tricks.append(trick)
-                    replay = self.rng.choice(seen) if seen else b"x"
-                    noise = self.rng.randbytes(self.rng.randint(1, 300))
-                seen.append(data)
-                if trick == "garbage":
-                    dst.sendall(noise)
-                elif trick == "replay":
-                    dst.sendall(replay)
-                elif trick == "truncate":
-                    dst.sendall(data[: max(1, len(data) // 2)])
-                    break
-                dst.sendall(data)
-        except OSError:
-            pass
-        finally:
-            for s in (a, b):  # a cut: both ends see the connection close at once
-                try:
-                    s.shutdown(2)
-                except OSError:
-                    pass
-                s.close()
-
-    def close(self) -> None:
-        for s in self.open:
-            s.close()
-
-
 # (the guild game with the tests' thief bots: steals, hidden cards shown and their private parts cross the link)
-@pytest.mark.parametrize("game, bot, module", [("morpork", "random", "ankh.tui.cli"),
-                                               ("guilds", "thief", "tests.guilds.thiefcli")])
+@pytest.mark.parametrize("game, bot", [("morpork", "random"), ("guilds", "thief")])
 def test_bytes_injected_into_a_link_blame_nobody_and_the_game_completes(
-        peers: Peers, tmp_path: Path, game: str, bot: str, module: str) -> None:
-    seats, bots = ("2", "0") if game == "morpork" else ("3", "1")   # the variant seats three at least
-    host = peers.start(["host", "--headless", "--game", game, "--bot", bot, "--seats", seats, "--bots", bots,
-                        "--bind", "127.0.0.1", "--no-advertise", "--seed", "41"], tmp_path / "host", module=module)
-    # (a guild game carries more chunks, some 600 to 1,100 (fewer, larger ones on a busy machine): a trick
-    # in every 100 of them)
-    meddler = Meddler(int(host.value("listening on port")), every=60 if game == "morpork" else 100)
-    try:
-        joiner = peers.start(["join", f"127.0.0.1:{meddler.port}", "--headless", "--bot", bot, "--seed", "42"],
-                             tmp_path / "join", module=module)
-        assert joiner.finish() == 0 and host.finish() == 0
-    finally:
-        meddler.close()
-    assert len(set(meddler.tricks)) == 3, meddler.tricks  # garbage, replays and cuts all happened
-    assert joiner.result == host.result and "broke the rules" not in host.result
-    assert any(l.startswith("link to") and "lost" in l for l in host.lines)
-    for p in (host, joiner):
-        report = verify(p.value("transcript:"))
-        assert report.returncode == 0, report.stdout + report.stderr
-        assert game == "morpork" or " random steals proven" in report.stdout, report.stdout
+        tmp_path: Path, monkeypatch, game: str, bot: str) -> None:
+    """(On the simulator: the link between the joiner and the host now and then
+    carries a byte changed, a chunk twice, or is cut in the middle of a record.)"""
+    if bot == "thief":
+        simtable.with_thieves(monkeypatch)
+    seats, bots = (2, 0) if game == "morpork" else (3, 1)   # the variant seats three at least
+    tricks = {"corrupt", "duplicate", "cut"}
+
+    async def script(t: sim.Scene) -> list:
+        await t.host(seats=seats, bots=bots)
+        t.join("joiner")
+        return await t.results("host", "joiner")
+
+    t = simtable.scene(41, tmp_path, game, faults=tricks, rates=sim.Rates(cut=0.01, corrupt=0.01, duplicate=0.01),
+                       bot=bot)
+    host, joiner = t.run(script)
+    assert tricks <= set(t.net.counts), t.net.counts  # garbage, repeats and cuts all happened
+    assert exit_status(joiner) == 0 and exit_status(host) == 0
+    assert joiner.text == host.text and "broke the rules" not in host.text
+    assert any(isinstance(e, Gone) for e in t.told["host"])   # "link to … lost"
+    for name in ("host", "joiner"):
+        rc, out = simtable.verify(transcript(t, name))
+        assert rc == 0, out
+        assert game == "morpork" or " random steals proven" in out, out
 
 
 def test_three_namespaces_find_the_table_by_mdns_and_survive_a_cut_cable(peers: Peers, tmp_path: Path) -> None:
@@ -295,15 +284,19 @@ def test_a_game_in_progress_verifies_as_incomplete_from_its_journal(peers: Peers
     assert whole.returncode == 0 and "rules replayed" in whole.stdout
 
 
-def test_a_known_name_with_another_key_is_shown_as_a_warning(peers: Peers, tmp_path: Path) -> None:
+def test_a_known_name_with_another_key_is_shown_as_a_warning(tmp_path: Path) -> None:
+    """(On the simulator: two tables, one after the other, the host's home kept.)"""
+    async def script(t: sim.Scene) -> list:
+        await t.host(seats=2)
+        t.join("joiner 1")
+        return await t.results("host", "joiner 1")
+
     # First meeting: each side pins the other's identity.
-    host, (joiner,) = host_and_joiners(peers, tmp_path, 2, seed=71)
-    assert host.finish() == 0 and joiner.finish() == 0
-    assert not any(l.startswith("warning:") for l in host.lines)
+    first = simtable.scene(71, tmp_path)
+    assert [exit_status(r) for r in first.run(script)] == [0, 0]
+    assert not any(isinstance(e, Alert) for e in first.told["host"])
     # "joiner 1" comes back from another install (another identity): the host warns.
-    import shutil
-    shutil.rmtree(tmp_path / "join1")
-    host, (joiner,) = host_and_joiners(peers, tmp_path, 2, seed=72)
-    line = host.wait_for(lambda l: l.startswith("warning:"), timeout=60)
-    assert "joiner 1's key has changed" in line
-    assert host.finish() == 0 and joiner.finish() == 0
+    again = simtable.scene(72, tmp_path)
+    assert [exit_status(r) for r in again.run(script)] == [0, 0]
+    warnings = [e.text for e in again.told["host"] if isinstance(e, Alert)]
+    assert any("joiner 1's key has changed" in w for w in warnings), warnings

@@ -1,5 +1,7 @@
 """Cheating seats over real sockets: the honest host refuses the cheat, names
-the cheater, and the game ends as aborted on both sides."""
+the cheater, and the game ends as aborted on both sides.  (A seat that
+withholds its audit disclosure, and a wrong key in a private message proven
+to every seat and a spectator: on the simulator.)"""
 from __future__ import annotations
 
 import asyncio
@@ -7,16 +9,17 @@ import random
 
 import pytest
 
-from ankh.net.events import Alert
+from ankh.net.events import Alert, Joined, Started
 from ankh.core.morpork.bots.random_bot import RandomBot
-from ankh.net import home
 from ankh.net.envelope import Identity
+from ankh.net.io import sim
 from ankh.net.io.node import PROLOGUE, HostNode, JoinNode, Result, WatchNode
 from ankh.net.io.transport import ConnectionClosed, serve, server_port
 from ankh.net.lobby import encode
 from ankh.net.ops import Show
 from ankh.net.verify import verify_transcript
 
+from . import simtable
 from .nethelp import decode, resign, swap_scalar
 
 
@@ -115,9 +118,10 @@ class PrivateLiar(JoinNode):
     """Puts a wrong key in its first private message to another joiner (``armed``
     is shared, so that of two such joiners only the first to get the chance lies)."""
 
-    def __init__(self, *a, armed: list, **kw):
+    def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
-        self.armed, self.cheated = armed, False
+        self.armed: list = []  # (given by the table it sits at)
+        self.cheated = False
 
     def _begin(self, roster, secrets, frames=None, journaled=0):
         super()._begin(roster, secrets, frames, journaled)
@@ -135,31 +139,22 @@ class PrivateLiar(JoinNode):
         proto._key_body = lying
 
 
-def test_a_wrong_key_in_a_private_message_is_proven_to_every_seat_and_spectator(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(home, "first_time_for_game", lambda game_id: True)  # two joiners share this install
-
-    async def go(where):
-        host = host_node(where, seats=3)
-        port = await host.open()
+def test_a_wrong_key_in_a_private_message_is_proven_to_every_seat_and_spectator(tmp_path) -> None:
+    """(On the simulator: the real host, joiners and spectator; at this seed a card is
+    shown privately to a joiner, which gives a liar its chance.)"""
+    async def script(t: sim.Scene) -> list:
         armed = [True]
-        joiners = [join_node(where, name, PrivateLiar, seed=2 + i, armed=armed) for i, name in enumerate(("one", "two"))]
-        spectator = WatchNode(Identity.generate(), report=lambda e: None)
-        runs = [host.run(), *(j.run("127.0.0.1", port) for j in joiners)]
-        game = asyncio.gather(*runs)
-        while host.hub is None:
-            await asyncio.sleep(0.05)
-        watched = asyncio.ensure_future(spectator.run("127.0.0.1", port))
-        results = await asyncio.wait_for(game, 300)
-        seen = await asyncio.wait_for(watched, 60)
-        return host, joiners, results, seen
+        await t.host("honest", seats=3)
+        t.join("one", cls=PrivateLiar, armed=armed)
+        await t.until("honest", lambda e: isinstance(e, Joined) and e.name == "one")
+        t.join("two", cls=PrivateLiar, armed=armed)
+        await t.until("honest", lambda e: isinstance(e, Started))
+        t.watch("spectator")
+        return await t.results("honest", "one", "two", "spectator")
 
-    for game in range(3):  # a game where no card is ever shown to a joiner gives no chance to lie: another
-        where = tmp_path / str(game)
-        host, joiners, results, seen = asyncio.run(go(where))
-        liars = [j for j in joiners if j.cheated]
-        if liars:
-            break
-    (liar,) = liars
+    t = simtable.scene(0, tmp_path, "morpork")
+    *results, seen = t.run(script)
+    (liar,) = [t.nodes[name] for name in ("one", "two") if t.nodes[name].cheated]
     colour = ("red", "yellow", "green")[liar.seat]
     blamed = f"aborted: {colour} ({liar.name}) broke the rules"
     for result in (*results, seen):  # the host, both joiners and the spectator
@@ -167,7 +162,7 @@ def test_a_wrong_key_in_a_private_message_is_proven_to_every_seat_and_spectator(
         assert "private message to" in result.text and "wrong key" in result.text
     assert not any("abandoned" in r.text for r in results)
     # the host's journal keeps the receiver's evidence: ankh verify names the liar too
-    (journal,) = (where / "h").glob("net-*/journal.ankh")
+    (journal,) = (tmp_path / "honest").glob("net-*/journal.ankh")
     report = verify_transcript(journal)
     assert [v.seat for v in report.violations] == [liar.seat], str(report)
     assert "wrong key" in report.violations[0].message
@@ -187,25 +182,22 @@ class Withholder(JoinNode):
         return out
 
 
-def test_a_seat_that_withholds_its_audit_disclosure_forfeits(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(home, "first_time_for_game", lambda game_id: True)  # two joiners share this install
-
-    async def go():
-        host = host_node(tmp_path, seats=3)
+def test_a_seat_that_withholds_its_audit_disclosure_forfeits(tmp_path) -> None:
+    """(On the simulator: the real host and joiners, the withholder a JoinNode of its own.)"""
+    async def script(t: sim.Scene) -> list:
+        host = await t.host("honest", seats=3)
         host.abandon_after = 3.0  # how long the audit waits for a disclosure
-        port = await host.open()
-        fair = join_node(tmp_path, "fair")
-        fair.abandon_after = 3.0  # its own count of the same wait: it names no one before it waited too
-        await asyncio.sleep(0.2)  # "fair" sits at seat 1, the withholder at seat 2
-        sly = join_node(tmp_path, "sly", Withholder, seed=3)
-        return await asyncio.wait_for(asyncio.gather(host.run(), fair.run("127.0.0.1", port),
-                                                     sly.run("127.0.0.1", port)), 300)
+        # its own count of the same wait: it names no one before it waited too
+        t.join("fair", abandon_after=3.0)
+        await t.until("honest", lambda e: isinstance(e, Joined) and e.name == "fair")  # "fair" sits at seat 1
+        t.join("sly", cls=Withholder)
+        return await t.results("honest", "fair")
 
-    host, fair, _ = asyncio.run(go())
+    host, fair = simtable.scene(3, tmp_path).run(script)
     for result in (host, fair):  # the host, and the honest joiner from its own log
         assert result.text.startswith("forfeit: green (sly) withheld the audit disclosure"), result.text
         assert not result.fair and "abandoned" not in result.text
-    (journal,) = (tmp_path / "h").glob("net-*/journal.ankh")
+    (journal,) = (tmp_path / "honest").glob("net-*/journal.ankh")
     report = verify_transcript(journal)
     assert [v.seat for v in report.violations] == [2], str(report)
     assert "withheld its audit disclosure" in report.violations[0].message and "forfeits" in str(report)

@@ -16,22 +16,38 @@ from ankh.net.peer import Spectator
 from ankh.net.transcript import Transcript
 from ankh.net.verify import verify_transcript
 
+from tests import tinygame
+
 from .star import Star, star_peers
+
+tinygame.install()
 
 
 class _Paused(Exception):
     pass
 
 
+def finished_game(seed: bytes, bots: str) -> Star:
+    """A whole game of three seats through the star, played to its end and audited
+    (the tiny game: what the ending is checked against is the table's, not a game's)."""
+    star = Star(star_peers(3, seed, kind="tiny"))
+    star.play([tinygame.RandomBot(random.Random(f"{bots}:{s}")) for s in range(3)])
+    return star
+
+
 def paused_when(seat: int, seed: bytes, players: int = 3) -> Star:
-    """A game through the star, played by bots until ``seat`` has a move to make."""
-    star = Star(star_peers(players, seed))
-    bots = [RandomBot(random.Random(f"{seed!r}:{s}")) for s in range(players)]
+    """A game through the star, played by bots until ``seat`` has a move to make
+    in the middle of the game (of three seats the tiny game, since what is tried
+    is the table's: once a move was made; of four, Ankh-Morpork: after 20 rounds)."""
+    tiny = players <= 3
+    star = Star(star_peers(players, seed, kind="tiny" if tiny else "morpork"))
+    bots = [(tinygame.RandomBot if tiny else RandomBot)(random.Random(f"{seed!r}:{s}")) for s in range(players)]
     rounds = [0]
 
     def after(st: Star) -> None:
         rounds[0] += 1
-        if rounds[0] > 20 and st.peers[seat].decision is not None:
+        under_way = st.peers[seat].moves >= 1 if tiny else rounds[0] > 20
+        if under_way and st.peers[seat].decision is not None:
             raise _Paused
 
     with pytest.raises(_Paused):
@@ -102,8 +118,7 @@ def test_votes_added_to_a_finished_game_do_not_turn_it_into_an_abandoned_one() -
     from ankh.net import verify
     from ankh.net.transcript import Transcript
 
-    star = Star(star_peers(3, b"vote-after-the-end"))
-    star.play([RandomBot(random.Random(f"end:{s}")) for s in range(3)])
+    star = finished_game(b"vote-after-the-end", "end")
     fair = star.peers[0].protocol.transcript()
     assert verify.verify_transcript(fair.to_bytes()).status == "fair"
     step, basis = star.peers[0].stop()
@@ -122,8 +137,7 @@ def test_an_ending_sent_after_the_game_is_over_changes_nothing_at_a_joined_seat(
     from ankh.net import verify
     from ankh.net.io.node import SaveDir
 
-    star = Star(star_peers(3, b"ended-after-the-end"))
-    star.play([RandomBot(random.Random(f"after:{s}")) for s in range(3)])
+    star = finished_game(b"ended-after-the-end", "after")
     node, _link, _ = seated(star, 1)
     node.save = SaveDir(tmp_path / "save")
     node.save.create(star.peers[1].protocol.roster, {"role": "join"}, {1: star.peers[1].protocol.secrets})
@@ -264,9 +278,7 @@ def test_a_spectator_checks_the_votes_against_the_log_it_followed() -> None:
 
 @pytest.fixture(scope="module")
 def finished() -> Star:
-    star = Star(star_peers(3, b"audit-spectator"))
-    star.play([RandomBot(random.Random(f"a:{s}")) for s in range(3)])
-    return star
+    return finished_game(b"audit-spectator", "a")
 
 
 def test_votes_in_the_end_of_game_audit_hold_neither_for_a_spectator_nor_for_verify(finished: Star) -> None:

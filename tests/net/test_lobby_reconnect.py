@@ -1,5 +1,6 @@
 """A joiner whose link drops before the game begins comes back to its seat
-(the same identity and nonce) instead of ending with "the table closed"."""
+(the same identity and nonce) instead of ending with "the table closed"
+(on the simulator); a joiner turned away by a full table hears why."""
 from __future__ import annotations
 
 import asyncio
@@ -8,8 +9,10 @@ from pathlib import Path
 
 from ankh.net.events import Back, Gone
 from ankh.net.envelope import Identity
+from ankh.net.io import sim
 from ankh.net.io.node import HostNode, JoinNode
 
+from . import simtable
 from .test_watch import bot_decide
 
 
@@ -62,40 +65,35 @@ class Cutter:
         self.server.close()
 
 
-async def cut_in_the_lobby(tmp_path: Path, how: str = "cut"):
-    said: list = []
-    host = HostNode(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(7), report=lambda e: None,
-                    save_root=tmp_path / "h", bind="127.0.0.1", advertise=False, ready=False)
-    port = await host.open()
-    cutter = Cutter(port)
-    via = await cutter.open()
-    joiner = JoinNode(Identity.generate(), "joiner", decide=bot_decide(8), report=said.append,
-                      save_root=tmp_path / "j")
-    seat = asyncio.ensure_future(joiner.run("127.0.0.1", via))
-    game = asyncio.ensure_future(host.run())
-    while len(host.lobby.seats) < 2 or not joiner._seat_keys:
-        await asyncio.sleep(0.02)
-    key = host.lobby.seats[1].key
-    if how == "cut":
-        cutter.cut()                                # the cable, pulled in the lobby
-    else:  # a record that does not decrypt: the host's end of the link fails (and says why)
-        cutter.inject(b"\x00\x20" + bytes(32))
+def cut_in_the_lobby(tmp_path: Path, how: str = "cut"):
+    """(On the simulator: the real host and joiner, the link between them cut, or
+    tampered with, once the joiner sat.)"""
+    async def script(t: sim.Scene):
+        host = await t.host(seats=2, ready=False)
+        t.join("joiner")
+        await t.when(lambda: len(host.lobby.seats) == 2 and bool(t.nodes["joiner"]._seat_keys))
+        key = host.lobby.seats[1].key
+        old = host.conns[1]
+        if how == "cut":
+            t.cut("host", "joiner")                     # the cable, pulled in the lobby
+        else:  # a record that does not decrypt: the host's end of the link fails (and says why)
+            t.inject("joiner", "host", b"\x00\x20" + bytes(32))
 
-    async def back() -> None:
-        while cutter.connections < 2 or 1 not in host.conns or host.conns[1].closed:
+        def back() -> bool:
+            joiner = t.nodes["joiner"]
             assert joiner.result is None, joiner.result.text
-            await asyncio.sleep(0.02)
+            return 1 in host.conns and host.conns[1] is not old and not host.conns[1].closed
 
-    await asyncio.wait_for(back(), 30)
-    seated = [s.key for s in host.lobby.seats]
-    host.set_ready(True)                            # the deal begins with the joiner back in its seat
-    results = await asyncio.wait_for(asyncio.gather(game, seat), 300)
-    cutter.close()
-    return results, key, seated, said
+        await t.when(back)
+        seated = [s.key for s in host.lobby.seats]
+        t.do("host", lambda: host.set_ready(True))     # the deal begins with the joiner back in its seat
+        return await t.results("host", "joiner"), key, seated, t.told["joiner"]
+
+    return simtable.scene(7, tmp_path).run(script)
 
 
 def test_a_joiner_cut_off_in_the_lobby_comes_back_to_its_seat(tmp_path: Path) -> None:
-    (host_result, joiner_result), key, seated, said = asyncio.run(cut_in_the_lobby(tmp_path))
+    (host_result, joiner_result), key, seated, said = cut_in_the_lobby(tmp_path)
     assert seated[1] == key and len(seated) == 2
     assert Back(0) in said
     assert joiner_result.finished and joiner_result.text == host_result.text and host_result.fair
@@ -104,7 +102,7 @@ def test_a_joiner_cut_off_in_the_lobby_comes_back_to_its_seat(tmp_path: Path) ->
 def test_a_joiner_whose_link_the_host_finds_tampered_in_the_lobby_comes_back(tmp_path: Path) -> None:
     # The host's end notices first and closes the link saying why; that is a
     # failed link, not the host turning the seat away: the joiner comes back.
-    (host_result, joiner_result), key, seated, said = asyncio.run(cut_in_the_lobby(tmp_path, "garbage"))
+    (host_result, joiner_result), key, seated, said = cut_in_the_lobby(tmp_path, "garbage")
     gone = [e.why for e in said if isinstance(e, Gone)]
     assert gone and gone[0].startswith("the peer closed the link: a record failed to decrypt"), gone
     assert seated[1] == key and len(seated) == 2 and Back(0) in said

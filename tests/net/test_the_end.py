@@ -3,15 +3,15 @@ and the game ends finished and alike on both ends, instead of one end
 leaving with the whole game and the other waiting for it for ever."""
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
-from ankh.net.envelope import HEADER_LEN, Identity, unpack_strict
-from ankh.net.io.node import HostNode, JoinNode
+from ankh.net.envelope import HEADER_LEN, unpack_strict
+from ankh.net.events import Over
+from ankh.net.io import sim
+from ankh.net.io.node import JoinNode
 from ankh.net.tablecore.host import HostTable
 
-from .test_lobby_reconnect import Cutter
-from .test_watch import bot_decide
+from . import simtable
 
 
 def final_signature(frame: bytes) -> bool:
@@ -46,33 +46,27 @@ class HostWhoseLastFrameIsLost(HostTable):
         super()._send_outbox(seat)
 
 
-async def lose_the_last_frame(tmp_path: Path, core=HostTable, join_cls=JoinNode):
-    host = HostNode(Identity.generate(), "host", seats=2, bots=0, decide=bot_decide(11), report=lambda e: None,
-                    save_root=tmp_path / "h", bind="127.0.0.1", advertise=False, core=core)
-    cutter = Cutter(await host.open())
-    via = await cutter.open()
-    joiner = join_cls(Identity.generate(), "joiner", decide=bot_decide(12), report=lambda e: None,
-                      save_root=tmp_path / "j")
-    game = asyncio.ensure_future(host.run())
-    seat = asyncio.ensure_future(joiner.run("127.0.0.1", via))
-    lossy = host.table if core is not HostTable else joiner
-    while lossy.result is None:  # the game is over at the end that lost its frame
-        await asyncio.sleep(0.01)
-    assert lossy.lost
-    cutter.cut()  # and then the link drops
-    try:
-        return await asyncio.wait_for(asyncio.gather(game, seat), 60)
-    finally:
-        cutter.close()
+def lose_the_last_frame(tmp_path: Path, core: type[HostTable] = HostTable, join_cls=JoinNode) -> list:
+    """(On the simulator: the real host and joiner, the link between them cut once one end is over.)"""
+    async def script(t: sim.Scene) -> list:
+        await t.host(seats=2, core=core)
+        t.join("joiner", cls=join_cls)
+        lossy = "host" if core is not HostTable else "joiner"
+        await t.until(lossy, lambda e: isinstance(e, Over))  # the game is over at the end that lost its frame
+        assert (t.nodes["host"].table if lossy == "host" else t.nodes[lossy]).lost
+        t.cut("host", "joiner")  # and then the link drops
+        return await t.results("host", "joiner")
+
+    return simtable.scene(11, tmp_path).run(script)
 
 
 def test_a_joiner_whose_last_frame_was_lost_delivers_it_before_leaving(tmp_path: Path) -> None:
-    host_result, joiner_result = asyncio.run(lose_the_last_frame(tmp_path, join_cls=JoinerWhoseLastFrameIsLost))
+    host_result, joiner_result = lose_the_last_frame(tmp_path, join_cls=JoinerWhoseLastFrameIsLost)
     assert host_result.finished and joiner_result.finished
     assert host_result.text == joiner_result.text and host_result.fair
 
 
 def test_a_host_whose_last_frame_was_lost_waits_for_the_joiner_to_get_it(tmp_path: Path) -> None:
-    host_result, joiner_result = asyncio.run(lose_the_last_frame(tmp_path, core=HostWhoseLastFrameIsLost))
+    host_result, joiner_result = lose_the_last_frame(tmp_path, core=HostWhoseLastFrameIsLost)
     assert host_result.finished and joiner_result.finished
     assert host_result.text == joiner_result.text and host_result.fair

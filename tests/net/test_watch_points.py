@@ -9,14 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from ankh.net.events import Chat, ChatHidden
+from ankh.net.events import Chat, ChatHidden, Saving, Started, WatchLost, WatchMoved, WatchPointOpen
 from ankh.net.envelope import Identity
+from ankh.net.io import sim
 from ankh.net.io.node import PROLOGUE, HostNode, JoinNode, WatchNode
 from ankh.net.io.transport import ConnectionClosed, connect
 from ankh.net.io.watchers import WATCH_ONLY
 from ankh.net.lobby import encode
 
+from . import simtable
 from .procs import Peers
+from .simtable import exit_status, logged
 from .test_watch import bot_decide
 
 
@@ -51,26 +54,35 @@ def test_a_spectator_watches_through_a_joiner_to_the_end(peers: Peers, tmp_path:
     assert not any(l.startswith("watching through") for l in watcher.lines)  # it never had to move
 
 
-# On its own (scripts/test): the spectator moves to the watch points the table names, on
-# ports that a killed seat frees and that processes of tests running beside it may take.
-@pytest.mark.serial
-def test_a_spectator_reattaches_when_its_seat_dies_and_misses_nothing(peers: Peers, tmp_path: Path) -> None:
-    host, port, joiner, point = table_of_two(peers, tmp_path, 71)
-    save = joiner.value("saving to")
-    watcher = peers.start(["watch", point, "--headless"], tmp_path / "watch")
-    watcher.value("table fingerprint", timeout=60)  # it watches through the joiner ...
-    joiner.wait_for(lambda l: l.startswith("turn 4:"), timeout=120)
-    joiner.kill()  # ... which dies in the middle of the game (the spectator may still be catching up)
-    assert watcher.value("lost the watch point", timeout=30).startswith(point)
-    moved = watcher.value("watching through", timeout=30)
-    assert moved == f"127.0.0.1:{port} now"  # on to the host, which the joiner named
-    again = peers.start(["join", "--headless", "--bot", "random", "--seed", "72", "--load", save],
-                        tmp_path / "join")
-    assert again.finish() == 0 and host.finish() == 0 and watcher.finish() == 0
-    assert watcher.result == host.result == again.result
+def test_a_spectator_reattaches_when_its_seat_dies_and_misses_nothing(tmp_path: Path) -> None:
+    """(On the simulator: the real host, joiner and spectator, the joiner killed as with ``kill -9``.)"""
+    async def script(t: sim.Scene) -> list:
+        host = await t.host(seats=2)
+        t.join("joiner")
+        point = await t.until("joiner", lambda e: isinstance(e, WatchPointOpen))
+        assert point.port != host.port
+        save = (await t.until("joiner", lambda e: isinstance(e, Saving))).path
+        t.watch("watch", at=(point.host, point.port))
+        await t.until("watch", lambda e: isinstance(e, Started))   # it watches through the joiner ...
+        await t.until("joiner", logged("turn 4:"))
+        await t.kill("joiner")  # ... which dies in the middle of the game (the spectator may still be catching up)
+        lost = await t.until("watch", lambda e: isinstance(e, WatchLost))
+        assert lost.address == (point.host, point.port)
+        moved = await t.until("watch", lambda e: isinstance(e, WatchMoved))
+        assert moved.address == (host.bind, host.port)  # on to the host, which the joiner named
+        await t.resume("joiner", save)
+        return await t.results("watch", "host", "joiner")
+
+    t = simtable.scene(71, tmp_path, "morpork")
+    results = t.run(script)
+    assert [exit_status(r) for r in results] == [0, 0, 0]
+    assert len({r.text for r in results}) == 1
+
+    def turns(name: str) -> list[str]:
+        return [e.event.event.text for e in t.told[name] if logged("turn ")(e)]
     # The whole public log once, in order: nothing lost at the move, nothing twice.
-    assert turns(watcher.lines) == turns(host.lines)
-    assert len(turns(watcher.lines)) == len(set(turns(watcher.lines))) > 4
+    assert turns("watch") == turns("host")
+    assert len(turns("watch")) == len(set(turns("watch"))) > 4
 
 
 async def quiet_table(tmp_path: Path):
