@@ -354,6 +354,9 @@ class NetSession(Listeners):
 
     # --- what the screens read ----------------------------------------------------------------
 
+    def review_text(self) -> str | None:
+        return None  # (a networked game's review is not there yet: the seat's journal would be its record)
+
     def stats(self) -> Any:
         """The figures of the game followed (:mod:`ankh.core.stats`), from its public log."""
         from ankh.tui.stats import stats_of_ledger

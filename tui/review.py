@@ -20,8 +20,17 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, ProgressBar, Static
+
 from ankh.core.game import COLOURS, Decision, Game, forced, game_of_record, get
 from ankh.net.local import LocalGame
+from ankh.tui.i18n import NP_, Localised, _
+from ankh.tui.seats import colour
 
 WORLDS = 8        # worlds searched for each decision
 VERSION = 1       # of the kept reviews: another search gives another result
@@ -126,9 +135,6 @@ def command(path_name: str, seat_name: str | None, worlds: int | None = None) ->
 
     from ankh.core.game import RecordError, RulesError, SetupError, UnknownGame
     from ankh.net import journal
-    from ankh.tui.i18n import _
-    from ankh.tui.seats import colour
-
     path = Path(path_name)
     file = journal.save_file(path)
     try:
@@ -176,21 +182,95 @@ def command(path_name: str, seat_name: str | None, worlds: int | None = None) ->
         return 130
     if tty:
         print(file=sys.stderr)
+    for line in summary(done, total, seat, worlds):
+        print(line)
+    return 0
+
+
+def summary(done: list[Reviewed], total: int, seat: int, worlds: int = WORLDS) -> list[str]:
+    """The review in lines, as ``ankh review`` prints it and the end screen shows it."""
     who = colour(seat)
-    print(_("{who}'s {n} decisions, reviewed by the hard bot from {who}'s knowledge at the time "
-            "({worlds} worlds each)").format(who=who, n=total, worlds=worlds))
+    lines = [_("{who}'s {n} decisions, reviewed by the hard bot from {who}'s knowledge at the time "
+               "({worlds} worlds each)").format(who=who, n=total, worlds=worlds)]
     if not done:
-        return 0
+        return lines
     line = "".join(BARS[min(len(BARS) - 1, int(r.chosen_chance * len(BARS)))] for r in done)
-    print(_("Your chance to win after each decision: {line} ({first} % to {last} %)").format(
+    lines.append(_("Your chance to win after each decision: {line} ({first} % to {last} %)").format(
         line=line, first=round(100 * done[0].chosen_chance), last=round(100 * done[-1].chosen_chance)))
     costly = sorted((r for r in done if r.cost >= 0.01), key=lambda r: -r.cost)[:COSTLY]
     if not costly:
-        print(_("No decision cost you a point of chance: the hard bot would have chosen as well."))
-        return 0
-    print(_("The decisions that cost you the most:"))
+        lines.append(_("No decision cost you a point of chance: the hard bot would have chosen as well."))
+        return lines
+    lines.append(_("The decisions that cost you the most:"))
     for r in costly:
-        print("  " + _("turn {turn}: you chose {chosen} ({was} %); better: {best} ({could} %)").format(
+        lines.append("  " + _("turn {turn}: you chose {chosen} ({was} %); better: {best} ({could} %)").format(
             turn=r.turn, chosen=r.chosen, was=round(100 * r.chosen_chance), best=r.best,
             could=round(100 * r.best_chance)))
-    return 0
+    return lines
+
+
+class ReviewScreen(Localised, Screen):
+    """The review of a local game just played, from its end screen (``r``): the
+    seat's decisions searched one after the other in a thread, a bar for the
+    progress, then what ``ankh review`` prints.  Leaving stops it; what was
+    reviewed is kept beside the game's save, so coming back goes on from there."""
+
+    BINDINGS = [Binding("escape,b,r", "back", NP_("key", "Back"))]
+    DEFAULT_CSS = """
+    ReviewScreen VerticalScroll { height: 1fr; padding: 0 1; }
+    ReviewScreen ProgressBar { padding: 0 1; }
+    """
+
+    def __init__(self, text: str, seat: int, kept: Path | None = None, worlds: int = WORLDS) -> None:
+        super().__init__()
+        self.text, self.seat, self.kept, self.worlds = text, seat, kept, worlds
+        self.stopping = False
+        self.done: list[Reviewed] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield ProgressBar(show_eta=False, id="review-progress")
+        with VerticalScroll():
+            yield Static(_("The hard bot goes over your decisions…"), id="review-text")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.run_worker(self._review, thread=True, exclusive=True)
+
+    def _review(self) -> None:
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(self.query_one(ProgressBar).update, total=total, progress=done)
+
+        done, total = review(self.text, self.seat, self.kept, worlds=self.worlds, progress=progress,
+                             stop=lambda: self.stopping)
+        if not self.stopping:
+            self.app.call_from_thread(self._show, done, total)
+
+    def _show(self, done: list[Reviewed], total: int) -> None:
+        self.done = done
+        self.query_one("#review-text", Static).update(Text("\n".join(summary(done, total, self.seat, self.worlds))))
+
+    def action_back(self) -> None:
+        self.stopping = True
+        self.app.pop_screen()
+
+
+class ShowsReview:
+    """An end screen's ``r``: the review of the seat's moves (a local game's only)."""
+
+    session: Any = None
+
+    def _review_text(self) -> str | None:
+        return self.session.review_text() if self.session is not None else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "review":
+            return self._review_text() is not None
+        return True
+
+    def action_review(self) -> None:
+        text = self._review_text()
+        if text is None:
+            return
+        seat = person_seat(text)
+        path = self.session.path
+        self.app.push_screen(ReviewScreen(text, seat, kept_beside(path, seat) if path is not None else None))  # type: ignore[attr-defined]

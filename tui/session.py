@@ -137,6 +137,7 @@ class Session(Protocol):
     notices: list[str]                       # what the screen must say once, at length (taken as said)
     def say(self, text: str) -> None: ...
     def stats(self) -> Any: ...
+    def review_text(self) -> str | None: ...   # the record a review reads (None: no review here)
 
 
 class Listeners:
@@ -399,6 +400,10 @@ class GameSession(Listeners):
         """The figures of the game so far (:mod:`ankh.core.stats`), from its record."""
         from ankh.tui.stats import stats_of_record
         return stats_of_record(self.save_text())
+
+    def review_text(self) -> str | None:
+        """The record the end screen's review reads."""
+        return self.save_text()
 
     def save(self) -> None:
         """Write the record so far (the screen does after every change)."""

@@ -87,3 +87,34 @@ def test_ankh_review_refuses_what_it_cannot_review(tmp_path: Path) -> None:
     refused = ankh("review", str(tmp_path / "net"))
     assert refused.returncode == 2 and "local game's record" in refused.stderr
     assert ankh("review", str(tmp_path / "none.txt")).returncode == 2
+
+
+async def test_the_end_screen_reviews_the_game_just_played_and_leaving_the_review_stops_it(tmp_path: Path) -> None:
+    from ankh.tui.app import AnkhApp
+    from ankh.tui.games.guilds.screens import EndScreen
+    from ankh.tui.session import GameSession
+
+    text = record("guilds")
+    session = GameSession.from_text(text)
+    session.path = tmp_path / "game.txt"
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):
+            if isinstance(app.screen, EndScreen):
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("r")
+        screen = app.screen
+        assert isinstance(screen, review.ReviewScreen) and screen.seat == review.person_seat(text)
+        for _ in range(1200):
+            if screen.done is not None:
+                break
+            await pilot.pause(0.05)
+        shown = str(screen.query_one("#review-text").render())
+        assert shown.startswith("red's ") and "Your chance to win after each decision" in shown, shown
+        expected, total = review.review(text, screen.seat, None)   # what ankh review prints
+        assert shown.splitlines() == review.summary(expected, total, screen.seat)
+        assert review.kept_beside(session.path, screen.seat).exists()   # kept: a second look is instant
+        await pilot.press("escape")
+        assert isinstance(app.screen, EndScreen)

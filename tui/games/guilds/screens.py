@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from ankh.core.game import Decision
 from ankh.tui.i18n import _, Localised, NP_
+from ankh.tui.review import ShowsReview
 from ankh.tui.stats import ShowsStats
 from ankh.tui.screens.play import PlayScreen
 from ankh.tui.seats import _assemble, seat_tag
@@ -498,10 +499,11 @@ def verdict(view) -> Text:
                      n=o.scores[o.winners[0]] if o.scores else "?")
 
 
-class EndScreen(ShowsStats, Localised, Screen):
+class EndScreen(ShowsReview, ShowsStats, Localised, Screen):
     BINDINGS = [
         Binding("b", "back", NP_("key", "Board")),
         Binding("s", "stats", NP_("key", "Statistics")),
+        Binding("r", "review", NP_("key", "Review")),
         Binding("t", "title", NP_("key", "Title screen")),
         Binding("escape", "back", show=False),
     ]

@@ -13,6 +13,7 @@ from textual.widgets import Footer, Static
 from ankh.core.morpork.model import COLOURS
 
 from ankh.tui.i18n import _, Localised, NP_
+from ankh.tui.review import ShowsReview
 from ankh.tui.stats import ShowsStats
 from ankh.tui.games.morpork.text import PERSONALITY, _assemble, personality_name, score_parts, seat_tag, win_condition
 
@@ -75,10 +76,11 @@ def table(view) -> Table:
     return tb
 
 
-class EndScreen(ShowsStats, Localised, Screen):
+class EndScreen(ShowsReview, ShowsStats, Localised, Screen):
     BINDINGS = [
         Binding("b", "app.pop_screen", NP_("key", "Board")),
         Binding("s", "stats", NP_("key", "Statistics")),
+        Binding("r", "review", NP_("key", "Review")),
         Binding("t", "app.to_title", NP_("key", "Title")),
         Binding("q", "app.quit", NP_("key", "Quit")),
     ]
