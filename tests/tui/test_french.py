@@ -466,7 +466,11 @@ async def test_a_french_host_and_an_english_peer_play_at_one_table(tmp_path, fre
             assert decided >= 8 or (session.result is not None and session.result.fair)
             assert not session.error and joiner.poll() in (None, 0)
             assert len(session.log) > 8
-            text = screen_text(app)
+            for _ in range(100):   # (a screen being drawn again after the last move shows its top line only)
+                text = screen_text(app)
+                if "Journal" in text:
+                    break
+                await pilot.pause(0.05)
             assert "Tour" in text and "Journal" in text
     finally:
         if joiner is not None and joiner.poll() is None:
