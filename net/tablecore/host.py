@@ -105,6 +105,7 @@ class HostTable(SeatCore):
         self._audit_since: float | None = None
         self.last_words: list[dict[str, Any]] = []  # what ended the table before the game's end
         self.owed: set[int] = set()  # the remote seats that must still hear them
+        self.spared: set[int] = set()  # the seats the ending left out (gone, forfeiting, the cheat named)
         if saved is not None:
             self._carry_on(saved)
             return
@@ -212,9 +213,7 @@ class HostTable(SeatCore):
         self.hub.catch_up(seat, first["have"])
         self._do(Send(seat, {"t": "have", "have": list(self.hub.host.protocol.have())}))
         if self.result is not None:  # the game is over here: what this seat lacks, and how it ended
-            self._send_outbox(seat)
-            for m in self.last_words if not self.result.finished else [DONE]:
-                self._do(Send(seat, m))
+            self._tell_the_end(seat)
         else:
             self._do(Back(seat))
             self.flush()
@@ -354,7 +353,28 @@ class HostTable(SeatCore):
         if self.hub is not None:
             self._do(Send(seat, self.roster_msg))
             self.hub.catch_up(seat, [0] * self.hub.size)
-            self.flush()
+            if self.result is not None:
+                self._tell_the_end(seat)
+            else:
+                self.flush()
+
+    def _tell_the_end(self, seat: int) -> None:
+        """A seat back once the game is over here: what it lacks of the log, then
+        that the game is whole (``done``) or how the table ended early.  A seat
+        the ending left out (voted gone, forfeiting, the cheat named) hears only
+        that it ended: the votes say it had gone, and its own log, which may have
+        gone one move further or counted its absence from its return, would
+        refuse them and blame an honest host."""
+        assert self.result is not None
+        self._send_outbox(seat)
+        if self.result.finished:
+            words = [DONE]
+        elif seat in self.spared:
+            words = [{"t": "bye", "why": self.result.text[:200]}]
+        else:
+            words = self.last_words
+        for m in words:
+            self._do(Send(seat, m))
 
     def set_ready(self, ready: bool) -> None:
         """The host's own seat is ready (or not) to begin."""
@@ -613,7 +633,8 @@ class HostTable(SeatCore):
         at this moment): the table stays open until every seat but those
         ``spare`` (gone, or the cheat named) says it heard them, for a while."""
         self.last_words = list(messages)
-        self.owed = set(range(self.hub.size)) - set(self.local) - set(spare) if self.hub is not None else set()
+        self.spared = set(spare)
+        self.owed = set(range(self.hub.size)) - set(self.local) - self.spared if self.hub is not None else set()
         for m in messages:
             self._do(Broadcast(m))
         self._do(WatchEnd(tuple(encode(m) for m in messages)))
