@@ -152,6 +152,13 @@ def _refuse(conn: Connection, why: str) -> None:
     conn.close(why)
 
 
+def _heard_the_end(conn: Connection) -> None:
+    """A seat tells the host it heard how the table ended (``done``): the host
+    need not wait for it to come back for the table's last words."""
+    with contextlib.suppress(ConnectionClosed):
+        conn.send_nowait(encode(DONE))
+
+
 def _farewell(why: str) -> str:
     """The host's ``bye`` as a joiner tells it: a refusal keeps its reason apart, so a
     screen can say both in its player's language."""
@@ -367,8 +374,8 @@ class HostNode(_Driver):
                 self.watchers.say(msg)
             case WatchSend(data=data):
                 self.watchers.send(data)
-            case WatchEnd(data=data):
-                self.watchers.end_with(data)
+            case WatchEnd(messages=messages):
+                self.watchers.end_with(*messages)
             case WatchPoints(points=points):
                 self.watchers.set_points(points)
             case CreateSave(path=path, roster=roster, info=info, secrets=secrets):
@@ -416,9 +423,9 @@ class HostNode(_Driver):
         try:
             await self.done.wait()
             result = self.table.result
-            if result is not None and result.finished:
+            if result is not None and (result.finished or self.table.last_words):
                 await self._see_everyone_done()
-            if result is not None and (result.finished or result.ending is not None):
+            if result is not None and (result.finished or result.ending is not None or self.table.last_words):
                 await self.watchers.settle()
             await asyncio.sleep(0.3)  # let the last frames and goodbyes go out
         finally:
@@ -429,8 +436,9 @@ class HostNode(_Driver):
 
     async def _see_everyone_done(self) -> None:
         """The game is over here: the table stays open until every other seat
-        holds the whole game too (its last frames may have been lost with a
-        link; it comes back for them), or ``farewell`` seconds pass."""
+        holds the whole game too, or heard how the table ended before it (its
+        link may have been down: it comes back for them), or ``farewell``
+        seconds pass."""
         deadline = _now() + self.farewell
         while not self.table.everyone_done() and _now() < deadline:
             await asyncio.sleep(0.05)
@@ -513,7 +521,7 @@ class HostNode(_Driver):
 
     async def _read(self, conn: Connection) -> None:
         seat = self._seat_of(conn)
-        while self.table.listening:
+        while True:  # (after the end too: a seat may say it holds the whole game, or heard how it ended)
             try:
                 msg = decode(await conn.recv())
             except ConnectionClosed as exc:
@@ -827,6 +835,7 @@ class JoinNode(SeatCore, _Driver):
         if verdict is not None:
             self._blamed(list(msg["f"]))
             self.end(aborted(verdict))
+            _heard_the_end(conn)
             return True
         return False
 
@@ -843,6 +852,7 @@ class JoinNode(SeatCore, _Driver):
         if self.peer is None:
             return False
         self._ended(msg["votes"])
+        _heard_the_end(conn)
         return True
 
     def _step_bye(self, conn: Connection, msg: dict[str, Any]) -> bool:
@@ -852,6 +862,7 @@ class JoinNode(SeatCore, _Driver):
             if msg["why"].startswith(REFUSED):  # (a refusal too: shown as the host's word, not a result)
                 self.report(Alert(_farewell(msg["why"])))
             self._stopped()
+            _heard_the_end(conn)
         return True
 
     STEPS: dict[str, Callable[[JoinNode, Connection, dict[str, Any]], bool]] = {

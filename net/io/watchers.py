@@ -51,7 +51,7 @@ class Watchers:
         self._seen: tuple[bool, int] = (False, 0)
         self._batches: dict[tuple[int, int], list[bytes]] = {}  # (from, to) steps -> messages, shared
         self._log: Log = lambda: ()
-        self.last: bytes | None = None  # the table's last word, after the whole log (the votes that ended it)
+        self.last: list[bytes] = []  # the table's last words, after the whole log (the votes or evidence that ended it)
         self._told_last: set[Connection] = set()
 
     def __len__(self) -> int:
@@ -96,8 +96,8 @@ class Watchers:
             if sent is not None and sent < len(steps):
                 batch, sent = self._batch(steps, sent)
                 messages += batch
-            if sent is not None and sent == len(steps) and self.last is not None and conn not in self._told_last:
-                messages.append(self.last)   # after every step it speaks of
+            if sent is not None and sent == len(steps) and self.last and conn not in self._told_last:
+                messages += self.last   # after every step they speak of
                 self._told_last.add(conn)
             if not messages:
                 await self._wait_news()
@@ -145,10 +145,12 @@ class Watchers:
             self._news.set()
             self._news = None
 
-    def end_with(self, message: bytes) -> None:
-        """The table's last word (the signed votes that ended it): each spectator
-        gets it once it holds the whole log, which it is checked against."""
-        self.last = message
+    def end_with(self, *messages: bytes) -> None:
+        """The table's last words (the signed votes that ended it, or a cheat's
+        evidence and the goodbye): each spectator, one watching now or one that
+        comes back for them, gets them once it holds the whole log, which they
+        are checked against."""
+        self.last = list(messages)
         self._wake()
 
     async def settle(self, within: float = SETTLE) -> None:
@@ -159,7 +161,7 @@ class Watchers:
         deadline = loop.time() + within
         while self.intro and loop.time() < deadline and any(
                 not conn.closed and (sent != len(self._log()) or conn.buffered()
-                                     or (self.last is not None and conn not in self._told_last))
+                                     or (bool(self.last) and conn not in self._told_last))
                 for conn, sent in list(self.sent.items())):
             await asyncio.sleep(0.05)
 

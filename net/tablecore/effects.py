@@ -83,8 +83,9 @@ class WatchSend(Effect):
 
 @dataclass(frozen=True)
 class WatchEnd(Effect):
-    """The table ended on the seats' votes: ``data`` is their last message."""
-    data: bytes
+    """The table ended before the game's end: its last words (encoded), for
+    every spectator, now or when it comes back."""
+    messages: tuple[bytes, ...]
 
 
 @dataclass(frozen=True)

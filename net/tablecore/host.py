@@ -103,6 +103,9 @@ class HostTable(SeatCore):
         self.pausing = False  # the person at the host left a game under way: it is paused, not over
         self._told_away = False
         self._audit_since: float | None = None
+        self.last_words: list[dict[str, Any]] = []  # what ended the table before the game's end
+        self.owed: set[int] = set()  # the remote seats that must still hear them
+        self.spared: set[int] = set()  # the seats the ending left out (gone, forfeiting, the cheat named)
         if saved is not None:
             self._carry_on(saved)
             return
@@ -209,9 +212,8 @@ class HostTable(SeatCore):
         assert self.hub is not None
         self.hub.catch_up(seat, first["have"])
         self._do(Send(seat, {"t": "have", "have": list(self.hub.host.protocol.have())}))
-        if self.result is not None:  # the game is over here: what this seat lacks, and that we are done
-            self._send_outbox(seat)
-            self._do(Send(seat, DONE))
+        if self.result is not None:  # the game is over here: what this seat lacks, and how it ended
+            self._tell_the_end(seat)
         else:
             self._do(Back(seat))
             self.flush()
@@ -247,13 +249,11 @@ class HostTable(SeatCore):
         step = self.STEPS.get(msg["t"])
         return step is not None and step(self, seat, msg)
 
-    @property
-    def listening(self) -> bool:
-        """Whether the links are still read: until the table ends, and after a finished game."""
-        return self.result is None or self.result.finished
-
     def everyone_done(self) -> bool:
-        """Every remote seat holds the whole game (the table may close)."""
+        """The table may close: every remote seat holds the whole game, or, if the
+        table ended before the game's end, every one that must heard how."""
+        if self.result is not None and not self.result.finished:
+            return self.owed <= self.seats_done
         remote = set(range(self.hub.size)) - set(self.local) if self.hub is not None else set()
         return remote <= self.seats_done
 
@@ -353,7 +353,28 @@ class HostTable(SeatCore):
         if self.hub is not None:
             self._do(Send(seat, self.roster_msg))
             self.hub.catch_up(seat, [0] * self.hub.size)
-            self.flush()
+            if self.result is not None:
+                self._tell_the_end(seat)
+            else:
+                self.flush()
+
+    def _tell_the_end(self, seat: int) -> None:
+        """A seat back once the game is over here: what it lacks of the log, then
+        that the game is whole (``done``) or how the table ended early.  A seat
+        the ending left out (voted gone, forfeiting, the cheat named) hears only
+        that it ended: the votes say it had gone, and its own log, which may have
+        gone one move further or counted its absence from its return, would
+        refuse them and blame an honest host."""
+        assert self.result is not None
+        self._send_outbox(seat)
+        if self.result.finished:
+            words = [DONE]
+        elif seat in self.spared:
+            words = [{"t": "bye", "why": self.result.text[:200]}]
+        else:
+            words = self.last_words
+        for m in words:
+            self._do(Send(seat, m))
 
     def set_ready(self, ready: bool) -> None:
         """The host's own seat is ready (or not) to begin."""
@@ -597,20 +618,26 @@ class HostTable(SeatCore):
         if self.hub is not None:
             self.hub.relay()
             self.send_out()
+        last: list[dict[str, Any]] = []
         if evidence:
-            blame = {"t": "blame", "f": evidence}
-            self._do(Broadcast(blame))
-            self._do(WatchSend(encode(blame)))
+            last.append({"t": "blame", "f": evidence})
             if self.saving:
                 self._do(JournalEnding({"blame": evidence}))
-        self._goodbye(result.text)
+        last.append({"t": "bye", "why": result.text[:200]})
+        self._last_words(last, spare=(getattr(exc, "seat"),) if evidence else ())
         self.end(result)
 
-    def _goodbye(self, why: str) -> None:
-        """The table ends the game before its end: every seat and spectator is told."""
-        bye = {"t": "bye", "why": why[:200]}
-        self._do(Broadcast(bye))
-        self._do(WatchSend(encode(bye)))
+    def _last_words(self, messages: list[dict[str, Any]], spare: tuple[int, ...] | list[int] = ()) -> None:
+        """The table ends before the game's end: every seat and spectator is told
+        ``messages`` — now, or when it comes back for them (a link may be down
+        at this moment): the table stays open until every seat but those
+        ``spare`` (gone, or the cheat named) says it heard them, for a while."""
+        self.last_words = list(messages)
+        self.spared = set(spare)
+        self.owed = set(range(self.hub.size)) - set(self.local) - self.spared if self.hub is not None else set()
+        for m in messages:
+            self._do(Broadcast(m))
+        self._do(WatchEnd(tuple(encode(m) for m in messages)))
 
     # -- the waits -----------------------------------------------------------------------------
 
@@ -634,7 +661,7 @@ class HostTable(SeatCore):
         late = late_seats(self.gone_since, waiting, now, self.abandon_after)
         if late:
             text = abandoned_words(late, self.abandon_after)
-            self._goodbye(text)
+            self._last_words([{"t": "bye", "why": text[:200]}], spare=late)
             if self.saving:
                 self._do(WriteAbandoned(text))
             self.end(Result(text))
@@ -650,7 +677,7 @@ class HostTable(SeatCore):
         if self.saving:
             self.journal_steps(host)
             self._do(JournalEnding({"pending": host.protocol.transcript().pending, "forfeit": list(seats)}))
-        self._goodbye(result.text)
+        self._last_words([{"t": "bye", "why": result.text[:200]}], spare=seats)
         self.end(result)
 
     def _count_the_wait(self, waiting: tuple[int, ...]) -> None:
@@ -709,6 +736,5 @@ class HostTable(SeatCore):
             self._do(Alert(f"the votes to end the table do not hold: {exc}"))
             p.votes.clear()
             return
-        self._do(Broadcast({"t": "ended", "votes": list(ending.votes)}))
-        self._do(WatchEnd(encode({"t": "ended", "votes": list(ending.votes)})))
+        self._last_words([{"t": "ended", "votes": list(ending.votes)}], spare=ending.stop.gone)
         self.record_ending(host, ending)

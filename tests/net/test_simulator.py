@@ -139,3 +139,16 @@ def test_no_seeded_randomness_outside_the_simulator() -> None:
     with pytest.raises(RuntimeError):
         asyncio.run(on_asyncio_own_loop())
     assert entropy.random_bytes(32) != bytes(32)
+
+
+@pytest.mark.parametrize("seed,faults,cheat", [
+    (23, {"duplicate", "gone", "kill", "partition", "reorder", "still"}, "illegal_move"),  # a cheat named
+    (30, {"delay", "gone", "reorder", "still"}, None),  # a seat that left, by the others' votes
+])
+def test_a_seat_whose_link_was_down_when_the_table_ended_early_hears_how_when_it_comes_back(
+        seed: int, faults: set[str], cheat: str | None) -> None:
+    # the host ended the table and closed it at once: a seat whose link was down then
+    # never heard how, and waited 600 s for a host that had gone ("paused: ... did not
+    # come back") or took the host's close as the end ("the host closed the table")
+    table = sim.play(seed, "tiny", faults, cheat=getattr(simcheats, cheat) if cheat else None)
+    assert not table.problems, table.problems
