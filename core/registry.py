@@ -68,11 +68,18 @@ GAMES: Final[dict[str, str]] = {e.id: e.rules for e in ENTRIES.values()}
 DEFAULT: Final = MORPORK.id
 
 
-def register(entry: Entry) -> None:
+def register(game: Entry | str, module: str | None = None) -> None:
     """Make a game known to this process: how a game outside this
-    distribution -- a test's -- joins the platform."""
-    ENTRIES[entry.id] = entry
-    GAMES[entry.id] = entry.rules
+    distribution -- a test's -- joins the platform.  ``game`` is its record,
+    or its id with ``module``, the module of its ``GAME`` (whose record is then
+    read from that ``GAME``: no screens, no build group)."""
+    if isinstance(game, str):
+        if module is None:
+            raise TypeError("register(ID, MODULE) needs the module of the game's GAME")
+        GAMES[game] = module
+        return
+    ENTRIES[game.id] = game
+    GAMES[game.id] = game.rules
 
 
 class UnknownGame(ValueError):
@@ -84,7 +91,7 @@ def entry(game_id: str | None = None) -> Entry:
     gid = DEFAULT if game_id is None else game_id
     found = ENTRIES.get(gid) if type(gid) is str else None
     if found is None:
-        if type(gid) is str and gid in GAMES:  # a module put in GAMES by hand, without its record
+        if type(gid) is str and gid in GAMES:  # a game known by its module alone
             game = get(gid)
             return Entry(gid, game.name, game.seats, game.networked, GAMES[gid])
         raise UnknownGame(f"no game is called {gid!r} (known: {', '.join(GAMES)})")
