@@ -26,6 +26,9 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
+# The games by id, each by its record (:mod:`ankh.core.registry`).
+from .registry import DEFAULT, ENTRIES, GAMES, Entry, UnknownGame, entry, get, register  # noqa: F401
+
 #: The seats' colours and letters, the same in every game (the record notation
 #: and the wire speak of seats by colour).
 COLOURS: Final = ("red", "yellow", "green", "blue")
@@ -469,30 +472,3 @@ class Game:
     def __repr__(self) -> str:
         return f"<Game {self.id}>"
 
-
-#: The games by id, each the module that defines its ``GAME``.  The first is
-#: the default: files and tables that name no game are of it.
-GAMES: Final[dict[str, str]] = {
-    "morpork": "ankh.core.morpork.game",
-    "guilds": "ankh.core.guilds.game",
-}
-DEFAULT: Final = "morpork"
-
-
-def register(game_id: str, module: str) -> None:
-    """Make game ``game_id`` (the ``GAME`` of ``module``) known to this process:
-    how a game outside this distribution -- a test's -- joins the platform."""
-    GAMES[game_id] = module
-
-
-class UnknownGame(ValueError):
-    """No game has that id."""
-
-
-def get(game_id: str | None = None) -> Game:
-    """The game ``game_id`` (None: the default), imported on first use."""
-    gid = DEFAULT if game_id is None else game_id
-    module = GAMES.get(gid) if type(gid) is str else None
-    if module is None:
-        raise UnknownGame(f"no game is called {gid!r} (known: {', '.join(GAMES)})")
-    return importlib.import_module(module).GAME

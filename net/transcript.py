@@ -25,6 +25,7 @@ from typing import Any, BinaryIO
 import msgpack
 import nacl.bindings as sodium
 
+from ..core.registry import DEFAULT
 from .envelope import (
     GAME_ID_LEN,
     HEADER_LEN,
@@ -43,7 +44,7 @@ from .lookalike import fold
 MAX_TRANSCRIPT = 64 * 1024 * 1024
 MAX_OPS = 100_000
 MAGIC = "ankh-transcript"
-DEFAULT_KIND = "morpork"  # the game of a table, file or advert that names none
+DEFAULT_KIND = DEFAULT  # the game of a table, file or advert that names none
 KIND = re.compile(r"[a-z][a-z0-9]{0,15}")
 _ERRORS = (*_DECODE_ERRORS, msgpack.OutOfData, StopIteration)
 

@@ -49,6 +49,11 @@ def program_template() -> Catalog:
             continue
         catalog.add(message, locations=[("tui/" + filename, lineno)], auto_comments=comments,
                     context=context)
+    # The games' names and title lines, from their records (core/registry.py).
+    for filename, lineno, message, comments, context in extract_from_dir(
+            str(ROOT / "core"), method_map=[("registry.py", "python")],
+            keywords={"N_": None, "NP_": ((1, "c"), 2)}, comment_tags=("Translators:",), strip_comment_tags=True):
+        catalog.add(message, locations=[("core/" + filename, lineno)], auto_comments=comments, context=context)
     # The network layer's sentences for a person (ankh.net.errors.Words), said by the screens.
     for filename, lineno, message, comments, context in extract_from_dir(
             str(ROOT / "net"), method_map=[("**.py", "python")], keywords={"Words": None},

@@ -12,7 +12,8 @@ from __future__ import annotations
 import importlib
 
 from ankh.core.game import Game, get
-from ankh.tui.games import PACKAGES, ui
+from ankh.core.registry import entry
+from ankh.tui.games import ui
 from ankh.tui.i18n import N_, _
 
 LEVELS = {"search": N_("hard"), "heuristic": N_("normal"), "random": N_("easy")}
@@ -20,7 +21,7 @@ LEVELS = {"search": N_("hard"), "heuristic": N_("normal"), "random": N_("easy")}
 
 def _known(game: Game) -> dict[str, tuple[str, str]]:
     """kind -> (module, class name), best first."""
-    screens = getattr(ui(game.id), "BOTS", {}) if game.id in PACKAGES else {}
+    screens = getattr(ui(game.id), "BOTS", {}) if entry(game.id).screens else {}
     return {kind: screens.get(kind, where) for kind, where in game.BOTS.items()}
 
 

@@ -7,7 +7,7 @@ import sys
 
 from ankh.core.game import COLOURS, DEFAULT, GAMES, get
 from ankh.tui.bots import net_bot_kinds
-from ankh.tui.games import network_refusal
+from ankh.tui.games import network_refusal, screens_refusal
 from ankh.tui.i18n import LANGUAGES, _, choose_language, set_language
 
 
@@ -138,6 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ansi", action="store_true", help=_("use the 16 terminal colours only"))
     parser.add_argument("--interface", metavar="ADDR",
                         help=_("host and look for tables on this address only (default: every interface)"))
+    parser.add_argument("--game", choices=tuple(GAMES), default=None,
+                        help=_("the game of a new game (default {default})").format(default=DEFAULT))
+    parser.add_argument("--headless", action="store_true",
+                        help=_("no screen: bots play every seat of a new game to its end, its events are printed"))
+    parser.add_argument("--players", type=int, default=None, help=_("seats of a headless game (default: the fewest)"))
+    parser.add_argument("--bot", default=None, help=_("the bots of a headless game (default: the normal level)"))
+    parser.add_argument("--save", metavar="FILE", help=_("write a headless game's record to FILE"))
     args, rest = parser.parse_known_args(argv)
     if args.command == "replay":
         return replay(args.file, args.json, args.stats)
@@ -161,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("host", "join"):
         if args.game is not None and (refusal := network_refusal(args.game)) is not None:
             parser.error(refusal)
+        if not args.headless and args.game is not None and (refusal := screens_refusal(args.game)) is not None:
+            parser.error(refusal)
         if args.command == "host" and not 0 <= args.bots < args.seats:
             parser.error(_("--bots must be between 0 and {most}").format(most=args.seats - 1))
         if args.headless:
@@ -183,8 +192,12 @@ def main(argv: list[str] | None = None) -> int:
         table = [*(["--name", args.name] if args.name else []), *(["--game", args.game] if args.game else []),
                  *(["--no-advertise"] if args.command == "host" and args.no_advertise else [])]
         return run(["--net", *net, *(["--interface", interface] if interface else []), *table, *rest])
+    if args.headless:
+        return local_headless(parser, args)
+    if args.game is not None and (refusal := screens_refusal(args.game)) is not None:
+        parser.error(refusal)
     from ankh.tui.app import run
-    game = []
+    game = [*(["--game", args.game] if args.game else [])]
     for opt in ("seed", "bot_delay", "load"):
         if getattr(args, opt) is not None:
             game += ["--" + opt.replace("_", "-"), str(getattr(args, opt))]
@@ -193,6 +206,40 @@ def main(argv: list[str] | None = None) -> int:
     if args.interface:
         game += ["--interface", args.interface]
     return run(game + rest)
+
+
+def local_headless(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``ankh --headless``: a new local game, bots in every seat, played to its
+    end; its events are printed, its record written to ``--save``."""
+    import random
+
+    from ankh.net.local import LocalGame
+    from ankh.tui.bots import bot_kinds, make_bot
+    game = get(args.game)
+    players = game.seats[0] if args.players is None else args.players
+    if players not in game.seats:
+        parser.error(_("{game} is for {seats} players").format(
+            game=_(game.name), seats=_(" or ").join(str(n) for n in game.seats)))
+    kinds = bot_kinds(game)
+    kind = args.bot or net_bot_kinds(game)[0]
+    if kind not in kinds:
+        parser.error(_("{game}'s bots play {kinds}, not {kind}").format(
+            game=_(game.name), kinds=_(" or ").join(kinds), kind=kind))
+    seed = random.randrange(2**31) if args.seed is None else args.seed
+    bots = {seat: make_bot(kind, random.Random(f"{seed}:{seat}"), game) for seat in range(players)}
+    local = LocalGame.new(players, seed, bots, game)
+    local.advance()
+    for event in local.log:
+        print(event.text)
+    if args.save:
+        try:
+            with open(args.save, "w", encoding="utf-8") as out:
+                out.write(local.save_text())
+        except OSError as e:
+            print(_("ankh: cannot write {path}: {why}").format(path=args.save, why=e.strerror), file=sys.stderr)
+            return 1
+    sys.stdout.flush()
+    return 0
 
 
 def serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
@@ -299,7 +346,7 @@ def _replay_network(path, data: bytes, as_json: bool, stats: bool = False) -> in
     """A networked game's public log: what every seat and spectator saw, the
     hidden cards left hidden."""
     import io
-    from ankh.core.game import get
+    from ankh.core.game import entry, get
     from ankh.net import journal
     from ankh.net.errors import ProtocolError
     from ankh.net.peer import Logged, replay as replay_log
@@ -320,7 +367,10 @@ def _replay_network(path, data: bytes, as_json: bool, stats: bool = False) -> in
         json.dump(get(roster.kind).state_json(game.engine), sys.stdout, indent=2)
         print()
     else:
-        for line in ui(roster.kind).public_log([item.event for item in game.history if isinstance(item, Logged)]):
+        events = [item.event for item in game.history if isinstance(item, Logged)]
+        # a game with no screens of its own: its rules' words
+        for line in (ui(roster.kind).public_log(events) if entry(roster.kind).screens else
+                     [event.text for event in events]):
             print(line)
     sys.stdout.flush()
     return 0

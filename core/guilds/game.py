@@ -5,20 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..registry import GUILDS
 from ..game import (
     COLOURS, Decision, Deck, Game, Line, PickRandom, RecordError, Reveal, RollDie, SetupError, ShowCards, StealRandom,
 )
 from .board import DEV_IDS, RESOURCES, R_INDEX
 from .notation import format_option, normalise, parse_option, unwritten_move
-from .record import GAME_ID, Record, format_record, parse_record
+from .record import Record, format_record, parse_record
 from .rules import new_state
 from .views import state_json, view_for
 
 
 class Guilds(Game):
-    id = GAME_ID
-    name = "The Guilds of Ankh-Morpork"
-    seats = (3, 4)
+    id, name, seats, networked = GUILDS.id, GUILDS.name, GUILDS.seats, GUILDS.networked
     # The resource cards are a hand of face-up cards: a steal takes from them
     # through the protocol's random steal (docs/fairness.md, "Face-up hands").
     face_up = {"res": RESOURCES}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..game import COLOURS, Line, RecordError, read_record, record_seat, record_seats
+from ..registry import GUILDS
 from .board import (
     BANK_START, DEV_IDS, FOUNDATIONS, HOUSES, LABORATORY, RESOURCES, R_INDEX, SPOT_INDEX,
     SPOT_IDS, TRACK, TRACK_BIT, VILLAS, V_INDEX, VERTEX_IDS, is_guard,
@@ -13,7 +14,7 @@ from .board import (
 from .state import CAPTAIN, EMPTY, FOUNDATION, HOUSE, NO_RANK, RANK_NAMES, VILLA
 
 MAGIC = "# ankh record 1"
-GAME_ID = "guilds"
+GAME_ID = GUILDS.id
 PIECE_KEYS = {"foundations": FOUNDATION, "houses": HOUSE, "villas": VILLA}
 LIMITS = {FOUNDATION: FOUNDATIONS, HOUSE: HOUSES, VILLA: VILLAS}
 
@@ -162,7 +163,7 @@ def _roll(word: str, n: int) -> tuple[int, ...]:
 def parse_record(text: str) -> Record:
     """Read a record; raises :class:`RecordError` naming the offending line."""
     rec = Record()
-    rec.players, setup, lines = read_record(text, GAME_ID, "the guild game", (3, 4))
+    rec.players, setup, lines = read_record(text, GAME_ID, "the guild game", GUILDS.seats)
     rec.lines = one_move_offers(lines)
     checks = _Checks(rec)
     for n, key, value in setup:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..registry import MORPORK
 from ..game import COLOURS, Deck, Game, PickRandom, Reveal, RollDie, SetupError
 from .model import EVENTS, deck_lists, personality_list
-from .record import GAME_ID, Fixed, Line, Position, Record, RecordError, format_record, parse_record
+from .record import Fixed, Line, Position, Record, RecordError, format_record, parse_record
 from .notation import format_option, normalise, parse_option
 from .scoring import reveals_seen_personalities, score
 from .setup import new_game
@@ -16,9 +17,7 @@ EVENT_IDS: tuple[str, ...] = tuple(e["id"] for e in EVENTS)
 
 
 class Morpork(Game):
-    id = GAME_ID
-    name = "Discworld: Ankh-Morpork"
-    seats = (2, 3, 4)
+    id, name, seats, networked = MORPORK.id, MORPORK.name, MORPORK.seats, MORPORK.networked
     BOTS = {
         "search": ("ankh.core.morpork.bots.search", "SearchBot"),
         "heuristic": ("ankh.core.morpork.bots.heuristic", "HeuristicBot"),

@@ -8,13 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..game import Line, RecordError, read_record, record_seat, record_seats
+from ..registry import MORPORK
 from .model import (
     AREA_INDEX, AREA_IDS, BUILDINGS_PER_PLAYER, CARD, COLOURS, EVENT, HAND_SIZE,
     MINIONS_PER_PLAYER, NUM_AREAS, STARTING_AREAS, deck_lists, personality_list,
 )
 
 MAGIC = "# ankh record 1"
-GAME_ID = "morpork"  # the record's ``game:`` line; a record without one is of this game
+GAME_ID = MORPORK.id  # the record's ``game:`` line; a record without one is of this game
 
 
 @dataclass
@@ -92,7 +93,7 @@ def _int(word: str, n: int, what: str) -> int:
 def parse_record(text: str) -> Record:
     """Read a record; raises :class:`RecordError` naming the offending line."""
     rec = Record()
-    rec.players, setup, rec.lines = read_record(text, GAME_ID, "Discworld: Ankh-Morpork", (2, 3, 4))
+    rec.players, setup, rec.lines = read_record(text, GAME_ID, MORPORK.name, MORPORK.seats)
     check = _Checks(rec)
     for n, key, value in setup:
         _header_line(rec, n, key, value)

@@ -12,6 +12,7 @@ extension built next to ``core/*.py`` would shadow every later edit of them.
 from __future__ import annotations
 
 import os
+import runpy
 import shlex
 import shutil
 import sys
@@ -24,17 +25,20 @@ from setuptools.command.build_ext import build_ext
 
 MYPY = "mypy>=1.11"
 
-# The modules compiled, game by game: the rules' hot paths.  The component tables
-# (``catalog``) gain nothing and stay Python, as do the bots, records and views.  Each
-# game is its own mypyc group, so that one game's failure to compile leaves the
-# other compiled.
-COMPILED = {
-    "morpork": (
-        "model", "state", "board", "windows", "abilities", "effects_common", "effects_hands",
-        "effects_board", "events", "turn", "scoring", "setup",
-    ),
-    "guilds": ("board", "state", "pieces", "districts", "seven", "guards", "trading", "turn", "rules"),
-}
+
+
+def compiled_groups(root: Path) -> dict[str, tuple[str, ...]]:
+    """The modules compiled, game by game, as each game's record names them
+    (``core/registry.py``, read as a file: the build imports no part of the
+    package): the rules' hot paths.  The component tables (``catalog``) gain
+    nothing and stay Python, as do the bots, records and views.  Each game is
+    its own mypyc group, so that one game's failure to compile leaves the other
+    compiled."""
+    entries = runpy.run_path(str(root / "core" / "registry.py"))["ENTRIES"]
+    return {e.id: e.compiled for e in entries.values() if e.compiled}
+
+
+COMPILED = compiled_groups(Path(__file__).resolve().parents[2])
 STAGE = Path("build") / "mypyc-src"  # the sources as package ankh.core, for mypy's module names
 OPT_LEVEL = "3"
 

@@ -28,6 +28,10 @@ from ankh.core.game import (
     COLOURS, DealCard, Deck, Decision, Event, Game, IllegalAction, Line, MalformedAction, Outcome, RecordError,
     Reveal, RollDie, ShowCards, StealRandom, read_record, register,
 )
+from ankh.core.registry import Entry
+
+#: Its record: networked, with no screens of its own (played headless only).
+ENTRY = Entry("tiny", "High card", (2, 3), True, __name__)
 
 CARDS = tuple(f"c{n}" for n in range(1, 13))
 HAND, ROUNDS, DIE, PLAYABLE = 3, 2, 5, 4
@@ -180,9 +184,7 @@ class RandomBot:
 
 
 class Tiny(Game):
-    id = "tiny"
-    name = "High card"
-    seats = (2, 3)
+    id, name, seats, networked = ENTRY.id, ENTRY.name, ENTRY.seats, ENTRY.networked
     BOTS = {"random": ("tests.tinygame", "RandomBot")}
     NET_BOTS = ("random",)
     Record = Record
@@ -258,4 +260,4 @@ GAME = Tiny()
 
 def install() -> None:
     """Make the game known to this process (``ankh.core.game.get("tiny")``)."""
-    register(GAME.id, __name__)
+    register(ENTRY)

@@ -1,5 +1,6 @@
 """Each game on screen: one package a game (``tui/games/<id>/``), a peer of
-the others, found by the game's id (:mod:`ankh.core.game`).  The shell --
+the others, named by the game's record (:mod:`ankh.core.registry`; a game
+whose record names no screens is played headless only).  The shell --
 title, settings, join list, lobby, chat, notices, dialogs, sessions -- reaches
 a game's screens only through what its package offers:
 
@@ -19,39 +20,43 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from ankh.core.game import DEFAULT, GAMES, get
-from ankh.tui.i18n import N_, _
+from ankh.core.registry import DEFAULT, ENTRIES, entry, get
+from ankh.tui.i18n import _
 
-PACKAGES = {
-    "morpork": "ankh.tui.games.morpork",
-    "guilds": "ankh.tui.games.guilds",
-}
 
-# The games' names as the screens show them (translated where shown): each the
-# rules' own ``Game.name``, here so that the catalogue has them.
-NAMES = {
-    "morpork": N_("Discworld: Ankh-Morpork"),
-    "guilds": N_("The Guilds of Ankh-Morpork"),
-}
+def shown() -> list[str]:
+    """The games that have screens, in the registry's order."""
+    return [e.id for e in ENTRIES.values() if e.screens is not None]
 
 
 def name(kind: str | None = None) -> str:
-    """Game ``kind``'s name in the language shown (a game with no screens of its
-    own, by its rules' name; one this program does not know, by its id)."""
-    kind = kind or DEFAULT
-    if kind in NAMES:
-        return _(NAMES[kind])
-    return get(kind).name if kind in GAMES else kind
+    """Game ``kind``'s name in the language shown (one this program does not
+    know, by its id)."""
+    try:
+        return _(entry(kind).name)
+    except ValueError:
+        return kind or DEFAULT
 
 
 def network_refusal(kind: str | None = None) -> str | None:
     """Why game ``kind`` cannot be played over the network, in one sentence in
-    the language shown (None: it can; the rules say, by ``Game.networked``)."""
+    the language shown (None: it can; its record says, as ``Game.networked``)."""
     if get(kind).networked:
         return None
     return _("{game} cannot be played over the network yet: only against bots").format(game=name(kind))
 
 
+def screens_refusal(kind: str | None = None) -> str | None:
+    """Why game ``kind`` cannot be shown on a screen (None: it can; its record
+    names its screens' package)."""
+    if entry(kind).screens is not None:
+        return None
+    return _("{game} has no screens: it is played headless only (--headless)").format(game=name(kind))
+
+
 def ui(kind: str | None = None) -> ModuleType:
     """The screens of game ``kind`` (None: the default game)."""
-    return importlib.import_module(PACKAGES[kind or DEFAULT])
+    package = entry(kind).screens
+    if package is None:
+        raise LookupError(screens_refusal(kind))
+    return importlib.import_module(package)

@@ -13,8 +13,9 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ankh.core.game import DEFAULT, get
+from ankh.core.registry import ENTRIES
 from ankh.tui.bots import bot_kinds, bot_label, default_bot_kind
-from ankh.tui.games import PACKAGES, name as game_name
+from ankh.tui.games import name as game_name, shown
 from ankh.tui.i18n import _, Localised, N_, NP_
 from ankh.tui.remote import ssh_note
 from ankh.tui.screens.lobby import HostDialog, JoinScreen
@@ -30,9 +31,9 @@ BANNER = r"""
      A N K H  -  M O R P O R K
 """
 
+# A new game of each game with screens (its record's line and key), then the rest.
 MENU = (
-    ("new", N_("New game against bots"), "n"),
-    ("guilds", N_("New guild game (Catan variant)"), "g"),
+    *((e.id, e.menu, e.key) for e in ENTRIES.values() if e.screens is not None),
     ("host", N_("Host a table on the network"), "o"),
     ("join", N_("Join a table on the network"), "j"),
     ("load", N_("Load a saved game"), "l"),
@@ -53,8 +54,7 @@ class GameSetup:
 
 class TitleScreen(Localised, Screen):
     BINDINGS = [
-        Binding("n", "choose('new')", NP_("key", "New game")),
-        Binding("g", "choose('guilds')", NP_("key", "Guilds")),
+        *(Binding(e.key, f"choose('{e.id}')", e.key_word) for e in ENTRIES.values() if e.screens is not None),
         Binding("o", "choose('host')", NP_("key", "Host")),
         Binding("j", "choose('join')", NP_("key", "Join")),
         Binding("l", "choose('load')", NP_("key", "Load")),
@@ -90,8 +90,8 @@ class TitleScreen(Localised, Screen):
 
     def action_choose(self, what: str) -> None:
         app = self.app
-        if what in ("new", "guilds"):
-            app.push_screen(NewGameScreen("guilds" if what == "guilds" else DEFAULT), self._start)
+        if what == "new" or what in shown():   # "new": the game asked for (--game), else the default
+            app.push_screen(NewGameScreen((app.game_kind or DEFAULT) if what == "new" else what), self._start)
         elif what == "host":
             app.push_screen(HostDialog(app.game_kind or DEFAULT), lambda got: app.start_host(*got) if got else None)
         elif what == "join":
@@ -102,7 +102,7 @@ class TitleScreen(Localised, Screen):
             app.push_screen(LoadScreen(), self._load)
         elif what == "rules":   # whose rules: one game's or the other's
             from ankh.tui.screens.dialogs import Pick
-            app.push_screen(Pick(_("Which game's rules?"), [(g, game_name(g)) for g in PACKAGES]),
+            app.push_screen(Pick(_("Which game's rules?"), [(g, game_name(g)) for g in shown()]),
                             lambda g: app.action_help("rules", game=g) if g else None)
         elif what == "settings":
             from ankh.tui.screens.settings import SettingsScreen

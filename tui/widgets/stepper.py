@@ -7,7 +7,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ankh.tui.games import PACKAGES, name as game_name
+from ankh.tui.games import name as game_name, shown
 from ankh.tui.i18n import Localised, NP_, _
 
 
@@ -86,4 +86,4 @@ class Stepper(Localised, Widget, can_focus=True):
 
 def game_stepper(game: str) -> Stepper:
     """The field that chooses the game (``#game``), on ``game``."""
-    return Stepper(_("Game"), [(game_name(g), g) for g in PACKAGES], list(PACKAGES).index(game), id="game")
+    return Stepper(_("Game"), [(game_name(g), g) for g in shown()], shown().index(game), id="game")
