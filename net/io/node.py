@@ -275,6 +275,7 @@ class HostNode(_Driver):
             self.save = save
             save.reopen()
         self._run()
+        self.table.sink = self._carry_out  # from now on each effect is carried out as it comes
 
     @classmethod
     async def resume(cls, identity: Identity, save: SaveDir, *, decide: dict[int, Decide] | Decide, report: Report,
@@ -498,11 +499,14 @@ class HostNode(_Driver):
         elif first["t"] == "watch" and (refused := self.door.watch(conn.ticket)) is not None:
             _refuse(conn, refused)
             return
+        self.table.sink = None  # (what a newcomer's arrival says goes out once its link is the seat's)
         try:
             arrival = self.table.arrive(conn.peer_key, conn.peer_address, first)
         except BaseException:
             self._run()
             raise
+        finally:
+            self.table.sink = self._carry_out
         if isinstance(arrival, Refused):
             _refuse(conn, arrival.why)
             return

@@ -5,7 +5,7 @@ It holds no socket, file or timer.  Its driver (``HostNode`` in
 ``net/io/node.py``) tells it who arrives, what each link says, when a link
 is lost and that a second went by (:meth:`HostTable.tick`); it answers with
 :mod:`effects <ankh.net.tablecore.effects>` to carry out in order, taken with
-:meth:`HostTable.take`.  Its clock is given (``clock``), so that it runs the
+:meth:`HostTable.take` (or handed to its ``sink`` as they come).  Its clock is given (``clock``), so that it runs the
 same on a virtual one.
 
 A seat is a number, and the core knows which seats have a link now; which
@@ -78,6 +78,10 @@ class HostTable(SeatCore):
                  bind: str = "0.0.0.0", port: int = 0, saved: Saved | None = None):
         super().__init__()
         self.out: list[Any] = []
+        # Where effects go as they come (None: queued for ``take``).  A driver that sets it
+        # sends each frame as soon as it is checked, while the table works on the next:
+        # over a message of many frames (a shuffle's proofs) the other seats work meanwhile.
+        self.sink: Callable[[Any], None] | None = None
         self.clock = clock
         self.identity = identity
         self.name = name
@@ -159,7 +163,10 @@ class HostTable(SeatCore):
     # -- the driver's side -----------------------------------------------------------------------
 
     def _do(self, effect: Any) -> None:
-        self.out.append(effect)
+        if self.sink is not None:
+            self.sink(effect)
+        else:
+            self.out.append(effect)
 
     def take(self) -> list[Any]:
         """The effects queued since the last call, in order."""
