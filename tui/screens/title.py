@@ -241,8 +241,8 @@ class LoadScreen(Titled, Localised, ModalScreen):
         choices = self.query_one("#saves", Choices)
         # Damaged saves are listed too (with why), so they can be deleted.
         choices.set_options(
-            Option(Text.assemble((i.path.stem, "bold" if i.ok else "dim"), "\n  ",
-                                 (i.summary, "dim" if i.ok else "italic")), id=str(n))
+            Option(Text.assemble((i.path.stem, "bold" if i.ok else "dim"), (f" · {i.game}" if i.game else ""),
+                                 "\n  ", (i.summary, "dim" if i.ok else "italic")), id=str(n))
             for n, i in enumerate(self.saves))
         choices.display = bool(self.saves)
         empty = self.query_one("#no-saves", Static)

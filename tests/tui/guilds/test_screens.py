@@ -128,7 +128,7 @@ async def test_a_saved_guild_game_is_listed_by_name_and_loads_into_its_screen(an
     session.game.advance()          # the bots place their houses; red's turn to place comes
     session.save()
     info, = list_saves()
-    assert info.ok and info.summary.startswith("The Guilds of Ankh-Morpork · 3 players")
+    assert info.ok and info.game == "The Guilds of Ankh-Morpork" and info.summary.startswith("3 players")
     app = AnkhApp(bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("l")
