@@ -522,6 +522,34 @@ def test_the_log_tells_a_steal_skipped_and_why(lang):
         i18n.set_language("en")
 
 
+@pytest.mark.parametrize("lang, told", [
+    ("en", ["R red gives brick to the Library for 2 parchments.",
+            "The Alchemists' Laboratory blows up: the fire token is on it.",
+            "R red spends 2 parchments for grain."]),
+    ("fr", ["R rouge donne argile à la Bibliothèque contre 2 parchemins.",
+            "Le Laboratoire des alchimistes explose : le jeton feu y est posé.",
+            "R rouge dépense 2 parchemins contre une carte : blé."]),
+])
+def test_the_log_names_the_card_taken_with_parchments_and_tells_the_library_before_the_fire(lang, told):
+    """On a 5 the Library's swaps come first, then the Laboratory blows up (it
+    was told blown up before the Library acted); a card taken with
+    parchments is named (it said "spends 2 parchments")."""
+    i18n.set_language(lang)
+    try:
+        session = GameSession.from_text(RICH_POSITION.replace("rolls: 6+6", "rolls: 2+3")
+                                        .replace("houses red: V10 V30", "houses red: V05 V30"))
+        for choice in (("roll",), ("swap", 0), ("p-card", 3)):
+            while session.next().kind == "bot":
+                nxt = session.next()
+                session.apply_bot(nxt, session.think_job(nxt)())
+            assert choice in session.next().decision.options, session.next().decision
+            session.choose(choice)
+        lines = [describe(e, 0).plain for e in session.log]
+        assert [line for line in lines if line in told] == told, lines
+    finally:
+        i18n.set_language("en")
+
+
 SEVEN_POSITION = """\
 game: guilds
 players: 3
