@@ -631,3 +631,24 @@ async def test_every_option_of_a_long_list_is_within_five_keys(text, kind):
         else:
             assert "Build a house (brick, lumber, wool, grain)" in listed or "Lay a foundation (brick, lumber)" in listed
             assert "A development token" in listed, listed
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_line_of_the_log_is_told_in_the_players_words(seed):
+    """Four-seat games of bots (red answering with the last option, so it
+    declines, keeps and steals nothing too): every line of the log is one the
+    screen words (it showed "yellow takes the offer back", "red plays first"
+    and "the bank is short of wool: nobody takes any" as the notation, in
+    lower case, in French too)."""
+    import re
+    from ankh.tui.games.guilds.text import LINES, TRADE_WORDS
+    session = GameSession.new(4, game=GUILDS, kind="heuristic", seed=seed, save=False)
+    while (nxt := session.next()).kind != "over":
+        if nxt.kind == "bot":
+            session.apply_bot(nxt, session.think_job(nxt)())
+        else:
+            d = nxt.decision
+            session.choose(d.options[0] if d.kind == "action" else d.options[-1])
+    told = [e.text for e in session.log if not (e.kind in TRADE_WORDS and e.data and "give" in e.data)]
+    assert told
+    assert [t for t in told if not any(re.fullmatch(pattern, t) for pattern, _w, _p in LINES)] == []

@@ -355,6 +355,9 @@ def _piece(word: str) -> str:
 
 LINES = [
     (rf"turn (\d+): {_C}", N_("Turn {n}: {seat}."), lambda m: {"n": m[1], "seat": _seat(m[2])}),
+    (rf"{_C} plays first", N_("{seat} plays first."), lambda m: {"seat": _seat(m[1])}),
+    (rf"the bank is short of {_R}: nobody takes any", N_("The bank is short of {what}: nobody takes any."),
+     lambda m: {"what": _k(m[1])}),
     (rf"{_C} starts with (.*)", N_("{seat} starts with {what}."),
      lambda m: {"seat": _seat(m[1]), "what": ", ".join(_k(w) for w in m[2].split())}),
     (rf"{_C} builds a (foundation|house|villa) on V(\d+)", N_("{seat} builds a {piece} on site {v}."),
@@ -423,6 +426,7 @@ LINES = [
      lambda m: {"seat": _seat(m[1]), "give": amount(int(m[2]), _KIND[m[3]]), "get": _k(m[4])}),
     (rf"{_C} buys a point in the {_R} guild", N_("{seat} buys a point in the {guild} guild."),
      lambda m: {"seat": _seat(m[1]), "guild": _g(m[2])}),
+    (rf"{_C} takes the offer back", N_("{seat} takes the offer back."), lambda m: {"seat": _seat(m[1])}),
     (rf"{_C} turns both receipts face up", N_("{seat} turns both receipts face up."),
      lambda m: {"seat": _seat(m[1])}),
 ]
