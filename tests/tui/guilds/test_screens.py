@@ -652,3 +652,22 @@ def test_every_line_of_the_log_is_told_in_the_players_words(seed):
     told = [e.text for e in session.log if not (e.kind in TRADE_WORDS and e.data and "give" in e.data)]
     assert told
     assert [t for t in told if not any(re.fullmatch(pattern, t) for pattern, _w, _p in LINES)] == []
+
+
+def test_a_guild_point_says_what_it_costs_and_the_palaces_is_free():
+    """The Palace's point was listed as "A point in the brick guild (1 brick)",
+    as if bought; a point bought after two in one turn costs two cards."""
+    session = GameSession.from_text(RICH_POSITION.replace("houses red: V10 V30", "houses red: V12 V30"))
+    while (nxt := session.next()).kind == "bot":
+        session.apply_bot(nxt, session.think_job(nxt)())
+    session.choose(("roll",))                                   # a 12: the Palace
+    d = session.next().decision
+    assert d.kind == "palace"
+    assert option_text(session.view(), ("gp", 0)) == "A point in the brick guild"
+    session.choose(("gp", 0))
+    while (d := session.next().decision).kind != "action":
+        session.choose(d.options[0])
+    assert option_text(session.view(), ("gp", 1)) == "A point in the lumber guild (1 lumber)"
+    session.choose(("gp", 1))
+    session.choose(("gp", 1))
+    assert option_text(session.view(), ("gp", 1)) == "A point in the lumber guild (2 lumber)"

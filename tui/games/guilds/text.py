@@ -16,6 +16,7 @@ from ankh.core.guilds.board import (
     DISTRICT_DATA, DISTRICT_IDS, DISTRICT_VERTICES, PARCH_HOUSE, PARCH_VILLA, SPOT_IDS, TOKENS,
     VERTEX_DISTRICTS,
 )
+from ankh.core.guilds.turn import gp_price
 from ankh.tui.i18n import N_, NP_, Nn_, _, ngettext, pgettext
 from ankh.tui.seats import _assemble, colour, seat_tag
 
@@ -193,8 +194,11 @@ def _option_words(state, option: tuple) -> str:
     if verb == "keep":
         return _("Keep your cards")
     if verb == "gp":
-        # what it costs beside it: one card of the guild's resource
-        return _("A point in the {guild} guild ({cost})").format(guild=guild_name(a[0]), cost=amount(1, a[0]))
+        if state is not None and getattr(state.pending, "kind", None) == "palace":   # the Palace's, free
+            return _("A point in the {guild} guild").format(guild=guild_name(a[0]))
+        # what it costs beside it: a card of the guild's resource, two after two bought this turn
+        n = gp_price(state, a[0]) if state is not None else 1
+        return _("A point in the {guild} guild ({cost})").format(guild=guild_name(a[0]), cost=amount(n, a[0]))
     if verb == "end":
         return _("End your turn")
     if verb == "bank":
