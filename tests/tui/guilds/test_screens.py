@@ -526,7 +526,7 @@ def test_the_log_tells_a_steal_skipped_and_why(lang):
     ("en", ["R red gives brick to the Library for 2 parchments.",
             "The Alchemists' Laboratory blows up: the fire token is on it.",
             "R red spends 2 parchments for grain."]),
-    ("fr", ["R rouge donne argile à la Bibliothèque contre 2 parchemins.",
+    ("fr", ["R rouge donne 1 argile à la Bibliothèque contre 2 parchemins.",
             "Le Laboratoire des alchimistes explose : le jeton feu y est posé.",
             "R rouge dépense 2 parchemins contre une carte : blé."]),
 ])
