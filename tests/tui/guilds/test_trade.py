@@ -282,3 +282,28 @@ async def test_a_multi_kind_offer_to_the_bots_their_answers_and_a_deal():
         assert session.game.state.hand(2) == [0, 0, 0, 2, 1]
         assert "red gives 2 grain to G green for 1 lumber." in screen_text(app)
         assert not any(composer(app).delta)                              # the counts start afresh
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_composers_columns_are_whole_at_80_columns_with_the_bank(lang):
+    """In French the bank's column was cut (« la banqu », its 18 cards read
+    1) and « Vous recevez » lost its first word."""
+    from ankh.tui import i18n
+    from ankh.tui.seats import colour
+    i18n.set_language(lang)
+    try:
+        session = GameSession.from_text(position())
+        app = AnkhApp(session, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await at_the_composer(pilot, "p", "p", "p")
+            assert composer(app).partner == "bank"
+            text = screen_text(app)
+            headings = [i18n._(w) for w in ("Kind", "You give", "You get", "You hold", "After", "Rate")]
+            assert all(h in text for h in headings), text
+            assert i18n._("the bank") in text
+            bank = session.game.state.bank
+            for k, kind in enumerate(KINDS[:5]):
+                row = next(line for line in text.splitlines() if f" {i18n.pgettext('resource', kind)} " in line)
+                assert row.rstrip(" │").endswith(f" {bank[k]}"), row
+    finally:
+        i18n.set_language("en")

@@ -210,9 +210,10 @@ class Composer(Titled, Localised, ModalScreen):
             return
         view = self.view()
         have = self.have()
-        grid = Table(box=None, padding=(0, 1), expand=False, header_style="bold")
+        # (no padding at the edges: at 80 columns the French headings and the bank's column fit whole)
+        grid = Table(box=None, padding=(0, 1), pad_edge=False, expand=False, header_style="bold")
         grid.add_column("", width=2)
-        grid.add_column(_("Kind"), min_width=12)
+        grid.add_column(_("Kind"), min_width=10)
         grid.add_column(_("You give"), justify="center", min_width=9)
         grid.add_column(_("You get"), justify="center", min_width=9)
         grid.add_column(_("You hold"), justify="right")
