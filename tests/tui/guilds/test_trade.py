@@ -307,3 +307,25 @@ async def test_the_composers_columns_are_whole_at_80_columns_with_the_bank(lang)
                 assert row.rstrip(" │").endswith(f" {bank[k]}"), row
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang, asked", [("en", "Yellow offers 1 ore for 1 brick. Your answer?"),
+                                         ("fr", "Jaune propose 1 minerai contre 1 argile. Votre réponse ?")])
+def test_the_question_of_an_offer_made_to_you_begins_with_a_capital(lang, asked):
+    """« jaune propose … Votre réponse ? » began a sentence in lower case."""
+    from ankh.core.guilds.offers import offer_option
+    from ankh.tui import i18n
+    from ankh.tui.games.guilds.text import prompt_text
+    i18n.set_language(lang)
+    try:
+        session = GameSession.from_text(position().replace("turn: red", "turn: yellow"))
+        while (nxt := session.next()).kind == "bot":
+            if session.game.state.pending.kind == "action":     # yellow offers 1 ore for 1 brick to red
+                session.apply_bot(nxt, offer_option((0, 0, 0, 0, 1, 0), (1, 0, 0, 0, 0, 0), 0))
+            else:
+                session.apply_bot(nxt, session.think_job(nxt)())
+        d = session.next().decision
+        assert d is not None and d.kind == "answer", d
+        assert prompt_text(session.view(), d) == asked
+    finally:
+        i18n.set_language("en")

@@ -250,10 +250,12 @@ def option_vertex(option: tuple) -> int | None:
 
 
 def offer_text(trade) -> str:
-    """The trade on the table (``state.trade``: offerer, give, want, asked, answers), in words."""
+    """The trade on the table (``state.trade``: offerer, give, want, asked, answers), in words:
+    a sentence's start (its colour with a capital)."""
     p, give, want = trade[:3]
-    return _("{colour} offers {give} for {get}").format(colour=colour(p), give=cards_words(give),
+    said = _("{colour} offers {give} for {get}").format(colour=colour(p), give=cards_words(give),
                                                          get=cards_words(want))
+    return said[:1].upper() + said[1:]
 
 
 def prompt_text(view, decision) -> str:
