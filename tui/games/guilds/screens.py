@@ -96,7 +96,7 @@ class GameScreen(PlayScreen):
     def compose(self) -> ComposeResult:
         # A layout composed anew (a resize across WIDE) has an empty option list:
         # the decision's options are to be set in it again, not taken as shown.
-        self._options = ()
+        self._options, self._rows, self._letters = (), [], {}
         prompt = Vertical(id="g-prompt")
         if self.mode == "wide":
             with Horizontal(id="g-table"):
@@ -447,7 +447,8 @@ class GameScreen(PlayScreen):
             typed = str(n)
         self.typed = typed
         value = int(typed)
-        match = [row for row, i in enumerate(self._rows) if i is not None and option_vertex(self._options[i]) == value]
+        match = [row for row, i in enumerate(self._rows)
+                 if i is not None and i < len(self._options) and option_vertex(self._options[i]) == value]
         if match:
             choices = self.query_one("#g-choices", Choices)
             choices.highlighted = match[0]
