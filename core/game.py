@@ -389,6 +389,12 @@ class Game:
         """Every seat's score as the game stands (a table ended early keeps these)."""
         raise NotImplementedError
 
+    def retired_move(self, move: tuple) -> bool:
+        """Whether ``move``, read from a networked save's journal, has a shape
+        only an earlier version's rules asked for (its game cannot be carried
+        on by these rules)."""
+        return False
+
     def unwritten_move(self, state: Any, decision: Decision, line: Line) -> tuple | None:
         """The move a record written by an earlier version left out at
         ``decision`` (one that version's rules forced) when ``line``, the

@@ -223,3 +223,34 @@ def test_seats_whose_old_journals_end_after_the_audit_agree_on_the_seats_result(
     star.play([None, None])  # nothing is left to decide
     assert all(describe_outcome(p.engine.outcome) == seats_result() for p in peers)
     assert len({p.final_hash for p in peers}) == 1 and None not in {p.final_hash for p in peers}
+
+
+@pytest.mark.parametrize("lang, says", [
+    ("en", "was saved by an earlier version of ankh whose trades took several moves: this version cannot carry it on"),
+    ("fr", "a été enregistrée par une version antérieure d'ankh, où un échange prenait plusieurs coups"),
+])
+def test_an_unfinished_guild_save_with_the_old_trade_moves_is_refused_with_a_clear_message(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, says: str) -> None:
+    """A networked guild game saved when an offer took four moves (trade,
+    give, want, to): today's rules read those moves as illegal and named a
+    bot seat a cheat; the save is refused, saying why, and left as it is."""
+    monkeypatch.setenv("ANKH_HOME", str(tmp_path))
+    from ankh.net.io.node import DamagedSave, SaveDir
+    from ankh.tui.i18n import set_language, translated
+    from ankh.tui.session import list_saves, saves_dir
+
+    set_language(lang)
+    src = FIXTURES / "guilds-old-trades"
+    folder = saves_dir() / "net-a79ceea38598"
+    shutil.copytree(src / "save", folder)
+    before = {f.name: f.read_bytes() for f in folder.iterdir()}
+    (listed,) = list_saves()
+    assert listed.path == folder and listed.game == ("The Guilds of Ankh-Morpork" if lang == "en"
+                                                     else "Les Guildes d'Ankh-Morpork")
+    with pytest.raises(DamagedSave) as refused:
+        SaveDir(folder).load()
+    try:
+        assert says in translated(refused.value.args[0]), translated(refused.value.args[0])
+    finally:
+        set_language("en")
+    assert {f.name: f.read_bytes() for f in folder.iterdir()} == before

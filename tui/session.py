@@ -15,7 +15,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ankh.core.game import (COLOURS, DEFAULT, DealCard, Decision, Game, PassCard, PickRandom, Reveal, RollDie,
+from ankh.core.game import (COLOURS, DealCard, Decision, Game, PassCard, PickRandom, Reveal, RollDie,
                             RulesError, ShowCards, forced, game_of_record, get)
 from ankh.net import journal
 from ankh.net.errors import ProtocolError
@@ -432,6 +432,7 @@ class SaveInfo:
     when: float
     summary: str
     ok: bool
+    game: str = ""      # the game's name (the list holds saves of both games), beside the file's
 
 
 def delete_save(path: Path) -> None:
@@ -452,8 +453,10 @@ def list_saves() -> list[SaveInfo]:
     d = saves_dir()
     if not d.is_dir():
         return []
+    from ankh.tui.games import name as game_name
     out = []
     for p in d.glob("*.ankh"):
+        game = ""
         try:
             text = p.read_text(encoding="utf-8")
             s = GameSession.from_text(text, p)
@@ -462,31 +465,23 @@ def list_saves() -> list[SaveInfo]:
             who = (_("people: {colours}") if len(s.people) > 1 else _("you: {colours}")).format(colours=people)
             state = _("finished") if st.outcome else _("turn {n}").format(n=st.turn)
             summary = _("{n} players · {who} · {state}").format(n=st.players, who=who, state=state)
-            summary = _game_named(s.rules.id, summary)
-            ok = True
+            game, ok = game_name(s.rules.id), True
         except UnicodeDecodeError:
             summary, ok = _("cannot be loaded: not a text record"), False
         except OSError as e:
             summary, ok = _("cannot be read: {why}").format(why=e.strerror), False
         except (RulesError, ValueError) as e:  # a damaged record: say where, do not crash
             summary, ok = _("cannot be loaded: {why}").format(why=e), False
-        out.append(SaveInfo(p, p.stat().st_mtime, summary, ok))
+        out.append(SaveInfo(p, p.stat().st_mtime, summary, ok, game))
     for p in d.glob("net-*/journal.ankh"):
         out.append(_network_save(p))
     out.sort(key=lambda i: i.when, reverse=True)
     return out
 
 
-def _game_named(kind: str, summary: str) -> str:
-    """A save's summary with its game's name first (the first game's saves say nothing of their game)."""
-    if kind == DEFAULT:
-        return summary
-    from ankh.tui.games import name
-    return f"{name(kind)} · {summary}"
-
-
 def _network_save(journal_path: Path) -> "SaveInfo":
     """A networked game's save folder, summed up from its journal's header."""
+    from ankh.tui.games import name as game_name
     folder = journal_path.parent
     try:
         transcript, info = journal.read(journal_path.read_bytes())
@@ -497,8 +492,7 @@ def _network_save(journal_path: Path) -> "SaveInfo":
         state = (_("ended by its seats after one left") if transcript.end else _("finished") if over
                  else _("{steps} steps").format(steps=len(transcript.ops)))
         summary = _("network · {names} · {role} · {state}").format(names=names, role=role, state=state)
-        summary = _game_named(transcript.roster.kind, summary)
-        ok = not over
+        game, ok = game_name(transcript.roster.kind), not over
     except (OSError, ValueError, KeyError, TypeError, ProtocolError) as e:
-        summary, ok = _("cannot be loaded: {why}").format(why=e), False
-    return SaveInfo(folder, journal_path.stat().st_mtime, summary, ok)
+        summary, ok, game = _("cannot be loaded: {why}").format(why=e), False, ""
+    return SaveInfo(folder, journal_path.stat().st_mtime, summary, ok, game)

@@ -97,13 +97,19 @@ def t_alchemists(s: State, t: int) -> None:
         s.fire = False
         s.log("fire", None, "the fire at the Alchemists' Guild is put out")
         return
-    s.fire = True
-    s.log("fire", None, "the Alchemists' Laboratory blows up")
+    # the Library's swaps (on a 5) or the Laboratory's cards (on a 10) first, then the
+    # Laboratory blows up, "dans tous les cas" (R17): told in that order
+    s.push(t_blow_up)
     if t == 5 and s.robber == LIBRARY:
         return
     owners = owner_order(s, D_ALCH)
     for i in range(len(owners) - 1, -1, -1):
         s.push(t_library if t == 5 else t_laboratory, owners[i])
+
+
+def t_blow_up(s: State) -> None:
+    s.fire = True
+    s.log("fire", None, "the Alchemists' Laboratory blows up")
 
 
 def t_library(s: State, p: int) -> None:
@@ -136,7 +142,7 @@ def r_laboratory(s: State, opt, p: int) -> None:
     if not s.bank[opt[1]]:
         raise IllegalAction(f"the bank has no {RESOURCES[opt[1]]}")
     gain(s, p, opt[1], 1)
-    s.log("laboratory", p, f"{COLOURS[p]} takes {RESOURCES[opt[1]]}")
+    s.log("laboratory", p, f"{COLOURS[p]} takes {RESOURCES[opt[1]]} from the Laboratory")
 
 
 def t_palace(s: State, t: int) -> None:

@@ -61,6 +61,15 @@ class Guilds(Game):
     def unwritten_move(self, state: Any, decision: Decision, line: Line) -> tuple | None:
         return unwritten_move(state, decision)
 
+    def retired_move(self, move: tuple) -> bool:
+        """An offer in four moves, as before trades as in Catan: ``trade``,
+        ``give K N``, ``want K N``, ``to Q`` / ``to-all``; a counter of one
+        kind (``counter K N``); a deal naming the cards (``deal Q K N``)."""
+        verb = move[0] if move else None
+        return (verb in ("trade", "give", "want", "to", "to-all")
+                or (verb == "counter" and len(move) == 3 and type(move[1]) is int)
+                or (verb == "deal" and len(move) == 4))
+
     def normalise(self, text: str) -> str:
         return normalise(text)
 

@@ -236,7 +236,8 @@ def parchment_action(s: State, p: int, opt) -> None:
             raise IllegalAction("nothing to build there")
     s.parch[p] -= price
     s.pacts += 1
-    s.log("parchments", p, f"{COLOURS[p]} spends {price} parchments")
+    took = f" for {RESOURCES[opt[1]]}" if verb == "p-card" else ""   # (the rest is told as it is built or dealt)
+    s.log("parchments", p, f"{COLOURS[p]} spends {price} parchments{took}")
     if verb == "p-card":
         gain(s, p, opt[1], 1)
     elif verb == "p-dev":

@@ -22,11 +22,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from ...core.game import COLOURS, GAMES, Decision
+from ...core.game import COLOURS, GAMES, Decision, get
 from .. import home, journal
 from ..admission import Door
 from ..entropy import random_bytes
-from ..envelope import Identity
+from ..envelope import HEADER_LEN, Identity, unpack_strict
 from ..events import (
     Advertised, Alert, Away, Back, Chat, ChatHidden, Gone, HostKey, Listening, LobbySeats, NotAdvertised, Over,
     Paused, Played, Saving, Started, TableEvent, TranscriptSaved, Waiting, WatchLost, WatchMoved, WatchPointOpen,
@@ -126,6 +126,10 @@ class SaveDir:
                                     path=str(self.path), why=why)) from None
         if transcript.end:
             raise DamagedSave(Words("that game is over: its seats ended it after a seat left"))
+        if _retired_moves(transcript):
+            raise DamagedSave(Words("the game in {path} was saved by an earlier version of ankh whose trades took "
+                                    "several moves: this version cannot carry it on; it was left as it is",
+                                    path=str(self.path)))
         return transcript, info, secrets
 
     def finish(self, transcript: Any) -> Path:
@@ -138,6 +142,24 @@ class SaveDir:
         if self._journal is not None:
             self._journal.close()
             self._journal = None
+
+
+def _retired_moves(transcript: Any) -> bool:
+    """Whether a move of the journal has a shape only an earlier version of its
+    game's rules asked for (``Game.retired_move``)."""
+    kind = transcript.roster.kind or DEFAULT_KIND
+    if kind not in GAMES:
+        return False    # (refused as it is read: a game this program does not know)
+    game = get(kind)
+    for frame in transcript.frames():
+        try:
+            obj = unpack_strict(frame[HEADER_LEN:])
+            move = obj["body"]["move"] if obj["kind"] == "move" else None
+        except (RemoteProtocolError, KeyError, TypeError):
+            continue    # (what the table checks as it replays the journal)
+        if move and game.retired_move(tuple(move)):
+            return True
+    return False
 
 
 class DamagedSave(ValueError):

@@ -49,11 +49,15 @@ def test_r17_alchemists_library_then_fire_then_laboratory():
     assert s.parch[2] == 1                       # UU:5 gives green (V31) a parchment
     play(g, "end")      # yellow rolls 10: the fire goes out, nothing else; green rolls 10
     fires = [e.text for e in g.log if e.kind == "fire"]
-    assert fires[-2:] == ["the fire at the Alchemists' Guild is put out",
-                          "the Alchemists' Laboratory blows up"]
+    assert fires[-1] == "the fire at the Alchemists' Guild is put out"
     assert s.active == 2 and s.pending.seat == 0 and s.pending.kind == "laboratory"
+    assert not s.fire                            # the Laboratory gives its cards, then blows up
     play(g, "take ore")
     assert hand(g, 0)[OR] == 1 and s.fire
+    told = [e.text for e in g.log if e.kind in ("fire", "laboratory", "library")]
+    assert told == ["red gives brick for 2 parchments", "the Alchemists' Laboratory blows up",
+                    "the fire at the Alchemists' Guild is put out",
+                    "red takes ore from the Laboratory", "the Alchemists' Laboratory blows up"]
 
 
 def test_r17_fire_is_placed_even_when_the_robber_blocks_the_library():

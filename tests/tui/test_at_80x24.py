@@ -99,3 +99,65 @@ async def test_a_player_sets_their_name_in_the_settings(ankh_home, lang, refused
         assert not isinstance(app.screen, SettingsScreen)
     assert home.player_name() == "Alice"
     assert home.load_identity().name == "Alice"              # the name a table is joined under
+
+
+def _screen_lines(app) -> list[str]:
+    return ["".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips()]
+
+
+async def _notices_leave_the_title_whole(pilot, title: str) -> None:
+    """Three notices of three lines each come up over the dialog on screen:
+    its title is still read whole, and no notice is over it."""
+    from textual.geometry import Region
+    from textual.widgets._toast import Toast
+    app = pilot.app
+    await pilot.pause()
+    lines = _screen_lines(app)
+    row = next(i for i, line in enumerate(lines) if title in line)  # the dialog's first line, over the screen behind
+    for n in range(3):
+        app.notify(f"Notice {n}: " + "a notice long enough to take three lines of the rack " * 2, timeout=30)
+    for _ in range(20):
+        await pilot.pause(0.02)
+    toasts = [t.region for t in app.screen.query(Toast) if t.display and t.region.area]
+    assert len(toasts) == 3
+    left = lines[row].index(title)
+    title_cells = Region(left, row, len(title), 1)
+    assert all(not r.overlaps(title_cells) for r in toasts), (title, title_cells, toasts)
+    assert title in _screen_lines(app)[row], "\n".join(_screen_lines(app))
+    app.clear_notifications()
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_notice_never_covers_a_dialogs_title(lang):
+    """A notice came up at the top right over the title of a dialog (the
+    question of a small one, in the middle of the screen): each dialog of
+    either game keeps its title in sight, at 80×24, in English and French."""
+    from ankh.tui.games.guilds.trade import Composer
+    from ankh.tui.screens.dialogs import Confirm, Pick, Shown
+    from ankh.tui.screens.lobby import HostDialog
+    from ankh.tui.screens.settings import SettingsScreen
+    from ankh.tui.screens.title import LoadScreen, NewGameScreen
+    i18n.set_language(lang)
+    _ = i18n._
+    app = AnkhApp(bot_delay=0)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        for dialog, title in [
+            (NewGameScreen("morpork"), _("New game")),
+            (NewGameScreen("guilds"), _("New game")),
+            (LoadScreen(), _("Load a saved game")),
+            (SettingsScreen(), _("Settings")),
+            (HostDialog("guilds"), _("Open a table on the network")),
+            (Confirm(_("Quit the game?"), _("Quit"), _("Go back")), _("Quit the game?")),
+            (Pick(_("Which game's rules?"), [("morpork", "A"), ("guilds", "B")]), _("Which game's rules?")),
+            (Shown(_("Table fingerprint"), "abcd efgh"), _("Table fingerprint")),
+        ]:
+            await app.push_screen(dialog)
+            await _notices_leave_the_title_whole(pilot, title)
+            app.pop_screen()
+    from .guilds.test_trade import at_the_composer, position
+    app = AnkhApp(GameSession.from_text(position()), bot_delay=0)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await at_the_composer(pilot)
+        assert isinstance(app.screen, Composer)
+        await _notices_leave_the_title_whole(pilot, _("Trade"))

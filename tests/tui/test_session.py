@@ -68,7 +68,43 @@ def test_saves_are_listed_newest_first_with_a_summary(ankh_home):
     assert [s.path for s in saves] == [b.path, a.path, broken]
     assert saves[0].summary == "4 players · people: green, blue · turn 1"
     assert saves[1].summary == "2 players · you: red · turn 1"
+    assert saves[0].game == saves[1].game == "Discworld: Ankh-Morpork"
     assert not saves[2].ok and saves[2].summary == "cannot be loaded: line 1: Discworld: Ankh-Morpork is for 2 to 4 players"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_load_list_names_every_saves_game_with_no_summary_cut_at_80_columns(ankh_home, lang):
+    """The list holds saves of both games: each names its game beside its
+    file's name, the first game's too, and a networked save's summary (the
+    longest) stays on its line."""
+    from ankh.net import journal
+    from ankh.net.envelope import Identity
+    from ankh.net.transcript import Roster
+    from ankh.tui import i18n
+    from ankh.tui.app import AnkhApp
+    from ankh.tui.games import name
+    from ankh.tui.session import saves_dir
+    from .guilds.test_screens import GUILDS, screen_text
+    i18n.set_language(lang)
+    GameSession.new(2, seed=1).save()
+    GameSession.new(3, game=GUILDS, seed=2).save()
+    keys = tuple(Identity.generate().public_key for _ in range(4))
+    folder = saves_dir() / "net-0123456789abcdef"
+    folder.mkdir(parents=True)
+    (folder / "journal.ankh").write_bytes(journal.header(
+        Roster(os.urandom(16), ("alice", "bob", "carol", "dave"), keys, kind="guilds"),
+        {"role": "host"}))
+    saves = list_saves()
+    assert len(saves) == 3 and all(s.ok for s in saves)
+    app = AnkhApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        for info in saves:
+            assert any(info.path.stem in line and info.game in line for line in lines), (info, lines)
+            assert any(info.summary in line for line in lines), (info.summary, "\n".join(lines))
+    assert {s.game for s in saves} == {name("morpork"), name("guilds")}
 
 
 def test_damaged_saves_are_listed_with_the_reason_and_left_untouched(ankh_home):

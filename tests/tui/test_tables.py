@@ -185,7 +185,7 @@ def test_a_networked_save_of_another_game_names_its_game_in_the_load_list(ankh_h
     (folder / "journal.ankh").write_bytes(journal.header(Roster(os.urandom(16), ("ann", "bob"), keys, kind="tiny"),
                                                          {"role": "host"}))
     [info] = list_saves()
-    assert info.ok and info.summary.startswith("High card · network · ann, bob · you host")
+    assert info.ok and info.game == "High card" and info.summary.startswith("network · ann, bob · you host")
 
 
 async def test_a_table_heard_of_while_an_address_is_typed_takes_neither_the_keys_nor_the_text(lan):

@@ -17,10 +17,46 @@ from ankh.tui.seats import _assemble, seat_tag
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
 
-class HandOver(Localised, ModalScreen[None]):
+class Titled:
+    """A dialog whose notices never cover its title.  Notices stand at the top
+    right of the screen; where they would cover the title they come up from
+    the row below it.  A dialog's title is near the top of a tall dialog, and
+    in the middle of a small one's first line.  ``TITLE_AT``: the widget that
+    holds the title, and the row and column of its region the title starts at
+    (below the border and the padding)."""
+
+    TITLE_AT: tuple[str, int, int] = (".dialog-title", 0, 0)
+
+    def on_mount(self) -> None:
+        self.screen_layout_refresh_signal.subscribe(self, self._place_notices)
+
+    def title_text(self, widget) -> str:
+        return str(widget.render()).split("\n")[0]
+
+    def _place_notices(self, _screen=None) -> None:
+        from rich.cells import cell_len
+        from textual.widgets._toast import Toast, ToastRack
+        selector, down, right = self.TITLE_AT
+        titles, racks = self.query(selector), self.query(ToastRack)
+        if not titles or not racks:
+            return
+        rack, title = racks.first(), titles.first()
+        row, left = title.region.y + down, title.region.x + right
+        toasts = [t.region for t in rack.query(Toast) if t.region.area]
+        # at the top, each notice with a row of margin above it, the rack's first
+        below = 2 + sum(r.height + 1 for r in toasts) - 1
+        covered = (toasts and row <= below
+                   and min(r.x for r in toasts) < left + cell_len(self.title_text(title)))
+        top = max(1, row) if covered else 1
+        if rack.styles.margin.top != top:
+            rack.styles.margin = (top, 0, 0, 0)
+
+
+class HandOver(Titled, Localised, ModalScreen[None]):
     """Hides the table until the next person at this keyboard is ready."""
 
     BINDINGS = [Binding("enter", "ready", NP_("key", "I am ready"), key_display="⏎")]
+    TITLE_AT = ("#handover", 2, 3)
 
     def __init__(self, seat: int) -> None:
         super().__init__()
@@ -38,7 +74,7 @@ class HandOver(Localised, ModalScreen[None]):
         self.dismiss(None)
 
 
-class Confirm(Localised, ModalScreen[bool]):
+class Confirm(Titled, Localised, ModalScreen[bool]):
     """A yes-or-no question: ``y``/Enter says yes, ``n``/Esc no."""
 
     BINDINGS = [
@@ -48,6 +84,7 @@ class Confirm(Localised, ModalScreen[bool]):
         Binding("n", "answer(False)", NP_("key", "No")),
         Binding("escape", "answer(False)", show=False),
     ]
+    TITLE_AT = ("#confirm", 2, 3)   # the question
 
     def __init__(self, question: str, yes: str, no: str) -> None:
         super().__init__()
@@ -66,12 +103,13 @@ class Confirm(Localised, ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class Pick(Localised, ModalScreen[str | None]):
+class Pick(Titled, Localised, ModalScreen[str | None]):
     """One of a few things (whose rules to read): ↑↓ and Enter, or its number;
     Esc goes back with none."""
 
     BINDINGS = [Binding("escape", "pick(None)", NP_("key", "Back")),
                 *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)]]
+    TITLE_AT = ("#pick > Static", 0, 0)
 
     def __init__(self, question: str, things: list[tuple[str, str]]) -> None:
         super().__init__()
@@ -102,11 +140,12 @@ class Pick(Localised, ModalScreen[str | None]):
             self.dismiss(self.things[n - 1][0])
 
 
-class Shown(Localised, ModalScreen[None]):
+class Shown(Titled, Localised, ModalScreen[None]):
     """Something to read (the table fingerprint): Enter or Esc closes it."""
 
     BINDINGS = [Binding("enter", "close", NP_("key", "Close"), key_display="⏎"),
                 Binding("escape", "close", show=False)]
+    TITLE_AT = ("#confirm", 2, 3)
 
     def __init__(self, title: str, text: str, note: str = "", plain: bool = False) -> None:
         super().__init__()

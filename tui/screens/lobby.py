@@ -25,6 +25,7 @@ from ankh.tui.netplay import NetSession, WatchSession
 from ankh.tui.seats import colour, seat_tag
 from ankh.tui.widgets.choices import Choices
 from ankh.tui.remote import back_note
+from ankh.tui.screens.dialogs import Titled
 from ankh.tui.widgets.stepper import Stepper, game_stepper
 
 
@@ -60,7 +61,7 @@ class ChatDialog(Localised, ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class HostDialog(Localised, ModalScreen[tuple[int, int, int, bool, str, str] | None]):
+class HostDialog(Titled, Localised, ModalScreen[tuple[int, int, int, bool, str, str] | None]):
     """The game, seats at the table, how many of them bots fill and how well
     they play, and whether spectators see the chat; Enter opens it (seats,
     bots, port, spectator chat, bot kind, game).  A networked table offers
@@ -138,7 +139,7 @@ def _pinned_keys():
         return lambda _name: None
 
 
-class JoinScreen(Localised, ModalScreen[tuple | None]):
+class JoinScreen(Titled, Localised, ModalScreen[tuple | None]):
     """Tables heard of on the LAN, live: Enter sits at an open one, ``w``
     watches any of them; or an address typed in.  Answers (host, port) to
     join, or ("watch", host, port)."""
@@ -239,7 +240,7 @@ class JoinScreen(Localised, ModalScreen[tuple | None]):
         self.dismiss(None)
 
 
-class LobbyScreen(Localised, Screen):
+class LobbyScreen(Titled, Localised, Screen):
     """The seats filling up, the table fingerprint to read aloud, the shuffle's
     progress; the game screen takes over once the cards are dealt."""
 

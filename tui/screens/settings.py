@@ -11,10 +11,11 @@ from textual.widgets import Footer, Input, Static
 
 from ankh.tui.i18n import (LANGUAGE_FILE, LANGUAGE_NAMES, LANGUAGES, NP_, Localised, _, language, save_language,
                     set_language, translate_bindings)
+from ankh.tui.screens.dialogs import Titled
 from ankh.tui.widgets.stepper import Stepper
 
 
-class SettingsScreen(Localised, ModalScreen[None]):
+class SettingsScreen(Titled, Localised, ModalScreen[None]):
     """``←→`` changes the language, Tab goes to the name, Enter saves both
     (and shows everything in the language at once), Esc leaves without a change."""
 

@@ -18,6 +18,7 @@ from ankh.tui.bots import bot_kinds, bot_label, default_bot_kind
 from ankh.tui.games import name as game_name, shown
 from ankh.tui.i18n import _, Localised, N_, NP_
 from ankh.tui.remote import ssh_note
+from ankh.tui.screens.dialogs import Titled
 from ankh.tui.screens.lobby import HostDialog, JoinScreen
 from ankh.tui.seats import _assemble, colour, seat_tag
 from ankh.tui.widgets.choices import Choices
@@ -123,7 +124,7 @@ class TitleScreen(Localised, Screen):
             self.app.start_load(path)
 
 
-class NewGameScreen(Localised, ModalScreen[GameSetup | None]):
+class NewGameScreen(Titled, Localised, ModalScreen[GameSetup | None]):
     """Seats, bots and your colour; Enter starts."""
 
     BINDINGS = [
@@ -214,7 +215,7 @@ class NewGameScreen(Localised, ModalScreen[GameSetup | None]):
         self.dismiss(None)
 
 
-class LoadScreen(Localised, ModalScreen):
+class LoadScreen(Titled, Localised, ModalScreen):
     """Saved games, newest first; ``d`` deletes the highlighted one (it asks)."""
 
     BINDINGS = [
@@ -240,8 +241,8 @@ class LoadScreen(Localised, ModalScreen):
         choices = self.query_one("#saves", Choices)
         # Damaged saves are listed too (with why), so they can be deleted.
         choices.set_options(
-            Option(Text.assemble((i.path.stem, "bold" if i.ok else "dim"), "\n  ",
-                                 (i.summary, "dim" if i.ok else "italic")), id=str(n))
+            Option(Text.assemble((i.path.stem, "bold" if i.ok else "dim"), (f" · {i.game}" if i.game else ""),
+                                 "\n  ", (i.summary, "dim" if i.ok else "italic")), id=str(n))
             for n, i in enumerate(self.saves))
         choices.display = bool(self.saves)
         empty = self.query_one("#no-saves", Static)

@@ -15,3 +15,11 @@ class Choices(Localised, OptionList):
     def on_resize(self, event) -> None:
         # fewer rows (a longer description under the list): the highlighted option stays in sight
         self.call_after_refresh(self.scroll_to_highlight)
+
+    def highlight_under(self, row: int) -> None:
+        """Highlight option ``row`` with the row above it (its group's heading) in sight at the top."""
+        self.highlighted = row
+        self._update_lines()
+        above = self._index_to_line.get(row - 1)
+        if above is not None:
+            self.scroll_to(y=above, animate=False, immediate=True)

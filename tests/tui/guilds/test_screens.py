@@ -128,7 +128,7 @@ async def test_a_saved_guild_game_is_listed_by_name_and_loads_into_its_screen(an
     session.game.advance()          # the bots place their houses; red's turn to place comes
     session.save()
     info, = list_saves()
-    assert info.ok and info.summary.startswith("The Guilds of Ankh-Morpork · 3 players")
+    assert info.ok and info.game == "The Guilds of Ankh-Morpork" and info.summary.startswith("3 players")
     app = AnkhApp(bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("l")
@@ -206,7 +206,7 @@ async def test_a_robber_spot_in_the_list_names_whom_it_blocks():
         assert d.kind == "seven", d
         brick6 = next(i for i, o in enumerate(d.options) if o[0] == "robber" and "Brick district 6" in option_text(session.game.state, o))
         choices = app.screen.query_one("#g-choices")
-        choices.highlighted = brick6
+        choices.highlighted = app.screen._rows.index(brick6)       # (the list shows it in its group)
         await pilot.pause()
         assert "Move the robber to Brick district 6  (blocks yellow, green)" in screen_text(app)
         palace9 = next(o for o in d.options if o[0] == "robber" and "Palace 9" in option_text(session.game.state, o))
@@ -520,3 +520,154 @@ def test_the_log_tells_a_steal_skipped_and_why(lang):
             assert (en if lang == "en" else fr) in line and "(" not in line.split(":")[0]
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang, told", [
+    ("en", ["R red gives brick to the Library for 2 parchments.",
+            "The Alchemists' Laboratory blows up: the fire token is on it.",
+            "R red spends 2 parchments for grain."]),
+    ("fr", ["R rouge donne 1 argile à la Bibliothèque contre 2 parchemins.",
+            "Le Laboratoire des alchimistes explose : le jeton feu y est posé.",
+            "R rouge dépense 2 parchemins contre une carte : blé."]),
+])
+def test_the_log_names_the_card_taken_with_parchments_and_tells_the_library_before_the_fire(lang, told):
+    """On a 5 the Library's swaps come first, then the Laboratory blows up (it
+    was told blown up before the Library acted); a card taken with
+    parchments is named (it said "spends 2 parchments")."""
+    i18n.set_language(lang)
+    try:
+        session = GameSession.from_text(RICH_POSITION.replace("rolls: 6+6", "rolls: 2+3")
+                                        .replace("houses red: V10 V30", "houses red: V05 V30"))
+        for choice in (("roll",), ("swap", 0), ("p-card", 3)):
+            while session.next().kind == "bot":
+                nxt = session.next()
+                session.apply_bot(nxt, session.think_job(nxt)())
+            assert choice in session.next().decision.options, session.next().decision
+            session.choose(choice)
+        lines = [describe(e, 0).plain for e in session.log]
+        assert [line for line in lines if line in told] == told, lines
+    finally:
+        i18n.set_language("en")
+
+
+SEVEN_POSITION = """\
+game: guilds
+players: 3
+seed: 11
+seats: red=person yellow=bot:heuristic green=bot:heuristic
+rolls: 4+3
+turn: red
+houses red: V10 V29
+houses yellow: V22 V24
+houses green: V27 V36
+hand red: 1 brick 1 lumber 1 wool 1 grain 1 ore
+hand yellow: 2 ore 1 wool
+hand green: 1 lumber
+"""
+
+# A 12 rolled, red rich in cards and parchments: a long phase C.
+RICH_POSITION = (SEVEN_POSITION.replace("rolls: 4+3", "rolls: 6+6").replace("houses red: V10 V29", "houses red: V10 V30")
+                 .replace("hand red: 1 brick 1 lumber 1 wool 1 grain 1 ore",
+                          "hand red: 5 brick 5 lumber 5 wool 5 grain 5 ore\nparchments red: 12"))
+
+
+def shortest_keys(game, target: int) -> list[str]:
+    """The fewest keys that highlight option ``target`` of the list on
+    screen: a group's letter then ↓, Home then ↓, or a site typed then ↓."""
+    from ankh.tui.games.guilds.text import option_vertex
+    rows, options = game._rows, game._options
+    at = rows.index(target)
+
+    def downs(start: int) -> list[str] | None:
+        if start > at:
+            return None
+        return ["down"] * sum(1 for i in rows[start + 1:at + 1] if i is not None)
+    ways = []
+    first = next(r for r, i in enumerate(rows) if i is not None)
+    ways.append(["home"] + downs(first))
+    for letter, row in game._letters.items():
+        if downs(row) is not None:
+            ways.append([letter] + downs(row))
+    v = option_vertex(options[target])
+    if v is not None and game.legal_sites(game.decision()):
+        row = next(r for r, i in enumerate(rows) if i is not None and option_vertex(options[i]) == v)
+        ways.append(list(str(v)) + downs(row))
+    return min(ways, key=len)
+
+
+@pytest.mark.parametrize("text, kind", [(SEVEN_POSITION, "seven"), (RICH_POSITION, "before-roll"),
+                                        (RICH_POSITION, "action")])
+async def test_every_option_of_a_long_list_is_within_five_keys(text, kind):
+    """After a 7 (the robber's 18 spots, the assassins, neither) and in a rich
+    phase C (the bank, guild points, parchments, sites): the list is in
+    groups, each option is reached by at most five keys (a group's letter, a
+    site's number, Home, then ↓) and the keys reach it on screen; what is
+    built or bought says what it costs."""
+    from ankh.tui.widgets.choices import Choices
+    app = AnkhApp(GameSession.from_text(text), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        game = app.screen
+        if kind == "action":
+            await pilot.press("1")                                  # roll (a 12)
+            await until(pilot, lambda: deciding(app) and game.decision().kind == "action")
+        d = game.decision()
+        assert d.kind == kind and len(d.options) > 10, d
+        choices = game.query_one("#g-choices", Choices)
+        assert choices.option_count > len(d.options)               # the groups' headings
+        listed = screen_text(app)
+        for target in range(len(d.options)):
+            keys = shortest_keys(game, target)
+            assert len(keys) <= 5, (d.options[target], keys)
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert game._rows[choices.highlighted] == target, (d.options[target], keys)
+            listed += screen_text(app)
+        if kind == "seven":
+            assert game._rows[0] == d.options.index(("pass",))    # "Neither" first, not last
+            assert "a Move the robber · 2–" in listed, listed
+        elif kind == "before-roll":
+            assert "a Set the dice (5 parchments) · 2–5" in listed, listed
+        else:
+            assert "Build a house (brick, lumber, wool, grain)" in listed or "Lay a foundation (brick, lumber)" in listed
+            assert "A development token" in listed, listed
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_line_of_the_log_is_told_in_the_players_words(seed):
+    """Four-seat games of bots (red answering with the last option, so it
+    declines, keeps and steals nothing too): every line of the log is one the
+    screen words (it showed "yellow takes the offer back", "red plays first"
+    and "the bank is short of wool: nobody takes any" as the notation, in
+    lower case, in French too)."""
+    import re
+    from ankh.tui.games.guilds.text import LINES, TRADE_WORDS
+    session = GameSession.new(4, game=GUILDS, kind="heuristic", seed=seed, save=False)
+    while (nxt := session.next()).kind != "over":
+        if nxt.kind == "bot":
+            session.apply_bot(nxt, session.think_job(nxt)())
+        else:
+            d = nxt.decision
+            session.choose(d.options[0] if d.kind == "action" else d.options[-1])
+    told = [e.text for e in session.log if not (e.kind in TRADE_WORDS and e.data and "give" in e.data)]
+    assert told
+    assert [t for t in told if not any(re.fullmatch(pattern, t) for pattern, _w, _p in LINES)] == []
+
+
+def test_a_guild_point_says_what_it_costs_and_the_palaces_is_free():
+    """The Palace's point was listed as "A point in the brick guild (1 brick)",
+    as if bought; a point bought after two in one turn costs two cards."""
+    session = GameSession.from_text(RICH_POSITION.replace("houses red: V10 V30", "houses red: V12 V30"))
+    while (nxt := session.next()).kind == "bot":
+        session.apply_bot(nxt, session.think_job(nxt)())
+    session.choose(("roll",))                                   # a 12: the Palace
+    d = session.next().decision
+    assert d.kind == "palace"
+    assert option_text(session.view(), ("gp", 0)) == "A point in the brick guild"
+    session.choose(("gp", 0))
+    while (d := session.next().decision).kind != "action":
+        session.choose(d.options[0])
+    assert option_text(session.view(), ("gp", 1)) == "A point in the lumber guild (1 lumber)"
+    session.choose(("gp", 1))
+    session.choose(("gp", 1))
+    assert option_text(session.view(), ("gp", 1)) == "A point in the lumber guild (2 lumber)"

@@ -282,3 +282,50 @@ async def test_a_multi_kind_offer_to_the_bots_their_answers_and_a_deal():
         assert session.game.state.hand(2) == [0, 0, 0, 2, 1]
         assert "red gives 2 grain to G green for 1 lumber." in screen_text(app)
         assert not any(composer(app).delta)                              # the counts start afresh
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_composers_columns_are_whole_at_80_columns_with_the_bank(lang):
+    """In French the bank's column was cut (« la banqu », its 18 cards read
+    1) and « Vous recevez » lost its first word."""
+    from ankh.tui import i18n
+    from ankh.tui.seats import colour
+    i18n.set_language(lang)
+    try:
+        session = GameSession.from_text(position())
+        app = AnkhApp(session, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await at_the_composer(pilot, "p", "p", "p")
+            assert composer(app).partner == "bank"
+            text = screen_text(app)
+            headings = [i18n._(w) for w in ("Kind", "You give", "You get", "You hold", "After", "Rate")]
+            assert all(h in text for h in headings), text
+            assert i18n._("the bank") in text
+            bank = session.game.state.bank
+            for k, kind in enumerate(KINDS[:5]):
+                row = next(line for line in text.splitlines() if f" {i18n.pgettext('resource', kind)} " in line)
+                assert row.rstrip(" │").endswith(f" {bank[k]}"), row
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang, asked", [("en", "Yellow offers 1 ore for 1 brick. Your answer?"),
+                                         ("fr", "Jaune propose 1 minerai contre 1 argile. Votre réponse ?")])
+def test_the_question_of_an_offer_made_to_you_begins_with_a_capital(lang, asked):
+    """« jaune propose … Votre réponse ? » began a sentence in lower case."""
+    from ankh.core.guilds.offers import offer_option
+    from ankh.tui import i18n
+    from ankh.tui.games.guilds.text import prompt_text
+    i18n.set_language(lang)
+    try:
+        session = GameSession.from_text(position().replace("turn: red", "turn: yellow"))
+        while (nxt := session.next()).kind == "bot":
+            if session.game.state.pending.kind == "action":     # yellow offers 1 ore for 1 brick to red
+                session.apply_bot(nxt, offer_option((0, 0, 0, 0, 1, 0), (1, 0, 0, 0, 0, 0), 0))
+            else:
+                session.apply_bot(nxt, session.think_job(nxt)())
+        d = session.next().decision
+        assert d is not None and d.kind == "answer", d
+        assert prompt_text(session.view(), d) == asked
+    finally:
+        i18n.set_language("en")

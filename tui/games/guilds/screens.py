@@ -23,6 +23,7 @@ from ankh.tui.widgets.choices import Choices
 
 from . import board, panels, trade
 from .panels import DECIDED
+from .groups import LETTERS, grouped, letter_of
 from .text import describe, offer_text, option_text, option_vertex, prompt_text
 
 WIDE = (120, 34)
@@ -70,6 +71,7 @@ class GameScreen(PlayScreen):
         Binding("escape", "unkey", show=False),
         Binding("r", "results", NP_("key", "Results")),
         *[Binding(str(i), f"digit({i})", show=False) for i in range(10)],
+        *[Binding(letter, f"jump('{letter}')", show=False) for letter in LETTERS],
     ]
     # At most this many lines in a notice (the rest are in the summary and the log).
     NOTICES = 5
@@ -83,6 +85,8 @@ class GameScreen(PlayScreen):
         self._noticed = len(session.log)
         self._news: list[tuple[str, str]] = []   # at 80×24: what happens as others play, under the prompt
         self._options: tuple = ()
+        self._rows: list[int | None] = []    # each row of the list: its option, or None for a group's heading
+        self._letters: dict[str, int] = {}   # a group's letter: the row of its first option
         self._keep_highlight = None       # an option to highlight again after a new layout
         self._auto_since = False          # the summary since your last move opened by itself
         self._since_home = False          # ... and is to be shown from its start
@@ -93,7 +97,7 @@ class GameScreen(PlayScreen):
     def compose(self) -> ComposeResult:
         # A layout composed anew (a resize across WIDE) has an empty option list:
         # the decision's options are to be set in it again, not taken as shown.
-        self._options = ()
+        self._options, self._rows, self._letters = (), [], {}
         prompt = Vertical(id="g-prompt")
         if self.mode == "wide":
             with Horizontal(id="g-table"):
@@ -309,15 +313,34 @@ class GameScreen(PlayScreen):
         if options != self._options:
             self._options = options
             numbered = not self.legal_sites(d)
-            choices.set_options(
-                Option(Text.assemble((f"{i + 1} " if numbered and i < 9 else "  ", "bold"),
-                                     option_text(view, o)), id=str(i))
-                for i, o in enumerate(options))
+            groups = grouped(options) or [("", list(range(len(options))))]
+            self._rows, self._letters, rows = [], {}, []
+            letters = {k: letter for letter, k in letter_of(groups).items()}
+            for k, (heading, members) in enumerate(groups):
+                if heading:
+                    self._letters[letters.get(k, "")] = len(self._rows) + 1
+                    rows.append(Option(Text.assemble((f"{letters.get(k, ' ')} ", "bold"), (heading, "bold underline")),
+                                       disabled=True))
+                    self._rows.append(None)
+                for i in members:
+                    n = len(self._rows) - self._rows.count(None)
+                    rows.append(Option(Text.assemble((f"{n + 1} " if numbered and n < 9 else "  ", "bold"),
+                                                     option_text(view, options[i])), id=str(i)))
+                    self._rows.append(i)
+            self._letters.pop("", None)
+            choices.set_options(rows)
             if options:
                 keep = self._keep_highlight
-                choices.highlighted = options.index(keep) if keep in options else 0
+                choices.highlighted = self._rows.index(options.index(keep) if keep in options else self._rows_first())
             self._keep_highlight = None
             self.focus_decision()
+
+    def _rows_first(self) -> int:
+        return next(i for i in self._rows if i is not None)
+
+    def _shown_options(self) -> list[int]:
+        """The options in the order the list shows them."""
+        return [i for i in self._rows if i is not None]
 
     def _answers(self, view) -> Text:
         """The trade on the table and the answers so far."""
@@ -339,6 +362,7 @@ class GameScreen(PlayScreen):
         except Exception:
             return None
         i = choices.highlighted
+        i = self._rows[i] if i is not None and i < len(self._rows) else None
         return self._options[i] if i is not None and i < len(self._options) else None
 
     def _tell_news(self) -> None:
@@ -385,8 +409,9 @@ class GameScreen(PlayScreen):
 
     @on(OptionList.OptionHighlighted, "#g-choices")
     def _option_highlighted(self, event) -> None:
-        if self.is_mounted and not self.typed and event.option_index < len(self._options):
-            option = self._options[event.option_index]
+        i = self._rows[event.option_index] if event.option_index < len(self._rows) else None
+        if self.is_mounted and not self.typed and i is not None and i < len(self._options):
+            option = self._options[i]
             self._draw_map(self.view, self.decision(), option_vertex(option), option)
 
     def _claim_win(self) -> None:
@@ -414,20 +439,30 @@ class GameScreen(PlayScreen):
             return
         sites = self.legal_sites(d)
         if not sites:
-            if 1 <= n <= min(9, len(d.options)):
-                self._answer(d.options[n - 1])
+            shown = self._shown_options()
+            if 1 <= n <= min(9, len(shown)):
+                self._answer(self._options[shown[n - 1]])
             return
         typed = self.typed + str(n)
         if len(typed) > 2 or int(typed) >= len(self.view.occ):
             typed = str(n)
         self.typed = typed
         value = int(typed)
-        match = [i for i, o in enumerate(self._options) if option_vertex(o) == value]
+        match = [row for row, i in enumerate(self._rows)
+                 if i is not None and i < len(self._options) and option_vertex(self._options[i]) == value]
         if match:
             choices = self.query_one("#g-choices", Choices)
             choices.highlighted = match[0]
             choices.scroll_to_highlight()
         self.show()
+
+    def action_jump(self, letter: str) -> None:
+        """A group's letter in a long list: its first option highlighted."""
+        row = self._letters.get(letter) if self.decision() is not None else None
+        if row is not None:
+            self.typed = ""
+            choices = self.query_one("#g-choices", Choices)
+            choices.highlight_under(row)
 
     def action_unkey(self) -> None:
         if self.typed:

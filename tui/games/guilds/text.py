@@ -16,6 +16,7 @@ from ankh.core.guilds.board import (
     DISTRICT_DATA, DISTRICT_IDS, DISTRICT_VERTICES, PARCH_HOUSE, PARCH_VILLA, SPOT_IDS, TOKENS,
     VERTEX_DISTRICTS,
 )
+from ankh.core.guilds.turn import gp_price
 from ankh.tui.i18n import N_, NP_, Nn_, _, ngettext, pgettext
 from ankh.tui.seats import _assemble, colour, seat_tag
 
@@ -193,8 +194,11 @@ def _option_words(state, option: tuple) -> str:
     if verb == "keep":
         return _("Keep your cards")
     if verb == "gp":
-        # what it costs beside it: one card of the guild's resource
-        return _("A point in the {guild} guild ({cost})").format(guild=guild_name(a[0]), cost=amount(1, a[0]))
+        if state is not None and getattr(state.pending, "kind", None) == "palace":   # the Palace's, free
+            return _("A point in the {guild} guild").format(guild=guild_name(a[0]))
+        # what it costs beside it: a card of the guild's resource, two after two bought this turn
+        n = gp_price(state, a[0]) if state is not None else 1
+        return _("A point in the {guild} guild ({cost})").format(guild=guild_name(a[0]), cost=amount(n, a[0]))
     if verb == "end":
         return _("End your turn")
     if verb == "bank":
@@ -246,10 +250,12 @@ def option_vertex(option: tuple) -> int | None:
 
 
 def offer_text(trade) -> str:
-    """The trade on the table (``state.trade``: offerer, give, want, asked, answers), in words."""
+    """The trade on the table (``state.trade``: offerer, give, want, asked, answers), in words:
+    a sentence's start (its colour with a capital)."""
     p, give, want = trade[:3]
-    return _("{colour} offers {give} for {get}").format(colour=colour(p), give=cards_words(give),
+    said = _("{colour} offers {give} for {get}").format(colour=colour(p), give=cards_words(give),
                                                          get=cards_words(want))
+    return said[:1].upper() + said[1:]
 
 
 def prompt_text(view, decision) -> str:
@@ -355,6 +361,9 @@ def _piece(word: str) -> str:
 
 LINES = [
     (rf"turn (\d+): {_C}", N_("Turn {n}: {seat}."), lambda m: {"n": m[1], "seat": _seat(m[2])}),
+    (rf"{_C} plays first", N_("{seat} plays first."), lambda m: {"seat": _seat(m[1])}),
+    (rf"the bank is short of {_R}: nobody takes any", N_("The bank is short of {what}: nobody takes any."),
+     lambda m: {"what": _k(m[1])}),
     (rf"{_C} starts with (.*)", N_("{seat} starts with {what}."),
      lambda m: {"seat": _seat(m[1]), "what": ", ".join(_k(w) for w in m[2].split())}),
     (rf"{_C} builds a (foundation|house|villa) on V(\d+)", N_("{seat} builds a {piece} on site {v}."),
@@ -375,6 +384,8 @@ LINES = [
     (rf"{_C} shows {_R}", N_("{seat} shows {what} to the Beggars' Guild."),
      lambda m: {"seat": _seat(m[1]), "what": _k(m[2])}),
     (rf"{_C} gives {_R} for 2 parchments", N_("{seat} gives {what} to the Library for 2 parchments."),
+     lambda m: {"seat": _seat(m[1]), "what": _k(m[2])}),
+    (rf"{_C} takes {_R} from the Laboratory", N_("{seat} takes {what} from the Laboratory."),
      lambda m: {"seat": _seat(m[1]), "what": _k(m[2])}),
     (rf"{_C} takes {_R}", N_("{seat} takes {what}."), lambda m: {"seat": _seat(m[1]), "what": _k(m[2])}),
     (rf"{_C} gains a point in the {_R} guild", N_("{seat} gains a point in the {guild} guild (the Palace)."),
@@ -412,12 +423,16 @@ LINES = [
     (rf"{_C} turns a receipt face down", N_("{seat} turns a receipt face down."), lambda m: {"seat": _seat(m[1])}),
     (rf"{_C} becomes (Captain|Lieutenant)", N_("{seat} becomes {rank}."),
      lambda m: {"seat": _seat(m[1]), "rank": _(m[2])}),
+    (rf"{_C} spends (\d+) parchments for {_R}",
+     Nn_("{seat} spends {n} parchment for {what}.", "{seat} spends {n} parchments for {what}."),
+     lambda m: {"seat": _seat(m[1]), "n": m[2], "what": _k(m[3])}),
     (rf"{_C} spends (\d+) parchments", Nn_("{seat} spends {n} parchment.", "{seat} spends {n} parchments."),
      lambda m: {"seat": _seat(m[1]), "n": m[2]}),
     (rf"{_C} trades (\d+) {_R} for {_R}", N_("{seat} trades {give} with the bank for {get}."),
      lambda m: {"seat": _seat(m[1]), "give": amount(int(m[2]), _KIND[m[3]]), "get": _k(m[4])}),
     (rf"{_C} buys a point in the {_R} guild", N_("{seat} buys a point in the {guild} guild."),
      lambda m: {"seat": _seat(m[1]), "guild": _g(m[2])}),
+    (rf"{_C} takes the offer back", N_("{seat} takes the offer back."), lambda m: {"seat": _seat(m[1])}),
     (rf"{_C} turns both receipts face up", N_("{seat} turns both receipts face up."),
      lambda m: {"seat": _seat(m[1])}),
 ]

@@ -27,6 +27,7 @@ from textual.widgets import Footer, Static
 
 from ankh.core.game import allows
 from ankh.tui.i18n import Localised, NP_, _
+from ankh.tui.screens.dialogs import Titled
 from ankh.tui.seats import colour, seat_tag
 
 from . import offers
@@ -43,7 +44,7 @@ def hand_text(counts) -> str:
     return "  ".join(f"{kind_name(k, 2)} {n}" for k, n in enumerate(counts))
 
 
-class Composer(Localised, ModalScreen):
+class Composer(Titled, Localised, ModalScreen):
     """The trade composer over the guild game screen (``game``)."""
 
     DEFAULT_CSS = """
@@ -70,6 +71,10 @@ class Composer(Localised, ModalScreen):
         *[Binding(str(i), f"deal({i})", show=False) for i in range(1, 10)],
         Binding("escape", "close", NP_("key", "Close")),
     ]
+    TITLE_AT = ("#composer", 0, 2)  # on its border
+
+    def title_text(self, widget) -> str:
+        return f" {widget.border_title} "
 
     def __init__(self, game) -> None:
         super().__init__()
@@ -205,9 +210,10 @@ class Composer(Localised, ModalScreen):
             return
         view = self.view()
         have = self.have()
-        grid = Table(box=None, padding=(0, 1), expand=False, header_style="bold")
+        # (no padding at the edges: at 80 columns the French headings and the bank's column fit whole)
+        grid = Table(box=None, padding=(0, 1), pad_edge=False, expand=False, header_style="bold")
         grid.add_column("", width=2)
-        grid.add_column(_("Kind"), min_width=12)
+        grid.add_column(_("Kind"), min_width=10)
         grid.add_column(_("You give"), justify="center", min_width=9)
         grid.add_column(_("You get"), justify="center", min_width=9)
         grid.add_column(_("You hold"), justify="right")
