@@ -9,10 +9,7 @@ standard library only, and its records are plain data.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Final, NamedTuple
-
-if TYPE_CHECKING:
-    from .game import Game
+from typing import Any, Final, NamedTuple
 
 
 def N_(message: str) -> str:
@@ -98,7 +95,7 @@ def entry(game_id: str | None = None) -> Entry:
     return found
 
 
-def get(game_id: str | None = None) -> Game:
+def get(game_id: str | None = None) -> Any:  # (a core.game.Game: that module imports this one)
     """The game ``game_id`` (None: the default), imported on first use."""
     gid = DEFAULT if game_id is None else game_id
     module = GAMES.get(gid) if type(gid) is str else None
