@@ -1,7 +1,8 @@
 """The figures of a game of the guilds (see :mod:`ankh.core.stats`): the two
 dice, each seat's victory points everybody can count, and where each seat's
 resource cards came from and went, read from the public hand sizes step by
-step and told apart by the step's events."""
+step and told apart by the step's events.  A trade counts both ways (a bank
+trade of four for one: one card in, four out), as its event says."""
 from __future__ import annotations
 
 from typing import Any
@@ -36,10 +37,26 @@ class GuildsTally(Tally):
 
     def step(self, state: Any, events: list[Any]) -> None:
         flow = next((FLOW_OF[e.kind] for e in events if e.kind in FLOW_OF), "spent")
+        change = [state.hand_size(p) - self._hands[p] for p in range(state.players)]
+        for e in events:
+            for seat, gained, lost in self.traded(e):
+                self.count(flow, seat, gained)
+                self.count(flow, seat, -lost)
+                change[seat] -= gained - lost
         for p in range(state.players):
-            n = state.hand_size(p)
-            self.count(flow, p, n - self._hands[p])
-            self._hands[p] = n
+            self.count(flow, p, change[p])
+            self._hands[p] = state.hand_size(p)
+
+    @staticmethod
+    def traded(event: Any) -> list[tuple[int, int, int]]:
+        """``(seat, cards gained, cards given)`` of a trade's event (parchments are no cards)."""
+        data = event.data or {}
+        if event.kind == "bank" and "paid" in data:
+            return [(event.seat, 1, data["paid"])]
+        if event.kind == "trade" and "give" in data:
+            give, want = sum(data["give"][:5]), sum(data["want"][:5])
+            return [(event.seat, want, give), (data["other"], give, want)]
+        return []
 
 
 def tally(players: int) -> GuildsTally:

@@ -270,7 +270,8 @@ def t_pay_action(s: State, p: int, opt) -> None:
             raise IllegalAction("no such bank trade")
         pay(s, p, cost)
         gain(s, p, get, 1)
-        s.log("bank", p, f"{COLOURS[p]} trades {cost[give]} {RESOURCES[give]} for {RESOURCES[get]}")
+        s.log("bank", p, f"{COLOURS[p]} trades {cost[give]} {RESOURCES[give]} for {RESOURCES[get]}",
+              paid=cost[give])
     elif verb == "gp":
         g = opt[1]
         pay(s, p, cost)

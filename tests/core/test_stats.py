@@ -91,3 +91,22 @@ def test_a_game_not_over_ends_its_race_where_it_stands():
     stats = t.result()
     assert [line[-1] for line in stats.series["vp"]] == [local.state.vp(p) for p in range(4)]
     assert len(stats.series["vp"][0]) == local.state.turn + 1
+
+
+def test_a_trade_counts_the_cards_both_ways():
+    """A bank trade of four for one is one card in and four out, not three out;
+    a player trade is what each side gave and got, and both sides add up."""
+    local, stats = played("guilds")
+    banked = [e for e in local.log if e.kind == "bank"]
+    assert banked
+    for p in range(4):
+        mine = [e for e in banked if e.seat == p]
+        assert stats.flows["bank"][p] == [len(mine), sum(e.data["paid"] for e in mine)]
+    traded = [e for e in local.log if e.kind == "trade"]
+    assert traded
+    given = [0] * 4
+    for e in traded:
+        given[e.seat] += sum(e.data["give"][:5])
+        given[e.data["other"]] += sum(e.data["want"][:5])
+    assert [lost for _, lost in stats.flows["trade"]] == given
+    assert sum(g for g, _ in stats.flows["trade"]) == sum(given)
