@@ -105,6 +105,7 @@ class Connection:
         local = writer.get_extra_info("sockname")
         self.local_address: tuple | None = tuple(local) if local else None
         self.ticket: object = None  # how a server's door knows this link (see serve)
+        self.on_first_bytes: Callable[[], None] | None = None  # told once, when the peer first sends
         self._tasks = [asyncio.create_task(self._read_loop()), asyncio.create_task(self._keepalive_loop())]
         self._flush()
 
@@ -243,6 +244,9 @@ class Connection:
             except (ConnectionError, OSError) as exc:
                 self._end(Words("connection lost: {why}", why=exc.strerror or type(exc).__name__))
                 return
+            if data and self.on_first_bytes is not None:
+                told, self.on_first_bytes = self.on_first_bytes, None
+                told()
             before = self.link.records_in
             self._handle(self.link.receive_data(data))
             if self.link.records_in != before:  # a whole authentic record: the peer is alive
@@ -370,8 +374,9 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
     with one socket and so one port.
 
     ``door`` (default: one sized to this process's limit of open files) says
-    which links make way for a newcomer (older strangers from the busiest
-    address; a link whose handshake is done is out of the strangers' reach).
+    which links make way for a newcomer (strangers from the busiest address,
+    those that have sent nothing before those that have, the oldest first; a
+    link whose handshake is done is out of the strangers' reach).
     Each connection's ``ticket`` is its place at the door; the callee tells
     the door what the peer turned out to be (``door.watch``, ``door.sit``),
     and the door forgets it when ``on_connection`` returns.
@@ -397,6 +402,7 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
         link = Link(False, identity, prologue)
         conn = Connection(link, reader, writer, keepalive=keepalive, dead_after=dead_after)
         conn.ticket = ticket
+        conn.on_first_bytes = lambda: door.heard(ticket)
         links[ticket] = conn
         try:
             try:
