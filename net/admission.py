@@ -24,8 +24,8 @@ Every link is one of four kinds, counted apart:
   send a byte cannot evict a player whose handshake is done.
 - a **spectator**: at most ``spectators`` in all, and ``per_address`` from
   one address (an IPv6 address counts by its /64: one machine holds many).
-- a **seat**: a player of the table (or, for an SSH server, a logged-in
-  connection).  Seats never compete with strangers or spectators: the room
+- a **seat**: a player of the table (or, for an SSH server, a connection
+  that holds a session: one logged in without a session is still a caller).  Seats never compete with strangers or spectators: the room
   kept for them (``seats_kept``) is outside both.
 
 ``Door.for_descriptors(limit)`` sizes the door to a process's limit of open
@@ -190,7 +190,7 @@ class Door:
     per_address: int = PER_ADDRESS
     pending_per_prefix: int = PENDING_PER_PREFIX
     _watching: dict[object, str] = field(default_factory=dict)
-    _seated: set[object] = field(default_factory=set)
+    _seated: dict[object, tuple[str, str] | None] = field(default_factory=dict)  # ticket -> where
 
     def __post_init__(self) -> None:
         per_prefix = min(self.pending_per_prefix, self.pending)
@@ -243,10 +243,17 @@ class Door:
 
     def sit(self, ticket: object) -> None:
         """The stranger or caller is a player of the table (the lobby decides
-        whether it sits; for an SSH server, it has logged in)."""
-        self._callers.remove(ticket)
-        self._strangers.remove(ticket)
-        self._seated.add(ticket)
+        whether it sits; for an SSH server, it has a session)."""
+        self._seated[ticket] = self._callers.remove(ticket) or self._strangers.remove(ticket)
+
+    def stand(self, ticket: object) -> list[object]:
+        """The seat holds nothing any more (an SSH connection whose last
+        session ended): it waits among the callers again, where it may make
+        way for newer ones.  Returns the callers the shell must close."""
+        where = self._seated.pop(ticket, None)
+        if where is None:
+            return []
+        return self._callers.add(ticket, where, idle=False)
 
     def is_stranger(self, ticket: object) -> bool:
         return ticket in self._strangers
@@ -258,4 +265,4 @@ class Door:
         self._strangers.remove(ticket)
         self._callers.remove(ticket)
         self._watching.pop(ticket, None)
-        self._seated.discard(ticket)
+        self._seated.pop(ticket, None)

@@ -29,12 +29,15 @@ The server is bounded: a terminal is at most ``MAX_COLUMNS`` by ``MAX_ROWS``
 whatever size the client asks for; one key (or one guest's address, an IPv6
 /64) holds at most ``per_key`` sessions and the server ``max_sessions`` in all,
 of which guests hold at most half: the rest is kept for players with a key.
-Connections that have not logged in pass the same door as a table's links
+Connections that hold no session pass the same door as a table's links
 (:class:`ankh.net.admission.Door`): bounded per address (an IPv6 /64), per
 network and in all, the busiest address's oldest idle one (it has sent
 nothing) making way for a newcomer, and one whose key exchange is done out
 of reach of those that have sent nothing; so a flood of idle sockets, even
-from the key holder's own address, never keeps a key holder out.  A connection that logs in has
+from the key holder's own address, never keeps a key holder out.  Logged in
+or not, a connection counts there until its first session begins and again
+once its last one ended, so logins that open nothing cannot hold the
+server's descriptors either.  A connection that logs in has
 ``login_timeout`` seconds to do so, and one that holds no session for
 ``no_session_timeout`` seconds is closed.  A player over SSH joins only the
 tables found on the network or the addresses the operator allows
@@ -208,10 +211,11 @@ class _Auth(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self.player.key = self._proven
-        self.server.door.sit(self)
-        self._no_session()
+        self._no_session()  # (a caller at the door until its first session begins)
 
     def session_began(self) -> None:
+        if not self.sessions:
+            self.server.door.sit(self)
         self.sessions += 1
         if self._idle is not None:
             self._idle.cancel()
@@ -219,6 +223,8 @@ class _Auth(asyncssh.SSHServer):
 
     def session_ended(self) -> None:
         self.sessions -= 1
+        if not self.sessions:
+            self.server.make_way(self.server.door.stand(self))
         self._no_session()
 
     def _no_session(self) -> None:

@@ -102,6 +102,19 @@ def test_callers_share_their_own_room_as_strangers_do() -> None:
     assert door.watch("c") is None      # a caller that asks to watch is a spectator
 
 
+def test_a_seat_that_holds_nothing_any_more_waits_among_the_callers_again() -> None:
+    door = Door(spectators=10, pending=2, pending_per_address=2, per_address=3)
+    for t in ("a", "b"):
+        door.arrive(t, "10.0.0.1")
+        door.proven(t)
+    door.sit("a")
+    assert not door.is_caller("a")
+    door.arrive("c", "10.0.0.1")
+    assert door.proven("c") == []          # "a" sits: it leaves room
+    assert door.stand("a") == ["b"]        # back among the callers, its address full: the oldest goes
+    assert door.is_caller("a") and door.stand("a") == []
+
+
 def test_spectators_are_bounded_in_all_and_by_address_and_seats_are_not() -> None:
     door = Door(spectators=3, pending=50, pending_per_address=50, per_address=2)
     for i in range(6):

@@ -223,6 +223,28 @@ async def test_a_key_holder_behind_the_floods_own_address_gets_in(tmp_path) -> N
         await server.close()
 
 
+async def test_logins_that_open_no_session_hold_no_more_than_their_addresss_share(tmp_path) -> None:
+    """One address logs in again and again (as a guest: no key needed) and
+    opens nothing: the server keeps no more of those connections than an
+    address's share of its door, the oldest closed first, so they cannot
+    take its descriptors; a key holder still gets a session."""
+    server = await _server(tmp_path, WAIT, max_sessions=6)
+    conns = []
+    try:
+        for _ in range(LOGIN_PER_ADDRESS + 8):
+            conns.append(await asyncio.wait_for(_connect(server, "guest", local_addr=("127.0.0.9", 0)), 30))
+        await asyncio.wait_for(until(lambda: len(server.connections) <= LOGIN_PER_ADDRESS), 30)
+        conn = await asyncio.wait_for(
+            _connect(server, "alice", asyncssh.generate_private_key("ssh-ed25519"), local_addr=("127.1.0.1", 0)), 30)
+        conns.append(conn)
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        assert "in" in (await asyncio.wait_for(process.stdout.read(64), 30)).decode()
+    finally:
+        for conn in conns:
+            conn.close()
+        await server.close()
+
+
 async def test_guests_hold_at_most_half_the_sessions_and_a_key_holder_gets_in(tmp_path) -> None:
     """Guests from many addresses (and one IPv6 /64 counts as one) cannot fill
     the server: half its sessions are kept for players with a key."""
