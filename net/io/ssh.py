@@ -155,11 +155,11 @@ class _Auth(asyncssh.SSHServer):
         # (its version, its key exchange): the door hears of its first bytes.
         receive = conn.data_received
 
-        def data_received(data: bytes, datatype: object = None) -> None:
+        def data_received(data: bytes, datatype: int | None = None) -> None:
             if data:
                 conn.data_received = receive  # type: ignore[method-assign]
                 self.server.door.heard(self)
-            receive(data, datatype)  # type: ignore[arg-type]
+            receive(data, datatype)
 
         conn.data_received = data_received  # type: ignore[method-assign]
         # asyncssh asks validate_public_key about a key *before* checking its
