@@ -37,6 +37,7 @@ HANDSHAKE_TIMEOUT = 10.0
 STRANGER_TIME = 5.0  # seconds a server gives a new link to prove its key (then as long to say what it wants)
 WRITE_HIGH_WATER = 64 * 1024  # asyncio's default: past it a writer waits for the buffer to drain
 CLOSE_GRACE = 2.0    # seconds a closed link's last bytes may take to leave; then the socket is dropped
+CONNECT_TRY = 1.0    # seconds one TCP connect has before a fresh one is sent (see connect)
 KEEPALIVE = 1.0
 DEAD_AFTER = 5.0
 READ_SIZE = 65536
@@ -322,11 +323,7 @@ async def connect(host: str, port: int, identity: Identity, prologue: bytes, *,
     """Connect to a peer (from the local address ``source``, if given) and complete
     the handshake, or raise ConnectionClosed."""
     try:
-        local = (source, 0) if source is not None else None
-        network = _NETWORK.get()
-        opening = (network.open_connection(host, port, local) if network is not None
-                   else asyncio.open_connection(host, port, local_addr=local))
-        reader, writer = await asyncio.wait_for(opening, timeout)
+        reader, writer = await _open(host, port, (source, 0) if source is not None else None, timeout)
     except asyncio.TimeoutError:
         _cancelled_meanwhile()
         raise ConnectionClosed(Words("could not reach {host} port {port}: {why}", host=host, port=port,
@@ -343,6 +340,30 @@ async def connect(host: str, port: int, identity: Identity, prologue: bytes, *,
     except ConnectionClosed:
         _cancelled_meanwhile()
         raise
+
+
+async def _open(host: str, port: int, local: tuple[str, int] | None,
+                timeout: float) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A TCP connection within ``timeout`` seconds (or asyncio.TimeoutError).
+
+    A host whose queue of connections not yet accepted is full (a flood at
+    its door, on a loaded machine) drops the opening packet, and TCP sends it
+    again only after 1, 2, then 4 s: over a real network a connect that has
+    no answer within ``CONNECT_TRY`` is dropped and a fresh one sent, so a
+    player's chance to be let in comes every second, not three times in
+    seven.  (The simulator's links are opened once.)"""
+    network = _NETWORK.get()
+    if network is not None:
+        return await asyncio.wait_for(network.open_connection(host, port, local), timeout)
+    deadline = now() + timeout
+    while True:
+        left = deadline - now()
+        try:
+            return await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local),
+                                          max(min(CONNECT_TRY, left), 0))
+        except asyncio.TimeoutError:
+            if left <= CONNECT_TRY:
+                raise
 
 
 def _cancelled_meanwhile() -> None:
