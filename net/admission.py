@@ -5,13 +5,18 @@ Every link is one of four kinds, counted apart:
 
 - a **stranger**: accepted, but it has done no work we can check yet (no
   handshake).  Strangers are few (``pending`` in all, ``pending_per_address``
-  from one address, ``pending_per_prefix`` from one network: an IPv4 /24, an
-  IPv6 /48) and short-lived (the I/O shell closes one that does not finish in
-  time).  When a room is full, a newcomer is never refused: the oldest
-  stranger of the **busiest** address in that room makes way for it (of the
-  newcomer's own address when that address is at its bound).  A flood holds
-  many links from its addresses and a player holds one, so the flood's links
-  go first, whatever their rate.
+  from one address, ``pending_per_prefix`` from one network) and short-lived
+  (the I/O shell closes one that does not finish in time).  An address is an
+  IPv4 address or an IPv6 /64 (one machine holds a whole /64); a network an
+  IPv4 /24 or an IPv6 /48 (one site).  When a room is full, a newcomer is
+  never refused: a stranger of the **busiest** address in that room makes
+  way for it (of the newcomer's own address when that address is at its
+  bound, of the busiest in its network when its network is), an **idle**
+  one first (one that has sent nothing yet, see ``heard``), the oldest of
+  those.  A flood holds many links from its addresses and a player holds
+  one, so the flood's links go first, whatever their rate; and a player
+  whose handshake is under way has spoken, so it outlives the idle links of
+  a flood even from its own address.
 - a **caller**: a stranger that has proved a key (its handshake is done) but
   not yet said what it wants (``join``, ``rejoin`` or ``watch``).  Callers
   have a room of their own, bounded as the strangers' is and shared out the
@@ -19,8 +24,8 @@ Every link is one of four kinds, counted apart:
   send a byte cannot evict a player whose handshake is done.
 - a **spectator**: at most ``spectators`` in all, and ``per_address`` from
   one address (an IPv6 address counts by its /64: one machine holds many).
-- a **seat**: a player of the table (or, for an SSH server, a logged-in
-  connection).  Seats never compete with strangers or spectators: the room
+- a **seat**: a player of the table (or, for an SSH server, a connection
+  that holds a session: one logged in without a session is still a caller).  Seats never compete with strangers or spectators: the room
   kept for them (``seats_kept``) is outside both.
 
 ``Door.for_descriptors(limit)`` sizes the door to a process's limit of open
@@ -32,8 +37,8 @@ from __future__ import annotations
 
 import ipaddress
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import Words
 
@@ -84,15 +89,20 @@ def prefix_key(host: str | None) -> str:
 
 class _Room:
     """Links waiting in one room (strangers, or callers), oldest first, with
-    their address and network; when full, the busiest address makes way."""
+    their address and network.  When the room (or an address's or a
+    network's share of it) is full, one link makes way: an idle one (it has
+    sent nothing) before one that spoke, of the busiest address, the oldest."""
 
     def __init__(self, size: int, per_address: int, per_prefix: int) -> None:
         self.size = size
         self.per_address = per_address
         self.per_prefix = per_prefix
-        self.links: dict[object, tuple[str, str]] = {}   # ticket -> (address, network), oldest first
-        self.by_address: Counter[str] = Counter()
+        self.links: dict[object, tuple[str, str, int]] = {}   # ticket -> (address, network, arrival)
+        self.of_address: dict[str, dict[object, None]] = {}    # each address's links, oldest first
+        self.idle_of: dict[str, dict[object, None]] = {}       # of those, the ones that sent nothing yet
+        self.of_prefix: dict[str, dict[str, None]] = {}        # each network's addresses that hold links
         self.by_prefix: Counter[str] = Counter()
+        self._arrivals = 0
 
     def __contains__(self, ticket: object) -> bool:
         return ticket in self.links
@@ -100,39 +110,73 @@ class _Room:
     def __len__(self) -> int:
         return len(self.links)
 
-    def add(self, ticket: object, where: tuple[str, str]) -> list[object]:
+    def held(self, address: str) -> int:
+        return len(self.of_address.get(address, ()))
+
+    def add(self, ticket: object, where: tuple[str, str], idle: bool = True) -> list[object]:
         """Take ``ticket`` in; returns the links that made way for it."""
         address, prefix = where
         evicted = []
-        while self.links and (self.by_address[address] >= self.per_address
+        while self.links and (self.held(address) >= self.per_address
                               or self.by_prefix[prefix] >= self.per_prefix
                               or len(self.links) >= self.size):
-            if self.by_address[address] >= self.per_address:
-                victim = self._oldest(lambda a, _p: a == address)
+            if self.held(address) >= self.per_address:
+                scope = [address]
             elif self.by_prefix[prefix] >= self.per_prefix:
-                busiest = max((a for a, p in self.links.values() if p == prefix), key=self.by_address.__getitem__)
-                victim = self._oldest(lambda a, _p: a == busiest)
+                scope = list(self.of_prefix[prefix])
             else:
-                busiest = max(self.by_address, key=self.by_address.__getitem__)
-                victim = self._oldest(lambda a, _p: a == busiest)
+                scope = list(self.of_address)
+            victim = self._victim(scope)
             self.remove(victim)
             evicted.append(victim)
-        self.links[ticket] = where
-        self.by_address[address] += 1
+        self._arrivals += 1
+        self.links[ticket] = (address, prefix, self._arrivals)
+        self.of_address.setdefault(address, {})[ticket] = None
+        self.of_prefix.setdefault(prefix, {})[address] = None
+        if idle:
+            self.idle_of.setdefault(address, {})[ticket] = None
         self.by_prefix[prefix] += 1
         return evicted
 
-    def _oldest(self, matches: Callable[[str, str], bool]) -> object:
-        return next(t for t, (a, p) in self.links.items() if matches(a, p))
+    def _victim(self, scope: list[str]) -> object:
+        """The link that makes way, among the links of the addresses in ``scope``."""
+        rooms = self.idle_of if any(a in self.idle_of for a in scope) else self.of_address
+        victim, rank = None, (0, 0)
+        for address in scope:
+            if links := rooms.get(address):
+                ticket = next(iter(links))
+                mine = (-len(self.of_address[address]), self.links[ticket][2])  # busiest, then oldest
+                if victim is None or mine < rank:
+                    victim, rank = ticket, mine
+        return victim
+
+    def heard(self, ticket: object) -> None:
+        """The link sent something: it is not idle."""
+        where = self.links.get(ticket)
+        if where is not None:
+            self._forget(self.idle_of, where[0], ticket)
+
+    @staticmethod
+    def _forget(rooms: dict[str, dict[Any, None]], key: str, member: object) -> None:
+        members = rooms.get(key)
+        if members is not None:
+            members.pop(member, None)
+            if not members:
+                del rooms[key]
 
     def remove(self, ticket: object) -> tuple[str, str] | None:
         where = self.links.pop(ticket, None)
-        if where is not None:
-            for counter, key in ((self.by_address, where[0]), (self.by_prefix, where[1])):
-                counter[key] -= 1
-                if not counter[key]:
-                    del counter[key]
-        return where
+        if where is None:
+            return None
+        address, prefix, _arrival = where
+        self._forget(self.of_address, address, ticket)
+        self._forget(self.idle_of, address, ticket)
+        if address not in self.of_address:
+            self._forget(self.of_prefix, prefix, address)
+        self.by_prefix[prefix] -= 1
+        if not self.by_prefix[prefix]:
+            del self.by_prefix[prefix]
+        return address, prefix
 
 
 @dataclass
@@ -146,7 +190,7 @@ class Door:
     per_address: int = PER_ADDRESS
     pending_per_prefix: int = PENDING_PER_PREFIX
     _watching: dict[object, str] = field(default_factory=dict)
-    _seated: set[object] = field(default_factory=set)
+    _seated: dict[object, tuple[str, str] | None] = field(default_factory=dict)  # ticket -> where
 
     def __post_init__(self) -> None:
         per_prefix = min(self.pending_per_prefix, self.pending)
@@ -177,7 +221,12 @@ class Door:
         where = self._strangers.remove(ticket)
         if where is None:
             return []
-        return self._callers.add(ticket, where)
+        return self._callers.add(ticket, where, idle=False)
+
+    def heard(self, ticket: object) -> None:
+        """The stranger sent its first bytes: it is no longer idle, and idle
+        strangers make way before it."""
+        self._strangers.heard(ticket)
 
     def watch(self, ticket: object) -> str | None:
         """The stranger or caller asks to watch: why not, or None (it is a spectator now)."""
@@ -194,10 +243,17 @@ class Door:
 
     def sit(self, ticket: object) -> None:
         """The stranger or caller is a player of the table (the lobby decides
-        whether it sits; for an SSH server, it has logged in)."""
-        self._callers.remove(ticket)
-        self._strangers.remove(ticket)
-        self._seated.add(ticket)
+        whether it sits; for an SSH server, it has a session)."""
+        self._seated[ticket] = self._callers.remove(ticket) or self._strangers.remove(ticket)
+
+    def stand(self, ticket: object) -> list[object]:
+        """The seat holds nothing any more (an SSH connection whose last
+        session ended): it waits among the callers again, where it may make
+        way for newer ones.  Returns the callers the shell must close."""
+        where = self._seated.pop(ticket, None)
+        if where is None:
+            return []
+        return self._callers.add(ticket, where, idle=False)
 
     def is_stranger(self, ticket: object) -> bool:
         return ticket in self._strangers
@@ -209,4 +265,4 @@ class Door:
         self._strangers.remove(ticket)
         self._callers.remove(ticket)
         self._watching.pop(ticket, None)
-        self._seated.discard(ticket)
+        self._seated.pop(ticket, None)

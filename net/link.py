@@ -123,18 +123,29 @@ class Link:
         self._pieces: list[bytes] = []        # an incoming message being reassembled
         self._pieces_len = 0
         self._encrypting = False              # Noise transport keys are ready
-        self._noise = NoiseConnection.from_name(NOISE_NAME)
-        static = X25519PrivateKey.generate().private_bytes(
-            serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption())
-        self._noise.set_keypair_from_private_bytes(Keypair.STATIC, static)
-        self._noise.set_prologue(PROLOGUE_PREFIX + prologue)
-        if initiator:
-            self._noise.set_as_initiator()
-        else:
-            self._noise.set_as_responder()
-        self._noise.start_handshake()
+        self._prologue = PROLOGUE_PREFIX + prologue
+        self._noise_state: NoiseConnection | None = None
         if initiator:
             self._emit(bytes(self._noise.write_message()))
+
+    @property
+    def _noise(self) -> NoiseConnection:
+        """The Noise state, made when first needed: a responder makes it on its
+        peer's first record, so a connection that never speaks (a flood at a
+        host's door) costs no key and no cryptography."""
+        if self._noise_state is None:
+            noise = NoiseConnection.from_name(NOISE_NAME)
+            static = X25519PrivateKey.generate().private_bytes(
+                serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption())
+            noise.set_keypair_from_private_bytes(Keypair.STATIC, static)
+            noise.set_prologue(self._prologue)
+            if self.initiator:
+                noise.set_as_initiator()
+            else:
+                noise.set_as_responder()
+            noise.start_handshake()
+            self._noise_state = noise
+        return self._noise_state
 
     # -- state ----------------------------------------------------------------------
 

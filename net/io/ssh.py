@@ -29,11 +29,15 @@ The server is bounded: a terminal is at most ``MAX_COLUMNS`` by ``MAX_ROWS``
 whatever size the client asks for; one key (or one guest's address, an IPv6
 /64) holds at most ``per_key`` sessions and the server ``max_sessions`` in all,
 of which guests hold at most half: the rest is kept for players with a key.
-Connections that have not logged in pass the same door as a table's links
-(:class:`ankh.net.admission.Door`): bounded per address, per network and in
-all, the busiest address's oldest making way for a newcomer, and one whose key
-exchange is done out of reach of those that have sent nothing; so a flood of
-idle sockets never keeps a key holder out.  A connection that logs in has
+Connections that hold no session pass the same door as a table's links
+(:class:`ankh.net.admission.Door`): bounded per address (an IPv6 /64), per
+network and in all, the busiest address's oldest idle one (it has sent
+nothing) making way for a newcomer, and one whose key exchange is done out
+of reach of those that have sent nothing; so a flood of idle sockets, even
+from the key holder's own address, never keeps a key holder out.  Logged in
+or not, a connection counts there until its first session begins and again
+once its last one ended, so logins that open nothing cannot hold the
+server's descriptors either.  A connection that logs in has
 ``login_timeout`` seconds to do so, and one that holds no session for
 ``no_session_timeout`` seconds is closed.  A player over SSH joins only the
 tables found on the network or the addresses the operator allows
@@ -147,6 +151,17 @@ class _Auth(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self.server.connections.add(self)
         self.server.make_way(self.server.door.arrive(self, peer[0] if peer else None))
+        # A socket that has sent nothing makes way before one whose client speaks
+        # (its version, its key exchange): the door hears of its first bytes.
+        receive = conn.data_received
+
+        def data_received(data: bytes, datatype: int | None = None) -> None:
+            if data:
+                conn.data_received = receive  # type: ignore[method-assign]
+                self.server.door.heard(self)
+            receive(data, datatype)
+
+        conn.data_received = data_received  # type: ignore[method-assign]
         # asyncssh asks validate_public_key about a key *before* checking its
         # signature: the key is remembered here, once the signature checked.
         check = conn.validate_public_key
@@ -196,10 +211,11 @@ class _Auth(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         self.player.key = self._proven
-        self.server.door.sit(self)
-        self._no_session()
+        self._no_session()  # (a caller at the door until its first session begins)
 
     def session_began(self) -> None:
+        if not self.sessions:
+            self.server.door.sit(self)
         self.sessions += 1
         if self._idle is not None:
             self._idle.cancel()
@@ -207,6 +223,8 @@ class _Auth(asyncssh.SSHServer):
 
     def session_ended(self) -> None:
         self.sessions -= 1
+        if not self.sessions:
+            self.server.make_way(self.server.door.stand(self))
         self._no_session()
 
     def _no_session(self) -> None:

@@ -37,6 +37,7 @@ HANDSHAKE_TIMEOUT = 10.0
 STRANGER_TIME = 5.0  # seconds a server gives a new link to prove its key (then as long to say what it wants)
 WRITE_HIGH_WATER = 64 * 1024  # asyncio's default: past it a writer waits for the buffer to drain
 CLOSE_GRACE = 2.0    # seconds a closed link's last bytes may take to leave; then the socket is dropped
+CONNECT_TRY = 1.0    # seconds one TCP connect has before a fresh one is sent (see connect)
 KEEPALIVE = 1.0
 DEAD_AFTER = 5.0
 READ_SIZE = 65536
@@ -105,6 +106,7 @@ class Connection:
         local = writer.get_extra_info("sockname")
         self.local_address: tuple | None = tuple(local) if local else None
         self.ticket: object = None  # how a server's door knows this link (see serve)
+        self.on_first_bytes: Callable[[], None] | None = None  # told once, when the peer first sends
         self._tasks = [asyncio.create_task(self._read_loop()), asyncio.create_task(self._keepalive_loop())]
         self._flush()
 
@@ -243,6 +245,9 @@ class Connection:
             except (ConnectionError, OSError) as exc:
                 self._end(Words("connection lost: {why}", why=exc.strerror or type(exc).__name__))
                 return
+            if data and self.on_first_bytes is not None:
+                told, self.on_first_bytes = self.on_first_bytes, None
+                told()
             before = self.link.records_in
             self._handle(self.link.receive_data(data))
             if self.link.records_in != before:  # a whole authentic record: the peer is alive
@@ -318,11 +323,7 @@ async def connect(host: str, port: int, identity: Identity, prologue: bytes, *,
     """Connect to a peer (from the local address ``source``, if given) and complete
     the handshake, or raise ConnectionClosed."""
     try:
-        local = (source, 0) if source is not None else None
-        network = _NETWORK.get()
-        opening = (network.open_connection(host, port, local) if network is not None
-                   else asyncio.open_connection(host, port, local_addr=local))
-        reader, writer = await asyncio.wait_for(opening, timeout)
+        reader, writer = await _open(host, port, (source, 0) if source is not None else None, timeout)
     except asyncio.TimeoutError:
         _cancelled_meanwhile()
         raise ConnectionClosed(Words("could not reach {host} port {port}: {why}", host=host, port=port,
@@ -339,6 +340,30 @@ async def connect(host: str, port: int, identity: Identity, prologue: bytes, *,
     except ConnectionClosed:
         _cancelled_meanwhile()
         raise
+
+
+async def _open(host: str, port: int, local: tuple[str, int] | None,
+                timeout: float) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A TCP connection within ``timeout`` seconds (or asyncio.TimeoutError).
+
+    A host whose queue of connections not yet accepted is full (a flood at
+    its door, on a loaded machine) drops the opening packet, and TCP sends it
+    again only after 1, 2, then 4 s: over a real network a connect that has
+    no answer within ``CONNECT_TRY`` is dropped and a fresh one sent, so a
+    player's chance to be let in comes every second, not three times in
+    seven.  (The simulator's links are opened once.)"""
+    network = _NETWORK.get()
+    if network is not None:
+        return await asyncio.wait_for(network.open_connection(host, port, local), timeout)
+    deadline = now() + timeout
+    while True:
+        left = deadline - now()
+        try:
+            return await asyncio.wait_for(asyncio.open_connection(host, port, local_addr=local),
+                                          max(min(CONNECT_TRY, left), 0))
+        except asyncio.TimeoutError:
+            if left <= CONNECT_TRY:
+                raise
 
 
 def _cancelled_meanwhile() -> None:
@@ -370,8 +395,9 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
     with one socket and so one port.
 
     ``door`` (default: one sized to this process's limit of open files) says
-    which links make way for a newcomer (older strangers from the busiest
-    address; a link whose handshake is done is out of the strangers' reach).
+    which links make way for a newcomer (strangers from the busiest address,
+    those that have sent nothing before those that have, the oldest first; a
+    link whose handshake is done is out of the strangers' reach).
     Each connection's ``ticket`` is its place at the door; the callee tells
     the door what the peer turned out to be (``door.watch``, ``door.sit``),
     and the door forgets it when ``on_connection`` returns.
@@ -397,6 +423,7 @@ async def serve(host: str | None, port: int, identity: Identity, prologue: bytes
         link = Link(False, identity, prologue)
         conn = Connection(link, reader, writer, keepalive=keepalive, dead_after=dead_after)
         conn.ticket = ticket
+        conn.on_first_bytes = lambda: door.heard(ticket)
         links[ticket] = conn
         try:
             try:

@@ -33,6 +33,40 @@ def test_a_flood_from_many_addresses_never_pushes_out_a_lone_player() -> None:
     assert door.is_stranger("player")
 
 
+def test_idle_strangers_make_way_before_one_that_spoke_even_from_its_own_address() -> None:
+    door = Door(spectators=10, pending=8, pending_per_address=3, per_address=3)
+    door.arrive("player", "10.0.0.1")
+    door.heard("player")                       # its handshake is under way
+    for i in range(100):                       # its own address floods: idle links only
+        assert "player" not in door.arrive(("idle", i), "10.0.0.1")
+    assert door.is_stranger("player")
+    door.heard(("idle", 99))                   # it holds the player, idle 98, and 99 that spoke
+    assert door.arrive("last", "10.0.0.1") == [("idle", 98)]   # the one idle link
+    door.heard("last")
+    assert door.arrive("later", "10.0.0.1") == ["player"]      # none idle: the oldest
+
+
+def test_a_talking_player_outlives_a_flood_of_one_link_per_address() -> None:
+    """Hundreds of addresses of one link each (every address as busy as the
+    player's): the idle links make way, never the player that spoke."""
+    door = Door(spectators=10, pending=64, pending_per_address=32, per_address=3, pending_per_prefix=48)
+    door.arrive("player", "192.0.2.1")
+    door.heard("player")
+    for i in range(5000):
+        evicted = door.arrive(("flood", i), f"198.51.{i % 250}.{i // 250 % 250}")
+        assert "player" not in evicted and len(evicted) <= 1
+    assert door.is_stranger("player")
+
+
+def test_among_as_busy_addresses_the_oldest_link_makes_way() -> None:
+    door = Door(spectators=10, pending=3, pending_per_address=3, per_address=3)
+    for t, host in (("a", "10.0.0.1"), ("b", "10.0.0.2"), ("c", "10.0.0.3")):
+        door.arrive(t, host)
+    assert door.arrive("d", "10.0.0.4") == ["a"]
+    door.heard("b")
+    assert door.arrive("e", "10.0.0.5") == ["c"]   # idle before the older one that spoke
+
+
 def test_one_network_is_bounded_and_its_busiest_address_makes_way() -> None:
     door = Door(spectators=10, pending=10, pending_per_address=10, per_address=3, pending_per_prefix=4)
     for i in range(3):
@@ -41,6 +75,9 @@ def test_one_network_is_bounded_and_its_busiest_address_makes_way() -> None:
     door.arrive("z", "198.51.100.1")            # another network: not counted with them
     assert door.arrive("w", "192.0.2.9") == ["x0"]
     assert door.is_stranger("y") and door.is_stranger("z")
+    door.heard("x1")
+    door.heard("x2")
+    assert door.arrive("v", "192.0.2.10") == ["y"]   # the network's idle links go first
 
 
 def test_a_link_whose_handshake_is_done_is_out_of_the_strangers_reach() -> None:
@@ -63,6 +100,19 @@ def test_callers_share_their_own_room_as_strangers_do() -> None:
     door.arrive("c", "10.0.0.3")
     assert door.proven("c") == ["a1"]   # the busiest address's oldest caller
     assert door.watch("c") is None      # a caller that asks to watch is a spectator
+
+
+def test_a_seat_that_holds_nothing_any_more_waits_among_the_callers_again() -> None:
+    door = Door(spectators=10, pending=2, pending_per_address=2, per_address=3)
+    for t in ("a", "b"):
+        door.arrive(t, "10.0.0.1")
+        door.proven(t)
+    door.sit("a")
+    assert not door.is_caller("a")
+    door.arrive("c", "10.0.0.1")
+    assert door.proven("c") == []          # "a" sits: it leaves room
+    assert door.stand("a") == ["b"]        # back among the callers, its address full: the oldest goes
+    assert door.is_caller("a") and door.stand("a") == []
 
 
 def test_spectators_are_bounded_in_all_and_by_address_and_seats_are_not() -> None:

@@ -1,5 +1,6 @@
 """A flood at a table's door keeps no player out (issue: 4,000 connects a
-second from 32 addresses pushed out joiners whose handshake was done)."""
+second from 32 addresses pushed out joiners whose handshake was done), not
+even a flood from the player's own address."""
 from __future__ import annotations
 
 import asyncio
@@ -8,9 +9,12 @@ import multiprocessing
 import socket
 import time
 
+from ankh.net.admission import Door
 from ankh.net.envelope import Identity
 from ankh.net.io.node import PROLOGUE
 from ankh.net.io.transport import Connection, connect, serve, server_port
+
+from .doorhelp import SlowRoad, idle_sockets, until
 
 FLOOD_ADDRESSES = [f"127.0.0.{2 + i}" for i in range(32)]
 
@@ -38,14 +42,15 @@ def _flood(port: int, rate: int, seconds: float, made) -> None:
     made.value = n
 
 
+async def _greet(conn: Connection) -> None:
+    # A joiner's first message, answered: the host read what it said.
+    said = await asyncio.wait_for(conn.recv(), 60)
+    await conn.send(b"welcome " + said)
+
+
 def test_joiners_get_in_through_4000_connects_a_second_from_32_addresses() -> None:
     async def main() -> tuple[int, int, list[str]]:
-        async def greet(conn: Connection) -> None:
-            # A joiner's first message, answered: the host read what it said.
-            said = await asyncio.wait_for(conn.recv(), 60)
-            await conn.send(b"welcome " + said)
-
-        server = await serve("127.0.0.1", 0, Identity.generate(), PROLOGUE, greet)
+        server = await serve("127.0.0.1", 0, Identity.generate(), PROLOGUE, _greet)
         port = server_port(server)
         made = multiprocessing.Value("i", 0)
         flood = multiprocessing.Process(target=_flood, args=(port, 4000, 5.0, made), daemon=True)
@@ -71,3 +76,34 @@ def test_joiners_get_in_through_4000_connects_a_second_from_32_addresses() -> No
     ok, made, failures = asyncio.run(main())
     assert made > 4000        # the flood was real
     assert ok == 8, failures
+
+
+def test_a_joiner_mid_handshake_outlives_idle_links_from_its_own_address() -> None:
+    """The joiner and a flood share one address (a NAT): the joiner's first
+    handshake bytes are in (the rest delayed by a slow network) when 40
+    sockets that never send a byte arrive from that address, 4 at most held
+    at once; the idle sockets make way, and the joiner gets in."""
+    async def main() -> bytes:
+        door = Door(spectators=4, pending=8, pending_per_address=4, pending_per_prefix=6)
+        server = await serve("127.0.0.1", 0, Identity.generate(), PROLOGUE, _greet, door=door, timeout=60)
+        road = SlowRoad(server_port(server), "127.0.0.7")
+        flood: list = []
+        try:
+            joining = asyncio.ensure_future(
+                connect("127.0.0.1", await road.start(), Identity.generate(), PROLOGUE, timeout=60))
+            await asyncio.wait_for(road.first_passed.wait(), 30)
+            flood = await idle_sockets(server_port(server), 40, source="127.0.0.7")
+            await asyncio.wait_for(until(lambda: sum(c.closed for c in flood) >= 40 - 4), 30)
+            road.release()
+            conn = await asyncio.wait_for(joining, 30)
+            await conn.send(b"join")
+            answer = await asyncio.wait_for(conn.recv(), 30)
+            conn.close("done")
+            return answer
+        finally:
+            for c in flood:
+                c.transport.close()
+            await road.close()
+            server.close()
+
+    assert asyncio.run(main()) == b"welcome join"

@@ -97,6 +97,30 @@ def test_messages_sent_before_the_peer_is_authenticated_wait_for_it():
     assert b.receive_data(fourth) == [Message(b"early")]
 
 
+def test_a_responder_makes_no_key_until_its_peer_speaks(monkeypatch):
+    """A connection that never sends a byte (a flood at a host's door) costs
+    the host no cryptography: the responder's Noise state, and its fresh
+    key, are made on the peer's first record."""
+    made = []
+    generate = L.X25519PrivateKey.generate
+
+    class Counting:
+        @staticmethod
+        def generate():
+            made.append(1)
+            return generate()
+
+    monkeypatch.setattr(L, "X25519PrivateKey", Counting)
+    silent = Link(False, Identity.generate(), b"p")
+    assert silent.data_to_send() == b"" and made == []
+    assert closed_reason(silent.receive_data(b"")) == "connection closed during the handshake"
+    assert made == []
+    a, b = pair()
+    assert len(made) == 1                  # the initiator's, for its first message
+    ea, eb = pump(a, b)
+    assert len(made) == 2 and any(isinstance(e, LinkUp) for e in ea) and any(isinstance(e, LinkUp) for e in eb)
+
+
 def test_the_handshake_hash_differs_for_every_link():
     a1, b1 = connected()
     a2, b2 = connected()

@@ -12,6 +12,8 @@ import pytest
 
 from ankh.net.io.ssh import LOGIN_PER_ADDRESS, MAX_COLUMNS, MAX_ROWS, SshServer, terminal_size
 
+from .doorhelp import SlowRoad, idle_sockets, until
+
 SHOW_SIZE = [sys.executable, "-c", "import os; s = os.get_terminal_size(0); print(f'size {s.columns}x{s.lines}')"]
 WAIT = [sys.executable, "-c", "import time; print('in', flush=True); time.sleep(60)"]
 
@@ -153,31 +155,6 @@ async def test_over_ssh_a_table_cannot_send_a_spectator_elsewhere(tmp_path, monk
         assert ("10.9.9.9", 22) in watcher.points
 
 
-async def _until(condition) -> None:
-    while not condition():
-        await asyncio.sleep(0.02)
-
-
-class _Idle(asyncio.Protocol):
-    """A TCP connection that never sends a byte, and knows when the server hung up."""
-    closed = False
-
-    def connection_made(self, transport) -> None:
-        self.transport = transport
-
-    def eof_received(self) -> bool:
-        self.closed = True
-        return False
-
-    def connection_lost(self, exc) -> None:
-        self.closed = True
-
-
-async def _idle_sockets(port: int, n: int) -> list[_Idle]:
-    loop = asyncio.get_running_loop()
-    return [(await loop.create_connection(_Idle, "127.0.0.1", port))[1] for _ in range(n)]
-
-
 async def test_a_flood_of_idle_sockets_does_not_keep_a_key_holder_out(tmp_path) -> None:
     """140 sockets that never say a word, from one address and reopened as the
     server closes them, against a server of 6 sessions: a key holder on
@@ -188,12 +165,12 @@ async def test_a_flood_of_idle_sockets_does_not_keep_a_key_holder_out(tmp_path) 
     stop = asyncio.Event()
 
     async def flood() -> int:
-        sockets = await _idle_sockets(server.port, 140)
+        sockets = await idle_sockets(server.port, 140)
         reopened = 0
         while not stop.is_set():
             await asyncio.sleep(0.05)
             closed = [c for c in sockets if c.closed]
-            sockets = [c for c in sockets if not c.closed] + await _idle_sockets(server.port, len(closed))
+            sockets = [c for c in sockets if not c.closed] + await idle_sockets(server.port, len(closed))
             reopened += len(closed)
         reopened += sum(1 for c in sockets if c.closed)  # (a loaded machine may not have looked yet)
         for c in sockets:
@@ -203,7 +180,7 @@ async def test_a_flood_of_idle_sockets_does_not_keep_a_key_holder_out(tmp_path) 
     flooding = asyncio.ensure_future(flood())
     try:
         # The door is full once the server holds no more of the flood's sockets than its room.
-        await asyncio.wait_for(_until(lambda: server.door.links >= LOGIN_PER_ADDRESS), 30)
+        await asyncio.wait_for(until(lambda: server.door.links >= LOGIN_PER_ADDRESS), 30)
         for _ in range(3):
             conn = await asyncio.wait_for(
                 _connect(server, "alice", asyncssh.generate_private_key("ssh-ed25519"),
@@ -215,6 +192,56 @@ async def test_a_flood_of_idle_sockets_does_not_keep_a_key_holder_out(tmp_path) 
     finally:
         stop.set()
         assert await flooding > 0     # the flood was answered by closing its idle sockets
+        await server.close()
+
+
+async def test_a_key_holder_behind_the_floods_own_address_gets_in(tmp_path) -> None:
+    """The flood and the key holder share one address (a NAT, one IPv6 /64):
+    the key holder's client has spoken (its first bytes are in, the rest
+    delayed by a slow network) when 140 sockets that never send a byte arrive
+    from that address, and the idle sockets make way, not the key holder."""
+    server = await _server(tmp_path, WAIT, max_sessions=6)
+    road = SlowRoad(server.port, "127.0.0.9")
+    port = await road.start()
+    flood: list = []
+    try:
+        login = asyncio.ensure_future(asyncssh.connect(
+            "127.0.0.1", port, username="alice", known_hosts=None, agent_path=None,
+            client_keys=[asyncssh.generate_private_key("ssh-ed25519")]))
+        await asyncio.wait_for(road.first_passed.wait(), 30)
+        flood = await idle_sockets(server.port, 140, source="127.0.0.9")
+        # The address holds at most its share: the rest of the flood was closed.
+        await asyncio.wait_for(until(lambda: sum(c.closed for c in flood) >= 140 - LOGIN_PER_ADDRESS), 30)
+        road.release()
+        async with await asyncio.wait_for(login, 30) as conn:
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            assert "in" in (await asyncio.wait_for(process.stdout.read(64), 30)).decode()
+    finally:
+        for c in flood:
+            c.transport.close()
+        await road.close()
+        await server.close()
+
+
+async def test_logins_that_open_no_session_hold_no_more_than_their_addresss_share(tmp_path) -> None:
+    """One address logs in again and again (as a guest: no key needed) and
+    opens nothing: the server keeps no more of those connections than an
+    address's share of its door, the oldest closed first, so they cannot
+    take its descriptors; a key holder still gets a session."""
+    server = await _server(tmp_path, WAIT, max_sessions=6)
+    conns = []
+    try:
+        for _ in range(LOGIN_PER_ADDRESS + 8):
+            conns.append(await asyncio.wait_for(_connect(server, "guest", local_addr=("127.0.0.9", 0)), 30))
+        await asyncio.wait_for(until(lambda: len(server.connections) <= LOGIN_PER_ADDRESS), 30)
+        conn = await asyncio.wait_for(
+            _connect(server, "alice", asyncssh.generate_private_key("ssh-ed25519"), local_addr=("127.1.0.1", 0)), 30)
+        conns.append(conn)
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        assert "in" in (await asyncio.wait_for(process.stdout.read(64), 30)).decode()
+    finally:
+        for conn in conns:
+            conn.close()
         await server.close()
 
 
