@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import textwrap
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -29,7 +30,7 @@ from textual.widgets import Footer, ProgressBar, Static
 
 from ankh.core.game import COLOURS, Decision, Game, forced, game_of_record, get
 from ankh.net.local import LocalGame
-from ankh.tui.i18n import NP_, Localised, _
+from ankh.tui.i18n import NP_, Localised, _, ngettext
 from ankh.tui.seats import colour
 
 WORLDS = 8        # worlds searched for each decision
@@ -188,25 +189,41 @@ def command(path_name: str, seat_name: str | None, worlds: int | None = None) ->
 
 
 def summary(done: list[Reviewed], total: int, seat: int, worlds: int = WORLDS) -> list[str]:
-    """The review in lines, as ``ankh review`` prints it and the end screen shows it."""
+    """The review in lines, as ``ankh review`` prints it and the end screen
+    shows it: each at most :data:`WIDTH` columns (an 80-column terminal, the
+    screen's margins), the chance drawn one mark per decision in rows."""
     who = colour(seat)
-    lines = [_("{who}'s {n} decisions, reviewed by the hard bot from {who}'s knowledge at the time "
-               "({worlds} worlds each)").format(who=who, n=total, worlds=worlds)]
+    lines = _fit(ngettext("{who}'s {n} decision, reviewed by the hard bot from {who}'s knowledge at the time "
+                          "({worlds} worlds each)",
+                          "{who}'s {n} decisions, reviewed by the hard bot from {who}'s knowledge at the time "
+                          "({worlds} worlds each)", total).format(who=who, n=total, worlds=worlds))
     if not done:
         return lines
-    line = "".join(BARS[min(len(BARS) - 1, int(r.chosen_chance * len(BARS)))] for r in done)
-    lines.append(_("Your chance to win after each decision: {line} ({first} % to {last} %)").format(
-        line=line, first=round(100 * done[0].chosen_chance), last=round(100 * done[-1].chosen_chance)))
+    marks = "".join(BARS[min(len(BARS) - 1, int(r.chosen_chance * len(BARS)))] for r in done)
+    lines += _fit(_("Your chance to win after each decision, from {first} % to {last} %:").format(
+        first=round(100 * done[0].chosen_chance), last=round(100 * done[-1].chosen_chance)))
+    row = WIDTH - 2
+    lines += ["  " + marks[i:i + row] for i in range(0, len(marks), row)]
     costly = sorted((r for r in done if r.cost >= 0.01), key=lambda r: -r.cost)[:COSTLY]
     if not costly:
-        lines.append(_("No decision cost you a point of chance: the hard bot would have chosen as well."))
+        lines += _fit(_("No decision cost you a point of chance: the hard bot would have chosen as well."))
         return lines
-    lines.append(_("The decisions that cost you the most:"))
+    lines += _fit(_("The decisions that cost you the most:"))
     for r in costly:
-        lines.append("  " + _("turn {turn}: you chose {chosen} ({was} %); better: {best} ({could} %)").format(
+        lines += _fit(_("turn {turn}: you chose {chosen} ({was} %); better: {best} ({could} %)").format(
             turn=r.turn, chosen=r.chosen, was=round(100 * r.chosen_chance), best=r.best,
-            could=round(100 * r.best_chance)))
+            could=round(100 * r.best_chance)), "  ", "      ")
     return lines
+
+
+WIDTH = 78        # the review's lines: an 80-column terminal, less the screen's margins
+
+
+def _fit(line: str, first: str = "", then: str = "  ") -> list[str]:
+    """``line`` in lines of at most :data:`WIDTH` columns, the lines after the
+    first indented under it."""
+    return textwrap.wrap(line, WIDTH, initial_indent=first, subsequent_indent=then,
+                         break_long_words=False, break_on_hyphens=False) or [first]
 
 
 class ReviewScreen(Localised, Screen):

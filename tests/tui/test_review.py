@@ -72,10 +72,29 @@ def test_ankh_review_names_the_costliest_decisions_in_the_games_words(tmp_path: 
     assert done.returncode == 0, done.stderr
     out = done.stdout.splitlines()
     assert out[0].startswith("yellow's ") and "decisions, reviewed by the hard bot from yellow's knowledge" in out[0]
-    assert out[1].startswith("Your chance to win after each decision: ")
+    chance = next(i for i, line in enumerate(out) if line.startswith("Your chance to win after each decision, from "))
+    assert out[chance + 1].startswith("  ") and set(out[chance + 1].strip()) <= set(review.BARS)
+    assert all(len(line) <= 80 for line in out), out                       # an 80-column terminal: no line wraps
     assert (tmp_path / "guilds.txt.review-yellow.json").exists()          # kept beside the record
     again = ankh("review", str(path), "--seat", "yellow", "--worlds", "1")
     assert again.stdout == done.stdout                                       # the second look reads it
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_long_game_s_review_fits_an_80_column_terminal(lang: str) -> None:
+    """The chance over 200 decisions was one line of 240 columns, wrapped by the
+    terminal: it is drawn in rows under its title, one mark per decision."""
+    from ankh.tui import i18n
+    done = [review.Reviewed(n // 4 + 1, "Place a house on site 12", (n % 9) / 9,
+                            "Lay a foundation on site 33 (brick, lumber)", 1.0) for n in range(200)]
+    i18n.set_language(lang)
+    try:
+        lines = review.summary(done, 200, 1)
+    finally:
+        i18n.set_language("en")
+    assert all(len(line) <= review.WIDTH for line in lines), lines
+    rows = [line for line in lines if line.startswith("  ") and set(line.strip()) <= set(review.BARS)]
+    assert sum(len(line.strip()) for line in rows) == 200 and len(rows) == 3, lines
 
 
 def test_ankh_review_refuses_what_it_cannot_review(tmp_path: Path) -> None:

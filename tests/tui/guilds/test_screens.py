@@ -671,3 +671,57 @@ def test_a_guild_point_says_what_it_costs_and_the_palaces_is_free():
     session.choose(("gp", 1))
     session.choose(("gp", 1))
     assert option_text(session.view(), ("gp", 1)) == "A point in the lumber guild (2 lumber)"
+
+
+@pytest.mark.parametrize("lang, shades, told", [
+    ("en", "Move the robber to the Shades", "R red moves the robber to the Shades."),
+    ("fr", "Déplacer le voleur dans les Ombres", "R rouge déplace le voleur dans les Ombres."),
+])
+async def test_after_a_seven_without_a_licence_the_short_list_ends_with_neither(lang, shades, told):
+    """Red has no house by the Thieves' Guild: the robber may only go to the
+    Shades (« dans le quartier des ombres », as the variant's French text says
+    it), the assassins say what they cost, and "Neither" comes last."""
+    i18n.set_language(lang)
+    try:
+        app = AnkhApp(GameSession.from_text(SEVEN_POSITION.replace("houses red: V10 V29", "houses red: V01 V12")),
+                      bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            game = app.screen
+            d = game.decision()
+            assert d.kind == "seven" and len(d.options) <= 9, d
+            assert game._shown_options() == list(range(len(d.options)))      # as the rules list them
+            assert d.options[game._shown_options()[-1]] == ("pass",)         # "Neither" last
+            shown = screen_text(app)
+            assert f"1 {shades}" in shown, shown
+            assert ("Hire an assassin for brick and lumber" if lang == "en"
+                    else "Engager un assassin pour 1 argile et 1 bois") in shown, shown
+            await pilot.press("1")
+            await until(pilot, lambda: any(describe(e, 0).plain == told for e in app.screen.session.log))
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang, hand, dev", [
+    ("en", "1 wool  1 grain  1 ore  0 parchments", "Buy a development token (wool, grain, ore)"),
+    ("fr", "1 laine  1 blé  1 minerai  0 parchemin", "Acheter un jeton de développement (laine, blé, minerai)"),
+])
+async def test_a_short_list_says_what_each_thing_costs_and_counts_read_right(lang, hand, dev):
+    """A short phase C listed "Buy a development token" with no cost (a long
+    list says it in its heading); the hand said "0 parchment" in English (and
+    French counts 0 in the singular: « 0 parchemin »)."""
+    i18n.set_language(lang)
+    try:
+        position = (TRADE_POSITION.replace("game: guilds", "game: guilds\nseats: red=person yellow=bot:heuristic green=bot:heuristic")
+                    .replace("hand red: 2 brick 2 grain", "hand red: 1 wool 1 grain 1 ore"))
+        app = AnkhApp(GameSession.from_text(position), bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: deciding(app) and app.screen.decision().kind == "action")
+            game = app.screen
+            assert len(game.decision().options) <= 9 and None not in game._rows    # short: no headings
+            assert dev in screen_text(app), screen_text(app)
+            await pilot.press("h")
+            await pilot.pause()
+            assert hand in screen_text(app), screen_text(app)
+    finally:
+        i18n.set_language("en")

@@ -31,7 +31,9 @@ def hand(view, seat: int | None) -> Text:
     tokens = [view.dcard[h] for h in view.dev[seat]]
     guards = sum(1 for c in tokens if c and c.startswith("guard"))
     vets = sum(1 for c in tokens if c and c.startswith("vetinari"))
-    t.append("\n" + _("Hidden tokens: {g} guard, {v} Vetinari").format(g=guards, v=vets))
+    t.append("\n" + _("Hidden tokens: {guards}, {vetinari}").format(
+        guards=ngettext("{n} guard", "{n} guards", guards).format(n=guards),
+        vetinari=ngettext("{n} Vetinari", "{n} Vetinari", vets).format(n=vets)))
     shown, hidden = view.vp(seat), hidden_vp(view, seat)
     t.append("\n")
     t.append(_("VP: {shown} + {hidden} hidden = {total} of 12").format(

@@ -313,7 +313,9 @@ class GameScreen(PlayScreen):
         if options != self._options:
             self._options = options
             numbered = not self.legal_sites(d)
-            groups = grouped(options) or [("", list(range(len(options))))]
+            groups = grouped(options)
+            priced = groups is None          # a short list: each option says what it costs
+            groups = groups or [("", list(range(len(options))))]
             self._rows, self._letters, rows = [], {}, []
             letters = {k: letter for letter, k in letter_of(groups).items()}
             for k, (heading, members) in enumerate(groups):
@@ -325,7 +327,7 @@ class GameScreen(PlayScreen):
                 for i in members:
                     n = len(self._rows) - self._rows.count(None)
                     rows.append(Option(Text.assemble((f"{n + 1} " if numbered and n < 9 else "  ", "bold"),
-                                                     option_text(view, options[i])), id=str(i)))
+                                                     option_text(view, options[i], priced)), id=str(i)))
                     self._rows.append(i)
             self._letters.pop("", None)
             choices.set_options(rows)
