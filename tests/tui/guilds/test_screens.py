@@ -142,21 +142,41 @@ async def test_a_saved_guild_game_is_listed_by_name_and_loads_into_its_screen(an
         assert "The Guilds of Ankh-Morpork" in screen_text(app)
 
 
+class Clock:
+    """The key guard's clock, moved on by the test alone (a loaded machine's
+    slowness never lets the guard's time pass)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
 @pytest.mark.key_guard
 async def test_keys_pressed_while_the_bots_played_do_not_answer_the_next_decision(monkeypatch):
-    # a long guard, so that a slow machine does not outlast it between two keys
-    monkeypatch.setattr(GameScreen, "KEY_GUARD", 5.0)
+    from ankh.tui.screens import play
+    clock = Clock()
+    monkeypatch.setattr(play, "time", clock)
+    seen: list[str] = []                       # the keys the screen has had, as it has them
+    on_key = play.PlayScreen.on_key
+
+    def spy(self, event) -> None:
+        on_key(self, event)
+        seen.append(event.key)
+    monkeypatch.setattr(play.PlayScreen, "on_key", spy)
     session = GameSession.new(3, you=2, game=GUILDS, save=False, kind="heuristic", seed=7)
     app = AnkhApp(session, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: deciding(app))      # green places after red's and yellow's houses
         placed = sum(1 for o in session.game.state.occ if o >= 0)
         await pilot.press("1", "enter")                # at once: the guard holds
+        await until(pilot, lambda: seen == ["1", "enter"])
         assert sum(1 for o in session.game.state.occ if o >= 0) == placed
-        app.screen._guard_until -= 2 * GameScreen.KEY_GUARD     # the guard's time has passed
+        assert app.screen.typed == ""
+        clock.now += 2 * GameScreen.KEY_GUARD          # the guard's time has passed
         await pilot.press("1", "0", "enter")
-        await until(pilot, lambda: deciding(app))
-        assert session.game.state.occ[10] == 2 * 3 + 1
+        await until(pilot, lambda: session.game.state.occ[10] == 2 * 3 + 1 and deciding(app))
 
 
 async def test_a_typed_site_that_is_not_offered_builds_nothing_and_says_so():
@@ -400,6 +420,38 @@ async def test_a_resize_both_ways_keeps_the_decision_and_a_move_still_works(lang
             await pilot.press("enter")                            # the second option, still highlighted
             await until(pilot, lambda: any(e.kind == "buy-gp" for e in session.log[log:]))
             assert d.options[1] == ("gp", 0)                      # a point in the brick guild, bought
+
+
+async def test_keys_that_come_while_the_screen_lays_itself_out_again_are_kept(monkeypatch):
+    """A resize across 120×34 builds the screen anew; a key that comes between
+    the old layout's going and the new one's coming (a loaded machine, a typist)
+    crashed the program (the option list was not there) or, typed, was lost:
+    the site typed then is the one highlighted and built."""
+    from ankh.tui.widgets.choices import Choices
+    session = GameSession.new(3, you=0, game=GUILDS, save=False, kind="heuristic", seed=7)
+    app = AnkhApp(session, bot_delay=0)
+    compose = GameScreen.compose
+    typed = []
+
+    def keyed(self):
+        if self.decision() is not None and not self.query("#g-choices"):   # the old layout gone
+            self.action_digit(3)
+            self.action_digit(3)
+            self.action_jump("a")
+            self.action_show_panel("map")
+            typed.append(self.typed)
+        yield from compose(self)
+    monkeypatch.setattr(GameScreen, "compose", keyed)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        game = app.screen
+        assert ("place", 33) in game.decision().options
+        await pilot.resize_terminal(120, 40)
+        await until(pilot, lambda: typed and game._options and app.focused is game.query_one("#g-choices", Choices))
+        assert typed == ["33"]
+        assert game._highlighted_option() == ("place", 33)
+        await pilot.press("enter")
+        await until(pilot, lambda: session.game.state.occ[33] == 1)
 
 
 @pytest.mark.parametrize("keys", [["end"], ["pagedown"] * 12, ["space"] * 12, ["down"] * 80, ["tab", "end"]])
