@@ -777,3 +777,13 @@ async def test_a_short_list_says_what_each_thing_costs_and_counts_read_right(lan
             assert hand in screen_text(app), screen_text(app)
     finally:
         i18n.set_language("en")
+
+
+def test_a_group_s_heading_says_what_it_costs_when_only_parchments_can_pay():
+    """A development token only parchments could buy was headed
+    "A development token ()": the heading took the cost of its first option."""
+    from ankh.tui.games.guilds.groups import grouped
+    options = (("end",), ("p-dev",), *[("gp", k) for k in range(5)], *[("p-card", k) for k in range(3)])
+    headings = [heading for heading, _members in grouped(options)]
+    assert "A development token (wool, grain, ore)" in headings, headings
+    assert not any("()" in h for h in headings), headings

@@ -57,7 +57,8 @@ def _number(option: tuple) -> int:
 def _heading(g: int, chunk: list[tuple], parts: int) -> str:
     verbs, words = GROUPS[g] if g < len(GROUPS) else (frozenset(), N_("Other"))
     verb = chunk[0][0]
-    title = _(words).format(cost=cost_text(COSTS.get(verb, ())), n=PARCHMENTS.get(verb, 0))
+    cost = next((COSTS[v] for v in sorted(verbs) if v in COSTS), ())   # (cards, where parchments also pay)
+    title = _(words).format(cost=cost_text(cost), n=PARCHMENTS.get(verb, 0))
     if parts > 1 and verb in ("robber", "fix"):
         numbers = [_number(o) for o in chunk if _number(o)]
         low, high = min(numbers), max(numbers)
