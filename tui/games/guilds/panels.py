@@ -36,7 +36,8 @@ def hand(view, seat: int | None) -> Text:
         vetinari=ngettext("{n} Vetinari", "{n} Vetinari", vets).format(n=vets)))
     shown, hidden = view.vp(seat), hidden_vp(view, seat)
     t.append("\n")
-    t.append(_("VP: {shown} + {hidden} hidden = {total} of 12").format(
+    t.append(ngettext("VP: {shown} + {hidden} hidden = {total} of 12", "VP: {shown} + {hidden} hidden = {total} of 12",
+                      hidden).format(
         shown=shown, hidden=hidden, total=shown + hidden), "bold")
     t.append("\n" + _("Receipts {r} · guards up {g} · arrests {a}").format(
         r=view.rcpt[seat], g=view.gup[seat], a=view.arrests[seat]))
