@@ -43,7 +43,8 @@ def _catalog() -> Catalog:
 def program_template() -> Catalog:
     catalog = _catalog()
     for filename, lineno, message, comments, context in extract_from_dir(
-            str(ROOT / "tui"), method_map=[("**.py", "python")], keywords={**DEFAULT_KEYWORDS, "NP_": ((1, "c"), 2), "Nn_": (1, 2)},
+            str(ROOT / "tui"), method_map=[("**.py", "python")], keywords={**DEFAULT_KEYWORDS, "NP_": ((1, "c"), 2), "Nn_": (1, 2),
+                                                                  "NPn_": ((1, "c"), 2, 3)},
             comment_tags=("Translators:",), strip_comment_tags=True):
         if not message:
             continue

@@ -86,6 +86,13 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _messages.ngettext(singular, plural, n)
 
 
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """``singular`` or ``plural`` (English) as ``n`` asks in the language shown
+    (French: the singular for 0 and 1), where ``context`` tells apart two uses
+    of the same English words."""
+    return _messages.npgettext(context, singular, plural, n)
+
+
 def N_(message: str) -> str:
     """Marks ``message`` for the catalogue without translating it (for
     module-level tables: translate with ``_()`` where it is shown)."""
@@ -95,6 +102,12 @@ def N_(message: str) -> str:
 def Nn_(singular: str, plural: str) -> tuple[str, str]:
     """Marks a sentence and its plural for the catalogue without translating
     them (for module-level tables: ``ngettext(*pair, n)`` where it is shown)."""
+    return singular, plural
+
+
+def NPn_(context: str, singular: str, plural: str) -> tuple[str, str]:
+    """Marks a word and its plural for the catalogue with ``context``, without
+    translating them (``npgettext(context, *pair, n)`` where it is shown)."""
     return singular, plural
 
 

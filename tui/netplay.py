@@ -355,7 +355,15 @@ class NetSession(Listeners):
     # --- what the screens read ----------------------------------------------------------------
 
     def review_text(self) -> str | None:
-        return None  # (a networked game's review is not there yet: the seat's journal would be its record)
+        return None  # (a networked game has no record: its seat's save is reviewed, review_save)
+
+    def review_save(self) -> tuple[Path, int] | None:
+        """The seat's save folder (its secrets and the table's log), for a
+        review from the seat's view; None for a spectator, or with no save."""
+        node = self.node
+        if self.spectating or not isinstance(node, (HostNode, JoinNode)) or node.save is None:
+            return None
+        return node.save.path, self.viewer
 
     def stats(self) -> Any:
         """The figures of the game followed (:mod:`ankh.core.stats`), from its public log."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import textwrap
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -29,11 +30,12 @@ from textual.widgets import Footer, ProgressBar, Static
 
 from ankh.core.game import COLOURS, Decision, Game, forced, game_of_record, get
 from ankh.net.local import LocalGame
-from ankh.tui.i18n import NP_, Localised, _
+from ankh.net.peer import GamePeer
+from ankh.tui.i18n import NP_, Localised, _, ngettext
 from ankh.tui.seats import colour
 
 WORLDS = 8        # worlds searched for each decision
-VERSION = 1       # of the kept reviews: another search gives another result
+VERSION = 2       # of the kept reviews: another search gives another result (2: the place kept)
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class Reviewed:
     chosen_chance: float   # the seat's estimated chance to win after it (0 to 1)
     best: str              # the hard bot's best choice there
     best_chance: float
+    place: int = 1         # the place of what the seat chose in the hard bot's order (1: its best)
 
     @property
     def cost(self) -> float:
@@ -72,6 +75,47 @@ def choices(text: str, seat: int) -> tuple[Game, list[tuple[Any, Decision, tuple
     return rules, _Walk(rules.parse_record(text), rules, seat).choices
 
 
+class _SeatWalk(GamePeer):
+    """A networked seat's save followed again by the seat itself (its secrets:
+    the cards it saw, and no other), keeping the state it knew before each of
+    its choices."""
+
+    def __init__(self, protocol: Any) -> None:
+        self.choices: list[tuple[Any, Decision, tuple]] = []
+        super().__init__(protocol)
+
+    def _apply_move(self, decision: Decision, option: tuple) -> None:
+        if decision.seat == self.me and not forced(decision):
+            self.choices.append((self.engine.copy(), decision, option))
+        super()._apply_move(decision, option)
+
+
+def seat_of_save(folder: Path, seat: int | None = None) -> int:
+    """The seat a networked game's save folder reviews: ``seat`` if the folder
+    holds its secrets, else the first it holds (ValueError: none there)."""
+    held = sorted(int(f.name[4:-8]) for f in folder.glob("seat*.secrets") if f.name[4:-8].isdigit())
+    if not held or (seat is not None and seat not in held):
+        raise ValueError(seat)
+    return held[0] if seat is None else seat
+
+
+def seat_choices(folder: Path, seat: int) -> tuple[Game, list[tuple[Any, Decision, tuple]], bytes]:
+    """A networked game's save (a seat's folder: its finished game or its
+    journal, and its secrets): the game, ``seat``'s choices in it as the seat
+    knew the game at each (the state before, the decision, the option chosen:
+    a card it never saw is not in that state), and the log's bytes."""
+    from ankh.net import journal
+    from ankh.net.seat import SeatProtocol
+    from ankh.net.secrets import SeatSecrets
+    from ankh.net.transcript import Transcript
+    data = journal.save_file(folder).read_bytes()
+    transcript = journal.read(data)[0] if journal.is_journal(data) else Transcript.from_bytes(data)
+    secrets = SeatSecrets.from_bytes((folder / f"seat{seat}.secrets").read_bytes())
+    walk = _SeatWalk.resume(SeatProtocol(transcript.roster, secrets, relay=0),
+                            [f for step in transcript.ops for f in step])
+    return walk.game, walk.choices, data
+
+
 def review_one(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple,
                worlds: int = WORLDS) -> Reviewed:
     """The seat's ``n``-th choice reviewed (its own generator: the same result every time)."""
@@ -81,7 +125,8 @@ def review_one(rules: Game, n: int, state: Any, decision: Decision, chosen: tupl
     best, best_chance = rated[0]
     words = ui(rules.id).option_words
     view = rules.view_for(state, decision.seat)
-    return Reviewed(state.turn, words(view, chosen), dict(rated)[chosen], words(view, best), best_chance)
+    place = 1 + [option for option, _chance in rated].index(chosen)
+    return Reviewed(state.turn, words(view, chosen), dict(rated)[chosen], words(view, best), best_chance, place)
 
 
 def kept_beside(path: Path, seat: int) -> Path:
@@ -96,7 +141,21 @@ def review(text: str, seat: int, kept: Path | None = None, *, worlds: int = WORL
     in all (fewer reviewed when ``stop`` said so); ``kept``: the file that holds
     the decisions reviewed so far, read first and written after each."""
     rules, seen = choices(text, seat)
-    key = hashlib.sha256(f"{VERSION}:{worlds}:{seat}:".encode() + text.encode()).hexdigest()
+    return _review(rules, seen, seat, text.encode(), kept, worlds, progress, stop)
+
+
+def review_save(folder: Path, seat: int, kept: Path | None = None, *, worlds: int = WORLDS,
+                progress: Callable[[int, int], None] = lambda done, total: None,
+                stop: Callable[[], bool] = lambda: False) -> tuple[list[Reviewed], int]:
+    """A networked game's review from ``seat``'s view (:func:`seat_choices`), as :func:`review`."""
+    rules, seen, data = seat_choices(folder, seat)
+    return _review(rules, seen, seat, data, kept, worlds, progress, stop)
+
+
+def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, source: bytes, kept: Path | None,
+            worlds: int, progress: Callable[[int, int], None],
+            stop: Callable[[], bool]) -> tuple[list[Reviewed], int]:
+    key = hashlib.sha256(f"{VERSION}:{worlds}:{seat}:".encode() + source).hexdigest()
     done: list[Reviewed] = []
     if kept is not None:
         try:
@@ -129,12 +188,15 @@ BARS = "▁▂▃▄▅▆▇█"
 
 def command(path_name: str, seat_name: str | None, worlds: int | None = None) -> int:
     """``ankh review FILE [--seat COLOUR]``: the review, printed; a progress line
-    on the terminal while it works; Ctrl+C stops it (run again to go on)."""
+    on the terminal while it works; Ctrl+C stops it (run again to go on).  A
+    local game's record, or a networked game's save folder (its seat's view:
+    the secrets there say what the seat saw)."""
     import io
     import sys
 
     from ankh.core.game import RecordError, RulesError, SetupError, UnknownGame
     from ankh.net import journal
+    from ankh.net.errors import ProtocolError
     path = Path(path_name)
     file = journal.save_file(path)
     try:
@@ -142,20 +204,23 @@ def command(path_name: str, seat_name: str | None, worlds: int | None = None) ->
     except OSError as e:
         print(_("ankh: cannot read {path}: {why}").format(path=path, why=e.strerror), file=sys.stderr)
         return 2
-    try:   # a networked game's journal or transcript (as ankh replay tells them), or no text: refused
+    try:   # a networked game's journal or transcript (as ankh replay tells them), or no text
         text = "" if journal.kind_of(io.BytesIO(data)) is not None else data.decode("utf-8")
     except UnicodeDecodeError:
         text = ""
-    if not text:
-        print(_("ankh: {path}: a review reads a local game's record (a networked game's review is not there "
-                "yet)").format(path=path), file=sys.stderr)
-        return 2
     try:
-        rules = get(game_of_record(text))
-        players = rules.parse_record(text).players
-        seat = person_seat(text) if seat_name is None else COLOURS.index(seat_name)
-        if not 0 <= seat < players:
-            raise ValueError(seat_name)
+        if text:
+            rules = get(game_of_record(text))
+            players = rules.parse_record(text).players
+            seat = person_seat(text) if seat_name is None else COLOURS.index(seat_name)
+            if not 0 <= seat < players:
+                raise ValueError(seat_name)
+        elif path.is_dir() and any(path.glob("seat*.secrets")):
+            seat = seat_of_save(path, None if seat_name is None else COLOURS.index(seat_name))
+        else:
+            print(_("ankh: {path}: a review reads a local game's record, or a networked game's save folder "
+                    "(the seat's secrets are in it)").format(path=path), file=sys.stderr)
+            return 2
     except (RecordError, RulesError, SetupError, UnknownGame) as e:
         print(f"ankh: {path}: {e}", file=sys.stderr)
         return 1
@@ -175,11 +240,17 @@ def command(path_name: str, seat_name: str | None, worlds: int | None = None) ->
     kept = kept_beside(file, seat)
     worlds = max(1, worlds or WORLDS)
     try:
-        done, total = review(text, seat, kept if kept.parent.exists() else None, worlds=worlds, progress=progress)
+        if text:
+            done, total = review(text, seat, kept if kept.parent.exists() else None, worlds=worlds, progress=progress)
+        else:
+            done, total = review_save(path, seat, kept, worlds=worlds, progress=progress)
     except KeyboardInterrupt:
         print("\n" + _("Stopped; what was reviewed is kept in {path}: run the same command to go on.").format(
             path=kept), file=sys.stderr)
         return 130
+    except ProtocolError as e:   # a save that does not follow (damaged, doctored): said, never a crash
+        print(f"ankh: {path}: {e}", file=sys.stderr)
+        return 1
     if tty:
         print(file=sys.stderr)
     for line in summary(done, total, seat, worlds):
@@ -188,30 +259,47 @@ def command(path_name: str, seat_name: str | None, worlds: int | None = None) ->
 
 
 def summary(done: list[Reviewed], total: int, seat: int, worlds: int = WORLDS) -> list[str]:
-    """The review in lines, as ``ankh review`` prints it and the end screen shows it."""
+    """The review in lines, as ``ankh review`` prints it and the end screen
+    shows it: each at most :data:`WIDTH` columns (an 80-column terminal, the
+    screen's margins), the chance drawn one mark per decision in rows."""
     who = colour(seat)
-    lines = [_("{who}'s {n} decisions, reviewed by the hard bot from {who}'s knowledge at the time "
-               "({worlds} worlds each)").format(who=who, n=total, worlds=worlds)]
+    lines = _fit(ngettext("{who}'s {n} decision, reviewed by the hard bot from {who}'s knowledge at the time "
+                          "({worlds} worlds each)",
+                          "{who}'s {n} decisions, reviewed by the hard bot from {who}'s knowledge at the time "
+                          "({worlds} worlds each)", total).format(who=who, n=total, worlds=worlds))
     if not done:
         return lines
-    line = "".join(BARS[min(len(BARS) - 1, int(r.chosen_chance * len(BARS)))] for r in done)
-    lines.append(_("Your chance to win after each decision: {line} ({first} % to {last} %)").format(
-        line=line, first=round(100 * done[0].chosen_chance), last=round(100 * done[-1].chosen_chance)))
+    marks = "".join(BARS[min(len(BARS) - 1, int(r.chosen_chance * len(BARS)))] for r in done)
+    lines += _fit(_("Your chance to win after each decision, from {first} % to {last} %:").format(
+        first=round(100 * done[0].chosen_chance), last=round(100 * done[-1].chosen_chance)))
+    row = WIDTH - 2
+    lines += ["  " + marks[i:i + row] for i in range(0, len(marks), row)]
     costly = sorted((r for r in done if r.cost >= 0.01), key=lambda r: -r.cost)[:COSTLY]
     if not costly:
-        lines.append(_("No decision cost you a point of chance: the hard bot would have chosen as well."))
+        lines += _fit(_("No decision cost you a point of chance: the hard bot would have chosen as well."))
         return lines
-    lines.append(_("The decisions that cost you the most:"))
+    lines += _fit(_("The decisions that cost you the most:"))
     for r in costly:
-        lines.append("  " + _("turn {turn}: you chose {chosen} ({was} %); better: {best} ({could} %)").format(
+        lines += _fit(_("turn {turn}: you chose {chosen} ({was} %); better: {best} ({could} %)").format(
             turn=r.turn, chosen=r.chosen, was=round(100 * r.chosen_chance), best=r.best,
-            could=round(100 * r.best_chance)))
+            could=round(100 * r.best_chance)), "  ", "      ")
     return lines
 
 
+WIDTH = 78        # the review's lines: an 80-column terminal, less the screen's margins
+
+
+def _fit(line: str, first: str = "", then: str = "  ") -> list[str]:
+    """``line`` in lines of at most :data:`WIDTH` columns, the lines after the
+    first indented under it."""
+    return textwrap.wrap(line, WIDTH, initial_indent=first, subsequent_indent=then,
+                         break_long_words=False, break_on_hyphens=False) or [first]
+
+
 class ReviewScreen(Localised, Screen):
-    """The review of a local game just played, from its end screen (``r``): the
-    seat's decisions searched one after the other in a thread, a bar for the
+    """The review of a game just played, from its end screen (``r``): a local
+    game's record, or a networked seat's save followed again from the seat's
+    view; the seat's decisions searched one after the other in a thread, a bar for the
     progress, then what ``ankh review`` prints.  Leaving stops it; what was
     reviewed is kept beside the game's save, so coming back goes on from there."""
 
@@ -221,9 +309,11 @@ class ReviewScreen(Localised, Screen):
     ReviewScreen ProgressBar { padding: 0 1; }
     """
 
-    def __init__(self, text: str, seat: int, kept: Path | None = None, worlds: int = WORLDS) -> None:
+    def __init__(self, text: str | None, seat: int, kept: Path | None = None, worlds: int = WORLDS,
+                 folder: Path | None = None) -> None:
         super().__init__()
         self.text, self.seat, self.kept, self.worlds = text, seat, kept, worlds
+        self.folder = folder     # a networked game: the seat's save folder, reviewed from its view
         self.stopping = False
         self.done: list[Reviewed] | None = None
 
@@ -240,8 +330,19 @@ class ReviewScreen(Localised, Screen):
         def progress(done: int, total: int) -> None:
             self.app.call_from_thread(self.query_one(ProgressBar).update, total=total, progress=done)
 
-        done, total = review(self.text, self.seat, self.kept, worlds=self.worlds, progress=progress,
-                             stop=lambda: self.stopping)
+        from ankh.net.errors import ProtocolError
+        try:
+            if self.text is not None:
+                done, total = review(self.text, self.seat, self.kept, worlds=self.worlds, progress=progress,
+                                     stop=lambda: self.stopping)
+            else:
+                assert self.folder is not None
+                done, total = review_save(self.folder, self.seat, self.kept, worlds=self.worlds,
+                                          progress=progress, stop=lambda: self.stopping)
+        except (OSError, ValueError, ProtocolError) as e:   # a save that cannot be followed again: said
+            self.app.call_from_thread(self.query_one("#review-text", Static).update,
+                                      _("This game cannot be reviewed: {why}").format(why=e))
+            return
         if not self.stopping:
             self.app.call_from_thread(self._show, done, total)
 
@@ -255,21 +356,31 @@ class ReviewScreen(Localised, Screen):
 
 
 class ShowsReview:
-    """An end screen's ``r``: the review of the seat's moves (a local game's only)."""
+    """An end screen's ``r``: the review of the seat's moves (a local game's
+    record, or a networked seat's save from the seat's view; a spectator's none)."""
 
     session: Any = None
 
     def _review_text(self) -> str | None:
         return self.session.review_text() if self.session is not None else None
 
+    def _review_save(self) -> tuple[Path, int] | None:
+        return self.session.review_save() if self.session is not None else None
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "review":
-            return self._review_text() is not None
+            return self._review_text() is not None or self._review_save() is not None
         return True
 
     def action_review(self) -> None:
         text = self._review_text()
         if text is None:
+            saved = self._review_save()
+            if saved is not None:
+                from ankh.net import journal
+                folder, seat = saved
+                self.app.push_screen(ReviewScreen(None, seat, kept_beside(journal.save_file(folder), seat),  # type: ignore[attr-defined]
+                                                  folder=folder))
             return
         seat = person_seat(text)
         path = self.session.path

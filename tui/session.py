@@ -138,6 +138,7 @@ class Session(Protocol):
     def say(self, text: str) -> None: ...
     def stats(self) -> Any: ...
     def review_text(self) -> str | None: ...   # the record a review reads (None: no review here)
+    def review_save(self) -> tuple[Path, int] | None: ...   # a networked seat's save folder and seat, to review
 
 
 class Listeners:
@@ -404,6 +405,9 @@ class GameSession(Listeners):
     def review_text(self) -> str | None:
         """The record the end screen's review reads."""
         return self.save_text()
+
+    def review_save(self) -> tuple[Path, int] | None:
+        return None   # (a local game's review reads its record)
 
     def save(self) -> None:
         """Write the record so far (the screen does after every change)."""

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ankh.core.stats import Stats, tally
-from ankh.tui.i18n import N_, NP_, Localised, _
+from ankh.tui.i18n import N_, NP_, Localised, _, ngettext
 from ankh.tui.seats import SEAT_STYLE, seat_letter
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -79,7 +79,8 @@ def dice_picture(stats: Stats, width: int) -> Text:
     n, sides = stats.dice
     counts, expected = stats.counts(), stats.expected()
     t = Text()
-    title = _("The dice: {n} rolls of {dice}").format(n=len(stats.rolls), dice=f"{n}d{sides}" if n > 1
+    title = ngettext("The dice: {n} roll of {dice}", "The dice: {n} rolls of {dice}",
+                     len(stats.rolls)).format(n=len(stats.rolls), dice=f"{n}d{sides}" if n > 1
                                                       else f"d{sides}")
     t.append(title + "\n", style="bold")
     if not stats.rolls:
@@ -117,7 +118,8 @@ def race_picture(stats: Stats, width: int) -> Text:
     t = Text()
     t.append(_("The race, turn by turn") + "\n", style="bold")
     turns = max((len(v) for series in stats.series.values() for v in series), default=0)
-    t.append(_("{n} turns; the last value at the right").format(n=max(0, turns - 1)) + "\n", style="dim")
+    t.append(ngettext("{n} turn; the last value at the right", "{n} turns; the last value at the right",
+                      max(0, turns - 1)).format(n=max(0, turns - 1)) + "\n", style="dim")
     for name, per_seat in stats.series.items():
         t.append(_(SERIES_WORDS[name]) + "\n", style="bold")
         values = [v for seat in per_seat for v in seat]

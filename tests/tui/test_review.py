@@ -61,6 +61,15 @@ def test_a_review_never_uses_a_card_the_seat_could_not_see() -> None:
             review.review_one(rules, n, swapped, swapped.pending, chosen, worlds=2)
 
 
+async def at_the_end(pilot) -> None:
+    """Until the end screen a finished record opens on is there."""
+    from ankh.tui.games.guilds.screens import EndScreen
+    for _ in range(200):
+        if isinstance(pilot.app.screen, EndScreen):
+            return
+        await pilot.pause(0.05)
+
+
 def ankh(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "ankh.tui.cli", *args], capture_output=True, text=True, timeout=300)
 
@@ -72,10 +81,77 @@ def test_ankh_review_names_the_costliest_decisions_in_the_games_words(tmp_path: 
     assert done.returncode == 0, done.stderr
     out = done.stdout.splitlines()
     assert out[0].startswith("yellow's ") and "decisions, reviewed by the hard bot from yellow's knowledge" in out[0]
-    assert out[1].startswith("Your chance to win after each decision: ")
+    chance = next(i for i, line in enumerate(out) if line.startswith("Your chance to win after each decision, from "))
+    assert out[chance + 1].startswith("  ") and set(out[chance + 1].strip()) <= set(review.BARS)
+    assert all(len(line) <= 80 for line in out), out                       # an 80-column terminal: no line wraps
     assert (tmp_path / "guilds.txt.review-yellow.json").exists()          # kept beside the record
     again = ankh("review", str(path), "--seat", "yellow", "--worlds", "1")
     assert again.stdout == done.stdout                                       # the second look reads it
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_long_game_s_review_fits_an_80_column_terminal(lang: str) -> None:
+    """The chance over 200 decisions was one line of 240 columns, wrapped by the
+    terminal: it is drawn in rows under its title, one mark per decision."""
+    from ankh.tui import i18n
+    done = [review.Reviewed(n // 4 + 1, "Place a house on site 12", (n % 9) / 9,
+                            "Lay a foundation on site 33 (brick, lumber)", 1.0) for n in range(200)]
+    i18n.set_language(lang)
+    try:
+        lines = review.summary(done, 200, 1)
+    finally:
+        i18n.set_language("en")
+    assert all(len(line) <= review.WIDTH for line in lines), lines
+    rows = [line for line in lines if line.startswith("  ") and set(line.strip()) <= set(review.BARS)]
+    assert sum(len(line.strip()) for line in rows) == 200 and len(rows) == 3, lines
+
+
+class Recording:
+    """A heuristic bot that keeps what its seat knew at each of its choices."""
+
+    def __init__(self, rules, seed: int) -> None:
+        self.bot = rules.bot("heuristic", random.Random(seed))
+        self.seen: list = []
+
+    def choose(self, engine, decision):
+        option = self.bot.choose(engine.copy(), decision)
+        self.seen.append((engine.copy(), decision, option))
+        return option
+
+
+def networked_save(tmp_path: Path, seat: int) -> tuple[Path, Recording]:
+    """A three-seat networked guild game of bots, saved as ``seat``'s folder
+    (the finished game and that seat's secrets), and what ``seat`` knew as it played."""
+    from tests.net.star import Star, star_peers
+    rules = get("guilds")
+    star = Star(star_peers(3, seed=b"review-net", kind="guilds"))
+    bots = [Recording(rules, s) for s in range(3)]
+    star.play(bots)
+    folder = tmp_path / "net-review"
+    folder.mkdir()
+    (folder / "game.ankh").write_bytes(star.peers[seat].protocol.transcript().to_bytes())
+    (folder / f"seat{seat}.secrets").write_bytes(star.peers[seat].protocol.secrets.to_bytes())
+    return folder, bots[seat]
+
+
+def test_a_networked_game_is_reviewed_from_the_seat_s_own_view(tmp_path: Path) -> None:
+    """The seat's save holds its secrets and the table's signed log: followed
+    again by the seat, it gives each of its decisions with the game as the seat
+    knew it then (what it saw as it played, card for card), and ``ankh review
+    FOLDER`` reviews them."""
+    from ankh.core.game import forced
+    folder, played = networked_save(tmp_path, 1)
+    rules, seen, _data = review.seat_choices(folder, 1)
+    live = [(state, d, o) for state, d, o in played.seen if not forced(d)]
+    assert [(d, o) for _s, d, o in seen] == [(d, o) for _s, d, o in live] and len(seen) > 10
+    for (mine, _d, _o), (then, _d2, _o2) in zip(seen, live):
+        assert rules.state_json(mine) == rules.state_json(then)            # what the seat saw, no more
+    done = ankh("review", str(folder), "--worlds", "1")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    assert out[0].startswith(f"yellow's {len(seen)} decisions, reviewed by the hard bot"), out
+    assert (folder / "game.ankh.review-yellow.json").exists()               # kept beside the save
+    assert ankh("review", str(folder), "--seat", "green").returncode == 2   # green's secrets are not there
 
 
 def test_ankh_review_refuses_what_it_cannot_review(tmp_path: Path) -> None:
@@ -84,7 +160,7 @@ def test_ankh_review_refuses_what_it_cannot_review(tmp_path: Path) -> None:
     assert ankh("review", str(path), "--seat", "green").returncode == 2     # no green in a 2-seat game
     (tmp_path / "net").mkdir()
     (tmp_path / "net" / "journal.ankh").write_bytes(b"\x92\xacankh-journal")
-    refused = ankh("review", str(tmp_path / "net"))
+    refused = ankh("review", str(tmp_path / "net"))                       # no seat's secrets in it
     assert refused.returncode == 2 and "local game's record" in refused.stderr
     assert ankh("review", str(tmp_path / "none.txt")).returncode == 2
 
@@ -99,10 +175,7 @@ async def test_the_end_screen_reviews_the_game_just_played_and_leaving_the_revie
     session.path = tmp_path / "game.txt"
     app = AnkhApp(session, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(200):
-            if isinstance(app.screen, EndScreen):
-                break
-            await pilot.pause(0.05)
+        await at_the_end(pilot)
         assert isinstance(app.screen, EndScreen)
         await pilot.press("r")
         screen = app.screen
@@ -118,3 +191,39 @@ async def test_the_end_screen_reviews_the_game_just_played_and_leaving_the_revie
         assert review.kept_beside(session.path, screen.seat).exists()   # kept: a second look is instant
         await pilot.press("escape")
         assert isinstance(app.screen, EndScreen)
+
+
+async def test_the_end_screen_of_a_networked_seat_reviews_its_save(tmp_path: Path) -> None:
+    """A networked seat's end screen offers the review too (it had none): from
+    the seat's save, as ``ankh review FOLDER`` prints it."""
+    from ankh.tui.app import AnkhApp
+    from ankh.tui.games.guilds.screens import EndScreen
+    from ankh.tui.session import GameSession
+
+    folder, _played = networked_save(tmp_path, 1)
+
+    class Seat:
+        """What the end screen reads of a networked seat's session for a review."""
+        path = None
+
+        def review_text(self) -> None:
+            return None
+
+        def review_save(self) -> tuple[Path, int]:
+            return folder, 1
+
+    app = AnkhApp(GameSession.from_text(record("guilds")), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_end(pilot)
+        end = app.screen
+        assert isinstance(end, EndScreen)
+        end.session = Seat()
+        await pilot.press("r")
+        screen = app.screen
+        assert isinstance(screen, review.ReviewScreen) and screen.seat == 1 and screen.folder == folder
+        for _ in range(2400):
+            if screen.done is not None:
+                break
+            await pilot.pause(0.05)
+        expected, total = review.review_save(folder, 1, None)
+        assert str(screen.query_one("#review-text").render()).splitlines() == review.summary(expected, total, 1)

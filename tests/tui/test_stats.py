@@ -99,7 +99,7 @@ def test_replay_stats_of_a_local_record(kind, tmp_path, capsys):
     assert ankh_main(["--lang", "en", "replay", "--stats", str(path)]) == 0
     out = capsys.readouterr().out
     dice = "2d6" if kind == "guilds" else "d12"
-    assert f"The dice: {len(stats.rolls)} rolls of {dice}" in out
+    assert f"The dice: {len(stats.rolls)} {'roll' if len(stats.rolls) == 1 else 'rolls'} of {dice}" in out
     assert ("victory points" if kind == "guilds" else "areas controlled") in out
     assert out.count("\n R ") >= 3 and "\n B " in out      # every seat by its letter
 
@@ -112,7 +112,7 @@ def test_replay_stats_of_a_networked_save(kind, networked, capsys):
     assert "Les dés" in out and "\n J " in out and "\n V " in out   # R J V B in French
     seen = stats_of_ledger(star.peers[1].protocol.ledger)    # what a seat saw, as the save says
     dice = "2d6" if kind == "guilds" else "d12"
-    assert f"Les dés : {len(seen.rolls)} jets de {dice}" in out
+    assert f"Les dés : {len(seen.rolls)} {'jets' if len(seen.rolls) > 1 else 'jet'} de {dice}" in out   # 0 jet, 1 jet
 
 
 @pytest.mark.parametrize("kind", KINDS)

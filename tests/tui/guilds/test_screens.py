@@ -142,21 +142,41 @@ async def test_a_saved_guild_game_is_listed_by_name_and_loads_into_its_screen(an
         assert "The Guilds of Ankh-Morpork" in screen_text(app)
 
 
+class Clock:
+    """The key guard's clock, moved on by the test alone (a loaded machine's
+    slowness never lets the guard's time pass)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
 @pytest.mark.key_guard
 async def test_keys_pressed_while_the_bots_played_do_not_answer_the_next_decision(monkeypatch):
-    # a long guard, so that a slow machine does not outlast it between two keys
-    monkeypatch.setattr(GameScreen, "KEY_GUARD", 5.0)
+    from ankh.tui.screens import play
+    clock = Clock()
+    monkeypatch.setattr(play, "time", clock)
+    seen: list[str] = []                       # the keys the screen has had, as it has them
+    on_key = play.PlayScreen.on_key
+
+    def spy(self, event) -> None:
+        on_key(self, event)
+        seen.append(event.key)
+    monkeypatch.setattr(play.PlayScreen, "on_key", spy)
     session = GameSession.new(3, you=2, game=GUILDS, save=False, kind="heuristic", seed=7)
     app = AnkhApp(session, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: deciding(app))      # green places after red's and yellow's houses
         placed = sum(1 for o in session.game.state.occ if o >= 0)
         await pilot.press("1", "enter")                # at once: the guard holds
+        await until(pilot, lambda: seen == ["1", "enter"])
         assert sum(1 for o in session.game.state.occ if o >= 0) == placed
-        app.screen._guard_until -= 2 * GameScreen.KEY_GUARD     # the guard's time has passed
+        assert app.screen.typed == ""
+        clock.now += 2 * GameScreen.KEY_GUARD          # the guard's time has passed
         await pilot.press("1", "0", "enter")
-        await until(pilot, lambda: deciding(app))
-        assert session.game.state.occ[10] == 2 * 3 + 1
+        await until(pilot, lambda: session.game.state.occ[10] == 2 * 3 + 1 and deciding(app))
 
 
 async def test_a_typed_site_that_is_not_offered_builds_nothing_and_says_so():
@@ -400,6 +420,38 @@ async def test_a_resize_both_ways_keeps_the_decision_and_a_move_still_works(lang
             await pilot.press("enter")                            # the second option, still highlighted
             await until(pilot, lambda: any(e.kind == "buy-gp" for e in session.log[log:]))
             assert d.options[1] == ("gp", 0)                      # a point in the brick guild, bought
+
+
+async def test_keys_that_come_while_the_screen_lays_itself_out_again_are_kept(monkeypatch):
+    """A resize across 120×34 builds the screen anew; a key that comes between
+    the old layout's going and the new one's coming (a loaded machine, a typist)
+    crashed the program (the option list was not there) or, typed, was lost:
+    the site typed then is the one highlighted and built."""
+    from ankh.tui.widgets.choices import Choices
+    session = GameSession.new(3, you=0, game=GUILDS, save=False, kind="heuristic", seed=7)
+    app = AnkhApp(session, bot_delay=0)
+    compose = GameScreen.compose
+    typed = []
+
+    def keyed(self):
+        if self.decision() is not None and not self.query("#g-choices"):   # the old layout gone
+            self.action_digit(3)
+            self.action_digit(3)
+            self.action_jump("a")
+            self.action_show_panel("map")
+            typed.append(self.typed)
+        yield from compose(self)
+    monkeypatch.setattr(GameScreen, "compose", keyed)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        game = app.screen
+        assert ("place", 33) in game.decision().options
+        await pilot.resize_terminal(120, 40)
+        await until(pilot, lambda: typed and game._options and app.focused is game.query_one("#g-choices", Choices))
+        assert typed == ["33"]
+        assert game._highlighted_option() == ("place", 33)
+        await pilot.press("enter")
+        await until(pilot, lambda: session.game.state.occ[33] == 1)
 
 
 @pytest.mark.parametrize("keys", [["end"], ["pagedown"] * 12, ["space"] * 12, ["down"] * 80, ["tab", "end"]])
@@ -671,3 +723,69 @@ def test_a_guild_point_says_what_it_costs_and_the_palaces_is_free():
     session.choose(("gp", 1))
     session.choose(("gp", 1))
     assert option_text(session.view(), ("gp", 1)) == "A point in the lumber guild (2 lumber)"
+
+
+@pytest.mark.parametrize("lang, shades, told", [
+    ("en", "Move the robber to the Shades", "R red moves the robber to the Shades."),
+    ("fr", "Déplacer le voleur dans les Ombres", "R rouge déplace le voleur dans les Ombres."),
+])
+async def test_after_a_seven_without_a_licence_the_short_list_ends_with_neither(lang, shades, told):
+    """Red has no house by the Thieves' Guild: the robber may only go to the
+    Shades (« dans le quartier des ombres », as the variant's French text says
+    it), the assassins say what they cost, and "Neither" comes last."""
+    i18n.set_language(lang)
+    try:
+        app = AnkhApp(GameSession.from_text(SEVEN_POSITION.replace("houses red: V10 V29", "houses red: V01 V12")),
+                      bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            game = app.screen
+            d = game.decision()
+            assert d.kind == "seven" and len(d.options) <= 9, d
+            assert game._shown_options() == list(range(len(d.options)))      # as the rules list them
+            assert d.options[game._shown_options()[-1]] == ("pass",)         # "Neither" last
+            shown = screen_text(app)
+            assert f"1 {shades}" in shown, shown
+            assert ("Hire an assassin for brick and lumber" if lang == "en"
+                    else "Engager un assassin pour 1 argile et 1 bois") in shown, shown
+            await pilot.press("1")
+            await until(pilot, lambda: any(describe(e, 0).plain == told for e in app.screen.session.log))
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang, hand, dev", [
+    ("en", ("1 wool  1 grain  1 ore  0 parchments", "0 guards, 0 Vetinari", "+ 0 hidden ="),
+     "Buy a development token (wool, grain, ore)"),
+    ("fr", ("1 laine  1 blé  1 minerai  0 parchemin", "0 garde, 0 Vetinari", "+ 0 caché ="),
+     "Acheter un jeton de développement (laine, blé, minerai)"),
+])
+async def test_a_short_list_says_what_each_thing_costs_and_counts_read_right(lang, hand, dev):
+    """A short phase C listed "Buy a development token" with no cost (a long
+    list says it in its heading); the hand said "0 parchment" and "0 guard" in
+    English (and French counts 0 in the singular: « 0 parchemin », « 0 caché »)."""
+    i18n.set_language(lang)
+    try:
+        position = (TRADE_POSITION.replace("game: guilds", "game: guilds\nseats: red=person yellow=bot:heuristic green=bot:heuristic")
+                    .replace("hand red: 2 brick 2 grain", "hand red: 1 wool 1 grain 1 ore"))
+        app = AnkhApp(GameSession.from_text(position), bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: deciding(app) and app.screen.decision().kind == "action")
+            game = app.screen
+            assert len(game.decision().options) <= 9 and None not in game._rows    # short: no headings
+            assert dev in screen_text(app), screen_text(app)
+            await pilot.press("h")
+            await pilot.pause()
+            assert all(words in screen_text(app) for words in hand), screen_text(app)
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_group_s_heading_says_what_it_costs_when_only_parchments_can_pay():
+    """A development token only parchments could buy was headed
+    "A development token ()": the heading took the cost of its first option."""
+    from ankh.tui.games.guilds.groups import grouped
+    options = (("end",), ("p-dev",), *[("gp", k) for k in range(5)], *[("p-card", k) for k in range(3)])
+    headings = [heading for heading, _members in grouped(options)]
+    assert "A development token (wool, grain, ore)" in headings, headings
+    assert not any("()" in h for h in headings), headings

@@ -11,10 +11,10 @@ by its number as on the map.
 """
 from __future__ import annotations
 
-from ankh.core.guilds.board import COST_DEV, COST_FOUNDATION, COST_HOUSE, COST_VILLA, PARCH_CARD, PARCH_DEV, PARCH_DICE, PARCH_HOUSE, PARCH_VILLA, SPOT_IDS
+from ankh.core.guilds.board import PARCH_CARD, PARCH_DEV, PARCH_DICE, PARCH_HOUSE, PARCH_VILLA, SPOT_IDS
 from ankh.tui.i18n import N_, _
 
-from .text import cost_text
+from .text import COSTS, cost_text
 
 LONG = 9
 CHUNK = 5
@@ -33,12 +33,11 @@ GROUPS: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"villa"}), N_("Build a villa ({cost})")),
     (frozenset({"p-house", "p-villa"}), N_("Build with parchments")),
     (frozenset({"gp"}), N_("Guild points (a card of the guild's resource)")),
-    (frozenset({"dev", "p-dev"}), N_("A development token")),
+    (frozenset({"dev", "p-dev"}), N_("A development token ({cost})")),
     (frozenset({"p-card"}), N_("A card from the bank ({n} parchments)")),
     (frozenset({"bank"}), N_("Trade with the bank")),
     (frozenset({"refresh"}), N_("Receipts")),
 )
-COSTS = {"found": COST_FOUNDATION, "house": COST_HOUSE, "villa": COST_VILLA, "dev": COST_DEV}
 PARCHMENTS = {"fix": PARCH_DICE, "p-card": PARCH_CARD, "p-dev": PARCH_DEV, "p-house": PARCH_HOUSE,
               "p-villa": PARCH_VILLA}
 
@@ -58,7 +57,8 @@ def _number(option: tuple) -> int:
 def _heading(g: int, chunk: list[tuple], parts: int) -> str:
     verbs, words = GROUPS[g] if g < len(GROUPS) else (frozenset(), N_("Other"))
     verb = chunk[0][0]
-    title = _(words).format(cost=cost_text(COSTS.get(verb, ())), n=PARCHMENTS.get(verb, 0))
+    cost = next((COSTS[v] for v in sorted(verbs) if v in COSTS), ())   # (cards, where parchments also pay)
+    title = _(words).format(cost=cost_text(cost), n=PARCHMENTS.get(verb, 0))
     if parts > 1 and verb in ("robber", "fix"):
         numbers = [_number(o) for o in chunk if _number(o)]
         low, high = min(numbers), max(numbers)

@@ -31,10 +31,13 @@ def hand(view, seat: int | None) -> Text:
     tokens = [view.dcard[h] for h in view.dev[seat]]
     guards = sum(1 for c in tokens if c and c.startswith("guard"))
     vets = sum(1 for c in tokens if c and c.startswith("vetinari"))
-    t.append("\n" + _("Hidden tokens: {g} guard, {v} Vetinari").format(g=guards, v=vets))
+    t.append("\n" + _("Hidden tokens: {guards}, {vetinari}").format(
+        guards=ngettext("{n} guard", "{n} guards", guards).format(n=guards),
+        vetinari=ngettext("{n} Vetinari", "{n} Vetinari", vets).format(n=vets)))
     shown, hidden = view.vp(seat), hidden_vp(view, seat)
     t.append("\n")
-    t.append(_("VP: {shown} + {hidden} hidden = {total} of 12").format(
+    t.append(ngettext("VP: {shown} + {hidden} hidden = {total} of 12", "VP: {shown} + {hidden} hidden = {total} of 12",
+                      hidden).format(
         shown=shown, hidden=hidden, total=shown + hidden), "bold")
     t.append("\n" + _("Receipts {r} · guards up {g} · arrests {a}").format(
         r=view.rcpt[seat], g=view.gup[seat], a=view.arrests[seat]))

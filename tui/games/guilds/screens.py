@@ -149,10 +149,20 @@ class GameScreen(PlayScreen):
     def focus_decision(self) -> None:
         """The options take the keys while there is a decision (a spectator
         never has one: its footer offers no Choose)."""
+        choices = self._choices()
         if self.decision() is not None:
-            self.query_one("#g-choices", Choices).focus()
+            if choices is not None:
+                choices.focus()
         elif self.focused is not None:
             self.set_focus(None)
+
+    def _choices(self) -> Choices | None:
+        """The option list, or None while the screen lays itself out again
+        (a resize across WIDE: the old layout is gone, the new one not yet
+        there; a key that comes then is not lost, and never a crash)."""
+        for choices in self.query("#g-choices").results(Choices):
+            return choices
+        return None
 
     def watch_mode(self) -> None:
         # the option highlighted before the new layout, highlighted again in it
@@ -308,12 +318,16 @@ class GameScreen(PlayScreen):
         for w in self.query("#g-head").results(Static):
             w.set_class(d is None and bool(self._news), "news")
             w.update(head)
-        choices = self.query_one("#g-choices", Choices)
+        choices = self._choices()
+        if choices is None:
+            return
         options = d.options if d is not None else ()
         if options != self._options:
             self._options = options
             numbered = not self.legal_sites(d)
-            groups = grouped(options) or [("", list(range(len(options))))]
+            groups = grouped(options)
+            priced = groups is None          # a short list: each option says what it costs
+            groups = groups or [("", list(range(len(options))))]
             self._rows, self._letters, rows = [], {}, []
             letters = {k: letter for letter, k in letter_of(groups).items()}
             for k, (heading, members) in enumerate(groups):
@@ -325,12 +339,15 @@ class GameScreen(PlayScreen):
                 for i in members:
                     n = len(self._rows) - self._rows.count(None)
                     rows.append(Option(Text.assemble((f"{n + 1} " if numbered and n < 9 else "  ", "bold"),
-                                                     option_text(view, options[i])), id=str(i)))
+                                                     option_text(view, options[i], priced)), id=str(i)))
                     self._rows.append(i)
             self._letters.pop("", None)
             choices.set_options(rows)
             if options:
                 keep = self._keep_highlight
+                typed = [o for o in options if self.typed and option_vertex(o) == int(self.typed)]
+                if typed:   # a site typed as the screen laid itself out again: its row, as typed
+                    keep = typed[0]
                 choices.highlighted = self._rows.index(options.index(keep) if keep in options else self._rows_first())
             self._keep_highlight = None
             self.focus_decision()
@@ -357,9 +374,8 @@ class GameScreen(PlayScreen):
         return t
 
     def _highlighted_option(self):
-        try:
-            choices = self.query_one("#g-choices", Choices)
-        except Exception:
+        choices = self._choices()
+        if choices is None:
             return None
         i = choices.highlighted
         i = self._rows[i] if i is not None and i < len(self._rows) else None
@@ -450,8 +466,8 @@ class GameScreen(PlayScreen):
         value = int(typed)
         match = [row for row, i in enumerate(self._rows)
                  if i is not None and i < len(self._options) and option_vertex(self._options[i]) == value]
-        if match:
-            choices = self.query_one("#g-choices", Choices)
+        choices = self._choices()
+        if match and choices is not None:
             choices.highlighted = match[0]
             choices.scroll_to_highlight()
         self.show()
@@ -459,9 +475,9 @@ class GameScreen(PlayScreen):
     def action_jump(self, letter: str) -> None:
         """A group's letter in a long list: its first option highlighted."""
         row = self._letters.get(letter) if self.decision() is not None else None
-        if row is not None:
+        choices = self._choices()
+        if row is not None and choices is not None:
             self.typed = ""
-            choices = self.query_one("#g-choices", Choices)
             choices.highlight_under(row)
 
     def action_unkey(self) -> None:

@@ -17,14 +17,14 @@ from ankh.core.guilds.board import (
     VERTEX_DISTRICTS,
 )
 from ankh.core.guilds.turn import gp_price
-from ankh.tui.i18n import N_, NP_, Nn_, _, ngettext, pgettext
+from ankh.tui.i18n import N_, NP_, NPn_, Nn_, _, ngettext, npgettext, pgettext
 from ankh.tui.seats import _assemble, colour, seat_tag
 
-# The five resources (and the guild of each), with the parchment as a sixth kind in trades.
-RESOURCE_WORDS = (NP_("resource", "brick"), NP_("resource", "lumber"), NP_("resource", "wool"),
-                  NP_("resource", "grain"), NP_("resource", "ore"), NP_("resource", "parchment"))
-RESOURCE_PLURALS = (NP_("resources", "brick"), NP_("resources", "lumber"), NP_("resources", "wool"),
-                    NP_("resources", "grain"), NP_("resources", "ore"), NP_("resources", "parchments"))
+# The five resources (and the guild of each), with the parchment as a sixth kind in trades:
+# each a word and its plural, the plural as the language counts (French: « 0 parchemin »).
+RESOURCE_WORDS = (NPn_("resource", "brick", "brick"), NPn_("resource", "lumber", "lumber"),
+                  NPn_("resource", "wool", "wool"), NPn_("resource", "grain", "grain"),
+                  NPn_("resource", "ore", "ore"), NPn_("resource", "parchment", "parchments"))
 # The guild of each resource, as "the {guild} guild" names it (French: « la guilde du minerai »).
 GUILD_WORDS = (NP_("guild", "brick"), NP_("guild", "lumber"), NP_("guild", "wool"),
                NP_("guild", "grain"), NP_("guild", "ore"))
@@ -56,8 +56,9 @@ RANK_WORDS = ("", N_("Captain"), N_("Lieutenant"))
 
 
 def kind_name(k: int, n: int = 1) -> str:
-    """A resource (or parchments, k = 5) as a word, plural when ``n`` > 1."""
-    return pgettext("resources", RESOURCE_PLURALS[k]) if n > 1 else pgettext("resource", RESOURCE_WORDS[k])
+    """A resource (or parchments, k = 5) as a word for ``n`` cards of it, singular
+    or plural as the language shown counts (English: 0 parchments; French: 0 parchemin)."""
+    return npgettext("resource", *RESOURCE_WORDS[k], n)
 
 
 def guild_name(k: int) -> str:
@@ -136,11 +137,18 @@ def costs_short() -> list[str]:
 
 # --- options ---------------------------------------------------------------------------------------
 
-def option_text(state, option: tuple) -> str:
+# What an option that builds or buys with cards costs (the grouped list says it in its headings).
+COSTS = {"found": COST_FOUNDATION, "house": COST_HOUSE, "villa": COST_VILLA, "dev": COST_DEV}
+
+
+def option_text(state, option: tuple, priced: bool = False) -> str:
     """An option of a decision in the player's words; a site's option names
     the districts around it and their numbers, so a site can be chosen from
-    the list as well as from the map."""
+    the list as well as from the map.  ``priced``: what it costs beside it, as
+    a short list shows it (a long list says it once in its group's heading)."""
     text = _option_words(state, option)
+    if priced and option[0] in COSTS:
+        text += f" ({cost_text(COSTS[option[0]])})"
     v = option_vertex(option)
     if v is not None and VERTEX_DISTRICTS[v]:
         return f"{text}  ({site_districts(v)})"
@@ -178,6 +186,8 @@ def _option_words(state, option: tuple) -> str:
     if verb == "discard":
         return _("Discard {resource}").format(resource=kind_name(a[0]))
     if verb == "robber":
+        if SPOT_IDS[a[0]] == "SHADES":   # a district, not a number token: « dans les Ombres »
+            return _("Move the robber to the Shades")
         return _("Move the robber to {spot}").format(spot=spot_name(a[0]))
     if verb == "rob":
         return _("Steal a card from {colour}").format(colour=colour(a[0]))
@@ -395,6 +405,8 @@ LINES = [
     (rf"{_C}'s guard arrests the assassin on (\d+)", N_("{seat}'s guard arrests the assassin on {n}."),
      lambda m: {"seat": _seat(m[1]), "n": m[2]}),
     (rf"{_C} discards {_R}", N_("{seat} discards {what}."), lambda m: {"seat": _seat(m[1]), "what": _k(m[2])}),
+    (rf"{_C} moves the robber to SHADES", N_("{seat} moves the robber to the Shades."),
+     lambda m: {"seat": _seat(m[1])}),
     (rf"{_C} moves the robber to (\S+)", N_("{seat} moves the robber to {spot}."),
      lambda m: {"seat": _seat(m[1]), "spot": spot_name(m[2])}),
     (rf"{_C} steals a card from {_C} \(#\d+\)", N_("{seat} steals a card from {victim}."),
