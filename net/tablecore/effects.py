@@ -59,8 +59,10 @@ class Announce(Effect):
 
 @dataclass(frozen=True)
 class WatchIntro(Effect):
-    """What a new spectator is sent first (the table, its start, its roster)."""
+    """What a new spectator is sent first (the table, its start, its roster);
+    ``chat``: whether spectators may read the table's chat (None: as it was)."""
     intro: Any
+    chat: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,17 @@ class WatchEnd(Effect):
     """The table ended before the game's end: its last words (encoded), for
     every spectator, now or when it comes back."""
     messages: tuple[bytes, ...]
+
+
+@dataclass(frozen=True)
+class WatchClose(Effect):
+    """This seat's spectators are sent away, told ``why``."""
+    why: str
+
+
+@dataclass(frozen=True)
+class OpenWatchPoint(Effect):
+    """Serve spectators too, and tell the host where (a joiner's watch point)."""
 
 
 @dataclass(frozen=True)

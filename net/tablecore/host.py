@@ -37,24 +37,10 @@ from .effects import (
     WatchPoints, WatchSay, WatchSend, WriteAbandoned,
 )
 from .result import Result, aborted, forfeit_result
-from .seats import SeatCore
+from .seats import CLOSING, DONE, GAME_OVER, PAUSED, REFUSED, Saved, SeatCore, evidence_of
 from .waits import ABANDON_AFTER, abandoned_words, late_seats
 
-DONE = {"t": "done"}  # "this seat holds the whole game, every seat's final signature"
-GAME_OVER = Words("game over")  # a joiner's last word, once it holds the whole game
 SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
-REFUSED = "refused: "  # how the host's bye starts when it turns a joiner away
-CLOSING = Words("the table closed")  # the host's last word on every link
-PAUSED = Words("the host left; the game is paused")  # the host's last word when it leaves a game under way
-
-
-@dataclass(frozen=True)
-class Saved:
-    """A hosted table's save, read: the journal's game, its header and the local seats' secrets."""
-    transcript: Any
-    info: dict[str, Any]
-    secrets: dict[int, SeatSecrets]
-    path: Path
 
 
 @dataclass(frozen=True)
@@ -77,11 +63,6 @@ class HostTable(SeatCore):
                  gone_after: int = GONE_AFTER, move_clock: int = MOVE_CLOCK, save_root: Path | None = None,
                  bind: str = "0.0.0.0", port: int = 0, saved: Saved | None = None):
         super().__init__()
-        self.out: list[Any] = []
-        # Where effects go as they come (None: queued for ``take``).  A driver that sets it
-        # sends each frame as soon as it is checked, while the table works on the next:
-        # over a message of many frames (a shuffle's proofs) the other seats work meanwhile.
-        self.sink: Callable[[Any], None] | None = None
         self.clock = clock
         self.identity = identity
         self.name = name
@@ -161,17 +142,6 @@ class HostTable(SeatCore):
         self._begin(transcript.roster, secrets, transcript.frames(), journaled=len(transcript.ops))
 
     # -- the driver's side -----------------------------------------------------------------------
-
-    def _do(self, effect: Any) -> None:
-        if self.sink is not None:
-            self.sink(effect)
-        else:
-            self.out.append(effect)
-
-    def take(self) -> list[Any]:
-        """The effects queued since the last call, in order."""
-        out, self.out = self.out, []
-        return out
 
     def opened(self) -> None:
         """The table listens: the lobby as it stands, and the game begins at once if bots fill it."""
@@ -621,7 +591,7 @@ class HostTable(SeatCore):
         checks against its own log before it names anyone (the host's word
         alone is nobody's evidence); the journal keeps them for ``ankh verify``."""
         result = aborted(exc)
-        evidence = list(getattr(exc, "evidence", ()))[:2] if getattr(exc, "seat", None) is not None else []
+        evidence = evidence_of(exc)
         if self.hub is not None:
             self.hub.relay()
             self.send_out()
