@@ -26,14 +26,11 @@ from ...core.game import GAMES, Decision, get
 from .. import home, journal
 from ..admission import Door
 from ..envelope import HEADER_LEN, Identity, unpack_strict
-from ..events import (
-    Advertised, Alert, Away, Back, Chat, ChatHidden, Listening, NotAdvertised, Over, Paused, Played, Started,
-    TableEvent, TranscriptSaved, WatchLost, WatchMoved, WatchPointOpen, WatchWaiting,
-)
-from ..errors import ProtocolError, RemoteProtocolError, Words
-from ..leave import GONE_AFTER, MOVE_CLOCK, News, describe_ending
-from ..lobby import PROTOCOL, Start, check_chat, decode, encode
-from ..peer import Finished, GamePeer, Spectator
+from ..events import Advertised, Alert, Listening, NotAdvertised, Over, TableEvent, TranscriptSaved, WatchPointOpen
+from ..errors import RemoteProtocolError, Words
+from ..leave import GONE_AFTER, MOVE_CLOCK
+from ..lobby import PROTOCOL, decode, encode
+from ..peer import GamePeer
 from ..secrets import SeatSecrets
 from ..tablecore.effects import (
     Again, Announce, Broadcast, CheckPlayers, Close, CreateSave, Journal, JournalEnding, OpenWatchPoint, Renumber,
@@ -42,10 +39,10 @@ from ..tablecore.effects import (
 )
 from ..tablecore.host import HostTable, Refused, Watcher
 from ..tablecore.join import DELIVER, JOIN_AGAIN, JoinTable
-from ..tablecore.result import Result, aborted, outcome_result
+from ..tablecore.watch import WatchTable
+from ..tablecore.result import Result
 from ..tablecore.save import check_header
-from ..tablecore.seats import CLOSING, DONE, FAREWELL, GAME_OVER, PAUSED, REFUSED, Saved, SeatCore
-from ..tablecore.waits import ABANDON_AFTER
+from ..tablecore.seats import DONE, FAREWELL, GAME_OVER, REFUSED, Saved, SeatCore
 from ..transcript import DEFAULT_KIND, Roster
 from .discovery import TableAdvert, TableBrowser
 from .transport import (
@@ -56,7 +53,6 @@ from .watchers import WATCH_ONLY, Watchers
 
 PROLOGUE = PROTOCOL.encode()
 RETRY_EVERY = 1.0
-FEED_SLICE = 8  # frames a spectator checks between looks at its link (a shuffle proof is one frame)
 LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
 
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
@@ -640,6 +636,9 @@ class JoinNode(_Driver):
 
     def _carry_out(self, effect: Any) -> None:
         match effect:
+            case Send(msg=msg, or_stop=True):
+                if self.conn is not None:
+                    self.conn.send_nowait(encode(msg) if isinstance(msg, dict) else msg)
             case Send(msg=msg):
                 if self.conn is not None and not self.conn.closed:
                     _send(self.conn, msg)
@@ -830,169 +829,82 @@ async def find_table(timeout: float = 10.0, *, interfaces: list[str] | None = No
 
 
 class WatchNode:
-    """A spectator: follows a table's public log with its own public-only rules
-    engine, checking every signature, proof and move; catches up at full
-    speed, then follows live.  It watches through one seat's watch point
-    (the host's, or a joiner's) and learns the others; when its watch point
-    goes, it re-attaches to another (or the same, when it comes back) and
-    carries on from the steps it holds."""
+    """A spectator: carries out its :class:`WatchTable` on a link to one of the
+    table's watch points (the host's, or a joiner's), moving to another when
+    that one goes; it catches up at full speed, then follows live."""
 
-    def __init__(self, identity: Identity, *, report: Report):
+    def __init__(self, identity: Identity, *, report: Report, core: type[WatchTable] = WatchTable):
         self.identity = identity
         self.report = report
-        self.spectator: Spectator | None = None
-        self.start: Start | None = None
-        self.address: tuple[str, int] | None = None
-        self.points: list[tuple[str, int]] = []  # every watch point heard of, the first given first
-        self.result: Result | None = None
+        self.core = core(clock=_now, may_go=lambda host, port: home.ssh_may_join(host, port, []))
+        self.core.sink = self._carry_out
+        self.conn: Connection | None = None
         self.received = 0  # bytes of link messages received (for tests that scan them)
-        self.seen: list[bytes] = []  # every frame received, when ``keep`` is set
         self.raw: list[bytes] = []  # every link message received, when ``keep`` is set
-        self.keep = False
-        self.table = b""
-        self.bot_keys: set[bytes] = set()  # the host's bots, as the watch point says (their votes are the host's)
-        self.abandon_after = ABANDON_AFTER  # no watch point answered this long: the table is gone
-        self.paused = False  # the host left: the game waits for it (told once, until it moves on)
+
+    @property
+    def _core(self) -> WatchTable:
+        return self.core
+
+    spectator = _core_attribute("spectator")
+    start = _core_attribute("start")
+    points = _core_attribute("points")
+    result = _core_attribute("result")
+    seen = _core_attribute("seen")
+    keep = _core_attribute("keep")
+    table = _core_attribute("table")
+    abandon_after = _core_attribute("abandon_after")
+
+    def _carry_out(self, effect: Any) -> None:
+        match effect:
+            case Close(why=why):
+                if self.conn is not None:
+                    self.conn.close(why)
+            case TableEvent():
+                self.report(effect)
+            case _:
+                raise TypeError(f"no driver for {effect!r}")
 
     async def run(self, host: str, port: int) -> Result:
-        self.points = [(host, port)]
-        at, failed, since = 0, 0, None
-        while self.result is None:
-            address = self.points[at % len(self.points)]
+        core = self.core
+        core.watch(host, port)
+        while core.result is None:
+            address = core.point()
             try:
                 conn = await connect(*address, self.identity, PROLOGUE, timeout=3)
             except ConnectionClosed:
-                if self.spectator is None and len(self.points) == 1:
+                if core.alone():
                     raise
-                at, failed = at + 1, failed + 1
-                since = since if since is not None else _now()
-                gone = _now() - since
-                if gone >= self.abandon_after:
-                    self.result = Result(Words("the table closed: no watch point answered for {secs:.0f} s", secs=gone))
-                    self.report(Over(self.result))
-                elif failed >= len(self.points):  # none answers now: wait, then try them all again
-                    self.report(WatchWaiting(gone))
+                if core.unreachable():
                     await asyncio.sleep(RETRY_EVERY)
-                    failed = 0
                 continue
-            if self.address is not None and address != self.address:
-                self.report(WatchMoved(address))
-            self.address, failed, since = address, 0, None
+            self.conn = conn
             try:
-                conn.send_nowait(encode({"t": "watch", "from": self.spectator.steps_followed if self.spectator else 0}))
+                conn.send_nowait(encode(core.linked(address, conn.peer_key)))
                 await self._follow(conn)
             except ConnectionClosed as exc:
-                if self.result is None:
-                    if exc.reason.endswith(CLOSING) or (self.spectator is None and len(self.points) == 1):
-                        self.result = Result(Words("the table closed: {why}", why=exc.reason))
-                        self.report(Over(self.result))
-                    elif exc.reason.endswith(PAUSED):  # the game waits for the host to load its save
-                        if not self.paused:
-                            self.paused = True
-                            self.report(Paused(0))
-                        at += 1
-                    else:
-                        self.report(WatchLost(address, exc.reason))
-                        at += 1  # another watch point first
+                core.lost(exc.reason)
             finally:
                 conn.close(Words("done watching"))
-        return self.result
-
-    def _table(self, conn: Connection, msg: dict[str, Any]) -> None:
-        """A watch point's ``start``: the table we watch, through one of its seats."""
-        start = Start.of(msg)
-        if self.start is not None and start.game_id != self.start.game_id:
-            raise ConnectionClosed(Words("that watch point serves another game"))
-        if conn.peer_key not in start.identities:
-            conn.close(Words("not a seat of this table"))
-            raise ConnectionClosed(Words("that watch point is not a seat of the table"))
-        if self.start is None and not start.spectator_chat:
-            self.report(ChatHidden())
-        self.start = start
+        return core.result
 
     async def _follow(self, conn: Connection) -> None:
-        start: Start | None = None
-        while self.result is None:
+        core = self.core
+        while core.result is None:
             data = await conn.recv()
             self.received += len(data)
-            if self.keep:
+            if core.keep:
                 self.raw.append(data)
             try:
                 msg = decode(data)
             except RemoteProtocolError as exc:
                 conn.close(Words("malformed message: {why}", why=exc.message))
                 raise ConnectionClosed(Words("malformed message")) from None
-            t = msg["t"]
-            if t == "lobby":
-                self.table = msg["table"]
-                self.bot_keys = {s["key"] for s in msg["seats"] if s["bot"]}
-            elif t == "chat" and start is not None and self.table:
-                try:
-                    text = check_chat(msg, start.identities[msg["seat"]], self.table)
-                except (RemoteProtocolError, IndexError):
-                    continue
-                self.report(Chat(msg["seat"], start.names[msg["seat"]], text))
-            elif t == "start":
-                self._table(conn, msg)
-                start = self.start
-            elif t == "points":
-                for p in msg["at"]:
-                    point = (p["host"], p["port"])
-                    # Over SSH a table may not send this program anywhere: only to
-                    # its own machine (or where the server's operator allows).
-                    if point not in self.points and (point[0] == self.points[0][0]
-                                                     or home.ssh_may_join(*point, [])):
-                        self.points.append(point)
-            elif t == "roster" and start is not None and self.spectator is None:
-                self.spectator = Spectator(start.roster(msg["keys"], msg["certs"]))
-                self.report(Started(start))
-            elif t == "frames" and self.spectator is not None and start is not None:
-                if self.keep:
-                    self.seen += msg["f"]
-                for i in range(0, len(msg["f"]), FEED_SLICE):
-                    if i:  # catching up: let the link's keepalive (and the screen) breathe
-                        await asyncio.sleep(0)
-                    try:
-                        events = self.spectator.feed(msg["f"][i:i + FEED_SLICE])
-                    except ProtocolError as exc:
-                        self.result = Result(f"aborted: the log does not check: {exc}")
-                        self.report(Over(self.result))
-                        return
-                    if events and self.paused:  # the host is back: the game moves on
-                        self.paused = False
-                        self.report(Back(0))
-                    for e in events:
-                        self.report(Played(None, e))
-                        if isinstance(e, Finished):
-                            self.result = outcome_result(self.spectator)
-                            self.report(Over(self.result))
-                            return
-            elif t == "blame" and self.spectator is not None:
-                try:
-                    verdict = self.spectator.judge(msg["f"])  # checked against the log we followed
-                except ProtocolError:
-                    verdict = None
-                if verdict is not None:
-                    self.result = aborted(verdict)
-                    self.report(Over(self.result))
+            for i, piece in enumerate(core.pieces(msg)):
+                if i:  # catching up: let the link's keepalive (and the screen) breathe
+                    await asyncio.sleep(0)
+                why = core.received(piece)
+                if why is not None:
+                    raise ConnectionClosed(why)
+                if core.result is not None:
                     return
-            elif t == "away" and self.spectator is not None:
-                self.report(Away(News.from_message(msg)))
-            elif t == "ended" and self.spectator is not None:
-                # the seats' signed votes, checked against the log we followed, as verify checks them
-                # (votes that do not hold say nothing: the table's close then says it ended early)
-                assert start is not None   # (the spectator is made from it)
-                bots = [s for s, key in enumerate(start.identities) if key in self.bot_keys]
-                try:
-                    ending = self.spectator.ending(msg["votes"], bots)
-                except (ProtocolError, ValueError, TypeError):
-                    continue
-                points = self.spectator.game.scores(self.spectator.engine)
-                self.result = Result(describe_ending(ending, points), ending=ending, scores=points)
-                self.report(Over(self.result))
-                return
-            elif t == "bye":  # the words of whoever serves us are nobody's evidence
-                self.result = Result(Words("the table ended the game before its end")) if self.spectator is not None \
-                    else Result(Words("the table closed before the game began"))
-                self.report(Over(self.result))
-                return

@@ -24,9 +24,12 @@ class Effect:
 
 @dataclass(frozen=True)
 class Send(Effect):
-    """``msg`` (a message, or bytes already encoded) to the link of ``seat``, if it has one."""
+    """``msg`` (a message, or bytes already encoded) to the link of ``seat``, if it has one.
+    ``or_stop``: if that link closed meanwhile, the step stops there, as a read of the
+    closed link would (the driver raises its link's ``ConnectionClosed``)."""
     seat: int
     msg: Any
+    or_stop: bool = False
 
 
 @dataclass(frozen=True)

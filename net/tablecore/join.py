@@ -129,11 +129,11 @@ class JoinTable(SeatCore):
         """The first link to the table is up, proving ``host_key``: this seat asks for a seat."""
         self.host_key = host_key
         self._do(HostKey(host_key))  # proved by the handshake: an advert only claims one
-        self._do(Send(HOST, self._join_message()))
+        self._do(Send(HOST, self._join_message(), or_stop=True))
 
     def linked_again(self) -> None:
         """Back before the game began: the same seat again (the same identity and nonce)."""
-        self._do(Send(HOST, self._join_message()))
+        self._do(Send(HOST, self._join_message(), or_stop=True))
         if self.start is not None and self.secrets is not None and self.confirmed:  # our key may have been lost
             self._send_key()
         self._do(Back(HOST))
@@ -204,7 +204,7 @@ class JoinTable(SeatCore):
         elif t == "have" and self.peer is not None:
             mine = self.peer.protocol.frames_after(msg["have"])  # those it lacks, held ones too
             for m in frames_message(mine):
-                self._do(Send(HOST, m))
+                self._do(Send(HOST, m, or_stop=True))
             self.awaiting_have = False
         elif self.result is None:  # (the game over here: only what the host lacks still matters)
             step = self.STEPS.get(t)
@@ -224,7 +224,7 @@ class JoinTable(SeatCore):
         refusal = self._other_game(msg.get("kind", DEFAULT_KIND))
         if refusal is not None:
             self.end(Result(refusal))
-            self._do(Send(HOST, {"t": "bye", "why": str(refusal)}))
+            self._do(Send(HOST, {"t": "bye", "why": str(refusal)}, or_stop=True))
             return True
         self.game_kind = msg.get("kind", DEFAULT_KIND)
         if not self._seat_keys:
@@ -364,7 +364,8 @@ class JoinTable(SeatCore):
 
     def _send_key(self) -> None:
         assert self.secrets is not None
-        self._do(Send(HOST, {"t": "key", "key": self.secrets.identity.public_key, "cert": self.secrets.cert}))
+        self._do(Send(HOST, {"t": "key", "key": self.secrets.identity.public_key, "cert": self.secrets.cert},
+                      or_stop=True))
 
     def confirm_fingerprint(self) -> None:
         """The person at this seat has compared the table fingerprint: send

@@ -39,8 +39,9 @@ class Saved:
     path: Path
 
 
-class SeatCore:
-    """Local peers, their decisions, their journal and the game's end."""
+class Core:
+    """What every table's core does alike, a seat's or a spectator's: it hands
+    its effects to its driver, and the game ends once."""
 
     def __init__(self) -> None:
         self.out: list[Any] = []
@@ -48,19 +49,7 @@ class SeatCore:
         # sends each frame as soon as it is checked, while the table works on the next:
         # over a message of many frames (a shuffle's proofs) the other seats work meanwhile.
         self.sink: Callable[[Any], None] | None = None
-        self.local: dict[int, GamePeer] = {}
-        self.saved_steps = 0
         self.result: Result | None = None
-        self.save_path: Path | None = None  # where this table's save is kept (None: it is not)
-        self._thinking: set[int] = set()
-        self._set_up = False
-        self.primary = 0  # the seat whose person (or headless bot) this process serves
-        self.auto_agree = False  # agree at once to end a table a seat left (a headless seat)
-
-    @property
-    def saving(self) -> bool:
-        """Whether this table is saved (its journal written as it goes)."""
-        return self.save_path is not None
 
     def _do(self, effect: Any) -> None:
         if self.sink is not None:
@@ -72,6 +61,31 @@ class SeatCore:
         """The effects queued since the last call, in order."""
         out, self.out = self.out, []
         return out
+
+    def end(self, result: Result) -> None:
+        """The game is over here (the driver closes the save and lets the process go)."""
+        if self.result is None:
+            self.result = result
+            self._do(Over(result))
+
+
+class SeatCore(Core):
+    """Local peers, their decisions, their journal and the game's end."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.local: dict[int, GamePeer] = {}
+        self.saved_steps = 0
+        self.save_path: Path | None = None  # where this table's save is kept (None: it is not)
+        self._thinking: set[int] = set()
+        self._set_up = False
+        self.primary = 0  # the seat whose person (or headless bot) this process serves
+        self.auto_agree = False  # agree at once to end a table a seat left (a headless seat)
+
+    @property
+    def saving(self) -> bool:
+        """Whether this table is saved (its journal written as it goes)."""
+        return self.save_path is not None
 
     def _apply(self, seat: int, option: tuple) -> None:  # pragma: no cover - each role says how
         raise NotImplementedError
@@ -154,9 +168,3 @@ class SeatCore:
             self._do(WriteTranscript(transcript))
         points = peer.game.scores(peer.engine)
         self.end(Result(describe_ending(ending, points), ending=ending, scores=points))
-
-    def end(self, result: Result) -> None:
-        """The game is over here (the driver closes the save and lets the process go)."""
-        if self.result is None:
-            self.result = result
-            self._do(Over(result))
