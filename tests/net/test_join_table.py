@@ -63,6 +63,7 @@ class Table:
         self.to_joiner: list[dict[str, Any]] = []
         self.thinking: list[tuple[Any, Think]] = []
         self.out: list[Any] = []  # every effect the joiner's table asked for, in order
+        self.host_out: list[Any] = []  # and the host's
         self.seated = False
         self.link_up = True
         self.save: SaveDir | None = None
@@ -71,6 +72,7 @@ class Table:
 
     def _host_effects(self) -> None:
         for e in self.host.take():
+            self.host_out.append(e)
             match e:
                 case Send(seat=1, msg=msg) | Broadcast(msg=msg):
                     self.to_joiner.append(wire(msg))
