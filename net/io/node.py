@@ -1,7 +1,8 @@
 """A seat's process on the network: the lobby, the game over links, saves and
-reconnects (asyncio).  Everything that decides anything is sans-I/O
-(:mod:`ankh.net.lobby`, :mod:`ankh.net.peer`, :mod:`ankh.net.hub`); this
-module only moves bytes, keeps time and writes files.
+reconnects (asyncio).  Everything that decides anything is sans-I/O: each
+role's table is a core in :mod:`ankh.net.tablecore` (the host's
+``HostTable``, a joiner's ``JoinTable``, a spectator's ``WatchTable``), which
+this module drives: it only moves bytes, keeps time and writes files.
 
 The host listens and relays (a star): joiners talk to the host only, which
 works across routed networks, VPNs and SSH tunnels where only the host is
@@ -22,10 +23,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from ...core.game import GAMES, Decision, get
+from ...core.game import Decision
 from .. import home, journal
 from ..admission import Door
-from ..envelope import HEADER_LEN, Identity, unpack_strict
+from ..envelope import Identity
 from ..events import Advertised, Alert, Listening, NotAdvertised, Over, TableEvent, TranscriptSaved, WatchPointOpen
 from ..errors import RemoteProtocolError, Words
 from ..leave import GONE_AFTER, MOVE_CLOCK
@@ -39,10 +40,10 @@ from ..tablecore.effects import (
 )
 from ..tablecore.host import HostTable, Refused, Watcher
 from ..tablecore.join import DELIVER, JOIN_AGAIN, JoinTable
-from ..tablecore.watch import WatchTable
 from ..tablecore.result import Result
-from ..tablecore.save import check_header
+from ..tablecore.save import check_header, retired_moves
 from ..tablecore.seats import DONE, FAREWELL, GAME_OVER, REFUSED, Saved, SeatCore
+from ..tablecore.watch import WatchTable
 from ..transcript import DEFAULT_KIND, Roster
 from .discovery import TableAdvert, TableBrowser
 from .transport import (
@@ -120,7 +121,7 @@ class SaveDir:
                                     path=str(self.path), why=why)) from None
         if transcript.end:
             raise DamagedSave(Words("that game is over: its seats ended it after a seat left"))
-        if _retired_moves(transcript):
+        if retired_moves(transcript):
             raise DamagedSave(Words("the game in {path} was saved by an earlier version of ankh whose trades took "
                                     "several moves: this version cannot carry it on; it was left as it is",
                                     path=str(self.path)))
@@ -136,24 +137,6 @@ class SaveDir:
         if self._journal is not None:
             self._journal.close()
             self._journal = None
-
-
-def _retired_moves(transcript: Any) -> bool:
-    """Whether a move of the journal has a shape only an earlier version of its
-    game's rules asked for (``Game.retired_move``)."""
-    kind = transcript.roster.kind or DEFAULT_KIND
-    if kind not in GAMES:
-        return False    # (refused as it is read: a game this program does not know)
-    game = get(kind)
-    for frame in transcript.frames():
-        try:
-            obj = unpack_strict(frame[HEADER_LEN:])
-            move = obj["body"]["move"] if obj["kind"] == "move" else None
-        except (RemoteProtocolError, KeyError, TypeError):
-            continue    # (what the table checks as it replays the journal)
-        if move and game.retired_move(tuple(move)):
-            return True
-    return False
 
 
 class DamagedSave(ValueError):
