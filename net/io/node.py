@@ -33,7 +33,9 @@ from ..events import (
     WatchWaiting,
 )
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
-from ..leave import GONE_AFTER, MOVE_CLOCK, News, OwnClock, Stop, check_agreement, describe_ending, vote
+from ..leave import (
+    GONE_AFTER, MOVE_CLOCK, News, OwnClock, Silence, Stop, check_agreement, describe_ending, own_wait, vote,
+)
 from ..lobby import PROTOCOL, Start, chat_message, check_chat, decode, encode, frames_message, watch_intro
 from ..peer import AUDIT, Finished, GamePeer, Spectator, game_of
 from ..seat import SeatProtocol
@@ -616,6 +618,8 @@ class JoinNode(SeatCore, _Driver):
         self.news: News | None = None  # the host's last word on a seat away, and the offer to end
         self._voted: Stop | None = None
         self.clock = OwnClock()  # how long the game has waited for this seat, by our own clock
+        self.silence = Silence(_now())  # how long our own log has heard nothing from each seat it waits for
+        self._agreeing: Stop | None = None  # the offer the person agreed to, signed once our own clock agrees
 
     def _do(self, effect: Any) -> None:
         self._carry_out(effect)  # (the joiner's own logic is not yet a core of its own: at once)
@@ -846,6 +850,7 @@ class JoinNode(SeatCore, _Driver):
         try:
             for frame in msg["f"]:
                 self.emit(self.peer.me, self.peer.receive(frame, via=0, pump=False))
+                self._heard(frame)
                 self.send_out()
                 self.go_on(self.peer, self.peer.pump)
         except ProtocolError as exc:
@@ -870,7 +875,7 @@ class JoinNode(SeatCore, _Driver):
             self.news = News.from_message(msg)
             self.report(Away(self.news))
             self.watchers.send(encode(msg))
-            if self.auto_agree:
+            if self.auto_agree or (self._agreeing is not None and self._agreeing == self.news.offer):
                 self.agree()
         return False
 
@@ -932,10 +937,29 @@ class JoinNode(SeatCore, _Driver):
             return  # not there yet: the host says it again every second
         if not set(offer.gone) <= set(self.peer.waiting_for()):
             return  # our log does not wait for them: the host's word alone is not this seat's to sign
+        if not self._own_clock_agrees(offer):
+            return
         self._voted = offer
         if self.conn is not None and not self.conn.closed:
             with contextlib.suppress(ConnectionClosed):
                 self.conn.send_nowait(encode({"t": "vote", "v": vote(self.peer.protocol.secrets, offer)}))
+
+    def _heard(self, frame: bytes) -> None:
+        """A frame taken from the host's link: its signer was heard from (``Silence``)."""
+        if frame and frame[0] != self.seat:
+            self.silence.heard_from(frame[0], _now())
+
+    def _own_clock_agrees(self, offer: Stop) -> bool:
+        """Has this seat itself heard nothing from the seats ``offer`` names for
+        the table's wait?  If not yet, it signs when it has (the host says the
+        offer again every second), never on the host's count of the wait."""
+        assert self.peer is not None and self.news is not None
+        self._tick()
+        self._agreeing = offer
+        roster = self.peer.protocol.roster
+        gone_after, move_clock = (self.start.gone_after, self.start.move_clock) if self.start is not None else (
+            roster.gone_after, roster.move_clock)
+        return self.silence.ready(offer, _now(), own_wait(self.news, gone_after, move_clock))
 
     def _ended(self, votes: list[bytes]) -> None:
         """The host ended the table on the seats' votes: checked here against this seat's own log."""
@@ -987,7 +1011,8 @@ class JoinNode(SeatCore, _Driver):
 
     def _on_start(self, msg: dict[str, Any]) -> None:
         """The seats are final: make this seat's key for the game and send it, certified."""
-        start, seat = Start.from_message(msg, my_key=self.identity.public_key, my_nonce=self._nonce)
+        start, seat = Start.from_message(msg, my_key=self.identity.public_key, my_nonce=self._nonce,
+                                         bots=self._bot_keys)  # a new table: its clocks and voices signed
         if start.kind != self.game_kind:
             raise RemoteProtocolError("start: not the game the table's lobby said it plays")
         if not home.first_time_for_game(start.game_id):
@@ -1072,6 +1097,7 @@ class JoinNode(SeatCore, _Driver):
         """This seat's own count of how long the game waits for it (``OwnClock``)."""
         if self.peer is not None:
             self.clock.tick(_now(), self.peer.stop()[0], self.peer.me in self.peer.waiting_for())
+            self.silence.tick(_now(), self.peer.stop()[0], self.peer.waiting_for())
 
     def send_out(self) -> None:
         """Save the finished steps, then send the host this seat's frames (saved
