@@ -8,6 +8,7 @@ The cheating hosts are the real host's table with one thing changed
 (``core=``), on the simulator."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -189,8 +190,9 @@ class LoneEnder(HostTable):
         super().tick()
 
 
-def test_a_host_alone_cannot_end_a_table_of_three_for_the_spectator_or_verify(tmp_path: Path) -> None:
-    t = simtable.scene(3, tmp_path)
+@pytest.mark.parametrize("seed", [3, 11, 19])
+def test_a_host_alone_cannot_end_a_table_of_three_for_the_spectator_or_verify(tmp_path: Path, seed: int) -> None:
+    t = simtable.scene(seed, tmp_path)
     host, one, two, watcher = t.run(watched(LoneEnder))
     assert t.nodes["host"].table.deaf  # the cheat struck
     assert host.text.startswith("abandoned: red says yellow and green left")  # its own word
@@ -233,16 +235,25 @@ class Hurried(HostTable):
         super().tick()
 
 
-def test_a_host_cannot_shorten_the_gone_wait_for_a_third_seat(tmp_path: Path) -> None:
-    t = simtable.scene(4, tmp_path)
+@pytest.mark.parametrize("seed", [4, 12, 20])
+def test_a_host_cannot_shorten_the_gone_wait_for_a_third_seat(tmp_path: Path, seed: int) -> None:
+    t = simtable.scene(seed, tmp_path)
     results = t.run(watched(Hurried))
     core = t.nodes["host"].table
     assert core.held is not None  # the lie was told
     assert 1 not in core.voters  # yellow heard from green less than the gone-wait ago: it signed nothing
     texts = {r.text for r in results}
     assert len(texts) == 1 and all(exit_status(r) == 0 for r in results), texts
-    rc, out = verify_cli(simtable.transcript(t, "host"))
+    path = simtable.transcript(t, "host")
+    rc, out = verify_cli(path)
     assert rc == 0 and out.startswith("fair: "), out
+    # the table's clocks are in the file, bound into every signature: shortened there, nothing verifies
+    played = Transcript.load(path)
+    assert played.roster.charter == Charter(60, 300, (0, 1, 2))
+    for forged in (Charter(1, 300, (0, 1, 2)), Charter(60, 1, (0, 1, 2)), Charter(60, 300, (0, 0, 2))):
+        path.write_bytes(Transcript(replace(played.roster, charter=forged), played.ops).to_bytes())
+        rc, out = verify_cli(path)
+        assert rc == 1 and out.startswith("violation: "), out
 
 
 def test_a_table_reduced_to_one_voice_pauses_naming_nobody_and_carries_on_from_its_save(tmp_path: Path) -> None:
