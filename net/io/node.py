@@ -955,11 +955,18 @@ class JoinNode(SeatCore, _Driver):
         offer again every second), never on the host's count of the wait."""
         assert self.peer is not None and self.news is not None
         self._tick()
-        self._agreeing = offer
+        first, self._agreeing = self._agreeing != offer, offer
         roster = self.peer.protocol.roster
         gone_after, move_clock = (self.start.gone_after, self.start.move_clock) if self.start is not None else (
             roster.gone_after, roster.move_clock)
-        return self.silence.ready(offer, _now(), own_wait(self.news, gone_after, move_clock))
+        wait = own_wait(self.news, gone_after, move_clock)
+        if self.silence.ready(offer, _now(), wait):
+            return True
+        if first and not self.auto_agree:
+            self.report(Alert(Words("your agreement to end the table goes once this seat has itself heard nothing "
+                                    "from {who} for {secs:g} s", who=" and ".join(COLOURS[s] for s in offer.gone),
+                                    secs=wait)))
+        return False
 
     def _ended(self, votes: list[bytes]) -> None:
         """The host ended the table on the seats' votes: checked here against this seat's own log."""

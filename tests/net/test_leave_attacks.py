@@ -11,7 +11,7 @@ from ankh.net.envelope import Identity
 from ankh.net.io.node import JoinNode
 from ankh.net.errors import RemoteProtocolError
 from ankh.net.io.transport import now as node_clock
-from ankh.net.leave import News, Silence, Stop, check_votes, open_vote, vote
+from ankh.net.leave import Away, News, Silence, Stop, check_votes, open_vote, vote
 from ankh.net.lobby import Start, decode, watch_intro
 from ankh.net.peer import Spectator
 from ankh.net.transcript import Transcript
@@ -100,6 +100,27 @@ def test_a_joiner_signs_no_vote_naming_as_gone_a_seat_its_own_log_does_not_wait_
     # the offer the log supports is signed
     node.news = News((), Stop(step, basis, (1,)), (), 2)
     node.agree()
+    (msg,) = [m for m in link.sent if m["t"] == "vote"]
+    assert open_vote(star.peers[2].protocol.roster, msg["v"])[1].gone == (1,)
+
+
+def test_a_person_who_agrees_early_signs_once_its_own_clock_has_run_never_on_the_hosts_count() -> None:
+    """The host says Yellow (seat 1) has been gone 65 s; Green's own log has
+    heard from Yellow 10 s ago.  Green's person agrees: nothing is signed yet,
+    and the person is told why; once Green's own clock has run the gone-wait,
+    the host's next word on the same offer gets the vote."""
+    star = paused_when(1, b"vote-early")
+    node, link, reports = seated(star, 2)
+    node.auto_agree = False
+    step, basis = star.peers[2].stop()
+    news = News((Away(1, 65.0, False),), Stop(step, basis, (1,)), (0,), 2)
+    quiet(node, star.peers[2], 10)
+    node.news = news
+    node.agree()
+    assert [m for m in link.sent if m["t"] == "vote"] == []
+    assert any("heard nothing from yellow for 60 s" in str(getattr(r[0], "text", "")) for r in reports), reports
+    quiet(node, star.peers[2], 61)
+    node._step_away(link, news.message())  # (the host says it again)
     (msg,) = [m for m in link.sent if m["t"] == "vote"]
     assert open_vote(star.peers[2].protocol.roster, msg["v"])[1].gone == (1,)
 
