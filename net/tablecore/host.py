@@ -493,7 +493,8 @@ class HostTable(SeatCore):
         self.saved_steps = journaled
         self.hub = Hub(self.local[0])
         assert self.start is not None  # its clocks are the table's, which every seat checked
-        self.patience = Patience(roster, gone_after=self.start.gone_after, move_clock=self.start.move_clock)
+        self.patience = Patience(roster, gone_after=self.start.gone_after, move_clock=self.start.move_clock,
+                                 bots=self.bot_seats)
         try:
             self.emit(0, self.hub.start())
             for seat, peer in self.local.items():
@@ -667,7 +668,23 @@ class HostTable(SeatCore):
         step, basis = self.hub.host.stop()
         if p.tick(self.clock(), step, basis, waiting, self.gone_since, self.local) and self.auto_agree:
             self.agree()
+        if p.alone:
+            self._stop_alone()
+            return
         self._tell_away()
+
+    def _stop_alone(self) -> None:
+        """Every other voice is away past its wait, and one voice alone does not
+        end a table of three or more: the table stops as when the host leaves,
+        naming nobody as gone, and carries on from its save once they are back."""
+        if self.save_path is None:
+            self.end(Result(Words("closed: every other player is away, and one player alone does not end a "
+                                  "table of three or more")))
+            return
+        self.pausing = True
+        self.end(Result(Words("paused: every other player is away, and one player alone does not end a table of "
+                              "three or more; the game is saved in {path}, to carry on when they are back",
+                              path=self.save_path)))
 
     def _tell_away(self) -> None:
         p = self.patience
@@ -708,7 +725,7 @@ class HostTable(SeatCore):
         step, basis = host.stop()
         try:
             ending = check_votes(host.protocol.roster, p.votes.values(), step=step, basis=basis,
-                                 waited=host.waiting_for())
+                                 waited=host.waiting_for(), bots=self.bot_seats)
         except RemoteProtocolError as exc:  # the game moved on meanwhile: the offer starts again
             self._do(Alert(f"the votes to end the table do not hold: {exc}"))
             p.votes.clear()

@@ -21,7 +21,7 @@ from ..entropy import random_bytes
 from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
-from ..leave import News, OwnClock, Stop, check_agreement, vote
+from ..leave import News, OwnClock, Silence, Stop, check_agreement, own_wait, vote
 from ..lobby import Start, chat_message, check_chat, encode, frames_message, watch_intro
 from ..peer import AUDIT, GamePeer, game_of
 from ..seat import SeatProtocol
@@ -95,6 +95,8 @@ class JoinTable(SeatCore):
         self.news: News | None = None  # the host's last word on a seat away, and the offer to end
         self._voted: Stop | None = None
         self.own_clock = OwnClock()  # how long the game has waited for this seat, by our own clock
+        self.silence = Silence(clock())  # how long our own log has heard nothing from each seat it waits for
+        self._agreeing: Stop | None = None  # the offer the person agreed to, signed once our own clock agrees
         if saved is not None:
             self._carry_on(saved)
 
@@ -263,6 +265,7 @@ class JoinTable(SeatCore):
         try:
             for frame in msg["f"]:
                 self.emit(self.peer.me, self.peer.receive(frame, via=HOST, pump=False))
+                self._heard(frame)
                 self.send_out()
                 self.go_on(self.peer, self.peer.pump)
         except ProtocolError as exc:
@@ -287,7 +290,7 @@ class JoinTable(SeatCore):
             self.news = News.from_message(msg)
             self._do(Away(self.news))
             self._do(WatchSend(encode(msg)))
-            if self.auto_agree:
+            if self.auto_agree or (self._agreeing is not None and self._agreeing == self.news.offer):
                 self.agree()
         return False
 
@@ -345,7 +348,8 @@ class JoinTable(SeatCore):
 
     def _start(self, msg: dict[str, Any]) -> None:
         """The seats are final: make this seat's key for the game and send it, certified."""
-        start, seat = Start.from_message(msg, my_key=self.identity.public_key, my_nonce=self._nonce)
+        start, seat = Start.from_message(msg, my_key=self.identity.public_key, my_nonce=self._nonce,
+                                         bots=self._bot_keys)  # a new table: its clocks and voices signed
         if start.kind != self.game_kind:
             raise RemoteProtocolError("start: not the game the table's lobby said it plays")
         if not self.fresh(start.game_id):
@@ -471,6 +475,7 @@ class JoinTable(SeatCore):
         """This seat's own count of how long the game waits for it (``OwnClock``)."""
         if self.peer is not None:
             self.own_clock.tick(self.clock(), self.peer.stop()[0], self.peer.me in self.peer.waiting_for())
+            self.silence.tick(self.clock(), self.peer.stop()[0], self.peer.waiting_for())
 
     def send_out(self) -> None:
         """Save the finished steps, then send the host this seat's frames (saved
@@ -567,8 +572,34 @@ class JoinTable(SeatCore):
             return  # not there yet: the host says it again every second
         if not set(offer.gone) <= set(self.peer.waiting_for()):
             return  # our log does not wait for them: the host's word alone is not this seat's to sign
+        if not self._own_clock_agrees(offer):
+            return
         self._voted = offer
         self._do(Send(HOST, {"t": "vote", "v": vote(self.peer.protocol.secrets, offer)}))
+
+    def _heard(self, frame: bytes) -> None:
+        """A frame taken from the host's link: its signer was heard from (``Silence``)."""
+        if frame and frame[0] != self.seat:
+            self.silence.heard_from(frame[0], self.clock())
+
+    def _own_clock_agrees(self, offer: Stop) -> bool:
+        """Has this seat itself heard nothing from the seats ``offer`` names for
+        the table's wait?  If not yet, it signs when it has (the host says the
+        offer again every second), never on the host's count of the wait."""
+        assert self.peer is not None and self.news is not None
+        self.tick()
+        first, self._agreeing = self._agreeing != offer, offer
+        roster = self.peer.protocol.roster
+        gone_after, move_clock = (self.start.gone_after, self.start.move_clock) if self.start is not None else (
+            roster.gone_after, roster.move_clock)
+        wait = own_wait(self.news, gone_after, move_clock)
+        if self.silence.ready(offer, self.clock(), wait):
+            return True
+        if first and not self.auto_agree:
+            self._do(Alert(Words("your agreement to end the table goes once this seat has itself heard nothing "
+                                 "from {who} for {secs:g} s", who=" and ".join(COLOURS[s] for s in offer.gone),
+                                 secs=wait)))
+        return False
 
     def _ended(self, votes: list[bytes]) -> None:
         """The host ended the table on the seats' votes: checked here against this seat's own log."""

@@ -10,7 +10,8 @@ from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.net.envelope import Identity
 from ankh.net.io.node import JoinNode
 from ankh.net.errors import RemoteProtocolError
-from ankh.net.leave import News, Stop, check_votes, open_vote, vote
+from ankh.net.io.transport import now as node_clock
+from ankh.net.leave import Away, News, Silence, Stop, check_votes, open_vote, vote
 from ankh.net.lobby import Start, decode, watch_intro
 from ankh.net.peer import Spectator
 from ankh.net.transcript import Transcript
@@ -76,6 +77,13 @@ def seated(star: Star, seat: int) -> tuple[JoinNode, _Link, list]:
     return node, link, reports
 
 
+def quiet(node: JoinNode, peer, secs: float) -> None:
+    """``node``'s own log has waited ``secs`` seconds, hearing nothing, for the seats it waits for."""
+    then = node_clock() - secs
+    node.core.silence = Silence(then)
+    node.core.silence.tick(then, peer.stop()[0], peer.waiting_for())
+
+
 def test_a_joiner_signs_no_vote_naming_as_gone_a_seat_its_own_log_does_not_wait_for() -> None:
     """The host offers to end the table without Red (seat 0) while the game
     waits for Green's move (seat 1): Yellow's log says Red is not what the game
@@ -86,12 +94,34 @@ def test_a_joiner_signs_no_vote_naming_as_gone_a_seat_its_own_log_does_not_wait_
     assert star.peers[2].waiting_for() == (1,)
     step, basis = star.peers[2].stop()
     lie = Stop(step, basis, (0,))
+    quiet(node, star.peers[2], 61)
     node.news = News((), lie, (), 1)
     node.agree()
     assert [m for m in link.sent if m["t"] == "vote"] == []
     # the offer the log supports is signed
     node.news = News((), Stop(step, basis, (1,)), (), 2)
     node.agree()
+    (msg,) = [m for m in link.sent if m["t"] == "vote"]
+    assert open_vote(star.peers[2].protocol.roster, msg["v"])[1].gone == (1,)
+
+
+def test_a_person_who_agrees_early_signs_once_its_own_clock_has_run_never_on_the_hosts_count() -> None:
+    """The host says Yellow (seat 1) has been gone 65 s; Green's own log has
+    heard from Yellow 10 s ago.  Green's person agrees: nothing is signed yet,
+    and the person is told why; once Green's own clock has run the gone-wait,
+    the host's next word on the same offer gets the vote."""
+    star = paused_when(1, b"vote-early")
+    node, link, reports = seated(star, 2)
+    node.auto_agree = False
+    step, basis = star.peers[2].stop()
+    news = News((Away(1, 65.0, False),), Stop(step, basis, (1,)), (0,), 2)
+    quiet(node, star.peers[2], 10)
+    node.news = news
+    node.agree()
+    assert [m for m in link.sent if m["t"] == "vote"] == []
+    assert any("heard nothing from yellow for 60 s" in str(getattr(r[0], "text", "")) for r in reports), reports
+    quiet(node, star.peers[2], 61)
+    node._call(node.core.received, news.message())  # (the host says it again)
     (msg,) = [m for m in link.sent if m["t"] == "vote"]
     assert open_vote(star.peers[2].protocol.roster, msg["v"])[1].gone == (1,)
 
@@ -321,7 +351,7 @@ def test_for_a_spectator_the_host_and_its_bot_are_one_voice() -> None:
     assert str(green.result.text).startswith("aborted"), green.result.text
     watcher = Spectator(host.protocol.roster)
     watcher.feed(host.protocol.transcript().frames())
-    with pytest.raises(RemoteProtocolError, match="not enough of the people"):
+    with pytest.raises(RemoteProtocolError, match="a program and the bots it runs are one voice"):
         watcher.ending(votes, bots=(1,))
     assert watcher.ending(votes + [vote(star.peers[2].protocol.secrets, Stop(step, basis, (3,)))], bots=(1,))
     seats = decode(watch_intro(b"t" * 16, {"names": ["a", "b", "c", "d"], "keys": [bytes([i]) * 32 for i in range(4)]},
