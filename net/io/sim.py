@@ -452,7 +452,8 @@ def play(seed: int, kind: str = "tiny", faults: frozenset[str] | set[str] = froz
          save_root: Path | None = None) -> Table:
     """Play one table of ``seats`` (the host and ``seats - 1`` joiners, each a bot)
     and ``watchers`` spectators through ``faults``, everything drawn from ``seed``.
-    ``cheat`` (a subclass maker) makes seat 2's joiner cheat (a test's catalogue)."""
+    ``cheat`` (a maker of a joiner's table, a subclass of JoinTable) makes seat 2's joiner
+    cheat (a test's catalogue)."""
     faults = frozenset(faults)
     unknown = faults - set(FAULTS)
     if unknown:
@@ -603,7 +604,8 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
         else:
             exc = task.exception()
             table.results[name] = exc if exc is not None else task.result()
-    table.cheated = cheater is not None and cheater in joiners and bool(getattr(joiners[cheater].core, "cheated", False))
+    cheating = joiners.get(cheater) if cheater is not None else None
+    table.cheated = cheating is not None and bool(getattr(cheating.core, "cheated", False))
     if host.save is not None:
         out = host.save.path / "game.ankh"
         table.transcript = out.read_bytes() if out.exists() else None

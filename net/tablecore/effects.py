@@ -1,7 +1,9 @@
 """What a table's core asks of the world around it: one class per kind of effect.
 
-A core (:class:`~ankh.net.tablecore.host.HostTable`, the seats' shared
-:class:`~ankh.net.tablecore.seats.SeatCore`) never sends, writes or waits.
+A core (:class:`~ankh.net.tablecore.host.HostTable`,
+:class:`~ankh.net.tablecore.join.JoinTable`,
+:class:`~ankh.net.tablecore.watch.WatchTable`, and what they share in
+:mod:`~ankh.net.tablecore.seats`) never sends, writes or waits.
 Each of its entry points queues effects, in the order they must happen, and
 its driver (``net/io/node.py`` on real links, the simulator on virtual ones)
 carries them out.  A :class:`~ankh.net.events.TableEvent` queued among them is

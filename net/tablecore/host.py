@@ -37,7 +37,7 @@ from .effects import (
     WatchPoints, WatchSay, WatchSend, WriteAbandoned,
 )
 from .result import Result, aborted, forfeit_result
-from .seats import CLOSING, DONE, GAME_OVER, PAUSED, REFUSED, Saved, SeatCore, evidence_of
+from .seats import CLOSING, DONE, GAME_OVER, PAUSED, Saved, SeatCore, evidence_of
 from .waits import ABANDON_AFTER, abandoned_words, late_seats
 
 SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links

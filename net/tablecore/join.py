@@ -90,7 +90,8 @@ class JoinTable(SeatCore):
         self.awaiting_have = False
         self.farewell = FAREWELL
         self._ended_at = 0.0
-        self.host_key: bytes | None = None  # the host's identity, pinned at the first link: every later one must prove it
+        # the host's identity, pinned at the first link (or in the save): every later one must prove it
+        self.host_key: bytes | None = None
         self._audit_since: float | None = None  # when this seat's own log reached the audit
         self.news: News | None = None  # the host's last word on a seat away, and the offer to end
         self._voted: Stop | None = None

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import ProtocolError, RemoteProtocolError, Words
 from ..events import (
-    Away, Back, Chat, ChatHidden, Over, Paused, Played, Started, WatchLost, WatchMoved, WatchWaiting,
+    Away, Back, Chat, ChatHidden, Paused, Played, Started, WatchLost, WatchMoved, WatchWaiting,
 )
 from ..leave import News, describe_ending
 from ..lobby import Start, check_chat

@@ -18,8 +18,8 @@ from ankh.net.io.node import SaveDir
 from ankh.net.lobby import decode, encode
 from ankh.net.peer import game_of
 from ankh.net.tablecore.effects import (
-    Again, Broadcast, Close, CreateSave, Effect, Journal, JournalEnding, OpenWatchPoint, Send, Think, WatchIntro, WatchLog,
-    WriteTranscript,
+    Again, Broadcast, Close, CreateSave, Effect, Journal, JournalEnding, OpenWatchPoint, Send, Think, WatchIntro,
+    WatchLog, WriteTranscript,
 )
 from ankh.net.tablecore.host import HostTable
 from ankh.net.tablecore.join import JOIN_AGAIN, REJOIN, JoinTable
