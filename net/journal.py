@@ -21,7 +21,7 @@ import msgpack
 
 from .envelope import MAX_FRAME, pack
 from .errors import RemoteProtocolError
-from .transcript import DEFAULT_KIND, ENDING, MAX_OPS, Roster, Transcript, read_stream
+from .transcript import DEFAULT_KIND, ENDING, MAX_OPS, Roster, Transcript, charter_of, read_stream
 
 MAGIC = "ankh-journal"
 _PREFIX = pack(MAGIC)  # the file's first bytes, so that it is told from a transcript at a glance
@@ -92,6 +92,8 @@ def header(roster: Roster, info: dict[str, Any]) -> bytes:
             "info": info}
     if roster.kind != DEFAULT_KIND:
         head["kind"] = roster.kind
+    if roster.charter is not None:
+        head["charter"] = roster.charter.wire()
     return _PREFIX + pack(head)
 
 
@@ -126,7 +128,7 @@ def read(data: bytes) -> tuple[Transcript, dict[str, Any]]:
     head, records = _parse(data)
     try:
         roster = Roster(head["game"], tuple(head["names"]), tuple(head["keys"]), tuple(head.get("ids", ())),
-                        tuple(head.get("certs", ())), head.get("kind", DEFAULT_KIND))
+                        tuple(head.get("certs", ())), head.get("kind", DEFAULT_KIND), charter_of(head))
     except Exception as exc:  # a malformed roster, whatever its shape
         raise RemoteProtocolError(f"malformed journal header: {exc}") from None
     info = head.get("info")

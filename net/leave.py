@@ -10,12 +10,21 @@ the seats that left.  A vote is signed with the seat's game key under its own
 context (``ankh/v1/end/`` + game id), so it can never pass for a message of
 the game, and it takes no sequence number.
 
-The table ends once a majority of the seats still there (more than half of
-them) signed the same vote; the votes are kept with the log (the journal's
-last record, the transcript's ``end``), and every seat and ``ankh verify``
-check them: signatures, one vote per seat, no vote from a departed seat, the
-same step, hash and departed seats in each, that step and hash the log's
-last, and the departed seats among those the game was waiting for.
+Votes are counted by **voice**: the seats one program runs (the host and
+the bots it seats) are one voice, as the roster's signed ``Charter`` says.
+The table ends once more than half of the voices still there signed the same
+vote, and never on one voice alone when the table began with three voices or
+more (:func:`needed`); a table reduced to one voice stops without a verdict.
+The votes are kept with the log (the journal's last record, the transcript's
+``end``), and every seat, spectator and ``ankh verify`` check them alike:
+signatures, one vote per seat, no vote from a departed voice, the same step,
+hash and departed seats in each, that step and hash the log's last, the
+departed seats among those the game was waiting for, and enough voices.
+
+A seat signs a vote only on what it saw itself (:class:`Silence`): the
+seats it names are ones its own log waits for, and it heard nothing from
+them for the table's gone-wait by its own clock, whatever the host says of
+how long they have been gone.
 """
 from __future__ import annotations
 
@@ -28,7 +37,7 @@ from .envelope import MAX_SEATS, Envelope, open_frame, seal
 from .errors import RemoteProtocolError, Words
 from .schema import Bin, Int, List, Map
 from .secrets import SeatSecrets
-from .transcript import MAX_OPS, Roster
+from .transcript import GONE_AFTER, MOVE_CLOCK, MAX_OPS, Roster  # noqa: F401  (the usual clocks, told from here too)
 
 END = b"ankh/v1/end/"  # the signing context of a vote to end the table
 KIND = "end"
@@ -48,9 +57,29 @@ class Stop:
         return {"step": self.step, "basis": self.basis, "gone": list(self.gone)}
 
 
-def needed(seats: int, gone: Sequence[int]) -> int:
-    """How many votes end the table: more than half of the seats still there."""
-    return (seats - len(gone)) // 2 + 1
+MIN_VOICES = 2  # no fewer voices end a table that began with three or more
+
+
+def left(voices: Sequence[int], gone: Iterable[int]) -> set[int]:
+    """The voices still there (``voices``: who speaks for each seat) when ``gone`` left."""
+    away = {voices[s] for s in gone}
+    return set(voices) - away
+
+
+def needed(voices: Sequence[int], gone: Iterable[int]) -> int:
+    """How many voices must agree to end the table without ``gone``: more than
+    half of the voices still there, and two at least at a table that began with
+    three voices or more (one voice alone never ends it: it cannot show that the
+    others left, and could name them all).  More than :func:`left` holds when
+    nobody can end the table so."""
+    need = len(left(voices, gone)) // 2 + 1
+    return max(need, MIN_VOICES) if len(set(voices)) >= 3 else need
+
+
+def can_end(voices: Sequence[int], gone: Iterable[int]) -> bool:
+    """Can the voices still there end the table without ``gone`` at all?"""
+    gone = tuple(gone)
+    return needed(voices, gone) <= len(left(voices, gone))
 
 
 def vote(secrets: SeatSecrets, stop: Stop) -> bytes:
@@ -85,10 +114,12 @@ class Ending:
 
 
 def check_votes(roster: Roster, votes: Iterable[bytes], *, step: int, basis: bytes,
-                waited: Iterable[int] | None = None) -> Ending:
+                waited: Iterable[int] | None = None, bots: Iterable[int] = ()) -> Ending:
     """The ending the ``votes`` make, checked against the log as this seat has it
-    (``step``, ``basis``; ``waited``: the seats the game waits for, when known).
-    Raises RemoteProtocolError naming what is wrong (and the voter, where one is)."""
+    (``step``, ``basis``; ``waited``: the seats the game waits for, when known),
+    counted by voice (the roster's; for a table without them, the host's ``bots``
+    speak with it).  Raises RemoteProtocolError naming what is wrong (and the
+    voter, where one is)."""
     stop: Stop | None = None
     voters: list[int] = []
     kept: list[bytes] = []
@@ -109,38 +140,35 @@ def check_votes(roster: Roster, votes: Iterable[bytes], *, step: int, basis: byt
         raise RemoteProtocolError(f"the votes end the table at step {stop.step}, but the log stops at step {step}")
     if waited is not None and not set(stop.gone) <= set(waited):
         raise RemoteProtocolError("the votes name as departed a seat the game was not waiting for")
-    if len(voters) < needed(roster.size, stop.gone):
-        raise RemoteProtocolError(f"{len(voters)} votes to end the table; it takes "
-                                  f"{needed(roster.size, stop.gone)} of the {roster.size - len(stop.gone)} seats left")
+    voices = roster.voices(bots)
+    still = left(voices, stop.gone)
+    for seat in voters:
+        if voices[seat] not in still:
+            raise RemoteProtocolError("voted to end the table for a voice the votes say left (the program "
+                                      "that runs this seat runs a seat named as gone)", seat=seat,
+                                      who=roster.who(seat))
+    agreed, need = len({voices[s] for s in voters}), needed(voices, stop.gone)
+    if need > len(still):
+        raise RemoteProtocolError(f"one voice alone cannot end a table of {len(set(voices))} voices "
+                                  "(a table reduced to one voice stops without a verdict)")
+    if agreed < need:
+        raise RemoteProtocolError(f"{agreed} voices voted to end the table; it takes {need} of the "
+                                  f"{len(still)} voices left (a program and the bots it runs are one voice)")
     order = sorted(range(len(voters)), key=lambda i: voters[i])
     return Ending(stop, tuple(voters[i] for i in order), tuple(kept[i] for i in order))
 
 
 def check_agreement(roster: Roster, votes: Iterable[bytes], *, step: int, basis: bytes,
                     waited: Iterable[int] | None, bots: Iterable[int]) -> Ending:
-    """:func:`check_votes`, and more than half of the people still there among
-    the voters (the host's ``bots`` are its one voice): how a seat or a
-    spectator takes an ending the host sends it."""
-    ending = check_votes(roster, votes, step=step, basis=basis, waited=waited)
-    if not people_agreed(ending, roster.size, bots):
-        raise RemoteProtocolError("the host's bots voted, but not enough of the people still there")
-    return ending
+    """:func:`check_votes` as a seat or a spectator takes an ending the host
+    sends it (``bots``: the host's, as the lobby showed them: the voices of a
+    table without a charter)."""
+    return check_votes(roster, votes, step=step, basis=basis, waited=waited, bots=bots)
 
 
-def people_agreed(ending: Ending, seats: int, bots: Iterable[int]) -> bool:
-    """Did more than half of the people still there agree?  The host (seat 0)
-    speaks for the bots it seats: their votes are its own, not more voices (a
-    host with bots could otherwise outvote every person at the table)."""
-    bots = set(bots) - {0}
-    people = [s for s in range(seats) if s not in ending.stop.gone and s not in bots]
-    return sum(1 for s in ending.voters if s in people) >= len(people) // 2 + 1
-
-
-GONE_AFTER = 60  # seconds a seat the game waits for is gone before the others may end the table
-MOVE_CLOCK = 300  # seconds a connected seat may keep the game waiting before the same
-# Both are the table's, in the ``start`` every seat checks before the deal
-# (``gone``, ``clock``) and keeps in its save: the host cannot shorten them
-# for one seat later.  SLACK: how far two clocks of the table may disagree
+# GONE_AFTER, MOVE_CLOCK: the table's usual clocks.  Both are the table's, in
+# the ``start`` every seat checks before the deal (``gone``, ``clock``) and
+# in the roster's hash (its ``Charter``): nobody can shorten them later.  SLACK: how far two clocks of the table may disagree
 # (the host counts from when its log waits, a seat from when its own does).
 SLACK = 5.0
 
@@ -185,6 +213,45 @@ class OwnClock:
         return None
 
 
+class Silence:
+    """A seat's own count of how long it has heard nothing from each seat its
+    own log waits for: what it signs a vote naming a seat gone on, never the
+    host's word of how long that seat has been gone (the host, which relays
+    everything, could say 65 s after half a second).  It counts from the later
+    of the last frame it took from that seat and the moment its own log began
+    to wait for it at the step under way.  Times come from the caller."""
+
+    def __init__(self, now: float) -> None:
+        self.since = now  # heard from nobody yet: counted from here (a seat that starts again knows no more)
+        self.heard: dict[int, float] = {}
+        self.waits: dict[int, tuple[int, float]] = {}  # seat -> (step, since when our log waits for it there)
+
+    def heard_from(self, seat: int, now: float) -> None:
+        """A frame signed by ``seat`` reached this seat and was taken."""
+        self.heard[seat] = now
+
+    def tick(self, now: float, step: int, waiting: Iterable[int]) -> None:
+        """Where this seat's own log stands: at ``step``, waiting for ``waiting``."""
+        waiting = set(waiting)
+        for s in list(self.waits):
+            if s not in waiting or self.waits[s][0] != step:
+                del self.waits[s]
+        for s in waiting:
+            self.waits.setdefault(s, (step, now))
+
+    def silent(self, seat: int, now: float) -> float:
+        """How long our own log has waited for ``seat`` with no word from it (0: it does not wait)."""
+        if seat not in self.waits:
+            return 0.0
+        return now - max(self.heard.get(seat, self.since), self.since, self.waits[seat][1])
+
+    def ready(self, stop: Stop, now: float, wait: float) -> bool:
+        """May this seat sign ``stop``?  Its own log waits at ``stop.step`` for every
+        seat it names, and heard nothing from any of them for ``wait`` seconds."""
+        return all(self.waits.get(s, (None, 0.0))[0] == stop.step and self.silent(s, now) >= wait
+                   for s in stop.gone)
+
+
 @dataclass(frozen=True)
 class Away:
     """A seat the game waits for that is gone (``link`` False) or connected and silent, for ``secs``."""
@@ -200,10 +267,14 @@ class Patience:
     kept the game waiting ``move_clock`` seconds while connected), with the
     votes for it.  Times come from the caller (no clock here)."""
 
-    def __init__(self, roster: Roster, *, gone_after: float, move_clock: float):
+    def __init__(self, roster: Roster, *, gone_after: float, move_clock: float, bots: Iterable[int] = ()):
         self.roster = roster
         self.gone_after = gone_after
         self.move_clock = move_clock
+        self.voices = roster.voices(bots)
+        # Every other voice is away past its wait, and one voice alone does not end
+        # a table of three or more: no offer, the table stops without a verdict.
+        self.alone = False
         self.stuck: dict[int, tuple[int, float]] = {}  # seat -> (step, since when the game waits for it there)
         self.away: list[Away] = []
         self.offer: Stop | None = None
@@ -224,6 +295,14 @@ class Patience:
         late = tuple(a.seat for a in self.away
                      if a.secs >= (self.move_clock if a.link else self.gone_after))
         offer = Stop(step, basis, late) if late and len(late) < self.roster.size else None
+        # Alone: a table that began with three voices or more, and every voice but
+        # this one away past its wait (late, or its link down that long while the
+        # game waits for another): no vote can end it.
+        down = {s for s, t in gone_since.items() if now - t >= self.gone_after}
+        present = set(self.voices) - {self.voices[s] for s in (*late, *down)}
+        self.alone = bool(late) and len(set(self.voices)) >= 3 and len(present) <= 1
+        if self.alone or (offer is not None and not can_end(self.voices, late)):
+            offer = None
         if offer == self.offer:
             return False
         self.offer, self.votes = offer, {}
@@ -249,16 +328,18 @@ class Patience:
 
     @property
     def need(self) -> int:
-        return needed(self.roster.size, self.offer.gone) if self.offer is not None else 0
+        """How many voices must agree (the ``need`` the seats are told)."""
+        return needed(self.voices, self.offer.gone) if self.offer is not None else 0
 
     def agreed(self) -> bool:
-        return self.offer is not None and len(self.votes) >= self.need
+        return self.offer is not None and len({self.voices[s] for s in self.votes}) >= self.need
 
 
 @dataclass(frozen=True)
 class News:
     """What the host tells every seat each second while the game waits for a
-    seat that is away: who, for how long, and the offer with who agreed."""
+    seat that is away: who, for how long, and the offer with who agreed (one
+    seat per voice: the host for its bots) and how many voices it needs."""
 
     away: tuple[Away, ...]
     offer: Stop | None = None
@@ -267,7 +348,8 @@ class News:
 
     @classmethod
     def of(cls, patience: Patience) -> News:
-        return cls(tuple(patience.shown()), patience.offer, tuple(sorted(patience.votes)), patience.need)
+        voices = {patience.voices[s]: s for s in sorted(patience.votes, reverse=True)}  # one seat per voice
+        return cls(tuple(patience.shown()), patience.offer, tuple(sorted(voices.values())), patience.need)
 
     def message(self) -> dict:
         msg: dict = {"t": "away", "seats": [{"seat": a.seat, "secs": int(a.secs), "link": int(a.link)}
@@ -296,3 +378,13 @@ def describe_ending(ending: Ending, points: Sequence[int]) -> Words:
                      "{scores}", **words)
     return Words("abandoned: {voters} say {gone} left the game, and ended the table; scores as they stand: {scores}",
                  **words)
+
+
+def own_wait(news: News, gone_after: float, move_clock: float) -> float:
+    """How long a seat's own :class:`Silence` must have lasted before it signs
+    the offer in ``news``: the table's gone-wait, or its move clock when the
+    host itself says a seat the offer names is still connected (the host may
+    only lengthen the wait so, never shorten it)."""
+    assert news.offer is not None
+    connected = any(a.link for a in news.away if a.seat in news.offer.gone)
+    return move_clock if connected else gone_after

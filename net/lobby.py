@@ -66,7 +66,7 @@ from .envelope import MAX_FRAME, fingerprint, pack, unpack_strict, verify_signat
 from .errors import LocalProtocolError, RemoteProtocolError
 from .leave import GONE_AFTER, MOVE_CLOCK
 from .schema import Bin, Const, Int, List, Map, Str, Tagged
-from .transcript import DEFAULT_KIND, KIND, Roster, name_key
+from .transcript import DEFAULT_KIND, KIND, Charter, Roster, name_key
 
 PROTOCOL = "ankh/1"
 MAX_LINK_MESSAGE = 1024 * 1024
@@ -86,7 +86,8 @@ MESSAGES = Tagged("t", {
                   "seats": List(SEAT_INFO, MAX_SEATS)}, optional={"kind": GAME_KIND}),
     "start": Map({"t": Const("start"), "names": List(NAME, MAX_SEATS, min_len=2),
                   "keys": List(KEY, MAX_SEATS, min_len=2), "nonces": List(NONCE, MAX_SEATS, min_len=2)},
-                 optional={"chat": Int(0, 1), "kind": GAME_KIND, "gone": Int(1, 86400), "clock": Int(1, 86400)}),
+                 optional={"chat": Int(0, 1), "kind": GAME_KIND, "gone": Int(1, 86400), "clock": Int(1, 86400),
+                           "voices": List(Int(0, MAX_SEATS - 1), MAX_SEATS, min_len=2)}),
     "key": Map({"t": Const("key"), "key": KEY, "cert": Bin(64)}),
     "roster": Map({"t": Const("roster"), "keys": List(KEY, MAX_SEATS, min_len=2),
                    "certs": List(Bin(64), MAX_SEATS, min_len=2)}),
@@ -270,7 +271,8 @@ class Lobby:
         if not self.full:
             raise LocalProtocolError("the table is not full")
         msg = {"t": "start", "names": [s.name for s in self.seats], "keys": [s.key for s in self.seats],
-               "nonces": [s.nonce for s in self.seats], "gone": self.gone_after, "clock": self.move_clock}
+               "nonces": [s.nonce for s in self.seats], "gone": self.gone_after, "clock": self.move_clock,
+               "voices": [0 if s.bot else i for i, s in enumerate(self.seats)]}
         if not self.spectator_chat:
             msg["chat"] = 0
         if self.kind != DEFAULT_KIND:
@@ -283,7 +285,10 @@ class Start:
     """The table as every seat checks it before the deal: the game id (from
     every seat's nonce), names and identity keys by seat, the game, and the
     table's clocks for a seat that leaves (``net/leave.py``): each seat keeps
-    them in its save and judges an ending that names it by them.
+    them in its save and judges an ending that names it by them.  With
+    ``voices`` (the seat that speaks for each seat: the host for its bots),
+    the clocks and voices enter the roster's hash as its ``Charter``; a start
+    saved before they were told has none, and reads with the usual clocks.
     """
 
     game_id: bytes
@@ -294,14 +299,23 @@ class Start:
     kind: str = DEFAULT_KIND  # the game: in the roster, so in every signature
     gone_after: int = GONE_AFTER  # the table's clocks (a start saved before they were told: the usual ones)
     move_clock: int = MOVE_CLOCK
+    voices: tuple[int, ...] | None = None
+
+    @property
+    def charter(self) -> Charter | None:
+        """The terms the roster binds (None: a start of the last release, without voices)."""
+        return Charter(self.gone_after, self.move_clock, self.voices) if self.voices is not None else None
 
     @property
     def fingerprint(self) -> str:
         return table_fingerprint(self.game_id, list(self.identities))
 
     @classmethod
-    def from_message(cls, msg: dict[str, Any], *, my_key: bytes, my_nonce: bytes) -> tuple[Start, int]:
-        """Check a ``start`` message against what this seat sent; returns it and our seat."""
+    def from_message(cls, msg: dict[str, Any], *, my_key: bytes, my_nonce: bytes,
+                     bots: Iterable[bytes] | None = None) -> tuple[Start, int]:
+        """Check a ``start`` message against what this seat sent; returns it and our seat.
+        With ``bots`` (a new table's start: the keys the lobby showed as the host's
+        bots), the table's terms must be there, and its voices the lobby's."""
         names, keys, nonces = msg["names"], msg["keys"], msg["nonces"]
         if not len(names) == len(keys) == len(nonces):
             raise RemoteProtocolError("start: one name, key and nonce per seat")
@@ -313,14 +327,29 @@ class Start:
         if len(set(nonces)) != len(nonces) or len(set(keys)) != len(keys) \
                 or len({name_key(n) if type(n) is str else n for n in names}) != len(names):
             raise RemoteProtocolError("start: repeated nonces, names or keys")
-        return cls.of(msg), seat
+        start = cls.of(msg)
+        charter = start.charter
+        if charter is not None:
+            problem = charter.problem(len(names))
+            if problem is not None:
+                raise RemoteProtocolError(f"start: {problem}")
+            if charter.voices[seat] != seat or charter.voices.count(seat) > 1 and seat != 0:
+                raise RemoteProtocolError("start: another seat speaks for this one, or this one for another")
+        if bots is not None:
+            if charter is None:
+                raise RemoteProtocolError("start: the table's clocks and voices are missing (a host of an older "
+                                          "ankh, or one that would leave them out of what every seat signs)")
+            bots = set(bots)
+            if any((v == 0 and s != 0) != (k in bots) for s, (v, k) in enumerate(zip(charter.voices, keys))):
+                raise RemoteProtocolError("start: the host's bots are not the ones its lobby showed")
+        return start, seat
 
     @classmethod
     def of(cls, msg: dict[str, Any]) -> Start:
         """The table a ``start`` message describes (unchecked: see :meth:`from_message`)."""
         return cls(game_id_of(list(msg["nonces"])), tuple(msg["names"]), tuple(msg["keys"]), tuple(msg["nonces"]),
                    bool(msg.get("chat", 1)), msg.get("kind", DEFAULT_KIND), int(msg.get("gone", GONE_AFTER)),
-                   int(msg.get("clock", MOVE_CLOCK)))
+                   int(msg.get("clock", MOVE_CLOCK)), tuple(msg["voices"]) if "voices" in msg else None)
 
     def roster(self, keys: list[bytes], certs: list[bytes]) -> Roster:
         """The game's roster: each seat's game key, certified by the identity that sat down."""
@@ -328,7 +357,7 @@ class Start:
             raise RemoteProtocolError("roster: one key and certificate per seat")
         try:
             return Roster(self.game_id, self.names, tuple(keys), identities=self.identities, certs=tuple(certs),
-                          kind=self.kind)
+                          kind=self.kind, charter=self.charter)
         except LocalProtocolError as exc:
             raise RemoteProtocolError(f"roster: {exc}") from None
 

@@ -18,7 +18,7 @@ import hashlib
 import io
 import re
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -46,12 +46,48 @@ MAX_OPS = 100_000
 MAGIC = "ankh-transcript"
 DEFAULT_KIND = DEFAULT  # the game of a table, file or advert that names none
 KIND = re.compile(r"[a-z][a-z0-9]{0,15}")
+GONE_AFTER = 60  # seconds a seat the game waits for is gone before the others may end the table
+MOVE_CLOCK = 300  # seconds a connected seat may keep the game waiting before the same
+MAX_CLOCK = 86400
 _ERRORS = (*_DECODE_ERRORS, msgpack.OutOfData, StopIteration)
 
 
 def certificate_message(game_id: bytes, seat: int, key: bytes) -> bytes:
     """What an install's identity signs to vouch for its per-game key at one seat."""
     return pack(["ankh/v1/game-key", game_id, seat, key])
+
+
+@dataclass(frozen=True)
+class Charter:
+    """The table's terms for a seat that leaves, bound into the roster's hash
+    (so into every signature of the game, and into what ``ankh verify``
+    checks): the gone-wait and the move clock, in whole seconds, and the
+    **voices**: for each seat, the seat that speaks for it (itself for a
+    person, the host's seat 0 for a bot the host runs).  Seats of one voice
+    count once in a vote to end the table (``net/leave.py``)."""
+
+    gone_after: int = GONE_AFTER
+    move_clock: int = MOVE_CLOCK
+    voices: tuple[int, ...] = ()
+
+    def problem(self, seats: int) -> str | None:
+        """What is wrong with these terms for a table of ``seats`` (None: nothing)."""
+        if any(type(v) is not int or not 1 <= v <= MAX_CLOCK for v in (self.gone_after, self.move_clock)):
+            return f"the table's clocks are whole seconds, 1 to {MAX_CLOCK}"
+        v = self.voices
+        if len(v) != seats or any(type(x) is not int or not 0 <= x <= s or v[x] != x for s, x in enumerate(v)):
+            return "each seat speaks for itself or for the seat of the program that runs it, seated before it"
+        return None
+
+    def wire(self) -> dict[str, Any]:
+        return {"clock": self.move_clock, "gone": self.gone_after, "voices": list(self.voices)}
+
+    @classmethod
+    def of_wire(cls, obj: Any) -> Charter:
+        """From a file's ``charter`` field (checked by the roster it enters)."""
+        if type(obj) is not dict or sorted(obj) != ["clock", "gone", "voices"] or type(obj["voices"]) is not list:
+            raise LocalProtocolError("a table's terms are its clock, gone-wait and voices")
+        return cls(obj["gone"], obj["clock"], tuple(obj["voices"]))
 
 
 @dataclass(frozen=True)
@@ -70,6 +106,9 @@ class Roster:
     identities: tuple[bytes, ...] = ()
     certs: tuple[bytes, ...] = ()
     kind: str = DEFAULT_KIND  # the game the table plays: its id in ankh.core.game
+    # The table's clocks and voices (None: a table of the last release, which
+    # left them out of the hash: it reads with the usual clocks, a voice a seat).
+    charter: Charter | None = None
 
     def __post_init__(self) -> None:
         if type(self.game_id) is not bytes or len(self.game_id) != GAME_ID_LEN:
@@ -90,6 +129,10 @@ class Roster:
                 raise LocalProtocolError(f"seat {seat}'s signing key is unusable: {problem}")
         if self.identities or self.certs:
             self._check_certificates()
+        if self.charter is not None:
+            problem = self.charter.problem(len(self.names)) if isinstance(self.charter, Charter) else "malformed"
+            if problem is not None:
+                raise LocalProtocolError(f"the table's terms: {problem}")
 
     def _check_certificates(self) -> None:
         n = len(self.keys)
@@ -113,6 +156,22 @@ class Roster:
     def size(self) -> int:
         return len(self.names)
 
+    @property
+    def gone_after(self) -> int:
+        return self.charter.gone_after if self.charter is not None else GONE_AFTER
+
+    @property
+    def move_clock(self) -> int:
+        return self.charter.move_clock if self.charter is not None else MOVE_CLOCK
+
+    def voices(self, bots: Iterable[int] = ()) -> tuple[int, ...]:
+        """Who speaks for each seat: the charter's, or for a table without one,
+        each seat for itself but the host's ``bots`` (as the seats knew them)."""
+        if self.charter is not None:
+            return self.charter.voices
+        bots = set(bots) - {0}
+        return tuple(0 if s in bots else s for s in range(self.size))
+
     def keyring(self) -> KeyRing:
         return KeyRing(self.keys)
 
@@ -125,6 +184,8 @@ class Roster:
             listed += [list(self.identities), list(self.certs)]
         if self.kind != DEFAULT_KIND:
             listed.append(self.kind)
+        if self.charter is not None:
+            listed.append(self.charter.wire())
         return hashlib.sha256(pack(listed)).digest()
 
     def who(self, seat: int | None) -> str | None:
@@ -142,6 +203,11 @@ class Roster:
 
     def genesis(self) -> bytes:
         return hashlib.sha256(b"ankh/v1/log" + self.game_id + self.digest()).digest()
+
+
+def charter_of(header: Mapping[str, Any]) -> Charter | None:
+    """The table's terms in a file's header (None: a file of the last release, without them)."""
+    return Charter.of_wire(header["charter"]) if "charter" in header else None
 
 
 def name_key(name: str) -> str:
@@ -208,6 +274,8 @@ class Transcript:
         }
         if self.roster.identities:
             obj["ids"], obj["certs"] = list(self.roster.identities), list(self.roster.certs)
+        if self.roster.charter is not None:
+            obj["charter"] = self.roster.charter.wire()
         if self.pending:
             obj["pending"] = list(self.pending)
         if self.blame:
@@ -257,9 +325,9 @@ class Transcript:
 # fields, a transcript's header the first three ("pending" is its unfinished
 # step), and ``ankh verify`` reads them as one (``verify._ending``).
 ENDING = ("blame", "end", "forfeit", "pending")
-_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; "blame", "certs", "end", "forfeit", "ids", "kind" optional
+_HEADER = ("game", "keys", "magic", "names")  # required, then "ops"; the _OPTIONAL ones may be there
 _LISTS = ("blame", "certs", "end", "forfeit", "ids", "keys", "names")
-_OPTIONAL = ("blame", "certs", "end", "forfeit", "ids", "kind")
+_OPTIONAL = ("blame", "certs", "charter", "end", "forfeit", "ids", "kind")
 
 
 def read_stream(fh: BinaryIO, ending: dict[str, Any] | None = None) -> tuple[Roster, Iterator[tuple[int | None, bytes]]]:
@@ -303,7 +371,7 @@ def read_stream(fh: BinaryIO, ending: dict[str, Any] | None = None) -> tuple[Ros
         fields = unpacker.read_map_header()
     except _ERRORS:
         raise fail("not a map") from None
-    if not 6 <= fields <= 13:
+    if not 6 <= fields <= 14:
         raise fail("unexpected fields")
     header: dict[str, Any] = {}
     while True:  # the header, in the canonical (sorted) key order, up to "ops"
@@ -329,7 +397,7 @@ def read_stream(fh: BinaryIO, ending: dict[str, Any] | None = None) -> tuple[Ros
     game, names, keys = header["game"], header["names"], header["keys"]
     try:
         roster = Roster(game, tuple(names), tuple(keys), tuple(header.get("ids", ())), tuple(header.get("certs", ())),
-                        header.get("kind", DEFAULT_KIND))
+                        header.get("kind", DEFAULT_KIND), charter_of(header))
     except (LocalProtocolError, TypeError) as exc:
         raise RemoteProtocolError(f"malformed transcript roster: {exc}") from None
 

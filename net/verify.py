@@ -33,7 +33,7 @@ from ankh.core.game import COLOURS
 from .envelope import SeqTracker, open_frame, peek_signer
 from . import journal
 from .errors import Divergence, LocalProtocolError, RemoteProtocolError
-from .leave import check_votes, needed
+from .leave import check_votes, left, needed
 from .ledger import BODIES, Ledger
 from .evidence import proven
 from .ops import Audit, Move, describe
@@ -333,10 +333,12 @@ def _agreed(roster: Roster, votes: list[bytes], ledger: Ledger, r: LogReplay | N
         return ""
     gone = " and ".join(roster.label(s) for s in agreed.stop.gone)
     voters = " and ".join(roster.label(s) for s in agreed.voters)
-    left = roster.size - len(agreed.stop.gone)
+    voices = roster.voices()
+    still = len(left(voices, agreed.stop.gone))
     says = "says" if len(agreed.voters) == 1 else "say"
     text = (f"{voters} {says} {gone} left the game at step {agreed.stop.step}, and ended the table "
-            f"({len(agreed.voters)} of the {left} seats left, {needed(roster.size, agreed.stop.gone)} needed)")
+            f"({len({voices[s] for s in agreed.voters})} of the {still} voices left, "
+            f"{needed(voices, agreed.stop.gone)} needed)")
     if r is not None:
         text += "; scores as they stand: " + ", ".join(
             f"{COLOURS[s]} {v}" for s, v in enumerate(r.game.scores(r.engine)))

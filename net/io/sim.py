@@ -54,6 +54,7 @@ from ..envelope import Identity
 from ..peer import game_of
 from ..verify import verify_transcript
 from . import transport
+from ..tablecore.join import JoinTable
 from .node import HostNode, JoinNode, SaveDir, WatchNode
 
 #: The faults a table can be played through (``--faults``), each described in :class:`SimNet`.
@@ -443,7 +444,7 @@ def bot_decide(kind: str, rng: random.Random, still: Callable[[], bool] = lambda
     return decide
 
 
-Cheat = Callable[[type[JoinNode]], type[JoinNode]]
+Cheat = Callable[[type[JoinTable]], type[JoinTable]]
 
 
 def play(seed: int, kind: str = "tiny", faults: frozenset[str] | set[str] = frozenset(), *,
@@ -451,7 +452,8 @@ def play(seed: int, kind: str = "tiny", faults: frozenset[str] | set[str] = froz
          save_root: Path | None = None) -> Table:
     """Play one table of ``seats`` (the host and ``seats - 1`` joiners, each a bot)
     and ``watchers`` spectators through ``faults``, everything drawn from ``seed``.
-    ``cheat`` (a subclass maker) makes seat 2's joiner cheat (a test's catalogue)."""
+    ``cheat`` (a maker of a joiner's table, a subclass of JoinTable) makes seat 2's joiner
+    cheat (a test's catalogue)."""
     faults = frozenset(faults)
     unknown = faults - set(FAULTS)
     if unknown:
@@ -553,11 +555,11 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
     joiners: dict[str, JoinNode] = {}
 
     async def join(name: str) -> Any:
-        cls = cheat(JoinNode) if name == cheater and cheat is not None else JoinNode
+        core = cheat(JoinTable) if name == cheater and cheat is not None else JoinTable
         quiet = (lambda: loop.time() >= still_from) if name == victim and still_from is not None else (lambda: False)
         identity, decide = Identity.generate(), bot_decide(kind, random.Random(rng.getrandbits(64)), quiet)
         while True:
-            node = cls(identity, name, decide=decide, report=lambda e: None, save_root=root / name)
+            node = JoinNode(identity, name, decide=decide, report=lambda e: None, save_root=root / name, core=core)
             node.auto_agree = True
             joiners[name] = node
             try:
@@ -602,7 +604,8 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
         else:
             exc = task.exception()
             table.results[name] = exc if exc is not None else task.result()
-    table.cheated = cheater is not None and bool(getattr(joiners.get(cheater), "cheated", False))
+    cheating = joiners.get(cheater) if cheater is not None else None
+    table.cheated = cheating is not None and bool(getattr(cheating.core, "cheated", False))
     if host.save is not None:
         out = host.save.path / "game.ankh"
         table.transcript = out.read_bytes() if out.exists() else None
@@ -750,8 +753,8 @@ class Scene:
         return node
 
     def join(self, name: str, at: tuple[str, int] | None = None, *, decide: Any = None, auto_agree: bool = True,
-             cls: type[JoinNode] = JoinNode, **attributes: Any) -> None:
-        """A joiner (of ``cls``, a cheat's) at the host's table (or at ``at``), with
+             core: type[JoinTable] = JoinTable, **attributes: Any) -> None:
+        """A joiner (its table ``core``, a cheat's) at the host's table (or at ``at``), with
         ``attributes`` set (``abandon_after``); it tries again a second later
         when the table cannot be reached before the game starts."""
         host = self._host()
@@ -762,7 +765,8 @@ class Scene:
 
         async def join() -> Any:
             while True:
-                node = cls(identity, name, decide=decide, report=self._report(name), save_root=self.root / name)
+                node = JoinNode(identity, name, decide=decide, report=self._report(name), save_root=self.root / name,
+                                core=core)
                 node.auto_agree = auto_agree
                 for key, value in attributes.items():
                     setattr(node, key, value)

@@ -1,7 +1,9 @@
 """What a table's core asks of the world around it: one class per kind of effect.
 
-A core (:class:`~ankh.net.tablecore.host.HostTable`, the seats' shared
-:class:`~ankh.net.tablecore.seats.SeatCore`) never sends, writes or waits.
+A core (:class:`~ankh.net.tablecore.host.HostTable`,
+:class:`~ankh.net.tablecore.join.JoinTable`,
+:class:`~ankh.net.tablecore.watch.WatchTable`, and what they share in
+:mod:`~ankh.net.tablecore.seats`) never sends, writes or waits.
 Each of its entry points queues effects, in the order they must happen, and
 its driver (``net/io/node.py`` on real links, the simulator on virtual ones)
 carries them out.  A :class:`~ankh.net.events.TableEvent` queued among them is
@@ -24,9 +26,12 @@ class Effect:
 
 @dataclass(frozen=True)
 class Send(Effect):
-    """``msg`` (a message, or bytes already encoded) to the link of ``seat``, if it has one."""
+    """``msg`` (a message, or bytes already encoded) to the link of ``seat``, if it has one.
+    ``or_stop``: if that link closed meanwhile, the step stops there, as a read of the
+    closed link would (the driver raises its link's ``ConnectionClosed``)."""
     seat: int
     msg: Any
+    or_stop: bool = False
 
 
 @dataclass(frozen=True)
@@ -59,8 +64,10 @@ class Announce(Effect):
 
 @dataclass(frozen=True)
 class WatchIntro(Effect):
-    """What a new spectator is sent first (the table, its start, its roster)."""
+    """What a new spectator is sent first (the table, its start, its roster);
+    ``chat``: whether spectators may read the table's chat (None: as it was)."""
     intro: Any
+    chat: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +93,17 @@ class WatchEnd(Effect):
     """The table ended before the game's end: its last words (encoded), for
     every spectator, now or when it comes back."""
     messages: tuple[bytes, ...]
+
+
+@dataclass(frozen=True)
+class WatchClose(Effect):
+    """This seat's spectators are sent away, told ``why``."""
+    why: str
+
+
+@dataclass(frozen=True)
+class OpenWatchPoint(Effect):
+    """Serve spectators too, and tell the host where (a joiner's watch point)."""
 
 
 @dataclass(frozen=True)

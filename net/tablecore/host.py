@@ -37,24 +37,10 @@ from .effects import (
     WatchPoints, WatchSay, WatchSend, WriteAbandoned,
 )
 from .result import Result, aborted, forfeit_result
-from .seats import SeatCore
+from .seats import CLOSING, DONE, GAME_OVER, PAUSED, Saved, SeatCore, evidence_of
 from .waits import ABANDON_AFTER, abandoned_words, late_seats
 
-DONE = {"t": "done"}  # "this seat holds the whole game, every seat's final signature"
-GAME_OVER = Words("game over")  # a joiner's last word, once it holds the whole game
 SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
-REFUSED = "refused: "  # how the host's bye starts when it turns a joiner away
-CLOSING = Words("the table closed")  # the host's last word on every link
-PAUSED = Words("the host left; the game is paused")  # the host's last word when it leaves a game under way
-
-
-@dataclass(frozen=True)
-class Saved:
-    """A hosted table's save, read: the journal's game, its header and the local seats' secrets."""
-    transcript: Any
-    info: dict[str, Any]
-    secrets: dict[int, SeatSecrets]
-    path: Path
 
 
 @dataclass(frozen=True)
@@ -77,11 +63,6 @@ class HostTable(SeatCore):
                  gone_after: int = GONE_AFTER, move_clock: int = MOVE_CLOCK, save_root: Path | None = None,
                  bind: str = "0.0.0.0", port: int = 0, saved: Saved | None = None):
         super().__init__()
-        self.out: list[Any] = []
-        # Where effects go as they come (None: queued for ``take``).  A driver that sets it
-        # sends each frame as soon as it is checked, while the table works on the next:
-        # over a message of many frames (a shuffle's proofs) the other seats work meanwhile.
-        self.sink: Callable[[Any], None] | None = None
         self.clock = clock
         self.identity = identity
         self.name = name
@@ -161,17 +142,6 @@ class HostTable(SeatCore):
         self._begin(transcript.roster, secrets, transcript.frames(), journaled=len(transcript.ops))
 
     # -- the driver's side -----------------------------------------------------------------------
-
-    def _do(self, effect: Any) -> None:
-        if self.sink is not None:
-            self.sink(effect)
-        else:
-            self.out.append(effect)
-
-    def take(self) -> list[Any]:
-        """The effects queued since the last call, in order."""
-        out, self.out = self.out, []
-        return out
 
     def opened(self) -> None:
         """The table listens: the lobby as it stands, and the game begins at once if bots fill it."""
@@ -523,7 +493,8 @@ class HostTable(SeatCore):
         self.saved_steps = journaled
         self.hub = Hub(self.local[0])
         assert self.start is not None  # its clocks are the table's, which every seat checked
-        self.patience = Patience(roster, gone_after=self.start.gone_after, move_clock=self.start.move_clock)
+        self.patience = Patience(roster, gone_after=self.start.gone_after, move_clock=self.start.move_clock,
+                                 bots=self.bot_seats)
         try:
             self.emit(0, self.hub.start())
             for seat, peer in self.local.items():
@@ -621,7 +592,7 @@ class HostTable(SeatCore):
         checks against its own log before it names anyone (the host's word
         alone is nobody's evidence); the journal keeps them for ``ankh verify``."""
         result = aborted(exc)
-        evidence = list(getattr(exc, "evidence", ()))[:2] if getattr(exc, "seat", None) is not None else []
+        evidence = evidence_of(exc)
         if self.hub is not None:
             self.hub.relay()
             self.send_out()
@@ -697,7 +668,23 @@ class HostTable(SeatCore):
         step, basis = self.hub.host.stop()
         if p.tick(self.clock(), step, basis, waiting, self.gone_since, self.local) and self.auto_agree:
             self.agree()
+        if p.alone:
+            self._stop_alone()
+            return
         self._tell_away()
+
+    def _stop_alone(self) -> None:
+        """Every other voice is away past its wait, and one voice alone does not
+        end a table of three or more: the table stops as when the host leaves,
+        naming nobody as gone, and carries on from its save once they are back."""
+        if self.save_path is None:
+            self.end(Result(Words("closed: every other player is away, and one player alone does not end a "
+                                  "table of three or more")))
+            return
+        self.pausing = True
+        self.end(Result(Words("paused: every other player is away, and one player alone does not end a table of "
+                              "three or more; the game is saved in {path}, to carry on when they are back",
+                              path=self.save_path)))
 
     def _tell_away(self) -> None:
         p = self.patience
@@ -738,7 +725,7 @@ class HostTable(SeatCore):
         step, basis = host.stop()
         try:
             ending = check_votes(host.protocol.roster, p.votes.values(), step=step, basis=basis,
-                                 waited=host.waiting_for())
+                                 waited=host.waiting_for(), bots=self.bot_seats)
         except RemoteProtocolError as exc:  # the game moved on meanwhile: the offer starts again
             self._do(Alert(f"the votes to end the table do not hold: {exc}"))
             p.votes.clear()

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.game import GAMES, get
+from ..envelope import HEADER_LEN, unpack_strict
+from ..errors import RemoteProtocolError
 from ..lobby import Start
-from ..transcript import Roster
+from ..transcript import DEFAULT_KIND, Roster
 
 
 def check_header(info: dict[str, Any], roster: Roster) -> None:
@@ -25,3 +28,21 @@ def check_header(info: dict[str, Any], roster: Roster) -> None:
     if info["role"] == "host" and (not isinstance(info.get("bots", []), list)
                                    or not all(type(b) is int and 0 < b < roster.size for b in info.get("bots", []))):
         raise ValueError("bad bots")
+
+
+def retired_moves(transcript: Any) -> bool:
+    """Whether a move of the journal has a shape only an earlier version of its
+    game's rules asked for (``Game.retired_move``)."""
+    kind = transcript.roster.kind or DEFAULT_KIND
+    if kind not in GAMES:
+        return False    # (refused as it is read: a game this program does not know)
+    game = get(kind)
+    for frame in transcript.frames():
+        try:
+            obj = unpack_strict(frame[HEADER_LEN:])
+            move = obj["body"]["move"] if obj["kind"] == "move" else None
+        except (RemoteProtocolError, KeyError, TypeError):
+            continue    # (what the table checks as it replays the journal)
+        if move and game.retired_move(tuple(move)):
+            return True
+    return False

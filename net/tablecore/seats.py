@@ -6,23 +6,76 @@ for its driver.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import ProtocolError, Words
 from ..events import Chat, Decided, Over, Played, SetupOver
 from ..leave import Ending, describe_ending
 from ..peer import SETUP, GamePeer, YourMove
 from .effects import CheckPlayers, Journal, JournalEnding, Think, WriteTranscript
 from .result import Result, outcome_result
 
+DONE = {"t": "done"}  # "this seat holds the whole game, every seat's final signature"
+GAME_OVER = Words("game over")  # a joiner's last word, once it holds the whole game
+REFUSED = "refused: "  # how the host's bye starts when it turns a joiner away
+CLOSING = Words("the table closed")  # the host's last word on every link
+PAUSED = Words("the host left; the game is paused")  # the host's last word when it leaves a game under way
+FAREWELL = 30.0  # seconds a finished seat waits for the others to hold the whole game too
 
-class SeatCore:
+
+def evidence_of(exc: ProtocolError) -> list[bytes]:
+    """The cheater's signed frames a broken rule came with (none if it names no seat)."""
+    return list(getattr(exc, "evidence", ()))[:2] if getattr(exc, "seat", None) is not None else []
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A table's save, read: the journal's game, its header and the local seats' secrets."""
+    transcript: Any
+    info: dict[str, Any]
+    secrets: dict[int, Any]
+    path: Path
+
+
+class Core:
+    """What every table's core does alike, a seat's or a spectator's: it hands
+    its effects to its driver, and the game ends once."""
+
+    def __init__(self) -> None:
+        self.out: list[Any] = []
+        # Where effects go as they come (None: queued for ``take``).  A driver that sets it
+        # sends each frame as soon as it is checked, while the table works on the next:
+        # over a message of many frames (a shuffle's proofs) the other seats work meanwhile.
+        self.sink: Callable[[Any], None] | None = None
+        self.result: Result | None = None
+
+    def _do(self, effect: Any) -> None:
+        if self.sink is not None:
+            self.sink(effect)
+        else:
+            self.out.append(effect)
+
+    def take(self) -> list[Any]:
+        """The effects queued since the last call, in order."""
+        out, self.out = self.out, []
+        return out
+
+    def end(self, result: Result) -> None:
+        """The game is over here (the driver closes the save and lets the process go)."""
+        if self.result is None:
+            self.result = result
+            self._do(Over(result))
+
+
+class SeatCore(Core):
     """Local peers, their decisions, their journal and the game's end."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.local: dict[int, GamePeer] = {}
         self.saved_steps = 0
-        self.result: Result | None = None
         self.save_path: Path | None = None  # where this table's save is kept (None: it is not)
         self._thinking: set[int] = set()
         self._set_up = False
@@ -33,9 +86,6 @@ class SeatCore:
     def saving(self) -> bool:
         """Whether this table is saved (its journal written as it goes)."""
         return self.save_path is not None
-
-    def _do(self, effect: Any) -> None:  # pragma: no cover - each driver says how
-        raise NotImplementedError
 
     def _apply(self, seat: int, option: tuple) -> None:  # pragma: no cover - each role says how
         raise NotImplementedError
@@ -118,9 +168,3 @@ class SeatCore:
             self._do(WriteTranscript(transcript))
         points = peer.game.scores(peer.engine)
         self.end(Result(describe_ending(ending, points), ending=ending, scores=points))
-
-    def end(self, result: Result) -> None:
-        """The game is over here (the driver closes the save and lets the process go)."""
-        if self.result is None:
-            self.result = result
-            self._do(Over(result))

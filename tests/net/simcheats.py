@@ -1,5 +1,5 @@
 """Cheating seats for the simulator (``ankh.net.io.sim``): each takes the
-joiner's class and gives a joiner that sends its ``n``-th frame of a kind
+joiner's table (``JoinTable``) and gives a table that sends its ``n``-th frame of a kind
 altered and signed again with its own game key, as ``test_lan_cheats``'s
 cheats do over real sockets.  Named on the simulator's command line as
 ``--cheat tests.net.simcheats:NAME``."""

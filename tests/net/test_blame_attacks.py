@@ -59,16 +59,18 @@ def test_a_host_that_says_bye_as_the_audit_begins_makes_no_honest_seat_say_anoth
     joiner's log waits for the other.  Neither may say the other withheld its
     disclosure (they would blame each other on the host's doing, with nothing
     waited at all); each says what its log shows: the game waited for it."""
-    from ankh.net.io.node import JoinNode
+    import time
+
     from ankh.net.envelope import Identity
+    from ankh.net.tablecore.join import JoinTable
 
     star = audit_withheld(b"blame-bye", 1, 2)
     results = {}
     for seat, other in ((1, 2), (2, 1)):
         assert star.peers[seat].phase == AUDIT and star.peers[seat].waiting_for() == (other,)
-        node = JoinNode(Identity.generate(), "joiner", decide=None, report=lambda *a: None, save_root=None)
+        node = JoinTable(Identity.generate(), "joiner", clock=time.monotonic)
         node.peer, node.seat = star.peers[seat], seat
-        node._flush()  # what the seat does after every frame it takes
+        node.flush()  # what the seat does after every frame it takes
         node._stopped()
         results[seat] = str(node.result.text)
     assert not any(r.startswith("forfeit") for r in results.values()), results

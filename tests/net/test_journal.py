@@ -84,11 +84,11 @@ async def test_a_step_a_seat_finishes_alone_while_taking_up_its_game_is_journale
 
     transcript, _info = journal.read(save.journal_path.read_bytes())
     node = JoinNode(secrets.identity, "joiner", decide=lambda *_: None, report=lambda *_: None, save_root=None)
-    node.save = save
-    node.start_msg = {"t": "start", "names": list(roster.names), "keys": list(roster.keys)}
+    node.save, node.core.save_path = save, save.path
+    node.core.start_msg = {"t": "start", "names": list(roster.names), "keys": list(roster.keys)}
     save.reopen()
-    node._begin(roster, secrets, frames=transcript.frames(), journaled=len(transcript.ops)) if "journaled" in JoinNode._begin.__code__.co_varnames else node._begin(roster, secrets, frames=transcript.frames())
-    node.journal_steps(node.peer)
+    node.core._begin(roster, secrets, frames=transcript.frames(), journaled=len(transcript.ops))
+    node.core.journal_steps(node.peer)
     save.close()
     again = journal.read(save.journal_path.read_bytes())[0]
     assert len(again.ops) == len(node.peer.protocol.ledger.log) > k

@@ -17,6 +17,7 @@ from ankh.net.io.node import PROLOGUE, HostNode, JoinNode, Result, WatchNode
 from ankh.net.io.transport import ConnectionClosed, serve, server_port
 from ankh.net.lobby import encode
 from ankh.net.ops import Show
+from ankh.net.tablecore.join import JoinTable
 from ankh.net.verify import verify_transcript
 
 from . import simtable
@@ -43,13 +44,12 @@ def join_node(where, name: str, cls: type = JoinNode, *, seed: int = 2, report=l
     return cls(Identity.generate(), name, decide=bot_decide(seed), report=report, save_root=where / name, **kw)
 
 
-class CheatingJoiner(JoinNode):
-    """Sends its ``n``-th frame of ``kind`` altered by ``mutate`` and signed again."""
+class CheatingTable(JoinTable):
+    """Sends its ``n``-th frame of ``kind`` altered by ``mutate`` and signed again
+    (each given by a subclass: see :class:`CheatingJoiner`)."""
 
-    def __init__(self, *a, kind: str, mutate, n: int = 3, **kw):
-        super().__init__(*a, **kw)
-        self.kind, self.mutate, self.left = kind, mutate, n
-        self.cheated = False
+    kind, mutate, left = "", staticmethod(lambda body: None), 0
+    cheated = False
 
     def _outgoing(self, frames):
         out = []
@@ -61,6 +61,16 @@ class CheatingJoiner(JoinNode):
                     self.cheated = True
             out.append(f)
         return out
+
+
+class CheatingJoiner(JoinNode):
+    """A joiner whose table is a :class:`CheatingTable`."""
+
+    def __init__(self, *a, kind: str, mutate, n: int = 3, **kw):
+        core = type("Cheating", (CheatingTable,), {"kind": kind, "mutate": staticmethod(mutate), "left": n})
+        super().__init__(*a, core=core, **kw)
+
+    cheated = property(lambda self: self.core.cheated)
 
 
 async def play_with_cheat(tmp_path, **cheat) -> tuple[Result, Result, CheatingJoiner]:
@@ -114,14 +124,15 @@ def test_a_bogus_log_hash_is_blamed_on_its_signer(tmp_path) -> None:
     assert not host.finished
 
 
-class PrivateLiar(JoinNode):
-    """Puts a wrong key in its first private message to another joiner (``armed``
-    is shared, so that of two such joiners only the first to get the chance lies)."""
+def private_liar(armed: list) -> type[JoinTable]:
+    """A table that puts a wrong key in its first private message to another joiner
+    (``armed`` is shared, so that of two such joiners only the first to get the chance lies)."""
+    return type("Liar", (PrivateLiar,), {"armed": armed})
 
-    def __init__(self, *a, **kw):
-        super().__init__(*a, **kw)
-        self.armed: list = []  # (given by the table it sits at)
-        self.cheated = False
+
+class PrivateLiar(JoinTable):
+    armed: list = []
+    cheated = False
 
     def _begin(self, roster, secrets, frames=None, journaled=0):
         super()._begin(roster, secrets, frames, journaled)
@@ -145,16 +156,16 @@ def test_a_wrong_key_in_a_private_message_is_proven_to_every_seat_and_spectator(
     async def script(t: sim.Scene) -> list:
         armed = [True]
         await t.host("honest", seats=3)
-        t.join("one", cls=PrivateLiar, armed=armed)
+        t.join("one", core=private_liar(armed))
         await t.until("honest", lambda e: isinstance(e, Joined) and e.name == "one")
-        t.join("two", cls=PrivateLiar, armed=armed)
+        t.join("two", core=private_liar(armed))
         await t.until("honest", lambda e: isinstance(e, Started))
         t.watch("spectator")
         return await t.results("honest", "one", "two", "spectator")
 
     t = simtable.scene(0, tmp_path, "morpork")
     *results, seen = t.run(script)
-    (liar,) = [t.nodes[name] for name in ("one", "two") if t.nodes[name].cheated]
+    (liar,) = [t.nodes[name] for name in ("one", "two") if t.nodes[name].core.cheated]
     colour = ("red", "yellow", "green")[liar.seat]
     blamed = f"aborted: {colour} ({liar.name}) broke the rules"
     for result in (*results, seen):  # the host, both joiners and the spectator
@@ -168,7 +179,7 @@ def test_a_wrong_key_in_a_private_message_is_proven_to_every_seat_and_spectator(
     assert "wrong key" in report.violations[0].message
 
 
-class Withholder(JoinNode):
+class Withholder(JoinTable):
     """Plays the whole game, then keeps its audit disclosure to itself (and says nothing more)."""
 
     silent = False
@@ -183,14 +194,14 @@ class Withholder(JoinNode):
 
 
 def test_a_seat_that_withholds_its_audit_disclosure_forfeits(tmp_path) -> None:
-    """(On the simulator: the real host and joiners, the withholder a JoinNode of its own.)"""
+    """(On the simulator: the real host and joiners, the withholder a JoinTable of its own.)"""
     async def script(t: sim.Scene) -> list:
         host = await t.host("honest", seats=3)
         host.abandon_after = 3.0  # how long the audit waits for a disclosure
         # its own count of the same wait: it names no one before it waited too
         t.join("fair", abandon_after=3.0)
         await t.until("honest", lambda e: isinstance(e, Joined) and e.name == "fair")  # "fair" sits at seat 1
-        t.join("sly", cls=Withholder)
+        t.join("sly", core=Withholder)
         return await t.results("honest", "fair")
 
     host, fair = simtable.scene(3, tmp_path).run(script)

@@ -51,7 +51,7 @@ def check_abandoned(t: sim.Scene, everyone: list[str], results: list, gone: str)
         assert rc == 4, out
         assert out.startswith("abandoned: host (seat 0, "), out
         assert " and joiner 1 (seat 1, " in out and " say joiner 2 (seat 2, " in out, out
-        assert "left the game at step" in out and "and ended the table (2 of the 2 seats left, 2 needed)" in out, out
+        assert "left the game at step" in out and "and ended the table (2 of the 2 voices left, 2 needed)" in out, out
         assert "scores as they stand: red " in out and "rules replayed:" in out, out
         assert verify(path.with_name("journal.ankh")) == (4, out)
 
@@ -129,8 +129,8 @@ def test_a_host_and_its_bot_cannot_end_the_table_against_the_person_thinking(tmp
     the host ended the table without the seats' agreement, and its save is no
     abandoned game."""
     class Hasty(table_core.Patience):  # the host's own move clock, shorter than the one the start told every seat
-        def __init__(self, roster, *, gone_after: float, move_clock: float):
-            super().__init__(roster, gone_after=gone_after, move_clock=3)
+        def __init__(self, roster, *, gone_after: float, move_clock: float, **kw):
+            super().__init__(roster, gone_after=gone_after, move_clock=3, **kw)
 
     monkeypatch.setattr(table_core, "Patience", Hasty)  # (the host's table counts the waits)
 

@@ -10,7 +10,8 @@ from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.net.envelope import Identity
 from ankh.net.io.node import JoinNode
 from ankh.net.errors import RemoteProtocolError
-from ankh.net.leave import News, Stop, check_votes, open_vote, vote
+from ankh.net.io.transport import now as node_clock
+from ankh.net.leave import Away, News, Silence, Stop, check_votes, open_vote, vote
 from ankh.net.lobby import Start, decode, watch_intro
 from ankh.net.peer import Spectator
 from ankh.net.transcript import Transcript
@@ -69,10 +70,18 @@ def seated(star: Star, seat: int) -> tuple[JoinNode, _Link, list]:
     reports: list = []
     node = JoinNode(Identity.generate(), "joiner", decide=None, report=lambda *a: reports.append(a),
                     save_root=None)
-    node.peer, node.seat, node.auto_agree = star.peers[seat], seat, True
-    node.start = Start(b"", (), (), ())  # the table's usual clocks: a seat gone 60 s, a move clock of 300 s
+    table = node.core
+    table.peer, table.seat, table.auto_agree = star.peers[seat], seat, True
+    table.start = Start(b"", (), (), ())  # the table's usual clocks: a seat gone 60 s, a move clock of 300 s
     node.conn = link = _Link()
     return node, link, reports
+
+
+def quiet(node: JoinNode, peer, secs: float) -> None:
+    """``node``'s own log has waited ``secs`` seconds, hearing nothing, for the seats it waits for."""
+    then = node_clock() - secs
+    node.core.silence = Silence(then)
+    node.core.silence.tick(then, peer.stop()[0], peer.waiting_for())
 
 
 def test_a_joiner_signs_no_vote_naming_as_gone_a_seat_its_own_log_does_not_wait_for() -> None:
@@ -85,12 +94,34 @@ def test_a_joiner_signs_no_vote_naming_as_gone_a_seat_its_own_log_does_not_wait_
     assert star.peers[2].waiting_for() == (1,)
     step, basis = star.peers[2].stop()
     lie = Stop(step, basis, (0,))
+    quiet(node, star.peers[2], 61)
     node.news = News((), lie, (), 1)
     node.agree()
     assert [m for m in link.sent if m["t"] == "vote"] == []
     # the offer the log supports is signed
     node.news = News((), Stop(step, basis, (1,)), (), 2)
     node.agree()
+    (msg,) = [m for m in link.sent if m["t"] == "vote"]
+    assert open_vote(star.peers[2].protocol.roster, msg["v"])[1].gone == (1,)
+
+
+def test_a_person_who_agrees_early_signs_once_its_own_clock_has_run_never_on_the_hosts_count() -> None:
+    """The host says Yellow (seat 1) has been gone 65 s; Green's own log has
+    heard from Yellow 10 s ago.  Green's person agrees: nothing is signed yet,
+    and the person is told why; once Green's own clock has run the gone-wait,
+    the host's next word on the same offer gets the vote."""
+    star = paused_when(1, b"vote-early")
+    node, link, reports = seated(star, 2)
+    node.auto_agree = False
+    step, basis = star.peers[2].stop()
+    news = News((Away(1, 65.0, False),), Stop(step, basis, (1,)), (0,), 2)
+    quiet(node, star.peers[2], 10)
+    node.news = news
+    node.agree()
+    assert [m for m in link.sent if m["t"] == "vote"] == []
+    assert any("heard nothing from yellow for 60 s" in str(getattr(r[0], "text", "")) for r in reports), reports
+    quiet(node, star.peers[2], 61)
+    node._call(node.core.received, news.message())  # (the host says it again)
     (msg,) = [m for m in link.sent if m["t"] == "vote"]
     assert open_vote(star.peers[2].protocol.roster, msg["v"])[1].gone == (1,)
 
@@ -105,7 +136,7 @@ def test_a_host_and_its_bot_cannot_end_the_table_against_the_human_who_is_thinki
     step, basis = star.peers[2].stop()
     stop = Stop(step, basis, (2,))
     votes = [vote(star.peers[s].protocol.secrets, stop) for s in (0, 1)]
-    node._ended(votes)
+    node.core._ended(votes)
     assert node.result is not None
     assert not str(node.result.text).startswith("abandoned"), node.result.text
 
@@ -140,13 +171,14 @@ def test_an_ending_sent_after_the_game_is_over_changes_nothing_at_a_joined_seat(
     star = finished_game(b"ended-after-the-end", "after")
     node, _link, _ = seated(star, 1)
     node.save = SaveDir(tmp_path / "save")
+    node.core.save_path = node.save.path
     node.save.create(star.peers[1].protocol.roster, {"role": "join"}, {1: star.peers[1].protocol.secrets})
-    node.journal_steps(star.peers[1])
-    node.finish_game(star.peers[1])
+    node.core.journal_steps(star.peers[1])
+    node.core.finish_game(star.peers[1])
     result, saved = node.result, (tmp_path / "save" / "game.ankh").read_bytes()
     step, basis = star.peers[1].stop()
     stop = Stop(step, basis, (1,))
-    node._ended([vote(star.peers[s].protocol.secrets, stop) for s in (0, 2)])
+    node.core._ended([vote(star.peers[s].protocol.secrets, stop) for s in (0, 2)])
     assert node.result is result and (tmp_path / "save" / "game.ankh").read_bytes() == saved
     assert verify.verify_transcript(tmp_path / "save" / "game.ankh").status == "fair"
 
@@ -162,11 +194,11 @@ def test_a_host_and_its_bot_cannot_outvote_the_person_still_at_the_table() -> No
     votes = {s: vote(star.peers[s].protocol.secrets, stop) for s in (0, 1, 2)}
     node, _link, _ = seated(star, 2)
     node.bot_seats = (1,)
-    node._ended([votes[0], votes[1]])
+    node.core._ended([votes[0], votes[1]])
     assert str(node.result.text).startswith("aborted: the host ended the table without the seats' agreement")
     node, _link, _ = seated(star, 2)
     node.bot_seats = (1,)
-    node._ended([votes[0], votes[1], votes[2]])
+    node.core._ended([votes[0], votes[1], votes[2]])
     assert str(node.result.text).startswith("abandoned: red and yellow and green say blue left the game"), node.result.text
 
 
@@ -183,24 +215,24 @@ def test_the_seat_named_as_gone_refuses_an_ending_its_own_clock_contradicts() ->
     stop = Stop(step, basis, (2,))
     votes = [vote(star.peers[s].protocol.secrets, stop) for s in (0, 1)]
     node, _link, _ = seated(star, 2)
-    node._tick()
-    node.clock.since = time.monotonic() - 30  # thinking for 30 s of the 300
-    node._ended(votes)
+    node.core.tick()
+    node.core.own_clock.since = time.monotonic() - 30  # thinking for 30 s of the 300
+    node.core._ended(votes)
     text = str(node.result.text)
     assert text.startswith("aborted: the host ended the table without the seats' agreement: they say this seat "
                            "left, but the game had waited 30 s for this seat, connected"), text
     node, _link, _ = seated(star, 2)
-    node._tick()
-    node.clock.since = time.monotonic() - 301  # the move clock ran out
-    node._ended(votes)
+    node.core.tick()
+    node.core.own_clock.since = time.monotonic() - 301  # the move clock ran out
+    node.core._ended(votes)
     assert str(node.result.text).startswith("abandoned: red and yellow say green left the game"), node.result.text
     node, _link, _ = seated(star, 2)
-    node._tick()
+    node.core.tick()
     now = time.monotonic()
-    node.clock.since = now - 90
-    node.clock.link(now - 80, False)  # its link was down 70 s of the 60 the table allows
-    node.clock.link(now - 10, True)
-    node._ended(votes)
+    node.core.own_clock.since = now - 90
+    node.core.own_clock.link(now - 80, False)  # its link was down 70 s of the 60 the table allows
+    node.core.own_clock.link(now - 10, True)
+    node.core._ended(votes)
     assert str(node.result.text).startswith("abandoned: "), node.result.text
 
 
@@ -246,7 +278,7 @@ def test_no_ending_during_the_audit_a_seat_that_withholds_its_disclosure_forfeit
     node.agree()
     assert [m for m in link.sent if m["t"] == "vote"] == []
     votes = [vote(star.peers[s].protocol.secrets, stop) for s in range(3) if s not in gone]
-    node._ended(votes)
+    node.core._ended(votes)
     assert "in its audit" in str(node.result.text), node.result.text
     from ankh.net.transcript import Transcript
 
@@ -315,11 +347,11 @@ def test_for_a_spectator_the_host_and_its_bot_are_one_voice() -> None:
     votes = [vote(star.peers[s].protocol.secrets, Stop(step, basis, (3,))) for s in (0, 1)]
     green, _, _ = seated(star, 2)
     green.bot_seats = (1,)
-    green._ended(votes)
+    green.core._ended(votes)
     assert str(green.result.text).startswith("aborted"), green.result.text
     watcher = Spectator(host.protocol.roster)
     watcher.feed(host.protocol.transcript().frames())
-    with pytest.raises(RemoteProtocolError, match="not enough of the people"):
+    with pytest.raises(RemoteProtocolError, match="a program and the bots it runs are one voice"):
         watcher.ending(votes, bots=(1,))
     assert watcher.ending(votes + [vote(star.peers[2].protocol.secrets, Stop(step, basis, (3,)))], bots=(1,))
     seats = decode(watch_intro(b"t" * 16, {"names": ["a", "b", "c", "d"], "keys": [bytes([i]) * 32 for i in range(4)]},

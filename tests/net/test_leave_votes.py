@@ -35,7 +35,7 @@ def ended(t, transcript: Transcript, votes: list[bytes]) -> Transcript:
 
 def test_most_of_the_seats_left_end_the_table_and_the_verifier_says_abandoned(stalled, tmp_path: Path, capsys):
     t, transcript, stop = stalled
-    assert needed(3, (1,)) == 2 and needed(4, (3,)) == 2 and needed(2, (1,)) == 1
+    assert needed((0, 1, 2), (1,)) == 2 and needed((0, 1, 2, 3), (3,)) == 2 and needed((0, 1), (1,)) == 1
     votes = [vote(t.seats[s].secrets, stop) for s in (2, 0)]
     ending = check_votes(t.roster, votes, step=stop.step, basis=stop.basis, waited=(1,))
     assert ending.voters == (0, 2) and ending.stop.gone == (1,)
@@ -45,7 +45,7 @@ def test_most_of_the_seats_left_end_the_table_and_the_verifier_says_abandoned(st
     assert report.status == "abandoned" and not report.fair and report.violations == ()
     assert str(report).startswith("abandoned: Ann (seat 0, ") and " and Cat (seat 2, " in str(report)
     assert " say Bob (seat 1, " in str(report) and "left the game at step" in str(report)
-    assert "(2 of the 2 seats left, 2 needed)" in str(report)
+    assert "(2 of the 2 voices left, 2 needed)" in str(report)
     assert verify.main([str(path)]) == 4 and capsys.readouterr().out.startswith("abandoned: ")
     assert Transcript.from_bytes(path.read_bytes()).end == votes  # saved and read back as written
 

@@ -71,7 +71,7 @@ def cut_in_the_lobby(tmp_path: Path, how: str = "cut"):
     async def script(t: sim.Scene):
         host = await t.host(seats=2, ready=False)
         t.join("joiner")
-        await t.when(lambda: len(host.lobby.seats) == 2 and bool(t.nodes["joiner"]._seat_keys))
+        await t.when(lambda: len(host.lobby.seats) == 2 and bool(t.nodes["joiner"].core._seat_keys))
         key = host.lobby.seats[1].key
         old = host.conns[1]
         if how == "cut":

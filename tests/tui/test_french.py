@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po
 
 from ankh.core.morpork.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
 from ankh.net.errors import Words
-from ankh.net.io.node import _farewell
+from ankh.net.tablecore.join import farewell
 from ankh.tui import i18n
 from ankh.tui.app import AnkhApp
 from ankh.tui.cli import main as ankh_main
@@ -516,7 +516,7 @@ def test_the_network_layers_reasons_are_told_in_french_and_stay_english_elsewher
     came = Words("the peer closed the link: {why}", why="the table is full")
     assert i18n.translated(came) == "l'autre machine a fermé la liaison : la table est complète"
     # The host turning a joiner away says so in its bye, which the joiner's screen says in French.
-    refusal = _farewell("refused: the table is full")
+    refusal = farewell("refused: the table is full")
     assert refusal == "refused: the table is full"
     assert i18n.translated(refusal) == "refusé : la table est complète"
     timed = Words("no word from the peer for {secs:g} s", secs=15.0)

@@ -141,12 +141,11 @@ def test_every_game_is_named_in_the_players_language_where_a_game_is_named():
 
 def test_a_table_of_another_game_is_refused_naming_both_games_in_french(monkeypatch):
     from ankh.net.envelope import Identity
-    from ankh.net.io.node import JoinNode
+    from ankh.net.tablecore.join import JoinTable
 
     monkeypatch.setattr(type(get("guilds")), "networked", True)
     i18n.set_language("fr")
-    node = JoinNode(Identity.generate(), "Rincewind", decide=lambda *a: None, report=lambda e: None,
-                    save_root=None, want="morpork")
+    node = JoinTable(Identity.generate(), "Rincewind", clock=lambda: 0.0, want="morpork")
     assert i18n.translated(node._other_game("guilds")) == (
         "refusé : la table joue à « Les Guildes d'Ankh-Morpork », pas à « Disque-Monde : Ankh-Morpork »")
     monkeypatch.setattr(type(get("guilds")), "networked", False)

@@ -1,0 +1,629 @@
+"""A joined seat's table, sans-I/O: the lobby as the host shows it, this
+seat's key, its game over the host's link, the votes to end and the blame.
+
+It holds no socket, file or timer.  Its driver (``JoinNode`` in
+``net/io/node.py``) tells it that a link to the host is up
+(:meth:`JoinTable.connected`, :meth:`JoinTable.linked_again`,
+:meth:`JoinTable.back`), what the host says (:meth:`JoinTable.received`) and
+that the link closed (:meth:`JoinTable.lost`); it answers with
+:mod:`effects <ankh.net.tablecore.effects>`, where ``Send(0, ...)`` and
+``Close(0, ...)`` are for the host's link.  Its clock is given (``clock``),
+and so is the check that a game id was never played here before (``fresh``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ...core.game import COLOURS, GAMES
+from ..entropy import random_bytes
+from ..envelope import Identity
+from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
+from ..events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
+from ..leave import News, OwnClock, Silence, Stop, check_agreement, own_wait, vote
+from ..lobby import Start, chat_message, check_chat, encode, frames_message, watch_intro
+from ..peer import AUDIT, GamePeer, game_of
+from ..seat import SeatProtocol
+from ..secrets import SeatSecrets
+from ..transcript import DEFAULT_KIND, Roster
+from .effects import (
+    Close, CreateSave, JournalEnding, OpenWatchPoint, Send, WatchClose, WatchEnd, WatchIntro, WatchLog, WatchPoints,
+    WatchSay, WatchSend,
+)
+from .result import Result, aborted, stopped_result
+from .seats import CLOSING, DONE, FAREWELL, GAME_OVER, PAUSED, REFUSED, Saved, SeatCore, evidence_of
+from .waits import ABANDON_AFTER
+
+HOST = 0  # the host's seat: a joiner's only link is to it
+
+# What the driver does once the host's link closed (``JoinTable.lost``).
+JOIN_AGAIN = "join again"  # before the game: back to the same seat
+REJOIN = "rejoin"  # during the game: back with what this seat holds of the log
+DELIVER = "deliver"  # the game is over here: back, quietly, so the host gets our last frames
+
+
+def farewell(why: str) -> str:
+    """The host's ``bye`` as a joiner tells it: a refusal keeps its reason apart, so a
+    screen can say both in its player's language."""
+    if why.startswith(REFUSED):
+        return Words("refused: {why}", why=why.removeprefix(REFUSED))
+    return why
+
+
+class JoinTable(SeatCore):
+    """Sits at a table the host keeps and plays one seat of its game."""
+
+    def __init__(self, identity: Identity, name: str, *, clock: Callable[[], float],
+                 fresh: Callable[[bytes], bool] = lambda game_id: True, save_root: Path | None = None,
+                 ready: bool = True, want: str | None = None, confirmed: bool = True,
+                 address: tuple[str, int] | None = None, saved: Saved | None = None):
+        super().__init__()
+        self.clock = clock
+        self.fresh = fresh  # whether a game id was never sat down to here (an old table replayed otherwise)
+        self.want = want  # the game this seat came to play (None: whatever the table plays)
+        self.game_kind = DEFAULT_KIND  # the game the table plays, from its lobby
+        self.identity = identity
+        self.name = name
+        self.save_root = save_root
+        self._nonce = random_bytes(16)
+        self.ready = ready
+        # False: this seat's key (which the deal waits for) is sent once the
+        # person has compared the table fingerprint (confirm_fingerprint)
+        self.confirmed = confirmed
+        self.abandon_after = ABANDON_AFTER
+        self.peer: GamePeer | None = None
+        self.address = address  # the host's, as this seat reached it
+        self.start: Start | None = None
+        self.start_msg: dict[str, Any] = {}
+        self.seat = -1
+        self.secrets: SeatSecrets | None = None
+        self._bot_keys: set[bytes] = set()
+        self.bot_seats: tuple[int, ...] = ()  # the host's bots, by seat (their votes are the host's)
+        self.table = b""
+        self._seat_keys: list[bytes] = []
+        self._seat_names: list[str] = []
+        self._said = 0
+        self.host_done = False  # the host said it holds the whole game
+        # Back on a new link: our frames wait for the host's ``have`` (some may have
+        # been lost with the old link, and the host takes a seat's frames in order).
+        self.awaiting_have = False
+        self.farewell = FAREWELL
+        self._ended_at = 0.0
+        # the host's identity, pinned at the first link (or in the save): every later one must prove it
+        self.host_key: bytes | None = None
+        self._audit_since: float | None = None  # when this seat's own log reached the audit
+        self.news: News | None = None  # the host's last word on a seat away, and the offer to end
+        self._voted: Stop | None = None
+        self.own_clock = OwnClock()  # how long the game has waited for this seat, by our own clock
+        self.silence = Silence(clock())  # how long our own log has heard nothing from each seat it waits for
+        self._agreeing: Stop | None = None  # the offer the person agreed to, signed once our own clock agrees
+        if saved is not None:
+            self._carry_on(saved)
+
+    def _carry_on(self, saved: Saved) -> None:
+        """The seat of a save, followed to where its journal stops (the driver then
+        links to the host at ``address``, else the address the save was joined at)."""
+        transcript, info, secrets = saved.transcript, saved.info, saved.secrets
+        if info.get("role") != "join":
+            raise LocalProtocolError("that save is not of a joined table")
+        (mine,) = secrets.values()
+        if mine.owner != self.identity.public_key:
+            raise LocalProtocolError("that save belongs to another identity")
+        self.name = transcript.roster.names[mine.seat]
+        self._nonce = info["nonce"]
+        self.address = self.address or (info["host"], int(info["port"]))
+        self.start_msg = {"t": "start", **info["start"]}
+        self.start, self.seat = Start.from_message(self.start_msg, my_key=self.identity.public_key,
+                                                   my_nonce=self._nonce)
+        self.table = info.get("table", b"")
+        self.host_key = self.start.identities[HOST]  # the host sits first
+        self.bot_seats = tuple(s for s in info.get("bots", ()) if type(s) is int)  # their votes are the host's
+        self.secrets = mine
+        self.save_path = saved.path
+        self._begin(transcript.roster, mine, frames=transcript.frames(), journaled=len(transcript.ops))
+
+    # -- the host's link -----------------------------------------------------------------------
+
+    def _join_message(self) -> dict[str, Any]:
+        return {"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}
+
+    def connected(self, host_key: bytes) -> None:
+        """The first link to the table is up, proving ``host_key``: this seat asks for a seat."""
+        self.host_key = host_key
+        self._do(HostKey(host_key))  # proved by the handshake: an advert only claims one
+        self._do(Send(HOST, self._join_message(), or_stop=True))
+
+    def linked_again(self) -> None:
+        """Back before the game began: the same seat again (the same identity and nonce)."""
+        self._do(Send(HOST, self._join_message(), or_stop=True))
+        if self.start is not None and self.secrets is not None and self.confirmed:  # our key may have been lost
+            self._send_key()
+        self._do(Back(HOST))
+
+    def rejoin_message(self) -> dict[str, Any]:
+        """What this seat says first on a new link once its game began: what it
+        holds; its own frames then wait for the host's ``have``."""
+        assert self.peer is not None
+        self.awaiting_have = True
+        return {"t": "rejoin", "game": self.peer.protocol.roster.game_id, "have": list(self.peer.protocol.have())}
+
+    def back(self) -> None:
+        """Back on a new link during the game (its ``rejoin`` sent)."""
+        self.own_clock.link(self.clock(), True)
+        self._do(Back(HOST))
+
+    def lost(self, reason: str) -> str | None:
+        """The host's link closed (``reason``): what the driver does next
+        (:data:`JOIN_AGAIN`, :data:`REJOIN`, :data:`DELIVER`), or None: nothing more."""
+        if self.result is not None:
+            if self.settled() or reason.endswith(CLOSING):  # the host is done too
+                return None
+            return DELIVER
+        if self.peer is None:
+            if reason.endswith(CLOSING):
+                self.end(Result(Words("the table closed before the game began: {why}", why=reason)))
+                return None
+            self._do(Gone(HOST, reason))
+            return JOIN_AGAIN
+        if reason.endswith(CLOSING):  # the host ended the table on purpose
+            self.end(Result(Words("the host closed the table before the game ended")))
+            return None
+        self._do(Paused(HOST) if reason.endswith(PAUSED) else Gone(HOST, reason))
+        self.own_clock.link(self.clock(), False)
+        return REJOIN
+
+    def unreachable(self, why: str) -> None:
+        """Before the game, the host did not answer for as long as a seat waits for it."""
+        self.end(Result(Words("the table closed before the game began: {why}", why=why)))
+
+    def host_away(self, gone: float) -> bool:
+        """The host has not answered for ``gone`` seconds of the game: True when this seat stops waiting."""
+        self._do(Waiting((HOST,), {HOST: gone}))
+        if gone >= self.abandon_after:
+            self.end(Result(Words("paused: {colour} (the host) did not come back within {secs:g} s; "
+                                  "the game waits in your saves", colour=COLOURS[HOST], secs=self.abandon_after)))
+            return True
+        return False
+
+    def settled(self) -> bool:
+        """Nothing more to do here: the table ended, or the game is over on
+        both ends of the link (each holds every seat's final signature), or
+        the host did not say so within ``farewell`` seconds of our end."""
+        return self.result is not None and (not self.result.finished or self.host_done
+                                            or self.farewell_left() <= 0)
+
+    def farewell_left(self) -> float:
+        return self._ended_at + self.farewell - self.clock()
+
+    def received(self, msg: dict[str, Any]) -> bool:
+        """What the host said; True when this link is done with."""
+        t = msg["t"]
+        if t == "done":
+            self.host_done = True
+            if self.result is not None:
+                self._do(Close(HOST, GAME_OVER))
+                return True
+        elif t == "have" and self.peer is not None:
+            mine = self.peer.protocol.frames_after(msg["have"])  # those it lacks, held ones too
+            for m in frames_message(mine):
+                self._do(Send(HOST, m, or_stop=True))
+            self.awaiting_have = False
+        elif self.result is None:  # (the game over here: only what the host lacks still matters)
+            step = self.STEPS.get(t)
+            if step is not None:
+                return step(self, msg)
+        return False
+
+    # -- what the host says, one step per kind of message (True: this link is done with) ---------
+
+    def _on_chat(self, msg: dict[str, Any]) -> bool:
+        self._chat_in(msg)
+        return False
+
+    def _on_lobby(self, msg: dict[str, Any]) -> bool:
+        if self.peer is not None:
+            return False
+        refusal = self._other_game(msg.get("kind", DEFAULT_KIND))
+        if refusal is not None:
+            self.end(Result(refusal))
+            self._do(Send(HOST, {"t": "bye", "why": str(refusal)}, or_stop=True))
+            return True
+        self.game_kind = msg.get("kind", DEFAULT_KIND)
+        if not self._seat_keys:
+            self._check_host(msg)
+        self.table = msg["table"]
+        self._seat_keys = [s["key"] for s in msg["seats"]]
+        self._seat_names = [s["name"] for s in msg["seats"]]
+        self._bot_keys = {s["key"] for s in msg["seats"] if s["bot"]}
+        self._do(LobbySeats.of_message(msg))
+        return False
+
+    def _on_start(self, msg: dict[str, Any]) -> bool:
+        if self.start is None:
+            self._start(msg)
+        return False
+
+    def _on_roster(self, msg: dict[str, Any]) -> bool:
+        if self.peer is None and self.start is not None:
+            try:
+                self._roster(msg)
+            except RemoteProtocolError as exc:
+                self._abort(exc)
+                return True
+        return False
+
+    def _on_points(self, msg: dict[str, Any]) -> bool:
+        if self.peer is not None:
+            assert self.address is not None
+            points = [(p["host"], p["port"]) for p in msg["at"]]
+            self._do(WatchPoints([self.address] + [p for p in points if p != self.address]))
+        return False
+
+    def _on_frames(self, msg: dict[str, Any]) -> bool:
+        if self.peer is None:
+            return False
+        try:
+            for frame in msg["f"]:
+                self.emit(self.peer.me, self.peer.receive(frame, via=HOST, pump=False))
+                self._heard(frame)
+                self.send_out()
+                self.go_on(self.peer, self.peer.pump)
+        except ProtocolError as exc:
+            self._abort(exc)
+            return True
+        self.flush()
+        return False
+
+    def _on_blame(self, msg: dict[str, Any]) -> bool:
+        if self.peer is None:
+            return False
+        verdict = self.peer.judge(msg["f"])  # the host's word is not enough: our own log must say so
+        if verdict is not None:
+            self._blamed(list(msg["f"]))
+            self.end(aborted(verdict))
+            self._heard_the_end()
+            return True
+        return False
+
+    def _on_away(self, msg: dict[str, Any]) -> bool:
+        if self.peer is not None:
+            self.news = News.from_message(msg)
+            self._do(Away(self.news))
+            self._do(WatchSend(encode(msg)))
+            if self.auto_agree or (self._agreeing is not None and self._agreeing == self.news.offer):
+                self.agree()
+        return False
+
+    def _on_ended(self, msg: dict[str, Any]) -> bool:
+        if self.peer is None:
+            return False
+        self._ended(msg["votes"])
+        self._heard_the_end()
+        return True
+
+    def _on_bye(self, msg: dict[str, Any]) -> bool:
+        if self.peer is None:
+            self.end(Result(farewell(msg["why"])))
+        else:  # the game ended early: what our own log says, not the host's words
+            if msg["why"].startswith(REFUSED):  # (a refusal too: shown as the host's word, not a result)
+                self._do(Alert(farewell(msg["why"])))
+            self._stopped()
+            self._heard_the_end()
+        return True
+
+    STEPS: dict[str, Callable[[JoinTable, dict[str, Any]], bool]] = {
+        "chat": _on_chat, "lobby": _on_lobby, "start": _on_start, "roster": _on_roster,
+        "points": _on_points, "frames": _on_frames, "blame": _on_blame, "away": _on_away,
+        "ended": _on_ended, "bye": _on_bye,
+    }
+
+    def _heard_the_end(self) -> None:
+        """This seat tells the host it heard how the table ended (``done``): the host
+        need not wait for it to come back for the table's last words."""
+        self._do(Send(HOST, DONE))
+
+    # -- the lobby -----------------------------------------------------------------------------
+
+    def _check_host(self, msg: dict[str, Any]) -> None:
+        """The host's seat in its first lobby: the key it shows must be the one its
+        link proved, and a host met before must come with the key pinned for it."""
+        if not msg["seats"]:
+            return
+        name, key = msg["seats"][0]["name"], msg["seats"][0]["key"]
+        if key != self.host_key:
+            self._do(Alert(Words("the host's seat shows a key other than the one its link proved")))
+            return
+        self.check_players([(name, key)])
+
+    def _other_game(self, kind: str) -> Words | None:
+        """Why this seat will not play the game ``kind`` (None: it will)."""
+        if kind not in GAMES:
+            return Words("refused: the table plays a game this program does not know ({kind})", kind=kind)
+        if not game_of(kind).networked:
+            return Words("refused: {game} cannot be played over the network yet", game=game_of(kind).name)
+        if self.want is not None and kind != self.want:
+            return Words("refused: the table plays {game}, not {wanted}", game=game_of(kind).name,
+                         wanted=game_of(self.want).name)
+        return None
+
+    def _start(self, msg: dict[str, Any]) -> None:
+        """The seats are final: make this seat's key for the game and send it, certified."""
+        start, seat = Start.from_message(msg, my_key=self.identity.public_key, my_nonce=self._nonce,
+                                         bots=self._bot_keys)  # a new table: its clocks and voices signed
+        if start.kind != self.game_kind:
+            raise RemoteProtocolError("start: not the game the table's lobby said it plays")
+        if not self.fresh(start.game_id):
+            self.end(Result(Words("refused: this table's game id was played before (an old table replayed?)")))
+            return
+        self.start, self.start_msg, self.seat = start, msg, seat
+        self.primary = seat  # this player's row in the lobby from now on ("you"), before the deal
+        self._do(Started(start))
+        # (the host was checked when its link proved its key: see _check_host)
+        self.check_players([(n, k) for s, (n, k) in enumerate(zip(start.names, start.identities))
+                            if s not in (HOST, seat) and k not in self._bot_keys])
+        self.bot_seats = tuple(s for s, key in enumerate(start.identities) if key in self._bot_keys)
+        self.secrets = SeatSecrets.generate(start.game_id, seat, self.identity)
+        if self.confirmed:
+            self._send_key()
+
+    def _send_key(self) -> None:
+        assert self.secrets is not None
+        self._do(Send(HOST, {"t": "key", "key": self.secrets.identity.public_key, "cert": self.secrets.cert},
+                      or_stop=True))
+
+    def confirm_fingerprint(self) -> None:
+        """The person at this seat has compared the table fingerprint: send
+        the seat's key, which the host deals once it has every seat's."""
+        if self.confirmed:
+            return
+        self.confirmed = True
+        if self.start is not None and self.secrets is not None:
+            self._send_key()
+
+    def set_ready(self, ready: bool) -> None:
+        """Ready (or not) to begin: the deal waits for every person at the table."""
+        self.ready = ready
+        if self.start is None:
+            self._do(Send(HOST, {"t": "ready", "ready": int(ready)}))
+
+    # -- the chat ------------------------------------------------------------------------------
+
+    def chat(self, text: str) -> None:
+        """This seat's chat line, to everyone at the table (through the host; the
+        driver says it only while the host's link is up)."""
+        seat = self.seat if self.seat >= 0 else self._seat_keys.index(self.identity.public_key) \
+            if self.identity.public_key in self._seat_keys else -1
+        if seat < 0 or not self.table:
+            return
+        self._said += 1
+        msg = chat_message(self.identity, self.table, seat, self._said, text)
+        if msg["text"]:
+            self._do(Send(HOST, msg))
+            self.said(seat, self._names()[seat], msg["text"])
+            self._do(WatchSay(msg))
+
+    def _names(self) -> list[str]:
+        return list(self.start.names) if self.start is not None else self._seat_names
+
+    def _chat_in(self, msg: dict[str, Any]) -> None:
+        keys = list(self.start.identities) if self.start is not None else self._seat_keys
+        seat = msg["seat"]
+        if seat >= len(keys) or not self.table:
+            return
+        try:
+            text = check_chat(msg, keys[seat], self.table)
+        except RemoteProtocolError as exc:
+            self._do(Alert(f"a chat line was refused: {exc.message}"))
+            return
+        self.said(seat, self._names()[seat], text)
+        if self.peer is not None:
+            self._do(WatchSay(msg))
+
+    # -- the game ------------------------------------------------------------------------------
+
+    def _roster(self, msg: dict[str, Any]) -> None:
+        assert self.start is not None and self.secrets is not None
+        roster = self.start.roster(msg["keys"], msg["certs"])
+        if roster.keys[self.seat] != self.secrets.identity.public_key:
+            raise RemoteProtocolError("roster: our key is not at our seat")
+        if self.save_root is not None:
+            self.save_path = self.save_root / f"net-{roster.game_id.hex()[:12]}"
+            assert self.address is not None
+            self._do(CreateSave(self.save_path, roster,
+                                {"role": "join", "host": self.address[0], "port": self.address[1],
+                                 "nonce": self._nonce, "table": self.table, "bots": list(self.bot_seats),
+                                 "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
+                                {self.seat: self.secrets}))
+            self._do(Saving(self.save_path))
+        self._begin(roster, self.secrets)
+        self._do(OpenWatchPoint())
+
+    def _begin(self, roster: Roster, secrets: SeatSecrets, frames: list[bytes] | None = None,
+               journaled: int = 0) -> None:
+        proto = SeatProtocol(roster, secrets, relay=HOST)
+        self.peer = GamePeer.resume(proto, frames) if frames else GamePeer(proto)
+        # Steps the peer finished on its own while taking up the game again
+        # (one only this seat sends to) are not in the journal yet: they go
+        # in with the next ones.
+        self.saved_steps = journaled
+        self.local = {secrets.seat: self.peer}
+        self.primary = secrets.seat
+        self._do(WatchIntro(watch_intro(self.table, self.start_msg, {"t": "roster", "keys": list(roster.keys),
+                                                                     "certs": list(roster.certs)},
+                                        self.bot_seats),
+                            chat=self.start.spectator_chat if self.start is not None else True))
+        self.emit(secrets.seat, self.peer.start())
+        self.flush()
+
+    def flush(self) -> None:
+        """Send what this seat has to send; save; ask for its decision; the game's end."""
+        peer = self.peer
+        assert peer is not None
+        if self.result is not None:
+            return
+        self.send_out()
+        self.note_setup(peer)
+        self.tick()
+        if peer.phase == AUDIT and self._audit_since is None:
+            self._audit_since = self.clock()  # the game is over: from now on a withheld disclosure forfeits
+        if peer.phase == "done":
+            self._finish()
+            return
+        self.schedule_decisions()
+
+    def tick(self) -> None:
+        """This seat's own count of how long the game waits for it (``OwnClock``)."""
+        if self.peer is not None:
+            self.own_clock.tick(self.clock(), self.peer.stop()[0], self.peer.me in self.peer.waiting_for())
+            self.silence.tick(self.clock(), self.peer.stop()[0], self.peer.waiting_for())
+
+    def send_out(self) -> None:
+        """Save the finished steps, then send the host this seat's frames (saved
+        first: a move sent and then lost in a crash would be decided again)."""
+        peer = self.peer
+        assert peer is not None
+        out = self._outgoing(peer.data_to_send())
+        self.journal_steps(peer)
+        if out and not self.awaiting_have:
+            for m in frames_message(out):
+                self._do(Send(HOST, m))
+        self._do(WatchLog(peer.protocol.ledger.log))
+
+    def _outgoing(self, frames: list[bytes]) -> list[bytes]:
+        """The frames this seat sends (a seam where tests make a seat cheat)."""
+        return frames
+
+    def _apply(self, seat: int, option: tuple) -> None:
+        assert self.peer is not None
+        try:  # the move goes out before this seat works on what follows
+            self.emit(seat, self.peer.choose(option, pump=False))
+            self.send_out()
+            self.go_on(self.peer, self.peer.pump)
+        except ProtocolError as exc:
+            self._abort(exc)
+            return
+        self.flush()
+
+    def _finish(self) -> None:
+        """The game is over here; the link stays up until the host says it is
+        over there too (it may lack our last frames: see ``DELIVER``)."""
+        assert self.peer is not None
+        self._ended_at = self.clock()
+        self.finish_game(self.peer)
+        self._do(Send(HOST, DONE))
+        if self.host_done:
+            self._do(Close(HOST, GAME_OVER))
+
+    def end(self, result: Result) -> None:
+        """The game is over here: the spectators watching through this seat hear
+        why (a finished game they followed to its end), and its watch point closes."""
+        super().end(result)
+        if not result.finished and result.ending is None:
+            self._do(WatchSend(encode({"t": "bye", "why": result.text[:200]})))
+            self._do(WatchClose("the seat left"))
+
+    # -- a broken rule, and the table ended early ----------------------------------------------
+
+    def _abort(self, exc: ProtocolError) -> None:
+        """A broken rule ends the game here.  The cheater's signed frames go to the
+        host first (it may not see the cheat itself: a wrong key in a private
+        message opens for this seat alone), which checks them and passes them
+        on to everyone; the journal keeps them for ``ankh verify``."""
+        evidence = evidence_of(exc)
+        if evidence:
+            self._blamed(evidence)
+        self.end(aborted(exc))
+        if evidence:
+            self._do(Send(HOST, {"t": "blame", "f": evidence}))
+        self._do(Send(HOST, {"t": "bye", "why": "a seat broke the rules"}))
+
+    def _blamed(self, evidence: list[bytes]) -> None:
+        """The evidence of a cheat, kept in the journal and shown to the spectators
+        watching through this seat (each checks it against its own log)."""
+        if self.saving:
+            if self.peer is not None:
+                self.journal_steps(self.peer)  # every step finished before it, then the evidence
+            self._do(JournalEnding({"blame": evidence}))
+        self._do(WatchSend(encode({"t": "blame", "f": evidence})))
+
+    def _stopped(self) -> None:
+        """The host ended the game before its end: the result is what this seat's
+        own log shows (the audit waiting for a seat that forfeits, or the step
+        the game waited for), kept in the journal as such."""
+        assert self.peer is not None
+        # A seat that withheld its disclosure forfeits only once our own log waited
+        # for it half the host's time (the host reached the audit a moment before us).
+        waited = self.clock() - self._audit_since if self._audit_since is not None else 0.0
+        result = stopped_result(self.peer, self.seat, forfeit=waited >= self.abandon_after / 2)
+        if self.saving and result.text.startswith("forfeit"):
+            waiting = [s for s in self.peer.waiting_for() if s != self.seat]
+            self.journal_steps(self.peer)
+            self._do(JournalEnding({"pending": self.peer.protocol.transcript().pending, "forfeit": waiting}))
+        self.end(result)
+
+    def agree(self) -> None:
+        """The person at this seat agrees to end the table on the host's offer
+        (signed where this seat's own log stands, which must be the offer's)."""
+        offer = self.news.offer if self.news is not None else None
+        if offer is None or self.peer is None or self.result is not None or self.peer.me in offer.gone \
+                or offer == self._voted or self.peer.phase == AUDIT:
+            return  # (the game is over in its audit: a seat withholding its disclosure forfeits, not leaves)
+        if self.peer.stop() != (offer.step, offer.basis):
+            return  # not there yet: the host says it again every second
+        if not set(offer.gone) <= set(self.peer.waiting_for()):
+            return  # our log does not wait for them: the host's word alone is not this seat's to sign
+        if not self._own_clock_agrees(offer):
+            return
+        self._voted = offer
+        self._do(Send(HOST, {"t": "vote", "v": vote(self.peer.protocol.secrets, offer)}))
+
+    def _heard(self, frame: bytes) -> None:
+        """A frame taken from the host's link: its signer was heard from (``Silence``)."""
+        if frame and frame[0] != self.seat:
+            self.silence.heard_from(frame[0], self.clock())
+
+    def _own_clock_agrees(self, offer: Stop) -> bool:
+        """Has this seat itself heard nothing from the seats ``offer`` names for
+        the table's wait?  If not yet, it signs when it has (the host says the
+        offer again every second), never on the host's count of the wait."""
+        assert self.peer is not None and self.news is not None
+        self.tick()
+        first, self._agreeing = self._agreeing != offer, offer
+        roster = self.peer.protocol.roster
+        gone_after, move_clock = (self.start.gone_after, self.start.move_clock) if self.start is not None else (
+            roster.gone_after, roster.move_clock)
+        wait = own_wait(self.news, gone_after, move_clock)
+        if self.silence.ready(offer, self.clock(), wait):
+            return True
+        if first and not self.auto_agree:
+            self._do(Alert(Words("your agreement to end the table goes once this seat has itself heard nothing "
+                                 "from {who} for {secs:g} s", who=" and ".join(COLOURS[s] for s in offer.gone),
+                                 secs=wait)))
+        return False
+
+    def _ended(self, votes: list[bytes]) -> None:
+        """The host ended the table on the seats' votes: checked here against this seat's own log."""
+        assert self.peer is not None
+        if self.result is not None:
+            return  # the game is over here already (its log and result are final)
+        step, basis = self.peer.stop()
+        roster = self.peer.protocol.roster
+        self.tick()
+        try:
+            if self.peer.phase == AUDIT:
+                raise RemoteProtocolError("the game is over and in its audit: nobody leaves it, a seat forfeits")
+            ending = check_agreement(roster, votes, step=step, basis=basis, waited=self.peer.waiting_for(),
+                                     bots=self.bot_seats)
+            if self.peer.me in ending.stop.gone:  # the votes say we left: our own clock says whether we did
+                assert self.start is not None
+                why = self.own_clock.contradicts(self.clock(), ending.stop, self.start.gone_after,
+                                                 self.start.move_clock)
+                if why is not None:
+                    raise RemoteProtocolError(f"they say this seat left, but {why}")
+        except RemoteProtocolError as exc:
+            self.end(Result(Words("aborted: the host ended the table without the seats' agreement: {why}",
+                                  why=exc.message)))
+            return
+        self._do(WatchEnd((encode({"t": "ended", "votes": list(ending.votes)}),)))  # to its watch point's
+        self.record_ending(self.peer, ending)
