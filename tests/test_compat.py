@@ -235,7 +235,7 @@ def test_an_unfinished_guild_save_with_the_old_trade_moves_is_refused_with_a_cle
     give, want, to): today's rules read those moves as illegal and named a
     bot seat a cheat; the save is refused, saying why, and left as it is."""
     monkeypatch.setenv("ANKH_HOME", str(tmp_path))
-    from ankh.net.io.node import DamagedSave, SaveDir
+    from ankh.net.io.savedir import DamagedSave, SaveDir
     from ankh.tui.i18n import set_language, translated
     from ankh.tui.session import list_saves, saves_dir
 

@@ -123,7 +123,7 @@ class AnkhApp(Localised, App[int]):
 
     def start_net_load(self, path: Path) -> None:
         """Carry on a saved networked game: back at the table where it stopped."""
-        from ankh.net.io.node import DamagedSave
+        from ankh.net.io.savedir import DamagedSave
         from ankh.tui.netplay import NetSession
         from ankh.tui.screens.lobby import LobbyScreen
         session = NetSession(interface=self.interface)
@@ -266,7 +266,7 @@ def run(argv: list[str] | None = None) -> int:
             kind = rest[1] if len(rest) > 1 else None
             net = ("host", int(seats), int(bots), int(port), chat != "quiet", kind)
         elif args.net[0] == "load":
-            from ankh.net.io.node import DamagedSave, SaveDir
+            from ankh.net.io.savedir import DamagedSave, SaveDir
             try:  # a damaged save is said before the screen opens, and left as it is
                 SaveDir(Path(args.net[1])).load()
             except DamagedSave as e:

@@ -29,7 +29,8 @@ from ankh.net.events import (
     Paused, Played, Saving, SetupOver, Started, TableEvent, TranscriptSaved, Waiting, WatchLost, WatchMoved,
     WatchPointOpen, WatchWaiting,
 )
-from ankh.net.io.node import HostNode, JoinNode, SaveDir, WatchNode, find_table
+from ankh.net.io.node import HostNode, JoinNode, WatchNode, find_table
+from ankh.net.io.savedir import SaveDir
 from ankh.net.tablecore.result import Result
 from ankh.net.io.transport import ConnectionClosed
 from ankh.net.journal import unfinished_seat

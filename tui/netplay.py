@@ -22,7 +22,8 @@ from ankh.net.events import (
     Advertised, Alert, Away, Back, Chat, ChatHidden, Confirming, Gone, HostKey, Listening, LobbySeats, NotAdvertised,
     Over, Paused, Played, Started, TableEvent, Waiting, WatchLost, WatchMoved, WatchWaiting,
 )
-from ankh.net.io.node import HostNode, JoinNode, SaveDir, WatchNode
+from ankh.net.io.node import HostNode, JoinNode, WatchNode
+from ankh.net.io.savedir import SaveDir
 from ankh.net.journal import unfinished_seat
 from ankh.net.tablecore.result import Result
 from ankh.net.leave import News

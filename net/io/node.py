@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from ...core.game import Decision
-from .. import home, journal
+from .. import home
 from ..admission import Door
 from ..envelope import Identity
 from ..events import Advertised, Alert, Listening, NotAdvertised, Over, TableEvent, TranscriptSaved, WatchPointOpen
@@ -32,7 +31,6 @@ from ..errors import RemoteProtocolError, Words
 from ..leave import GONE_AFTER, MOVE_CLOCK
 from ..lobby import PROTOCOL, decode, encode
 from ..peer import GamePeer
-from ..secrets import SeatSecrets
 from ..tablecore.effects import (
     Again, Announce, Broadcast, CheckPlayers, Close, CreateSave, Journal, JournalEnding, OpenWatchPoint, Renumber,
     Send, Think, WatchClose, WatchEnd, WatchIntro, WatchLog, WatchPoints, WatchSay, WatchSend, WriteAbandoned,
@@ -41,11 +39,11 @@ from ..tablecore.effects import (
 from ..tablecore.host import HostTable, Refused, Watcher
 from ..tablecore.join import DELIVER, JOIN_AGAIN, JoinTable
 from ..tablecore.result import Result
-from ..tablecore.save import check_header, retired_moves
 from ..tablecore.seats import DONE, FAREWELL, GAME_OVER, REFUSED, Saved, SeatCore
 from ..tablecore.watch import WatchTable
-from ..transcript import DEFAULT_KIND, Roster
+from ..transcript import DEFAULT_KIND
 from .discovery import TableAdvert, TableBrowser
+from .savedir import SaveDir, write_private
 from .transport import (
     STRANGER_TIME, Connection, ConnectionClosed, close_server, connect, now as _now, open_files_limit, serve,
     server_port,
@@ -59,88 +57,6 @@ LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tri
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
 Decide = Callable[[GamePeer, Decision], Awaitable[tuple]]
 Report = Callable[[TableEvent], None]
-
-
-class SaveDir:
-    """One seat's save of a networked game: its secrets (owner-only) and the journal."""
-
-    def __init__(self, path: Path):
-        self.path = Path(path)
-        self._journal: Any = None
-
-    @property
-    def journal_path(self) -> Path:
-        return self.path / "journal.ankh"
-
-    def create(self, roster: Roster, info: dict[str, Any], secrets: dict[int, SeatSecrets]) -> None:
-        home.make_dirs(self.path)
-        for seat, s in secrets.items():
-            _write_private(self.path / f"seat{seat}.secrets", s.to_bytes())
-        fd = os.open(self.journal_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        self._journal = os.fdopen(fd, "wb")
-        self._journal.write(journal.header(roster, info))
-        self._journal.flush()
-
-    def reopen(self) -> None:
-        """Append to the journal again, after cutting off a last record that a
-        crash left cut short (reading stops before it; appending after it would
-        glue the next record to it)."""
-        whole = journal.whole_length(self.journal_path.read_bytes())
-        self._journal = open(self.journal_path, "r+b")
-        self._journal.truncate(whole)
-        self._journal.seek(whole)
-
-    def append(self, frames: list[bytes]) -> None:
-        self._journal.write(journal.step(frames))
-        self._journal.flush()
-
-    def ending(self, **record: Any) -> None:
-        """How the table ended the game before its end (``journal.ending``): kept for ``ankh verify``."""
-        if self._journal is not None:
-            self._journal.write(journal.ending(**record))
-            self._journal.flush()
-
-    def load(self) -> tuple[Any, dict[str, Any], dict[int, SeatSecrets]]:
-        """The journal's game, its header's info and this seat's secrets; a
-        save that cannot be carried on raises :class:`DamagedSave` (saying
-        why) and is left as it is."""
-        try:
-            transcript, info = journal.read(self.journal_path.read_bytes())
-            if not transcript.end:  # (an ended game is over, whatever its header says)
-                check_header(info, transcript.roster)
-            secrets = {}
-            for f in sorted(self.path.glob("seat*.secrets")):
-                s = SeatSecrets.from_bytes(f.read_bytes())
-                secrets[s.seat] = s
-        except OSError as exc:
-            raise DamagedSave(Words("{path} cannot be read: {why}", path=str(self.path),
-                                    why=exc.strerror or str(exc))) from None
-        except Exception as exc:  # whatever a damaged or doctored file holds, never a crash
-            why = getattr(exc, "message", None) or str(exc) or type(exc).__name__
-            raise DamagedSave(Words("{path} is damaged and cannot be carried on ({why}); it was left as it is",
-                                    path=str(self.path), why=why)) from None
-        if transcript.end:
-            raise DamagedSave(Words("that game is over: its seats ended it after a seat left"))
-        if retired_moves(transcript):
-            raise DamagedSave(Words("the game in {path} was saved by an earlier version of ankh whose trades took "
-                                    "several moves: this version cannot carry it on; it was left as it is",
-                                    path=str(self.path)))
-        return transcript, info, secrets
-
-    def finish(self, transcript: Any) -> Path:
-        """The complete game as a transcript for ``ankh verify``."""
-        out = self.path / "game.ankh"
-        _write_private(out, transcript.to_bytes())
-        return out
-
-    def close(self) -> None:
-        if self._journal is not None:
-            self._journal.close()
-            self._journal = None
-
-
-class DamagedSave(ValueError):
-    """A save whose journal, header or secrets do not make a game to carry on."""
 
 
 def _refuse(conn: Connection, why: str) -> None:
@@ -161,16 +77,6 @@ def _core_attribute(name: str) -> property:
     """One of the core's attributes, as the screens and tests read (and set) it on its driver."""
     return property(lambda self: getattr(self._core, name),
                     lambda self, value: setattr(self._core, name, value))
-
-
-def _write_private(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
 
 
 class _Driver:
@@ -364,7 +270,7 @@ class HostNode(_Driver):
                 asyncio.get_running_loop().call_soon(self._again)
             case WriteAbandoned(text=text):
                 if self.save is not None:
-                    _write_private(self.save.path / "abandoned.txt", (text + "\n").encode())
+                    write_private(self.save.path / "abandoned.txt", (text + "\n").encode())
             case _:
                 super()._carry_out(effect)
 

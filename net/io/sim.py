@@ -55,7 +55,8 @@ from ..peer import game_of
 from ..verify import verify_transcript
 from . import transport
 from ..tablecore.join import JoinTable
-from .node import HostNode, JoinNode, SaveDir, WatchNode
+from .node import HostNode, JoinNode, WatchNode
+from .savedir import SaveDir
 
 #: The faults a table can be played through (``--faults``), each described in :class:`SimNet`.
 FAULTS = ("delay", "cut", "corrupt", "duplicate", "reorder", "partition", "kill", "still", "gone")

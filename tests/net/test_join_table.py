@@ -14,7 +14,7 @@ import pytest
 from ankh.net.envelope import Identity
 from ankh.net.errors import LocalProtocolError
 from ankh.net.events import Back, Gone, HostKey, LobbySeats, Over, Paused, Saving, Started, TableEvent, Waiting
-from ankh.net.io.node import SaveDir
+from ankh.net.io.savedir import SaveDir
 from ankh.net.lobby import decode, encode
 from ankh.net.peer import game_of
 from ankh.net.tablecore.effects import (

@@ -9,7 +9,7 @@ import pytest
 
 from ankh.net import journal
 from ankh.net.errors import RemoteProtocolError
-from ankh.net.io.node import SaveDir
+from ankh.net.io.savedir import SaveDir
 
 from .star import seat_secrets
 

@@ -166,7 +166,7 @@ def test_an_ending_sent_after_the_game_is_over_changes_nothing_at_a_joined_seat(
     result and its saved game as they were (and does not crash writing to the
     journal it closed)."""
     from ankh.net import verify
-    from ankh.net.io.node import SaveDir
+    from ankh.net.io.savedir import SaveDir
 
     star = finished_game(b"ended-after-the-end", "after")
     node, _link, _ = seated(star, 1)

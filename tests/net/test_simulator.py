@@ -10,7 +10,8 @@ import asyncio
 
 import pytest
 
-from ankh.net.io import node, sim
+from ankh.net.io import sim
+from ankh.net.io.savedir import SaveDir
 from ankh.net.tablecore import seats
 from ankh.net.tablecore.result import Result
 from ankh.net.transcript import Transcript
@@ -88,13 +89,13 @@ def test_the_replay_command_names_the_game_the_seed_the_faults_and_the_cheat() -
 # --- the checks can fail ----------------------------------------------------------------------------
 
 def test_a_transcript_ankh_verify_disagrees_with_is_caught(monkeypatch) -> None:
-    real = node.SaveDir.finish
+    real = SaveDir.finish
 
     def short(self, transcript: Transcript):
         transcript.ops = transcript.ops[:-2]  # the audit's last steps lost on the way to the file
         return real(self, transcript)
 
-    monkeypatch.setattr(node.SaveDir, "finish", short)
+    monkeypatch.setattr(SaveDir, "finish", short)
     table = sim.play(1, "tiny")
     assert any("ankh verify says" in p for p in table.problems), table.problems
 

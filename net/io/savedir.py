@@ -1,0 +1,107 @@
+"""A seat's save of a networked game on disk: its secrets (owner-only files)
+and its journal, appended step by step, read back to carry the game on.
+What a save must hold to be carried on is checked by
+:mod:`ankh.net.tablecore.save`; this module only reads and writes files."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from .. import home, journal
+from ..errors import Words
+from ..secrets import SeatSecrets
+from ..tablecore.save import check_header, retired_moves
+from ..transcript import Roster
+
+
+class SaveDir:
+    """One seat's save of a networked game: its secrets (owner-only) and the journal."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._journal: Any = None
+
+    @property
+    def journal_path(self) -> Path:
+        return self.path / "journal.ankh"
+
+    def create(self, roster: Roster, info: dict[str, Any], secrets: dict[int, SeatSecrets]) -> None:
+        home.make_dirs(self.path)
+        for seat, s in secrets.items():
+            write_private(self.path / f"seat{seat}.secrets", s.to_bytes())
+        fd = os.open(self.journal_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        self._journal = os.fdopen(fd, "wb")
+        self._journal.write(journal.header(roster, info))
+        self._journal.flush()
+
+    def reopen(self) -> None:
+        """Append to the journal again, after cutting off a last record that a
+        crash left cut short (reading stops before it; appending after it would
+        glue the next record to it)."""
+        whole = journal.whole_length(self.journal_path.read_bytes())
+        self._journal = open(self.journal_path, "r+b")
+        self._journal.truncate(whole)
+        self._journal.seek(whole)
+
+    def append(self, frames: list[bytes]) -> None:
+        self._journal.write(journal.step(frames))
+        self._journal.flush()
+
+    def ending(self, **record: Any) -> None:
+        """How the table ended the game before its end (``journal.ending``): kept for ``ankh verify``."""
+        if self._journal is not None:
+            self._journal.write(journal.ending(**record))
+            self._journal.flush()
+
+    def load(self) -> tuple[Any, dict[str, Any], dict[int, SeatSecrets]]:
+        """The journal's game, its header's info and this seat's secrets; a
+        save that cannot be carried on raises :class:`DamagedSave` (saying
+        why) and is left as it is."""
+        try:
+            transcript, info = journal.read(self.journal_path.read_bytes())
+            if not transcript.end:  # (an ended game is over, whatever its header says)
+                check_header(info, transcript.roster)
+            secrets = {}
+            for f in sorted(self.path.glob("seat*.secrets")):
+                s = SeatSecrets.from_bytes(f.read_bytes())
+                secrets[s.seat] = s
+        except OSError as exc:
+            raise DamagedSave(Words("{path} cannot be read: {why}", path=str(self.path),
+                                    why=exc.strerror or str(exc))) from None
+        except Exception as exc:  # whatever a damaged or doctored file holds, never a crash
+            why = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+            raise DamagedSave(Words("{path} is damaged and cannot be carried on ({why}); it was left as it is",
+                                    path=str(self.path), why=why)) from None
+        if transcript.end:
+            raise DamagedSave(Words("that game is over: its seats ended it after a seat left"))
+        if retired_moves(transcript):
+            raise DamagedSave(Words("the game in {path} was saved by an earlier version of ankh whose trades took "
+                                    "several moves: this version cannot carry it on; it was left as it is",
+                                    path=str(self.path)))
+        return transcript, info, secrets
+
+    def finish(self, transcript: Any) -> Path:
+        """The complete game as a transcript for ``ankh verify``."""
+        out = self.path / "game.ankh"
+        write_private(out, transcript.to_bytes())
+        return out
+
+    def close(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+
+
+class DamagedSave(ValueError):
+    """A save whose journal, header or secrets do not make a game to carry on."""
+
+
+def write_private(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
