@@ -313,6 +313,24 @@ async def test_why_a_count_goes_no_further_is_a_line_of_the_composer_while_it_ho
         assert said not in box() and composer(app).get()[K["ore"]] == 1
 
 
+async def test_closing_the_composer_while_the_bots_decide_offers_no_choice():
+    """The footer showed "⏎ Choose" when the composer was closed while a bot
+    answered the offer: the screen gave the keys back to the option list."""
+    session = GameSession.from_text(position())
+    app = AnkhApp(session, bot_delay=60)                # the bots are still deciding throughout
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_composer(pilot)
+        await set_counts(pilot, {"brick": -2, "ore": 1})
+        await pilot.press("enter")
+        await until(pilot, lambda: game(app)._next is not None and game(app)._next.kind == "bot")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        await pilot.pause()
+        footer = "".join(segment.text for segment in app.screen._compositor.render_strips()[-1])
+        assert game(app).decision() is None
+        assert "⏎" not in footer and app.screen.focused is None, (footer, app.screen.focused)
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 async def test_the_composers_columns_are_whole_at_80_columns_with_the_bank(lang):
     """In French the bank's column was cut (« la banqu », its 18 cards read
