@@ -313,12 +313,14 @@ async def test_why_a_count_goes_no_further_is_a_line_of_the_composer_while_it_ho
         assert said not in box() and composer(app).get()[K["ore"]] == 1
 
 
-async def test_closing_the_composer_while_the_bots_decide_offers_no_choice():
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_closing_the_composer_while_the_bots_decide_offers_no_choice(size):
     """The footer showed "⏎ Choose" when the composer was closed while a bot
-    answered the offer: the screen gave the keys back to the option list."""
+    answered the offer (at 120×40; at 80×24 the hand panel took the keys):
+    Textual gave the keys to the screen's first widget as the dialog closed."""
     session = GameSession.from_text(position())
     app = AnkhApp(session, bot_delay=60)                # the bots are still deciding throughout
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await at_the_composer(pilot)
         await set_counts(pilot, {"brick": -2, "ore": 1})
         await pilot.press("enter")
