@@ -345,6 +345,11 @@ class HeuristicBot:
         the end, or two points ahead of this one."""
         return self.near_win(s, q) or s.vp(q) >= s.vp(me) + 2
 
+    def may_take(self, s, p, k):
+        """Whether ``p`` may ask for cards of kind ``k``: not one it gave away
+        in a trade this turn (it would buy back what it just sold)."""
+        return not s.gave[p] >> k & 1
+
     def spare_cards(self, s, p, count, banned):
         """Up to ``count`` cards ``p`` can spare (surplus first, then parchments), none of ``banned`` kinds."""
         sur = self.surplus(s, p)
@@ -362,7 +367,8 @@ class HeuristicBot:
 
     def offers(self, s, p, space):
         """Offers towards this seat's next build, best first: any cards it
-        holds (two at most) for any the others hold (three at most), weighed
+        holds (two at most) for any the others hold (three at most, none of a
+        kind it gave away in a trade this turn), weighed
         by what the trade is worth to it less what it is worth to the one
         who takes it, among those a seat it does not feed would take (as
         this bot would judge in that seat's place)."""
@@ -376,7 +382,7 @@ class HeuristicBot:
         pool = [0] * 6
         for q in partners:
             for k, n in enumerate(s.hand(q) + [s.parch[q]]):
-                pool[k] = max(pool[k], n)
+                pool[k] = max(pool[k], n) if self.may_take(s, p, k) else 0
         wants = card_sets(pool, OFFER_WANTS)
         gives = card_sets(space.have, OFFER_GIVES)
         scored = []
@@ -411,10 +417,11 @@ class HeuristicBot:
 
     def counter(self, s, q, space):
         """What this seat would take instead of an offer: the cards it misses
-        that the offerer may hold, for as many spare ones; None if nothing."""
+        that the offerer may hold (none of a kind it gave away in a trade this
+        turn), for as many spare ones; None if nothing."""
         need = self.needs(s, q)
         other = space.other
-        ask = [min(need[r], other[r]) for r in range(5)] + [0]
+        ask = [min(need[r], other[r]) if self.may_take(s, q, r) else 0 for r in range(5)] + [0]
         if not any(ask):
             return None
         offer = self.spare_cards(s, q, sum(ask), ask)

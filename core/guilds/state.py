@@ -46,7 +46,7 @@ FIELDS: Final = (
     "dev", "dcard", "dturn", "dtop", "gup", "arrests", "rank", "vshown",
     "hid", "rcard", "rfrom", "rnext",
     "robber", "fire", "track", "first", "third", "active", "turn", "phase",
-    "fixed", "guard_played", "pacts", "bought", "arrested", "offers", "trade", "palace",
+    "fixed", "guard_played", "pacts", "bought", "arrested", "offers", "gave", "trade", "palace",
     "stack", "pending", "resume", "outcome", "events", "narrate", "trust", "auto",
 )
 
@@ -89,6 +89,7 @@ class State:
     bought: tuple[int, ...]     # guild points bought this turn, per guild
     arrested: bool
     offers: int                 # trade offers made this turn
+    gave: tuple[int, ...]       # per seat: the kinds it gave away in trades this turn (bits)
     trade: Any                  # the trade being negotiated (a tuple, see trading.py)
     palace: list[tuple[int, int]]  # Palace choices of the running resolution
     stack: list[Task]
@@ -144,6 +145,7 @@ class State:
         s.bought = (0,) * 5
         s.arrested = False
         s.offers = 0
+        s.gave = (0,) * n
         s.trade = None
         s.palace = []
         s.stack = []
@@ -194,6 +196,7 @@ class State:
         s.bought = self.bought
         s.arrested = self.arrested
         s.offers = self.offers
+        s.gave = self.gave
         s.trade = None if self.trade is None else self.trade[:]   # answers are written into it
         s.palace = self.palace[:]
         s.stack = self.stack[:]

@@ -222,8 +222,17 @@ def move_cards(s: State, a: int, b: int, counts) -> None:
             s.res[b * 5 + k] += n
 
 
+def kinds_bits(counts) -> int:
+    """The kinds of a side of a trade as bits (kind ``k`` is ``1 << k``)."""
+    return sum([1 << k for k in range(6) if counts[k]])
+
+
 def t_trade_exec(s: State, p: int, q: int, give, want) -> None:
     move_cards(s, p, q, give)
     move_cards(s, q, p, want)
+    gave = list(s.gave)
+    gave[p] |= kinds_bits(give)
+    gave[q] |= kinds_bits(want)
+    s.gave = tuple(gave)
     s.log("trade", p, f"{COLOURS[p]} gives {cards_words(give)} to {COLOURS[q]} for {cards_words(want)}",
           other=q, give=list(give), want=list(want))

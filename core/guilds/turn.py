@@ -32,6 +32,7 @@ def t_turn_start(s: State, p: int, first: bool = False) -> None:
     s.bought = (0, 0, 0, 0, 0)
     s.arrested = False
     s.offers = 0
+    s.gave = (0,) * s.players
     s.trade = None
     s.log("turn", p, f"turn {s.turn}: {COLOURS[p]}")
     s.push(t_phase_a)

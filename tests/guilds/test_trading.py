@@ -203,6 +203,25 @@ def test_a_heuristic_bot_offers_nothing_nobody_would_take():
     assert move[0] != "offer"
 
 
+def test_a_heuristic_bot_does_not_ask_back_a_kind_it_just_traded_away():
+    # red saves for a house (brick lumber wool grain): its ore is spare, and it sells it to
+    # yellow for two grain.  Still a brick short, it asks yellow's spare brick, not the ore back
+    # (a spare card is worth a little, so "1 grain for 1 brick 2 ore" looked better still).
+    g = game("turn: red\nvillas yellow: V24\nfoundations yellow: V40\nhouses green: V31\n"
+             "villas red: V09\nfoundations red: V15\nhand red: 1 lumber 1 wool 1 ore\n"
+             "hand yellow: 2 grain 2 brick 2 ore\nhand green: 1 wool 1 lumber\n"
+             "receipts red: 2\nrolls: 6+6")
+    play(g, "offer 1 ore for 2 grain to yellow", "accept", "deal yellow")
+    d = g.state.pending
+    assert d.seat == 0 and d.kind == "action" and hand(g, 0)[OR] == 0
+    move = HeuristicBot(random.Random(1)).choose(view_for(g.state, 0), d)
+    assert move[0] == "offer"
+    give, want, _to = offer_terms(move)
+    assert want[BR] and not want[OR]
+    # each seat's kinds given away this turn (forgotten when the next turn starts)
+    assert g.state.gave[0] == 1 << OR and g.state.gave[1] == 1 << GR
+
+
 def test_a_hidden_card_shown_at_a_trade_reveals_only_itself():
     # red robs yellow: yellow's two cards left are hidden from then on
     g = game(P3 + "houses red: V29\nreceipts yellow: 0\nhand yellow: 1 ore 1 wool 1 grain\n"

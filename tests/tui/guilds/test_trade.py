@@ -284,6 +284,55 @@ async def test_a_multi_kind_offer_to_the_bots_their_answers_and_a_deal():
         assert not any(composer(app).delta)                              # the counts start afresh
 
 
+async def test_why_a_count_goes_no_further_is_a_line_of_the_composer_while_it_holds():
+    """It was a notice for three seconds at the top right, easy to miss."""
+    session = GameSession.from_text(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_composer(pilot)
+        await set_counts(pilot, {"ore": 2})                 # yellow holds two, green one
+        said = "Nobody you ask holds more ore."
+
+        def box() -> str:
+            lines = screen_text(app).splitlines()
+            edges = [i for i, line in enumerate(lines) if line.startswith(("╭", "╰"))]
+            return "\n".join(lines[edges[0]:edges[1] + 1])
+        assert said not in box()
+        await pilot.press("right")                          # a third: nobody holds it
+        await pilot.pause()
+        assert composer(app).get()[K["ore"]] == 2
+        assert said in box() and not len(app._notifications)
+        await pilot.press("up", "down")                     # said of the last push, not of another kind
+        await pilot.pause()
+        assert said not in box()
+        await pilot.press("right")
+        await pilot.pause()
+        assert said in box()
+        await pilot.press("left")                           # one fewer: it holds no longer
+        await pilot.pause()
+        assert said not in box() and composer(app).get()[K["ore"]] == 1
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_closing_the_composer_while_the_bots_decide_offers_no_choice(size):
+    """The footer showed "⏎ Choose" when the composer was closed while a bot
+    answered the offer (at 120×40; at 80×24 the hand panel took the keys):
+    Textual gave the keys to the screen's first widget as the dialog closed."""
+    session = GameSession.from_text(position())
+    app = AnkhApp(session, bot_delay=60)                # the bots are still deciding throughout
+    async with app.run_test(size=size) as pilot:
+        await at_the_composer(pilot)
+        await set_counts(pilot, {"brick": -2, "ore": 1})
+        await pilot.press("enter")
+        await until(pilot, lambda: game(app)._next is not None and game(app)._next.kind == "bot")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, GameScreen))
+        await pilot.pause()
+        footer = "".join(segment.text for segment in app.screen._compositor.render_strips()[-1])
+        assert game(app).decision() is None
+        assert "⏎" not in footer and app.screen.focused is None, (footer, app.screen.focused)
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 async def test_the_composers_columns_are_whole_at_80_columns_with_the_bank(lang):
     """In French the bank's column was cut (« la banqu », its 18 cards read

@@ -75,6 +75,9 @@ class GameScreen(PlayScreen):
     ]
     # At most this many lines in a notice (the rest are in the summary and the log).
     NOTICES = 5
+    # Nothing takes the keys by itself (Textual would give them to the first widget when a
+    # dialog closes): the options have them while there is a decision (focus_decision).
+    AUTO_FOCUS = ""
 
     mode: reactive[str] = reactive("compact", recompose=True)
 
@@ -144,6 +147,10 @@ class GameScreen(PlayScreen):
         return box
 
     def on_mount(self) -> None:   # (then PlayScreen's: the game goes on)
+        self.focus_decision()
+
+    def on_screen_resume(self) -> None:
+        # a dialog closed (the trade composer, help): the game may have moved meanwhile
         self.focus_decision()
 
     def focus_decision(self) -> None:

@@ -89,6 +89,7 @@ class Composer(Titled, Localised, ModalScreen):
         self._seen = self._opened
         self._decision = None
         self._preset = None             # the offer a counter was first filled from
+        self.limit: tuple[int, int] | None = None   # (kind, ←/→) the last push that went no further
 
     # --- layout ------------------------------------------------------------------------------------
 
@@ -268,6 +269,9 @@ class Composer(Titled, Localised, ModalScreen):
         t.append(_("Partner (p):") + " ", "dim")
         t.append(self._partner_words(), "bold")
         t.append("\n")
+        if self._at_limit():
+            k, delta = self.limit
+            t.append(self._limit_words(k, delta) + "\n", "yellow")
         d = self.decision()
         why = self.problem()
         if self.sent is not None or self.plan:
@@ -338,6 +342,7 @@ class Composer(Titled, Localised, ModalScreen):
 
     def action_row(self, delta: int) -> None:
         self.row = (self.row + delta) % KINDS
+        self.limit = None
         self._draw()
 
     def action_count(self, delta: int) -> None:
@@ -348,9 +353,18 @@ class Composer(Titled, Localised, ModalScreen):
         n = max(-give, min(get, n + delta * step))
         if n == self.delta[k]:
             self.app.bell()
-            self.notify(self._limit_words(k, delta), timeout=3)
+        # why it went no further: said in the dialog while the count stays at that bound
+        self.limit = (k, delta) if n == self.delta[k] else None
         self.delta[k] = n
         self._draw()
+
+    def _at_limit(self) -> bool:
+        """Whether the last ←→ pressed went no further, and the count still stands there."""
+        if self.limit is None:
+            return False
+        k, delta = self.limit
+        give, get = self.limits(k)
+        return self.delta[k] == (-give if delta < 0 else get)
 
     def _limit_words(self, k: int, delta: int) -> str:
         """Why the count of kind ``k`` goes no further that way."""
