@@ -71,6 +71,9 @@ def test_a_resize_keeps_the_decision_in_tmux(tmp_path):
         term.run("resize-window", "-t", "ankh", "-x", "80", "-y", "24")
         screen = term.wait_for("Place a house on site", "⏎ Choose", "on site 0  (")
         assert "Your hand" not in screen and all(len(line) <= 80 for line in screen.splitlines())
+        # The bots placed first: the key guard holds off keys for 0.5 s after the decision came
+        # (and again after each key meanwhile); on a quick machine both resizes are done in less.
+        time.sleep(0.8)
         term.keys("3", "3")                           # site 33, typed
         term.wait_for("Site: 33")
         term.keys("Enter")
