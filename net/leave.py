@@ -382,9 +382,12 @@ def describe_ending(ending: Ending, points: Sequence[int]) -> Words:
 
 def own_wait(news: News, gone_after: float, move_clock: float) -> float:
     """How long a seat's own :class:`Silence` must have lasted before it signs
-    the offer in ``news``: the table's gone-wait, or its move clock when the
-    host itself says a seat the offer names is still connected (the host may
-    only lengthen the wait so, never shorten it)."""
+    the offer in ``news``: the longer of the table's gone-wait and its move
+    clock, whatever the host says of the named seats' links.  A seat sees the
+    others only through the host, so it cannot tell a seat whose link is down
+    from one connected and thinking: taking the host's word that a link is
+    down would let it turn a thinking person's move clock into the gone-wait.
+    (The host's offer still comes after the gone-wait; the votes then come
+    once each voter's own silence has lasted this long.)"""
     assert news.offer is not None
-    connected = any(a.link for a in news.away if a.seat in news.offer.gone)
-    return move_clock if connected else gone_after
+    return max(gone_after, move_clock)

@@ -94,7 +94,7 @@ def test_a_joiner_signs_no_vote_naming_as_gone_a_seat_its_own_log_does_not_wait_
     assert star.peers[2].waiting_for() == (1,)
     step, basis = star.peers[2].stop()
     lie = Stop(step, basis, (0,))
-    quiet(node, star.peers[2], 61)
+    quiet(node, star.peers[2], 301)
     node.news = News((), lie, (), 1)
     node.agree()
     assert [m for m in link.sent if m["t"] == "vote"] == []
@@ -108,8 +108,10 @@ def test_a_joiner_signs_no_vote_naming_as_gone_a_seat_its_own_log_does_not_wait_
 def test_a_person_who_agrees_early_signs_once_its_own_clock_has_run_never_on_the_hosts_count() -> None:
     """The host says Yellow (seat 1) has been gone 65 s; Green's own log has
     heard from Yellow 10 s ago.  Green's person agrees: nothing is signed yet,
-    and the person is told why; once Green's own clock has run the gone-wait,
-    the host's next word on the same offer gets the vote."""
+    and the person is told why; once Green's own clock has run the longer of
+    the gone-wait and the move clock (Green cannot tell a link down from a
+    person thinking: the host's word that Yellow's link is down shortens
+    nothing), the host's next word on the same offer gets the vote."""
     star = paused_when(1, b"vote-early")
     node, link, reports = seated(star, 2)
     node.auto_agree = False
@@ -119,9 +121,12 @@ def test_a_person_who_agrees_early_signs_once_its_own_clock_has_run_never_on_the
     node.news = news
     node.agree()
     assert [m for m in link.sent if m["t"] == "vote"] == []
-    assert any("heard nothing from yellow for 60 s" in str(getattr(r[0], "text", "")) for r in reports), reports
-    quiet(node, star.peers[2], 61)
+    assert any("heard nothing from yellow for 300 s" in str(getattr(r[0], "text", "")) for r in reports), reports
+    quiet(node, star.peers[2], 61)   # the gone-wait, not the move clock: the host's word of a link down is no proof
     node._call(node.core.received, news.message())  # (the host says it again)
+    assert [m for m in link.sent if m["t"] == "vote"] == []
+    quiet(node, star.peers[2], 301)
+    node._call(node.core.received, news.message())
     (msg,) = [m for m in link.sent if m["t"] == "vote"]
     assert open_vote(star.peers[2].protocol.roster, msg["v"])[1].gone == (1,)
 

@@ -27,7 +27,8 @@ async def test_the_seats_left_see_who_is_gone_and_e_ends_the_table(tmp_path: Pat
             await pilot.press("o", "right", "enter", "ctrl+r")     # 3 seats, no bots; ready
             session = app.screen.session
             await play_first_options(pilot, session, lambda: session.address and ":" in session.address)
-            session.node.lobby.gone_after = 2  # the table's clock, in the start every seat checks
+            session.node.lobby.gone_after = 2  # the table's clocks, in the start every seat checks (a seat
+            session.node.lobby.move_clock = 3  # signs "green left" after the longer of them with no word from it)
             port = session.address.rsplit(":", 1)[1]
             one, two = None, None
             for n in (1, 2):                                       # yellow, then green
