@@ -98,6 +98,20 @@ class _Driver:
     def _core(self) -> SeatCore:  # pragma: no cover - each role says which
         raise NotImplementedError
 
+    # -- what the person at this seat does (every role's core takes it) ------------------------
+
+    def set_ready(self, ready: bool) -> None:
+        self._call(self._core.set_ready, ready)
+
+    def confirm_fingerprint(self) -> None:
+        self._call(self._core.confirm_fingerprint)
+
+    def chat(self, text: str) -> None:
+        self._call(self._core.chat, text)
+
+    def agree(self) -> None:
+        self._call(self._core.agree)
+
     def _run(self) -> None:
         for effect in self._core.take():
             self._carry_out(effect)
@@ -220,33 +234,19 @@ class HostNode(_Driver):
     def _core(self) -> HostTable:
         return self.table
 
-    hub = property(lambda self: self.table.hub)
-    local = property(lambda self: self.table.local)
-    lobby = property(lambda self: self.table.lobby)
-    start = property(lambda self: self.table.start)
-    roster = property(lambda self: self.table.roster)
-    result = property(lambda self: self.table.result)
-    bot_seats = property(lambda self: self.table.bot_seats)
-    unconfirmed = property(lambda self: self.table.unconfirmed)
-    port = property(lambda self: self.table.port)
-    confirmed = property(lambda self: self.table.confirmed)
-    primary = property(lambda self: self.table.primary)
+    hub = _core_attribute("hub")
+    local = _core_attribute("local")
+    lobby = _core_attribute("lobby")
+    start = _core_attribute("start")
+    roster = _core_attribute("roster")
+    result = _core_attribute("result")
+    bot_seats = _core_attribute("bot_seats")
+    unconfirmed = _core_attribute("unconfirmed")
+    port = _core_attribute("port")
+    confirmed = _core_attribute("confirmed")
+    primary = _core_attribute("primary")
     abandon_after = _core_attribute("abandon_after")
     auto_agree = _core_attribute("auto_agree")
-
-    # -- what the person at the host does -------------------------------------------------------
-
-    def set_ready(self, ready: bool) -> None:
-        self._call(self.table.set_ready, ready)
-
-    def confirm_fingerprint(self) -> None:
-        self._call(self.table.confirm_fingerprint)
-
-    def chat(self, text: str) -> None:
-        self._call(self.table.chat, text)
-
-    def agree(self) -> None:
-        self._call(self.table.agree)
 
     def leave(self) -> None:
         self._call(self.table.leave)
@@ -506,20 +506,9 @@ class JoinNode(_Driver):
     result = _core_attribute("result")
     saved_steps = _core_attribute("saved_steps")
 
-    # -- what the person at this seat does ------------------------------------------------------
-
-    def set_ready(self, ready: bool) -> None:
-        self._call(self.core.set_ready, ready)
-
-    def confirm_fingerprint(self) -> None:
-        self._call(self.core.confirm_fingerprint)
-
-    def agree(self) -> None:
-        self._call(self.core.agree)
-
     def chat(self, text: str) -> None:
-        if self.conn is not None and not self.conn.closed:
-            self._call(self.core.chat, text)
+        if self.conn is not None and not self.conn.closed:  # (a line said with no link up is not kept)
+            super().chat(text)
 
     # -- carrying out the core's effects --------------------------------------------------------
 
