@@ -23,8 +23,9 @@ departed seats among those the game was waiting for, and enough voices.
 
 A seat signs a vote only on what it saw itself (:class:`Silence`): the
 seats it names are ones its own log waits for, and it heard nothing from
-them for the table's gone-wait by its own clock, whatever the host says of
-how long they have been gone.
+them by its own clock for the longer of the table's gone-wait and move
+clock (:func:`own_wait`), whatever the host says of how long they have been
+gone or of their links.
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ from .envelope import MAX_SEATS, Envelope, open_frame, seal
 from .errors import RemoteProtocolError, Words
 from .schema import Bin, Int, List, Map
 from .secrets import SeatSecrets
-from .transcript import GONE_AFTER, MOVE_CLOCK, MAX_OPS, Roster  # noqa: F401  (the usual clocks, told from here too)
+from .transcript import MAX_OPS, Roster
 
 END = b"ankh/v1/end/"  # the signing context of a vote to end the table
 KIND = "end"
@@ -158,18 +159,11 @@ def check_votes(roster: Roster, votes: Iterable[bytes], *, step: int, basis: byt
     return Ending(stop, tuple(voters[i] for i in order), tuple(kept[i] for i in order))
 
 
-def check_agreement(roster: Roster, votes: Iterable[bytes], *, step: int, basis: bytes,
-                    waited: Iterable[int] | None, bots: Iterable[int]) -> Ending:
-    """:func:`check_votes` as a seat or a spectator takes an ending the host
-    sends it (``bots``: the host's, as the lobby showed them: the voices of a
-    table without a charter)."""
-    return check_votes(roster, votes, step=step, basis=basis, waited=waited, bots=bots)
-
-
-# GONE_AFTER, MOVE_CLOCK: the table's usual clocks.  Both are the table's, in
-# the ``start`` every seat checks before the deal (``gone``, ``clock``) and
-# in the roster's hash (its ``Charter``): nobody can shorten them later.  SLACK: how far two clocks of the table may disagree
-# (the host counts from when its log waits, a seat from when its own does).
+# The table's clocks (``transcript.GONE_AFTER``, ``MOVE_CLOCK`` by default) are in
+# the ``start`` every seat checks before the deal (``gone``, ``clock``) and in the
+# roster's hash (its ``Charter``): nobody can shorten them later.  SLACK: how far
+# two clocks of the table may disagree (the host counts from when its log waits,
+# a seat from when its own does).
 SLACK = 5.0
 
 

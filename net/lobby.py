@@ -64,9 +64,8 @@ from ankh.core.game import COLOURS
 
 from .envelope import MAX_FRAME, fingerprint, pack, unpack_strict, verify_signature
 from .errors import LocalProtocolError, RemoteProtocolError
-from .leave import GONE_AFTER, MOVE_CLOCK
 from .schema import Bin, Const, Int, List, Map, Str, Tagged
-from .transcript import DEFAULT_KIND, KIND, Charter, Roster, name_key
+from .transcript import DEFAULT_KIND, GONE_AFTER, KIND, MOVE_CLOCK, Charter, Roster, name_key
 
 PROTOCOL = "ankh/1"
 MAX_LINK_MESSAGE = 1024 * 1024

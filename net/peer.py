@@ -39,7 +39,7 @@ from .deck import DeckSpec, unlock
 from .errors import Divergence, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .evidence import proven
 from .envelope import HEADER_LEN, Envelope, open_frame, unpack_strict
-from .leave import Ending, check_agreement
+from .leave import Ending, check_votes
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
 from .ops import (
     SEQUENTIAL, Audit, Deal, Hello, LockDeck, Move, Op, Pick, Roll, Show, ShowSlots, ShuffleDeck, StealCard, Sync,
@@ -809,7 +809,7 @@ class Spectator(Driver):
         one voice with the host, as the seats count them (RemoteProtocolError
         if they do not hold)."""
         L = self._ledger
-        return check_agreement(L.roster, votes, step=L.index, basis=L.basis, waited=waited_at_stop(L, self), bots=bots)
+        return check_votes(L.roster, votes, step=L.index, basis=L.basis, waited=waited_at_stop(L, self), bots=bots)
 
     @property
     def steps_followed(self) -> int:

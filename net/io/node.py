@@ -28,7 +28,6 @@ from ..admission import Door
 from ..envelope import Identity
 from ..events import Advertised, Alert, Listening, NotAdvertised, Over, TableEvent, TranscriptSaved, WatchPointOpen
 from ..errors import RemoteProtocolError, Words
-from ..leave import GONE_AFTER, MOVE_CLOCK
 from ..lobby import PROTOCOL, decode, encode
 from ..peer import GamePeer
 from ..tablecore.effects import (
@@ -41,7 +40,7 @@ from ..tablecore.join import DELIVER, JOIN_AGAIN, JoinTable
 from ..tablecore.result import Result
 from ..tablecore.seats import DONE, FAREWELL, GAME_OVER, REFUSED, Saved, SeatCore
 from ..tablecore.watch import WatchTable
-from ..transcript import DEFAULT_KIND
+from ..transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK
 from .discovery import TableAdvert, TableBrowser
 from .savedir import SaveDir, write_private
 from .transport import (

@@ -25,12 +25,12 @@ from ..events import (
     Alert, Away, Back, ChatRefused, Confirming, Gone, Joined, LobbySeats, Saving, Started, Waiting,
 )
 from ..hub import Hub
-from ..leave import GONE_AFTER, MOVE_CLOCK, News, Patience, check_votes, vote
+from ..leave import News, Patience, check_votes, vote
 from ..lobby import Lobby, Start, chat_message, check_chat, encode, frames_message, points_message, watch_intro
 from ..peer import AUDIT, GamePeer, game_of
 from ..seat import ANY_LINK, SeatProtocol
 from ..secrets import SeatSecrets
-from ..transcript import DEFAULT_KIND, Roster
+from ..transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK, Roster
 from .chat import ChatLimit
 from .effects import (
     Again, Announce, Broadcast, Close, CreateSave, JournalEnding, Renumber, Send, WatchEnd, WatchIntro, WatchLog,

@@ -21,7 +21,7 @@ from ..entropy import random_bytes
 from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
-from ..leave import News, OwnClock, Silence, Stop, check_agreement, own_wait, vote
+from ..leave import News, OwnClock, Silence, Stop, check_votes, own_wait, vote
 from ..lobby import Start, chat_message, check_chat, encode, frames_message, watch_intro
 from ..peer import AUDIT, GamePeer, game_of
 from ..seat import SeatProtocol
@@ -613,7 +613,7 @@ class JoinTable(SeatCore):
         try:
             if self.peer.phase == AUDIT:
                 raise RemoteProtocolError("the game is over and in its audit: nobody leaves it, a seat forfeits")
-            ending = check_agreement(roster, votes, step=step, basis=basis, waited=self.peer.waiting_for(),
+            ending = check_votes(roster, votes, step=step, basis=basis, waited=self.peer.waiting_for(),
                                      bots=self.bot_seats)
             if self.peer.me in ending.stop.gone:  # the votes say we left: our own clock says whether we did
                 assert self.start is not None
