@@ -11,9 +11,9 @@ from typing import Any
 
 from .envelope import fingerprint
 from .leave import News
-from .lobby import Lobby, Start
+from .lobby import Lobby, Start, clocks_of
 from .tablecore.result import Result
-from .transcript import DEFAULT_KIND
+from .transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK
 
 
 class TableEvent:
@@ -62,15 +62,17 @@ class LobbySeats(TableEvent):
     seats: tuple[Sitter, ...]
     total: int
     kind: str = DEFAULT_KIND  # the game the table plays
+    clocks: tuple[int, int] = (GONE_AFTER, MOVE_CLOCK)  # the gone-wait and move clock the start will carry
 
     @classmethod
     def of(cls, lobby: Lobby) -> LobbySeats:
-        return cls(tuple(Sitter(s.name, s.key, s.bot, s.ready) for s in lobby.seats), lobby.total, lobby.kind)
+        return cls(tuple(Sitter(s.name, s.key, s.bot, s.ready) for s in lobby.seats), lobby.total, lobby.kind,
+                   (lobby.gone_after, lobby.move_clock))
 
     @classmethod
     def of_message(cls, msg: Mapping[str, Any]) -> LobbySeats:
         return cls(tuple(Sitter(s["name"], s["key"], bool(s["bot"]), bool(s["ready"])) for s in msg["seats"]),
-                   msg["total"], msg.get("kind", DEFAULT_KIND))
+                   msg["total"], msg.get("kind", DEFAULT_KIND), clocks_of(msg))
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ Link messages (canonical msgpack maps, checked strictly):
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,7 +82,8 @@ MESSAGES = Tagged("t", {
     "join": Map({"t": Const("join"), "name": NAME, "nonce": NONCE}, optional={"ready": Int(0, 1)}),
     "ready": Map({"t": Const("ready"), "ready": Int(0, 1)}),
     "lobby": Map({"t": Const("lobby"), "table": Bin(16), "total": Int(2, MAX_SEATS),
-                  "seats": List(SEAT_INFO, MAX_SEATS)}, optional={"kind": GAME_KIND}),
+                  "seats": List(SEAT_INFO, MAX_SEATS)},
+                 optional={"kind": GAME_KIND, "gone": Int(1, 86400), "clock": Int(1, 86400)}),
     "start": Map({"t": Const("start"), "names": List(NAME, MAX_SEATS, min_len=2),
                   "keys": List(KEY, MAX_SEATS, min_len=2), "nonces": List(NONCE, MAX_SEATS, min_len=2)},
                  optional={"chat": Int(0, 1), "kind": GAME_KIND, "gone": Int(1, 86400), "clock": Int(1, 86400),
@@ -183,6 +184,12 @@ def game_id_of(nonces: list[bytes]) -> bytes:
     return hashlib.sha256(b"ankh/v1/game-id" + b"".join(nonces)).digest()[:16]
 
 
+def clocks_of(msg: Mapping[str, Any]) -> tuple[int, int]:
+    """The gone-wait and move clock a ``lobby`` or ``start`` message tells (a host
+    of an older ankh tells none in its lobby: the usual ones)."""
+    return int(msg.get("gone", GONE_AFTER)), int(msg.get("clock", MOVE_CLOCK))
+
+
 def table_fingerprint(game_id: bytes, keys: list[bytes]) -> str:
     """What players read aloud before the deal: the same on every screen, or
     someone sits in the middle.  Five groups of four digits."""
@@ -261,7 +268,7 @@ class Lobby:
     def message(self) -> dict[str, Any]:
         msg = {"t": "lobby", "table": self.table, "total": self.total,
                "seats": [{"name": s.name, "key": s.key, "bot": int(s.bot), "ready": int(s.ready)}
-                         for s in self.seats]}
+                         for s in self.seats], "gone": self.gone_after, "clock": self.move_clock}
         if self.kind != DEFAULT_KIND:
             msg["kind"] = self.kind
         return msg
@@ -309,6 +316,11 @@ class Start:
     def fingerprint(self) -> str:
         return table_fingerprint(self.game_id, list(self.identities))
 
+    @property
+    def clocks(self) -> tuple[int, int]:
+        """The gone-wait and move clock, as a lobby shows them."""
+        return self.gone_after, self.move_clock
+
     @classmethod
     def from_message(cls, msg: dict[str, Any], *, my_key: bytes, my_nonce: bytes,
                      bots: Iterable[bytes] | None = None) -> tuple[Start, int]:
@@ -347,8 +359,8 @@ class Start:
     def of(cls, msg: dict[str, Any]) -> Start:
         """The table a ``start`` message describes (unchecked: see :meth:`from_message`)."""
         return cls(game_id_of(list(msg["nonces"])), tuple(msg["names"]), tuple(msg["keys"]), tuple(msg["nonces"]),
-                   bool(msg.get("chat", 1)), msg.get("kind", DEFAULT_KIND), int(msg.get("gone", GONE_AFTER)),
-                   int(msg.get("clock", MOVE_CLOCK)), tuple(msg["voices"]) if "voices" in msg else None)
+                   bool(msg.get("chat", 1)), msg.get("kind", DEFAULT_KIND), *clocks_of(msg),
+                   tuple(msg["voices"]) if "voices" in msg else None)
 
     def roster(self, keys: list[bytes], certs: list[bytes]) -> Roster:
         """The game's roster: each seat's game key, certified by the identity that sat down."""

@@ -39,6 +39,12 @@ from ankh.tui.seats import colour
 from ankh.tui.session import Listeners, Next
 
 
+def duration(t: float) -> str:
+    """A wait as a person reads it: "45 s", "5 min 00 s"."""
+    t = int(t)
+    return _("{m} min {s:02d} s").format(m=t // 60, s=t % 60) if t >= 60 else _("{s} s").format(s=t)
+
+
 class NetSession(Listeners):
     """One person's seat at a networked table."""
 
@@ -66,6 +72,7 @@ class NetSession(Listeners):
         self._links_down = False
         self._back_note = ""  # "Link to red is back.", until the game moves on
         self.total = 0
+        self.clocks: tuple[int, int] | None = None  # the table's gone-wait and move clock, as its lobby shows them
         self.audit = ""
         self.result: Result | None = None
         self.error: str | None = None
@@ -187,9 +194,9 @@ class NetSession(Listeners):
             case NotAdvertised(why=why):
                 self.lobby_lines.append(_("Not announced on the LAN ({why}): players join with the address.").format(
                     why=why))
-            case LobbySeats(seats=seats, total=total):
+            case LobbySeats(seats=seats, total=total, clocks=clocks):
                 self.seats = [(s.name, s.fingerprint, s.bot, s.ready) for s in seats]
-                self.total = total
+                self.total, self.clocks = total, clocks
             case Started(start=start):
                 self.start = start
             case Confirming(seats=seats):
@@ -246,11 +253,8 @@ class NetSession(Listeners):
 
     def _away_words(self, news: News) -> str:
         """Who the game waits for that is away, how long; the offer to end the table."""
-        def secs(t: float) -> str:
-            t = int(t)
-            return _("{m} min {s:02d} s").format(m=t // 60, s=t % 60) if t >= 60 else _("{s} s").format(s=t)
         who = ", ".join((_("{colour} has not moved for {time}") if a.link else _("{colour} gone for {time}"))
-                        .format(colour=colour(a.seat), time=secs(a.secs)) for a in news.away)
+                        .format(colour=colour(a.seat), time=duration(a.secs)) for a in news.away)
         if news.offer is None:
             return who
         if self.viewer in news.offer.gone:  # this seat is the one said to be gone: its own clock decides

@@ -22,7 +22,7 @@ from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
 from ..leave import News, OwnClock, Silence, Stop, check_votes, own_wait, vote
-from ..lobby import Start, chat_message, check_chat, encode, frames_message, watch_intro
+from ..lobby import Start, chat_message, clocks_of, check_chat, encode, frames_message, watch_intro
 from ..peer import AUDIT, GamePeer, game_of
 from ..seat import SeatProtocol
 from ..secrets import SeatSecrets
@@ -79,6 +79,7 @@ class JoinTable(SeatCore):
         self.seat = -1
         self.secrets: SeatSecrets | None = None
         self._bot_keys: set[bytes] = set()
+        self.clocks: tuple[int, int] | None = None  # the gone-wait and move clock the lobby showed
         self.bot_seats: tuple[int, ...] = ()  # the host's bots, by seat (their votes are the host's)
         self.table = b""
         self._seat_keys: list[bytes] = []
@@ -226,10 +227,11 @@ class JoinTable(SeatCore):
             return False
         refusal = self._other_game(msg.get("kind", DEFAULT_KIND))
         if refusal is not None:
-            self.end(Result(refusal))
-            self._do(Send(HOST, {"t": "bye", "why": str(refusal)}, or_stop=True))
-            return True
+            return self._refuse(refusal)
         self.game_kind = msg.get("kind", DEFAULT_KIND)
+        if self.clocks is not None and clocks_of(msg) != self.clocks:  # what the person saw is what it sat at
+            return self._refuse(Words("refused: the host changed the table's clocks after you sat down"))
+        self.clocks = clocks_of(msg)
         if not self._seat_keys:
             self._check_host(msg)
         self.table = msg["table"]
@@ -241,8 +243,17 @@ class JoinTable(SeatCore):
 
     def _on_start(self, msg: dict[str, Any]) -> bool:
         if self.start is None:
-            self._start(msg)
+            try:
+                self._start(msg)
+            except RemoteProtocolError as exc:
+                return self._refuse(Words("refused: {why}", why=exc.message))
         return False
+
+    def _refuse(self, why: Words) -> bool:
+        """This seat will not sit at this table (before the deal): it says why, and goes."""
+        self.end(Result(why))
+        self._do(Send(HOST, {"t": "bye", "why": str(why)[:200]}, or_stop=True))
+        return True
 
     def _on_roster(self, msg: dict[str, Any]) -> bool:
         if self.peer is None and self.start is not None:
@@ -353,6 +364,12 @@ class JoinTable(SeatCore):
                                          bots=self._bot_keys)  # a new table: its clocks and voices signed
         if start.kind != self.game_kind:
             raise RemoteProtocolError("start: not the game the table's lobby said it plays")
+        if start.clocks != self.clocks:
+            raise RemoteProtocolError("start: the table's clocks are not the ones its lobby showed ({gone} s gone, "
+                                      "{clock} s to move: the start says {sgone} s and {sclock} s)".format(
+                                          gone=self.clocks[0] if self.clocks else "?",
+                                          clock=self.clocks[1] if self.clocks else "?",
+                                          sgone=start.gone_after, sclock=start.move_clock))
         if not self.fresh(start.game_id):
             self.end(Result(Words("refused: this table's game id was played before (an old table replayed?)")))
             return

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ankh.net.events import LobbySeats, Started
 from ankh.net.io import sim
 from ankh.net.peer import AUDIT
 from ankh.net.tablecore.host import HostTable
@@ -80,3 +81,46 @@ def test_a_host_cannot_turn_the_move_clock_into_the_gone_wait_for_a_person_think
     assert 1 not in core.voters, texts  # yellow heard green less than the move clock ago, its link up
     assert len(texts) == 1 and all(exit_status(r) == 0 for r in results), texts
 
+
+
+class ClocksAfterTheLobby(HostTable):
+    """Its lobby shows the usual clocks; the start it sends says 1 s for both,
+    so that a joiner who thinks 10 s would be named gone by the host alone."""
+
+    def _start(self) -> None:
+        self.lobby.gone_after = self.lobby.move_clock = 1
+        super()._start()
+
+
+def test_a_start_whose_clocks_the_lobby_did_not_show_is_refused_before_the_deal(tmp_path: Path) -> None:
+    """The clocks a joiner sits at are those its lobby showed its person before
+    anyone was ready: a start that says others is refused, and no game begins."""
+    async def script(t: sim.Scene) -> list:
+        await t.host(seats=2, core=ClocksAfterTheLobby)
+        t.join("joiner 1")
+        return await t.results("joiner 1")
+
+    t = simtable.scene(7, tmp_path)
+    (green,) = t.run(script)
+    assert green.text.startswith("refused: start: the table's clocks are not the ones its lobby showed "
+                                 "(60 s gone, 300 s to move: the start says 1 s and 1 s)"), green.text
+    assert not any(isinstance(e, Started) for e in t.told["joiner 1"])
+    assert t.nodes["joiner 1"].peer is None  # no key sent, nothing dealt
+
+
+def test_a_joiner_is_shown_the_clocks_before_it_is_ready_and_sits_at_those(tmp_path: Path) -> None:
+    """An honest host's short clocks (20 s gone, 45 s to move) reach the joiner's
+    lobby before the start, and the start and the roster every seat signs carry them."""
+    async def script(t: sim.Scene) -> list:
+        await t.host(seats=2, gone_after=20, move_clock=45)
+        t.join("joiner 1")
+        return await t.results("host", "joiner 1")
+
+    t = simtable.scene(7, tmp_path)
+    host, green = t.run(script)
+    told = t.told["joiner 1"]
+    first_lobby = next(i for i, e in enumerate(told) if isinstance(e, LobbySeats))
+    started = next(i for i, e in enumerate(told) if isinstance(e, Started))
+    assert first_lobby < started and told[first_lobby].clocks == (20, 45)
+    assert told[started].start.clocks == (20, 45) and told[started].start.charter.move_clock == 45
+    assert green.text == host.text and exit_status(green) == 0

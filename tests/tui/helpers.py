@@ -36,6 +36,11 @@ async def play_first_options(pilot, session, done, tries: int = 6000) -> None:
     raise AssertionError(f"never came: {session.status!r}")
 
 
+def screen_lines(app) -> list[str]:
+    """The screen as it is drawn, a string per row."""
+    return ["".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips()]
+
+
 def notices(app) -> list[str]:
     """The messages of the notifications on screen now."""
     return [n.message for n in app._notifications]

@@ -12,6 +12,7 @@ from ankh.tui.widgets.choices import Choices
 from ankh.tui.games.morpork.widgets.status import StatusBar
 
 from . import scenarios
+from .helpers import screen_lines
 from .helpers import settle
 
 
@@ -101,10 +102,6 @@ async def test_a_player_sets_their_name_in_the_settings(ankh_home, lang, refused
     assert home.load_identity().name == "Alice"              # the name a table is joined under
 
 
-def _screen_lines(app) -> list[str]:
-    return ["".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips()]
-
-
 async def _notices_leave_the_title_whole(pilot, title: str) -> None:
     """Three notices of three lines each come up over the dialog on screen:
     its title is still read whole, and no notice is over it."""
@@ -112,7 +109,7 @@ async def _notices_leave_the_title_whole(pilot, title: str) -> None:
     from textual.widgets._toast import Toast
     app = pilot.app
     await pilot.pause()
-    lines = _screen_lines(app)
+    lines = screen_lines(app)
     row = next(i for i, line in enumerate(lines) if title in line)  # the dialog's first line, over the screen behind
     for n in range(3):
         app.notify(f"Notice {n}: " + "a notice long enough to take three lines of the rack " * 2, timeout=30)
@@ -123,7 +120,7 @@ async def _notices_leave_the_title_whole(pilot, title: str) -> None:
     left = lines[row].index(title)
     title_cells = Region(left, row, len(title), 1)
     assert all(not r.overlaps(title_cells) for r in toasts), (title, title_cells, toasts)
-    assert title in _screen_lines(app)[row], "\n".join(_screen_lines(app))
+    assert title in screen_lines(app)[row], "\n".join(screen_lines(app))
     app.clear_notifications()
     await pilot.pause()
 

@@ -13,12 +13,15 @@ from ankh.tui.screens.dialogs import Shown
 from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.screens.lobby import LobbyScreen
 
+from .helpers import screen_lines
 
-@pytest.mark.parametrize("lang, asks", [
-    ("en", "The same on every screen? Ctrl+R says so"),
-    ("fr", "La même sur chaque écran ? Ctrl+R le confirme"),
+
+@pytest.mark.parametrize("lang, asks, clocks", [
+    ("en", "The same on every screen? Ctrl+R says so",
+     "once a seat's link has been down 1 min 00 s, or a connected seat has kept the game waiting 5 min 00 s"),
+    ("fr", "La même sur chaque écran ? Ctrl+R le confirme", "1 min 00 s"),
 ])
-async def test_the_deal_waits_until_the_player_confirms_the_fingerprint(lang, asks):
+async def test_the_deal_waits_until_the_player_confirms_the_fingerprint(lang, asks, clocks):
     i18n.set_language(lang)
     app = AnkhApp(bot_delay=0, interface="127.0.0.1")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -35,6 +38,9 @@ async def test_the_deal_waits_until_the_player_confirms_the_fingerprint(lang, as
         assert isinstance(app.screen, LobbyScreen) and not session.started
         lobby = str(app.screen.query_one("#lobby-body", Static).content)
         assert fingerprint in lobby and asks in lobby, lobby
+        assert clocks in lobby.replace("\n", " "), lobby          # the clocks the start carries, shown
+        shown = "\n".join(screen_lines(app))
+        assert fingerprint in shown and "Ctrl+R" in shown            # all of it on screen at 80×24, not cut
         await pilot.press("ctrl+r")                    # the same: deal
         for _ in range(600):
             if isinstance(app.screen, GameScreen):

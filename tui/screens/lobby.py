@@ -21,7 +21,7 @@ from ankh.tui.i18n import _, Localised, NP_, pgettext, translated
 from ankh.tui.bots import bot_label, net_bot_kinds
 from ankh.core.game import DEFAULT, get
 from ankh.tui.games import name as game_name, network_refusal, ui
-from ankh.tui.netplay import NetSession, WatchSession
+from ankh.tui.netplay import NetSession, WatchSession, duration
 from ankh.tui.seats import colour, seat_tag
 from ankh.tui.widgets.choices import Choices
 from ankh.tui.remote import back_note
@@ -319,6 +319,11 @@ class LobbyScreen(Titled, Localised, Screen):
             else:
                 t.append("  " + _("(empty seat)"), style="dim")
             t.append("\n")
+        clocks = s.start.clocks if s.start is not None else s.clocks
+        if clocks is not None:   # shown before anyone is ready: the start must carry these, or a joiner goes
+            t.append(_("Clocks: the others may end the table once a seat's link has been down {gone}, or a "
+                       "connected seat has kept the game waiting {clock}.").format(
+                gone=duration(clocks[0]), clock=duration(clocks[1])) + "\n", style="dim")
         if s.start is not None:
             t.append("\n" + _("Table fingerprint — read it aloud; every screen must show the same:") + "\n")
             t.append(f"  {s.start.fingerprint}\n", style="bold reverse")
