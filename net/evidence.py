@@ -64,7 +64,7 @@ def _private(roster: Roster, log: Iterable[bytes], outer: bytes, second: bytes) 
     for frame in log:
         if ledger.index == index and ledger.op is None:
             break
-        if _step_of(frame) >= index:
+        if step_of(frame) >= index:
             break
         ledger.follow(open_frame(frame, game_id=roster.game_id, keys=ledger.keyring, kinds=BODIES))
     if ledger.index != index or ledger.op is not None:
@@ -112,7 +112,8 @@ def _stolen(ledger: Ledger, env: Envelope, second: bytes) -> RemoteProtocolError
     return None if verdict is None else ledger.blame(verdict.seat, verdict.message, verdict.evidence)
 
 
-def _step_of(frame: bytes) -> int:
+def step_of(frame: bytes) -> int:
+    """The step of the log a signed frame belongs to (unchecked: raises on one that is no frame)."""
     return unpack_strict(frame[HEADER_LEN:])["body"]["op"]["i"]
 
 

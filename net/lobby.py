@@ -96,7 +96,11 @@ MESSAGES = Tagged("t", {
     "frames": Map({"t": Const("frames"), "f": List(Bin(max_len=MAX_FRAME), 256, min_len=1)}),
     "watch": Map({"t": Const("watch"), "from": Int(0, 2**32)}),
     "watchpoint": Map({"t": Const("watchpoint"), "port": Int(1, 65535)}),
-    "points": Map({"t": Const("points"), "at": List(Map({"host": Str(64), "port": Int(1, 65535)}), MAX_SEATS + 1)}),
+    "points": Map({"t": Const("points"), "at": List(Map({"host": Str(64), "port": Int(1, 65535)},
+                                                        optional={"seat": Int(0, MAX_SEATS - 1)}), MAX_SEATS + 1)}),
+    # A seat's first word on a direct link to another seat's watch point (``net/io/node.py``):
+    # which seat it is, proved by the link's handshake with that seat's identity key.
+    "seat": Map({"t": Const("seat"), "seat": Int(0, MAX_SEATS - 1)}),
     "chat": Map({"t": Const("chat"), "seat": Int(0, MAX_SEATS - 1), "n": Int(0, 2**32), "text": Str(MAX_TEXT),
                  "sig": Bin(64)}),
     "bye": Map({"t": Const("bye"), "why": Str(MAX_TEXT)}),
@@ -373,8 +377,12 @@ class Start:
             raise RemoteProtocolError(f"roster: {exc}") from None
 
 
-def points_message(points: list[tuple[str, int]]) -> dict[str, Any]:
-    return {"t": "points", "at": [{"host": h, "port": p} for h, p in points]}
+def points_message(points: list[tuple[str, int]], seats: dict[tuple[str, int], int] | None = None) -> dict[str, Any]:
+    """Where the table's watch points are; with ``seats``, whose each one is (a
+    seat links to the others' directly: its identity key must answer there)."""
+    seats = seats or {}
+    return {"t": "points", "at": [{"host": h, "port": p, **({"seat": seats[h, p]} if (h, p) in seats else {})}
+                                  for h, p in points]}
 
 
 def watch_intro(table: bytes, start: dict[str, Any], roster: dict[str, Any], bots: Iterable[int] = ()) -> list[bytes]:

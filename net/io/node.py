@@ -31,9 +31,9 @@ from ..errors import RemoteProtocolError, Words
 from ..lobby import PROTOCOL, decode, encode
 from ..peer import GamePeer
 from ..tablecore.effects import (
-    Again, Announce, Broadcast, CheckPlayers, Close, CreateSave, Journal, JournalEnding, OpenWatchPoint, Renumber,
-    Send, Think, WatchClose, WatchEnd, WatchIntro, WatchLog, WatchPoints, WatchSay, WatchSend, WriteAbandoned,
-    WriteTranscript,
+    Again, Announce, Broadcast, CheckPlayers, Close, CreateSave, Journal, JournalEnding, LinkSeat, OpenWatchPoint,
+    Renumber, Send, TellSeats, Think, WatchClose, WatchEnd, WatchIntro, WatchLog, WatchPoints, WatchSay, WatchSend,
+    WriteAbandoned, WriteTranscript,
 )
 from ..tablecore.host import HostTable, Refused, Watcher
 from ..tablecore.join import DELIVER, JOIN_AGAIN, JoinTable
@@ -43,6 +43,7 @@ from ..tablecore.watch import WatchTable
 from ..transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK
 from .discovery import TableAdvert, TableBrowser
 from .savedir import SaveDir, write_private
+from .seatlinks import SeatLinks
 from .transport import (
     STRANGER_TIME, Connection, ConnectionClosed, close_server, connect, now as _now, open_files_limit, serve,
     server_port,
@@ -446,6 +447,7 @@ class JoinNode(_Driver):
         self.conn: Connection | None = None
         self.watch_server: asyncio.Server | None = None
         self.watch_port = 0
+        self.seats = SeatLinks(identity, lambda seat, msg: self._call(self.core.seat_said, seat, msg))
         self._impostor_told = False
         if save is not None:  # a save carried on: appended to from where its journal stops
             self.save = save
@@ -522,6 +524,11 @@ class JoinNode(_Driver):
             case Close(why=why):
                 if self.conn is not None:
                     self.conn.close(why)
+            case LinkSeat(seat=seat, address=address, key=key):
+                self.seats.seat = self.core.seat
+                self.seats.link(seat, address, key)
+            case TellSeats(msg=msg):
+                self.seats.tell(msg)
             case OpenWatchPoint():
                 assert self.conn is not None
                 task = asyncio.get_running_loop().create_task(self._open_watch_point(self.conn))
@@ -666,7 +673,11 @@ class JoinNode(_Driver):
         except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError):
             conn.close(Words("no greeting"))
             return
-        peer = self.core.peer
+        peer, start = self.core.peer, self.core.start
+        if first["t"] == "seat" and start is not None and first["seat"] != self.core.seat \
+                and first["seat"] < len(start.identities) and conn.peer_key == start.identities[first["seat"]]:
+            await self.seats.serve(conn, first["seat"])  # another seat, around the host
+            return
         if first["t"] != "watch" or peer is None:
             conn.close(WATCH_ONLY)
             return
@@ -682,6 +693,7 @@ class JoinNode(_Driver):
         if self.result is not None and (self.result.finished or self.result.ending is not None):
             await self.watchers.settle()
         await self.watchers.aclose(Words("game over"))
+        await self.seats.aclose()
         if self.watch_server is not None:
             await close_server(self.watch_server)
 

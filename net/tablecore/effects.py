@@ -112,6 +112,22 @@ class WatchPoints(Effect):
     points: list
 
 
+@dataclass(frozen=True)
+class LinkSeat(Effect):
+    """Keep a direct link to ``seat``'s watch point at ``address`` (its identity
+    key ``key`` must answer there): what only the seats' own links may carry
+    (a cheat's evidence) goes there too, around the host."""
+    seat: int
+    address: tuple
+    key: bytes
+
+
+@dataclass(frozen=True)
+class TellSeats(Effect):
+    """``msg`` to every seat this one has a direct link to."""
+    msg: dict
+
+
 # -- the seats' work ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -421,7 +421,7 @@ class HostTable(SeatCore):
         if self.bind not in ("0.0.0.0", "::", ""):
             points.insert(0, (self.bind, self.port))
         self._do(WatchPoints(points))
-        self._do(Broadcast(points_message(points)))
+        self._do(Broadcast(points_message(points, {p: s for s, p in self.points.items()})))
 
     # -- the game ------------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from ...core.game import COLOURS, GAMES
 from ..entropy import random_bytes
 from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
+from ..evidence import step_of
 from ..events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
 from ..leave import News, OwnClock, Silence, Stop, check_votes, own_wait, vote
 from ..lobby import Start, chat_message, clocks_of, check_chat, encode, frames_message, watch_intro
@@ -28,14 +29,16 @@ from ..seat import SeatProtocol
 from ..secrets import SeatSecrets
 from ..transcript import DEFAULT_KIND, Roster
 from .effects import (
-    Close, CreateSave, JournalEnding, OpenWatchPoint, Send, WatchClose, WatchEnd, WatchIntro, WatchLog, WatchPoints,
-    WatchSay, WatchSend,
+    Close, CreateSave, JournalEnding, LinkSeat, OpenWatchPoint, Send, TellSeats, WatchClose, WatchEnd, WatchIntro,
+    WatchLog, WatchPoints, WatchSay, WatchSend,
 )
 from .result import Result, aborted, stopped_result
 from .seats import CLOSING, DONE, FAREWELL, GAME_OVER, PAUSED, REFUSED, Saved, SeatCore, evidence_of
 from .waits import ABANDON_AFTER
 
-HOST = 0  # the host's seat: a joiner's only link is to it
+HOST = 0  # the host's seat: a joiner's link to the table is to it
+HELD = 4  # pieces of evidence from the other seats kept until this seat's log reaches their step
+HEARD = 8  # pieces of evidence each seat may hand this one on a direct link (each is checked: not for free)
 
 # What the driver does once the host's link closed (``JoinTable.lost``).
 JOIN_AGAIN = "join again"  # before the game: back to the same seat
@@ -99,6 +102,9 @@ class JoinTable(SeatCore):
         self.own_clock = OwnClock()  # how long the game has waited for this seat, by our own clock
         self.silence = Silence(clock())  # how long our own log has heard nothing from each seat it waits for
         self._agreeing: Stop | None = None  # the offer the person agreed to, signed once our own clock agrees
+        self.seat_points: dict[int, tuple[str, int]] = {}  # the other seats' watch points, linked to directly
+        self._held: list[tuple[int, list[bytes]]] = []  # (its step, evidence) this seat's log has not reached
+        self._handed: dict[int, int] = {}  # pieces of evidence each seat handed on directly
         if saved is not None:
             self._carry_on(saved)
 
@@ -266,9 +272,15 @@ class JoinTable(SeatCore):
 
     def _on_points(self, msg: dict[str, Any]) -> bool:
         if self.peer is not None:
-            assert self.address is not None
+            assert self.address is not None and self.start is not None
             points = [(p["host"], p["port"]) for p in msg["at"]]
             self._do(WatchPoints([self.address] + [p for p in points if p != self.address]))
+            for p in msg["at"]:  # the other people's seats: linked to directly, around the host
+                seat, point = p.get("seat"), (p["host"], p["port"])
+                if seat is not None and seat not in (HOST, self.seat) and seat not in self.bot_seats \
+                        and seat < len(self.start.identities) and self.seat_points.get(seat) != point:
+                    self.seat_points[seat] = point
+                    self._do(LinkSeat(seat, point, self.start.identities[seat]))
         return False
 
     def _on_frames(self, msg: dict[str, Any]) -> bool:
@@ -292,6 +304,7 @@ class JoinTable(SeatCore):
         verdict = self.peer.judge(msg["f"])  # the host's word is not enough: our own log must say so
         if verdict is not None:
             self._blamed(list(msg["f"]))
+            self._do(TellSeats({"t": "blame", "f": list(msg["f"])}))  # the host may have told only us
             self.end(aborted(verdict))
             self._heard_the_end()
             return True
@@ -479,6 +492,8 @@ class JoinTable(SeatCore):
         assert peer is not None
         if self.result is not None:
             return
+        if self._held and self._judge_held():
+            return
         self.send_out()
         self.note_setup(peer)
         self.tick()
@@ -544,16 +559,57 @@ class JoinTable(SeatCore):
 
     def _abort(self, exc: ProtocolError) -> None:
         """A broken rule ends the game here.  The cheater's signed frames go to the
-        host first (it may not see the cheat itself: a wrong key in a private
+        host (it may not see the cheat itself: a wrong key in a private
         message opens for this seat alone), which checks them and passes them
-        on to everyone; the journal keeps them for ``ankh verify``."""
+        on to everyone, and to every other seat directly (the host may be the
+        cheat, and keep them from the others); the journal keeps them for
+        ``ankh verify``."""
         evidence = evidence_of(exc)
         if evidence:
             self._blamed(evidence)
+            self._do(TellSeats({"t": "blame", "f": evidence}))
         self.end(aborted(exc))
         if evidence:
             self._do(Send(HOST, {"t": "blame", "f": evidence}))
         self._do(Send(HOST, {"t": "bye", "why": "a seat broke the rules"}))
+
+    def seat_said(self, seat: int, msg: dict[str, Any]) -> None:
+        """What seat ``seat`` said on its direct link to this seat's watch point
+        (the link proved its identity): a cheat's evidence, which this seat
+        judges against its own log as it would the host's (a seat's word is
+        no more evidence than the host's); not yet at its step, kept until
+        the log is."""
+        if msg["t"] != "blame" or self.peer is None or self.result is not None:
+            return
+        self._handed[seat] = self._handed.get(seat, 0) + 1
+        if self._handed[seat] > HEARD:
+            return
+        evidence = list(msg["f"])
+        verdict = self.peer.judge(evidence)
+        if verdict is not None:
+            self._abort(verdict)
+            return
+        try:
+            step = step_of(evidence[0])
+        except (ProtocolError, KeyError, TypeError, IndexError, ValueError):
+            return
+        if type(step) is int and step > self.peer.ledger().index and len(self._held) < HELD:
+            self._held.append((step, evidence))
+
+    def _judge_held(self) -> bool:
+        """Evidence a seat handed on before this seat's log reached its step, judged
+        once the log is there: True when it proves a cheat."""
+        assert self.peer is not None
+        index = self.peer.ledger().index
+        due = [evidence for step, evidence in self._held if step <= index]
+        self._held = [(step, evidence) for step, evidence in self._held if step > index]
+        for evidence in due:
+            verdict = self.peer.judge(evidence)
+            if verdict is not None:
+                self._held = []
+                self._abort(verdict)
+                return True
+        return False
 
     def _blamed(self, evidence: list[bytes]) -> None:
         """The evidence of a cheat, kept in the journal and shown to the spectators

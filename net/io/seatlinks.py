@@ -1,0 +1,111 @@
+"""A joined seat's direct links to the other people's seats, around the host.
+
+Every joined seat serves spectators on a watch point of its own.  A seat
+also links to each other person's watch point (the host says where, by
+seat, in its ``points``) and says which seat it is (``seat``); the link's
+handshake proves that seat's identity key, and a link where another key
+answers is dropped, so a host can keep a seat from another's watch point
+(by saying nothing, or a wrong address) but cannot stand in for it.  What
+only the seats' own links may carry goes out on every such link: the
+evidence of a cheat, which the host, when it is the cheat, would not pass
+on.  Each link is tried again while the game lasts; the seats' messages
+on it are handed to the seat's table (``JoinTable.seat_said``), which
+checks them against its own log.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from ..envelope import Identity
+from ..errors import RemoteProtocolError, Words
+from ..lobby import PROTOCOL, decode, encode
+from .transport import Connection, ConnectionClosed, connect
+
+PROLOGUE = PROTOCOL.encode()
+AGAIN = 2.0  # seconds between tries of a seat's watch point that did not answer
+DRAIN = 2.0  # seconds the last words on the seats' links may take to leave, at the end
+KEPT = 8  # messages kept for a seat linked later (each is evidence: a few at most)
+
+Heard = Callable[[int, dict[str, Any]], None]
+
+
+class SeatLinks:
+    """This seat's links to the other seats' watch points (out) and theirs to its own (in)."""
+
+    def __init__(self, identity: Identity, heard: Heard):
+        self.identity = identity
+        self.heard = heard  # a seat's message on a link in: to the table, which judges it
+        self.seat = -1  # this seat's, once it is seated
+        self.out: dict[int, Connection] = {}  # seat -> our link to its watch point, while up
+        self.told: list[bytes] = []  # what every seat is told, also those linked later
+        self._tasks: dict[int, asyncio.Task] = {}
+        self._in: set[Connection] = set()
+
+    def link(self, seat: int, address: tuple[str, int], key: bytes) -> None:
+        """Keep a link to ``seat``'s watch point at ``address`` (where ``key`` must answer)."""
+        old = self._tasks.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        task = asyncio.get_running_loop().create_task(self._keep(seat, address, key))
+        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+        self._tasks[seat] = task
+
+    def tell(self, msg: dict[str, Any]) -> None:
+        """``msg`` to every seat linked now, and to those linked later."""
+        data = encode(msg)
+        if len(self.told) < KEPT:
+            self.told.append(data)
+        for conn in list(self.out.values()):
+            with contextlib.suppress(ConnectionClosed):
+                conn.send_nowait(data)
+
+    async def _keep(self, seat: int, address: tuple[str, int], key: bytes) -> None:
+        while True:
+            try:  # the handshake fails where another key answers: the host's word was wrong
+                conn = await connect(address[0], address[1], self.identity, PROLOGUE, expected_peer=key)
+            except ConnectionClosed:
+                await asyncio.sleep(AGAIN)
+                continue
+            try:
+                conn.send_nowait(encode({"t": "seat", "seat": self.seat}))
+                for data in self.told:
+                    conn.send_nowait(data)
+                self.out[seat] = conn
+                while True:
+                    decode(await conn.recv())  # a seat's watch point says nothing more to a seat
+            except (ConnectionClosed, RemoteProtocolError):
+                pass
+            finally:
+                if self.out.get(seat) is conn:
+                    del self.out[seat]
+                conn.close(Words("left"))
+            await asyncio.sleep(AGAIN)
+
+    async def serve(self, conn: Connection, seat: int) -> None:
+        """Seat ``seat`` linked to this seat's watch point: what it says, until it goes."""
+        self._in.add(conn)
+        try:
+            while True:
+                msg = decode(await conn.recv())
+                self.heard(seat, msg)
+        except RemoteProtocolError:
+            conn.close(Words("malformed message from a seat"))
+        except ConnectionClosed:
+            pass
+        finally:
+            self._in.discard(conn)
+
+    async def aclose(self) -> None:
+        """The game is over here: what we told the seats leaves (a moment at most), then every link closes."""
+        for conn in list(self.out.values()):
+            with contextlib.suppress(ConnectionClosed):
+                await conn.drained(DRAIN)
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        self._tasks.clear()
+        for conn in list(self.out.values()) + list(self._in):
+            conn.close(Words("game over"))
