@@ -101,6 +101,8 @@ MESSAGES = Tagged("t", {
     # A seat's first word on a direct link to another seat's watch point (``net/io/node.py``):
     # which seat it is, proved by the link's handshake with that seat's identity key.
     "seat": Map({"t": Const("seat"), "seat": Int(0, MAX_SEATS - 1)}),
+    # On a seat's direct link, every few seconds: the last frame it signed (``JoinTable.say_here``).
+    "mine": Map({"t": Const("mine"), "f": Bin(max_len=MAX_FRAME)}),
     "chat": Map({"t": Const("chat"), "seat": Int(0, MAX_SEATS - 1), "n": Int(0, 2**32), "text": Str(MAX_TEXT),
                  "sig": Bin(64)}),
     "bye": Map({"t": Const("bye"), "why": Str(MAX_TEXT)}),

@@ -447,7 +447,7 @@ class JoinNode(_Driver):
         self.conn: Connection | None = None
         self.watch_server: asyncio.Server | None = None
         self.watch_port = 0
-        self.seats = SeatLinks(identity, lambda seat, msg: self._call(self.core.seat_said, seat, msg))
+        self.seats = SeatLinks(identity, lambda seat, msg: self._call(self.core.seat_said, seat, msg), self._here)
         self._impostor_told = False
         if save is not None:  # a save carried on: appended to from where its journal stops
             self.save = save
@@ -527,8 +527,8 @@ class JoinNode(_Driver):
             case LinkSeat(seat=seat, address=address, key=key):
                 self.seats.seat = self.core.seat
                 self.seats.link(seat, address, key)
-            case TellSeats(msg=msg):
-                self.seats.tell(msg)
+            case TellSeats(msg=msg, keep=keep):
+                self.seats.tell(msg, keep)
             case OpenWatchPoint():
                 assert self.conn is not None
                 task = asyncio.get_running_loop().create_task(self._open_watch_point(self.conn))
@@ -645,6 +645,11 @@ class JoinNode(_Driver):
             self._call(self.core.back)
             await self._open_watch_point(conn)
             return conn
+
+    def _here(self) -> float:
+        """This seat says on its direct links that it is here; the seconds until it says so again."""
+        self._call(self.core.say_here)
+        return self.core.here_every()
 
     # -- this seat's watch point ---------------------------------------------------------------
 

@@ -10,7 +10,8 @@ only the seats' own links may carry goes out on every such link: the
 evidence of a cheat, which the host, when it is the cheat, would not pass
 on.  Each link is tried again while the game lasts; the seats' messages
 on it are handed to the seat's table (``JoinTable.seat_said``), which
-checks them against its own log.
+checks them against its own log.  Every few seconds the table says on them
+that it is here (``beat``: ``JoinTable.say_here``).
 """
 from __future__ import annotations
 
@@ -35,9 +36,11 @@ Heard = Callable[[int, dict[str, Any]], None]
 class SeatLinks:
     """This seat's links to the other seats' watch points (out) and theirs to its own (in)."""
 
-    def __init__(self, identity: Identity, heard: Heard):
+    def __init__(self, identity: Identity, heard: Heard, beat: Callable[[], float]):
         self.identity = identity
         self.heard = heard  # a seat's message on a link in: to the table, which judges it
+        self.beat = beat  # the table says it is here; returns the seconds until it says so again
+        self._beating: asyncio.Task | None = None
         self.seat = -1  # this seat's, once it is seated
         self.out: dict[int, Connection] = {}  # seat -> our link to its watch point, while up
         self.told: list[bytes] = []  # what every seat is told, also those linked later
@@ -50,13 +53,20 @@ class SeatLinks:
         if old is not None:
             old.cancel()
         task = asyncio.get_running_loop().create_task(self._keep(seat, address, key))
-        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+        task.add_done_callback(_quiet)
         self._tasks[seat] = task
+        if self._beating is None:
+            self._beating = asyncio.get_running_loop().create_task(self._beat())
+            self._beating.add_done_callback(_quiet)
 
-    def tell(self, msg: dict[str, Any]) -> None:
-        """``msg`` to every seat linked now, and to those linked later."""
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(self.beat())
+
+    def tell(self, msg: dict[str, Any], keep: bool = True) -> None:
+        """``msg`` to every seat linked now (``keep``: and to those linked later)."""
         data = encode(msg)
-        if len(self.told) < KEPT:
+        if keep and len(self.told) < KEPT:
             self.told.append(data)
         for conn in list(self.out.values()):
             with contextlib.suppress(ConnectionClosed):
@@ -103,9 +113,17 @@ class SeatLinks:
         for conn in list(self.out.values()):
             with contextlib.suppress(ConnectionClosed):
                 await conn.drained(DRAIN)
-        for task in self._tasks.values():
+        tasks = list(self._tasks.values()) + ([self._beating] if self._beating is not None else [])
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
+        self._beating = None
         for conn in list(self.out.values()) + list(self._in):
             conn.close(Words("game over"))
+
+
+def _quiet(task: asyncio.Task) -> None:
+    """A task's end, its exception taken (a link's end is no error)."""
+    if not task.cancelled():
+        task.exception()

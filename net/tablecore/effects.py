@@ -124,8 +124,10 @@ class LinkSeat(Effect):
 
 @dataclass(frozen=True)
 class TellSeats(Effect):
-    """``msg`` to every seat this one has a direct link to."""
+    """``msg`` to every seat this one has a direct link to (``keep``: and to
+    those it links to later)."""
     msg: dict
+    keep: bool = True
 
 
 # -- the seats' work ---------------------------------------------------------------------------

@@ -18,9 +18,10 @@ from typing import Any
 
 from ...core.game import COLOURS, GAMES
 from ..entropy import random_bytes
-from ..envelope import Identity
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
+from ..envelope import Identity, open_frame
 from ..evidence import step_of
+from ..ledger import BODIES
 from ..events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
 from ..leave import News, OwnClock, Silence, Stop, check_votes, own_wait, vote
 from ..lobby import Start, chat_message, clocks_of, check_chat, encode, frames_message, watch_intro
@@ -39,6 +40,7 @@ from .waits import ABANDON_AFTER
 HOST = 0  # the host's seat: a joiner's link to the table is to it
 HELD = 4  # pieces of evidence from the other seats kept until this seat's log reaches their step
 HEARD = 8  # pieces of evidence each seat may hand this one on a direct link (each is checked: not for free)
+HERE_EVERY = 10.0  # seconds between this seat's last frames on its direct links (shorter for short clocks)
 
 # What the driver does once the host's link closed (``JoinTable.lost``).
 JOIN_AGAIN = "join again"  # before the game: back to the same seat
@@ -105,6 +107,7 @@ class JoinTable(SeatCore):
         self.seat_points: dict[int, tuple[str, int]] = {}  # the other seats' watch points, linked to directly
         self._held: list[tuple[int, list[bytes]]] = []  # (its step, evidence) this seat's log has not reached
         self._handed: dict[int, int] = {}  # pieces of evidence each seat handed on directly
+        self._mine_at: dict[int, float] = {}  # when each seat's last frame on its direct link was checked
         if saved is not None:
             self._carry_on(saved)
 
@@ -156,7 +159,10 @@ class JoinTable(SeatCore):
         return {"t": "rejoin", "game": self.peer.protocol.roster.game_id, "have": list(self.peer.protocol.have())}
 
     def back(self) -> None:
-        """Back on a new link during the game (its ``rejoin`` sent)."""
+        """Back on a new link during the game (its ``rejoin`` sent).  A vote sent
+        on the old link may have been lost with it: it goes again when the host
+        says its offer again (a vote counted twice is counted once)."""
+        self._voted = None
         self.own_clock.link(self.clock(), True)
         self._do(Back(HOST))
 
@@ -579,7 +585,12 @@ class JoinTable(SeatCore):
         judges against its own log as it would the host's (a seat's word is
         no more evidence than the host's); not yet at its step, kept until
         the log is."""
-        if msg["t"] != "blame" or self.peer is None or self.result is not None:
+        if self.peer is None or self.result is not None:
+            return
+        if msg["t"] == "mine":
+            self._theirs(seat, msg["f"])
+            return
+        if msg["t"] != "blame":
             return
         self._handed[seat] = self._handed.get(seat, 0) + 1
         if self._handed[seat] > HEARD:
@@ -595,6 +606,48 @@ class JoinTable(SeatCore):
             return
         if type(step) is int and step > self.peer.ledger().index and len(self._held) < HELD:
             self._held.append((step, evidence))
+
+    def here_every(self) -> float:
+        """How often this seat says on its direct links that it is here: well within
+        the shorter of the table's clocks, and every ten seconds at most."""
+        gone_after, move_clock = self.start.clocks if self.start is not None else (HERE_EVERY, HERE_EVERY)
+        return max(0.5, min(HERE_EVERY, min(gone_after, move_clock) / 4))
+
+    def say_here(self) -> None:
+        """This seat's last signed frame, to every seat it links to directly: a
+        seat that finds there a frame the host did not pass on to it knows that
+        this seat is here and moved, whatever the host says (``_theirs``)."""
+        peer = self.peer
+        if peer is None or self.result is not None:
+            return
+        protocol = peer.protocol
+        sent = protocol.have()[self.seat]
+        if sent == 0:
+            return
+        lacks = [2**32] * protocol.roster.size
+        lacks[self.seat] = sent - 1
+        mine = protocol.frames_after(lacks)
+        if mine:
+            self._do(TellSeats({"t": "mine", "f": mine[-1]}, keep=False))
+
+    def _theirs(self, seat: int, frame: bytes) -> None:
+        """Seat ``seat``'s last frame, from its direct link: one signed by it that
+        our log does not hold yet is a word from it (``Silence``), so the host
+        cannot have this seat sign that ``seat`` left while it keeps back what
+        ``seat`` sends.  A seat with nothing new (a program that hangs with its
+        link up) is not heard from that way: its move clock runs on."""
+        assert self.peer is not None
+        now = self.clock()
+        if now - self._mine_at.get(seat, -1.0) < 0.2:  # a signature check each: a few a second at most
+            return
+        self._mine_at[seat] = now
+        protocol = self.peer.protocol
+        try:
+            env = open_frame(frame, game_id=protocol.roster.game_id, keys=protocol.ledger.keyring, kinds=BODIES)
+        except (ProtocolError, KeyError, TypeError, ValueError):
+            return
+        if env.sender == seat and env.seq >= protocol.have()[seat]:
+            self.silence.heard_from(seat, now)
 
     def _judge_held(self) -> bool:
         """Evidence a seat handed on before this seat's log reached its step, judged

@@ -6,6 +6,7 @@ gets the other seats, their spectators and ``ankh verify`` to name it,
 never the seat that caught it."""
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 from ankh.net import steal
 from ankh.net.events import WatchPointOpen
 from ankh.net.io import sim
+from ankh.net.peer import AUDIT
 from ankh.net.seal import Boxes
 from ankh.net.tablecore.effects import TellSeats
 from ankh.net.tablecore.host import HostTable
@@ -116,3 +118,47 @@ def test_made_up_evidence_handed_on_directly_names_nobody_and_the_game_ends_fair
     assert t.nodes["joiner 2"].core._handed.get(1, 0) >= 1  # it reached green, around the host
     texts = {r.text for r in results}
     assert len(texts) == 1 and all(r.finished and r.fair for r in results), texts
+
+
+class DeafToGreen(HostTable):
+    """Once a step waits for green, the host takes nothing more from green (its
+    link stays up): green has moved, but nobody hears it through the host,
+    and after the move clock the host offers to end the table without it."""
+
+    deaf_since: float | None = None
+    voters: set
+
+    def received(self, seat: int, msg: dict) -> bool:
+        if self.hub is not None and self.result is None and self.deaf_since is None:
+            host = self.hub.host
+            if host.phase != AUDIT and host.protocol.ledger.index >= 12 and 2 in host.waiting_for():
+                self.deaf_since, self.voters = self.clock(), set()
+        if self.deaf_since is not None and seat == 2:
+            return False
+        if msg["t"] == "vote" and self.deaf_since is not None:
+            self.voters.add(seat)
+        return super().received(seat, msg)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_host_that_keeps_back_what_a_seat_sends_cannot_get_the_others_to_sign_that_it_left(
+        tmp_path: Path, seed: int) -> None:
+    """Yellow agrees to end the table as soon as its own clock allows; green's
+    last frames, on its direct link to yellow, are ones the host never passed
+    on: yellow hears green there, and never signs that green left."""
+    async def script(t: sim.Scene) -> None:
+        host = await t.host(seats=3, core=DeafToGreen)
+        t.join("joiner 1")
+        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
+        t.join("joiner 2")
+        await t.when(lambda: host.table.deaf_since is not None)
+        await asyncio.sleep(3 * 300)                               # three move clocks, virtual
+        return None
+
+    t = simtable.scene(seed, tmp_path)
+    t.run(script)
+    host = t.nodes["host"].table
+    assert host.deaf_since is not None and host.patience is not None
+    assert 1 not in host.voters                                   # yellow signed nothing
+    assert t.nodes["joiner 1"].result is None and t.nodes["joiner 2"].result is None
+    assert host.result is None or "left" not in host.result.text
