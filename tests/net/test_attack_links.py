@@ -20,7 +20,8 @@ from ankh.net.io.transport import connect
 from ankh.net.lobby import encode, points_message
 from ankh.net.peer import Logged
 from ankh.net.seal import Boxes
-from ankh.net.tablecore.effects import Broadcast, TellSeats, WatchPoints
+from ankh.net.lobby import frames_message
+from ankh.net.tablecore.effects import Broadcast, Send, TellSeats, WatchPoints
 from ankh.net.tablecore.host import HostTable
 from ankh.net.tablecore.join import JoinTable
 
@@ -378,11 +379,6 @@ def test_a_link_that_claims_another_seats_number_is_not_taken(tmp_path: Path) ->
 class ShortensTheLobby(HostTable):
     """Once the first joiner sat at the usual clocks, its lobby says 1 s for both."""
 
-    def _on_ready(self, seat: int, msg: dict) -> bool:
-        if self.lobby.gone_after != 1:
-            self.lobby.gone_after = self.lobby.move_clock = 1
-        return super()._on_ready(seat, msg)
-
     def arrive(self, key: bytes, address: Any, first: dict) -> Any:
         seat = super().arrive(key, address, first)
         if isinstance(seat, int) and seat == 1:
@@ -391,14 +387,19 @@ class ShortensTheLobby(HostTable):
         return seat
 
 
-def test_a_lobby_that_shortens_the_clocks_after_a_joiner_sat_sends_it_away_with_the_reason(tmp_path: Path) -> None:
+def one_joiner(tmp_path: Path, core: type[HostTable], seats: int) -> tuple[sim.Scene, list]:
+    """A table of ``seats`` that ``core`` hosts, and one joiner: how the host and it ended."""
     async def script(t: sim.Scene) -> list:
-        await t.host(seats=3, core=ShortensTheLobby)
+        await t.host(seats=seats, core=core)
         t.join("joiner 1")
-        return await t.results("joiner 1")
+        return await t.results(*(("host",) if seats == 2 else ()), "joiner 1")
 
     t = simtable.scene(7, tmp_path)
-    (yellow,) = t.run(script)
+    return t, t.run(script)
+
+
+def test_a_lobby_that_shortens_the_clocks_after_a_joiner_sat_sends_it_away_with_the_reason(tmp_path: Path) -> None:
+    t, (yellow,) = one_joiner(tmp_path, ShortensTheLobby, 3)
     assert yellow.text == "refused: the host changed the table's clocks after you sat down", yellow.text
     assert t.nodes["joiner 1"].peer is None
 
@@ -413,13 +414,7 @@ class OlderHost(HostTable):
 
 
 def test_an_older_hosts_lobby_without_clocks_and_its_usual_start_are_taken(tmp_path: Path) -> None:
-    async def script(t: sim.Scene) -> list:
-        await t.host(seats=2, core=OlderHost)
-        t.join("joiner 1")
-        return await t.results("host", "joiner 1")
-
-    t = simtable.scene(7, tmp_path)
-    host, yellow = t.run(script)
+    _, (host, yellow) = one_joiner(tmp_path, OlderHost, 2)
     assert yellow.text == host.text and exit_status(yellow) == 0, yellow.text
 
 
@@ -440,6 +435,109 @@ def test_a_seat_resumed_from_its_save_links_again_and_still_names_the_robbing_ho
         assert save is not None
         task = await t.resume("joiner 2", save, auto_agree=True)
         return [await t.tasks["joiner 1"], await task]
+
+    t = simtable.scene(3, tmp_path)
+    the_host_is_named(t, t.run(script))
+
+
+# -- the hold crowded out, end to end -----------------------------------------------------------------
+
+class SlowToYellow(DropsTheThiefsWord):
+    """Relays everything to yellow ten seconds late (a slow link, as far as
+    anyone can tell), so yellow's log is a step or more behind green's."""
+
+    lag = 10.0
+
+    def _send_outbox(self, seat: int) -> None:
+        if seat != 1:
+            super()._send_outbox(seat)
+            return
+        queue = self.__dict__.setdefault("queue", [])
+        assert self.hub is not None
+        frames = self.hub.outbox(seat)
+        if frames:
+            queue.append((self.clock(), frames))
+        while queue and self.clock() - queue[0][0] >= self.lag and seat in self.linked:
+            for m in frames_message(queue.pop(0)[1]):
+                self._do(Send(seat, m))
+
+    def tick(self) -> None:
+        super().tick()
+        if self.hub is not None and self.result is None:
+            self._send_outbox(1)
+
+
+@pytest.mark.parametrize("junk", [False, True], ids=["slow link alone", "hold filled first"])
+def test_a_robbed_thiefs_evidence_reaches_a_seat_whose_log_is_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, junk: bool) -> None:
+    """Green is robbed by the host while yellow's log is behind (the host relays to
+    yellow late): yellow must keep green's evidence until its log gets there.
+    With the hold filled first by the host's four unsigned pieces for far-future
+    steps (on a seat link as seat 0), it is thrown away, and yellow signs green gone."""
+    async def script(t: sim.Scene) -> list:
+        host = await seat_both(t, SlowToYellow)
+        robbing(monkeypatch, host.table)
+        if junk:
+            point = await t.until("joiner 1", lambda e: isinstance(e, WatchPointOpen))
+            yellow = t.nodes["joiner 1"]
+
+            async def mallory() -> None:
+                conn = await connect(point.host, point.port, host.identity, PROLOGUE,
+                                     expected_peer=yellow.identity.public_key)
+                conn.send_nowait(encode({"t": "seat", "seat": 0}))
+                for n in range(4):
+                    conn.send_nowait(encode({"t": "blame", "f": [unsigned(10 ** 6 + n)]}))
+                await t.loop.create_future()
+            t.start("mallory", mallory)
+        return await t.results(*JOINERS)
+
+    t = simtable.scene(3, tmp_path)
+    the_host_is_named(t, t.run(script))
+
+
+# -- a seat that names the host on a seat link's word, and a host gone quiet ------------------------
+
+class QuietToTheOther(DropsTheThiefsWord):
+    """Once it robbed the thief, relays nothing more to the other joiner (its link
+    stays up: the transport's keepalives go on), and drops what the thief says;
+    with ``silent``, its broadcasts (its last ``bye``) do not reach it either."""
+
+    silent = False
+
+    def _do(self, effect: Any) -> None:
+        if self.__dict__.get("robbed") and (isinstance(effect, Send) and effect.seat not in self.robbed
+                                            or self.silent and isinstance(effect, Broadcast)):
+            return
+        super()._do(effect)
+
+
+class SilentToTheOther(QuietToTheOther):
+    silent = True
+
+
+@pytest.mark.parametrize("core", [QuietToTheOther, SilentToTheOther])
+def test_a_host_that_stops_relaying_to_the_other_seat_as_it_robs_the_thief_is_named_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, core: type) -> None:
+    """The other joiner's log stops a step short of the robbery, so the thief's
+    evidence (on the seat link) is for a step it has not reached: kept, never
+    judged, since the host relays nothing more.  The host's ``bye`` then has it
+    say "the table ended the game while it waited for" the thief; and its program
+    must end (a headless ``ankh join`` exits) even if the host says nothing more."""
+    import asyncio
+
+    async def script(t: sim.Scene) -> list:
+        host = await seat_both(t, core)
+        robbing(monkeypatch, host.table)
+        await t.when(lambda: bool(host.table.robbed))
+        (thief,) = host.table.robbed
+        other = JOINERS[1 - (thief - 1)]
+        await t.until(other, lambda e: type(e).__name__ == "Over")
+        try:
+            result = await asyncio.wait_for(asyncio.shield(t.tasks[other]), 600)
+        except TimeoutError:
+            pytest.fail(f"{other} was told {t.nodes[other].result.text!r}, and its program has not ended "
+                        "ten virtual minutes later")
+        return [result]
 
     t = simtable.scene(3, tmp_path)
     the_host_is_named(t, t.run(script))
