@@ -541,3 +541,34 @@ def test_a_host_that_stops_relaying_to_the_other_seat_as_it_robs_the_thief_is_na
 
     t = simtable.scene(3, tmp_path)
     the_host_is_named(t, t.run(script))
+
+
+# -- a host that signed two versions of one message, handed on by a seat --------------------------
+
+@pytest.mark.parametrize("handed", ["both", "alone", "pair"],
+                         ids=["both versions", "the other version alone", "with a disclosure"])
+def test_a_hosts_second_version_of_a_message_a_seat_holds_proves_it_equivocated(tmp_path: Path,
+                                                                                handed: str) -> None:
+    """A host that keeps two seats on two versions of its log (each sees one) is
+    caught when one hands the other its version: a frame the host signed with a
+    sequence number whose frame green holds is different.  Handed on alone (for a
+    step that is over at green) or as the outer frame of a pair, green must name
+    the host: two frames one seat signed with one number are evidence anywhere."""
+    from .nethelp import resign
+
+    async def script(t: sim.Scene) -> Any:
+        await three_seats(t)
+        await t.until("joiner 2", simtable.decided(2))
+        host, green = t.nodes["host"].table, t.nodes["joiner 2"].core
+        log = [f for _, frames in green.peer.ledger().log for f in frames]
+        ours = [f for f in log if f[0] == 0][-1]
+        theirs = resign(ours, host._secrets[0].identity, lambda body: body.update(basis=bytes(32)))
+        assert theirs != ours
+        piece = {"both": [ours, theirs], "alone": [theirs], "pair": [theirs, b"\x00" * 32]}[handed]
+        t.do("joiner 2", lambda: green.seat_said(1, {"t": "blame", "f": piece}))
+        return green
+
+    t = simtable.scene(4, tmp_path)
+    green = t.run(script)
+    assert green.result is not None and "(host) broke the rules" in green.result.text, \
+        green.result.text if green.result else "green goes on playing"
