@@ -572,3 +572,58 @@ def test_a_hosts_second_version_of_a_message_a_seat_holds_proves_it_equivocated(
     green = t.run(script)
     assert green.result is not None and "(host) broke the rules" in green.result.text, \
         green.result.text if green.result else "green goes on playing"
+
+
+def test_malformed_and_oversized_messages_on_a_seat_link_close_that_link_only(tmp_path: Path) -> None:
+    """Yellow's links to green's watch point carry random bytes, a message of no
+    known kind, a ``blame`` of three frames, a frame of 200 kB and a hundred
+    ``blame``s in a row: each link is closed or its words ignored, green takes
+    nothing, and the game ends fair for everyone."""
+    async def script(t: sim.Scene) -> list:
+        await three_seats(t)
+        await t.until("joiner 2", lambda e: isinstance(e, WatchPointOpen))
+        rng = random.Random(5)
+        garbage = [rng.randbytes(60_000), pack({"t": "nonsense", "x": 1}),
+                   pack({"t": "blame", "f": [b"a", b"b", b"c"]}), pack({"t": "blame", "f": [bytes(200_000)]}),
+                   pack({"t": "seat", "seat": 1})]
+
+        async def mallory() -> None:
+            for data in garbage:
+                conn = await dial_green(t, "joiner 1", 1)
+                conn.send_nowait(data)
+            conn = await dial_green(t, "joiner 1", 1)
+            for n in range(100):
+                conn.send_nowait(encode({"t": "blame", "f": [unsigned(n % 3)]}))
+            await t.loop.create_future()
+        t.start("mallory", mallory)
+        return await t.results("host", "joiner 1", "joiner 2")
+
+    t = simtable.scene(4, tmp_path)
+    results = t.run(script)
+    assert len({r.text for r in results}) == 1 and all(r.finished and r.fair for r in results), \
+        [r.text for r in results]
+
+
+class EndsAsItRobs(DropsTheThiefsWord):
+    """Relays the robbery to everyone, then at once says ``bye`` to the table: the
+    other joiner's game is over before the thief's evidence reaches it."""
+
+    def _send_outbox(self, seat: int) -> None:
+        super()._send_outbox(seat)
+        if self.__dict__.get("robbed") and not self.__dict__.get("said_bye") and seat == 2:
+            self.said_bye = True
+            self._do(Broadcast({"t": "bye", "why": "the host had to go"}))
+
+
+def test_a_host_that_says_bye_as_it_robs_does_not_outrun_the_thiefs_evidence(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other joiner hears the host's ``bye`` a moment before the thief's
+    evidence on the seat link: it must still judge it and name the host, not
+    say the table "waited for" the thief it robbed."""
+    async def script(t: sim.Scene) -> list:
+        host = await seat_both(t, EndsAsItRobs)
+        robbing(monkeypatch, host.table)
+        return await t.results(*JOINERS)
+
+    t = simtable.scene(3, tmp_path)
+    the_host_is_named(t, t.run(script))
