@@ -627,3 +627,40 @@ def test_a_host_that_says_bye_as_it_robs_does_not_outrun_the_thiefs_evidence(
 
     t = simtable.scene(3, tmp_path)
     the_host_is_named(t, t.run(script))
+
+
+# -- a joiner of the last release at this release's table ------------------------------------------
+
+def test_a_joiner_of_the_last_release_is_told_why_it_cannot_sit_not_sent_round_a_loop(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The protocol's name is still ``ankh/1``, but this release's ``lobby`` has two
+    fields (``gone``, ``clock``) that the last release's strict schema refuses:
+    such a joiner (modelled by its decoder) closes the link as "malformed", joins
+    again, is sent the same lobby, and so on.  It must end with a clear word
+    within a minute, not go round for ever."""
+    import asyncio
+
+    from ankh.net.errors import RemoteProtocolError
+    from ankh.net.io import node
+
+    real = node.decode
+
+    def older(data: bytes) -> dict:
+        msg = real(data)
+        if sim._WHO.get() == "joiner 1" and msg["t"] == "lobby" and ("gone" in msg or "clock" in msg):
+            raise RemoteProtocolError("lobby: unexpected field 'gone'")
+        return msg
+    monkeypatch.setattr(node, "decode", older)
+
+    async def script(t: sim.Scene) -> Any:
+        await t.host(seats=2)
+        t.join("joiner 1")
+        try:
+            return await asyncio.wait_for(asyncio.shield(t.tasks["joiner 1"]), 60)
+        except TimeoutError:
+            links = sum(1 for e in t.told["joiner 1"] if type(e).__name__ == "Gone")
+            pytest.fail(f"still going round after a minute: its link lost {links} times, no word why")
+
+    t = simtable.scene(7, tmp_path)
+    result = t.run(script)
+    assert "version" in result.text or "newer" in result.text, result.text
