@@ -67,7 +67,7 @@ from .errors import LocalProtocolError, RemoteProtocolError
 from .schema import Bin, Const, Int, List, Map, Str, Tagged
 from .transcript import DEFAULT_KIND, GONE_AFTER, KIND, MOVE_CLOCK, Charter, Roster, name_key
 
-PROTOCOL = "ankh/1"
+PROTOCOL = "ankh/2"  # in every link's handshake: programs of another version do not link at all
 MAX_LINK_MESSAGE = 1024 * 1024
 MAX_SEATS = 4
 MAX_TEXT = 200
@@ -103,6 +103,8 @@ MESSAGES = Tagged("t", {
     "seat": Map({"t": Const("seat"), "seat": Int(0, MAX_SEATS - 1)}),
     # On a seat's direct link, every few seconds: the last frame it signed (``JoinTable.say_here``).
     "mine": Map({"t": Const("mine"), "f": Bin(max_len=MAX_FRAME)}),
+    # A seat's watch point took the evidence a seat linked to it handed on (``net/io/seatlinks.py``).
+    "heard": Map({"t": Const("heard")}),
     "chat": Map({"t": Const("chat"), "seat": Int(0, MAX_SEATS - 1), "n": Int(0, 2**32), "text": Str(MAX_TEXT),
                  "sig": Bin(64)}),
     "bye": Map({"t": Const("bye"), "why": Str(MAX_TEXT)}),

@@ -592,6 +592,9 @@ class GamePeer(Driver):
         self.me = protocol.seat
         self.alarms: list[RemoteProtocolError] = []
         self._decision: Decision | None = None
+        # what a frame handed on as evidence led to, when it was an honest frame of
+        # the step under way and so taken into the game (``judge``): its caller shows it
+        self.taken: list[Any] = []
 
     @classmethod
     def resume(cls, protocol: SeatProtocol, frames: Iterable[bytes]) -> GamePeer:
@@ -612,7 +615,7 @@ class GamePeer(Driver):
         seq = unpack_strict(frame[HEADER_LEN:])["seq"]
         if frame[0] < self.protocol.roster.size and seq > self.protocol.have()[frame[0]]:
             return  # frames of its signer are missing here: nothing to say yet
-        self.receive(frame, via=relay if relay is not None and relay >= 0 else frame[0])
+        self.taken += self.receive(frame, via=relay if relay is not None and relay >= 0 else frame[0])
 
     def ledger(self) -> Ledger:
         return self.protocol.ledger

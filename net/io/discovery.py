@@ -9,7 +9,7 @@ is proved by the link's handshake:
 ======  ===========================================  =================
 key     meaning                                      example
 ======  ===========================================  =================
-v       protocol version                             ``1``
+v       protocol version                             ``2``
 table   table id, hex                                ``9f2c…``
 seats   seats taken / seats in all (2 to 4)           ``1/3``
 phase   ``lobby``, ``playing`` or ``over``            ``lobby``
@@ -42,7 +42,7 @@ from ..home import check_name
 from ..transcript import DEFAULT_KIND, KIND
 
 SERVICE_TYPE = "_ankh._tcp.local."
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 PHASES = ("lobby", "playing", "over")
 MIN_SEATS, MAX_SEATS = 2, 4
 MAX_TITLE = 63                 # bytes: a DNS label

@@ -43,7 +43,7 @@ from ..tablecore.watch import WatchTable
 from ..transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK
 from .discovery import TableAdvert, TableBrowser
 from .savedir import SaveDir, write_private
-from .seatlinks import SeatLinks
+from .seatlinks import LATE, SeatLinks
 from .transport import (
     STRANGER_TIME, Connection, ConnectionClosed, close_server, connect, now as _now, open_files_limit, serve,
     server_port,
@@ -447,7 +447,8 @@ class JoinNode(_Driver):
         self.conn: Connection | None = None
         self.watch_server: asyncio.Server | None = None
         self.watch_port = 0
-        self.seats = SeatLinks(identity, lambda seat, msg: self._call(self.core.seat_said, seat, msg), self._here)
+        self.seats = SeatLinks(identity, lambda seat, msg: self._call(self.core.seat_said, seat, msg), self._here,
+                               lambda seat: self._call(self.core.seat_reached, seat))
         self._impostor_told = False
         if save is not None:  # a save carried on: appended to from where its journal stops
             self.save = save
@@ -579,6 +580,8 @@ class JoinNode(_Driver):
                 return
             except RemoteProtocolError as exc:
                 conn.close(Words("malformed message: {why}", why=exc.message))
+                if self._call(core.malformed, exc.message):
+                    return
                 continue
             if self._call(core.received, msg):
                 return
@@ -679,8 +682,9 @@ class JoinNode(_Driver):
             conn.close(Words("no greeting"))
             return
         peer, start = self.core.peer, self.core.start
-        if first["t"] == "seat" and start is not None and first["seat"] != self.core.seat \
-                and first["seat"] < len(start.identities) and conn.peer_key == start.identities[first["seat"]]:
+        if first["t"] == "seat" and start is not None and first["seat"] not in (0, self.core.seat) \
+                and first["seat"] not in self.core.bot_seats and first["seat"] < len(start.identities) \
+                and conn.peer_key == start.identities[first["seat"]]:  # a person's seat: not the host's, nor its bots
             await self.seats.serve(conn, first["seat"])  # another seat, around the host
             return
         if first["t"] != "watch" or peer is None:
@@ -694,10 +698,13 @@ class JoinNode(_Driver):
 
     async def _close_watch_point(self) -> None:
         """The spectators watching through this seat take the game's last steps
-        (a few seconds at most), then their links close."""
+        (a few seconds at most), then their links close; the seats' links first
+        carry a cheat's evidence, either way (``SeatLinks.linger``, ``deliver``)."""
+        await self.seats.linger(LATE, lambda: not self.core.host_word)
         if self.result is not None and (self.result.finished or self.result.ending is not None):
             await self.watchers.settle()
         await self.watchers.aclose(Words("game over"))
+        await self.seats.deliver(*self.core.deliver_within())
         await self.seats.aclose()
         if self.watch_server is not None:
             await close_server(self.watch_server)

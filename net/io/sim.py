@@ -399,6 +399,9 @@ class Table:
     cheat: str = ""  # the cheat's MODULE:NAME, for the replay command
     cheater: str | None = None  # the seat that cheats (and did: ``cheated``), if any
     cheated: bool = False
+    # a seat would not sign that another left because it never reached it directly (the
+    # table then stops with no verdict, which each says in its own words)
+    apart: bool = False
     transcript: bytes | None = None
     counts: dict[str, int] = field(default_factory=dict)
     virtual_seconds: float = 0.0
@@ -607,6 +610,7 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
             table.results[name] = exc if exc is not None else task.result()
     cheating = joiners.get(cheater) if cheater is not None else None
     table.cheated = cheating is not None and bool(getattr(cheating.core, "cheated", False))
+    table.apart = any(node.core._apart_told is not None for node in joiners.values())
     if host.save is not None:
         out = host.save.path / "game.ankh"
         table.transcript = out.read_bytes() if out.exists() else None
@@ -920,12 +924,15 @@ def check(table: Table) -> list[str]:
     """What went wrong at this table (nothing: an empty list)."""
     problems: list[str] = []
     texts: dict[str, str] = {}
+    verdictless = True  # no seat finished the game, ended it by votes or named a cheat
     for name, result in table.results.items():
         if isinstance(result, BaseException):
             problems.append(f"{name} raised {type(result).__name__}: {result}")
         elif name in table.honest or name.startswith("watch"):
             texts[name] = result.text
-    if len(set(texts.values())) > 1:
+            verdictless = verdictless and not result.finished and result.ending is None \
+                and not str(result.text).startswith("aborted")
+    if len(set(texts.values())) > 1 and not (table.apart and verdictless):
         problems.append("the seats ended with different results: "
                         + "; ".join(f"{n}: {t!r}" for n, t in sorted(texts.items())))
     for name, text in texts.items():  # a result names a seat (beside its colour) only to blame it

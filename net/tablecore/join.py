@@ -19,7 +19,7 @@ from typing import Any
 from ...core.game import COLOURS, GAMES
 from ..entropy import random_bytes
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
-from ..envelope import Identity, open_frame
+from ..envelope import Identity, open_frame, signed_slot
 from ..evidence import step_of
 from ..ledger import BODIES
 from ..events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
@@ -28,7 +28,7 @@ from ..lobby import Start, chat_message, clocks_of, check_chat, encode, frames_m
 from ..peer import AUDIT, GamePeer, game_of
 from ..seat import SeatProtocol
 from ..secrets import SeatSecrets
-from ..transcript import DEFAULT_KIND, Roster
+from ..transcript import DEFAULT_KIND, Roster, find_equivocation
 from .effects import (
     Close, CreateSave, JournalEnding, LinkSeat, OpenWatchPoint, Send, TellSeats, WatchClose, WatchEnd, WatchIntro,
     WatchLog, WatchPoints, WatchSay, WatchSend,
@@ -38,7 +38,8 @@ from .seats import CLOSING, DONE, FAREWELL, GAME_OVER, PAUSED, REFUSED, Saved, S
 from .waits import ABANDON_AFTER
 
 HOST = 0  # the host's seat: a joiner's link to the table is to it
-HELD = 4  # pieces of evidence from the other seats kept until this seat's log reaches their step
+HELD = 4  # pieces of evidence from the other seats kept until this seat's log reaches their step (half a seat)
+AHEAD = 4  # steps ahead of this seat's log that a piece of evidence may be for, to be kept
 HEARD = 8  # pieces of evidence each seat may hand this one on a direct link (each is checked: not for free)
 HERE_EVERY = 10.0  # seconds between this seat's last frames on its direct links (shorter for short clocks)
 
@@ -105,9 +106,13 @@ class JoinTable(SeatCore):
         self.silence = Silence(clock())  # how long our own log has heard nothing from each seat it waits for
         self._agreeing: Stop | None = None  # the offer the person agreed to, signed once our own clock agrees
         self.seat_points: dict[int, tuple[str, int]] = {}  # the other seats' watch points, linked to directly
-        self._held: list[tuple[int, list[bytes]]] = []  # (its step, evidence) this seat's log has not reached
+        self._held: list[tuple[int, list[bytes], int]] = []  # (its step, evidence, from) our log has not reached
         self._handed: dict[int, int] = {}  # pieces of evidence each seat handed on directly
         self._mine_at: dict[int, float] = {}  # when each seat's last frame on its direct link was checked
+        self.reached: set[int] = set()  # the seats this one has had a direct link with, their identity proved
+        self.named: int | None = None  # the seat this one named a cheat, with evidence
+        self.host_word = False  # the game ended here on the host's word alone (its bye): evidence may follow
+        self._apart_told: Stop | None = None
         if saved is not None:
             self._carry_on(saved)
 
@@ -185,6 +190,16 @@ class JoinTable(SeatCore):
         self._do(Paused(HOST) if reason.endswith(PAUSED) else Gone(HOST, reason))
         self.own_clock.link(self.clock(), False)
         return REJOIN
+
+    def malformed(self, why: str) -> bool:
+        """The host said something this program cannot read (the driver closed the
+        link): before the game, a table of another version of ankh, which this seat
+        leaves with a word why rather than join again and be told the same; True then."""
+        if self.peer is not None or self.result is not None:
+            return False
+        self.end(Result(Words("refused: the table sent a message this program cannot read ({why}); it may run "
+                              "another version of ankh", why=why)))
+        return True
 
     def unreachable(self, why: str) -> None:
         """Before the game, the host did not answer for as long as a seat waits for it."""
@@ -307,13 +322,20 @@ class JoinTable(SeatCore):
     def _on_blame(self, msg: dict[str, Any]) -> bool:
         if self.peer is None:
             return False
-        verdict = self.peer.judge(msg["f"])  # the host's word is not enough: our own log must say so
+        verdict = self._twin(list(msg["f"])) or self.peer.judge(msg["f"])  # our own log must say so
         if verdict is not None:
+            self.named = getattr(verdict, "seat", None)
             self._blamed(list(msg["f"]))
             self._do(TellSeats({"t": "blame", "f": list(msg["f"])}))  # the host may have told only us
             self.end(aborted(verdict))
             self._heard_the_end()
             return True
+        if self.peer.taken:  # an honest frame of the step under way: taken into the game, and shown
+            taken, self.peer.taken = self.peer.taken, []
+            self.emit(self.peer.me, taken)
+            self.send_out()
+            self.go_on(self.peer, self.peer.pump)
+            self.flush()
         return False
 
     def _on_away(self, msg: dict[str, Any]) -> bool:
@@ -572,6 +594,7 @@ class JoinTable(SeatCore):
         ``ankh verify``."""
         evidence = evidence_of(exc)
         if evidence:
+            self.named = getattr(exc, "seat")
             self._blamed(evidence)
             self._do(TellSeats({"t": "blame", "f": evidence}))
         self.end(aborted(exc))
@@ -585,7 +608,7 @@ class JoinTable(SeatCore):
         judges against its own log as it would the host's (a seat's word is
         no more evidence than the host's); not yet at its step, kept until
         the log is."""
-        if self.peer is None or self.result is not None:
+        if self.peer is None or self.result is not None and not (self.host_word and msg["t"] == "blame"):
             return
         if msg["t"] == "mine":
             self._theirs(seat, msg["f"])
@@ -593,19 +616,47 @@ class JoinTable(SeatCore):
         if msg["t"] != "blame":
             return
         self._handed[seat] = self._handed.get(seat, 0) + 1
-        if self._handed[seat] > HEARD:
-            return
+        if self._handed[seat] > HEARD or len(msg["f"]) != 2 and self._twin(msg["f"]) is None:
+            return  # (a single frame from a seat is a twin of one we hold, or nothing: its step is the host's)
         evidence = list(msg["f"])
-        verdict = self.peer.judge(evidence)
+        verdict = self._twin(evidence) or self.peer.judge(evidence)
         if verdict is not None:
+            if self.result is not None:  # the host's word came first: the evidence says more
+                self.result, self.host_word = None, False
             self._abort(verdict)
             return
+        if self.result is not None:
+            return
+        protocol = self.peer.protocol
+        if signed_slot(evidence[0], protocol.ledger.keyring, protocol.roster.game_id) is None:
+            return  # signed by nobody at the table: nothing to wait for
         try:
             step = step_of(evidence[0])
         except (ProtocolError, KeyError, TypeError, IndexError, ValueError):
             return
-        if type(step) is int and step > self.peer.ledger().index and len(self._held) < HELD:
-            self._held.append((step, evidence))
+        index = self.peer.ledger().index
+        if type(step) is int and index < step <= index + AHEAD and len(self._held) < HELD \
+                and sum(1 for _, _, by in self._held if by == seat) < HELD // 2:
+            self._held.append((step, evidence, seat))
+
+    def _twin(self, evidence: list[bytes]) -> ProtocolError | None:
+        """A frame handed on, signed by its sender under a sequence number our log
+        holds another frame of that sender for: it signed two (the host, say,
+        which told each seat a different story)."""
+        assert self.peer is not None
+        protocol = self.peer.protocol
+        for frame in evidence[:2]:
+            slot = signed_slot(frame, protocol.ledger.keyring, protocol.roster.game_id)
+            if slot is None:
+                continue
+            sender, seq = slot
+            lacks = [2**32] * protocol.roster.size
+            lacks[sender] = seq
+            ours = [f for f in protocol.frames_after(lacks) if f[0] == sender][:1]
+            twin = find_equivocation({0: ours, 1: [frame]}, protocol.roster)
+            if twin is not None:
+                return twin
+        return None
 
     def here_every(self) -> float:
         """How often this seat says on its direct links that it is here: well within
@@ -654,8 +705,8 @@ class JoinTable(SeatCore):
         once the log is there: True when it proves a cheat."""
         assert self.peer is not None
         index = self.peer.ledger().index
-        due = [evidence for step, evidence in self._held if step <= index]
-        self._held = [(step, evidence) for step, evidence in self._held if step > index]
+        due = [evidence for step, evidence, _ in self._held if step <= index]
+        self._held = [held for held in self._held if held[0] > index]
         for evidence in due:
             verdict = self.peer.judge(evidence)
             if verdict is not None:
@@ -682,6 +733,7 @@ class JoinTable(SeatCore):
         # for it half the host's time (the host reached the audit a moment before us).
         waited = self.clock() - self._audit_since if self._audit_since is not None else 0.0
         result = stopped_result(self.peer, self.seat, forfeit=waited >= self.abandon_after / 2)
+        self.host_word = not result.text.startswith("forfeit")  # a cheat's evidence may still come round
         if self.saving and result.text.startswith("forfeit"):
             waiting = [s for s in self.peer.waiting_for() if s != self.seat]
             self.journal_steps(self.peer)
@@ -699,10 +751,34 @@ class JoinTable(SeatCore):
             return  # not there yet: the host says it again every second
         if not set(offer.gone) <= set(self.peer.waiting_for()):
             return  # our log does not wait for them: the host's word alone is not this seat's to sign
-        if not self._own_clock_agrees(offer):
+        if not self._reached(offer) or not self._own_clock_agrees(offer):
             return
         self._voted = offer
         self._do(Send(HOST, {"t": "vote", "v": vote(self.peer.protocol.secrets, offer)}))
+
+    def _reached(self, offer: Stop) -> bool:
+        """Has this seat had a direct link to every person the offer names (its
+        identity proved)?  If not, it cannot tell a seat that left from one the
+        host keeps from it (by naming no watch point, or a wrong one), nor hear
+        that seat's evidence against the host: it signs nothing, and says why."""
+        apart = [s for s in offer.gone if s != HOST and s not in self.bot_seats and s not in self.reached]
+        if apart and self._apart_told != offer:
+            self._apart_told = offer
+            self._do(Alert(Words("you cannot agree to end the table without {who}: this seat never had a direct "
+                                 "link to {who}, so it cannot tell a seat that left from one the host keeps from "
+                                 "it", who=" and ".join(COLOURS[s] for s in apart))))
+        return not apart
+
+    def deliver_within(self) -> tuple[float, set[int]]:
+        """How long this seat's evidence may take to reach the other seats (the
+        longer of the table's clocks: their own wait before they may sign that
+        this seat left), and the seat it need not reach (the cheat)."""
+        clocks = self.start.clocks if self.start is not None else (0, 0)
+        return float(max(clocks)), {self.named} if self.named is not None else set()
+
+    def seat_reached(self, seat: int) -> None:
+        """A direct link to or from ``seat`` is up, its identity proved."""
+        self.reached.add(seat)
 
     def _heard(self, frame: bytes) -> None:
         """A frame taken from the host's link: its signer was heard from (``Silence``)."""

@@ -73,6 +73,7 @@ def seated(star: Star, seat: int) -> tuple[JoinNode, _Link, list]:
     table = node.core
     table.peer, table.seat, table.auto_agree = star.peers[seat], seat, True
     table.start = Start(b"", (), (), ())  # the table's usual clocks: a seat gone 60 s, a move clock of 300 s
+    table.reached = set(range(star.peers[seat].protocol.roster.size))  # its links to the other seats came up
     node.conn = link = _Link()
     return node, link, reports
 

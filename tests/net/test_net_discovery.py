@@ -9,6 +9,7 @@ from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
 from ankh.net.envelope import Identity, fingerprint
 from ankh.net.io.discovery import (
+    PROTOCOL_VERSION,
     SERVICE_TYPE,
     TableAdvert,
     TableBrowser,
@@ -91,7 +92,7 @@ async def test_tables_appear_fill_up_and_vanish_and_malformed_ones_are_ignored()
         assert (a.port, b.port) == (4000, 4001)
         assert a.addresses == b.addresses == ("127.0.0.1",)
         assert a.title.startswith("Twin") and a.seats_taken == 1 and a.seats_total == 3 and a.open
-        assert a.host_fp == HOST.fingerprint and a.host_name == "Rincewind" and a.version == 1
+        assert a.host_fp == HOST.fingerprint and a.host_name == "Rincewind" and a.version == PROTOCOL_VERSION
         # A seat is taken, then the game starts.
         await adverts[0].update(seats_taken=2)
         await wait_for(lambda: ours(browser, ids)[ids[0]].seats_taken == 2)

@@ -144,7 +144,7 @@ def test_no_seeded_randomness_outside_the_simulator() -> None:
 
 @pytest.mark.parametrize("seed,faults,cheat", [
     (23, {"duplicate", "gone", "kill", "partition", "reorder", "still"}, "illegal_move"),  # a cheat named
-    (30, {"delay", "gone", "reorder", "still"}, None),  # a seat that left, by the others' votes
+    (30, {"delay", "gone", "reorder", "still"}, None),  # a seat that left early: no verdict, none reached it
 ])
 def test_a_seat_whose_link_was_down_when_the_table_ended_early_hears_how_when_it_comes_back(
         seed: int, faults: set[str], cheat: str | None) -> None:
