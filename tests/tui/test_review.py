@@ -273,3 +273,39 @@ def test_a_morpork_state_with_every_card_known_deals_none_of_them_again() -> Non
     known = ui("morpork").every_card_known(state.copy(), 0)
     world = determinize(known, 0, random.Random(1))
     assert [world.card[h] for h in other] == [state.card[h] for h in other]
+
+
+async def test_the_end_screen_offers_the_review_with_every_card_known_only_after_the_audit(tmp_path: Path) -> None:
+    """``a`` on a networked seat's end screen opens the review with every card
+    known once the audit disclosed them; a local game's end screen has no ``a``."""
+    from ankh.tui.app import AnkhApp
+    from ankh.tui.games.guilds.screens import EndScreen
+    from ankh.tui.session import GameSession
+
+    folder, _played = networked_save(tmp_path, 1)
+
+    class Seat:
+        path = None
+        every_card = True
+
+        def review_source(self) -> ReviewSource:
+            return ReviewSource(folder=folder, seat=1, every_card=self.every_card)
+
+    app = AnkhApp(GameSession.from_text(record("guilds")), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_end(pilot)
+        end = app.screen
+        assert isinstance(end, EndScreen)
+        assert not end.check_action("review_every_card", ())       # a local game: its record has every card
+        await pilot.press("a")
+        assert app.screen is end
+        seat = end.session = Seat()
+        await pilot.press("a")
+        screen = app.screen
+        assert isinstance(screen, review.ReviewScreen) and screen.every_card and screen.folder == folder
+        assert screen.kept == review.kept_beside(folder / "game.ankh", 1, every_card=True)
+        await pilot.press("escape")
+        assert app.screen is end
+        seat.every_card = False                                      # no audit that disclosed every card
+        await pilot.press("a")
+        assert app.screen is end
