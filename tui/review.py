@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
+import os
 import random
 import textwrap
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -180,28 +184,77 @@ def kept_beside(path: Path, seat: int, every_card: bool = False) -> Path:
     return path.with_name(f"{path.name}.review-{COLOURS[seat]}{'-every-card' if every_card else ''}.json")
 
 
-def review(text: str, seat: int, kept: Path | None = None, *, worlds: int = WORLDS,
+def review(text: str, seat: int, kept: Path | None = None, *, worlds: int = WORLDS, jobs: int = 1,
            progress: Callable[[int, int], None] = lambda done, total: None,
            stop: Callable[[], bool] = lambda: False) -> tuple[list[Reviewed], int]:
     """``seat``'s choices in the record ``text`` reviewed, and how many there are
     in all (fewer reviewed when ``stop`` said so); ``kept``: the file that holds
-    the decisions reviewed so far, read first and written after each."""
+    the decisions reviewed so far, read first and written after each; ``jobs``:
+    processes that review decisions side by side (the result is the same)."""
     rules, seen = choices(text, seat)
-    return _review(rules, seen, seat, text.encode(), kept, worlds, progress, stop)
+    return _review(rules, seen, seat, text.encode(), kept, worlds, jobs, progress, stop)
 
 
 def review_save(folder: Path, seat: int, kept: Path | None = None, *, every_card: bool = False,
-                worlds: int = WORLDS, progress: Callable[[int, int], None] = lambda done, total: None,
+                worlds: int = WORLDS, jobs: int = 1, progress: Callable[[int, int], None] = lambda done, total: None,
                 stop: Callable[[], bool] = lambda: False) -> tuple[list[Reviewed], int]:
     """A networked game's review from ``seat``'s view (:func:`seat_choices`), as
     :func:`review`; with ``every_card``, with every card known once the audit
     disclosed them (a review of its own, kept apart)."""
     rules, seen, data = seat_choices(folder, seat, every_card)
-    return _review(rules, seen, seat, (b"every card:" if every_card else b"") + data, kept, worlds, progress, stop)
+    return _review(rules, seen, seat, (b"every card:" if every_card else b"") + data, kept, worlds, jobs,
+                   progress, stop)
+
+
+def cores() -> int:
+    """Processes a review runs side by side: one per core this program may use, at most four."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:   # not on Linux
+        n = os.cpu_count() or 1
+    return max(1, min(4, n))
+
+
+def _review_elsewhere(game: str, n: int, state: Any, decision: Decision, chosen: tuple, worlds: int) -> Reviewed:
+    """:func:`review_one` in a worker process (the game by its id)."""
+    return review_one(get(game), n, state, decision, chosen, worlds)
+
+
+def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], start: int, worlds: int, jobs: int,
+              stop: Callable[[], bool]) -> Iterator[Reviewed]:
+    """The decisions from the ``start``-th on reviewed, in order, until ``stop``
+    says so: in ``jobs`` worker processes at once where they can be started (each
+    decision has its own generator, so the result is the one of a single process)."""
+    pool = None
+    if jobs > 1 and len(seen) - start > 1:
+        try:
+            pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("forkserver"))
+        except (OSError, ValueError, ImportError):
+            pool = None
+    if pool is None:
+        for n in range(start, len(seen)):
+            if stop():
+                return
+            yield review_one(rules, n, *seen[n], worlds=worlds)
+        return
+    with pool:
+        ahead: deque[Future[Reviewed]] = deque()
+        try:
+            n = start
+            while n < len(seen) or ahead:
+                while n < len(seen) and len(ahead) < jobs and not stop():
+                    ahead.append(pool.submit(_review_elsewhere, rules.id, n, *seen[n], worlds))
+                    n += 1
+                if not ahead or stop():
+                    return
+                yield ahead.popleft().result()
+        finally:
+            for future in ahead:
+                future.cancel()
 
 
 def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, source: bytes, kept: Path | None,
-            worlds: int, progress: Callable[[int, int], None],
+            worlds: int, jobs: int, progress: Callable[[int, int], None],
             stop: Callable[[], bool]) -> tuple[list[Reviewed], int]:
     key = hashlib.sha256(f"{VERSION}:{worlds}:{seat}:".encode() + source).hexdigest()
     done: list[Reviewed] = []
@@ -213,10 +266,8 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
         except (OSError, ValueError, TypeError, KeyError):
             done = []   # none kept, or not this review's: start again
     progress(len(done), len(seen))
-    for n in range(len(done), len(seen)):
-        if stop():
-            break
-        done.append(review_one(rules, n, *seen[n], worlds=worlds))
+    for reviewed in _reviewed(rules, seen, len(done), worlds, jobs, stop):
+        done.append(reviewed)
         if kept is not None:
             kept.write_text(json.dumps({"key": key, "decisions": [asdict(r) for r in done]}), encoding="utf-8")
         progress(len(done), len(seen))
@@ -291,9 +342,11 @@ def command(path_name: str, seat_name: str | None, worlds: int | None = None, ev
     worlds = max(1, worlds or WORLDS)
     try:
         if text:
-            done, total = review(text, seat, kept if kept.parent.exists() else None, worlds=worlds, progress=progress)
+            done, total = review(text, seat, kept if kept.parent.exists() else None, worlds=worlds, jobs=cores(),
+                                 progress=progress)
         else:
-            done, total = review_save(path, seat, kept, every_card=every_card, worlds=worlds, progress=progress)
+            done, total = review_save(path, seat, kept, every_card=every_card, worlds=worlds, jobs=cores(),
+                                      progress=progress)
     except KeyboardInterrupt:
         print("\n" + _("Stopped; what was reviewed is kept in {path}: run the same command to go on.").format(
             path=kept), file=sys.stderr)
@@ -392,12 +445,13 @@ class ReviewScreen(Localised, Screen):
             self.app.call_from_thread(self.query_one(ProgressBar).update, total=total, progress=done)
         try:
             if self.text is not None:
-                done, total = review(self.text, self.seat, self.kept, worlds=self.worlds, progress=progress,
-                                     stop=lambda: self.stopping)
+                done, total = review(self.text, self.seat, self.kept, worlds=self.worlds, jobs=cores(),
+                                     progress=progress, stop=lambda: self.stopping)
             else:
                 assert self.folder is not None
                 done, total = review_save(self.folder, self.seat, self.kept, every_card=self.every_card,
-                                          worlds=self.worlds, progress=progress, stop=lambda: self.stopping)
+                                          worlds=self.worlds, jobs=cores(), progress=progress,
+                                          stop=lambda: self.stopping)
         except (OSError, ValueError, ProtocolError) as e:   # a save that cannot be followed again: said
             self.app.call_from_thread(self.query_one("#review-text", Static).update,
                                       _("This game cannot be reviewed: {why}").format(why=e))

@@ -309,3 +309,23 @@ async def test_the_end_screen_offers_the_review_with_every_card_known_only_after
         seat.every_card = False                                      # no audit that disclosed every card
         await pilot.press("a")
         assert app.screen is end
+
+
+def test_a_review_in_two_processes_is_the_review_of_one(tmp_path: Path) -> None:
+    """Decisions reviewed side by side (one process a core) each keep their own
+    generator: the result is the one a single process gives, and a review
+    stopped in two processes goes on to it too."""
+    text = record("morpork")
+    alone, total = review.review(text, 0, None, worlds=1)
+    assert review.review(text, 0, None, worlds=1, jobs=2) == (alone, total)
+    kept = tmp_path / "kept.json"
+    asked = 0
+
+    def stop() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked > 3
+
+    first, _ = review.review(text, 0, kept, worlds=1, jobs=2, stop=stop)
+    assert 0 < len(first) < total and first == alone[:len(first)]
+    assert review.review(text, 0, kept, worlds=1, jobs=2) == (alone, total)
