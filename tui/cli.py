@@ -68,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     rv.add_argument("--seat", choices=COLOURS, help=_("whose moves (default: the record's first person)"))
     rv.add_argument("--worlds", type=int, default=None, metavar="N",
                     help=_("worlds the hard bot searches at each decision (default 8: more is slower and surer)"))
+    rv.add_argument("--every-card", action="store_true",
+                    help=_("a networked game's save: review with every card known, as the game's audit disclosed "
+                           "them (kept apart from the review from the seat's view)"))
     vp = sub.add_parser("verify", help=_("audit a saved networked game's transcript"))
     vp.add_argument("file")
     hp = sub.add_parser("host", help=_("open a table on the network"))
@@ -150,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         return replay(args.file, args.json, args.stats)
     if args.command == "review":
         from ankh.tui.review import command as review_command
-        return review_command(args.file, args.seat, args.worlds)
+        return review_command(args.file, args.seat, args.worlds, args.every_card)
     if args.command == "verify":
         from ankh.net.verify import main as verify_main
         return verify_main([args.file])

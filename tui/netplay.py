@@ -36,7 +36,8 @@ from ankh.tui.games import ui
 from ankh.tui.headless import FULL
 from ankh.tui.i18n import _, translated
 from ankh.tui.seats import colour
-from ankh.tui.session import Listeners, Next
+from ankh.tui.review import every_card_revealed
+from ankh.tui.session import Listeners, Next, ReviewSource
 
 
 def duration(t: float) -> str:
@@ -359,16 +360,16 @@ class NetSession(Listeners):
 
     # --- what the screens read ----------------------------------------------------------------
 
-    def review_text(self) -> str | None:
-        return None  # (a networked game has no record: its seat's save is reviewed, review_save)
-
-    def review_save(self) -> tuple[Path, int] | None:
+    def review_source(self) -> ReviewSource | None:
         """The seat's save folder (its secrets and the table's log), for a
-        review from the seat's view; None for a spectator, or with no save."""
-        node = self.node
+        review from the seat's view, and whether the audit disclosed every
+        card (a review with every card known is offered then); None for a
+        spectator, or with no save."""
+        node, peer = self.node, self.peer
         if self.spectating or not isinstance(node, (HostNode, JoinNode)) or node.save is None:
             return None
-        return node.save.path, self.viewer
+        return ReviewSource(folder=node.save.path, seat=self.viewer,
+                            every_card=peer is not None and every_card_revealed(peer.ledger()))
 
     def stats(self) -> Any:
         """The figures of the game followed (:mod:`ankh.core.stats`), from its public log."""

@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
+import os
 import random
 import textwrap
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -28,11 +32,20 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
-from ankh.core.game import COLOURS, Decision, Game, forced, game_of_record, get
+from ankh.core.game import (COLOURS, Decision, Game, RecordError, RulesError, SetupError, UnknownGame, forced,
+                            game_of_record, get)
+from ankh.net import journal
+from ankh.net.errors import ProtocolError
+from ankh.net.ledger import Ledger
 from ankh.net.local import LocalGame
 from ankh.net.peer import GamePeer
+from ankh.net.seat import SeatProtocol
+from ankh.net.secrets import SeatSecrets
+from ankh.net.transcript import Transcript
+from ankh.tui.games import ui
 from ankh.tui.i18n import NP_, Localised, _, ngettext
 from ankh.tui.seats import colour
+from ankh.tui.session import ReviewSource
 
 WORLDS = 8        # worlds searched for each decision
 VERSION = 2       # of the kept reviews: another search gives another result (2: the place kept)
@@ -86,8 +99,12 @@ class _SeatWalk(GamePeer):
 
     def _apply_move(self, decision: Decision, option: tuple) -> None:
         if decision.seat == self.me and not forced(decision):
-            self.choices.append((self.engine.copy(), decision, option))
+            self.choices.append((self.known_state(), decision, option))
         super()._apply_move(decision, option)
+
+    def known_state(self) -> Any:
+        """The game as the seat knows it now."""
+        return self.engine.copy()
 
 
 def seat_of_save(folder: Path, seat: int | None = None) -> int:
@@ -99,27 +116,59 @@ def seat_of_save(folder: Path, seat: int | None = None) -> int:
     return held[0] if seat is None else seat
 
 
-def seat_choices(folder: Path, seat: int) -> tuple[Game, list[tuple[Any, Decision, tuple]], bytes]:
+class _EveryCardWalk(_SeatWalk):
+    """The seat's save followed again once its audit disclosed every deck's
+    order: every card dealt is known to the seat as it is dealt (a card stolen
+    too), as if each hand had been played face up."""
+
+    disclosed: Any = None   # the audit's outcome (its decks' orders, the cards of the steals' slots)
+
+    def known(self, deck: str, position: int) -> str | None:
+        order = self.disclosed.decks.get(deck, ())
+        return super().known(deck, position) or (order[position] if position < len(order) else None)
+
+    def _slot_card(self, deck: str, slot: int, holder: int) -> str | None:
+        return super()._slot_card(deck, slot, holder) or self.disclosed.slots.get(deck, {}).get(slot)
+
+    def known_state(self) -> Any:
+        return ui(self.game.id).every_card_known(self.engine.copy(), self.me)
+
+
+def every_card_revealed(ledger: Ledger) -> bool:
+    """Whether a networked game's end-of-game audit passed and disclosed the
+    order of every deck (a review with every card known can be offered)."""
+    audit = ledger.audit
+    return audit is not None and not audit.violations and set(audit.decks) == set(ledger.decks)
+
+
+def seat_choices(folder: Path, seat: int, every_card: bool = False
+                 ) -> tuple[Game, list[tuple[Any, Decision, tuple]], bytes]:
     """A networked game's save (a seat's folder: its finished game or its
     journal, and its secrets): the game, ``seat``'s choices in it as the seat
     knew the game at each (the state before, the decision, the option chosen:
-    a card it never saw is not in that state), and the log's bytes."""
-    from ankh.net import journal
-    from ankh.net.seat import SeatProtocol
-    from ankh.net.secrets import SeatSecrets
-    from ankh.net.transcript import Transcript
+    a card it never saw is not in that state), and the log's bytes.  With
+    ``every_card``, every card dealt is in those states, as the game's audit
+    disclosed them (ValueError: the save has no audit that disclosed them all)."""
     data = journal.save_file(folder).read_bytes()
     transcript = journal.read(data)[0] if journal.is_journal(data) else Transcript.from_bytes(data)
-    secrets = SeatSecrets.from_bytes((folder / f"seat{seat}.secrets").read_bytes())
-    walk = _SeatWalk.resume(SeatProtocol(transcript.roster, secrets, relay=0),
-                            [f for step in transcript.ops for f in step])
+    secrets = (folder / f"seat{seat}.secrets").read_bytes()
+    frames = [f for step in transcript.ops for f in step]
+
+    def protocol() -> SeatProtocol:
+        return SeatProtocol(transcript.roster, SeatSecrets.from_bytes(secrets), relay=0)
+
+    walk = _SeatWalk.resume(protocol(), frames)
+    if every_card:
+        ledger = walk.ledger()
+        if not every_card_revealed(ledger):
+            raise ValueError(_("the game's audit has not disclosed every card"))
+        walk = type("_Audited", (_EveryCardWalk,), {"disclosed": ledger.audit}).resume(protocol(), frames)
     return walk.game, walk.choices, data
 
 
 def review_one(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple,
                worlds: int = WORLDS) -> Reviewed:
     """The seat's ``n``-th choice reviewed (its own generator: the same result every time)."""
-    from ankh.tui.games import ui
     bot = rules.bot("search", random.Random(f"review:{n}"), worlds=worlds)
     rated = bot.evaluate(state, decision, also=chosen)
     best, best_chance = rated[0]
@@ -129,31 +178,83 @@ def review_one(rules: Game, n: int, state: Any, decision: Decision, chosen: tupl
     return Reviewed(state.turn, words(view, chosen), dict(rated)[chosen], words(view, best), best_chance, place)
 
 
-def kept_beside(path: Path, seat: int) -> Path:
-    """Where the review of ``seat`` in the record at ``path`` is kept."""
-    return path.with_name(f"{path.name}.review-{COLOURS[seat]}.json")
+def kept_beside(path: Path, seat: int, every_card: bool = False) -> Path:
+    """Where the review of ``seat`` in the record at ``path`` is kept (the
+    review with every card known apart from the one from the seat's view)."""
+    return path.with_name(f"{path.name}.review-{COLOURS[seat]}{'-every-card' if every_card else ''}.json")
 
 
-def review(text: str, seat: int, kept: Path | None = None, *, worlds: int = WORLDS,
+def review(text: str, seat: int, kept: Path | None = None, *, worlds: int = WORLDS, jobs: int = 1,
            progress: Callable[[int, int], None] = lambda done, total: None,
            stop: Callable[[], bool] = lambda: False) -> tuple[list[Reviewed], int]:
     """``seat``'s choices in the record ``text`` reviewed, and how many there are
     in all (fewer reviewed when ``stop`` said so); ``kept``: the file that holds
-    the decisions reviewed so far, read first and written after each."""
+    the decisions reviewed so far, read first and written after each; ``jobs``:
+    processes that review decisions side by side (the result is the same)."""
     rules, seen = choices(text, seat)
-    return _review(rules, seen, seat, text.encode(), kept, worlds, progress, stop)
+    return _review(rules, seen, seat, text.encode(), kept, worlds, jobs, progress, stop)
 
 
-def review_save(folder: Path, seat: int, kept: Path | None = None, *, worlds: int = WORLDS,
-                progress: Callable[[int, int], None] = lambda done, total: None,
+def review_save(folder: Path, seat: int, kept: Path | None = None, *, every_card: bool = False,
+                worlds: int = WORLDS, jobs: int = 1, progress: Callable[[int, int], None] = lambda done, total: None,
                 stop: Callable[[], bool] = lambda: False) -> tuple[list[Reviewed], int]:
-    """A networked game's review from ``seat``'s view (:func:`seat_choices`), as :func:`review`."""
-    rules, seen, data = seat_choices(folder, seat)
-    return _review(rules, seen, seat, data, kept, worlds, progress, stop)
+    """A networked game's review from ``seat``'s view (:func:`seat_choices`), as
+    :func:`review`; with ``every_card``, with every card known once the audit
+    disclosed them (a review of its own, kept apart)."""
+    rules, seen, data = seat_choices(folder, seat, every_card)
+    return _review(rules, seen, seat, (b"every card:" if every_card else b"") + data, kept, worlds, jobs,
+                   progress, stop)
+
+
+def cores() -> int:
+    """Processes a review runs side by side: one per core this program may use, at most four."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:   # not on Linux
+        n = os.cpu_count() or 1
+    return max(1, min(4, n))
+
+
+def _review_elsewhere(game: str, n: int, state: Any, decision: Decision, chosen: tuple, worlds: int) -> Reviewed:
+    """:func:`review_one` in a worker process (the game by its id)."""
+    return review_one(get(game), n, state, decision, chosen, worlds)
+
+
+def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], start: int, worlds: int, jobs: int,
+              stop: Callable[[], bool]) -> Iterator[Reviewed]:
+    """The decisions from the ``start``-th on reviewed, in order, until ``stop``
+    says so: in ``jobs`` worker processes at once where they can be started (each
+    decision has its own generator, so the result is the one of a single process)."""
+    pool = None
+    if jobs > 1 and len(seen) - start > 1:
+        try:
+            pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("forkserver"))
+        except (OSError, ValueError, ImportError):
+            pool = None
+    if pool is None:
+        for n in range(start, len(seen)):
+            if stop():
+                return
+            yield review_one(rules, n, *seen[n], worlds=worlds)
+        return
+    with pool:
+        ahead: deque[Future[Reviewed]] = deque()
+        try:
+            n = start
+            while n < len(seen) or ahead:
+                while n < len(seen) and len(ahead) < jobs and not stop():
+                    ahead.append(pool.submit(_review_elsewhere, rules.id, n, *seen[n], worlds))
+                    n += 1
+                if not ahead or stop():
+                    return
+                yield ahead.popleft().result()
+        finally:
+            for future in ahead:
+                future.cancel()
 
 
 def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, source: bytes, kept: Path | None,
-            worlds: int, progress: Callable[[int, int], None],
+            worlds: int, jobs: int, progress: Callable[[int, int], None],
             stop: Callable[[], bool]) -> tuple[list[Reviewed], int]:
     key = hashlib.sha256(f"{VERSION}:{worlds}:{seat}:".encode() + source).hexdigest()
     done: list[Reviewed] = []
@@ -165,10 +266,8 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
         except (OSError, ValueError, TypeError, KeyError):
             done = []   # none kept, or not this review's: start again
     progress(len(done), len(seen))
-    for n in range(len(done), len(seen)):
-        if stop():
-            break
-        done.append(review_one(rules, n, *seen[n], worlds=worlds))
+    for reviewed in _reviewed(rules, seen, len(done), worlds, jobs, stop):
+        done.append(reviewed)
         if kept is not None:
             kept.write_text(json.dumps({"key": key, "decisions": [asdict(r) for r in done]}), encoding="utf-8")
         progress(len(done), len(seen))
@@ -186,17 +285,14 @@ COSTLY = 5        # the decisions a review names
 BARS = "▁▂▃▄▅▆▇█"
 
 
-def command(path_name: str, seat_name: str | None, worlds: int | None = None) -> int:
-    """``ankh review FILE [--seat COLOUR]``: the review, printed; a progress line
-    on the terminal while it works; Ctrl+C stops it (run again to go on).  A
-    local game's record, or a networked game's save folder (its seat's view:
-    the secrets there say what the seat saw)."""
+def command(path_name: str, seat_name: str | None, worlds: int | None = None, every_card: bool = False) -> int:
+    """``ankh review FILE [--seat COLOUR] [--every-card]``: the review, printed;
+    a progress line on the terminal while it works; Ctrl+C stops it (run again
+    to go on).  A local game's record, or a networked game's save folder (its
+    seat's view: the secrets there say what the seat saw; with ``every_card``,
+    every card as the game's audit disclosed them)."""
     import io
     import sys
-
-    from ankh.core.game import RecordError, RulesError, SetupError, UnknownGame
-    from ankh.net import journal
-    from ankh.net.errors import ProtocolError
     path = Path(path_name)
     file = journal.save_file(path)
     try:
@@ -215,6 +311,11 @@ def command(path_name: str, seat_name: str | None, worlds: int | None = None) ->
             seat = person_seat(text) if seat_name is None else COLOURS.index(seat_name)
             if not 0 <= seat < players:
                 raise ValueError(seat_name)
+            if every_card:
+                print(_("ankh: {path}: a review with every card known is of a networked game's save, after "
+                        "its audit (a local game's review is from the seat's knowledge)").format(path=path),
+                      file=sys.stderr)
+                return 2
         elif path.is_dir() and any(path.glob("seat*.secrets")):
             seat = seat_of_save(path, None if seat_name is None else COLOURS.index(seat_name))
         else:
@@ -237,36 +338,46 @@ def command(path_name: str, seat_name: str | None, worlds: int | None = None) ->
             print(f"\r{label} [{'█' * filled}{'·' * (30 - filled)}] {done}/{total}", end="",
                   file=sys.stderr, flush=True)
 
-    kept = kept_beside(file, seat)
+    kept = kept_beside(file, seat, every_card)
     worlds = max(1, worlds or WORLDS)
     try:
         if text:
-            done, total = review(text, seat, kept if kept.parent.exists() else None, worlds=worlds, progress=progress)
+            done, total = review(text, seat, kept if kept.parent.exists() else None, worlds=worlds, jobs=cores(),
+                                 progress=progress)
         else:
-            done, total = review_save(path, seat, kept, worlds=worlds, progress=progress)
+            done, total = review_save(path, seat, kept, every_card=every_card, worlds=worlds, jobs=cores(),
+                                      progress=progress)
     except KeyboardInterrupt:
         print("\n" + _("Stopped; what was reviewed is kept in {path}: run the same command to go on.").format(
             path=kept), file=sys.stderr)
         return 130
-    except ProtocolError as e:   # a save that does not follow (damaged, doctored): said, never a crash
+    except (ProtocolError, ValueError) as e:   # a save that does not follow (damaged, doctored), no audit: said
         print(f"ankh: {path}: {e}", file=sys.stderr)
         return 1
     if tty:
         print(file=sys.stderr)
-    for line in summary(done, total, seat, worlds):
+    for line in summary(done, total, seat, worlds, every_card):
         print(line)
     return 0
 
 
-def summary(done: list[Reviewed], total: int, seat: int, worlds: int = WORLDS) -> list[str]:
+def summary(done: list[Reviewed], total: int, seat: int, worlds: int = WORLDS, every_card: bool = False) -> list[str]:
     """The review in lines, as ``ankh review`` prints it and the end screen
     shows it: each at most :data:`WIDTH` columns (an 80-column terminal, the
-    screen's margins), the chance drawn one mark per decision in rows."""
+    screen's margins), the chance drawn one mark per decision in rows; its
+    first line says whose knowledge it used (the seat's, or every card)."""
     who = colour(seat)
-    lines = _fit(ngettext("{who}'s {n} decision, reviewed by the hard bot from {who}'s knowledge at the time "
-                          "({worlds} worlds each)",
-                          "{who}'s {n} decisions, reviewed by the hard bot from {who}'s knowledge at the time "
-                          "({worlds} worlds each)", total).format(who=who, n=total, worlds=worlds))
+    if every_card:
+        title = ngettext("{who}'s {n} decision, reviewed by the hard bot with every card known "
+                         "(after the audit; {worlds} worlds each)",
+                         "{who}'s {n} decisions, reviewed by the hard bot with every card known "
+                         "(after the audit; {worlds} worlds each)", total)
+    else:
+        title = ngettext("{who}'s {n} decision, reviewed by the hard bot from {who}'s knowledge at the time "
+                         "({worlds} worlds each)",
+                         "{who}'s {n} decisions, reviewed by the hard bot from {who}'s knowledge at the time "
+                         "({worlds} worlds each)", total)
+    lines = _fit(title.format(who=who, n=total, worlds=worlds))
     if not done:
         return lines
     marks = "".join(BARS[min(len(BARS) - 1, int(r.chosen_chance * len(BARS)))] for r in done)
@@ -299,28 +410,31 @@ def _fit(line: str, first: str = "", then: str = "  ") -> list[str]:
 class ReviewScreen(Localised, Screen):
     """The review of a game just played, from its end screen (``r``): a local
     game's record, or a networked seat's save followed again from the seat's
-    view; the seat's decisions searched one after the other in a thread, a bar for the
+    view (``a``: with every card known, once the audit disclosed them); the
+    seat's decisions searched one after the other in a thread, a bar for the
     progress, then what ``ankh review`` prints.  Leaving stops it; what was
     reviewed is kept beside the game's save, so coming back goes on from there."""
 
-    BINDINGS = [Binding("escape,b,r", "back", NP_("key", "Back"))]
+    BINDINGS = [Binding("escape,b,r,a", "back", NP_("key", "Back"))]
     DEFAULT_CSS = """
     ReviewScreen VerticalScroll { height: 1fr; padding: 0 1; }
     ReviewScreen ProgressBar { padding: 0 1; }
     """
 
-    def __init__(self, text: str | None, seat: int, kept: Path | None = None, worlds: int = WORLDS,
-                 folder: Path | None = None) -> None:
+    def __init__(self, source: ReviewSource, seat: int, kept: Path | None = None, worlds: int = WORLDS,
+                 every_card: bool = False) -> None:
         super().__init__()
-        self.text, self.seat, self.kept, self.worlds = text, seat, kept, worlds
-        self.folder = folder     # a networked game: the seat's save folder, reviewed from its view
+        self.text, self.seat, self.kept, self.worlds = source.text, seat, kept, worlds
+        self.folder = source.folder   # a networked game: the seat's save folder, reviewed from its view
+        self.every_card = every_card  # (a networked game's) with every card known, as its audit disclosed them
         self.stopping = False
         self.done: list[Reviewed] | None = None
 
     def compose(self) -> ComposeResult:
         yield ProgressBar(show_eta=False, id="review-progress")
         with VerticalScroll():
-            yield Static(_("The hard bot goes over your decisions…"), id="review-text")
+            yield Static(_("The hard bot goes over your decisions with every card known…") if self.every_card
+                         else _("The hard bot goes over your decisions…"), id="review-text")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -329,16 +443,15 @@ class ReviewScreen(Localised, Screen):
     def _review(self) -> None:
         def progress(done: int, total: int) -> None:
             self.app.call_from_thread(self.query_one(ProgressBar).update, total=total, progress=done)
-
-        from ankh.net.errors import ProtocolError
         try:
             if self.text is not None:
-                done, total = review(self.text, self.seat, self.kept, worlds=self.worlds, progress=progress,
-                                     stop=lambda: self.stopping)
+                done, total = review(self.text, self.seat, self.kept, worlds=self.worlds, jobs=cores(),
+                                     progress=progress, stop=lambda: self.stopping)
             else:
                 assert self.folder is not None
-                done, total = review_save(self.folder, self.seat, self.kept, worlds=self.worlds,
-                                          progress=progress, stop=lambda: self.stopping)
+                done, total = review_save(self.folder, self.seat, self.kept, every_card=self.every_card,
+                                          worlds=self.worlds, jobs=cores(), progress=progress,
+                                          stop=lambda: self.stopping)
         except (OSError, ValueError, ProtocolError) as e:   # a save that cannot be followed again: said
             self.app.call_from_thread(self.query_one("#review-text", Static).update,
                                       _("This game cannot be reviewed: {why}").format(why=e))
@@ -348,7 +461,8 @@ class ReviewScreen(Localised, Screen):
 
     def _show(self, done: list[Reviewed], total: int) -> None:
         self.done = done
-        self.query_one("#review-text", Static).update(Text("\n".join(summary(done, total, self.seat, self.worlds))))
+        self.query_one("#review-text", Static).update(
+            Text("\n".join(summary(done, total, self.seat, self.worlds, self.every_card))))
 
     def action_back(self) -> None:
         self.stopping = True
@@ -357,31 +471,36 @@ class ReviewScreen(Localised, Screen):
 
 class ShowsReview:
     """An end screen's ``r``: the review of the seat's moves (a local game's
-    record, or a networked seat's save from the seat's view; a spectator's none)."""
+    record, or a networked seat's save from the seat's view; a spectator's
+    none), and its ``a``: a networked seat's review with every card known,
+    offered once the game's audit disclosed them."""
 
     session: Any = None
 
-    def _review_text(self) -> str | None:
-        return self.session.review_text() if self.session is not None else None
-
-    def _review_save(self) -> tuple[Path, int] | None:
-        return self.session.review_save() if self.session is not None else None
+    def _review_source(self) -> ReviewSource | None:
+        return self.session.review_source() if self.session is not None else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "review":
-            return self._review_text() is not None or self._review_save() is not None
+            return self._review_source() is not None
+        if action == "review_every_card":
+            source = self._review_source()
+            return source is not None and source.every_card
         return True
 
-    def action_review(self) -> None:
-        text = self._review_text()
-        if text is None:
-            saved = self._review_save()
-            if saved is not None:
-                from ankh.net import journal
-                folder, seat = saved
-                self.app.push_screen(ReviewScreen(None, seat, kept_beside(journal.save_file(folder), seat),  # type: ignore[attr-defined]
-                                                  folder=folder))
+    def action_review(self, every_card: bool = False) -> None:
+        source = self._review_source()
+        if source is None or (every_card and not source.every_card):
             return
-        seat = person_seat(text)
-        path = self.session.path
-        self.app.push_screen(ReviewScreen(text, seat, kept_beside(path, seat) if path is not None else None))  # type: ignore[attr-defined]
+        if source.text is not None:
+            seat = person_seat(source.text)
+            path = self.session.path
+            kept = kept_beside(path, seat) if path is not None else None
+        else:
+            assert source.folder is not None and source.seat is not None
+            seat = source.seat
+            kept = kept_beside(journal.save_file(source.folder), seat, every_card)
+        self.app.push_screen(ReviewScreen(source, seat, kept, every_card=every_card))  # type: ignore[attr-defined]
+
+    def action_review_every_card(self) -> None:
+        self.action_review(every_card=True)

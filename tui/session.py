@@ -73,6 +73,18 @@ class Next:
     decision: Decision | None = None
 
 
+@dataclass(frozen=True)
+class ReviewSource:
+    """What an end screen's review reads: a local game's record (``text``; the
+    review is of the person's seat in it), or a networked seat's save
+    (``folder``) and ``seat``, with ``every_card`` once the game's audit
+    disclosed every card (a review with every card known is offered too)."""
+    text: str | None = None
+    folder: Path | None = None
+    seat: int | None = None
+    every_card: bool = False
+
+
 class Session(Protocol):
     """What a game's screen (and the headless runner) reads and asks of a game,
     the same for a local game (:class:`GameSession`) and a seat or a spectator
@@ -137,8 +149,7 @@ class Session(Protocol):
     notices: list[str]                       # what the screen must say once, at length (taken as said)
     def say(self, text: str) -> None: ...
     def stats(self) -> Any: ...
-    def review_text(self) -> str | None: ...   # the record a review reads (None: no review here)
-    def review_save(self) -> tuple[Path, int] | None: ...   # a networked seat's save folder and seat, to review
+    def review_source(self) -> ReviewSource | None: ...   # what a review reads (None: no review here)
 
 
 class Listeners:
@@ -402,12 +413,9 @@ class GameSession(Listeners):
         from ankh.tui.stats import stats_of_record
         return stats_of_record(self.save_text())
 
-    def review_text(self) -> str | None:
-        """The record the end screen's review reads."""
-        return self.save_text()
-
-    def review_save(self) -> tuple[Path, int] | None:
-        return None   # (a local game's review reads its record)
+    def review_source(self) -> ReviewSource | None:
+        """What the end screen's review reads: the game's record."""
+        return ReviewSource(text=self.save_text())
 
     def save(self) -> None:
         """Write the record so far (the screen does after every change)."""

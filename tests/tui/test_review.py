@@ -13,6 +13,7 @@ import pytest
 from ankh.core.game import get
 from ankh.net.local import LocalGame
 from ankh.tui import review
+from ankh.tui.session import ReviewSource
 
 from tests.bots.test_search import swap_unseen
 
@@ -119,12 +120,13 @@ class Recording:
         return option
 
 
-def networked_save(tmp_path: Path, seat: int) -> tuple[Path, Recording]:
-    """A three-seat networked guild game of bots, saved as ``seat``'s folder
-    (the finished game and that seat's secrets), and what ``seat`` knew as it played."""
+def networked_save(tmp_path: Path, seat: int, game: str = "guilds") -> tuple[Path, Recording]:
+    """A three-seat networked game of bots (the guild variant unless said),
+    saved as ``seat``'s folder (the finished game and that seat's secrets), and
+    what ``seat`` knew as it played."""
     from tests.net.star import Star, star_peers
-    rules = get("guilds")
-    star = Star(star_peers(3, seed=b"review-net", kind="guilds"))
+    rules = get(game)
+    star = Star(star_peers(3, seed=b"review-net", kind=game))
     bots = [Recording(rules, s) for s in range(3)]
     star.play(bots)
     folder = tmp_path / "net-review"
@@ -206,11 +208,8 @@ async def test_the_end_screen_of_a_networked_seat_reviews_its_save(tmp_path: Pat
         """What the end screen reads of a networked seat's session for a review."""
         path = None
 
-        def review_text(self) -> None:
-            return None
-
-        def review_save(self) -> tuple[Path, int]:
-            return folder, 1
+        def review_source(self) -> ReviewSource:
+            return ReviewSource(folder=folder, seat=1)
 
     app = AnkhApp(GameSession.from_text(record("guilds")), bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -227,3 +226,106 @@ async def test_the_end_screen_of_a_networked_seat_reviews_its_save(tmp_path: Pat
             await pilot.pause(0.05)
         expected, total = review.review_save(folder, 1, None)
         assert str(screen.query_one("#review-text").render()).splitlines() == review.summary(expected, total, 1)
+
+
+def test_after_the_audit_a_networked_game_is_also_reviewed_with_every_card_known(tmp_path: Path) -> None:
+    """Once the audit disclosed every card, the seat's save can be reviewed with
+    every card known: the states searched hold the other seats' cards, the
+    review says so in its first line, and it is kept apart from the review
+    from the seat's view (which stays as it was)."""
+    folder, _played = networked_save(tmp_path, 1, "morpork")
+    _rules, mine, _data = review.seat_choices(folder, 1)
+    _rules, every, _data = review.seat_choices(folder, 1, every_card=True)
+    assert [(d, o) for _s, d, o in every] == [(d, o) for _s, d, o in mine] and len(mine) > 5
+
+    def unknown(state) -> int:   # cards in the other hands that yellow has not seen
+        return sum(not state.sees(1, h) or state.card[h] is None for q in (0, 2) for h in state.hand[q])
+
+    assert all(unknown(s) for s, _d, _o in mine) and not any(unknown(s) for s, _d, _o in every)
+    seat_view = ankh("review", str(folder), "--worlds", "1")
+    done = ankh("review", str(folder), "--worlds", "1", "--every-card")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith(f"yellow's {len(every)} decisions, reviewed by the hard bot "
+                                                  "with every card known"), done.stdout
+    assert (folder / "game.ankh.review-yellow-every-card.json").exists()       # kept apart
+    assert ankh("review", str(folder), "--worlds", "1").stdout == seat_view.stdout
+    assert "with every card known" not in seat_view.stdout
+
+
+def test_a_review_with_every_card_known_needs_a_networked_game_s_audit(tmp_path: Path) -> None:
+    path = tmp_path / "m.txt"
+    path.write_text(record("morpork"), encoding="utf-8")
+    refused = ankh("review", str(path), "--every-card")
+    assert refused.returncode == 2 and "networked game" in refused.stderr
+
+
+def test_a_morpork_state_with_every_card_known_deals_none_of_them_again() -> None:
+    """The first game's search deals again every card its seat has not seen:
+    with every card known, the seat has seen every card whose identity the
+    state holds, so a world keeps the other hands as they are."""
+    from ankh.core.morpork.bots.search import determinize
+    from ankh.tui.games import ui
+    text = record("morpork")
+    _rules, seen = review.choices(text, 0)
+    state = seen[3][0]
+    other = [h for h in state.hand[1]]
+    assert other and not all(state.sees(0, h) for h in other)
+    known = ui("morpork").every_card_known(state.copy(), 0)
+    world = determinize(known, 0, random.Random(1))
+    assert [world.card[h] for h in other] == [state.card[h] for h in other]
+
+
+async def test_the_end_screen_offers_the_review_with_every_card_known_only_after_the_audit(tmp_path: Path) -> None:
+    """``a`` on a networked seat's end screen opens the review with every card
+    known once the audit disclosed them; a local game's end screen has no ``a``."""
+    from ankh.tui.app import AnkhApp
+    from ankh.tui.games.guilds.screens import EndScreen
+    from ankh.tui.session import GameSession
+
+    folder, _played = networked_save(tmp_path, 1)
+
+    class Seat:
+        path = None
+        every_card = True
+
+        def review_source(self) -> ReviewSource:
+            return ReviewSource(folder=folder, seat=1, every_card=self.every_card)
+
+    app = AnkhApp(GameSession.from_text(record("guilds")), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_end(pilot)
+        end = app.screen
+        assert isinstance(end, EndScreen)
+        assert not end.check_action("review_every_card", ())       # a local game: its record has every card
+        await pilot.press("a")
+        assert app.screen is end
+        seat = end.session = Seat()
+        await pilot.press("a")
+        screen = app.screen
+        assert isinstance(screen, review.ReviewScreen) and screen.every_card and screen.folder == folder
+        assert screen.kept == review.kept_beside(folder / "game.ankh", 1, every_card=True)
+        await pilot.press("escape")
+        assert app.screen is end
+        seat.every_card = False                                      # no audit that disclosed every card
+        await pilot.press("a")
+        assert app.screen is end
+
+
+def test_a_review_in_two_processes_is_the_review_of_one(tmp_path: Path) -> None:
+    """Decisions reviewed side by side (one process a core) each keep their own
+    generator: the result is the one a single process gives, and a review
+    stopped in two processes goes on to it too."""
+    text = record("morpork")
+    alone, total = review.review(text, 0, None, worlds=1)
+    assert review.review(text, 0, None, worlds=1, jobs=2) == (alone, total)
+    kept = tmp_path / "kept.json"
+    asked = 0
+
+    def stop() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked > 3
+
+    first, _ = review.review(text, 0, kept, worlds=1, jobs=2, stop=stop)
+    assert 0 < len(first) < total and first == alone[:len(first)]
+    assert review.review(text, 0, kept, worlds=1, jobs=2) == (alone, total)

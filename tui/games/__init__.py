@@ -12,6 +12,8 @@ a game's screens only through what its package offers:
 - ``public_log(events)``: the game's events as lines a spectator reads;
 - ``option_words(view, option)``: an option of the seat's pending decision as
   its prompt lists it (a hint names options so);
+- ``every_card_known(state, seat)``: a state in which ``seat`` knows every
+  card whose identity the state holds (a review after the audit disclosed them);
 - ``BOTS``: bot kinds the screens seat in place of the rules' own (a search
   bot with a clock and worker processes), as ``{kind: (module, class)}``.
 """

@@ -30,6 +30,12 @@ def option_words(view: Any, option: tuple) -> str:
     return option_text(view, option)
 
 
+def every_card_known(state: Any, seat: int) -> Any:
+    """``state``: a search from ``seat``'s knowledge deals again only the cards
+    whose identity the state does not hold, so every card it holds is known."""
+    return state
+
+
 def public_log(events: Any) -> list[str]:
     """A game's events as a spectator reads them (``ankh replay`` on a networked save)."""
     from .text import describe

@@ -562,6 +562,7 @@ class EndScreen(ShowsReview, ShowsStats, Localised, Screen):
         Binding("b", "back", NP_("key", "Board")),
         Binding("s", "stats", NP_("key", "Statistics")),
         Binding("r", "review", NP_("key", "Review")),
+        Binding("a", "review_every_card", NP_("key", "Review (every card)")),
         Binding("t", "title", NP_("key", "Title screen")),
         Binding("escape", "back", show=False),
     ]

@@ -29,6 +29,14 @@ def option_words(view: Any, option: tuple) -> str:
     return option_label(view.option_texts[d.options.index(option)], d.kind, numbered=False).plain
 
 
+def every_card_known(state: Any, seat: int) -> Any:
+    """``state`` (changed) with every card and personality whose identity it
+    holds seen by ``seat``: a search from its knowledge deals none of them again."""
+    state.seen[seat] |= sum(1 << h for h, card in enumerate(state.card) if card is not None)
+    state.pers_seen[seat] |= sum(1 << h for h, pers in enumerate(state.pers) if pers is not None)
+    return state
+
+
 def public_log(events: Any) -> list[str]:
     """A game's events as a spectator reads them (``ankh replay`` on a networked save)."""
     from .words import describe, said_already

@@ -81,6 +81,7 @@ class EndScreen(ShowsReview, ShowsStats, Localised, Screen):
         Binding("b", "app.pop_screen", NP_("key", "Board")),
         Binding("s", "stats", NP_("key", "Statistics")),
         Binding("r", "review", NP_("key", "Review")),
+        Binding("a", "review_every_card", NP_("key", "Review (every card)")),
         Binding("t", "app.to_title", NP_("key", "Title")),
         Binding("q", "app.quit", NP_("key", "Quit")),
     ]
