@@ -401,3 +401,17 @@ async def test_the_composer_says_why_no_offer_goes_out_once_the_offers_of_a_turn
         text = screen_text(app)
         assert "No more offers to the players this turn; the bank still trades (p)." in text, text
         assert "Wait for your turn" not in text
+
+
+async def test_at_the_bank_a_count_that_stops_short_of_your_cards_says_your_rate():
+    """Red holds 1 wool at 4:1: it said "You hold no more wool to give." of the wool it holds."""
+    session = GameSession.from_text(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_composer(pilot, "p", "p", "p")       # the bank
+        await set_counts(pilot, {"wool": -1})
+        assert composer(app).give()[K["wool"]] == 0
+        text = screen_text(app)
+        assert "Your rate for wool is 4:1; you hold 1." in text and "no more wool" not in text, text
+        await set_counts(pilot, {"lumber": -1})           # none held: that is why
+        assert "You hold no more lumber to give." in screen_text(app)
