@@ -806,3 +806,12 @@ async def test_at_120x40_the_side_panels_wrap_between_kinds_never_inside_one(lan
                 assert words in text, (words, text)
     finally:
         i18n.set_language("en")
+
+
+def test_a_spectator_s_hand_panel_says_what_the_players_panel_shows():
+    """It said "every hand is in the players panel", which counts each player's cards."""
+    from ankh.tui.games.guilds import panels
+    view = GameSession.from_text(TRADE_POSITION).view()
+    said = panels.hand(view, None).plain
+    assert "how many cards each player holds" in said, said
+    assert "3 cards" in panels.players(view, None).plain       # yellow's, as that panel counts them

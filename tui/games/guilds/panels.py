@@ -22,7 +22,7 @@ def hand(view, seat: int | None) -> RenderableType:
     """Your hand: resources, parchments, development tokens, your standing
     (a spectator has none: the players panel shows the table)."""
     if seat is None:
-        return Text(_("You are watching: every hand is in the players panel."), style="dim")
+        return Text(_("You are watching: how many cards each player holds is in the players panel."), style="dim")
     counts = view.hand(seat) + [view.parch[seat]]
     # each count with its kind as one piece: a narrow panel wraps between kinds, never inside one
     cards = Columns([Text.assemble((f"{n} ", "bold"), (kind_name(k, n), RESOURCE_STYLE[k]))
