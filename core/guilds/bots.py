@@ -455,15 +455,14 @@ class HeuristicBot:
         return self.counter(s, q, space) or ("decline",)
 
     def k_deal(self, s, p, opts):
+        """The answer worth most to this seat (a partner's points rank the
+        answers, the weakest first, but refuse none), or cancel."""
         best, value = ("cancel",), 0.0
         for q, qgives, qwants in s.trade[4]:
-            if self.feeds(s, p, q) or ("deal", q) not in opts:
-                continue
-            gain = self.trade_gain(s, p, qgives, qwants) - 0.05 * s.vp(q)   # the weakest partner first
-            if gain > value:
-                best, value = ("deal", q), gain
+            gain = self.trade_gain(s, p, qgives, qwants) if ("deal", q) in opts else 0.0
+            if gain > 0 and not self.feeds(s, p, q) and gain + 1 - 0.05 * s.vp(q) > value:
+                best, value = ("deal", q), gain + 1 - 0.05 * s.vp(q)
         return best
-
 
 
 class PlayoutBot(HeuristicBot):

@@ -176,6 +176,20 @@ def test_a_heuristic_bot_declines_to_feed_a_seat_one_point_from_winning():
     assert bot.choose(view_for(g.state, 1), g.state.pending) == ("decline",)
 
 
+def test_a_heuristic_bot_deals_an_offer_it_values_whatever_the_taker_s_points_unless_it_feeds_them():
+    # red gives a wool it can spare for two parchments (worth a little to it), and yellow
+    # accepts as it stands: red deals, though yellow has five points; it used to take the
+    # offer back when the taker's points weighed more than the trade (half the offers its
+    # bots made and others accepted).  A yellow one point from winning it does not feed.
+    for arrests, deal in ((3, ("deal", 1)), (9, ("cancel",))):
+        g = game("turn: red\nvillas yellow: V24\nhouses green: V31\nhouses red: V09\n"
+                 f"arrests red: 3\narrests yellow: {arrests}\nparchments yellow: 3\n"
+                 "hand red: 1 grain 1 ore 1 brick 1 wool\nreceipts red: 2\nrolls: 6+6")
+        play(g, "offer 1 wool for 2 parchment to yellow", "accept")
+        assert g.state.vp(1) == arrests + 2 and g.state.pending.kind == "deal"
+        assert HeuristicBot(random.Random(1)).choose(view_for(g.state, 0), g.state.pending) == deal
+
+
 def test_a_heuristic_bot_offers_several_kinds_towards_its_build():
     # red's next build is a villa: 2 grain 3 ore; it holds spare brick and wool.  Yellow,
     # whose house is a villa already, saves for a foundation (brick and lumber) and holds

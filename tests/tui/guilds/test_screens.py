@@ -789,3 +789,29 @@ def test_a_group_s_heading_says_what_it_costs_when_only_parchments_can_pay():
     headings = [heading for heading, _members in grouped(options)]
     assert "A development token (wool, grain, ore)" in headings, headings
     assert not any("()" in h for h in headings), headings
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_at_120x40_the_side_panels_wrap_between_kinds_never_inside_one(lang):
+    """The hand panel cut "0 | ore" over two lines, and the guild note left "VP" alone on one."""
+    i18n.set_language(lang)
+    try:
+        app = AnkhApp(GameSession.from_text(TRADE_POSITION), bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            text = screen_text(app)
+            whole = {"en": ("0 ore", "2 grain", "· president 2:1, +1 VP"),
+                     "fr": ("0 minerai", "2 blé", "· président 2:1, +1 PV")}[lang]
+            for words in whole:
+                assert words in text, (words, text)
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_spectator_s_hand_panel_says_what_the_players_panel_shows():
+    """It said "every hand is in the players panel", which counts each player's cards."""
+    from ankh.tui.games.guilds import panels
+    view = GameSession.from_text(TRADE_POSITION).view()
+    said = panels.hand(view, None).plain
+    assert "how many cards each player holds" in said, said
+    assert "3 cards" in panels.players(view, None).plain       # yellow's, as that panel counts them

@@ -91,7 +91,7 @@ async def test_a_bank_trade_from_the_composer_at_your_rates():
         await until(pilot, lambda: deciding(app) and c.sent is None)
         assert session.game.state.hand(0) == [1, 0, 1, 2, 1]
         assert isinstance(app.screen, Composer)           # still open, with the trade told
-        assert "red trades 4 brick with the bank for ore" in screen_text(app)
+        assert "red trades 4 brick with the bank for 1 ore." in screen_text(app)   # as the option says it
 
 
 class SlowTable(GameSession):
@@ -378,3 +378,40 @@ def test_the_question_of_an_offer_made_to_you_begins_with_a_capital(lang, asked)
         assert prompt_text(session.view(), d) == asked
     finally:
         i18n.set_language("en")
+
+
+async def test_the_composer_says_why_no_offer_goes_out_once_the_offers_of_a_turn_are_made():
+    """After the turn's last offer the composer said "Wait for your turn to
+    decide." on your own turn (and so at a 7 or a guild point it cannot trade)."""
+    from ankh.core.guilds.trading import MAX_OFFERS
+    session = GameSession.from_text(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_composer(pilot)
+        for _ in range(MAX_OFFERS):
+            await set_counts(pilot, {"brick": -1, "ore": 1})
+            await pilot.press("enter")
+            await until(pilot, lambda: deciding(app) and game(app).decision().kind in ("deal", "action"))
+            if game(app).decision().kind == "deal":
+                await pilot.press("x")                    # nobody's answer taken: the offer is cancelled
+                await until(pilot, lambda: deciding(app) and game(app).decision().kind == "action")
+            await pilot.pause()
+        assert session.game.state.offers == MAX_OFFERS
+        await set_counts(pilot, {"brick": -1, "ore": 1})
+        text = screen_text(app)
+        assert "No more offers to the players this turn; the bank still trades (p)." in text, text
+        assert "Wait for your turn" not in text
+
+
+async def test_at_the_bank_a_count_that_stops_short_of_your_cards_says_your_rate():
+    """Red holds 1 wool at 4:1: it said "You hold no more wool to give." of the wool it holds."""
+    session = GameSession.from_text(position())
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_composer(pilot, "p", "p", "p")       # the bank
+        await set_counts(pilot, {"wool": -1})
+        assert composer(app).give()[K["wool"]] == 0
+        text = screen_text(app)
+        assert "Your rate for wool is 4:1; you hold 1." in text and "no more wool" not in text, text
+        await set_counts(pilot, {"lumber": -1})           # none held: that is why
+        assert "You hold no more lumber to give." in screen_text(app)

@@ -108,9 +108,20 @@ def offer_problem(d, give, get, to) -> str | None:
     """Why the rules refuse ``give`` for ``get`` now, in words (None: they take it)."""
     move = offer_move(d, give, get, to)
     if move is None:
-        return _(PROBLEMS["not your offer to make"]) if d is not None else None
+        return _not_now(d)
     why = d.space.problem(move)
     return None if why is None else _(PROBLEMS.get(why, why))
+
+
+def _not_now(d) -> str | None:
+    """Why no offer can be sent at your decision ``d`` (None: it is not yours)."""
+    if d is None:
+        return None
+    if d.kind == "action":      # your turn's trades, the bound on offers reached
+        return _("No more offers to the players this turn; the bank still trades (p).")
+    if d.kind == "deal":
+        return _("Answers came: deal with one of them (1–9), or cancel the offer (x).")
+    return _("The game asks you something else now: Esc, then answer it.")   # a 7, a guild point…
 
 
 def offer_choices(d, give, get, to) -> list[tuple] | None:

@@ -3,6 +3,8 @@ view: your hand, the players, the guild table, the bank rates, the costs, the
 log and what happened since your last move."""
 from __future__ import annotations
 
+from rich.columns import Columns
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -16,22 +18,20 @@ def hidden_vp(view, seat: int) -> int:
     return len(view.known_vetinari(seat))
 
 
-def hand(view, seat: int | None) -> Text:
+def hand(view, seat: int | None) -> RenderableType:
     """Your hand: resources, parchments, development tokens, your standing
     (a spectator has none: the players panel shows the table)."""
     if seat is None:
-        return Text(_("You are watching: every hand is in the players panel."), style="dim")
-    t = Text()
+        return Text(_("You are watching: how many cards each player holds is in the players panel."), style="dim")
     counts = view.hand(seat) + [view.parch[seat]]
-    for k, n in enumerate(counts):
-        if k:
-            t.append("  ")
-        t.append(f"{n} ", "bold")
-        t.append(kind_name(k, n), RESOURCE_STYLE[k])
+    # each count with its kind as one piece: a narrow panel wraps between kinds, never inside one
+    cards = Columns([Text.assemble((f"{n} ", "bold"), (kind_name(k, n), RESOURCE_STYLE[k]))
+                     for k, n in enumerate(counts)], padding=(0, 2))
+    t = Text()
     tokens = [view.dcard[h] for h in view.dev[seat]]
     guards = sum(1 for c in tokens if c and c.startswith("guard"))
     vets = sum(1 for c in tokens if c and c.startswith("vetinari"))
-    t.append("\n" + _("Hidden tokens: {guards}, {vetinari}").format(
+    t.append(_("Hidden tokens: {guards}, {vetinari}").format(
         guards=ngettext("{n} guard", "{n} guards", guards).format(n=guards),
         vetinari=ngettext("{n} Vetinari", "{n} Vetinari", vets).format(n=vets)))
     shown, hidden = view.vp(seat), hidden_vp(view, seat)
@@ -43,7 +43,7 @@ def hand(view, seat: int | None) -> Text:
         r=view.rcpt[seat], g=view.gup[seat], a=view.arrests[seat]))
     if view.rank[seat]:
         t.append(" · " + _(RANK_WORDS[view.rank[seat]]), "bold")
-    return t
+    return Group(cards, t)
 
 
 def players(view, viewer: int | None) -> Text:
@@ -92,8 +92,10 @@ def guilds(view) -> Table:
     return tb
 
 
-def guild_note() -> Text:
-    return Text(_("* member (3+): 3:1 · president 2:1, +1 VP"), style="dim")
+def guild_note() -> Columns:
+    """What a guild's points bring, in two pieces a narrow panel puts on two lines."""
+    return Columns([Text(_("* member (3+): 3:1"), style="dim"), Text(_("· president 2:1, +1 VP"), style="dim")],
+                   padding=(0, 1))
 
 
 def rates(view, seat: int | None, holdings: bool = True) -> Text:

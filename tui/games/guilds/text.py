@@ -440,7 +440,7 @@ LINES = [
      lambda m: {"seat": _seat(m[1]), "n": m[2], "what": _k(m[3])}),
     (rf"{_C} spends (\d+) parchments", Nn_("{seat} spends {n} parchment.", "{seat} spends {n} parchments."),
      lambda m: {"seat": _seat(m[1]), "n": m[2]}),
-    (rf"{_C} trades (\d+) {_R} for {_R}", N_("{seat} trades {give} with the bank for {get}."),
+    (rf"{_C} trades (\d+) {_R} for {_R}", N_("{seat} trades {give} with the bank for 1 {get}."),
      lambda m: {"seat": _seat(m[1]), "give": amount(int(m[2]), _KIND[m[3]]), "get": _k(m[4])}),
     (rf"{_C} buys a point in the {_R} guild", N_("{seat} buys a point in the {guild} guild."),
      lambda m: {"seat": _seat(m[1]), "guild": _g(m[2])}),

@@ -368,6 +368,10 @@ class Composer(Titled, Localised, ModalScreen):
 
     def _limit_words(self, k: int, delta: int) -> str:
         """Why the count of kind ``k`` goes no further that way."""
+        held = self.have()[k]
+        if delta < 0 and self.partner == BANK and k < 5 and held > -self.delta[k]:   # not a whole rate left
+            return _("Your rate for {kind} is {n}:1; you hold {h}.").format(
+                kind=kind_name(k, 2), n=self.view().rate(self.owner, k), h=held)
         if delta < 0:
             return _("You hold no more {kind} to give.").format(kind=kind_name(k, 2))
         if self.partner == BANK:
