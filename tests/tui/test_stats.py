@@ -170,7 +170,7 @@ async def test_a_spectator_reaches_the_statistics_from_the_end_screen(tmp_path):
 
     async with watched_table(tmp_path) as (app, _host, go_on):
         async with app.run_test(size=(80, 24)) as pilot:
-            screen = await watching_until_turn(pilot, 2, tries=600)
+            screen = await watching_until_turn(pilot, 2)
             session = screen.session
             go_on.set()
             for _ in range(4000):
