@@ -38,18 +38,19 @@ import contextvars
 import errno
 import hashlib
 import importlib
+import os
 import random
 import selectors
 import sys
 import tempfile
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...core.game import register
-from .. import entropy, home
+from .. import deck, entropy, home
 from ..envelope import Identity
 from ..peer import game_of
 from ..verify import verify_transcript
@@ -464,7 +465,8 @@ def play(seed: int, kind: str = "tiny", faults: frozenset[str] | set[str] = froz
     loop = VirtualLoop()
     rng = random.Random(seed)
     net = SimNet(loop, random.Random(rng.getrandbits(64)), faults, rates)
-    with tempfile.TemporaryDirectory(prefix="ankh-sim-") if save_root is None else _kept(save_root) as root:
+    with (tempfile.TemporaryDirectory(prefix="ankh-sim-", dir=_MEMORY) if save_root is None
+          else _kept(save_root)) as root, _proofs_in_turn():
         try:
             loop.run_until_complete(_run(table, net, rng, Path(root), seats, watchers, cheat))
         except Stalled as exc:
@@ -476,6 +478,27 @@ def play(seed: int, kind: str = "tiny", faults: frozenset[str] | set[str] = froz
     if not table.problems:
         table.problems = check(table)
     return table
+
+
+#: where a table's files go: memory where the system has it (a journal's fsync costs nothing there)
+_MEMORY = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+
+
+@contextlib.contextmanager
+def _proofs_in_turn() -> Iterator[None]:
+    """Shuffle proofs checked in this thread, one shadow after the other: the
+    simulator's nodes share one process, and a table per core (``--jobs``)
+    keeps every core busy without the proof threads' hand-offs."""
+    pool, deck._POOL = deck._POOL, _InTurn()  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        deck._POOL = pool
+
+
+class _InTurn:
+    def map(self, fn: Callable[..., Any], *iterables: Any) -> Iterator[Any]:
+        return map(fn, *iterables)
 
 
 class _kept:
@@ -555,14 +578,15 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
     port = await loop.create_task(host.open(), context=host_ctx)
     tasks: dict[str, asyncio.Task] = {"host": exits("host", loop.create_task(host.run(), context=host_ctx))}
     joiners: dict[str, JoinNode] = {}
+    changed = asyncio.Event()  # a joiner carried out an effect, or a program ended (what ``_kill`` waits on)
 
     async def join(name: str) -> Any:
         core = cheat(JoinTable) if name == cheater and cheat is not None else JoinTable
         quiet = (lambda: loop.time() >= still_from) if name == victim and still_from is not None else (lambda: False)
         identity, decide = Identity.generate(), bot_decide(kind, random.Random(rng.getrandbits(64)), quiet)
         while True:
-            node = JoinNode(identity, name, decide=decide, report=lambda e: None, save_root=root / name, core=core)
-            node.auto_agree = True
+            node = _Telling(identity, name, decide=decide, report=lambda e: None, save_root=root / name, core=core)
+            node.auto_agree, node.changed = True, changed
             joiners[name] = node
             try:
                 return await node.run(host.bind, port)
@@ -597,8 +621,9 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
             net.count("partition")
     chores: list[asyncio.Task] = []
     if "kill" in faults or "gone" in faults:
+        tasks[victim].add_done_callback(lambda _: changed.set())
         chores.append(loop.create_task(_kill(table, loop, net, rng, victim, joiners, tasks, kind, context, exits,
-                                             "kill" in faults)))
+                                             "kill" in faults, changed)))
     while (late := {t for t in [*tasks.values(), *chores] if not t.done()}) and loop.time() < VIRTUAL_LIMIT:
         await asyncio.wait(late, timeout=VIRTUAL_LIMIT - loop.time(), return_when=asyncio.FIRST_COMPLETED)
     for name, task in tasks.items():
@@ -622,17 +647,19 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
 async def _kill(table: Table, loop: VirtualLoop, net: SimNet, rng: random.Random, victim: str,
                 joiners: dict[str, JoinNode], tasks: dict[str, asyncio.Task], kind: str,
                 context: Callable[[str], contextvars.Context], exits: Callable[[str, asyncio.Task], asyncio.Task],
-                back: bool) -> None:
+                back: bool, changed: asyncio.Event) -> None:
     """Kill ``victim``'s process once it journaled a number of steps drawn from the
     seed (its tasks stop, the system closes its links, as with ``kill -9``); with ``back``, start it again
-    from its save a little later."""
+    from its save a little later.  It looks again each time ``changed`` is set: the victim
+    carried out an effect (its journal, its save) or its program ended."""
     steps = rng.randrange(0, 40)
     task = tasks[victim]
     # (a seat gone for good goes once the game started: before, the table would wait for a player to come)
     while (node := joiners.get(victim)) is None or node.saved_steps < steps or (node.save is None and not back):
         if task.done():
             return
-        await asyncio.sleep(0.01)
+        changed.clear()
+        await changed.wait()
     await asyncio.gather(*loop.kill(victim), return_exceptions=True)
     net.crash(victim)
     save = node.save.path if node.save is not None else None
@@ -653,6 +680,19 @@ async def _kill(table: Table, loop: VirtualLoop, net: SimNet, rng: random.Random
     else:
         coro = JoinNode.resume(node.identity, SaveDir(save), decide=decide, report=lambda e: None, auto_agree=True)
     tasks[victim] = exits(victim, loop.create_task(coro, context=ctx))
+
+
+class _Telling(JoinNode):
+    """A joiner that sets ``changed`` after each effect it carries out (the simulator waits on that, not a clock)."""
+
+    changed: asyncio.Event | None = None
+
+    def _carry_out(self, effect: Any) -> None:
+        try:
+            super()._carry_out(effect)
+        finally:
+            if self.changed is not None:
+                self.changed.set()
 
 
 # -- a scripted table ----------------------------------------------------------------------------
