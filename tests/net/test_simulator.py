@@ -165,3 +165,12 @@ def test_a_spectator_the_cheat_served_says_the_table_ended_early_and_blames_nobo
     assert table.cheated and table.through["watch0"] == "seat2"
     assert "(seat2) broke the rules" in table.results["host"].text
     assert table.results["watch0"].text == "the table ended the game before its end"
+
+
+def test_a_spectator_checks_votes_that_end_the_table_in_the_middle_of_a_steal() -> None:
+    # seed 38: the table ended by the seats' votes while a steal's pick (which every seat
+    # answers) waited for the seat that had gone; the spectator took the steal for its
+    # first step (the victim's alone), refused the votes, and said only that the table closed
+    table = played(38, {"corrupt", "delay", "gone", "partition", "reorder"})
+    (text,) = texts(table)
+    assert text.startswith("abandoned: red and green say yellow left the game")
