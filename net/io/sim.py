@@ -98,7 +98,7 @@ class _JumpingSelector(selectors.BaseSelector):
 
     def select(self, timeout: float | None = None):
         ready = self._real.select(0)
-        if ready or timeout == 0:
+        if self._loop.came_to_hold() or ready or timeout == 0:  # (what holds now is seen before time moves)
             return ready
         if timeout is None:
             raise Stalled(f"nothing to do at {self._loop.time():.3f} s and no timer set")
@@ -115,6 +115,7 @@ class VirtualLoop(asyncio.SelectorEventLoop):
     def __init__(self) -> None:
         self.now = 0.0
         self.tasks_of: dict[str, weakref.WeakSet[asyncio.Task]] = {}  # each node's tasks (to kill its process)
+        self.waiting_on: list[tuple[Callable[[], bool], asyncio.Future]] = []  # (Scene.when)
         super().__init__(selector=_JumpingSelector(self))
         self.set_task_factory(self._task)
 
@@ -126,6 +127,17 @@ class VirtualLoop(asyncio.SelectorEventLoop):
         who = (context if context is not None else contextvars.copy_context()).get(_WHO, "?")
         self.tasks_of.setdefault(who, weakref.WeakSet()).add(task)
         return task
+
+    def came_to_hold(self) -> bool:
+        """Whether a condition waited on (:meth:`Scene.when`) holds now that the
+        last callbacks ran; the waits it ends go on at once."""
+        held = False
+        for condition, future in list(self.waiting_on):
+            if not future.done() and condition():
+                future.set_result(None)
+                held = True
+        self.waiting_on = [(c, f) for c, f in self.waiting_on if not f.done()]
+        return held
 
     def kill(self, who: str) -> list[asyncio.Task]:
         """Cancel every task of node ``who``, as ``kill -9`` ends its process."""
@@ -948,13 +960,17 @@ class Scene:
                 await asyncio.wait_for(self._news.wait(), deadline - self.loop.time())
 
     async def when(self, condition: Callable[[], bool], within: float = VIRTUAL_LIMIT) -> None:
-        """Once ``condition()`` holds of the nodes' state (looked at every virtual 10 ms);
-        an AssertionError after ``within`` virtual seconds."""
-        deadline = self.loop.time() + within
-        while not condition():
-            if self.loop.time() >= deadline:
-                raise AssertionError(f"that did not come to hold within {within:g} virtual s")
-            await asyncio.sleep(0.01)
+        """Once ``condition()`` holds of the nodes' state (looked at each time the
+        loop ran what was ready, before its clock moves on); an AssertionError
+        after ``within`` virtual seconds."""
+        if condition():
+            return
+        held = self.loop.create_future()
+        self.loop.waiting_on.append((condition, held))
+        try:
+            await asyncio.wait_for(held, within)
+        except TimeoutError:
+            raise AssertionError(f"that did not come to hold within {within:g} virtual s") from None
 
     async def results(self, *names: str) -> list[Any]:
         """How the programs of ``names`` ended (each its Result), once they all have."""
