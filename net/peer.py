@@ -920,9 +920,8 @@ def waited_for(r: Driver) -> tuple[int, ...] | None:
         return tuple(L.pending())
     if r._waiting is None:
         return None
-    op = r._substeps(r._waiting[1])[max(0, L.index - r.steps)] if isinstance(r._waiting[1], ShuffleDeck) \
-        else r._waiting[1]
-    return tuple(L.senders(op))
+    subs, k = r._substeps(r._waiting[1]), L.index - r.steps  # (a shuffle and a steal are several steps)
+    return tuple(L.senders(subs[k] if 0 <= k < len(subs) else r._waiting[1]))
 
 
 def describe_outcome(outcome: Any, kind: str = DEFAULT_KIND) -> str:

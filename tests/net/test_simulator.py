@@ -153,3 +153,24 @@ def test_a_seat_whose_link_was_down_when_the_table_ended_early_hears_how_when_it
     # come back") or took the host's close as the end ("the host closed the table")
     table = sim.play(seed, "tiny", faults, cheat=getattr(simcheats, cheat) if cheat else None)
     assert not table.problems, table.problems
+
+
+def test_a_spectator_the_cheat_served_says_the_table_ended_early_and_blames_nobody() -> None:
+    # seed 36: the spectator lost the host's watch point and moved to the cheat's own; the cheat's
+    # log holds the legal move it kept for itself where the host refused the illegal one it was
+    # sent, so the host's evidence proves nothing there: the spectator can say only that the
+    # table ended before its end (the check once wanted it to name the cheat too)
+    faults = {"corrupt", "cut", "delay", "gone", "kill", "partition", "still"}
+    table = played(36, faults, cheat=simcheats.illegal_move)
+    assert table.cheated and table.through["watch0"] == "seat2"
+    assert "(seat2) broke the rules" in table.results["host"].text
+    assert table.results["watch0"].text == "the table ended the game before its end"
+
+
+def test_a_spectator_checks_votes_that_end_the_table_in_the_middle_of_a_steal() -> None:
+    # seed 38: the table ended by the seats' votes while a steal's pick (which every seat
+    # answers) waited for the seat that had gone; the spectator took the steal for its
+    # first step (the victim's alone), refused the votes, and said only that the table closed
+    table = played(38, {"corrupt", "delay", "gone", "partition", "reorder"})
+    (text,) = texts(table)
+    assert text.startswith("abandoned: red and green say yellow left the game")
