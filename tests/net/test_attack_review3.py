@@ -91,6 +91,33 @@ LATE_FOR_SPECTATORS = (
     "spectators' bye and the watch point's close until LATE has passed or evidence came")
 
 
+def late_evidence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *,
+                  watched: bool) -> tuple[sim.Scene, dict[str, str], str]:
+    """The host robs the thief and says ``bye`` at once (``EndsAsItRobs``): the scene,
+    how each joiner (and, ``watched``, a spectator through each) ended, and the
+    joiner that was not robbed, whose result the thief's evidence replaces."""
+    from .test_attack_links import EndsAsItRobs, robbing, seat_both, watch_each
+
+    names = (*JOINERS, *((f"watch {n}" for n in JOINERS) if watched else ()))
+
+    async def script(t: sim.Scene) -> list:
+        host = await seat_both(t, EndsAsItRobs)
+        robbing(monkeypatch, host.table)
+        if watched:
+            await watch_each(t)
+        return await t.results(*names)
+
+    t = simtable.scene(3, tmp_path)
+    by_name = dict(zip(names, (r.text for r in t.run(script))))
+    host = t.nodes["host"].table
+    if not host.robbed:
+        pytest.fail("nobody stole from the host in this game: the seed cannot test this")
+    (thief,) = host.robbed
+    other = JOINERS[1 - (thief - 1)]
+    assert by_name[other].startswith("aborted: red (host) broke the rules"), by_name  # (what the LATE linger mends)
+    return t, by_name, other
+
+
 @pytest.mark.xfail(strict=True, reason=LATE_FOR_SPECTATORS)
 def test_the_spectators_of_a_seat_whose_result_the_late_evidence_replaced_see_that_result(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -99,23 +126,7 @@ def test_the_spectators_of_a_seat_whose_result_the_late_evidence_replaced_see_th
     spectators, and its screen, must say so too: one ending, the host named."""
     from ankh.net.events import Over
 
-    from .test_attack_links import EndsAsItRobs, robbing, seat_both, watch_each
-
-    async def script(t: sim.Scene) -> list:
-        host = await seat_both(t, EndsAsItRobs)
-        robbing(monkeypatch, host.table)
-        await watch_each(t)
-        return await t.results(*JOINERS, *(f"watch {n}" for n in JOINERS))
-
-    t = simtable.scene(3, tmp_path)
-    results = t.run(script)
-    host = t.nodes["host"].table
-    if not host.robbed:
-        pytest.fail("nobody stole from the host in this game: the seed cannot test this")
-    (thief,) = host.robbed
-    other = JOINERS[1 - (thief - 1)]
-    by_name = dict(zip((*JOINERS, *(f"watch {n}" for n in JOINERS)), (r.text for r in results)))
-    assert by_name[other].startswith("aborted: red (host) broke the rules"), by_name  # (what the LATE linger mends)
+    t, by_name, other = late_evidence(tmp_path, monkeypatch, watched=True)
     endings = [e.result.text for e in t.told[other] if isinstance(e, Over)]
     assert by_name[f"watch {other}"] == by_name[other] and len(endings) == 1, (by_name, endings)
 
@@ -211,20 +222,6 @@ def test_the_journal_of_a_seat_whose_result_the_late_evidence_replaced_keeps_the
     host once the thief's evidence comes round.  Its save must say so too:
     ``ankh verify`` of it names the host (docs/fairness.md: "replaces the
     result ... in its journal")."""
-    from .test_attack_links import EndsAsItRobs, robbing, seat_both
-
-    async def script(t: sim.Scene) -> list:
-        host = await seat_both(t, EndsAsItRobs)
-        robbing(monkeypatch, host.table)
-        return await t.results(*JOINERS)
-
-    t = simtable.scene(3, tmp_path)
-    results = t.run(script)
-    host = t.nodes["host"].table
-    if not host.robbed:
-        pytest.fail("nobody stole from the host in this game: the seed cannot test this")
-    (thief,) = host.robbed
-    other = JOINERS[1 - (thief - 1)]
-    assert dict(zip(JOINERS, results))[other].text.startswith("aborted: red (host) broke the rules")
+    t, _, other = late_evidence(tmp_path, monkeypatch, watched=False)
     code, out = simtable.verify(t.nodes[other].save.path)
     assert code == 1 and "red" in out and "host" in out, (code, out)
