@@ -288,3 +288,85 @@ def test_a_seat_whose_machine_lost_the_move_it_sent_carries_on_and_names_nobody(
     results = t.run(script)
     assert len({r.text for r in results}) == 1 and all(r.finished and r.fair for r in results), \
         [r.text for r in results]
+
+
+# -- 3. the seats "reached" directly: only a person's seat, its key proved, counts ---------------
+
+def test_neither_the_host_nor_a_spectator_can_stand_in_for_a_seat_green_never_reached(tmp_path: Path) -> None:
+    """Yellow and green cannot reach each other (a Wi-Fi that isolates its clients).
+    The host's identity and a spectator's each link to green's watch point saying
+    they are yellow (seat 1), then hand it a "mine" and a "blame".  Green takes
+    none of it as a link to yellow: once yellow is gone, it is told it cannot
+    agree to end the table without yellow, and signs no vote."""
+    from ankh.core.game import COLOURS
+    from ankh.net.events import Alert
+    from ankh.net.lobby import encode
+
+    from .test_attack_links import dial_green, unsigned
+
+    async def script(t: sim.Scene) -> Any:
+        t.darken("joiner 1", "joiner 2")
+        t.darken("joiner 2", "joiner 1")
+        host = await t.host(seats=3, move_clock=30, gone_after=30)
+        t.join("joiner 1")
+        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
+        t.join("joiner 2")
+        t.watch("watch")
+        await t.until("joiner 2", simtable.decided(1))
+        green = t.nodes["joiner 2"]
+        log = [f for _, frames in green.core.peer.ledger().log for f in frames]
+        tried = []
+
+        async def stand_in() -> None:
+            for name in ("host", "watch"):
+                conn = await dial_green(t, name, 1)
+                conn.send_nowait(encode({"t": "mine", "f": [f for f in log if f[0] == 1][-1]}))
+                conn.send_nowait(encode({"t": "blame", "f": [unsigned(10 ** 6)]}))
+                tried.append(name)
+        t.start("mallory", stand_in)
+        await t.when(lambda: len(tried) == 2)
+        await t.kill("joiner 1")
+        told = await t.until("joiner 2", lambda e: isinstance(e, Alert) and "cannot agree" in str(e.text))
+        await asyncio.sleep(300)
+        return green.core, host.table, told
+
+    t = simtable.scene(4, tmp_path)
+    green, host, told = t.run(script)
+    assert green.reached == set() and green._handed == {}, (green.reached, green._handed)
+    assert f"without {COLOURS[1]}" in str(told.text)
+    assert green.result is None and (host.result is None or "left" not in host.result.text)
+
+
+# -- 5. a seat that never says it heard the evidence ------------------------------------------------
+
+def test_a_seat_that_never_says_heard_keeps_the_thief_no_longer_than_the_tables_longer_clock(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host robs the thief; nothing the other joiner writes reaches the thief any
+    more (its ``heard`` among it).  The other joiner still takes the evidence and
+    names the host; the thief, which cannot know that, keeps its links and tries
+    again for the longer of the table's clocks (300 s: the move clock), then its program ends:
+    not sooner, never for ever."""
+    from ankh.net.events import Over
+
+    from .test_attack_links import robbing, seat_both
+
+    async def script(t: sim.Scene) -> Any:
+        host = await seat_both(t)
+        await t.when(lambda: all(len(t.nodes[n].seats.out) == 1 for n in JOINERS))  # both links up
+        robbing(monkeypatch, host.table, lambda thief: t.darken(JOINERS[2 - thief], JOINERS[thief - 1]))
+        await t.when(lambda: bool(host.table.robbed))
+        (thief,) = host.table.robbed
+        name, other = JOINERS[thief - 1], JOINERS[2 - thief]
+        await t.until(name, lambda e: isinstance(e, Over))
+        ended = t.loop.time()
+        try:
+            result = await asyncio.wait_for(asyncio.shield(t.tasks[name]), 1200)
+        except TimeoutError:
+            pytest.fail(f"{name}'s program still runs twenty minutes after its result")
+        return result, t.loop.time() - ended, await t.tasks[other], t.nodes[name].seats
+
+    t = simtable.scene(3, tmp_path)
+    thief, lingered, other, links = t.run(script)
+    assert thief.text.startswith("aborted: red (host) broke the rules"), thief.text
+    assert other.text.startswith("aborted: red (host) broke the rules"), other.text
+    assert links.delivered == set() and 300 <= lingered <= 330, (links.delivered, lingered)
