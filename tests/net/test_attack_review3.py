@@ -43,6 +43,26 @@ class KeepsItsMoveFromEveryone(KeepsItsMoveFromTheHost):
             super().say_here()
 
 
+class MakesUpAFrameFarAhead(KeepsItsMoveFromEveryone):
+    """Hangs, but says on its direct links a frame it signs for the purpose: its
+    last one again, under a sequence number a million ahead (never to be sent)."""
+
+    def say_here(self) -> None:
+        from ankh.net.envelope import seal
+        from ankh.net.tablecore.effects import TellSeats
+
+        from .nethelp import decode
+        super().say_here()
+        if self.withholding and self.secrets is not None:
+            protocol = self.peer.protocol
+            mine = [2**32] * protocol.roster.size
+            mine[self.seat] = protocol.have()[self.seat] - 1
+            payload = decode(protocol.frames_after(mine)[-1])
+            ahead = seal(self.secrets.identity, payload["from"], payload["game"], payload["seq"] + 10**6,
+                         payload["kind"], payload["body"])
+            self._do(TellSeats({"t": "mine", "f": ahead}, keep=False))
+
+
 STALLS = (
     "JoinTable._theirs restarts Silence for any frame the seat signed that our log lacks (seq >= have): "
     "a seat that withholds its move from the host but says it on the seat links ('mine') is 'heard' for "
@@ -54,7 +74,9 @@ STALLS = (
 @pytest.mark.parametrize("core", [
     KeepsItsMoveFromEveryone,
     pytest.param(KeepsItsMoveFromTheHost, marks=pytest.mark.xfail(strict=True, reason=STALLS)),
-], ids=["silent everywhere", "says it on the seat links"])
+    pytest.param(MakesUpAFrameFarAhead, marks=pytest.mark.xfail(strict=True, reason=STALLS + (
+        "; any seq >= have is taken, even a made-up frame a million numbers ahead: require seq == have"))),
+], ids=["silent everywhere", "says it on the seat links", "says a made-up frame far ahead"])
 def test_a_seat_that_keeps_its_move_from_the_host_but_tells_the_seats_cannot_hold_the_table_for_ever(
         tmp_path: Path, core: type[JoinTable]) -> None:
     """Yellow moves, sends its move only on its seat link (or nowhere), and
