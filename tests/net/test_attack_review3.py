@@ -392,3 +392,39 @@ def test_a_seat_that_never_says_heard_keeps_the_thief_no_longer_than_the_tables_
     assert thief.text.startswith("aborted: red (host) broke the rules"), thief.text
     assert other.text.startswith("aborted: red (host) broke the rules"), other.text
     assert links.delivered == set() and 300 <= lingered <= 330, (links.delivered, lingered)
+
+
+# -- 2c. a twin made of an honest seat's own frame ---------------------------------------------------
+
+def malleated(frame: bytes) -> list[bytes]:
+    """Other byte strings for one signed frame: its signature's scalar plus the group
+    order (the textbook Ed25519 malleability), and its payload with a byte more."""
+    from ankh.net.envelope import HEADER_LEN
+    order = 2**252 + 27742317777372353535851937790883648493
+    sig = frame[1:HEADER_LEN]
+    s = int.from_bytes(sig[32:], "little") + order
+    return [frame[:1] + sig[:32] + s.to_bytes(32, "little") + frame[HEADER_LEN:], frame + b"\x00"]
+
+
+def test_an_honest_seats_frame_changed_on_the_wire_is_no_twin_of_it(tmp_path: Path) -> None:
+    """Yellow hands green the host's last frame (as green holds it) in other bytes that
+    would verify under a lax Ed25519 or a lax decoder, alone and beside the
+    original: two frames "signed" under one number would name the host.  Green
+    names nobody, and the game ends fair."""
+    async def script(t: sim.Scene) -> list:
+        await t.host(seats=3)
+        t.join("joiner 1")
+        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
+        t.join("joiner 2")
+        await t.until("joiner 2", simtable.decided(2))
+        green = t.nodes["joiner 2"].core
+        ours = [f for _, frames in green.peer.ledger().log for f in frames if f[0] == 0][-1]
+        for other in malleated(ours):
+            for piece in ([other], [ours, other], [other, ours]):
+                t.do("joiner 2", lambda: green.seat_said(1, {"t": "blame", "f": piece}))
+        return await t.results("host", "joiner 1", "joiner 2")
+
+    t = simtable.scene(4, tmp_path)
+    results = t.run(script)
+    assert len({r.text for r in results}) == 1 and all(r.finished and r.fair for r in results), \
+        [r.text for r in results]
