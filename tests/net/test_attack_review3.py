@@ -428,3 +428,52 @@ def test_an_honest_seats_frame_changed_on_the_wire_is_no_twin_of_it(tmp_path: Pa
     results = t.run(script)
     assert len({r.text for r in results}) == 1 and all(r.finished and r.fair for r in results), \
         [r.text for r in results]
+
+
+# -- 3b. "reached" once, then moved away: the host names another address later ------------------
+
+REDIRECTED = (
+    "JoinTable._on_points relinks a seat whenever the host names another address for it (SeatLinks.link "
+    "cancels the link that was up), and JoinTable.reached keeps every seat ever reached.  A host that "
+    "names the right watch points until the joiners have linked, then a wrong one for each (its own "
+    "address: no key answers), keeps them apart for the rest of the game while each still counts the "
+    "other as reached: it then robs the thief, drops its evidence, and the other joiner, which never "
+    "hears it, signs that the thief left.  Fix: 'reached' should mean a link up now (or within the "
+    "clocks), not once; or never drop a link that is up and proved for a new address the host names "
+    "(dial the new one beside it)")
+
+
+@pytest.mark.xfail(strict=True, reason=REDIRECTED)
+def test_a_host_that_names_other_addresses_once_the_seats_linked_cannot_get_the_thief_named_gone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Yellow and green link to each other's watch points; the host then tells each
+    that the other's watch point is at its own address, robs the thief and drops
+    its evidence.  The other joiner must not sign that the thief left."""
+    from ankh.net.tablecore.effects import Broadcast
+
+    from .test_attack_links import robbing, seat_both
+    from .test_seat_links import DropsTheThiefsWord
+
+    class Redirects(DropsTheThiefsWord):
+        def redirect(self) -> None:
+            self._do(Broadcast({"t": "points", "at": [{"host": self.bind, "port": self.port, "seat": s}
+                                                      for s in sorted(self.points)]}))
+
+    async def script(t: sim.Scene) -> list:
+        host = await seat_both(t, Redirects)
+        await t.when(lambda: all(len(t.nodes[n].core.reached) == 1 for n in JOINERS)
+                     and all(len(t.nodes[n].seats.out) == 1 for n in JOINERS))
+        t.do("host", host.table.redirect)
+        await t.when(lambda: all(len(t.nodes[n].seats.out) == 0 for n in JOINERS))
+        robbing(monkeypatch, host.table)
+        return await t.results(*JOINERS)
+
+    t = simtable.scene(3, tmp_path)
+    results = t.run(script)
+    host = t.nodes["host"].table
+    if not host.robbed:
+        pytest.fail("nobody stole from the host in this game: the seed cannot test this")
+    (thief,) = host.robbed
+    other = JOINERS[2 - thief]
+    text = dict(zip(JOINERS, results))[other].text
+    assert "left" not in text, text
