@@ -477,3 +477,42 @@ def test_a_host_that_names_other_addresses_once_the_seats_linked_cannot_get_the_
     other = JOINERS[2 - thief]
     text = dict(zip(JOINERS, results))[other].text
     assert "left" not in text, text
+
+
+@pytest.mark.xfail(strict=True, reason=REDIRECTED.replace(
+    "it then robs the thief, drops its evidence, and the other joiner, which never hears it, signs that the "
+    "thief left", "it then takes nothing more from green, and yellow, which no longer hears green's last "
+    "frame on a seat link, signs that green (there, and moving) left"))
+def test_a_host_that_names_other_addresses_then_keeps_back_a_seats_moves_cannot_get_it_signed_gone(
+        tmp_path: Path) -> None:
+    """As ``DeafToGreen`` (tests/net/test_seat_links.py), with the seats' links moved
+    away first: the host tells each joiner that the other's watch point is at its
+    own address, then takes nothing more from green.  Yellow must not sign that
+    green left while green is there and has moved."""
+    from ankh.net.tablecore.effects import Broadcast
+
+    from .test_seat_links import DeafToGreen
+
+    class MovesThenDeaf(DeafToGreen):
+        def received(self, seat: int, msg: dict) -> bool:
+            deaf = self.deaf_since
+            done = super().received(seat, msg)
+            if deaf is None and self.deaf_since is not None:
+                self._do(Broadcast({"t": "points", "at": [{"host": self.bind, "port": self.port, "seat": s}
+                                                          for s in sorted(self.points)]}))
+            return done
+
+    async def script(t: sim.Scene) -> None:
+        host = await t.host(seats=3, core=MovesThenDeaf)
+        t.join("joiner 1")
+        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
+        t.join("joiner 2")
+        await t.when(lambda: host.table.deaf_since is not None)
+        await asyncio.sleep(3 * 300)                               # three move clocks, virtual
+        return host.table
+
+    t = simtable.scene(3, tmp_path)
+    host = t.run(script)
+    assert 1 in t.nodes["joiner 2"].core.reached and 2 in t.nodes["joiner 1"].core.reached
+    assert 1 not in host.voters and (host.result is None or "left" not in host.result.text), \
+        host.result.text if host.result else host.voters
