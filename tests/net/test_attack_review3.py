@@ -20,6 +20,17 @@ from . import simtable
 JOINERS = ("joiner 1", "joiner 2")
 
 
+def signed_ahead(frame: bytes, identity: Any, ahead: int, step: int | None = None) -> bytes:
+    """``frame`` signed again by its sender under a sequence number ``ahead`` further
+    on (one its log holds nothing for yet), for step ``step`` if given."""
+    from ankh.net.envelope import seal
+
+    from .nethelp import decode
+    payload = decode(frame)
+    body = payload["body"] if step is None else {**payload["body"], "op": {**payload["body"]["op"], "i": step}}
+    return seal(identity, payload["from"], payload["game"], payload["seq"] + ahead, payload["kind"], body)
+
+
 # -- 1. a seat that keeps its move from the host, and says it on the seat links only ----------------
 
 class KeepsItsMoveFromTheHost(JoinTable):
@@ -48,18 +59,13 @@ class MakesUpAFrameFarAhead(KeepsItsMoveFromEveryone):
     last one again, under a sequence number a million ahead (never to be sent)."""
 
     def say_here(self) -> None:
-        from ankh.net.envelope import seal
         from ankh.net.tablecore.effects import TellSeats
-
-        from .nethelp import decode
         super().say_here()
         if self.withholding and self.secrets is not None:
             protocol = self.peer.protocol
             mine = [2**32] * protocol.roster.size
             mine[self.seat] = protocol.have()[self.seat] - 1
-            payload = decode(protocol.frames_after(mine)[-1])
-            ahead = seal(self.secrets.identity, payload["from"], payload["game"], payload["seq"] + 10**6,
-                         payload["kind"], payload["body"])
+            ahead = signed_ahead(protocol.frames_after(mine)[-1], self.secrets.identity, 10**6)
             self._do(TellSeats({"t": "mine", "f": ahead}, keep=False))
 
 
@@ -520,3 +526,31 @@ def test_a_host_that_names_other_addresses_then_keeps_back_a_seats_moves_cannot_
     assert 1 in t.nodes["joiner 2"].core.reached and 2 in t.nodes["joiner 1"].core.reached
     assert 1 not in host.voters and (host.result is None or "left" not in host.result.text), \
         host.result.text if host.result else host.voters
+
+
+# -- 6. the hold for evidence ahead of the log: a seat fills its own share, never another's ------
+
+def test_a_seat_that_signs_junk_for_the_next_steps_fills_only_its_own_share_of_the_hold(tmp_path: Path) -> None:
+    """Yellow signs frames of its own for each of the next four steps and hands green
+    eight pairs of them (its whole allowance): green keeps two of them at most
+    until its log gets there, and room for the other seat's evidence stays."""
+    from ankh.net.tablecore.join import HELD
+
+    async def script(t: sim.Scene) -> Any:
+        await t.host(seats=3)
+        t.join("joiner 1")
+        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
+        t.join("joiner 2")
+        await t.until("joiner 2", simtable.decided(1))
+        yellow, green = t.nodes["joiner 1"].core, t.nodes["joiner 2"].core
+        index = green.peer.ledger().index
+        mine = [f for _, frames in green.peer.ledger().log for f in frames if f[0] == 1][-1]
+        for n in range(8):
+            ahead = signed_ahead(mine, yellow.secrets.identity, 100 + n, index + 1 + n % 4)
+            t.do("joiner 2", lambda: green.seat_said(1, {"t": "blame", "f": [ahead, bytes(32)]}))
+        return list(green._held), green.peer.ledger().index == index
+
+    t = simtable.scene(4, tmp_path)
+    held, still = t.run(script)
+    assert still, "green's log moved on while yellow handed it the pieces: the test looks at nothing"
+    assert 1 <= len(held) <= HELD // 2 and {by for _, _, by in held} == {1}, held
