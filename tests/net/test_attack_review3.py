@@ -12,10 +12,18 @@ from typing import Any
 
 import pytest
 
+from ankh.core.game import COLOURS
+from ankh.net.envelope import HEADER_LEN, seal, signed_slot
+from ankh.net.events import Alert, Over
 from ankh.net.io import sim
-from ankh.net.tablecore.join import JoinTable
+from ankh.net.lobby import encode
+from ankh.net.tablecore.effects import Broadcast, Send, TellSeats
+from ankh.net.tablecore.join import HELD, JoinTable
 
 from . import simtable
+from .nethelp import decode
+from .test_attack_links import EndsAsItRobs, dial_green, robbing, seat_both, three_seats, unsigned, watch_each
+from .test_seat_links import DeafToGreen, DropsTheThiefsWord
 
 JOINERS = ("joiner 1", "joiner 2")
 
@@ -23,9 +31,6 @@ JOINERS = ("joiner 1", "joiner 2")
 def signed_ahead(frame: bytes, identity: Any, ahead: int, step: int | None = None) -> bytes:
     """``frame`` signed again by its sender under a sequence number ``ahead`` further
     on (one its log holds nothing for yet), for step ``step`` if given."""
-    from ankh.net.envelope import seal
-
-    from .nethelp import decode
     payload = decode(frame)
     body = payload["body"] if step is None else {**payload["body"], "op": {**payload["body"]["op"], "i": step}}
     return seal(identity, payload["from"], payload["game"], payload["seq"] + ahead, payload["kind"], body)
@@ -59,7 +64,6 @@ class MakesUpAFrameFarAhead(KeepsItsMoveFromEveryone):
     last one again, under a sequence number a million ahead (never to be sent)."""
 
     def say_here(self) -> None:
-        from ankh.net.tablecore.effects import TellSeats
         super().say_here()
         if self.withholding and self.secrets is not None:
             protocol = self.peer.protocol
@@ -124,8 +128,6 @@ def late_evidence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *,
     """The host robs the thief and says ``bye`` at once (``EndsAsItRobs``): the scene,
     how each joiner (and, ``watched``, a spectator through each) ended, and the
     joiner that was not robbed, whose result the thief's evidence replaces."""
-    from .test_attack_links import EndsAsItRobs, robbing, seat_both, watch_each
-
     names = (*JOINERS, *((f"watch {n}" for n in JOINERS) if watched else ()))
 
     async def script(t: sim.Scene) -> list:
@@ -152,8 +154,6 @@ def test_the_spectators_of_a_seat_whose_result_the_late_evidence_replaced_see_th
     """The host robs the thief and says ``bye`` at once; the other joiner names the
     host once the thief's evidence reaches it on the seat link (``LATE``).  Its
     spectators, and its screen, must say so too: one ending, the host named."""
-    from ankh.net.events import Over
-
     t, by_name, other = late_evidence(tmp_path, monkeypatch, watched=True)
     endings = [e.result.text for e in t.told[other] if isinstance(e, Over)]
     assert by_name[f"watch {other}"] == by_name[other] and len(endings) == 1, (by_name, endings)
@@ -171,7 +171,6 @@ class HandsOnGreensWord(JoinTable):
         self.greens: list[bytes] = []
 
     def seat_said(self, seat: int, msg: dict[str, Any]) -> None:
-        from ankh.net.tablecore.effects import Send
         if seat == 2 and msg["t"] == "mine" and self.result is None:
             self.greens.append(msg["f"])
             self._do(Send(0, {"t": "blame", "f": [msg["f"]]}))
@@ -203,8 +202,6 @@ def test_a_seat_killed_and_carried_on_from_its_journal_signs_nothing_twice(tmp_p
     """Green is killed (its part of a step out, or just after a move) and started
     again from its save.  Every frame it said on its seat links, before and after,
     is the one the log holds under that number, and the game ends fair."""
-    from ankh.net.envelope import signed_slot
-
     async def script(t: sim.Scene) -> list:
         await t.host(seats=3, decide=thinking(t), gone_after=20, move_clock=20)  # each seat says "mine" every 5 s
         t.join("joiner 1", core=HandsOnGreensWord, decide=thinking(t))
@@ -326,11 +323,7 @@ def test_neither_the_host_nor_a_spectator_can_stand_in_for_a_seat_green_never_re
     they are yellow (seat 1), then hand it a "mine" and a "blame".  Green takes
     none of it as a link to yellow: once yellow is gone, it is told it cannot
     agree to end the table without yellow, and signs no vote."""
-    from ankh.core.game import COLOURS
     from ankh.net.events import Alert
-    from ankh.net.lobby import encode
-
-    from .test_attack_links import dial_green, unsigned
 
     async def script(t: sim.Scene) -> Any:
         t.darken("joiner 1", "joiner 2")
@@ -374,10 +367,6 @@ def test_a_seat_that_never_says_heard_keeps_the_thief_no_longer_than_the_tables_
     names the host; the thief, which cannot know that, keeps its links and tries
     again for the longer of the table's clocks (300 s: the move clock), then its program ends:
     not sooner, never for ever."""
-    from ankh.net.events import Over
-
-    from .test_attack_links import robbing, seat_both
-
     async def script(t: sim.Scene) -> Any:
         host = await seat_both(t)
         await t.when(lambda: all(len(t.nodes[n].seats.out) == 1 for n in JOINERS))  # both links up
@@ -405,7 +394,6 @@ def test_a_seat_that_never_says_heard_keeps_the_thief_no_longer_than_the_tables_
 def malleated(frame: bytes) -> list[bytes]:
     """Other byte strings for one signed frame: its signature's scalar plus the group
     order (the textbook Ed25519 malleability), and its payload with a byte more."""
-    from ankh.net.envelope import HEADER_LEN
     order = 2**252 + 27742317777372353535851937790883648493
     sig = frame[1:HEADER_LEN]
     s = int.from_bytes(sig[32:], "little") + order
@@ -418,10 +406,7 @@ def test_an_honest_seats_frame_changed_on_the_wire_is_no_twin_of_it(tmp_path: Pa
     original: two frames "signed" under one number would name the host.  Green
     names nobody, and the game ends fair."""
     async def script(t: sim.Scene) -> list:
-        await t.host(seats=3)
-        t.join("joiner 1")
-        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
-        t.join("joiner 2")
+        await three_seats(t)
         await t.until("joiner 2", simtable.decided(2))
         green = t.nodes["joiner 2"].core
         ours = [f for _, frames in green.peer.ledger().log for f in frames if f[0] == 0][-1]
@@ -461,11 +446,6 @@ def test_a_host_that_names_other_addresses_once_the_seats_linked_cannot_get_the_
     """Yellow and green link to each other's watch points; the host then tells each
     that the other's watch point is at its own address, robs the thief and drops
     its evidence.  The other joiner must not sign that the thief left."""
-    from ankh.net.tablecore.effects import Broadcast
-
-    from .test_attack_links import robbing, seat_both
-    from .test_seat_links import DropsTheThiefsWord
-
     class Redirects(DropsTheThiefsWord):
         def redirect(self) -> None:
             self._do(Broadcast(elsewhere(self)))
@@ -500,10 +480,6 @@ def test_a_host_that_names_other_addresses_then_keeps_back_a_seats_moves_cannot_
     away first: the host tells each joiner that the other's watch point is at its
     own address, then takes nothing more from green.  Yellow must not sign that
     green left while green is there and has moved."""
-    from ankh.net.tablecore.effects import Broadcast
-
-    from .test_seat_links import DeafToGreen
-
     class MovesThenDeaf(DeafToGreen):
         def received(self, seat: int, msg: dict) -> bool:
             deaf = self.deaf_since
@@ -534,13 +510,8 @@ def test_a_seat_that_signs_junk_for_the_next_steps_fills_only_its_own_share_of_t
     """Yellow signs frames of its own for each of the next four steps and hands green
     eight pairs of them (its whole allowance): green keeps two of them at most
     until its log gets there, and room for the other seat's evidence stays."""
-    from ankh.net.tablecore.join import HELD
-
     async def script(t: sim.Scene) -> Any:
-        await t.host(seats=3)
-        t.join("joiner 1")
-        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
-        t.join("joiner 2")
+        await three_seats(t)
         await t.until("joiner 2", simtable.decided(1))
         yellow, green = t.nodes["joiner 1"].core, t.nodes["joiner 2"].core
         index = green.peer.ledger().index
