@@ -114,14 +114,6 @@ def test_a_seat_that_keeps_its_move_from_the_host_but_tells_the_seats_cannot_hol
 
 # -- 4. the host's bye, then the thief's evidence: one ending, everywhere --------------------------
 
-LATE_FOR_SPECTATORS = (
-    "JoinTable._stopped ends the seat on the host's bye at once: end() sends the spectators watching "
-    "through it 'bye' and closes its watch point (WatchClose), and each spectator ends on that bye "
-    "('the table ended the game before its end').  The thief's evidence, which comes round a moment "
-    "later and replaces the seat's result (seat_said with host_word), is sent to spectators already "
-    "gone; the seat is also told two endings (two Over events).  Fix: while host_word, hold the "
-    "spectators' bye and the watch point's close until LATE has passed or evidence came")
-
 
 def late_evidence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *,
                   watched: bool) -> tuple[sim.Scene, dict[str, str], str]:
@@ -148,7 +140,6 @@ def late_evidence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *,
     return t, by_name, other
 
 
-@pytest.mark.xfail(strict=True, reason=LATE_FOR_SPECTATORS)
 def test_the_spectators_of_a_seat_whose_result_the_late_evidence_replaced_see_that_result(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The host robs the thief and says ``bye`` at once; the other joiner names the
@@ -231,16 +222,8 @@ def test_a_seat_killed_and_carried_on_from_its_journal_signs_nothing_twice(tmp_p
     assert len(said) >= 2 and all(log[slot] == frame for slot, frame in said.items())
 
 
-LATE_FOR_THE_JOURNAL = (
-    "On the host's bye JoinTable._stopped ends the seat, and the driver closes its save on that first "
-    "Over (node._carry_out: save.close()).  The thief's evidence that comes round within LATE replaces "
-    "the result, but its JournalEnding({'blame': ...}) finds the save closed (SaveDir.ending does nothing "
-    "when _journal is None): the journal keeps no evidence, so 'ankh verify' of that seat's save names "
-    "nobody, and the save reads as a game under way.  Fix: keep the save open while host_word (close it "
-    "once LATE passed), or reopen it for the late ending")
 
 
-@pytest.mark.xfail(strict=True, reason=LATE_FOR_THE_JOURNAL)
 def test_the_journal_of_a_seat_whose_result_the_late_evidence_replaced_keeps_the_evidence(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The host robs the thief and says ``bye`` at once; the other joiner names the
@@ -323,8 +306,6 @@ def test_neither_the_host_nor_a_spectator_can_stand_in_for_a_seat_green_never_re
     they are yellow (seat 1), then hand it a "mine" and a "blame".  Green takes
     none of it as a link to yellow: once yellow is gone, it is told it cannot
     agree to end the table without yellow, and signs no vote."""
-    from ankh.net.events import Alert
-
     async def script(t: sim.Scene) -> Any:
         t.darken("joiner 1", "joiner 2")
         t.darken("joiner 2", "joiner 1")
@@ -380,13 +361,13 @@ def test_a_seat_that_never_says_heard_keeps_the_thief_no_longer_than_the_tables_
             result = await asyncio.wait_for(asyncio.shield(t.tasks[name]), 1200)
         except TimeoutError:
             pytest.fail(f"{name}'s program still runs twenty minutes after its result")
-        return result, t.loop.time() - ended, await t.tasks[other], t.nodes[name].seats
+        return result, t.loop.time() - ended, await t.tasks[other], t.nodes[name].core
 
     t = simtable.scene(3, tmp_path)
-    thief, lingered, other, links = t.run(script)
+    thief, lingered, other, core = t.run(script)
     assert thief.text.startswith("aborted: red (host) broke the rules"), thief.text
     assert other.text.startswith("aborted: red (host) broke the rules"), other.text
-    assert links.delivered == set() and 300 <= lingered <= 330, (links.delivered, lingered)
+    assert core.took == set() and 300 <= lingered <= 330, (core.took, lingered)
 
 
 # -- 2c. a twin made of an honest seat's own frame ---------------------------------------------------
