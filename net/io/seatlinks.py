@@ -48,17 +48,19 @@ class SeatLinks:
         self.seat = -1  # this seat's, once it is seated
         self.out: dict[int, Connection] = {}  # seat -> our link to its watch point, while up
         self.told: list[bytes] = []  # what every seat is told, also those linked later
+        self.where: dict[int, tuple[tuple[str, int], bytes]] = {}  # seat -> its watch point, the key there
         self._tasks: dict[int, asyncio.Task] = {}
         self._in: set[Connection] = set()
 
     def link(self, seat: int, address: tuple[str, int], key: bytes) -> None:
-        """Keep a link to ``seat``'s watch point at ``address`` (where ``key`` must answer)."""
-        old = self._tasks.pop(seat, None)
-        if old is not None:
-            old.cancel()
-        task = asyncio.get_running_loop().create_task(self._keep(seat, address, key))
-        task.add_done_callback(_quiet)
-        self._tasks[seat] = task
+        """Keep a link to ``seat``'s watch point at ``address`` (where ``key`` must answer).
+        A link that is up stays up: the host's word on where a watch point is counts
+        only once it drops (a host may not move the seats' links away from each other)."""
+        self.where[seat] = (address, key)
+        if seat not in self._tasks:
+            task = asyncio.get_running_loop().create_task(self._keep(seat))
+            task.add_done_callback(_quiet)
+            self._tasks[seat] = task
         if self._beating is None:
             self._beating = asyncio.get_running_loop().create_task(self._beat())
             self._beating.add_done_callback(_quiet)
@@ -76,8 +78,9 @@ class SeatLinks:
             with contextlib.suppress(ConnectionClosed):
                 conn.send_nowait(data)
 
-    async def _keep(self, seat: int, address: tuple[str, int], key: bytes) -> None:
+    async def _keep(self, seat: int) -> None:
         while True:
+            address, key = self.where[seat]
             try:  # the handshake fails where another key answers: the host's word was wrong
                 conn = await connect(address[0], address[1], self.identity, PROLOGUE, expected_peer=key)
             except ConnectionClosed:
