@@ -19,7 +19,7 @@ from typing import Any
 from ...core.game import COLOURS, GAMES
 from ..entropy import random_bytes
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
-from ..envelope import Identity, open_frame, signed_slot
+from ..envelope import Identity, open_frame, seq_of, signed_slot
 from ..evidence import step_of
 from ..ledger import BODIES
 from ..events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
@@ -42,6 +42,7 @@ HELD = 4  # pieces of evidence from the other seats kept until this seat's log r
 AHEAD = 4  # steps ahead of this seat's log that a piece of evidence may be for, to be kept
 HEARD = 8  # pieces of evidence each seat may hand this one on a direct link (each is checked: not for free)
 LATE = 5.0  # seconds a seat whose game the host ended waits for a seat's evidence on its way
+MINE_AHEAD = 4  # a seat's last frame on its direct link is a word from it this many frames ahead of our log at most
 HERE_EVERY = 10.0  # seconds between this seat's last frames on its direct links (shorter for short clocks)
 
 # What the driver does once the host's link closed (``JoinTable.lost``).
@@ -109,7 +110,7 @@ class JoinTable(SeatCore):
         self.seat_points: dict[int, tuple[str, int]] = {}  # the other seats' watch points, linked to directly
         self._held: list[tuple[int, list[bytes], int]] = []  # (its step, evidence, from) our log has not reached
         self._handed: dict[int, int] = {}  # pieces of evidence each seat handed on directly
-        self._mine_at: dict[int, float] = {}  # when each seat's last frame on its direct link was checked
+        self._mine_at: dict[int, tuple[float, int]] = {}  # each seat's frames on its direct link: checks lately
         self.reached: set[int] = set()  # the seats this one has had a direct link with, their identity proved
         self.reached_out: set[int] = set()  # those whose watch point this one reached
         self.took: set[int] = set()  # those that said they took the evidence this one told them
@@ -657,16 +658,18 @@ class JoinTable(SeatCore):
         return max(0.5, min(HERE_EVERY, min(gone_after, move_clock) / 4))
 
     def say_here(self) -> None:
-        """This seat's last signed frame, to every seat it links to directly: a
-        seat that finds there a frame the host did not pass on to it knows that
+        """This seat's last signed frames (a few), to every seat it links to directly:
+        a seat that finds there a frame the host did not pass on to it knows that
         this seat is here and moved, whatever the host says (``_theirs``)."""
         peer = self.peer
         if peer is None or self.result is not None:
             return
         protocol = peer.protocol
-        mine = protocol.signed(self.seat, protocol.have()[self.seat] - 1)
-        if mine is not None:
-            self._do(TellSeats({"t": "mine", "f": mine}, keep=False))
+        sent = protocol.have()[self.seat]
+        for seq in range(max(0, sent - MINE_AHEAD), sent):
+            mine = protocol.signed(self.seat, seq)
+            if mine is not None:
+                self._do(TellSeats({"t": "mine", "f": mine}, keep=False))
 
     def _theirs(self, seat: int, frame: bytes) -> None:
         """Seat ``seat``'s last frame, from its direct link: one signed by it that
@@ -675,17 +678,25 @@ class JoinTable(SeatCore):
         ``seat`` sends.  A seat with nothing new (a program that hangs with its
         link up) is not heard from that way: its move clock runs on."""
         assert self.peer is not None
-        now = self.clock()
-        if now - self._mine_at.get(seat, -1.0) < 0.2:  # a signature check each: a few a second at most
-            return
-        self._mine_at[seat] = now
         protocol = self.peer.protocol
+        lacks = protocol.have()[seat]
+        slot = seq_of(frame)
+        if slot is None or slot[0] != seat or not lacks <= slot[1] < lacks + MINE_AHEAD:
+            return  # (held already; or far ahead, never sent: a seat hung, saying it moved, is not heard)
+        now = self.clock()
+        since, checks = self._mine_at.get(seat, (-1.0, 0))
+        if now - since >= 0.2:
+            since, checks = now, 0
+        if checks >= MINE_AHEAD:  # a signature check each: a few a second at most
+            return
+        self._mine_at[seat] = (since, checks + 1)
         try:
             env = open_frame(frame, game_id=protocol.roster.game_id, keys=protocol.ledger.keyring, kinds=BODIES)
         except (ProtocolError, KeyError, TypeError, ValueError):
             return
-        if env.sender == seat and env.seq >= protocol.have()[seat]:
-            self.silence.heard_from(seat, now)
+        if env.sender != seat or env.seq != slot[1]:
+            return
+        self.silence.heard_from(seat, now)
 
     def _judge_held(self) -> bool:
         """Evidence a seat handed on before this seat's log reached its step, judged
