@@ -273,15 +273,10 @@ def seal(
     return bytes([seat]) + signature + payload
 
 
-def signed_slot(frame: bytes, keys: KeyRing, game_id: bytes) -> tuple[int, int] | None:
-    """(signer, seq) of a frame validly signed for this game, whatever its body; else None.
-
-    Two different frames with one signer and one sequence number are that
-    signer's equivocation, well-formed or not: it signed both."""
+def seq_of(frame: bytes) -> tuple[int, int] | None:
+    """(signer, seq) as a frame says, its signature not checked (a cheap look
+    before the check); None where it says neither."""
     if type(frame) is not bytes or len(frame) <= HEADER_LEN:
-        return None
-    signer = frame[0]
-    if signer >= len(keys) or not keys.verify(signer, frame[1:HEADER_LEN], context(game_id) + frame[HEADER_LEN:]):
         return None
     try:
         seq = unpack_strict(frame[HEADER_LEN:])["seq"]
@@ -289,7 +284,19 @@ def signed_slot(frame: bytes, keys: KeyRing, game_id: bytes) -> tuple[int, int] 
         return None
     if type(seq) is not int or not 0 <= seq <= MAX_SEQ:
         return None
-    return signer, seq
+    return frame[0], seq
+
+
+def signed_slot(frame: bytes, keys: KeyRing, game_id: bytes) -> tuple[int, int] | None:
+    """(signer, seq) of a frame validly signed for this game, whatever its body; else None.
+
+    Two different frames with one signer and one sequence number are that
+    signer's equivocation, well-formed or not: it signed both."""
+    slot = seq_of(frame)
+    if slot is None or slot[0] >= len(keys) \
+            or not keys.verify(slot[0], frame[1:HEADER_LEN], context(game_id) + frame[HEADER_LEN:]):
+        return None
+    return slot
 
 
 def open_frame(

@@ -245,6 +245,11 @@ class SeatProtocol:
                 out.append(frame)
         return out
 
+    def signed(self, sender: int, seq: int) -> bytes | None:
+        """The frame ``sender`` signed under sequence number ``seq``, where this
+        seat accepted it (its own frames included, and those held for a later step)."""
+        return self._frames.get((sender, seq))
+
     def have(self) -> tuple[int, ...]:
         """How many frames this seat accepted from each sender (itself included)."""
         counts = list(self._seq_in.snapshot())

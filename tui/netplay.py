@@ -387,6 +387,11 @@ class NetSession(Listeners):
     def viewer(self) -> int:
         return self.node.primary if self.node is not None else 0
 
+    @property
+    def own_fingerprint(self) -> str:
+        """This player's key, as the lobby shows it: its row there ("you") before the deal."""
+        return fingerprint(self.node.identity.public_key) if self.node is not None else ""
+
     @viewer.setter
     def viewer(self, seat: int) -> None:  # one person per networked seat: nothing to hand over
         pass

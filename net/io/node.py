@@ -43,7 +43,7 @@ from ..tablecore.watch import WatchTable
 from ..transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK
 from .discovery import TableAdvert, TableBrowser
 from .savedir import SaveDir, write_private
-from .seatlinks import LATE, SeatLinks
+from .seatlinks import SeatLinks
 from .transport import (
     STRANGER_TIME, Connection, ConnectionClosed, close_server, connect, now as _now, open_files_limit, serve,
     server_port,
@@ -88,6 +88,7 @@ class _Driver:
         self._decide = decide
         self.save = save
         self.done = asyncio.Event()
+        self.stirred = asyncio.Event()  # the core took a step (a driver waiting on its word asks again)
         self.watchers = Watchers(report)  # the spectators this process serves
         self.door = Door.for_descriptors(open_files_limit())
 
@@ -123,6 +124,14 @@ class _Driver:
             return step(*args)
         finally:
             self._run()
+            self.stirred.set()
+
+    async def _while(self, left: Callable[[], float]) -> None:
+        """Wait while the core says so: ``left()`` seconds at most, asked again after each of its steps."""
+        while (secs := left()) > 0:
+            self.stirred.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.stirred.wait(), secs)
 
     def _carry_out(self, effect: Any) -> None:
         match effect:
@@ -448,7 +457,8 @@ class JoinNode(_Driver):
         self.watch_server: asyncio.Server | None = None
         self.watch_port = 0
         self.seats = SeatLinks(identity, lambda seat, msg: self._call(self.core.seat_said, seat, msg), self._here,
-                               lambda seat: self._call(self.core.seat_reached, seat))
+                               lambda seat, out: self._call(self.core.seat_reached, seat, out),
+                               lambda seat: self._call(self.core.seat_took, seat))
         self._impostor_told = False
         if save is not None:  # a save carried on: appended to from where its journal stops
             self.save = save
@@ -699,12 +709,13 @@ class JoinNode(_Driver):
     async def _close_watch_point(self) -> None:
         """The spectators watching through this seat take the game's last steps
         (a few seconds at most), then their links close; the seats' links first
-        carry a cheat's evidence, either way (``SeatLinks.linger``, ``deliver``)."""
-        await self.seats.linger(LATE, lambda: not self.core.host_word)
+        carry a cheat's evidence, either way (``JoinTable.late_left``, ``deliver_left``)."""
+        await self._while(self.core.late_left)
+        self._call(self.core.final)
         if self.result is not None and (self.result.finished or self.result.ending is not None):
             await self.watchers.settle()
         await self.watchers.aclose(Words("game over"))
-        await self.seats.deliver(*self.core.deliver_within())
+        await self._while(self.core.deliver_left)
         await self.seats.aclose()
         if self.watch_server is not None:
             await close_server(self.watch_server)

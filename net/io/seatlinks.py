@@ -28,7 +28,6 @@ from .transport import Connection, ConnectionClosed, connect
 PROLOGUE = PROTOCOL.encode()
 AGAIN = 2.0  # seconds between tries of a seat's watch point that did not answer
 DRAIN = 2.0  # seconds the last words on the seats' links may take to leave, at the end
-LATE = 5.0  # seconds a seat whose game the host ended keeps its links, for a seat's evidence on its way
 KEPT = 8  # messages kept for a seat linked later (each is evidence: a few at most)
 
 Heard = Callable[[int, dict[str, Any]], None]
@@ -38,28 +37,30 @@ class SeatLinks:
     """This seat's links to the other seats' watch points (out) and theirs to its own (in)."""
 
     def __init__(self, identity: Identity, heard: Heard, beat: Callable[[], float],
-                 reached: Callable[[int], None] = lambda seat: None):
+                 reached: Callable[[int, bool], None] = lambda seat, out: None,
+                 took: Callable[[int], None] = lambda seat: None):
         self.identity = identity
-        self.reached = reached  # a link to or from that seat is up, its identity proved
+        self.reached = reached  # a link to (out) or from that seat is up, its identity proved
+        self.took = took  # that seat said it took what we told it
         self.heard = heard  # a seat's message on a link in: to the table, which judges it
         self.beat = beat  # the table says it is here; returns the seconds until it says so again
         self._beating: asyncio.Task | None = None
         self.seat = -1  # this seat's, once it is seated
         self.out: dict[int, Connection] = {}  # seat -> our link to its watch point, while up
-        self.ever: set[int] = set()  # the seats whose watch point we reached, once at least
-        self.delivered: set[int] = set()  # the seats that said they took what we told them
         self.told: list[bytes] = []  # what every seat is told, also those linked later
+        self.where: dict[int, tuple[tuple[str, int], bytes]] = {}  # seat -> its watch point, the key there
         self._tasks: dict[int, asyncio.Task] = {}
         self._in: set[Connection] = set()
 
     def link(self, seat: int, address: tuple[str, int], key: bytes) -> None:
-        """Keep a link to ``seat``'s watch point at ``address`` (where ``key`` must answer)."""
-        old = self._tasks.pop(seat, None)
-        if old is not None:
-            old.cancel()
-        task = asyncio.get_running_loop().create_task(self._keep(seat, address, key))
-        task.add_done_callback(_quiet)
-        self._tasks[seat] = task
+        """Keep a link to ``seat``'s watch point at ``address`` (where ``key`` must answer).
+        A link that is up stays up: the host's word on where a watch point is counts
+        only once it drops (a host may not move the seats' links away from each other)."""
+        self.where[seat] = (address, key)
+        if seat not in self._tasks:
+            task = asyncio.get_running_loop().create_task(self._keep(seat))
+            task.add_done_callback(_quiet)
+            self._tasks[seat] = task
         if self._beating is None:
             self._beating = asyncio.get_running_loop().create_task(self._beat())
             self._beating.add_done_callback(_quiet)
@@ -77,8 +78,9 @@ class SeatLinks:
             with contextlib.suppress(ConnectionClosed):
                 conn.send_nowait(data)
 
-    async def _keep(self, seat: int, address: tuple[str, int], key: bytes) -> None:
+    async def _keep(self, seat: int) -> None:
         while True:
+            address, key = self.where[seat]
             try:  # the handshake fails where another key answers: the host's word was wrong
                 conn = await connect(address[0], address[1], self.identity, PROLOGUE, expected_peer=key)
             except ConnectionClosed:
@@ -89,11 +91,10 @@ class SeatLinks:
                 for data in self.told:
                     conn.send_nowait(data)
                 self.out[seat] = conn
-                self.ever.add(seat)
-                self.reached(seat)
+                self.reached(seat, True)
                 while True:
                     if decode(await conn.recv())["t"] == "heard":  # (all its watch point says to a seat)
-                        self.delivered.add(seat)
+                        self.took(seat)
             except (ConnectionClosed, RemoteProtocolError):
                 pass
             finally:
@@ -105,7 +106,7 @@ class SeatLinks:
     async def serve(self, conn: Connection, seat: int) -> None:
         """Seat ``seat`` linked to this seat's watch point: what it says, until it goes."""
         self._in.add(conn)
-        self.reached(seat)
+        self.reached(seat, False)
         try:
             while True:
                 msg = decode(await conn.recv())
@@ -118,27 +119,6 @@ class SeatLinks:
             pass
         finally:
             self._in.discard(conn)
-
-    async def linger(self, within: float, done: Callable[[], bool]) -> None:
-        """The links stay up ``within`` seconds at most, until ``done()``: the game
-        ended here on the host's word, and a seat's evidence may be on its way."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + within
-        while self.ever and not done() and loop.time() < deadline:
-            await asyncio.sleep(0.1)
-
-    async def deliver(self, within: float, spare: set[int]) -> None:
-        """What we told the seats (a cheat's evidence) reaches every seat we ever
-        linked to but ``spare`` (the cheat named): until each says it took it, or
-        ``within`` seconds (the others' own wait before they may sign that this
-        seat left), the links are tried again (a few seconds without them, say,
-        as we caught the cheat)."""
-        if not self.told:
-            return
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + within
-        while loop.time() < deadline and self.ever - spare - self.delivered:
-            await asyncio.sleep(0.25)
 
     async def aclose(self) -> None:
         """The game is over here: what we told the seats leaves (a moment at most), then every link closes."""

@@ -654,7 +654,7 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
             table.through[name] = at.get(w.core.address[0], "?")
     cheating = joiners.get(cheater) if cheater is not None else None
     table.cheated = cheating is not None and bool(getattr(cheating.core, "cheated", False))
-    table.apart = any(node.core._apart_told is not None for node in joiners.values())
+    table.apart = any(node.core.apart is not None for node in joiners.values())
     if host.save is not None:
         out = host.save.path / "game.ankh"
         table.transcript = out.read_bytes() if out.exists() else None

@@ -19,7 +19,7 @@ from typing import Any
 from ...core.game import COLOURS, GAMES
 from ..entropy import random_bytes
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
-from ..envelope import Identity, open_frame, signed_slot
+from ..envelope import Identity, open_frame, seq_of, signed_slot
 from ..evidence import step_of
 from ..ledger import BODIES
 from ..events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
@@ -41,6 +41,8 @@ HOST = 0  # the host's seat: a joiner's link to the table is to it
 HELD = 4  # pieces of evidence from the other seats kept until this seat's log reaches their step (half a seat)
 AHEAD = 4  # steps ahead of this seat's log that a piece of evidence may be for, to be kept
 HEARD = 8  # pieces of evidence each seat may hand this one on a direct link (each is checked: not for free)
+LATE = 5.0  # seconds a seat whose game the host ended waits for a seat's evidence on its way
+MINE_AHEAD = 4  # a seat's last frame on its direct link is a word from it this many frames ahead of our log at most
 HERE_EVERY = 10.0  # seconds between this seat's last frames on its direct links (shorter for short clocks)
 
 # What the driver does once the host's link closed (``JoinTable.lost``).
@@ -108,11 +110,14 @@ class JoinTable(SeatCore):
         self.seat_points: dict[int, tuple[str, int]] = {}  # the other seats' watch points, linked to directly
         self._held: list[tuple[int, list[bytes], int]] = []  # (its step, evidence, from) our log has not reached
         self._handed: dict[int, int] = {}  # pieces of evidence each seat handed on directly
-        self._mine_at: dict[int, float] = {}  # when each seat's last frame on its direct link was checked
+        self._mine_at: dict[int, tuple[float, int]] = {}  # each seat's frames on its direct link: checks lately
         self.reached: set[int] = set()  # the seats this one has had a direct link with, their identity proved
+        self.reached_out: set[int] = set()  # those whose watch point this one reached
+        self.took: set[int] = set()  # those that said they took the evidence this one told them
+        self._told_at: float | None = None  # when this one first told the seats a cheat's evidence
         self.named: int | None = None  # the seat this one named a cheat, with evidence
-        self.host_word = False  # the game ended here on the host's word alone (its bye): evidence may follow
-        self._apart_told: Stop | None = None
+        self._late_until = 0.0  # the game ended here on the host's word alone: evidence may come until then
+        self.apart: Stop | None = None  # the last offer this seat refused for a seat it never reached
         if saved is not None:
             self._carry_on(saved)
 
@@ -324,9 +329,7 @@ class JoinTable(SeatCore):
             return False
         verdict = self._twin(list(msg["f"])) or self.peer.judge(msg["f"])  # our own log must say so
         if verdict is not None:
-            self.named = getattr(verdict, "seat", None)
-            self._blamed(list(msg["f"]))
-            self._do(TellSeats({"t": "blame", "f": list(msg["f"])}))  # the host may have told only us
+            self._name(verdict, list(msg["f"]))  # (the host may have told only us)
             self.end(aborted(verdict))
             self._heard_the_end()
             return True
@@ -575,10 +578,10 @@ class JoinTable(SeatCore):
         if self.host_done:
             self._do(Close(HOST, GAME_OVER))
 
-    def end(self, result: Result) -> None:
+    def _over(self, result: Result) -> None:
         """The game is over here: the spectators watching through this seat hear
         why (a finished game they followed to its end), and its watch point closes."""
-        super().end(result)
+        super()._over(result)
         if not result.finished and result.ending is None:
             self._do(WatchSend(encode({"t": "bye", "why": result.text[:200]})))
             self._do(WatchClose("the seat left"))
@@ -594,9 +597,7 @@ class JoinTable(SeatCore):
         ``ankh verify``."""
         evidence = evidence_of(exc)
         if evidence:
-            self.named = getattr(exc, "seat")
-            self._blamed(evidence)
-            self._do(TellSeats({"t": "blame", "f": evidence}))
+            self._name(exc, evidence)
         self.end(aborted(exc))
         if evidence:
             self._do(Send(HOST, {"t": "blame", "f": evidence}))
@@ -608,7 +609,7 @@ class JoinTable(SeatCore):
         judges against its own log as it would the host's (a seat's word is
         no more evidence than the host's); not yet at its step, kept until
         the log is."""
-        if self.peer is None or self.result is not None and not (self.host_word and msg["t"] == "blame"):
+        if self.peer is None or self.result is not None and not (self.provisional and msg["t"] == "blame"):
             return
         if msg["t"] == "mine":
             self._theirs(seat, msg["f"])
@@ -621,9 +622,7 @@ class JoinTable(SeatCore):
         evidence = list(msg["f"])
         verdict = self._twin(evidence) or self.peer.judge(evidence)
         if verdict is not None:
-            if self.result is not None:  # the host's word came first: the evidence says more
-                self.result, self.host_word = None, False
-            self._abort(verdict)
+            self._abort(verdict)  # (where the host's word came first, the evidence says more)
             return
         if self.result is not None:
             return
@@ -647,15 +646,9 @@ class JoinTable(SeatCore):
         protocol = self.peer.protocol
         for frame in evidence[:2]:
             slot = signed_slot(frame, protocol.ledger.keyring, protocol.roster.game_id)
-            if slot is None:
-                continue
-            sender, seq = slot
-            lacks = [2**32] * protocol.roster.size
-            lacks[sender] = seq
-            ours = [f for f in protocol.frames_after(lacks) if f[0] == sender][:1]
-            twin = find_equivocation({0: ours, 1: [frame]}, protocol.roster)
-            if twin is not None:
-                return twin
+            ours = None if slot is None else protocol.signed(*slot)
+            if ours is not None and ours != frame:
+                return find_equivocation({0: [ours], 1: [frame]}, protocol.roster)
         return None
 
     def here_every(self) -> float:
@@ -665,21 +658,18 @@ class JoinTable(SeatCore):
         return max(0.5, min(HERE_EVERY, min(gone_after, move_clock) / 4))
 
     def say_here(self) -> None:
-        """This seat's last signed frame, to every seat it links to directly: a
-        seat that finds there a frame the host did not pass on to it knows that
+        """This seat's last signed frames (a few), to every seat it links to directly:
+        a seat that finds there a frame the host did not pass on to it knows that
         this seat is here and moved, whatever the host says (``_theirs``)."""
         peer = self.peer
         if peer is None or self.result is not None:
             return
         protocol = peer.protocol
         sent = protocol.have()[self.seat]
-        if sent == 0:
-            return
-        lacks = [2**32] * protocol.roster.size
-        lacks[self.seat] = sent - 1
-        mine = protocol.frames_after(lacks)
-        if mine:
-            self._do(TellSeats({"t": "mine", "f": mine[-1]}, keep=False))
+        for seq in range(max(0, sent - MINE_AHEAD), sent):
+            mine = protocol.signed(self.seat, seq)
+            if mine is not None:
+                self._do(TellSeats({"t": "mine", "f": mine}, keep=False))
 
     def _theirs(self, seat: int, frame: bytes) -> None:
         """Seat ``seat``'s last frame, from its direct link: one signed by it that
@@ -688,17 +678,25 @@ class JoinTable(SeatCore):
         ``seat`` sends.  A seat with nothing new (a program that hangs with its
         link up) is not heard from that way: its move clock runs on."""
         assert self.peer is not None
-        now = self.clock()
-        if now - self._mine_at.get(seat, -1.0) < 0.2:  # a signature check each: a few a second at most
-            return
-        self._mine_at[seat] = now
         protocol = self.peer.protocol
+        lacks = protocol.have()[seat]
+        slot = seq_of(frame)
+        if slot is None or slot[0] != seat or not lacks <= slot[1] < lacks + MINE_AHEAD:
+            return  # (held already; or far ahead, never sent: a seat hung, saying it moved, is not heard)
+        now = self.clock()
+        since, checks = self._mine_at.get(seat, (-1.0, 0))
+        if now - since >= 0.2:
+            since, checks = now, 0
+        if checks >= MINE_AHEAD:  # a signature check each: a few a second at most
+            return
+        self._mine_at[seat] = (since, checks + 1)
         try:
             env = open_frame(frame, game_id=protocol.roster.game_id, keys=protocol.ledger.keyring, kinds=BODIES)
         except (ProtocolError, KeyError, TypeError, ValueError):
             return
-        if env.sender == seat and env.seq >= protocol.have()[seat]:
-            self.silence.heard_from(seat, now)
+        if env.sender != seat or env.seq != slot[1]:
+            return
+        self.silence.heard_from(seat, now)
 
     def _judge_held(self) -> bool:
         """Evidence a seat handed on before this seat's log reached its step, judged
@@ -714,6 +712,16 @@ class JoinTable(SeatCore):
                 self._abort(verdict)
                 return True
         return False
+
+    def _name(self, verdict: ProtocolError, evidence: list[bytes]) -> None:
+        """This seat names the cheat: the evidence is kept and shown (``_blamed``)
+        and goes to every other seat directly, until each says it took it
+        (``deliver_left``)."""
+        self.named = getattr(verdict, "seat", None)
+        self._blamed(evidence)
+        self._do(TellSeats({"t": "blame", "f": evidence}))
+        if self._told_at is None:
+            self._told_at = self.clock()
 
     def _blamed(self, evidence: list[bytes]) -> None:
         """The evidence of a cheat, kept in the journal and shown to the spectators
@@ -733,12 +741,19 @@ class JoinTable(SeatCore):
         # for it half the host's time (the host reached the audit a moment before us).
         waited = self.clock() - self._audit_since if self._audit_since is not None else 0.0
         result = stopped_result(self.peer, self.seat, forfeit=waited >= self.abandon_after / 2)
-        self.host_word = not result.text.startswith("forfeit")  # a cheat's evidence may still come round
-        if self.saving and result.text.startswith("forfeit"):
+        forfeit = result.text.startswith("forfeit")
+        if self.saving and forfeit:
             waiting = [s for s in self.peer.waiting_for() if s != self.seat]
             self.journal_steps(self.peer)
             self._do(JournalEnding({"pending": self.peer.protocol.transcript().pending, "forfeit": waiting}))
-        self.end(result)
+        self._late_until = self.clock() + LATE
+        self.end(result, provisional=not forfeit and bool(self.reached))  # a cheat's evidence may still come round
+
+    def late_left(self) -> float:
+        """The game ended here on the host's word alone, and this seat has links to
+        other seats: the seconds it still waits for a seat's evidence on its way
+        (which would replace that result), 0 once it need not."""
+        return max(0.0, self._late_until - self.clock()) if self.provisional else 0.0
 
     def agree(self) -> None:
         """The person at this seat agrees to end the table on the host's offer
@@ -762,23 +777,32 @@ class JoinTable(SeatCore):
         host keeps from it (by naming no watch point, or a wrong one), nor hear
         that seat's evidence against the host: it signs nothing, and says why."""
         apart = [s for s in offer.gone if s != HOST and s not in self.bot_seats and s not in self.reached]
-        if apart and self._apart_told != offer:
-            self._apart_told = offer
+        if apart and self.apart != offer:
+            self.apart = offer
             self._do(Alert(Words("you cannot agree to end the table without {who}: this seat never had a direct "
                                  "link to {who}, so it cannot tell a seat that left from one the host keeps from "
                                  "it", who=" and ".join(COLOURS[s] for s in apart))))
         return not apart
 
-    def deliver_within(self) -> tuple[float, set[int]]:
-        """How long this seat's evidence may take to reach the other seats (the
-        longer of the table's clocks: their own wait before they may sign that
-        this seat left), and the seat it need not reach (the cheat)."""
+    def deliver_left(self) -> float:
+        """This seat told the other seats a cheat's evidence: the seconds its links
+        stay up still, until every seat whose watch point it reached (the cheat
+        spared) said it took it, or the longer of the table's clocks passed since
+        (their own wait before they may sign that this seat left); 0 once done."""
+        if self._told_at is None or not self.reached_out - self.took - {self.named}:
+            return 0.0
         clocks = self.start.clocks if self.start is not None else (0, 0)
-        return float(max(clocks)), {self.named} if self.named is not None else set()
+        return max(0.0, self._told_at + max(clocks) - self.clock())
 
-    def seat_reached(self, seat: int) -> None:
-        """A direct link to or from ``seat`` is up, its identity proved."""
+    def seat_reached(self, seat: int, out: bool = False) -> None:
+        """A direct link to (``out``: its watch point) or from ``seat`` is up, its identity proved."""
         self.reached.add(seat)
+        if out:
+            self.reached_out.add(seat)
+
+    def seat_took(self, seat: int) -> None:
+        """``seat`` said on our link to its watch point that it took what we told it."""
+        self.took.add(seat)
 
     def _heard(self, frame: bytes) -> None:
         """A frame taken from the host's link: its signer was heard from (``Silence``)."""

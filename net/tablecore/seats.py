@@ -50,6 +50,9 @@ class Core:
         # over a message of many frames (a shuffle's proofs) the other seats work meanwhile.
         self.sink: Callable[[Any], None] | None = None
         self.result: Result | None = None
+        # The result is the host's word alone, kept back a moment: a seat's evidence on its
+        # way may replace it (``JoinTable.late_left``); nobody has been told it yet.
+        self.provisional = False
 
     def _do(self, effect: Any) -> None:
         if self.sink is not None:
@@ -62,11 +65,23 @@ class Core:
         out, self.out = self.out, []
         return out
 
-    def end(self, result: Result) -> None:
-        """The game is over here (the driver closes the save and lets the process go)."""
-        if self.result is None:
-            self.result = result
-            self._do(Over(result))
+    def end(self, result: Result, *, provisional: bool = False) -> None:
+        """The game is over here (the driver closes the save and lets the process go).
+        A ``provisional`` result is told only once it is ``final``: until then another
+        may replace it."""
+        if self.result is None or self.provisional:
+            self.result, self.provisional = result, provisional
+            if not provisional:
+                self._over(result)
+
+    def final(self) -> None:
+        """The provisional result stands: it is told now."""
+        if self.result is not None and self.provisional:
+            self.provisional = False
+            self._over(self.result)
+
+    def _over(self, result: Result) -> None:
+        self._do(Over(result))
 
 
 class SeatCore(Core):

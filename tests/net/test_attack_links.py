@@ -14,7 +14,7 @@ import pytest
 from ankh.net import steal
 from ankh.net.envelope import HEADER_LEN, pack
 from ankh.core.game import COLOURS
-from ankh.net.events import Alert, Played, WatchPointOpen
+from ankh.net.events import Alert, Over, Played, Saving, WatchPointOpen
 from ankh.net.io import sim
 from ankh.net.io.seatlinks import PROLOGUE
 from ankh.net.io.transport import connect
@@ -58,6 +58,18 @@ async def seat_both(t: sim.Scene, core: type = DropsTheThiefsWord, **joiner: Any
     t.join("joiner 2", **joiner)
     await t.until("host", lambda e: getattr(e, "seat", None) == 2)
     return host
+
+
+def robbed(monkeypatch: pytest.MonkeyPatch, core: type = DropsTheThiefsWord,
+           before: Any = lambda t: None) -> Any:
+    """A table where ``core``, the host, robs a joiner (``before(t)``: how the
+    scene is set first): the joiners' results."""
+    async def script(t: sim.Scene) -> list:
+        before(t)
+        host = await seat_both(t, core)
+        robbing(monkeypatch, host.table)
+        return await t.results(*JOINERS)
+    return script
 
 
 async def watch_each(t: sim.Scene) -> dict[str, WatchPointOpen]:
@@ -143,15 +155,12 @@ def test_joiners_that_reach_only_the_host_cannot_get_the_thief_named_gone(tmp_pa
     reachable (docs/lan.md: the star works there): no seat link ever comes up,
     and the host drops the thief's evidence as before; the other seat is told
     it cannot agree to end the table without the thief, and signs nothing."""
-    async def script(t: sim.Scene) -> list:
+    def apart(t: sim.Scene) -> None:
         t.darken("joiner 1", "joiner 2")
         t.darken("joiner 2", "joiner 1")
-        host = await seat_both(t)
-        robbing(monkeypatch, host.table)
-        return await t.results(*JOINERS)
 
     t = simtable.scene(3, tmp_path)
-    nobody_honest_is_named(t, t.run(script))
+    nobody_honest_is_named(t, t.run(robbed(monkeypatch, before=apart)))
 
 
 def test_a_few_seconds_without_the_seat_link_when_the_thief_catches_the_host_lose_its_evidence(
@@ -648,13 +657,15 @@ def test_a_host_that_says_bye_as_it_robs_does_not_outrun_the_thiefs_evidence(
     """The other joiner hears the host's ``bye`` a moment before the thief's
     evidence on the seat link: it must still judge it and name the host, not
     say the table "waited for" the thief it robbed."""
-    async def script(t: sim.Scene) -> list:
-        host = await seat_both(t, EndsAsItRobs)
-        robbing(monkeypatch, host.table)
-        return await t.results(*JOINERS)
-
     t = simtable.scene(3, tmp_path)
-    the_host_is_named(t, t.run(script))
+    the_host_is_named(t, t.run(robbed(monkeypatch, EndsAsItRobs)))
+    thief, = t.nodes["host"].table.robbed
+    other = JOINERS[2 - thief]
+    overs = [e.result.text for e in t.told[other] if isinstance(e, Over)]
+    assert len(overs) == 1, overs  # one ending on the screen, not the host's word and then another
+    (save,) = [e.path for e in t.told[other] if isinstance(e, Saving)]
+    rc, out = simtable.verify(save)
+    assert rc != 0 and out.startswith("violation: host (seat 0"), out  # the evidence is in the journal too
 
 
 # -- a joiner of the last release at this release's table ------------------------------------------

@@ -144,7 +144,8 @@ def test_a_spectator_is_told_when_the_host_leaves_and_the_game_is_paused(tmp_pat
         watcher = WatchNode(Identity.generate(), report=heard.append)
         watcher.abandon_after = 1.0
         watching = asyncio.ensure_future(watcher.run("127.0.0.1", port))
-        while not any(isinstance(e, Played) for e in heard):
+        while not any(isinstance(e, Played) for e in heard):  # (a spectator that gave up says why)
+            assert not watching.done(), f"the spectator stopped before the game began: {watching.result()}"
             await asyncio.sleep(0.02)
         host.leave()
         await asyncio.wait_for(game, 30)

@@ -35,6 +35,8 @@ async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_
             port = session.address.rsplit(":", 1)[1]
             lobby = app.screen.query_one("#lobby-body").content
             assert "Address: 127.0.0.1:" in str(lobby) and "(empty seat)" in str(lobby)
+            (red,) = [line for line in str(lobby).splitlines() if line.startswith("R ")]
+            assert red.endswith("  you"), red               # the host's own row, before anyone sat
             await pilot.press("ctrl+r")                     # ready; the headless peer is ready when it sits
             await pilot.pause(0.1)
             assert "ready" in str(app.screen.query_one("#lobby-body").content)

@@ -46,6 +46,12 @@ def fingerprint(screen: str) -> str:
     return m.group(1)
 
 
+def own_rows(screen: str) -> list[str]:
+    """The seat letters of the lobby's rows marked "you"."""
+    rows = [line.strip("█ ") for line in screen.splitlines()]
+    return [row[0] for row in rows if row.endswith("  you")]
+
+
 # On its own (scripts/test): the guest picks its row of the list of tables by keys, and a table
 # of a test running beside it, opened or closed meanwhile, would move the rows under them.
 @pytest.mark.serial
@@ -64,8 +70,9 @@ def test_two_terminals_find_each_other_and_play(tmp_path):
         screen = guest.wait_for("Tables on the LAN", f"{title}'s table", timeout=20)   # found by mDNS
         ours, _ = table_rows(screen, f"{title}'s table")
         guest.keys(*["Down"] * ours, "Enter")
-        guest.wait_for("not ready", timeout=20)
-        host.wait_for("not ready")
+        # Each lobby marks its player's own row, before the deal too.
+        assert own_rows(guest.wait_for("not ready", timeout=20)) == ["Y"]
+        assert own_rows(host.wait_for("not ready")) == ["R"]
         # The deal waits while the players compare the table fingerprint: the
         # same words on both screens, until each confirms it.
         shown = ready_and_compare_fingerprints(host, guest)

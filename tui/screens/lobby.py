@@ -314,7 +314,7 @@ class LobbyScreen(Titled, Localised, Screen):
                     t.append("  " + (_("ready") if ready else _("not ready")), style="green" if ready else "yellow")
                 if bot:
                     t.append("  " + _("bot (its secrets live on the host's machine)"), style="italic")
-                if seat == s.viewer and s.start is not None:
+                if (seat == s.viewer) if s.start is not None else (fp == s.own_fingerprint):
                     t.append("  " + pgettext("tag", "you"), style="bold")
             else:
                 t.append("  " + _("(empty seat)"), style="dim")
