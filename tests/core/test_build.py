@@ -27,19 +27,20 @@ from .helpers import ChoosyRandomBot, final_state_text, new_table_game
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts" / "backend"))
-from ankh_build import COMPILED  # noqa: E402
+from ankh_build import COMPILED, SHARED  # noqa: E402
 
 WANTED = os.environ.get("ANKH_CORE", "pure")
 
 
-@pytest.mark.parametrize("game,name", [(g, n) for g, names in COMPILED.items() for n in names])
-def test_the_core_under_test_is_the_one_asked_for(game, name):
-    path = importlib.import_module(f"ankh.core.{game}.{name}").__file__
+@pytest.mark.parametrize("package,name", [(f"{g}/", n) for g, names in COMPILED.items() for n in names]
+                         + [("", n) for n in SHARED])
+def test_the_core_under_test_is_the_one_asked_for(package, name):
+    path = importlib.import_module(f"ankh.core.{package.replace('/', '.')}{name}").__file__
     if WANTED == "compiled":
         assert path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), path
-        assert Path(path).parent != ROOT / "core" / game
+        assert Path(path).parent != ROOT / "core" / package
     else:
-        assert Path(path) == ROOT / "core" / game / f"{name}.py"
+        assert Path(path) == ROOT / "core" / package / f"{name}.py"
 
 
 def test_requests_and_outcomes_pickle():
