@@ -7,7 +7,8 @@ in reverse order of running (the stack is last in, first out); it may change
 the state, push further tasks, or stop the machine by asking a seat
 (``State.ask``) or the table (``State.request``), whose answer goes to the
 continuation named there, ``fn(s, answer, *args)``, which checks before it
-changes anything.
+changes anything.  That engine is the one every game runs on
+(:mod:`ankh.core.kernel`).
 
 The rules' modules import one way, from the bottom up:
 

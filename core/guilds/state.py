@@ -1,5 +1,5 @@
 """The state of a guild-variant game: flat lists and tuples that copy cheaply,
-and the engine's stack of work still to do (as in the first game's core).
+on the engine every game runs on (:mod:`ankh.core.kernel`).
 
 A state is changed in place by :meth:`State.choose` (a seat's decision) and
 :meth:`State.fulfil` (a table's answer to a request); :meth:`State.copy` is
@@ -20,18 +20,15 @@ counts (``settle``).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Final
+from typing import Any, Final
 
-from ..game import (
-    COLOURS, DealCard, Decision, Event, IllegalAction, MalformedAction, Outcome, PickRandom,
-    Reveal, RollDie, RulesError, ShowCards, StealRandom, fast_new,
-)
+from .. import kernel
+from ..game import DealCard, IllegalAction, MalformedAction, PickRandom, Reveal, RollDie, ShowCards, StealRandom
+from ..kernel import Machine
 from .board import (
     BANK_START, DEV_IDS, FOUNDATIONS, HOUSES, NUM_VERTICES, SHADES_SPOT, TRACK_START, TRACK_BIT,
     VILLAS, DISTRICT_VERTICES, D_THIEVES,
 )
-
-Task = tuple[Callable[..., None], tuple[Any, ...]]
 
 EMPTY: Final = -1
 FOUNDATION, HOUSE, VILLA = 0, 1, 2
@@ -41,18 +38,22 @@ RANK_NAMES: Final = ("none", "captain", "lieutenant")
 RANK_VP: Final = (0, 2, 1)
 SETUP, PHASE_A, PHASE_B, PHASE_C = "setup", "A", "B", "C"
 
-FIELDS: Final = (
+# The game's attributes of a state (its ``__slots__``), beside the engine's.
+SLOTS: Final = (
     "players", "occ", "sup", "res", "bank", "gp", "pres", "lock", "parch", "rcpt",
     "dev", "dcard", "dturn", "dtop", "gup", "arrests", "rank", "vshown",
     "hid", "rcard", "rfrom", "rnext",
     "robber", "fire", "track", "first", "third", "active", "turn", "phase",
     "fixed", "guard_played", "pacts", "bought", "arrested", "offers", "gave", "trade", "palace",
-    "stack", "pending", "resume", "outcome", "events", "narrate", "trust", "auto",
 )
+# Every attribute of a state (a compiled build has no ``__slots__`` attribute).
+FIELDS: Final = kernel.FIELDS + SLOTS
 
 
-class State:
-    __slots__ = FIELDS
+class State(Machine):
+    """The game's state; its engine (``stack``, ``pending``, ``choose``,
+    ``fulfil`` ...) is :class:`~ankh.core.kernel.Machine`'s."""
+    __slots__ = SLOTS
     players: int
     occ: list[int]              # per vertex: EMPTY or seat*3 + piece
     sup: list[int]              # seat*3 + piece: pieces still in supply
@@ -92,14 +93,6 @@ class State:
     gave: tuple[int, ...]       # per seat: the kinds it gave away in trades this turn (bits)
     trade: Any                  # the trade being negotiated (a tuple, see trading.py)
     palace: list[tuple[int, int]]  # Palace choices of the running resolution
-    stack: list[Task]
-    pending: Any
-    resume: Any
-    outcome: Outcome | None
-    events: list[Event]
-    narrate: bool
-    trust: bool
-    auto: bool
 
     def __init__(self) -> None:
         """An empty state, filled by :meth:`blank` or :meth:`copy`."""
@@ -148,14 +141,7 @@ class State:
         s.gave = (0,) * n
         s.trade = None
         s.palace = []
-        s.stack = []
-        s.pending = None
-        s.resume = None
-        s.outcome = None
-        s.events = []
-        s.narrate = True
-        s.trust = False
-        s.auto = False
+        s.start_machine()
         return s
 
     def copy(self) -> "State":
@@ -199,108 +185,12 @@ class State:
         s.gave = self.gave
         s.trade = None if self.trade is None else self.trade[:]   # answers are written into it
         s.palace = self.palace[:]
-        s.stack = self.stack[:]
-        s.pending = self.pending
-        s.resume = self.resume
-        s.outcome = self.outcome
-        s.events = []
-        s.narrate = self.narrate
-        s.trust = self.trust
-        s.auto = self.auto
+        self.copy_machine(s)
         return s
 
-    def simulate(self) -> "State":
-        """Switch to simulation (bots' playouts, benchmarks): no events are
-        told, answers are trusted, and a decision with one option or a request
-        whose answer this state already knows is answered at once.  The game
-        played is the same."""
-        self.narrate = False
-        self.trust = True
-        self.auto = True
-        return self
+    # --- what the engine asks of a game (see :mod:`ankh.core.kernel`) ------------------
 
-    # --- the engine's interface ----------------------------------------------------------
-
-    def choose(self, option: tuple) -> list[Event]:
-        if self.trust:
-            return self._resume(option)
-        p = self.pending
-        if type(p) is not Decision:
-            raise IllegalAction(f"no decision is pending (waiting for {p!r})")
-        if not isinstance(option, tuple) or not option:
-            raise MalformedAction(f"an option is a tuple (verb, *args), not {option!r}")
-        if option not in p.options and not (p.space is not None and p.space.allows(option)):
-            raise IllegalAction(f"{option!r} is not among the options of {p.kind} for "
-                                f"{COLOURS[p.seat]}")
-        return self._resume(option)
-
-    def fulfil(self, answer) -> list[Event]:
-        if self.trust:
-            return self._resume(answer)
-        p = self.pending
-        if p is None or type(p) is Decision:
-            raise IllegalAction(f"no request is pending (waiting for {p!r})")
-        return self._resume(check_answer(self, p, answer))
-
-    def _resume(self, answer) -> list[Event]:
-        pending, resume = self.pending, self.resume
-        fn, args = resume
-        self.pending = self.resume = None
-        if self.narrate:
-            self.events = []     # (in simulation nothing is told: the list stays empty)
-        try:
-            self._continue(fn, answer, args)
-        except RulesError:
-            self.pending, self.resume = pending, resume
-            raise
-        self.run()
-        return self.events
-
-    def run(self) -> None:
-        """Run queued work until something must be asked or the game is over."""
-        stack = self.stack
-        while True:
-            while self.pending is None:
-                if not stack or self.outcome is not None:
-                    return
-                fn, args = stack.pop()
-                # (common arities spelled out: no argument tuple is built)
-                n = len(args)
-                if n == 0:
-                    fn(self)
-                elif n == 1:
-                    fn(self, args[0])
-                elif n == 2:
-                    fn(self, args[0], args[1])
-                else:
-                    fn(self, *args)
-            if not self.auto:
-                return
-            pending = self.pending
-            answer: Any  # an option (a tuple) or a table's answer (ids, dice ...)
-            if type(pending) is Decision:
-                if len(pending[2]) != 1:
-                    return
-                answer = pending[2][0]
-            else:
-                answer = self.known_answer(pending)
-                if answer is None:
-                    return
-            fn, args = self.resume
-            self.pending = self.resume = None
-            self._continue(fn, answer, args)
-
-    def _continue(self, fn: Callable, answer: Any, args: tuple) -> None:
-        """Hand ``answer`` to the continuation ``fn`` with its arguments (the
-        common arities spelled out: no argument tuple is built)."""
-        if not args:
-            fn(self, answer)
-        elif len(args) == 1:
-            fn(self, answer, args[0])
-        else:
-            fn(self, answer, *args)
-
-    def known_answer(self, req):
+    def known_answer(self, req: Any) -> Any:
         """The answer to a reveal this engine already knows, else None."""
         if type(req) is Reveal:
             table = self.dcard if req.deck == "dev" else self.rcard
@@ -314,29 +204,8 @@ class State:
             return None if None in ids else ids
         return None
 
-    # --- helpers used by the rules -----------------------------------------------------
-
-    def ask(self, seat: int, kind: str, options, prompt: str, fn: Callable, *args) -> None:
-        self.pending = fast_new(Decision, (seat, kind, tuple(options), prompt, None))
-        self.resume = (fn, args)
-
-    def ask_space(self, space: Any, seat: int, kind: str, options, prompt: str, fn: Callable,
-                  *args) -> None:
-        """:meth:`ask`, where moves beyond ``options`` are allowed: ``space``
-        (an :class:`~.offers.OfferSpace`) says which."""
-        self.pending = fast_new(Decision, (seat, kind, tuple(options), prompt, space))
-        self.resume = (fn, args)
-
-    def request(self, req, fn: Callable, *args) -> None:
-        self.pending = req
-        self.resume = (fn, args)
-
-    def push(self, fn: Callable, *args) -> None:
-        self.stack.append((fn, args))
-
-    def log(self, kind: str, seat: int | None, text: str, **data) -> None:
-        if self.narrate:
-            self.events.append(Event(kind, seat, text, data or None))
+    def checked_answer(self, req: Any, answer: Any) -> Any:
+        return check_answer(self, req, answer)
 
     # --- queries ----------------------------------------------------------------------
 
@@ -408,9 +277,6 @@ class State:
         """Handles of ``p``'s Vetinari tokens that this engine can see."""
         dc = self.dcard
         return tuple(h for h in self.dev[p] if dc[h] is not None and dc[h][0] == "v")
-
-    def is_over(self) -> bool:
-        return self.outcome is not None
 
 
 # --- checking the table's answers --------------------------------------------------------------

@@ -1,10 +1,11 @@
 """The rules of Discworld: Ankh-Morpork, as a machine that never touches
 randomness, clocks or I/O.
 
-Work still to do lives on ``State.stack`` as tuples ``(task, *args)``; a task
+Work still to do lives on ``State.stack`` as tuples ``(task, args)``; a task
 may change the state, push further tasks, or stop the machine by asking a
 seat (``State.ask``) or the table (``State.request``); the answer is handed to
-the continuation named there.  Whether something is asked at all depends
+the continuation named there (the engine every game runs on,
+:mod:`ankh.core.kernel`).  Whether something is asked at all depends
 only on public information, so every engine in a networked game -- each
 knowing different cards -- asks the same questions in the same order.
 

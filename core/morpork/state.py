@@ -17,39 +17,39 @@ bitmasks of areas.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Final
+from typing import Any, Final
 
+from .. import kernel
+from ..kernel import Machine
 from .model import (
-    ADJ, BUILDINGS_PER_PLAYER, CARD, COLOURS, DEMON, HAND_SIZE, MINIONS_PER_PLAYER,
-    NUM_AREAS, STARTING_AREAS, STARTING_MONEY, TROLL, Decision, Event, IllegalAction,
-    EVENT, MalformedAction, RulesError, deck_lists, personality_list,
-    DealCard, Outcome, PassCard, PickRandom, Reveal, RollDie, ShowCards, fast_new,
+    ADJ, BUILDINGS_PER_PLAYER, CARD, DEMON, HAND_SIZE, MINIONS_PER_PLAYER,
+    NUM_AREAS, STARTING_AREAS, STARTING_MONEY, TROLL, IllegalAction,
+    EVENT, MalformedAction, deck_lists, personality_list,
+    DealCard, PassCard, PickRandom, Reveal, RollDie, ShowCards,
 )
-
-# Work to do: a function called with the state (and, for a continuation, the
-# answer) and these arguments.
-Task = tuple[Callable[..., None], tuple[Any, ...]]
 
 NOBODY: Final = -1
 REMOVED: Final = -2  # a City Area card put out of the game by Bloody Stupid Johnson
 
 
-# Every attribute of a state (its ``__slots__``; a compiled build has no such
-# attribute on the class, so code that walks a state's fields uses this).
-FIELDS: Final = (
+# The game's attributes of a state (its ``__slots__``), beside the engine's.
+SLOTS: Final = (
     "players", "minions", "trolls", "demons", "trouble", "building", "city_owner",
     "money", "supply", "buildings_left", "hand", "loans", "penalties",
     "card", "draw", "discard", "in_play",
     "pers", "personality", "unused_pers", "pers_seen", "seen",
     "event", "event_deck", "events_done",
-    "current", "turn", "used", "gained", "played", "last_played", "chain",
-    "stack", "pending", "resume", "outcome", "events", "ending",
-    "narrate", "trust", "auto",
+    "current", "turn", "used", "gained", "played", "last_played", "chain", "ending",
 )
+# Every attribute of a state (a compiled build has no ``__slots__`` attribute on
+# the class, so code that walks a state's fields uses this).
+FIELDS: Final = kernel.FIELDS + SLOTS
 
 
-class State:
-    __slots__ = FIELDS
+class State(Machine):
+    """The game's state; its engine (``stack``, ``pending``, ``choose``,
+    ``fulfil`` ...) is :class:`~ankh.core.kernel.Machine`'s."""
+    __slots__ = SLOTS
     players: int
     minions: list[tuple[int, ...]]          # per area, a count per seat
     trolls: list[int]
@@ -82,15 +82,7 @@ class State:
     played: int
     last_played: Any                        # a handle or None
     chain: Any
-    stack: list[Task]
-    pending: Any
-    resume: Any                             # a Task (continuation, args) or None
-    outcome: Outcome | None
-    events: list[Event]
     ending: bool
-    narrate: bool
-    trust: bool
-    auto: bool
 
     # --- construction ------------------------------------------------------------------
 
@@ -141,15 +133,8 @@ class State:
         s.played = 0
         s.last_played = None
         s.chain = None
-        s.stack = []
-        s.pending = None
-        s.resume = None
-        s.outcome = None
-        s.events = []
         s.ending = False
-        s.narrate = True
-        s.trust = False
-        s.auto = False
+        s.start_machine()
         return s
 
     def copy(self) -> "State":
@@ -186,120 +171,13 @@ class State:
         s.played = self.played
         s.last_played = self.last_played
         s.chain = self.chain
-        s.stack = self.stack[:]
-        s.pending = self.pending
-        s.resume = self.resume
-        s.outcome = self.outcome
-        s.events = []
         s.ending = self.ending
-        s.narrate = self.narrate
-        s.trust = self.trust
-        s.auto = self.auto
+        self.copy_machine(s)
         return s
 
-    def simulate(self) -> "State":
-        """Switch this state (and its copies) to simulation, for bots' playouts
-        and benchmarks: no events are told, answers are trusted without
-        checks, and a decision with one option, or a request for cards whose
-        identities this state already holds, is answered at once instead of
-        being asked.  The game played is the same; a networked game or an
-        interface never simulates (every decision, even a forced one, is a
-        step the peers agree on)."""
-        self.narrate = False
-        self.trust = True
-        self.auto = True
-        return self
+    # --- what the engine asks of a game (see :mod:`ankh.core.kernel`) ------------------
 
-    # --- the engine's interface ----------------------------------------------------------
-
-    def choose(self, option: tuple) -> list[Event]:
-        """Answer the pending :class:`Decision` with one of its options."""
-        if self.trust:
-            return self._resume(option)
-        p = self.pending
-        if not isinstance(p, Decision):
-            raise IllegalAction(f"no decision is pending (waiting for {p!r})")
-        if not isinstance(option, tuple) or not option:
-            raise MalformedAction(f"an option is a tuple (verb, *args), not {option!r}")
-        if option not in p.options:
-            raise IllegalAction(f"{option!r} is not among the options of {p.kind} for "
-                                f"{COLOURS[p.seat]}")
-        return self._resume(option)
-
-    def fulfil(self, answer) -> list[Event]:
-        """Answer the pending table request (see :mod:`ankh.core.morpork.model`)."""
-        if self.trust:
-            return self._resume(answer)
-        p = self.pending
-        if p is None or isinstance(p, Decision):
-            raise IllegalAction(f"no request is pending (waiting for {p!r})")
-        return self._resume(check_answer(self, p, answer))
-
-    def _resume(self, answer) -> list[Event]:
-        pending = self.pending
-        resume: Task = self.resume
-        fn, args = resume
-        self.pending = None
-        self.resume = None
-        self.events = []
-        try:
-            self._continue(fn, answer, args)
-        except RulesError:
-            # Continuations check before they change anything: nothing was applied.
-            self.pending, self.resume = pending, resume
-            raise
-        self.run()
-        return self.events
-
-    def run(self) -> None:
-        """Run queued work until something must be asked (or the game is over).
-        In simulation a decision with a single option is taken here."""
-        stack = self.stack
-        while True:
-            while self.pending is None:
-                if not stack:
-                    return
-                fn, args = stack.pop()
-                # (spelled out as in _continue)
-                n = len(args)
-                if n == 1:
-                    fn(self, args[0])
-                elif n == 2:
-                    fn(self, args[0], args[1])
-                elif n == 3:
-                    fn(self, args[0], args[1], args[2])
-                else:
-                    fn(self, *args)
-            if not self.auto:
-                return
-            pending = self.pending
-            answer: object  # an option (a tuple) or a table's answer (a card id, ids...)
-            if type(pending) is Decision:
-                if len(pending[2]) != 1:
-                    return
-                answer = pending[2][0]
-            else:
-                answer = self.known_answer(pending)
-                if answer is None:
-                    return
-            resume: Task = self.resume
-            fn, args = resume
-            self.pending = self.resume = None
-            self._continue(fn, answer, args)
-
-    def _continue(self, fn: Callable[..., None], answer: object, args: tuple) -> None:
-        """Hand ``answer`` to the continuation ``fn`` with its arguments (spelled
-        out for the common arities: a compiled core then calls without packing
-        the arguments into a new tuple)."""
-        n = len(args)
-        if n == 1:
-            fn(self, answer, args[0])
-        elif n == 2:
-            fn(self, answer, args[0], args[1])
-        else:
-            fn(self, answer, *args)
-
-    def known_answer(self, req):
+    def known_answer(self, req: Any) -> Any:
         """The answer to a request for cards this engine already knows (a card
         shown, dealt or passed whose identity it holds), else None: dice and
         random picks are never known."""
@@ -312,21 +190,8 @@ class State:
         ids = tuple([deck[h] for h in req.handles])
         return None if None in ids else ids
 
-    # --- helpers used by the rules -----------------------------------------------------
-
-    def ask(self, seat: int, kind: str, options, prompt: str, fn: Callable, *args) -> None:
-        self.pending = fast_new(Decision, (seat, kind, tuple(options), prompt, None))
-        self.resume = (fn, args)
-
-    def request(self, req, fn: Callable, *args) -> None:
-        self.pending = req
-        self.resume = (fn, args)
-
-    def push(self, fn: Callable, *args) -> None:
-        self.stack.append((fn, args))
-
-    def log(self, kind: str, seat: int | None, text: str, **data) -> None:
-        self.events.append(Event(kind, seat, text, data or None))
+    def checked_answer(self, req: Any, answer: Any) -> Any:
+        return check_answer(self, req, answer)
 
     # --- board queries --------------------------------------------------------------------
 
@@ -416,9 +281,6 @@ class State:
     def card_ids_unknown(self, p: int) -> bool:
         """True when this engine cannot see some card in ``p``'s hand."""
         return any(self.card[h] is None for h in self.hand[p])
-
-    def is_over(self) -> bool:
-        return self.outcome is not None
 
 
 def handles(mask: int) -> list[int]:

@@ -1,8 +1,8 @@
 """ankh's build backend: setuptools', plus the rules core compiled with mypyc.
 
 A regular install or wheel (``pip install .``, ``pip wheel .``) compiles the
-hot modules of each game's rules (``COMPILED``) to C extensions with mypyc where it
-can: a C compiler and Python's headers are present and ``ANKH_PURE`` is not
+hot modules of each game's rules (``COMPILED``), and the engine they run on
+(``SHARED``), to C extensions with mypyc where it can: a C compiler and Python's headers are present and ``ANKH_PURE`` is not
 set.  Only then does the build ask for mypy.  Otherwise, or when mypyc or the
 C compiler fails, the wheel holds the pure-Python core -- the reference, which
 is always installed beside the extensions -- and the build says why in one
@@ -32,13 +32,17 @@ def compiled_groups(root: Path) -> dict[str, tuple[str, ...]]:
     (``core/registry.py``, read as a file: the build imports no part of the
     package): the rules' hot paths.  The component tables (``catalog``) gain
     nothing and stay Python, as do the bots, records and views.  Each game is
-    its own mypyc group, so that one game's failure to compile leaves the other
-    compiled."""
+    its own mypyc group and library, so that one game's failure to compile
+    leaves the other compiled."""
     entries = runpy.run_path(str(root / "core" / "registry.py"))["ENTRIES"]
     return {e.id: e.compiled for e in entries.values() if e.compiled}
 
 
 COMPILED = compiled_groups(Path(__file__).resolve().parents[2])
+#: The modules of ``core`` itself that are compiled, as group ``ankh_core``: the
+#: engine whose class every game's state extends (a compiled class extends only
+#: a compiled one, known to the same mypyc run).
+SHARED: tuple[str, ...] = ("kernel",)
 STAGE = Path("build") / "mypyc-src"  # the sources as package ankh.core, for mypy's module names
 OPT_LEVEL = "3"
 
@@ -81,22 +85,42 @@ def core_extensions(root: Path) -> list:
     shutil.copytree(root / "core", stage / "ankh" / "core",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyc"))
     (stage / "ankh" / "__init__.py").write_text("")  # so that mypy names the modules ankh.core.*
-    out: list = []
+    core = STAGE / "ankh" / "core"
+    shared = [str(core / f"{name}.py") for name in SHARED]
+    groups: dict[str, list[str]] = {}
+    for game, names in COMPILED.items():
+        paths = [str(core / game / f"{name}.py") for name in names]
+        if all(Path(p).exists() for p in paths):
+            groups[game] = paths
+        else:
+            say(f"the rules of {game} stay pure Python: a module to compile is missing")
+
+    def mypyc(games: list[str]) -> list:
+        """One mypyc run: the shared group and these games' groups, each its own library."""
+        separate = [(shared, "ankh_core")] + [(groups[g], f"ankh_core_{g}") for g in games]
+        return mypycify([p for paths, _ in separate for p in paths], opt_level=OPT_LEVEL,
+                        separate=separate)
+
     cwd = os.getcwd()
     os.chdir(root)
     try:
-        for game, names in COMPILED.items():
-            paths = [str(STAGE / "ankh" / "core" / game / f"{name}.py") for name in names]
-            if not all(Path(p).exists() for p in paths):
-                say(f"the rules of {game} stay pure Python: a module to compile is missing")
-                continue
+        try:
+            return mypyc(list(groups)) if groups else []
+        except (Exception, SystemExit) as e:
+            if len(groups) == 1:
+                say(f"the rules core stays pure Python: mypyc failed ({e})")
+                return []
+        # One game's failure leaves the others compiled: find which compile.
+        good = []
+        for game in groups:
             try:
-                out += mypycify(paths, opt_level=OPT_LEVEL, group_name=f"ankh_core_{game}")
+                mypyc([game])
+                good.append(game)
             except (Exception, SystemExit) as e:
                 say(f"the rules of {game} stay pure Python: mypyc failed ({e})")
+        return mypyc(good) if good else []
     finally:
         os.chdir(cwd)
-    return out
 
 
 class OptionalBuildExt(build_ext):

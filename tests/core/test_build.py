@@ -27,19 +27,20 @@ from .helpers import ChoosyRandomBot, final_state_text, new_table_game
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts" / "backend"))
-from ankh_build import COMPILED  # noqa: E402
+from ankh_build import COMPILED, SHARED  # noqa: E402
 
 WANTED = os.environ.get("ANKH_CORE", "pure")
 
 
-@pytest.mark.parametrize("game,name", [(g, n) for g, names in COMPILED.items() for n in names])
-def test_the_core_under_test_is_the_one_asked_for(game, name):
-    path = importlib.import_module(f"ankh.core.{game}.{name}").__file__
+@pytest.mark.parametrize("package,name", [(f"{g}/", n) for g, names in COMPILED.items() for n in names]
+                         + [("", n) for n in SHARED])
+def test_the_core_under_test_is_the_one_asked_for(package, name):
+    path = importlib.import_module(f"ankh.core.{package.replace('/', '.')}{name}").__file__
     if WANTED == "compiled":
         assert path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), path
-        assert Path(path).parent != ROOT / "core" / game
+        assert Path(path).parent != ROOT / "core" / package
     else:
-        assert Path(path) == ROOT / "core" / game / f"{name}.py"
+        assert Path(path) == ROOT / "core" / package / f"{name}.py"
 
 
 def test_requests_and_outcomes_pickle():
@@ -88,3 +89,37 @@ def test_a_shallow_copy_shares_every_field():
     twin = copy.copy(s)
     assert twin is not s
     assert all(getattr(twin, name) is getattr(s, name) for name in FIELDS)
+
+
+def test_a_game_that_mypyc_refuses_leaves_the_engine_and_the_other_games_compiled(
+        tmp_path, monkeypatch, capsys):
+    """The engine (``core/kernel.py``) is compiled in the same mypyc run as
+    every game's rules, since their states extend its class; a game whose
+    rules mypyc refuses stays pure Python, and the others are still compiled
+    on the compiled engine."""
+    import shutil
+    import types
+
+    import ankh_build
+
+    shutil.copytree(ROOT / "core", tmp_path / "core", ignore=shutil.ignore_patterns("__pycache__"))
+    runs: list[list[str]] = []
+
+    def mypycify(paths, *, opt_level, separate):
+        groups = [name for _, name in separate]
+        runs.append(groups)
+        assert [p for files, _ in separate for p in files] == paths
+        if "ankh_core_guilds" in groups:
+            raise SystemExit("error: the guild rules do not type-check")
+        return groups
+
+    fake = types.ModuleType("mypyc.build")
+    fake.mypycify = mypycify  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "mypyc", types.ModuleType("mypyc"))
+    monkeypatch.setitem(sys.modules, "mypyc.build", fake)
+    monkeypatch.setattr(ankh_build, "pure_reason", lambda: None)
+    built = ankh_build.core_extensions(tmp_path)
+    assert runs[0] == ["ankh_core"] + [f"ankh_core_{game}" for game in COMPILED]
+    assert built == ["ankh_core"] + [f"ankh_core_{game}" for game in COMPILED if game != "guilds"]
+    assert "ankh_core_morpork" in built
+    assert "the rules of guilds stay pure Python" in capsys.readouterr().err
