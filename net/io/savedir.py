@@ -45,14 +45,21 @@ class SaveDir:
         self._journal.seek(whole)
 
     def append(self, frames: list[bytes]) -> None:
-        self._journal.write(journal.step(frames))
-        self._journal.flush()
+        """A finished step, on the disk before anything after it is sent (the table's
+        core journals a step before its move goes out): a seat whose machine goes
+        down just after it moved carries on with that move, never decides it again
+        differently (two frames under one number) nor refuses it from the host."""
+        self._write(journal.step(frames))
 
     def ending(self, **record: Any) -> None:
         """How the table ended the game before its end (``journal.ending``): kept for ``ankh verify``."""
         if self._journal is not None:
-            self._journal.write(journal.ending(**record))
-            self._journal.flush()
+            self._write(journal.ending(**record))
+
+    def _write(self, record: bytes) -> None:
+        self._journal.write(record)
+        self._journal.flush()
+        os.fdatasync(self._journal.fileno())
 
     def load(self) -> tuple[Any, dict[str, Any], dict[int, SeatSecrets]]:
         """The journal's game, its header's info and this seat's secrets; a

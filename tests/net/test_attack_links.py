@@ -118,17 +118,19 @@ class WithholdsTheSeats(DropsTheThiefsWord):
         self.points[seat] = (link[1][0], port)
         points = [self.points[s] for s in sorted(self.points)]
         self._do(WatchPoints(points))
-        self._do(Broadcast(points_message(points)))
+        self._do(Broadcast(self._points_said(points)))
+
+    def _points_said(self, points: list) -> dict:
+        return points_message(points)
 
 
-class PointsAtItself(DropsTheThiefsWord):
-    """Names its own address for every joiner's seat: each joiner dials the host,
-    whose key does not answer for the other seat, and tries again for ever."""
+class PointsAtItself(WithholdsTheSeats):
+    """Names its own address for every joiner's seat (and never the right one):
+    each joiner dials the host, whose key does not answer for the other seat,
+    and tries again for ever."""
 
-    def _watch_point(self, seat: int, port: int) -> None:
-        super()._watch_point(seat, port)
-        self._do(Broadcast({"t": "points", "at": [{"host": self.bind, "port": self.port, "seat": s}
-                                                  for s in sorted(self.points)]}))
+    def _points_said(self, points: list) -> dict:
+        return {"t": "points", "at": [{"host": self.bind, "port": self.port, "seat": s} for s in sorted(self.points)]}
 
 
 @pytest.mark.parametrize("core", [WithholdsTheSeats, PointsAtItself])
