@@ -725,14 +725,20 @@ def test_a_guild_point_says_what_it_costs_and_the_palaces_is_free():
     assert option_text(session.view(), ("gp", 1)) == "A point in the lumber guild (2 lumber)"
 
 
-@pytest.mark.parametrize("lang, shades, told", [
-    ("en", "Move the robber to the Shades", "R red moves the robber to the Shades."),
-    ("fr", "Déplacer le voleur dans les Ombres", "R rouge déplace le voleur dans les Ombres."),
+@pytest.mark.parametrize("lang, shades, pick, told", [
+    ("en", "Leave the robber on the Shades", "robber", "R red leaves the robber on the Shades."),
+    ("fr", "Laisser le voleur dans les Ombres", "robber", "R rouge laisse le voleur dans les Ombres."),
+    ("en", "Leave the robber on the Shades", "pass", "R red neither moves the robber nor hires an assassin."),
+    ("fr", "Laisser le voleur dans les Ombres", "pass",
+     "R rouge ne déplace pas le voleur et n'engage pas d'assassin."),
 ])
-async def test_after_a_seven_without_a_licence_the_short_list_ends_with_neither(lang, shades, told):
+async def test_after_a_seven_without_a_licence_the_short_list_ends_with_neither(lang, shades, pick, told):
     """Red has no house by the Thieves' Guild: the robber may only go to the
     Shades (« dans le quartier des ombres », as the variant's French text says
-    it), the assassins say what they cost, and "Neither" comes last."""
+    it), where it already stands, so the option leaves it there (it read "Move
+    the robber to the Shades"); the assassins say what they cost, and
+    "Neither" comes last.  Either choice is written in the log ("Neither"
+    left no line: the table could not tell a seat that declined)."""
     i18n.set_language(lang)
     try:
         app = AnkhApp(GameSession.from_text(SEVEN_POSITION.replace("houses red: V10 V29", "houses red: V01 V12")),
@@ -748,7 +754,7 @@ async def test_after_a_seven_without_a_licence_the_short_list_ends_with_neither(
             assert f"1 {shades}" in shown, shown
             assert ("Hire an assassin for brick and lumber" if lang == "en"
                     else "Engager un assassin pour 1 argile et 1 bois") in shown, shown
-            await pilot.press("1")
+            await pilot.press("1" if pick == "robber" else str(len(d.options)))
             await until(pilot, lambda: any(describe(e, 0).plain == told for e in app.screen.session.log))
     finally:
         i18n.set_language("en")
