@@ -470,6 +470,9 @@ async def test_the_variants_rules_scroll_to_their_last_line_at_80x24_by_keyboard
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
+        await pilot.press("question_mark")                         # opened again: at its top, where it begins
+        await pilot.pause()
+        assert "A variant for Catan" in screen_text(app) and last not in screen_text(app)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
