@@ -95,7 +95,7 @@ def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_pat
                 time.sleep(0.6)                           # the key guard: as a person reads
                 if term is host and any(said in term.screen() for said in PHASE_C):
                     host.keys("t", "p", "p")              # the composer, the guest as partner (the bot is yellow)
-                    screen = host.wait_for("You hold", "Partner (p): green")
+                    screen = host.wait_for("You hold", "Partner (p): G green")
                     offered = composition(grid(screen))
                     if offered is None:
                         looked.append(screen)
