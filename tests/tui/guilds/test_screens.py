@@ -476,6 +476,23 @@ async def test_the_variants_rules_scroll_to_their_last_line_at_80x24_by_keyboard
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_costs_at_a_glance_fit_their_panel_at_120x40(lang):
+    """The costs' last line ("… GP 1 card · assassin 2") ran out of the side panel
+    at 120×40 and wrapped "2" alone onto the next line."""
+    from ankh.tui.games.guilds.text import costs_short
+    i18n.set_language(lang)
+    try:
+        app = AnkhApp(GameSession.new(3, you=0, game=GUILDS, save=False, kind="heuristic", seed=7), bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            shown = screen_text(app)
+            for line in costs_short():
+                assert line in shown, (line, shown)
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
 async def test_the_titles_r_chooses_whose_rules_and_both_read_to_their_end(lang):
     i18n.set_language(lang)
     from ankh.tui.screens.dialogs import Pick

@@ -131,7 +131,8 @@ def costs_short() -> list[str]:
         f"▲ {cards(COST_HOUSE)} / {PARCH_HOUSE}p",
         f"■ {cards(COST_VILLA)} / {PARCH_VILLA}p",
         _("token") + f" {cards(COST_DEV)} / {PARCH_DEV}p",
-        _("card {c}p · dice {d}p · GP 1 card · assassin 2").format(c=PARCH_CARD, d=PARCH_DICE),
+        _("card {c}p · dice {d}p").format(c=PARCH_CARD, d=PARCH_DICE),   # two lines: one ran out of
+        _("GP 1 card · assassin 2"),                                      # a 120×40 screen's panel
     ]
 
 
