@@ -114,7 +114,7 @@ def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_pat
             row = target
         cards = " + ".join(f"1 {one(k)}" for k in give)
         asked = " + ".join(f"1 {one(k)}" for k in want)
-        sentence = f"{cards} for {asked} to green"
+        sentence = f"{cards} for {asked} to G green"
         host.wait_for(sentence)
         host.keys("Enter")                                # sent, once
         guest.wait_for("t: the offer in the trade composer", timeout=30)
