@@ -454,7 +454,7 @@ async def test_keys_that_come_while_the_screen_lays_itself_out_again_are_kept(mo
         await until(pilot, lambda: session.game.state.occ[33] == 1)
 
 
-@pytest.mark.parametrize("keys", [["end"], ["pagedown"] * 12, ["space"] * 12, ["down"] * 80, ["tab", "end"]])
+@pytest.mark.parametrize("keys", [["end"], ["pagedown"] * 12, ["space"] * 12, ["down"] * 200, ["tab", "end"]])
 async def test_the_variants_rules_scroll_to_their_last_line_at_80x24_by_keyboard(keys):
     session = GameSession.new(3, you=0, game=GUILDS, save=False, kind="heuristic", seed=7)
     app = AnkhApp(session, bot_delay=0)
@@ -462,7 +462,7 @@ async def test_the_variants_rules_scroll_to_their_last_line_at_80x24_by_keyboard
         await until(pilot, lambda: deciding(app))
         await pilot.press("question_mark")
         await pilot.pause()
-        last = "The full reading of every rule is in the game's documentation"
+        last = "Vetinari tokens are shown to win."
         assert "A variant for Catan" in screen_text(app) and last not in screen_text(app)
         await pilot.press(*keys)
         await pilot.pause()
@@ -522,6 +522,20 @@ def open_rules(game: str, lang: str) -> str:
     from pathlib import Path
     import ankh.tui.games as games
     return (Path(games.__file__).parent / game / "data" / f"rules{'.fr' if lang == 'fr' else ''}.md").read_text()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_variants_rules_page_says_its_rules_and_sends_nobody_to_a_file(lang):
+    """It ended "The full reading of every rule is in the game's documentation
+    (docs/guilds.md)", a file a player does not have: the readings it meant
+    are on the page."""
+    page = open_rules("guilds", lang)
+    assert "docs/" not in page and ".md" not in page
+    for words in {"en": ("## In detail", "Without a\n  licence it may only go to (or stay on) the Shades",
+                         "at most 3 offers a\n  turn"),
+                  "fr": ("## En détail", "Sans licence, il ne va (ou ne reste) que dans\n  les Ombres",
+                         "3 offres au plus\n  par tour")}[lang]:
+        assert words in page, words
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
