@@ -170,6 +170,9 @@ class AnkhApp(Localised, App[int]):
             self.install_screen(ui(game).help_screen()(tab), name)
         help_screen = self.get_screen(name)
         if self.screen is not help_screen:
+            from textual.containers import VerticalScroll
+            for page in help_screen.query(VerticalScroll):   # opened again: at the top, not where it was left
+                page.scroll_home(animate=False, immediate=True)
             self.push_screen(help_screen)
         help_screen.show_tab(tab)
 

@@ -68,6 +68,36 @@ class RandomBot:
         return opts[int(self.rng.random() * len(opts))]
 
 
+class CounterMemory:
+    """The counters a seat made this turn, each with the offer it answered:
+    the same offer made again (taken back, then offered once more) is not
+    answered with the counter its offerer already passed over."""
+
+    def __init__(self) -> None:
+        self.turn = -1
+        self.made: set[tuple] = set()
+
+    def _key(self, s, option) -> tuple:
+        if self.turn != s.turn:
+            self.turn, self.made = s.turn, set()
+        return (s.trade[0], tuple(s.trade[1]), tuple(s.trade[2]), option)
+
+    def fresh(self, s, option) -> bool:
+        """Whether ``option`` is anything but a counter already made to this offer."""
+        return option[0] != "counter" or self._key(s, option) not in self.made
+
+    def settle(self, s, option) -> tuple:
+        """The choice made: ``option``, or a decline for a counter made before to
+        this offer (the counter then remembered)."""
+        if option[0] != "counter":
+            return option
+        key = self._key(s, option)
+        if key in self.made:
+            return ("decline",)
+        self.made.add(key)
+        return option
+
+
 class HeuristicBot:
     name = "heuristic"
     space: OfferSpace | None = None
@@ -80,6 +110,7 @@ class HeuristicBot:
     def __init__(self, rng):
         self.rng = rng
         self.made: tuple[int, list[tuple]] = (-1, [])     # (turn, the offers made in it)
+        self.counters = CounterMemory()
 
     # -- what the seat wants ----------------------------------------------------------------
 
@@ -111,6 +142,11 @@ class HeuristicBot:
     # -- choosing -----------------------------------------------------------------------------
 
     def choose(self, s, d):
+        return self.counters.settle(s, self.prefer(s, d))
+
+    def prefer(self, s, d):
+        """The choice this bot prefers at ``d`` (a counter not yet checked
+        against the ones it made: :meth:`choose` does)."""
         opts = d.options
         if len(opts) == 1 and space_of(d) is None:
             return opts[0]

@@ -214,8 +214,8 @@ class SearchBot:
             return opts[-1]
         cands = self.candidates(state, decision)
         if len(cands) == 1:
-            return cands[0]
-        return self.pick(cands, self.weigh(state, decision, cands))
+            return self.heuristic.counters.settle(state, cands[0])
+        return self.heuristic.counters.settle(state, self.pick(cands, self.weigh(state, decision, cands)))
 
     def evaluate(self, state: State, decision: Decision, also: tuple | None = None) -> list[tuple[tuple, float]]:
         """The options this bot weighs at ``decision`` (and ``also``, an option it
@@ -254,9 +254,12 @@ class SearchBot:
     def candidates(self, s: State, d: Decision) -> list[tuple]:
         """The heuristic's choice first, then the options that look best one
         step ahead in one sampled world."""
-        fav = self.heuristic.choose(s, d)
+        seen = self.heuristic.counters
+        fav = self.heuristic.prefer(s, d)
+        if not seen.fresh(s, fav):      # a counter made before to this offer: not again
+            fav = ("decline",)
         # trades too many to list: the few the heuristic would make, weighed by the search
-        trades = [o for o in self.heuristic.trades_to_try(s, d) if o != fav][:TRADES]
+        trades = [o for o in self.heuristic.trades_to_try(s, d) if o != fav and seen.fresh(s, o)][:TRADES]
         rest = [o for o in d.options if o != fav]
         if len(rest) < WIDTH:
             return [fav] + trades + rest

@@ -66,6 +66,8 @@ def r_action_effect(s: State, opt, p: int) -> None:
         move_robber(s, p, opt[1])
     elif opt[0] == "assassin":
         hire(s, p, opt[1], opt[2])
+    else:
+        s.log("pass", p, f"{COLOURS[p]} neither moves the robber nor hires an assassin")
 
 
 def move_robber(s: State, p: int, spot: int) -> None:
@@ -73,8 +75,11 @@ def move_robber(s: State, p: int, spot: int) -> None:
         raise IllegalAction("without a licence the robber only goes to the Shades")
     if spot == LABORATORY or (spot == s.robber and spot != SHADES_SPOT):
         raise IllegalAction(f"the robber cannot go to {SPOT_IDS[spot]}")
+    if spot == s.robber:        # the Shades, where it stands: the move does nothing (section 4.6)
+        s.log("robber", p, f"{COLOURS[p]} leaves the robber on {SPOT_IDS[spot]}", spot=SPOT_IDS[spot])
+    else:
+        s.log("robber", p, f"{COLOURS[p]} moves the robber to {SPOT_IDS[spot]}", spot=SPOT_IDS[spot])
     s.robber = spot
-    s.log("robber", p, f"{COLOURS[p]} moves the robber to {SPOT_IDS[spot]}", spot=SPOT_IDS[spot])
     vs = victims(s, p)
     if vs:
         s.ask(p, "victim", [("rob", q) for q in vs] + [("no-steal",)], "steal from whom?",

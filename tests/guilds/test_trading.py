@@ -272,3 +272,22 @@ def test_another_seat_s_rules_let_the_payer_show_any_hidden_card_and_check_it():
     d = green.pending
     assert d.kind == "show-hidden" and d.seat == 1 and len(d.options) == 2
     assert sorted(o[1] for o in d.options) == sorted(s.hid[1])
+
+
+@pytest.mark.parametrize("kind", ["heuristic", "search"])
+def test_a_bot_does_not_counter_the_same_offer_twice_in_a_turn(kind):
+    # yellow saves for a villa (2 grain 3 ore): red's "1 ore for 2 grain" costs it its grain,
+    # so it counters with a spare wool for the ore.  Red takes the offer back and makes it
+    # again: the bots answered every time with the counter red had passed over.
+    from ankh.core.guilds.search import SearchBot
+    g = game(P3 + "hand red: 1 ore 2 brick\nhand yellow: 2 grain 2 ore 2 wool\nrolls: 6+6")
+    rng = random.Random(1)
+    bot = HeuristicBot(rng) if kind == "heuristic" else SearchBot(rng, worlds=4)
+    play(g, "offer 1 ore for 2 grain to yellow")
+    first = bot.choose(view_for(g.state, 1), g.state.pending)
+    assert first[0] == "counter", first
+    g.choose(first)
+    g.advance()
+    play(g, "cancel", "offer 1 ore for 2 grain to yellow")
+    assert g.state.pending.seat == 1 and g.state.pending.kind == "answer"
+    assert bot.choose(view_for(g.state, 1), g.state.pending) != first

@@ -25,7 +25,8 @@ def _quit(term: Terminal) -> None:
 def test_lang_fr_plays_in_french(tmp_path):
     term = _start(tmp_path, "LANG=C.UTF-8", "--lang fr")
     try:
-        screen = term.wait_for("Nouvelle partie contre des robots", "Règles et référence des cartes")
+        # the title's whole footer fits (it was cut at "q")
+        screen = term.wait_for("Nouvelle partie contre des robots", "Règles et référence des cartes", "r Règles q Fin")
         assert "New game" not in screen
         term.keys("n")
         term.wait_for("Votre couleur", "Joueurs")

@@ -80,7 +80,8 @@ class TitleScreen(Localised, Screen):
                     *[Option(Text.assemble((f"{key}  ", "bold"), _(label)), id=name)
                       for name, label, key in MENU],
                     id="menu")
-        yield Footer(compact=True)
+        # the menu shows every command: without the palette's hint the footer fits 80 columns in French
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#menu", OptionList).focus()

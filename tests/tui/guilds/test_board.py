@@ -71,6 +71,9 @@ def test_the_shades_as_a_spot_to_choose_is_no_second_robber():
     assert "○" in shown(t, "reverse")                           # the Shades, a spot it may go to
     s.robber = SHADES_SPOT
     assert board.draw(s).plain.count("✖") == 1 and "○" not in board.draw(s).plain
+    # left on the Shades (without a licence, its only spot): the robber, not a ring where it may go
+    t = board.draw(s, spots=frozenset({SHADES_SPOT}), spot=SHADES_SPOT)
+    assert t.plain.count("✖") == 1 and "○" not in t.plain and "✖" in shown(t, "underline")
 
 
 def test_the_robber_and_the_assassins_differ_and_the_river_wears_no_players_colour():

@@ -454,7 +454,7 @@ async def test_keys_that_come_while_the_screen_lays_itself_out_again_are_kept(mo
         await until(pilot, lambda: session.game.state.occ[33] == 1)
 
 
-@pytest.mark.parametrize("keys", [["end"], ["pagedown"] * 12, ["space"] * 12, ["down"] * 80, ["tab", "end"]])
+@pytest.mark.parametrize("keys", [["end"], ["pagedown"] * 12, ["space"] * 12, ["down"] * 200, ["tab", "end"]])
 async def test_the_variants_rules_scroll_to_their_last_line_at_80x24_by_keyboard(keys):
     session = GameSession.new(3, you=0, game=GUILDS, save=False, kind="heuristic", seed=7)
     app = AnkhApp(session, bot_delay=0)
@@ -462,7 +462,7 @@ async def test_the_variants_rules_scroll_to_their_last_line_at_80x24_by_keyboard
         await until(pilot, lambda: deciding(app))
         await pilot.press("question_mark")
         await pilot.pause()
-        last = "The full reading of every rule is in the game's documentation"
+        last = "Vetinari tokens are shown to win."
         assert "A variant for Catan" in screen_text(app) and last not in screen_text(app)
         await pilot.press(*keys)
         await pilot.pause()
@@ -470,6 +470,26 @@ async def test_the_variants_rules_scroll_to_their_last_line_at_80x24_by_keyboard
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
+        await pilot.press("question_mark")                         # opened again: at its top, where it begins
+        await pilot.pause()
+        assert "A variant for Catan" in screen_text(app) and last not in screen_text(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_costs_at_a_glance_fit_their_panel_at_120x40(lang):
+    """The costs' last line ("… GP 1 card · assassin 2") ran out of the side panel
+    at 120×40 and wrapped "2" alone onto the next line."""
+    from ankh.tui.games.guilds.text import costs_short
+    i18n.set_language(lang)
+    try:
+        app = AnkhApp(GameSession.new(3, you=0, game=GUILDS, save=False, kind="heuristic", seed=7), bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: deciding(app))
+            shown = screen_text(app)
+            for line in costs_short():
+                assert line in shown, (line, shown)
+    finally:
+        i18n.set_language("en")
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -502,6 +522,20 @@ def open_rules(game: str, lang: str) -> str:
     from pathlib import Path
     import ankh.tui.games as games
     return (Path(games.__file__).parent / game / "data" / f"rules{'.fr' if lang == 'fr' else ''}.md").read_text()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_variants_rules_page_says_its_rules_and_sends_nobody_to_a_file(lang):
+    """It ended "The full reading of every rule is in the game's documentation
+    (docs/guilds.md)", a file a player does not have: the readings it meant
+    are on the page."""
+    page = open_rules("guilds", lang)
+    assert "docs/" not in page and ".md" not in page
+    for words in {"en": ("## In detail", "Without a\n  licence it may only go to (or stay on) the Shades",
+                         "at most 3 offers a\n  turn"),
+                  "fr": ("## En détail", "Sans licence, il ne va (ou ne reste) que dans\n  les Ombres",
+                         "3 offres au plus\n  par tour")}[lang]:
+        assert words in page, words
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -725,14 +759,20 @@ def test_a_guild_point_says_what_it_costs_and_the_palaces_is_free():
     assert option_text(session.view(), ("gp", 1)) == "A point in the lumber guild (2 lumber)"
 
 
-@pytest.mark.parametrize("lang, shades, told", [
-    ("en", "Move the robber to the Shades", "R red moves the robber to the Shades."),
-    ("fr", "Déplacer le voleur dans les Ombres", "R rouge déplace le voleur dans les Ombres."),
+@pytest.mark.parametrize("lang, shades, pick, told", [
+    ("en", "Leave the robber on the Shades", "robber", "R red leaves the robber on the Shades."),
+    ("fr", "Laisser le voleur dans les Ombres", "robber", "R rouge laisse le voleur dans les Ombres."),
+    ("en", "Leave the robber on the Shades", "pass", "R red neither moves the robber nor hires an assassin."),
+    ("fr", "Laisser le voleur dans les Ombres", "pass",
+     "R rouge ne déplace pas le voleur et n'engage pas d'assassin."),
 ])
-async def test_after_a_seven_without_a_licence_the_short_list_ends_with_neither(lang, shades, told):
+async def test_after_a_seven_without_a_licence_the_short_list_ends_with_neither(lang, shades, pick, told):
     """Red has no house by the Thieves' Guild: the robber may only go to the
     Shades (« dans le quartier des ombres », as the variant's French text says
-    it), the assassins say what they cost, and "Neither" comes last."""
+    it), where it already stands, so the option leaves it there (it read "Move
+    the robber to the Shades"); the assassins say what they cost, and
+    "Neither" comes last.  Either choice is written in the log ("Neither"
+    left no line: the table could not tell a seat that declined)."""
     i18n.set_language(lang)
     try:
         app = AnkhApp(GameSession.from_text(SEVEN_POSITION.replace("houses red: V10 V29", "houses red: V01 V12")),
@@ -748,7 +788,7 @@ async def test_after_a_seven_without_a_licence_the_short_list_ends_with_neither(
             assert f"1 {shades}" in shown, shown
             assert ("Hire an assassin for brick and lumber" if lang == "en"
                     else "Engager un assassin pour 1 argile et 1 bois") in shown, shown
-            await pilot.press("1")
+            await pilot.press("1" if pick == "robber" else str(len(d.options)))
             await until(pilot, lambda: any(describe(e, 0).plain == told for e in app.screen.session.log))
     finally:
         i18n.set_language("en")

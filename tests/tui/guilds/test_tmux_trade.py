@@ -95,7 +95,7 @@ def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_pat
                 time.sleep(0.6)                           # the key guard: as a person reads
                 if term is host and any(said in term.screen() for said in PHASE_C):
                     host.keys("t", "p", "p")              # the composer, the guest as partner (the bot is yellow)
-                    screen = host.wait_for("You hold", "Partner (p): green")
+                    screen = host.wait_for("You hold", "Partner (p): G green")
                     offered = composition(grid(screen))
                     if offered is None:
                         looked.append(screen)
@@ -114,7 +114,7 @@ def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_pat
             row = target
         cards = " + ".join(f"1 {one(k)}" for k in give)
         asked = " + ".join(f"1 {one(k)}" for k in want)
-        sentence = f"{cards} for {asked} to green"
+        sentence = f"{cards} for {asked} to G green"
         host.wait_for(sentence)
         host.keys("Enter")                                # sent, once
         guest.wait_for("t: the offer in the trade composer", timeout=30)

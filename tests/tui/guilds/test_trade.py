@@ -82,7 +82,9 @@ async def test_a_bank_trade_from_the_composer_at_your_rates():
         await at_the_composer(pilot)
         c = composer(app)
         assert "4:1" in screen_text(app)                  # your rates, beside the counts
-        await pilot.press("p", "p", "p")                  # everybody, yellow, green, the bank
+        await pilot.press("p")                            # everybody, yellow, ...
+        assert "Partner (p): Y yellow" in screen_text(app)   # the seat's letter, as everywhere (it said "yellow")
+        await pilot.press("p", "p")                       # ... green, the bank
         assert c.partner == "bank"
         await set_counts(pilot, {"brick": -1, "ore": 1})  # one step gives your rate: 4 bricks
         assert c.give()[K["brick"]] == 4 and c.get()[K["ore"]] == 1
@@ -168,9 +170,9 @@ async def test_the_composer_fits_80x24_in_both_languages(lang):
         inside = lines[box[0]:box[1] + 1]
         assert all(line.endswith(("╮", "│", "╯")) for line in inside), inside   # no line runs out of it
         words = {"en": ("You give", "You get", "You hold", "After", "yellow", "parchments",
-                        "2 brick + 1 wool for 1 ore to yellow", "Esc close"),
+                        "2 brick + 1 wool for 1 ore to Y yellow", "Esc close"),
                  "fr": ("Vous donnez", "Vous recevez", "Vous avez", "Après", "jaune", "parchemins",
-                        "2 argile + 1 laine contre 1 minerai à jaune", "Échap ferme")}[lang]
+                        "2 argile + 1 laine contre 1 minerai à J jaune", "Échap ferme")}[lang]
         text = "\n".join(inside)
         for w in words:
             assert w in text, (w, text)

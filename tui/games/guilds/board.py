@@ -152,12 +152,12 @@ def draw(view, legal: frozenset[int] = frozenset(), chosen: int | None = None,
             else:
                 parts.append((str(v), style))
         if did == "SHADES":   # its spot has no number: a ring where the robber may go, ✖ where it is
-            if SHADES_SPOT == spot:
+            if robber == SHADES_SPOT:   # (where it may stay: the ✖ underlined when that option is highlighted)
+                parts.append(("✖", "bold reverse underline red" if SHADES_SPOT == spot else "bold reverse red"))
+            elif SHADES_SPOT == spot:
                 parts.append(("○", "bold reverse underline magenta"))
             elif SHADES_SPOT in spots:
                 parts.append(("○", "bold reverse"))
-            elif robber == SHADES_SPOT:
-                parts.append(("✖", "bold reverse red"))
         width = sum(len(p) for p, _s in parts) + max(0, len(parts) - 1)
         c = col + 1 - width // 2
         for text, style in parts:

@@ -131,7 +131,8 @@ def costs_short() -> list[str]:
         f"▲ {cards(COST_HOUSE)} / {PARCH_HOUSE}p",
         f"■ {cards(COST_VILLA)} / {PARCH_VILLA}p",
         _("token") + f" {cards(COST_DEV)} / {PARCH_DEV}p",
-        _("card {c}p · dice {d}p · GP 1 card · assassin 2").format(c=PARCH_CARD, d=PARCH_DICE),
+        _("card {c}p · dice {d}p").format(c=PARCH_CARD, d=PARCH_DICE),   # two lines: one ran out of
+        _("GP 1 card · assassin 2"),                                      # a 120×40 screen's panel
     ]
 
 
@@ -187,6 +188,8 @@ def _option_words(state, option: tuple) -> str:
         return _("Discard {resource}").format(resource=kind_name(a[0]))
     if verb == "robber":
         if SPOT_IDS[a[0]] == "SHADES":   # a district, not a number token: « dans les Ombres »
+            if state is not None and state.robber == a[0]:   # already there: the move does nothing
+                return _("Leave the robber on the Shades")
             return _("Move the robber to the Shades")
         return _("Move the robber to {spot}").format(spot=spot_name(a[0]))
     if verb == "rob":
@@ -405,6 +408,10 @@ LINES = [
     (rf"{_C}'s guard arrests the assassin on (\d+)", N_("{seat}'s guard arrests the assassin on {n}."),
      lambda m: {"seat": _seat(m[1]), "n": m[2]}),
     (rf"{_C} discards {_R}", N_("{seat} discards {what}."), lambda m: {"seat": _seat(m[1]), "what": _k(m[2])}),
+    (rf"{_C} leaves the robber on SHADES", N_("{seat} leaves the robber on the Shades."),
+     lambda m: {"seat": _seat(m[1])}),
+    (rf"{_C} neither moves the robber nor hires an assassin",
+     N_("{seat} neither moves the robber nor hires an assassin."), lambda m: {"seat": _seat(m[1])}),
     (rf"{_C} moves the robber to SHADES", N_("{seat} moves the robber to the Shades."),
      lambda m: {"seat": _seat(m[1])}),
     (rf"{_C} moves the robber to (\S+)", N_("{seat} moves the robber to {spot}."),

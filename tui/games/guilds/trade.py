@@ -28,7 +28,7 @@ from textual.widgets import Footer, Static
 from ankh.core.game import allows
 from ankh.tui.i18n import Localised, NP_, _
 from ankh.tui.screens.dialogs import Titled
-from ankh.tui.seats import colour, seat_tag
+from ankh.tui.seats import seat_tag
 
 from . import offers
 from .text import RESOURCE_STYLE, cards_words, describe, kind_name
@@ -255,13 +255,13 @@ class Composer(Titled, Localised, ModalScreen):
         if self.partner == BANK:
             return _("the bank"), [str(n) for n in view.bank] + [""]
         if isinstance(self.partner, int):
-            return colour(self.partner), [str(n) for n in offers.holding(view, self.partner)]
+            return seat_tag(self.partner).plain, [str(n) for n in offers.holding(view, self.partner)]
         return None
 
     def _partner_words(self) -> str:
         if self.partner == BANK:
             return _("the bank")
-        return _("everybody") if self.partner is None else colour(self.partner)
+        return _("everybody") if self.partner is None else seat_tag(self.partner).plain   # "Y yellow", as elsewhere
 
     def _line(self, view) -> Text:
         """The partner, your bank rates, and what Enter would do (or why not)."""
