@@ -13,7 +13,7 @@ from .board import (
     SHADES_SPOT, TOKENS, VERTEX_DISTRICTS, VERTEX_GUILDS, D_RESOURCE, D_KIND,
     RESOURCE, PALACE, UNIVERSITY, BEGGARS, ALCHEMISTS, THIEVES, )
 from .state import HOUSE, VILLA
-from .offers import TO_ALL, OfferSpace, counter_option, offer_option
+from .offers import TO_ALL, CounterMemory, OfferSpace, card_sets, counter_option, offer_option
 from ..game import space_of
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -25,24 +25,6 @@ KIND_WEIGHT = {RESOURCE: 1.0, UNIVERSITY: 0.55, PALACE: 0.5, BEGGARS: 0.6, ALCHE
 ACCEPT_GAIN = 0.1
 #: The most cards a bot's own offer gives, and asks; the best offers it keeps.
 OFFER_GIVES, OFFER_WANTS, OFFERS_KEPT = 2, 3, 3
-
-
-def card_sets(most, cap: int) -> list[tuple[int, ...]]:
-    """Every non-empty set of at most ``cap`` cards, ``most[k]`` at most of kind ``k`` (six kinds)."""
-    out: list[tuple[int, ...]] = []
-    cur = [0] * 6
-
-    def fill(k: int, n: int) -> None:
-        if k == 6:
-            if n:
-                out.append(tuple(cur))
-            return
-        for c in range(min(most[k], cap - n) + 1):
-            cur[k] = c
-            fill(k + 1, n + c)
-        cur[k] = 0
-    fill(0, 0)
-    return out
 
 
 def _district_value(d: int) -> float:
@@ -66,36 +48,6 @@ class RandomBot:
         if opts[-1][0] == "win":        # a win is always the last option
             return opts[-1]
         return opts[int(self.rng.random() * len(opts))]
-
-
-class CounterMemory:
-    """The counters a seat made this turn, each with the offer it answered:
-    the same offer made again (taken back, then offered once more) is not
-    answered with the counter its offerer already passed over."""
-
-    def __init__(self) -> None:
-        self.turn = -1
-        self.made: set[tuple] = set()
-
-    def _key(self, s, option) -> tuple:
-        if self.turn != s.turn:
-            self.turn, self.made = s.turn, set()
-        return (s.trade[0], tuple(s.trade[1]), tuple(s.trade[2]), option)
-
-    def fresh(self, s, option) -> bool:
-        """Whether ``option`` is anything but a counter already made to this offer."""
-        return option[0] != "counter" or self._key(s, option) not in self.made
-
-    def settle(self, s, option) -> tuple:
-        """The choice made: ``option``, or a decline for a counter made before to
-        this offer (the counter then remembered)."""
-        if option[0] != "counter":
-            return option
-        key = self._key(s, option)
-        if key in self.made:
-            return ("decline",)
-        self.made.add(key)
-        return option
 
 
 class HeuristicBot:

@@ -155,3 +155,51 @@ def check_offer(view, give: Sequence[int], want: Sequence[int], to: int = TO_ALL
     if not isinstance(space, OfferSpace):
         return "not your offer to make"
     return terms_problem(space, give, want, to)
+
+
+def card_sets(most, cap: int) -> list[tuple[int, ...]]:
+    """Every non-empty set of at most ``cap`` cards, ``most[k]`` at most of kind ``k`` (six kinds)."""
+    out: list[tuple[int, ...]] = []
+    cur = [0] * 6
+
+    def fill(k: int, n: int) -> None:
+        if k == 6:
+            if n:
+                out.append(tuple(cur))
+            return
+        for c in range(min(most[k], cap - n) + 1):
+            cur[k] = c
+            fill(k + 1, n + c)
+        cur[k] = 0
+    fill(0, 0)
+    return out
+
+
+class CounterMemory:
+    """The counters a seat made this turn, each with the offer it answered:
+    the same offer made again (taken back, then offered once more) is not
+    answered with the counter its offerer already passed over."""
+
+    def __init__(self) -> None:
+        self.turn = -1
+        self.made: set[tuple] = set()
+
+    def _key(self, s, option) -> tuple:
+        if self.turn != s.turn:
+            self.turn, self.made = s.turn, set()
+        return (s.trade[0], tuple(s.trade[1]), tuple(s.trade[2]), option)
+
+    def fresh(self, s, option) -> bool:
+        """Whether ``option`` is anything but a counter already made to this offer."""
+        return option[0] != "counter" or self._key(s, option) not in self.made
+
+    def settle(self, s, option) -> tuple:
+        """The choice made: ``option``, or a decline for a counter made before to
+        this offer (the counter then remembered)."""
+        if option[0] != "counter":
+            return option
+        key = self._key(s, option)
+        if key in self.made:
+            return ("decline",)
+        self.made.add(key)
+        return option
