@@ -372,8 +372,10 @@ class HostNode(_Driver):
                 await self.advert.close()
             self.advert = None
         last = self.table.last_word()
-        for conn in list(self.conns.values()):
+        conns = list(self.conns.values())
+        for conn in conns:
             conn.close(last)
+        await asyncio.gather(*(conn.left() for conn in conns))  # the seats hear why (paused, closed)
         await self.watchers.aclose(last)
 
     # -- the links ---------------------------------------------------------------------------

@@ -274,6 +274,9 @@ class _Writer:
     def close(self) -> None:
         self._end.close()
 
+    async def wait_closed(self) -> None:
+        return None
+
     def get_write_buffer_size(self) -> int:
         return 0
 

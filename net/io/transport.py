@@ -190,6 +190,13 @@ class Connection:
         await self._closed.wait()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    async def left(self) -> None:
+        """After :meth:`close`: until its last bytes (the reason among them) left and
+        the socket closed, ``CLOSE_GRACE`` seconds at most.  A process that ends
+        sooner drops them: the peer then sees a cut, not why."""
+        with contextlib.suppress(asyncio.TimeoutError, ConnectionError, OSError):
+            await asyncio.wait_for(self._writer.wait_closed(), CLOSE_GRACE)
+
     async def aclose(self, reason: str = "closed") -> None:
         self.close(reason)
         await self.wait_closed()
