@@ -24,7 +24,7 @@ from ankh.net.tablecore.join import HELD, JoinTable
 from . import simtable
 from .nethelp import decode
 from .test_attack_links import EndsAsItRobs, dial_green, robbing, seat_both, three_seats, unsigned, watch_each
-from .test_seat_links import DeafToGreen, DropsTheThiefsWord
+from .test_seat_links import DeafToGreen, DropsTheThiefsWord, deaf_to_green
 
 JOINERS = ("joiner 1", "joiner 2")
 
@@ -460,17 +460,8 @@ def test_a_host_that_names_other_addresses_then_keeps_back_a_seats_moves_cannot_
                 self._do(Broadcast(elsewhere(self)))
             return done
 
-    async def script(t: sim.Scene) -> None:
-        host = await t.host(seats=3, core=MovesThenDeaf)
-        t.join("joiner 1")
-        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
-        t.join("joiner 2")
-        await t.when(lambda: host.table.deaf_since is not None)
-        await asyncio.sleep(3 * 300)                               # three move clocks, virtual
-        return host.table
-
     t = simtable.scene(3, tmp_path)
-    host = t.run(script)
+    host = t.run(deaf_to_green(MovesThenDeaf))
     assert 1 in t.nodes["joiner 2"].core.reached and 2 in t.nodes["joiner 1"].core.reached
     assert 1 not in host.voters and (host.result is None or "left" not in host.result.text), \
         host.result.text if host.result else host.voters

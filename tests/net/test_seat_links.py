@@ -140,24 +140,28 @@ class DeafToGreen(HostTable):
         return super().received(seat, msg)
 
 
+def deaf_to_green(core: type = DeafToGreen) -> Any:
+    """A table whose host (``core``, a ``DeafToGreen``) takes nothing more from
+    green once a step waits for it, played on for three move clocks: the host's table."""
+    async def script(t: sim.Scene) -> Any:
+        host = await t.host(seats=3, core=core)
+        t.join("joiner 1")
+        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
+        t.join("joiner 2")
+        await t.when(lambda: host.table.deaf_since is not None)
+        await asyncio.sleep(3 * 300)                               # three move clocks, virtual
+        return host.table
+    return script
+
+
 @pytest.mark.parametrize("seed", [3, 11])
 def test_a_host_that_keeps_back_what_a_seat_sends_cannot_get_the_others_to_sign_that_it_left(
         tmp_path: Path, seed: int) -> None:
     """Yellow agrees to end the table as soon as its own clock allows; green's
     last frames, on its direct link to yellow, are ones the host never passed
     on: yellow hears green there, and never signs that green left."""
-    async def script(t: sim.Scene) -> None:
-        host = await t.host(seats=3, core=DeafToGreen)
-        t.join("joiner 1")
-        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
-        t.join("joiner 2")
-        await t.when(lambda: host.table.deaf_since is not None)
-        await asyncio.sleep(3 * 300)                               # three move clocks, virtual
-        return None
-
     t = simtable.scene(seed, tmp_path)
-    t.run(script)
-    host = t.nodes["host"].table
+    host = t.run(deaf_to_green())
     assert host.deaf_since is not None and host.patience is not None
     assert 1 not in host.voters                                   # yellow signed nothing
     assert t.nodes["joiner 1"].result is None and t.nodes["joiner 2"].result is None
