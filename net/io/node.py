@@ -332,8 +332,7 @@ class HostNode(_Driver):
         link may have been down: it comes back for them), or ``farewell``
         seconds pass."""
         deadline = _now() + self.farewell
-        while not self.table.everyone_done() and _now() < deadline:
-            await asyncio.sleep(0.05)
+        await self._while(lambda: 0.0 if self.table.everyone_done() else deadline - _now())
 
     async def _watch(self) -> None:
         while self.table.result is None:
@@ -693,11 +692,9 @@ class JoinNode(_Driver):
         except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError):
             conn.close(Words("no greeting"))
             return
-        peer, start = self.core.peer, self.core.start
-        if first["t"] == "seat" and start is not None and first["seat"] not in (0, self.core.seat) \
-                and first["seat"] not in self.core.bot_seats and first["seat"] < len(start.identities) \
-                and conn.peer_key == start.identities[first["seat"]]:  # a person's seat: not the host's, nor its bots
-            await self.seats.serve(conn, first["seat"])  # another seat, around the host
+        peer, seat = self.core.peer, self.core.seat_link(first, conn.peer_key)
+        if seat is not None:
+            await self.seats.serve(conn, seat)  # another seat, around the host
             return
         if first["t"] != "watch" or peer is None:
             conn.close(WATCH_ONLY)

@@ -303,11 +303,26 @@ class JoinTable(SeatCore):
             self._do(WatchPoints([self.address] + [p for p in points if p != self.address]))
             for p in msg["at"]:  # the other people's seats: linked to directly, around the host
                 seat, point = p.get("seat"), (p["host"], p["port"])
-                if seat is not None and seat not in (HOST, self.seat) and seat not in self.bot_seats \
-                        and seat < len(self.start.identities) and self.seat_points.get(seat) != point:
+                if self.other_person(seat) and self.seat_points.get(seat) != point:
                     self.seat_points[seat] = point
                     self._do(LinkSeat(seat, point, self.start.identities[seat]))
         return False
+
+    def other_person(self, seat: Any) -> bool:
+        """Is ``seat`` another person's seat at this table (not this one, the host's
+        or its bots')?  Only those link to each other directly, around the host."""
+        return self.start is not None and type(seat) is int and 0 <= seat < len(self.start.identities) \
+            and seat not in (HOST, self.seat) and seat not in self.bot_seats
+
+    def seat_link(self, first: dict[str, Any], key: bytes) -> int | None:
+        """The seat a link to this seat's watch point is, by its first word
+        (``seat``) and the identity key its handshake proved: another person's,
+        its key the one that seat holds at the start; None for any other link."""
+        seat = first.get("seat") if first.get("t") == "seat" else None
+        if not self.other_person(seat):
+            return None
+        assert self.start is not None
+        return seat if key == self.start.identities[seat] else None
 
     def _on_frames(self, msg: dict[str, Any]) -> bool:
         if self.peer is None:
@@ -776,7 +791,7 @@ class JoinTable(SeatCore):
         identity proved)?  If not, it cannot tell a seat that left from one the
         host keeps from it (by naming no watch point, or a wrong one), nor hear
         that seat's evidence against the host: it signs nothing, and says why."""
-        apart = [s for s in offer.gone if s != HOST and s not in self.bot_seats and s not in self.reached]
+        apart = [s for s in offer.gone if self.other_person(s) and s not in self.reached]
         if apart and self.apart != offer:
             self.apart = offer
             self._do(Alert(Words("you cannot agree to end the table without {who}: this seat never had a direct "
