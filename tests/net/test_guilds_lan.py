@@ -76,7 +76,11 @@ def other_card(body: dict) -> None:
     ("move", lambda body: body.__setitem__("move", ["villa", 0]), "illegal move 'villa 0'"),
 ], ids=["forged-steal", "card-shown-as-another", "illegal-build"])
 def test_a_cheating_seat_is_refused_and_named_over_real_sockets(tmp_path: Path, kind: str, mutate, says: str) -> None:
-    host, (host_result, _), cheat = asyncio.run(guild_game_with_cheat(tmp_path, kind=kind, mutate=mutate, n=1))
+    for game in range(3):  # (the seats' fresh entropy may give the cheat no such message in a game: another)
+        host, (host_result, _), cheat = asyncio.run(
+            guild_game_with_cheat(tmp_path / f"game{game}", kind=kind, mutate=mutate, n=1))
+        if cheat.cheated:
+            break
     assert cheat.cheated
     assert host_result.text.startswith("aborted: ") and "(cheat) broke the rules" in host_result.text, host_result.text
     assert says in host_result.text, host_result.text
