@@ -50,8 +50,11 @@ class BotDecided(Message):
 
 class PlayScreen(Localised, Screen):
     # A new decision that follows others' moves ignores answering keys for
-    # this long (and as long again after each such key meanwhile).
+    # this long (and as long again after each such key meanwhile, but never
+    # past KEY_GUARD_TIMES guards from the first: keys pressed on and on, a
+    # person's or a script's, are not shut out for ever).
     KEY_GUARD = 0.5
+    KEY_GUARD_TIMES = 4
     # Keys that could answer a decision (the others only look around).
     ANSWERING = frozenset({"enter", "space", "u", *"0123456789"})
 
@@ -76,6 +79,7 @@ class PlayScreen(Localised, Screen):
         self._fast = False
         self._handing_over = False
         self._guard_until = 0.0
+        self._guard_ends = 0.0      # the guard is never held past this
         self._others_moved = False
         self._pump_queued = False   # a networked table moved: a pump is on its way
         self._chat_told = len(session.chat_lines)
@@ -211,7 +215,7 @@ class PlayScreen(Localised, Screen):
         if nxt.kind != "bot":
             self._fast = False
         if nxt.kind == "person" and self._others_moved:
-            self._guard_until = time.monotonic() + self.KEY_GUARD
+            self.guard_keys()
             self._others_moved = False
         self.show()
         self.refresh_bindings()
@@ -267,6 +271,12 @@ class PlayScreen(Localised, Screen):
 
     # --- keys -------------------------------------------------------------------------------------
 
+    def guard_keys(self) -> None:
+        """The decision shown is new: hold off answering keys for a moment."""
+        now = time.monotonic()
+        self._guard_until = now + self.KEY_GUARD
+        self._guard_ends = now + self.KEY_GUARD_TIMES * self.KEY_GUARD
+
     def guarded(self) -> bool:
         return time.monotonic() < self._guard_until
 
@@ -275,7 +285,7 @@ class PlayScreen(Localised, Screen):
             return
         now = time.monotonic()
         if now < self._guard_until:
-            self._guard_until = now + self.KEY_GUARD
+            self._guard_until = min(now + self.KEY_GUARD, self._guard_ends)
             event.stop()
             event.prevent_default()
 

@@ -179,6 +179,27 @@ async def test_keys_pressed_while_the_bots_played_do_not_answer_the_next_decisio
         await until(pilot, lambda: session.game.state.occ[10] == 2 * 3 + 1 and deciding(app))
 
 
+@pytest.mark.key_guard
+async def test_keys_pressed_on_and_on_hold_a_new_decision_off_four_guards_at_most(monkeypatch):
+    from ankh.tui.screens import play
+    clock = Clock()
+    monkeypatch.setattr(play, "time", clock)
+    session = GameSession.new(3, you=2, game=GUILDS, save=False, kind="heuristic", seed=7)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        placed = sum(1 for o in session.game.state.occ if o >= 0)
+        step = 0.3 * GameScreen.KEY_GUARD * 2
+        for _ in range(7):                             # a key every 0.3 s: each holds the guard on
+            await pilot.press("1")
+            await pilot.pause()
+            clock.now += step
+        assert sum(1 for o in session.game.state.occ if o >= 0) == placed and app.screen.typed == ""
+        await pilot.press("1", "0", "enter")           # 2.1 s: four guards have passed since the
+        # decision came, and keys that never paused get in (0.3 s after the last would hold them)
+        await until(pilot, lambda: session.game.state.occ[10] == 2 * 3 + 1 and deciding(app))
+
+
 async def test_a_typed_site_that_is_not_offered_builds_nothing_and_says_so():
     session = GameSession.new(3, you=2, game=GUILDS, save=False, kind="heuristic", seed=7)
     app = AnkhApp(session, bot_delay=0)

@@ -9,7 +9,6 @@ what the person chose.
 """
 from __future__ import annotations
 
-import time
 
 from rich.text import Text
 from textual import on
@@ -264,7 +263,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         since = self._since_of.setdefault(viewer, self._last_own_move(viewer))
         events = self.session.log[since:]
         if self.view.decision.kind == "window":   # (after others' moves, PlayScreen guards it)
-            self._guard_until = time.monotonic() + self.KEY_GUARD
+            self.guard_keys()
         for widget in self.query(Summary):
             widget.viewer = viewer
         if self.mode == "compact":
