@@ -56,6 +56,21 @@ def test_signature_is_bound_to_protocol_version_and_game() -> None:
     assert info.value.seat is None and "signature" in info.value.message
 
 
+def test_a_signature_found_good_once_is_good_for_those_bytes_only() -> None:
+    # (signatures found good are remembered: a frame that comes again is not checked again)
+    frame = seal(BOB, 1, GAME, 8, "note", {"text": "hi", "n": 3})
+    assert open_frame(frame, game_id=GAME, keys=KEYS, kinds=KINDS).seq == 8
+    assert open_frame(frame, game_id=GAME, keys=KEYS, kinds=KINDS).seq == 8
+    altered = frame.replace(b"hi", b"ho")
+    assert altered != frame
+    with pytest.raises(RemoteProtocolError) as info:
+        open_frame(altered, game_id=GAME, keys=KEYS, kinds=KINDS)
+    assert "signature" in info.value.message
+    # the same bytes under another key: the other signer did not sign them
+    with pytest.raises(RemoteProtocolError):
+        open_frame(frame, game_id=GAME, keys=KeyRing([ALICE.public_key, ALICE.public_key]), kinds=KINDS)
+
+
 def test_sender_must_be_the_signer() -> None:
     payload = pack({"game": GAME, "seq": 0, "from": 0, "kind": "note", "body": {"text": "x", "n": 1}})
     frame = bytes([1]) + BOB.sign(context(GAME) + payload) + payload
