@@ -45,8 +45,8 @@ from .discovery import TableAdvert, TableBrowser
 from .savedir import SaveDir, write_private
 from .seatlinks import SeatLinks
 from .transport import (
-    STRANGER_TIME, Connection, ConnectionClosed, close_server, connect, now as _now, open_files_limit, serve,
-    server_port,
+    HANDSHAKE_TIMEOUT, STRANGER_TIME, Connection, ConnectionClosed, close_server, connect, now as _now,
+    open_files_limit, serve, server_port,
 )
 from .watchers import WATCH_ONLY, Watchers
 
@@ -781,10 +781,14 @@ class WatchNode:
         core.watch(host, port)
         while core.result is None:
             address = core.point()
+            alone = core.alone()
             try:
-                conn = await connect(*address, self.identity, PROLOGUE, timeout=3)
+                # the only address it knows gets the whole handshake's time (a host busy dealing
+                # may answer late); with others to try, a silent one is left sooner
+                conn = await connect(*address, self.identity, PROLOGUE,
+                                     timeout=HANDSHAKE_TIMEOUT if alone else 3)
             except ConnectionClosed:
-                if core.alone():
+                if alone:
                     raise
                 if core.unreachable():
                     await asyncio.sleep(RETRY_EVERY)

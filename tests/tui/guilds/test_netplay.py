@@ -28,6 +28,18 @@ def screen_text(app) -> str:
     return "\n".join("".join(segment.text for segment in strip) for strip in strips)
 
 
+async def drawn(pilot, *texts: str, tries: int = 400) -> str:
+    """The screen's text once it shows every one of ``texts`` (a screen that follows the table is
+    drawn a moment after it has the move)."""
+    text = ""
+    for _ in range(tries):
+        text = screen_text(pilot.app)
+        if all(t in text for t in texts):
+            return text
+        await pilot.pause(0.05)
+    raise AssertionError(f"{texts} never shown:\n{text}")
+
+
 async def test_a_guild_table_hosted_on_screen_is_played_to_the_end_with_a_joiner_process(tmp_path):
     app = AnkhApp(bot_delay=0, interface="127.0.0.1", advertise=False, game="guilds",
                   net=("host", 3, 1, 0, True, "heuristic"))     # the host, a joiner and a bot
@@ -120,8 +132,8 @@ async def test_a_spectator_follows_a_guild_table_with_no_move_no_undo_and_no_cha
             screen = await watching_until_turn(pilot, 3)
             assert isinstance(screen, GameScreen)
             assert [screen.check_action(a, ()) for a in ("undo", "chat")] == [False, False]
-            assert "Turn 3" in screen_text(app) or "Turn 2" in screen_text(app)
-            assert "Waiting for " in screen_text(app) and "is thinking" not in screen_text(app)
+            text = await drawn(pilot, "Turn ", "Waiting for ")
+            assert ("Turn 3" in text or "Turn 2" in text) and "is thinking" not in text
             await a_spectator_keeps_quiet_and_hears_chat(pilot, host, ["Choose", "Undo", "Chat", "Trade"])
             # The game goes on: at 80×24 the dice are told under the prompt, not in a notice over the map.
             go_on.set()
