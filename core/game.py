@@ -23,6 +23,7 @@ Nothing here imports a game: :func:`get` loads one by id, lazily, from
 from __future__ import annotations
 
 import importlib
+import math
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
@@ -309,6 +310,22 @@ class Outcome(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return outcome_json(self)
+
+
+def win_chances(players: int, winners: tuple[int, ...] | None, values: list[float] | None,
+                temperature: float) -> list[float]:
+    """Each seat's chance to win, summing to 1 over the seats: a game over
+    (``winners``) gives 1 to its winner, shared equally by winners on a tie;
+    a game going on gives each seat a softmax share of the seats' ``values``
+    (a search's estimate of the position for each seat): ``temperature``
+    value units are one unit of log-odds between two seats."""
+    if winners is not None:
+        return [1.0 / len(winners) if q in winners else 0.0 for q in range(players)]
+    assert values is not None
+    top = max(values)
+    weights = [math.exp(max(-50.0, (v - top) / temperature)) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 def outcome_json(outcome: Any) -> dict[str, Any]:

@@ -4,7 +4,12 @@ The hard bot goes over each decision of the seat that had more than one
 option, from the seat's knowledge at the time: it searches worlds in which
 every card the seat had not seen is dealt again (its ``evaluate``), and
 estimates the seat's chance to win after what it chose and after its own
-best choice.  A decision reviewed is kept in a file beside the record (the
+best choice: in each world the game is played on by heuristic bots until the
+seat's next turn, and scored 1 for a win (shared on a tie), 0 for a loss, or
+else the seat's share of the win by the position, a softmax over every
+seat's evaluation that sums to 1 over the seats (``chances`` in the game's
+search, its temperature fitted to who won bot games by
+``scripts/bench/calibrate``); the chance is the mean over the worlds.  A decision reviewed is kept in a file beside the record (the
 record's bytes, the seat and the search's size are its key), so a review
 stopped halfway goes on where it stopped, with the same result, and a second
 look is instant: each decision is searched with its own seeded generator and
@@ -48,7 +53,8 @@ from ankh.tui.seats import colour
 from ankh.tui.session import ReviewSource
 
 WORLDS = 8        # worlds searched for each decision
-VERSION = 2       # of the kept reviews: another search gives another result (2: the place kept)
+VERSION = 3       # of the kept reviews: another search gives another result (2: the place kept;
+                  # 3: the chance a share of the win over the seats)
 
 
 @dataclass(frozen=True)
@@ -167,9 +173,10 @@ def seat_choices(folder: Path, seat: int, every_card: bool = False
 
 
 def review_one(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple,
-               worlds: int = WORLDS) -> Reviewed:
-    """The seat's ``n``-th choice reviewed (its own generator: the same result every time)."""
-    bot = rules.bot("search", random.Random(f"review:{n}"), worlds=worlds)
+               worlds: int = WORLDS, seed: str = "review") -> Reviewed:
+    """The seat's ``n``-th choice reviewed (its own generator, from ``seed`` and
+    ``n``: the same result every time)."""
+    bot = rules.bot("search", random.Random(f"{seed}:{n}"), worlds=worlds)
     rated = bot.evaluate(state, decision, also=chosen)
     best, best_chance = rated[0]
     words = ui(rules.id).option_words

@@ -11,13 +11,13 @@
 3. **Rollouts**: in each world every candidate is played, then heuristic bots
    carry the game on, with dice and steals drawn from a generator shared by
    the candidates of that world, until the seat's next turn begins or the
-   game ends.  Value: 1 for a win, 0 for a loss, else the position's
-   evaluation for the seat squashed into (0, 1): each seat's worth in VP
+   game ends.  Value: the seat's chance to win there (:func:`chances`): 1
+   for a win, 0 for a loss, else its share of a softmax over every seat's
+   worth, so the chances of the seats sum to 1; a seat's worth in VP
    (its points, its income by pips over the rounds the leader leaves, its
    guild points toward memberships and presidencies held or within reach,
    its cards and how near they are to its next building, its foundations,
-   the arrests and rank its guards promise, its parchments), its own
-   against the best other seat's.
+   the arrests and rank its guards promise, its parchments).
 4. **Choice**: worlds are added until the budget (a number of worlds, or a
    deadline on a clock the caller injects) runs out; the heuristic's choice
    stands unless another beats it by more than ``CONFIDENCE`` standard errors
@@ -30,7 +30,8 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from ..game import DealCard, Decision, forced, PickRandom, Reveal, RollDie, RulesError, ShowCards, StealRandom
+from ..game import (DealCard, Decision, forced, PickRandom, Reveal, RollDie, RulesError, ShowCards, StealRandom,
+                    win_chances)
 from .board import (
     ALCHEMISTS, BEGGARS, COST_FOUNDATION, COST_HOUSE, COST_VILLA, DEV_IDS, D_KIND, D_RESOURCE,
     FOUNDATIONS, HOUSES, NUM_VERTICES, PALACE, TARGET_VP, TOKENS, TRACK, TRACK_BIT, UNIVERSITY,
@@ -44,6 +45,8 @@ TRADES = 2            # trade offers or counters weighed besides the listed opti
 MAX_STEPS = 4000
 CONFIDENCE = 1.0
 HORIZON = 1           # rollouts stop when the seat's turn has come round this often
+TEMPERATURE = 1.25    # VP of worth per unit of log-odds between two seats (fitted: scripts/bench/calibrate,
+                      # on bot games apart from those the review is measured on)
 
 
 def determinize(s: State, seat: int, rng) -> State:
@@ -186,13 +189,25 @@ def worth(w: State, q: int, rounds: float) -> float:
     return value
 
 
-def evaluate(w: State, seat: int) -> float:
-    """The position for ``seat`` against the best other seat, squashed into (0, 1)."""
+def values(w: State) -> list[float]:
+    """Every seat's worth in VP (:func:`worth`), over the rounds the leader leaves."""
     lead = max(w.vp(q) for q in range(w.players))
     rounds = max(1.0, TARGET_VP - lead)
-    scores = [worth(w, q, rounds) for q in range(w.players)]
-    best = max(x for q, x in enumerate(scores) if q != seat)
-    return 1 / (1 + math.exp(-(scores[seat] - best) / 1.5))
+    return [worth(w, q, rounds) for q in range(w.players)]
+
+
+def chances(w: State, temperature: float = TEMPERATURE) -> list[float]:
+    """Each seat's estimated chance to win from the position ``w`` (summing to
+    1): over, 1 shared by the winners; else a share of every seat's worth
+    (:func:`~ankh.core.game.win_chances`), fitted to who won bot games."""
+    if w.outcome is not None:
+        return win_chances(w.players, w.outcome.winners, None, temperature)
+    return win_chances(w.players, None, values(w), temperature)
+
+
+def evaluate(w: State, seat: int) -> float:
+    """The seat's estimated chance to win from the position (:func:`chances`)."""
+    return chances(w)[seat]
 
 
 class SearchBot:
@@ -318,8 +333,6 @@ class SearchBot:
             else:
                 w.fulfil(answer(w, d, fate))
             steps += 1
-        if w.outcome is not None:
-            return 1.0 if seat in w.outcome.winners else 0.0
         return evaluate(w, seat)
 
 

@@ -17,8 +17,10 @@ How it decides
    dice and random picks drawn from a generator shared by all candidates of
    that world (common random numbers: the candidates are compared on the same
    futures), until the seat's next turn begins (``horizon`` turns) or the game
-   ends.  The result is 1 for a win, 0 for a loss, otherwise the heuristic
-   evaluation of the position for this seat squashed into (0, 1).
+   ends.  The result is the seat's chance to win there (:func:`chances`): 1
+   for a win (a share of 1 on a shared win), 0 for a loss, otherwise its
+   share of a softmax over every seat's heuristic evaluation, so the chances
+   of the seats sum to 1.
 4. **Choice.**  Worlds are added until the budget runs out -- a number of
    worlds (``worlds``), or a deadline on an injected clock; every candidate
    always has the same number of worlds.  The heuristic's favourite stands
@@ -39,6 +41,7 @@ from __future__ import annotations
 import math
 from typing import Callable, Sequence
 
+from ...game import win_chances
 from ..model import (
     EVENTS, DealCard, Decision, PassCard, PickRandom, Reveal, RollDie, RulesError, ShowCards,
     deck_lists, personality_list,
@@ -49,7 +52,8 @@ from .heuristic import MAX_INNER, PRUNE_ABOVE, PRUNE_KEEP, Context, HeuristicBot
 EVENT_IDS = tuple(e["id"] for e in EVENTS)
 WIDTH = 4             # candidates searched per decision
 HORIZON = 1           # rollouts stop when the seat's turn has come round this often
-SCALE = 150.0         # heuristic evaluation units per logistic unit
+TEMPERATURE = 630.0   # heuristic evaluation units per unit of log-odds between two seats (fitted:
+                      # scripts/bench/calibrate, on bot games apart from those the review is measured on)
 MAX_STEPS = 3000      # safety net on the steps of one rollout
 
 CONFIDENCE = 1.0      # standard errors a candidate must beat the heuristic's favourite by
@@ -258,11 +262,21 @@ class SearchBot:
                     s.fulfil(answer(s, p, fate))
         except RulesError:
             return 0.0  # never prefer an option the rules refused on the way
-        if s.outcome is not None:
-            win = s.outcome.winners
-            return 1.0 / len(win) if seat in win else 0.0
-        v = bot.evaluate(s, Context(s, seat))
-        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v / SCALE))))
+        return chances(s, bot)[seat]
+
+
+def values(s: State, bot: HeuristicBot) -> list[float]:
+    """Every seat's heuristic evaluation of the position (each from its own knowledge)."""
+    return [bot.evaluate(s, Context(s, q)) for q in range(s.players)]
+
+
+def chances(s: State, bot: HeuristicBot, temperature: float = TEMPERATURE) -> list[float]:
+    """Each seat's estimated chance to win from the position ``s`` (summing to
+    1): over, 1 shared by the winners; else a share of every seat's heuristic
+    evaluation (:func:`~ankh.core.game.win_chances`), fitted to who won bot games."""
+    if s.outcome is not None:
+        return win_chances(s.players, s.outcome.winners, None, temperature)
+    return win_chances(s.players, None, values(s, bot), temperature)
 
 
 class _Fate:
