@@ -12,8 +12,12 @@ search, its temperature fitted to who won bot games by
 ``scripts/bench/calibrate``); the chance is the mean over the worlds.  A decision reviewed is kept in a file beside the record (the
 record's bytes, the seat and the search's size are its key), so a review
 stopped halfway goes on where it stopped, with the same result, and a second
-look is instant: each decision is searched with its own seeded generator and
-a fixed number of worlds, never against a clock.
+look is instant.  Once every decision is reviewed, the :data:`FIRM` that look
+costliest are searched again with :data:`FIRM_TIMES` times more worlds and
+generators of their own, and their chances are those firmer ones: the
+costliest decision is named on them, not on the first pass's noise.  Each
+search has its own seeded generator and a fixed number of worlds, never a
+clock, so a review stopped and started again ends with the same result.
 """
 from __future__ import annotations
 
@@ -53,8 +57,10 @@ from ankh.tui.seats import colour
 from ankh.tui.session import ReviewSource
 
 WORLDS = 8        # worlds searched for each decision
-VERSION = 3       # of the kept reviews: another search gives another result (2: the place kept;
-                  # 3: the chance a share of the win over the seats)
+FIRM = 3          # the decisions that look costliest after the first pass, searched again ...
+FIRM_TIMES = 4    # ... with this many times more worlds, from generators of their own
+VERSION = 4       # of the kept reviews: another search gives another result (2: the place kept;
+                  # 3: the chance a share of the win over the seats; 4: the costliest searched again)
 
 
 @dataclass(frozen=True)
@@ -193,13 +199,14 @@ def kept_beside(path: Path, seat: int, every_card: bool = False) -> Path:
 
 def review(text: str, seat: int, kept: Path | None = None, *, worlds: int = WORLDS, jobs: int = 1,
            progress: Callable[[int, int], None] = lambda done, total: None,
-           stop: Callable[[], bool] = lambda: False) -> tuple[list[Reviewed], int]:
+           stop: Callable[[], bool] = lambda: False, seed: str = "review") -> tuple[list[Reviewed], int]:
     """``seat``'s choices in the record ``text`` reviewed, and how many there are
     in all (fewer reviewed when ``stop`` said so); ``kept``: the file that holds
     the decisions reviewed so far, read first and written after each; ``jobs``:
-    processes that review decisions side by side (the result is the same)."""
+    processes that review decisions side by side (the result is the same);
+    ``seed``: the searches' generators (another seed, another sample of worlds)."""
     rules, seen = choices(text, seat)
-    return _review(rules, seen, seat, text.encode(), kept, worlds, jobs, progress, stop)
+    return _review(rules, seen, seat, text.encode(), kept, worlds, jobs, progress, stop, seed)
 
 
 def review_save(folder: Path, seat: int, kept: Path | None = None, *, every_card: bool = False,
@@ -222,13 +229,14 @@ def cores() -> int:
     return max(1, min(4, n))
 
 
-def _review_elsewhere(game: str, n: int, state: Any, decision: Decision, chosen: tuple, worlds: int) -> Reviewed:
+def _review_elsewhere(game: str, n: int, state: Any, decision: Decision, chosen: tuple, worlds: int,
+                      seed: str) -> Reviewed:
     """:func:`review_one` in a worker process (the game by its id)."""
-    return review_one(get(game), n, state, decision, chosen, worlds)
+    return review_one(get(game), n, state, decision, chosen, worlds, seed)
 
 
 def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], start: int, worlds: int, jobs: int,
-              stop: Callable[[], bool]) -> Iterator[Reviewed]:
+              stop: Callable[[], bool], seed: str = "review") -> Iterator[Reviewed]:
     """The decisions from the ``start``-th on reviewed, in order, until ``stop``
     says so: in ``jobs`` worker processes at once where they can be started (each
     decision has its own generator, so the result is the one of a single process)."""
@@ -242,7 +250,7 @@ def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], start: int, 
         for n in range(start, len(seen)):
             if stop():
                 return
-            yield review_one(rules, n, *seen[n], worlds=worlds)
+            yield review_one(rules, n, *seen[n], worlds=worlds, seed=seed)
         return
     with pool:
         ahead: deque[Future[Reviewed]] = deque()
@@ -250,7 +258,7 @@ def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], start: int, 
             n = start
             while n < len(seen) or ahead:
                 while n < len(seen) and len(ahead) < jobs and not stop():
-                    ahead.append(pool.submit(_review_elsewhere, rules.id, n, *seen[n], worlds))
+                    ahead.append(pool.submit(_review_elsewhere, rules.id, n, *seen[n], worlds, seed))
                     n += 1
                 if not ahead or stop():
                     return
@@ -262,23 +270,51 @@ def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], start: int, 
 
 def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, source: bytes, kept: Path | None,
             worlds: int, jobs: int, progress: Callable[[int, int], None],
-            stop: Callable[[], bool]) -> tuple[list[Reviewed], int]:
-    key = hashlib.sha256(f"{VERSION}:{worlds}:{seat}:".encode() + source).hexdigest()
+            stop: Callable[[], bool], seed: str = "review") -> tuple[list[Reviewed], int]:
+    key = hashlib.sha256(f"{VERSION}:{worlds}:{seat}:{seed}:".encode() + source).hexdigest()
     done: list[Reviewed] = []
+    picks: list[int] | None = None   # the decisions searched again, once every one is reviewed
+    firmed = 0                       # how many of them are
     if kept is not None:
         try:
             data = json.loads(kept.read_text(encoding="utf-8"))
             if data.get("key") == key:
                 done = [Reviewed(**r) for r in data["decisions"]][:len(seen)]
+                if data.get("firm") is not None and len(done) == len(seen):
+                    picks = [int(n) for n in data["firm"]]
+                    firmed = int(data["firmed"])
         except (OSError, ValueError, TypeError, KeyError):
-            done = []   # none kept, or not this review's: start again
-    progress(len(done), len(seen))
-    for reviewed in _reviewed(rules, seen, len(done), worlds, jobs, stop):
-        done.append(reviewed)
+            done, picks, firmed = [], None, 0   # none kept, or not this review's: start again
+
+    def keep() -> None:
         if kept is not None:
-            kept.write_text(json.dumps({"key": key, "decisions": [asdict(r) for r in done]}), encoding="utf-8")
-        progress(len(done), len(seen))
+            kept.write_text(json.dumps({"key": key, "decisions": [asdict(r) for r in done], "firm": picks,
+                                        "firmed": firmed}), encoding="utf-8")
+
+    extra = min(FIRM, len(seen))
+    progress(len(done) + firmed, len(seen) + extra)
+    for reviewed in _reviewed(rules, seen, len(done), worlds, jobs, stop, seed):
+        done.append(reviewed)
+        keep()
+        progress(len(done), len(seen) + extra)
+    if len(done) < len(seen):
+        return done, len(seen)
+    if picks is None:
+        picks = costliest(done, extra)
+        keep()
+    for n in picks[firmed:]:
+        if stop():
+            break
+        done[n] = review_one(rules, n, *seen[n], worlds=worlds * FIRM_TIMES, seed=f"{seed}:firm")
+        firmed += 1
+        keep()
+        progress(len(done) + firmed, len(seen) + extra)
     return done, len(seen)
+
+
+def costliest(done: list[Reviewed], n: int) -> list[int]:
+    """The places in ``done`` of the ``n`` decisions that cost the most (the earlier first on a tie)."""
+    return sorted(range(len(done)), key=lambda i: (-done[i].cost, i))[:n]
 
 
 def person_seat(text: str) -> int:

@@ -53,6 +53,34 @@ def test_a_review_stopped_halfway_goes_on_to_the_same_result(game: str, tmp_path
     assert len(other) == 1
 
 
+def test_the_costliest_decisions_are_named_on_a_firmer_search_and_a_review_stopped_there_ends_the_same(
+        tmp_path: Path) -> None:
+    """After the first pass, the decisions that look costliest are searched again
+    with more worlds; the costliest named is the one whose firmer estimate costs
+    most, and a review stopped among those searches ends with the same result."""
+    text = record("guilds")
+    rules, seen = review.choices(text, 0)
+    first = [review.review_one(rules, n, *seen[n], worlds=1) for n in range(len(seen))]
+    picks = review.costliest(first, review.FIRM)
+    whole, total = review.review(text, 0, None, worlds=1)
+    assert total == len(seen) and len(picks) == review.FIRM
+    for n in range(len(seen)):
+        firm = review.review_one(rules, n, *seen[n], worlds=review.FIRM_TIMES, seed="review:firm")
+        assert whole[n] == (firm if n in picks else first[n])
+    assert review.costliest(whole, 1)[0] in picks
+    kept = tmp_path / "kept.json"
+    asked = 0
+
+    def stop() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked > len(seen) + 1        # stopped after the first of the firmer searches
+    stopped, _ = review.review(text, 0, kept, worlds=1, stop=stop)
+    assert stopped != whole and stopped[picks[0]] == whole[picks[0]]
+    again, _ = review.review(text, 0, kept, worlds=1)
+    assert again == whole
+
+
 def test_a_review_never_uses_a_card_the_seat_could_not_see() -> None:
     text = record("morpork")
     rules, seen = review.choices(text, 0)
