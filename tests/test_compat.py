@@ -111,7 +111,7 @@ def test_an_old_save_loads_from_the_load_list_and_plays_on_as_it_would_have(
             assert session.apply_bot(nxt, session.think_job(nxt)())
         else:
             person = make_bot("random", random.Random(f"person:{session.ply}"))
-            session.choose(person.choose(session.game.state, nxt.decision))
+            session.choose(person.choose(session.game.state, nxt.decision), nxt.decision)
         session.save()
     old_header, old_moves = _header_and_moves((FIXTURES / "local-save.ankh").read_text(encoding="utf-8"))
     header, moves = _header_and_moves(path.read_text(encoding="utf-8"))

@@ -15,7 +15,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from ankh.core.game import Decision, Game, forced, get
+from ankh.core.game import Decision, Game, allows, forced, get
 from ankh.net import home
 from ankh.net.envelope import Identity, fingerprint
 from ankh.net.events import (
@@ -459,9 +459,13 @@ class NetSession(Listeners):
             return Next("person", self.viewer, self.decision)
         return Next("wait")
 
-    def choose(self, option: tuple) -> None:
-        if self._future is not None and not self._future.done():
-            self._future.set_result(option)
+    def choose(self, option: tuple, asked: Decision) -> bool:
+        """Hand the person's answer to the table, if the table still asks ``asked`` (the very
+        decision: a screen a step behind must not answer the next one, which may look alike)."""
+        if asked is not self.decision or self._future is None or self._future.done() or not allows(asked, option):
+            return False
+        self._future.set_result(option)
+        return True
 
     def can_undo(self) -> bool:
         return False
@@ -567,8 +571,8 @@ class WatchSession(NetSession):
     def say(self, text: str) -> None:
         """Spectators read the table talk; they do not speak."""
 
-    def choose(self, option: tuple) -> None:
-        pass
+    def choose(self, option: tuple, asked: Decision) -> bool:
+        return False
 
     def undo_refusal(self) -> str:
         return _("You are watching: the players make the moves.")

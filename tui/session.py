@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ankh.core.game import (COLOURS, DealCard, Decision, Game, PassCard, PickRandom, Reveal, RollDie,
-                            RulesError, ShowCards, forced, game_of_record, get)
+                            RulesError, ShowCards, allows, forced, game_of_record, get)
 from ankh.net import journal
 from ankh.net.errors import ProtocolError
 from ankh.net.home import make_dirs, saves_dir
@@ -91,7 +91,9 @@ class Session(Protocol):
     at a networked table (``ankh.tui.netplay``).
 
     A choice is the session's to apply: :meth:`choose` may return before it is
-    applied (a networked seat hands it to its table).  After it, :meth:`next`
+    applied (a networked seat hands it to its table), and it answers the
+    decision the screen showed, which the session may have left behind (a
+    networked seat's table asked the next one meanwhile): then it is refused.  After it, :meth:`next`
     says what the game waits for now, ``wait`` while the choice is on its way;
     a listener given to :meth:`watch` is called each time the game moves on
     by itself (another seat's move, this seat's choice applied), and the
@@ -118,7 +120,7 @@ class Session(Protocol):
 
     # the game moving on
     def next(self) -> Next: ...
-    def choose(self, option: tuple) -> None: ...
+    def choose(self, option: tuple, asked: Decision) -> bool: ...
     def think_job(self, nxt: Next) -> Callable[[], tuple]: ...
     def hint_job(self, nxt: Next) -> Callable[[], list[tuple[tuple, float]]] | None: ...
     def apply_bot(self, nxt: Next, option: tuple) -> bool: ...
@@ -336,8 +338,13 @@ class GameSession(Listeners):
 
     # --- people ---------------------------------------------------------------------------------
 
-    def choose(self, option: tuple) -> None:
-        self.game.choose(option)  # (applied at once: the screen's next look finds the game moved on)
+    def choose(self, option: tuple, asked: Decision) -> bool:
+        """A person's answer to ``asked``: applied at once (the screen's next look finds the
+        game moved on), unless the game waits for another decision or it is no move there."""
+        if self.game.state.pending != asked or not allows(asked, option):
+            return False
+        self.game.choose(option)
+        return True
 
     # --- the table: a local game has none -------------------------------------------------------
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...core.game import register
+from ...core.game import allows, register
 from .. import deck, entropy, home
 from ..envelope import Identity
 from ..peer import game_of
@@ -59,8 +59,11 @@ from ..tablecore.join import JoinTable
 from .node import HostNode, JoinNode, WatchNode
 from .savedir import SaveDir
 
-#: The faults a table can be played through (``--faults``), each described in :class:`SimNet`.
-FAULTS = ("delay", "cut", "corrupt", "duplicate", "reorder", "partition", "kill", "still", "gone")
+#: The faults a table can be played through (``--faults``): the network's, each described in
+#: :class:`SimNet`; a seat killed and restarted (``kill``), gone for good (``gone``), connected but
+#: never moving again (``still``); and people whose screens are a step behind (``stale``, see
+#: :func:`bot_decide`).
+FAULTS = ("delay", "cut", "corrupt", "duplicate", "reorder", "partition", "kill", "still", "gone", "stale")
 VIRTUAL_LIMIT = 4 * 3600.0  # virtual seconds a table may take before it counts as stuck
 
 _WHO: contextvars.ContextVar[str] = contextvars.ContextVar("ankh_sim_who", default="?")
@@ -450,17 +453,26 @@ def cheat_named(spec: str) -> Cheat:
     return cheat
 
 
-def bot_decide(kind: str, rng: random.Random, still: Callable[[], bool] = lambda: False, bot_kind: str = "random"):
-    """A seat played by the game's random bot, or its ``bot_kind`` (``still()`` true: it never moves again)."""
+def bot_decide(kind: str, rng: random.Random, still: Callable[[], bool] = lambda: False, bot_kind: str = "random",
+               stale: Callable[[], None] | None = None):
+    """A seat played by the game's random bot, or its ``bot_kind`` (``still()`` true: it never moves again).
+    With ``stale``, a person whose screen is a step behind the table: now and then they answer a decision
+    with what they chose at the one before, which is no move here (``stale()`` counts it), and the table
+    must ask again."""
     bot = game_of(kind).bot(bot_kind, rng)
     parked: list[asyncio.Event] = []  # (held here: a task waiting on what nobody holds would be collected)
+    last: list[tuple] = []
 
     async def decide(peer, decision):
         if still():
             parked.append(asyncio.Event())
             await parked[-1].wait()  # connected, never moving
         await asyncio.sleep(rng.uniform(0.0, 0.5))
-        return bot.choose(peer.engine.copy(), decision)
+        if stale is not None and last and not allows(decision, last[0]) and rng.random() < 0.5:
+            stale()
+            return last[0]
+        last[:] = [bot.choose(peer.engine.copy(), decision)]
+        return last[0]
 
     return decide
 
@@ -587,10 +599,14 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
     still_from = rng.uniform(0.0, 2.0) if "still" in faults else None
     if still_from is not None:
         table.counts["still"] = 1
+    def stale_answer() -> None:
+        table.counts["stale"] = table.counts.get("stale", 0) + 1
+
+    stale = stale_answer if "stale" in faults else None  # (every seat's screen may be behind)
     host_ctx = context("host")
     host: HostNode = host_ctx.run(lambda: HostNode(
         Identity.generate(), "host", seats=seats, bots=0, kind=kind, advertise=False,
-        decide=bot_decide(kind, random.Random(rng.getrandbits(64))), report=lambda e: None,
+        decide=bot_decide(kind, random.Random(rng.getrandbits(64)), stale=stale), report=lambda e: None,
         save_root=root / "host", bind=net.address_of("host")))
     host.auto_agree = True
     port = await loop.create_task(host.open(), context=host_ctx)
@@ -601,7 +617,7 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
     async def join(name: str) -> Any:
         core = cheat(JoinTable) if name == cheater and cheat is not None else JoinTable
         quiet = (lambda: loop.time() >= still_from) if name == victim and still_from is not None else (lambda: False)
-        identity, decide = Identity.generate(), bot_decide(kind, random.Random(rng.getrandbits(64)), quiet)
+        identity, decide = Identity.generate(), bot_decide(kind, random.Random(rng.getrandbits(64)), quiet, stale=stale)
         while True:
             node = _Telling(identity, name, decide=decide, report=lambda e: None, save_root=root / name, core=core)
             node.auto_agree, node.changed = True, changed

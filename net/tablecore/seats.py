@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ankh.core.game import allows
+
 from ..errors import ProtocolError, Words
 from ..events import Chat, Decided, Over, Played, SetupOver
 from ..leave import Ending, describe_ending
@@ -146,10 +148,15 @@ class SeatCore(Core):
                 self._do(Think(seat, peer, d))
 
     def decided(self, seat: int, decision: Any, option: tuple) -> None:
-        """``seat``'s player answered ``decision``: played if it is still the one asked."""
+        """``seat``'s player answered ``decision``: played if it is still the one asked.
+        An answer that is no move there (a screen a step behind the table, a broken
+        bot) is not played, and the player is asked again."""
         self._thinking.discard(seat)
         peer = self.local.get(seat)
         if peer is not None and peer.decision == decision and self.result is None:
+            if not allows(decision, option):
+                self.schedule_decisions()
+                return
             self._do(Decided(seat, peer.moves))
             self._apply(seat, option)
 

@@ -180,3 +180,13 @@ def test_a_spectator_checks_votes_that_end_the_table_in_the_middle_of_a_steal() 
     table = played(5, {"corrupt", "delay", "gone", "partition", "reorder"})
     (text,) = texts(table)
     assert text.startswith("abandoned: red and green say yellow left the game")
+
+
+def test_answers_to_a_decision_already_gone_are_not_played_and_the_seat_is_asked_again() -> None:
+    """A person's screen may be a step behind the table: a key pressed at the decision before
+    reaches the table as the answer to the next one.  It is no move there: the table asks again
+    (it once waited for ever), and nobody is blamed."""
+    table = played(0, {"stale"})
+    assert table.counts.get("stale", 0) >= 3, table.counts
+    (text,) = texts(table)
+    assert " win" in text and all(r.finished and r.fair for r in table.results.values())

@@ -393,3 +393,31 @@ async def test_the_join_list_marks_a_copied_advert_and_claims_no_key_it_did_not_
     finally:
         await real.close()
         await raw.async_close()
+
+
+async def test_a_key_pressed_at_the_decision_before_does_not_answer_the_one_the_table_asks_now():
+    """The table may ask the next decision before the screen has drawn it: a second Enter
+    then answered the new decision with an option of the old one, and the game stood still.
+    A networked seat hands the table an answer only to the very decision it asks (the next
+    one may look the same), and only a move there."""
+    from ankh.core.game import Decision
+    from ankh.tui.netplay import NetSession
+
+    session = NetSession()
+    play = Decision(0, "turn", (("play", 1), ("play", 2)), "Play a card")
+    asked = asyncio.ensure_future(session.decide(None, play))
+    await asyncio.sleep(0)
+    assert session.choose(("play", 2), play)
+    assert await asked == ("play", 2)
+
+    again = Decision(0, "turn", (("play", 1), ("play", 2)), "Play a card")   # equal, asked anew
+    move = Decision(0, "move", (("move", 4, 0, 3),), "Move a minion")
+    for d in (again, move):
+        asked = asyncio.ensure_future(session.decide(None, d))
+        await asyncio.sleep(0)
+        assert not session.choose(("play", 1), play)          # the screen still showed the old one
+        assert not session.choose(("pass",), d)               # no move here
+        assert not asked.done()
+        assert session.choose(d.options[0], d)
+        assert await asked == d.options[0]
+    assert not session.choose(("move", 4, 0, 3), move)        # answered: nothing asked now

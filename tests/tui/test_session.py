@@ -21,7 +21,7 @@ def play(session: GameSession, rng: random.Random, stop_after: int | None = None
         if nxt.kind == "bot":
             session.apply_bot(nxt, session.think_job(nxt)())
         else:
-            session.choose(rng.choice(nxt.decision.options))
+            session.choose(rng.choice(nxt.decision.options), nxt.decision)
             made += 1
 
 
@@ -141,7 +141,7 @@ hand red: groat gaspode hex the-royal-mint nobby-nobbs
     s.viewer = 0
     nxt = s.next()
     assert nxt.kind == "person" and nxt.seat == 0
-    s.choose(("play", next(h for h, c in s.view(0).hand if c == "groat")))
+    s.choose(("play", next(h for h, c in s.view(0).hand if c == "groat")), nxt.decision)
     s.next()
     assert s.can_undo()            # red's own choice, nothing new since
     s.viewer = 1                   # yellow at the keyboard may not take it back

@@ -57,10 +57,10 @@ yellow: target red
     session = GameSession.from_text(record)
     nxt = session.next()
     while nxt.decision is not None and nxt.decision.kind == "window":
-        session.choose(("pass",))
+        session.choose(("pass",), nxt.decision)
         nxt = session.next()
     assert ("pay", 5) in nxt.decision.options, nxt.decision
-    session.choose(("pay", 5))
+    session.choose(("pay", 5), nxt.decision)
     session.next()
     (paid,) = events(session, "pay")
     assert paid.seat == 0 and not hits(paid, 0)
@@ -89,7 +89,7 @@ red: minion the-hippo
     session = played(record)
     assert ("ability", 5) in session.next().decision.options
     before = session.game.state.money[0]
-    session.choose(("ability", 5))
+    session.choose(("ability", 5), session.next().decision)
     session.next()
     (used,) = events(session, "ability")
     gained = session.game.state.money[0] - before
@@ -162,7 +162,7 @@ def test_no_sentence_of_a_whole_game_makes_the_reader_a_third_person_in_french()
         if nxt.kind == "bot":
             session.apply_bot(nxt, session.think_job(nxt)())
         else:                                   # red, here a person: the first option each time
-            session.choose(nxt.decision.options[0])
+            session.choose(nxt.decision.options[0], nxt.decision)
     lines = [describe(e, seat) for e in session.log for seat in range(4)]
     assert len(lines) > 400 and any(line.startswith("Vous avez ") for line in lines)
     subjects = [line for line in lines if re.match(r"\S+ \(vous\) ", line)]
@@ -200,7 +200,8 @@ def test_a_bots_forced_answer_does_not_stop_you_taking_your_choice_back():
 def test_a_refused_take_back_says_what_became_known():
     session = GameSession.from_text(scenarios.MRS_CAKE)
     session.next()
-    session.choose(session.next().decision.options[0])     # Mrs Cake: draws, shows personalities
+    d = session.next().decision
+    session.choose(d.options[0], d)                        # Mrs Cake: draws, shows personalities
     session.next()
     assert not session.can_undo()
     why = session.undo_refusal()

@@ -24,7 +24,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 
-from ankh.core.game import Decision, allows
+from ankh.core.game import Decision
 from ankh.tui.i18n import _, Localised, NP_
 from ankh.tui.session import Next, Session
 
@@ -242,15 +242,20 @@ class PlayScreen(Localised, Screen):
         self.pump()
 
     def choose(self, option: tuple) -> bool:
-        """A person's answer to the pending decision (False: ignored, the key
-        guard holds or nothing is pending)."""
-        if self._handing_over or self.guarded() or self._next is None or self._next.kind != "person":
+        """A person's answer to the decision shown, and the game on from there (False:
+        ignored, see :meth:`answer`)."""
+        if not self.answer(option):
             return False
-        if not allows(self._next.decision, option):
-            return False
-        self.session.choose(option)
         self.pump()
         return True
+
+    def answer(self, option: tuple) -> bool:
+        """Hand the session a person's answer to the decision shown (False: ignored, the
+        key guard holds, nothing is pending, or the session waits for another decision
+        now: a networked table may have moved on before this screen heard of it)."""
+        if self._handing_over or self.guarded() or self._next is None or self._next.kind != "person":
+            return False
+        return self.session.choose(option, self._next.decision)
 
     def decision_is_new(self, decision: Decision | None) -> bool:
         """Whether ``decision``, about to be shown, was not shown last (the same

@@ -397,7 +397,7 @@ def test_the_palace_says_which_of_your_points_you_choose():
     for _ in range(3):
         d = session.next().decision
         said.append(prompt_text(session.view(), d))
-        session.choose(("gp", 1) if ("gp", 1) in d.options else d.options[0])   # lumber, lumber, then brick
+        session.choose(("gp", 1) if ("gp", 1) in d.options else d.options[0], d)   # lumber, lumber, then brick
     assert [s.split("number ")[1][0] for s in said] == ["1", "2", "3"], said
     assert "at most 2 in one guild" in said[2]
 
@@ -650,7 +650,7 @@ def test_the_log_names_the_card_taken_with_parchments_and_tells_the_library_befo
                 nxt = session.next()
                 session.apply_bot(nxt, session.think_job(nxt)())
             assert choice in session.next().decision.options, session.next().decision
-            session.choose(choice)
+            session.choose(choice, session.next().decision)
         lines = [describe(e, 0).plain for e in session.log]
         assert [line for line in lines if line in told] == told, lines
     finally:
@@ -755,7 +755,7 @@ def test_every_line_of_the_log_is_told_in_the_players_words(seed):
             session.apply_bot(nxt, session.think_job(nxt)())
         else:
             d = nxt.decision
-            session.choose(d.options[0] if d.kind == "action" else d.options[-1])
+            session.choose(d.options[0] if d.kind == "action" else d.options[-1], d)
     told = [e.text for e in session.log if not (e.kind in TRADE_WORDS and e.data and "give" in e.data)]
     assert told
     assert [t for t in told if not any(re.fullmatch(pattern, t) for pattern, _w, _p in LINES)] == []
@@ -767,16 +767,16 @@ def test_a_guild_point_says_what_it_costs_and_the_palaces_is_free():
     session = GameSession.from_text(RICH_POSITION.replace("houses red: V10 V30", "houses red: V12 V30"))
     while (nxt := session.next()).kind == "bot":
         session.apply_bot(nxt, session.think_job(nxt)())
-    session.choose(("roll",))                                   # a 12: the Palace
+    session.choose(("roll",), session.next().decision)          # a 12: the Palace
     d = session.next().decision
     assert d.kind == "palace"
     assert option_text(session.view(), ("gp", 0)) == "A point in the brick guild"
-    session.choose(("gp", 0))
+    session.choose(("gp", 0), d)
     while (d := session.next().decision).kind != "action":
-        session.choose(d.options[0])
+        session.choose(d.options[0], d)
     assert option_text(session.view(), ("gp", 1)) == "A point in the lumber guild (1 lumber)"
-    session.choose(("gp", 1))
-    session.choose(("gp", 1))
+    for _ in range(2):
+        assert session.choose(("gp", 1), session.next().decision)
     assert option_text(session.view(), ("gp", 1)) == "A point in the lumber guild (2 lumber)"
 
 

@@ -118,9 +118,12 @@ class SlowTable(GameSession):
     def next(self) -> Next:
         return Next("wait") if self.held is not None else super().next()
 
-    def choose(self, option: tuple) -> None:
+    def choose(self, option: tuple, asked) -> bool:
+        if self.held is not None or asked != self.game.state.pending:
+            return False
         self.sent.append(option)
         self.held = option
+        return True
 
     def deliver(self) -> None:
         option, self.held = self.held, None

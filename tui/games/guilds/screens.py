@@ -441,8 +441,7 @@ class GameScreen(PlayScreen):
         """Show the Vetinari tokens that make 12 VP and win, as soon as they do
         (no key to press, none to miss: the option came last in the list)."""
         d = self.decision()
-        if d is not None and WIN in d.options and not self._handing_over:
-            self.session.choose(WIN)
+        if d is not None and WIN in d.options and not self._handing_over and self.session.choose(WIN, d):
             self.pump()
 
     def _answer(self, option: tuple) -> None:

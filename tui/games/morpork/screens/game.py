@@ -293,10 +293,9 @@ class GameScreen(PlayScreen, inherit_bindings=False):
             return
         if not 0 <= index < len(view.decision.options):
             return
-        if self.guarded():
-            return
         option = view.decision.options[index]
-        self.session.choose(option)
+        if not self.answer(option):
+            return
         if not (view.decision.kind == "window" and option == ("pass",)):
             # letting a threat pass is no move of yours: the summary keeps counting
             self._since_of[self.session.viewer] = len(self.session.log)
