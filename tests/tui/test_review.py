@@ -342,8 +342,8 @@ async def test_the_end_screen_offers_the_review_with_every_card_known_only_after
 def test_a_review_in_two_processes_is_the_review_of_one(tmp_path: Path) -> None:
     """Decisions reviewed side by side (one process a core) each keep their own
     generator: the result is the one a single process gives, and a review
-    stopped in two processes goes on to it too."""
-    text = record("morpork")
+    stopped in two processes goes on to it too.  (The guild game: its searches are the quicker.)"""
+    text = record("guilds")
     alone, total = review.review(text, 0, None, worlds=1)
     assert review.review(text, 0, None, worlds=1, jobs=2) == (alone, total)
     kept = tmp_path / "kept.json"

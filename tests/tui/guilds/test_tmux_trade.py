@@ -8,8 +8,6 @@ from __future__ import annotations
 import time
 import uuid
 
-import pytest
-
 from ..terminal import Terminal
 from ..test_tmux_lan import ankh_in_tmux, ready_and_compare_fingerprints
 from .test_tmux_lan import GAME, open_guild_table
@@ -65,8 +63,6 @@ def trade_line(term: Terminal) -> str:
     return " ".join(line.strip("│ ").split())
 
 
-# On its own (scripts/test): it follows the programs it started.
-@pytest.mark.serial
 def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_path):
     title = f"Host{uuid.uuid4().hex[:6]}"
     host = ankh_in_tmux(tmp_path / "a", tmp_path / "a.status", name=title)
