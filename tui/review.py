@@ -412,15 +412,16 @@ def summary(done: list[Reviewed], total: int, seat: int, worlds: int = WORLDS, e
     who = colour(seat)
     if every_card:
         title = ngettext("{who}'s {n} decision, reviewed by the hard bot with every card known "
-                         "(after the audit; {worlds} worlds each)",
+                         "(after the audit; {worlds} worlds each, {firm} for the {costliest} costliest)",
                          "{who}'s {n} decisions, reviewed by the hard bot with every card known "
-                         "(after the audit; {worlds} worlds each)", total)
+                         "(after the audit; {worlds} worlds each, {firm} for the {costliest} costliest)", total)
     else:
         title = ngettext("{who}'s {n} decision, reviewed by the hard bot from {who}'s knowledge at the time "
-                         "({worlds} worlds each)",
+                         "({worlds} worlds each, {firm} for the {costliest} costliest)",
                          "{who}'s {n} decisions, reviewed by the hard bot from {who}'s knowledge at the time "
-                         "({worlds} worlds each)", total)
-    lines = _fit(title.format(who=who, n=total, worlds=worlds))
+                         "({worlds} worlds each, {firm} for the {costliest} costliest)", total)
+    lines = _fit(title.format(who=who, n=total, worlds=worlds, firm=worlds * FIRM_TIMES,
+                              costliest=min(FIRM, total)))
     if not done:
         return lines
     marks = "".join(BARS[min(len(BARS) - 1, int(r.chosen_chance * len(BARS)))] for r in done)

@@ -133,6 +133,9 @@ def test_a_long_game_s_review_fits_an_80_column_terminal(lang: str) -> None:
     assert all(len(line) <= review.WIDTH for line in lines), lines
     rows = [line for line in lines if line.startswith("  ") and set(line.strip()) <= set(review.BARS)]
     assert sum(len(line.strip()) for line in rows) == 200 and len(rows) == 3, lines
+    # the title says how hard it looked: the costliest decisions were searched again with more worlds
+    searched = {"en": "(8 worlds each, 32 for the 3 costliest)", "fr": "(8 mondes chacune, 32 pour les 3 plus coûteuses)"}
+    assert searched[lang] in " ".join(" ".join(lines[:3]).split()), lines[:3]
 
 
 class Recording:
