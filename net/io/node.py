@@ -678,10 +678,9 @@ class JoinNode(_Driver):
     async def _close_watch_point(self) -> None:
         """The spectators watching through this seat take the game's last steps
         (a few seconds at most), then their links close; the seats' links first
-        carry a cheat's evidence, either way (``JoinTable.late_left``, ``deliver_left``)."""
+        carry a cheat's evidence, either way (``JoinTable.late_left``, ``closing``, ``deliver_left``)."""
         await self._while(self.core.late_left)
-        self._call(self.core.final)
-        if self.result is not None and (self.result.finished or self.result.ending is not None):
+        if self._call(self.core.closing):
             await self.watchers.settle()
         await self.watchers.aclose(Words("game over"))
         await self._while(self.core.deliver_left)

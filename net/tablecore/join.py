@@ -833,6 +833,13 @@ class JoinTable(SeatCore):
         self._late_until = self.clock() + LATE
         self.end(result, provisional=not forfeit and bool(self.reached))  # a cheat's evidence may still come round
 
+    def closing(self) -> bool:
+        """This seat is done: its result stands (:meth:`final`), and True when the
+        spectators watching through it are to take the game's last steps before
+        their links close (a game played to its end, or ended on the seats' votes)."""
+        self.final()
+        return self.result is not None and (self.result.finished or self.result.ending is not None)
+
     def late_left(self) -> float:
         """The game ended here on the host's word alone, and this seat has links to
         other seats: the seconds it still waits for a seat's evidence on its way

@@ -4,12 +4,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from ankh.net.envelope import Identity, fingerprint
-from ankh.net.events import Back, Gone, LobbySeats, Waiting
+from ankh.net.events import Back, Gone, LobbySeats, Over, Waiting
 from ankh.net.io.savedir import SaveDir
+from ankh.net.leave import Ending, Stop
 from ankh.net.lobby import CHAT_RATE, CHAT_WINDOW, Lobby
 from ankh.net.tablecore.chat import ChatLimit
 from ankh.net.tablecore.effects import Send
 from ankh.net.tablecore.join import DELIVER, JOIN_AGAIN, LOBBY_PATIENCE, REJOIN, JoinTable
+from ankh.net.tablecore.result import Result
 from ankh.net.tablecore.seats import DONE, FAREWELL, Saved
 from ankh.net.tablecore.waits import abandoned_words, late_seats
 
@@ -134,3 +136,20 @@ def test_a_save_carried_on_links_to_the_host_as_a_seat_whose_link_dropped_during
     assert again.relink_due() and [m["t"] for m in again.relink_opening()] == ["rejoin"]
     clock.now += again.abandon_after
     assert again.relink_failed("refused") is True and str(again.result.text).startswith("paused: ")
+
+
+def test_a_seats_spectators_take_the_last_steps_of_a_game_played_to_its_end_or_ended_on_the_seats_votes(
+        tmp_path: Path) -> None:
+    t = Table(tmp_path, save=False)
+    t.joiner.connected(t.host.identity.public_key)
+    t.pump(until=lambda: t.joiner.result is not None)
+    assert t.joiner.result.finished and t.joiner.closing() is True
+    voted = JoinTable(Identity.generate(), "green", clock=Clock())
+    voted.end(Result("ended", ending=Ending(Stop(3, bytes(32), (2,)), (0, 1), (b"", b""))))
+    assert voted.closing() is True
+    stopped = JoinTable(Identity.generate(), "green", clock=Clock())
+    result = Result("the table ended the game")
+    stopped.end(result, provisional=True)  # the host's word alone, kept back a moment
+    assert stopped.take() == []
+    assert stopped.closing() is False  # nothing to settle: the spectators' links close at once
+    assert stopped.take()[0] == Over(result)  # and the result stands, told now
