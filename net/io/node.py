@@ -36,9 +36,9 @@ from ..tablecore.effects import (
     WriteAbandoned, WriteTranscript,
 )
 from ..tablecore.host import HostTable, Refused, Watcher
-from ..tablecore.join import DELIVER, JOIN_AGAIN, JoinTable
+from ..tablecore.join import JoinTable
 from ..tablecore.result import Result
-from ..tablecore.seats import DONE, FAREWELL, GAME_OVER, REFUSED, Saved, SeatCore
+from ..tablecore.seats import FAREWELL, GAME_OVER, REFUSED, Saved, SeatCore
 from ..tablecore.watch import WatchTable
 from ..transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK
 from .discovery import TableAdvert, TableBrowser
@@ -51,8 +51,7 @@ from .transport import (
 from .watchers import WATCH_ONLY, Watchers
 
 PROLOGUE = PROTOCOL.encode()
-RETRY_EVERY = 1.0
-LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
+RETRY_EVERY = 1.0  # seconds between two tries to link to the host again
 
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
 Decide = Callable[[GamePeer, Decision], Awaitable[tuple]]
@@ -479,9 +478,9 @@ class JoinNode(_Driver):
         node.auto_agree = auto_agree
         if started is not None:
             started(node)
-        conn = await node._reconnect()
+        node._call(node.core.resumed)
+        conn = await node._relink()
         if conn is not None:
-            node.conn = conn
             await node._session(conn)
         await node._close_watch_point()
         assert node.result is not None
@@ -569,14 +568,12 @@ class JoinNode(_Driver):
             try:
                 await self._read(conn)
             except ConnectionClosed as exc:
-                then = self._call(self.core.lost, exc.reason)
-                if then is None:
+                if self._call(self.core.lost, exc.reason) is None:
                     return
-                again = await (self._deliver_the_end() if then == DELIVER else
-                               self._join_again() if then == JOIN_AGAIN else self._reconnect())
+                again = await self._relink()
                 if again is None:
                     return
-                conn = self.conn = again
+                conn = again
 
     async def _read(self, conn: Connection) -> None:
         core = self.core
@@ -597,25 +594,28 @@ class JoinNode(_Driver):
             if self._call(core.received, msg):
                 return
 
-    async def _join_again(self) -> Connection | None:
-        """The link dropped before the game began: back to the same seat (the
-        same identity and nonce), unless the host does not answer for
-        ``LOBBY_PATIENCE`` seconds.  (A host turning this seat away says
-        ``bye`` first; a link that failed — bytes that do not decrypt,
-        silence, a cut — closes without one, whichever end noticed.)"""
-        since = _now()
-        while True:
+    async def _relink(self) -> Connection | None:
+        """Link to the host again, as the core says once the link dropped
+        (``JoinTable.lost``, or ``resumed`` for a save carried on): a try every
+        ``RETRY_EVERY`` seconds while it says so, its opening said on each new
+        link, until one is up (the seat's link from then on) or it gives up
+        (None).  Whether to try, what to say and when to stop are the core's."""
+        core = self.core
+        while core.relink_due():
             try:
                 conn = await self._connect()
-                break
+                for msg in self._call(core.relink_opening):
+                    conn.send_nowait(encode(msg))  # (a link may end as soon as it is up)
             except ConnectionClosed as exc:
-                if _now() - since >= LOBBY_PATIENCE:
-                    self._call(self.core.unreachable, exc.reason)
+                if self._call(core.relink_failed, exc.reason):
                     return None
                 await asyncio.sleep(RETRY_EVERY)
-        self.conn = conn
-        self._call(self.core.linked_again)
-        return conn
+                continue
+            self.conn = conn
+            if self._call(core.relinked):
+                await self._open_watch_point(conn)
+            return conn
+        return None
 
     async def _connect(self) -> Connection:
         """A new link to the table's address, which must be the host's: a link that
@@ -629,36 +629,6 @@ class JoinNode(_Driver):
                 self._impostor_told = True
                 self.report(Alert(exc.reason))
             raise
-
-    async def _deliver_the_end(self) -> Connection | None:
-        """The game is over here but the link dropped before the host said it
-        is over there too (our last frames may have been lost with the link):
-        connect again, quietly, for up to ``farewell`` seconds from the end."""
-        while self.core.farewell_left() > 0:
-            try:
-                conn = await self._connect()
-                conn.send_nowait(encode(self._call(self.core.rejoin_message)))  # (a link may end as soon as it is up)
-                conn.send_nowait(encode(DONE))
-            except ConnectionClosed:
-                await asyncio.sleep(RETRY_EVERY)
-                continue
-            return conn
-        return None
-
-    async def _reconnect(self) -> Connection | None:
-        since = _now()
-        while True:
-            try:
-                conn = await self._connect()
-                conn.send_nowait(encode(self._call(self.core.rejoin_message)))  # (a link may end as soon as it is up)
-            except ConnectionClosed:
-                if self._call(self.core.host_away, _now() - since):
-                    return None
-                await asyncio.sleep(RETRY_EVERY)
-                continue
-            self._call(self.core.back)
-            await self._open_watch_point(conn)
-            return conn
 
     def _here(self) -> float:
         """This seat says on its direct links that it is here; the seconds until it says so again."""
@@ -708,10 +678,9 @@ class JoinNode(_Driver):
     async def _close_watch_point(self) -> None:
         """The spectators watching through this seat take the game's last steps
         (a few seconds at most), then their links close; the seats' links first
-        carry a cheat's evidence, either way (``JoinTable.late_left``, ``deliver_left``)."""
+        carry a cheat's evidence, either way (``JoinTable.late_left``, ``closing``, ``deliver_left``)."""
         await self._while(self.core.late_left)
-        self._call(self.core.final)
-        if self.result is not None and (self.result.finished or self.result.ending is not None):
+        if self._call(self.core.closing):
             await self.watchers.settle()
         await self.watchers.aclose(Words("game over"))
         await self._while(self.core.deliver_left)

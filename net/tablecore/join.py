@@ -3,9 +3,13 @@ seat's key, its game over the host's link, the votes to end and the blame.
 
 It holds no socket, file or timer.  Its driver (``JoinNode`` in
 ``net/io/node.py``) tells it that a link to the host is up
-(:meth:`JoinTable.connected`, :meth:`JoinTable.linked_again`,
-:meth:`JoinTable.back`), what the host says (:meth:`JoinTable.received`) and
-that the link closed (:meth:`JoinTable.lost`); it answers with
+(:meth:`JoinTable.connected`), what the host says (:meth:`JoinTable.received`)
+and that the link closed (:meth:`JoinTable.lost`).  Linking to the host again
+is the driver's loop, but every choice in it is the table's: whether to try
+(:meth:`JoinTable.relink_due`), what to say first on the new link
+(:meth:`JoinTable.relink_opening`), when to give up
+(:meth:`JoinTable.relink_failed`) and what follows once it is up
+(:meth:`JoinTable.relinked`).  It answers with
 :mod:`effects <ankh.net.tablecore.effects>`, where ``Send(0, ...)`` and
 ``Close(0, ...)`` are for the host's link.  Its clock is given (``clock``),
 and so is the check that a game id was never played here before (``fresh``).
@@ -44,8 +48,9 @@ HEARD = 8  # pieces of evidence each seat may hand this one on a direct link (ea
 LATE = 5.0  # seconds a seat whose game the host ended waits for a seat's evidence on its way
 MINE_AHEAD = 4  # a seat's last frame on its direct link is a word from it this many frames ahead of our log at most
 HERE_EVERY = 10.0  # seconds between this seat's last frames on its direct links (shorter for short clocks)
+LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
 
-# What the driver does once the host's link closed (``JoinTable.lost``).
+# How this seat links to the host again once its link closed (``JoinTable.lost``).
 JOIN_AGAIN = "join again"  # before the game: back to the same seat
 REJOIN = "rejoin"  # during the game: back with what this seat holds of the log
 DELIVER = "deliver"  # the game is over here: back, quietly, so the host gets our last frames
@@ -118,6 +123,8 @@ class JoinTable(SeatCore):
         self.named: int | None = None  # the seat this one named a cheat, with evidence
         self._late_until = 0.0  # the game ended here on the host's word alone: evidence may come until then
         self.apart: Stop | None = None  # the last offer this seat refused for a seat it never reached
+        self.relink: str | None = None  # how this seat links to the host again (JOIN_AGAIN, REJOIN, DELIVER)
+        self._relink_since = 0.0  # when it began to
         if saved is not None:
             self._carry_on(saved)
 
@@ -177,8 +184,14 @@ class JoinTable(SeatCore):
         self._do(Back(HOST))
 
     def lost(self, reason: str) -> str | None:
-        """The host's link closed (``reason``): what the driver does next
-        (:data:`JOIN_AGAIN`, :data:`REJOIN`, :data:`DELIVER`), or None: nothing more."""
+        """The host's link closed (``reason``): how this seat links to the host
+        again (:data:`JOIN_AGAIN`, :data:`REJOIN`, :data:`DELIVER`, the steps
+        ``relink_*`` then say each choice), or None: nothing more."""
+        self.relink = self._relink_after(reason)
+        self._relink_since = self.clock()
+        return self.relink
+
+    def _relink_after(self, reason: str) -> str | None:
         if self.result is not None:
             if self.settled() or reason.endswith(CLOSING):  # the host is done too
                 return None
@@ -206,9 +219,65 @@ class JoinTable(SeatCore):
                               "another version of ankh", why=why)))
         return True
 
-    def unreachable(self, why: str) -> None:
-        """Before the game, the host did not answer for as long as a seat waits for it."""
-        self.end(Result(Words("the table closed before the game began: {why}", why=why)))
+    def resumed(self) -> None:
+        """A save carried on: this seat links to the host as after a link lost
+        during the game (:data:`REJOIN`), waiting for it from now."""
+        self.relink, self._relink_since = REJOIN, self.clock()
+
+    def relink_due(self) -> bool:
+        """Whether the driver tries (again) to link to the host: until a try
+        succeeds or :meth:`relink_failed` gives up; after the game, only within
+        ``farewell`` seconds of its end."""
+        if self.relink == DELIVER:
+            return self.farewell_left() > 0
+        return self.relink is not None
+
+    def relink_opening(self) -> list[dict[str, Any]]:
+        """What the driver says first on a new link to the host, straight after its
+        handshake (a link that ends meanwhile is a try that failed): during the
+        game what this seat holds (``rejoin``), after it ``done`` too, so the host
+        gets our last frames and knows we hold the whole game; before the game
+        nothing (:meth:`relinked` asks for the seat)."""
+        if self.relink == JOIN_AGAIN:
+            return []
+        opening = [self.rejoin_message()]
+        if self.relink == DELIVER:
+            opening.append(DONE)
+        return opening
+
+    def relink_failed(self, why: str) -> bool:
+        """A try to link to the host again failed (``why``): True when this seat
+        gives up, its result saying why.  Before the game it tries for
+        ``LOBBY_PATIENCE`` seconds, then the table counts as closed; during the
+        game it waits for the host (the screens told how long, :meth:`host_away`)
+        as long as ``abandon_after``; after the game it tries on within the
+        farewell without a word (:meth:`relink_due`).  (A host turning this seat
+        away says ``bye`` first: a link that fails closes without one.)"""
+        gone = self.clock() - self._relink_since
+        if self.relink == JOIN_AGAIN:
+            if gone < LOBBY_PATIENCE:
+                return False
+            self.end(Result(Words("the table closed before the game began: {why}", why=why)))
+        elif self.relink == REJOIN:
+            if not self.host_away(gone):
+                return False
+        else:
+            return False
+        self.relink = None
+        return True
+
+    def relinked(self) -> bool:
+        """The new link to the host is up, its opening said (it is the seat's
+        link now): before the game this seat asks for the same seat again,
+        during it it is back.  True when the host is to be told this seat's
+        watch point again (it may have restarted)."""
+        how, self.relink = self.relink, None
+        if how == JOIN_AGAIN:
+            self.linked_again()
+        elif how == REJOIN:
+            self.back()
+            return True
+        return False
 
     def host_away(self, gone: float) -> bool:
         """The host has not answered for ``gone`` seconds of the game: True when this seat stops waiting."""
@@ -763,6 +832,13 @@ class JoinTable(SeatCore):
             self._do(JournalEnding({"pending": self.peer.protocol.transcript().pending, "forfeit": waiting}))
         self._late_until = self.clock() + LATE
         self.end(result, provisional=not forfeit and bool(self.reached))  # a cheat's evidence may still come round
+
+    def closing(self) -> bool:
+        """This seat is done: its result stands (:meth:`final`), and True when the
+        spectators watching through it are to take the game's last steps before
+        their links close (a game played to its end, or ended on the seats' votes)."""
+        self.final()
+        return self.result is not None and (self.result.finished or self.result.ending is not None)
 
     def late_left(self) -> float:
         """The game ended here on the host's word alone, and this seat has links to

@@ -31,7 +31,7 @@ def test_a_seat_voted_gone_that_comes_back_while_the_host_waits_for_the_others_d
 
 def test_a_seat_back_with_its_join_after_an_early_end_hears_how_the_table_ended() -> None:
     # A seat that sent its key but lost its link before the roster came is back with ``join``
-    # (it has no game yet: JoinNode._join_again), not ``rejoin``; HostTable._reattach sends it
+    # (it has no game yet: JoinTable.relinked), not ``rejoin``; HostTable._reattach sends it
     # the lobby, start, roster and game so far, and since the change still nothing of how the
     # table ended (no last words, and not even ``done``): it plays on from the frames until the
     # host's close, "the host closed the table before the game ended".  Now it is told.

@@ -1,11 +1,21 @@
 """The table's sans-I/O parts, with no sockets and no clock: the time is a value."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from ankh.net.envelope import Identity, fingerprint
-from ankh.net.events import LobbySeats
+from ankh.net.events import Back, Gone, LobbySeats, Over, Waiting
+from ankh.net.io.savedir import SaveDir
+from ankh.net.leave import Ending, Stop
 from ankh.net.lobby import CHAT_RATE, CHAT_WINDOW, Lobby
 from ankh.net.tablecore.chat import ChatLimit
+from ankh.net.tablecore.effects import Send
+from ankh.net.tablecore.join import DELIVER, JOIN_AGAIN, LOBBY_PATIENCE, REJOIN, JoinTable
+from ankh.net.tablecore.result import Result
+from ankh.net.tablecore.seats import DONE, FAREWELL, Saved
 from ankh.net.tablecore.waits import abandoned_words, late_seats
+
+from .test_join_table import Clock, Table
 
 
 def test_a_seat_says_at_most_the_rate_in_a_window_and_may_speak_again_after_it() -> None:
@@ -41,3 +51,105 @@ def test_a_table_abandons_only_a_seat_it_waits_for_that_was_gone_long_enough() -
     assert late_seats(gone_since, (1, 3), now=699.0, after=600.0) == []
     assert late_seats(gone_since, (1, 3), now=700.0, after=600.0) == [1]  # 2 is gone, but not waited for
     assert abandoned_words([1, 3], 600.0) == "abandoned: yellow and blue did not come back within 600 s"
+
+
+# -- a joiner linking to the host again: the driver tries, the table says what and how long ----------
+
+def test_a_joiner_whose_link_dropped_before_the_game_tries_for_the_lobbys_patience_then_the_table_is_closed() -> None:
+    clock = Clock()
+    joiner = JoinTable(Identity.generate(), "green", clock=clock, address=("10.0.0.1", 4000))
+    joiner.connected(Identity.generate().public_key)
+    joiner.take()
+    assert joiner.lost("a cut") == JOIN_AGAIN and joiner.take() == [Gone(0, "a cut")]
+    assert joiner.relink_due() and joiner.relink_opening() == []  # it asks for its seat once the link is up
+    clock.now += LOBBY_PATIENCE - 0.1
+    assert joiner.relink_failed("refused") is False and joiner.result is None and joiner.relink_due()
+    assert joiner.take() == []  # (no word each try: the screens said the host is gone)
+    clock.now += 0.1
+    assert joiner.relink_failed("refused") is True and not joiner.relink_due()
+    assert str(joiner.result.text) == "the table closed before the game began: refused"
+
+
+def test_a_joiner_linked_again_before_the_game_asks_for_the_same_seat_and_is_back() -> None:
+    clock = Clock()
+    joiner = JoinTable(Identity.generate(), "green", clock=clock, address=("10.0.0.1", 4000))
+    joiner.connected(Identity.generate().public_key)
+    (join,) = [e.msg for e in joiner.take() if isinstance(e, Send)]
+    joiner.lost("a cut")
+    joiner.take()
+    clock.now += 5.0
+    assert joiner.relink_failed("timed out") is False
+    assert joiner.relinked() is False  # no game, no watch point to tell
+    assert joiner.take() == [Send(0, join, or_stop=True), Back(0)]  # the same identity and nonce
+    assert not joiner.relink_due()
+
+
+def test_a_joiner_whose_link_dropped_during_the_game_rejoins_with_what_it_holds_and_waits_as_the_table_does(
+        tmp_path: Path) -> None:
+    t = Table(tmp_path, save=False)
+    joiner = t.joiner
+    joiner.connected(t.host.identity.public_key)
+    t.pump(until=lambda: joiner.peer is not None and joiner.peer.moves >= 1)
+    t.joiner_effects()
+    assert joiner.lost("a cut") == REJOIN
+    t.joiner_effects()
+    have = list(joiner.peer.protocol.have())
+    assert joiner.relink_opening() == [{"t": "rejoin", "game": joiner.peer.protocol.roster.game_id, "have": have}]
+    assert joiner.awaiting_have  # its own frames wait for the host's ``have``
+    t.clock.now += joiner.abandon_after - 1
+    assert joiner.relink_failed("timed out") is False and joiner.relink_due() and joiner.result is None
+    assert t.joiner_effects() == [Waiting((0,), {0: joiner.abandon_after - 1})]  # the screens say how long
+    assert joiner.relinked() is True  # back: its watch point is told to the host again
+    assert t.joiner_effects() == [Back(0)] and not joiner.relink_due()
+    assert joiner.lost("a cut again") == REJOIN
+    t.joiner_effects()
+    t.clock.now += joiner.abandon_after
+    assert joiner.relink_failed("timed out") is True and not joiner.relink_due()
+    assert str(joiner.result.text).startswith("paused: red (the host) did not come back within 600 s")
+
+
+def test_a_joiner_whose_game_is_over_goes_back_quietly_within_the_farewell_to_deliver_the_end(tmp_path: Path) -> None:
+    t = Table(tmp_path, save=False)
+    joiner = t.joiner
+    joiner.connected(t.host.identity.public_key)
+    t.pump(until=lambda: joiner.result is not None)
+    t.joiner_effects()
+    assert joiner.result.finished and not joiner.host_done
+    assert joiner.lost("a cut") == DELIVER
+    opening = joiner.relink_opening()
+    assert [m["t"] for m in opening] == ["rejoin", "done"] and opening[1] == DONE
+    t.clock.now += FAREWELL - 0.5
+    assert joiner.relink_failed("timed out") is False and t.joiner_effects() == []  # never gives up on a try...
+    assert joiner.relink_due()
+    t.clock.now += 0.5
+    assert not joiner.relink_due()  # ... only once the farewell is over
+
+
+def test_a_save_carried_on_links_to_the_host_as_a_seat_whose_link_dropped_during_the_game(tmp_path: Path) -> None:
+    t = Table(tmp_path)
+    t.joiner.connected(t.host.identity.public_key)
+    t.pump(until=lambda: t.joiner.peer is not None and t.joiner.peer.moves >= 1)
+    t.save.close()  # the process is killed here
+    clock = Clock()
+    again = JoinTable(t.identity, "", clock=clock, saved=Saved(*SaveDir(t.save.path).load(), t.save.path))
+    again.resumed()
+    assert again.relink_due() and [m["t"] for m in again.relink_opening()] == ["rejoin"]
+    clock.now += again.abandon_after
+    assert again.relink_failed("refused") is True and str(again.result.text).startswith("paused: ")
+
+
+def test_a_seats_spectators_take_the_last_steps_of_a_game_played_to_its_end_or_ended_on_the_seats_votes(
+        tmp_path: Path) -> None:
+    t = Table(tmp_path, save=False)
+    t.joiner.connected(t.host.identity.public_key)
+    t.pump(until=lambda: t.joiner.result is not None)
+    assert t.joiner.result.finished and t.joiner.closing() is True
+    voted = JoinTable(Identity.generate(), "green", clock=Clock())
+    voted.end(Result("ended", ending=Ending(Stop(3, bytes(32), (2,)), (0, 1), (b"", b""))))
+    assert voted.closing() is True
+    stopped = JoinTable(Identity.generate(), "green", clock=Clock())
+    result = Result("the table ended the game")
+    stopped.end(result, provisional=True)  # the host's word alone, kept back a moment
+    assert stopped.take() == []
+    assert stopped.closing() is False  # nothing to settle: the spectators' links close at once
+    assert stopped.take()[0] == Over(result)  # and the result stands, told now
