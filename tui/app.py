@@ -30,7 +30,8 @@ TEXTUAL_WORDS = (N_("Theme"), N_("Change the current theme"), N_("Quit"),
 
 class AnkhApp(Localised, App[int]):
     """Discworld: Ankh-Morpork.  ``session`` opens straight into a game (tests,
-    ``--load``); ``bot_delay`` paces the bots so a person can follow them."""
+    ``--load``); ``bot_delay`` paces the bots so a person can follow them (at a
+    table hosted here, at most :data:`~ankh.tui.netplay.BOT_PACE`: the others wait too)."""
 
     CSS_PATH = "app.tcss"
     TITLE = N_("Discworld: Ankh-Morpork")
@@ -113,20 +114,21 @@ class AnkhApp(Localised, App[int]):
         """Open a table of ``game`` (None: the one the command line chose, else the
         default) on the network and wait in its lobby (its bots play at one of
         the levels in :func:`net_bot_kinds`, by default its first)."""
-        from ankh.tui.netplay import NetSession
+        from ankh.tui.netplay import BOT_PACE, NetSession
         from ankh.tui.screens.lobby import LobbyScreen
         game = game or self.game_kind
         session = NetSession(bot_kind=bot_kind or net_bot_kinds(get(game))[0], interface=self.interface,
-                             name=self.table_name, advertise=self.advertise, kind=game)
+                             name=self.table_name, advertise=self.advertise, kind=game,
+                             bot_pace=min(self.bot_delay, BOT_PACE))
         session.host(seats=seats, bots=bots, port=port, spectator_chat=spectator_chat)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
     def start_net_load(self, path: Path) -> None:
         """Carry on a saved networked game: back at the table where it stopped."""
         from ankh.net.io.savedir import DamagedSave
-        from ankh.tui.netplay import NetSession
+        from ankh.tui.netplay import BOT_PACE, NetSession
         from ankh.tui.screens.lobby import LobbyScreen
-        session = NetSession(interface=self.interface)
+        session = NetSession(interface=self.interface, bot_pace=min(self.bot_delay, BOT_PACE))
         try:
             session.load(path)
         except DamagedSave as e:  # said, and the save left as it is

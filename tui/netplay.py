@@ -46,6 +46,9 @@ def duration(t: float) -> str:
     return _("{m} min {s:02d} s").format(m=t // 60, s=t % 60) if t >= 60 else _("{s} s").format(s=t)
 
 
+BOT_PACE = 0.2  # seconds the bots of a hosted table wait before each move, at most
+
+
 class NetSession(Listeners):
     """One person's seat at a networked table."""
 
@@ -55,10 +58,12 @@ class NetSession(Listeners):
     ply = 0
 
     def __init__(self, *, bot_kind: str = "heuristic", interface: str | None = None,
-                 name: str | None = None, advertise: bool = True, kind: str | None = None) -> None:
+                 name: str | None = None, advertise: bool = True, kind: str | None = None,
+                 bot_pace: float = BOT_PACE) -> None:
         super().__init__()
         self.kind = kind  # the game to host or to join (None: the default game; joining, any)
         self.bot_kind = bot_kind
+        self.bot_pace = bot_pace    # seconds a bot seat of this table waits before each move
         self.interface = interface
         self.name = name            # the name to sit under (default: the profile's)
         self.advertise = advertise  # a hosted table is announced on the LAN
@@ -318,7 +323,7 @@ class NetSession(Listeners):
         if bot is None:
             bot = self._bots[peer.me] = make_bot(self.bot_kind, random.Random(), peer.game)
         state = peer.engine.copy()
-        await asyncio.sleep(0.2)  # a pace a person can follow
+        await asyncio.sleep(self.bot_pace)  # a pace a person can follow
         return await asyncio.to_thread(bot.choose, state, decision)
 
     @property

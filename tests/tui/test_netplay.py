@@ -421,3 +421,18 @@ async def test_a_key_pressed_at_the_decision_before_does_not_answer_the_one_the_
         assert session.choose(d.options[0], d)
         assert await asked == d.options[0]
     assert not session.choose(("move", 4, 0, 3), move)        # answered: nothing asked now
+
+
+async def test_the_bots_of_a_table_hosted_here_keep_the_pace_the_player_chose():
+    """``--bot-delay`` paces the bots of a table hosted from this screen too, at most the
+    table's own pace (the other seats wait for them as well)."""
+    from ankh.tui.netplay import BOT_PACE
+
+    for delay, pace in ((0.4, BOT_PACE), (0.05, 0.05), (0.0, 0.0)):
+        app = AnkhApp(bot_delay=delay, interface="127.0.0.1", advertise=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("o", "enter")
+            while not isinstance(app.screen, LobbyScreen):
+                await pilot.pause(0.05)
+            assert app.screen.session.bot_pace == pace
+            await pilot.press("escape")

@@ -84,6 +84,7 @@ class PlayScreen(Localised, Screen):
         self._pump_queued = False   # a networked table moved: a pump is on its way
         self._chat_told = len(session.chat_lines)
         self._shown_decision: tuple | None = None    # (decision, log length) last shown
+        self._offered: tuple | None = None           # the keys the footer last showed (refresh_bindings)
 
     # --- the table (a networked game) ------------------------------------------------------------
 
@@ -275,6 +276,19 @@ class PlayScreen(Localised, Screen):
         """The end screen (the subclass's)."""
 
     # --- keys -------------------------------------------------------------------------------------
+
+    def refresh_bindings(self) -> None:
+        """Have the footer show the keys again, if what it offers changed.  Each move asks
+        (a key may come or go with it), and the footer builds every key anew when told:
+        told at every move of a game, that was most of what the screen did."""
+        if not self.is_mounted:
+            super().refresh_bindings()
+            return
+        offered = (self.app.app_focus, tuple((key, b.binding.action, b.binding.description, b.enabled, b.tooltip)
+                                             for key, b in self.active_bindings.items()))
+        if offered != self._offered:
+            self._offered = offered
+            super().refresh_bindings()
 
     def guard_keys(self) -> None:
         """The decision shown is new: hold off answering keys for a moment."""

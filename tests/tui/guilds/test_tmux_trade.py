@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from itertools import combinations
 
 from ..terminal import Terminal
 from ..test_tmux_lan import ankh_in_tmux, ready_and_compare_fingerprints
@@ -45,14 +46,19 @@ def one(kind: str) -> str:
 
 
 def composition(rows) -> tuple[list[str], list[str]] | None:
-    """Cards of two kinds on one side: two kinds you hold, one of each, for one
-    card of a third the partner holds; or one card of yours for one of each of
-    two kinds the partner holds."""
+    """Cards of two kinds on one side: one card each of two kinds you hold (parchments
+    are a kind) for one card of a third the partner holds; or one card of yours for one
+    of each of two kinds the partner holds."""
     mine = [k for k in KINDS if rows[k]["hold"] >= 1]
-    for give in (mine[:2], mine[:1]):
-        want = [k for k in KINDS if rows[k]["theirs"] >= 1 and k not in give][:3 - len(give)]
-        if give and len(give) + len(want) == 3:
-            return give, want
+    theirs = [k for k in KINDS if rows[k]["theirs"] >= 1]
+    for give in combinations(mine, 2):
+        want = [k for k in theirs if k not in give]
+        if want:
+            return list(give), want[:1]
+    for one_kind in mine:
+        want = [k for k in theirs if k != one_kind]
+        if len(want) >= 2:
+            return [one_kind], want[:2]
     return None
 
 
