@@ -70,8 +70,8 @@ async def test_a_guild_table_hosted_on_screen_is_played_to_the_end_with_a_joiner
                 if isinstance(s, GameScreen) and s.decision() is not None and session.decision is not None:
                     if not checked_panel:
                         for _ in range(100):  # the footer is drawn after the decision comes
-                            await pilot.pause()
-                            if offered := footer_keys(app):
+                            await pilot.pause(0.05)
+                            if "Choose" in (offered := footer_keys(app)):
                                 break
                         assert "Choose" in offered and "Undo" not in offered, offered
                         await pilot.press("p")                       # the fingerprint, to compare
