@@ -640,6 +640,8 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
             except transport.ConnectionClosed:
                 if w.spectator is not None:
                     raise
+                if tasks["host"].done():
+                    return None  # the table ended before this spectator got in: it saw nothing to judge
             else:  # (its only link dropped before the table started: it says the table closed)
                 if w.spectator is not None or tasks["host"].done():
                     return result
@@ -1012,6 +1014,8 @@ def check(table: Table) -> list[str]:
     # proves nothing there): it may say only that the table ended early, blaming nobody honest.
     served: dict[str, str] = {}
     for name, result in table.results.items():
+        if result is None:  # a spectator that never got in before the table closed (``_run``)
+            continue
         if isinstance(result, BaseException):
             problems.append(f"{name} raised {type(result).__name__}: {result}")
         elif (table.cheated and table.through.get(name) == table.cheater and not result.finished
@@ -1058,7 +1062,7 @@ def main(argv: list[str] | None = None) -> int:
     faults = frozenset() if args.faults == "none" else frozenset(args.faults.split(","))
     table = play(args.seed, args.game, faults, seats=args.seats, cheat=cheat_named(args.cheat) if args.cheat else None)
     for name, result in sorted(table.results.items()):
-        print(f"{name}: {getattr(result, 'text', result)}")
+        print(f"{name}: {'never got in before the table closed' if result is None else getattr(result, 'text', result)}")
     print(f"virtual_seconds={table.virtual_seconds:.1f} faults={table.counts}")
     for p in table.problems:
         print(f"PROBLEM: {p}")

@@ -34,6 +34,10 @@ def texts(table: sim.Table) -> set[str]:
     return {r.text for r in table.results.values()}
 
 
+def texts_of_seats(table: sim.Table) -> set[str]:
+    return {r.text for name, r in table.results.items() if not name.startswith("watch")}
+
+
 # one seed per fault: each drawn so that the fault strikes while the game is under way
 FAULT_SEEDS = {"cut": 3, "corrupt": 0, "duplicate": 2, "reorder": 0, "partition": 1, "kill": 2, "delay": 1}
 
@@ -190,3 +194,15 @@ def test_answers_to_a_decision_already_gone_are_not_played_and_the_seat_is_asked
     assert table.counts.get("stale", 0) >= 3, table.counts
     (text,) = texts(table)
     assert " win" in text and all(r.finished and r.fair for r in table.results.values())
+
+
+def test_a_spectator_that_never_got_in_before_the_game_ended_stops_trying() -> None:
+    """Its two first links failed (a cut, a corrupted record) and the game of the test
+    table was over two seconds later: the spectator tried to reach the closed table for
+    the whole four virtual hours, and the table counted as stuck.  A person stops when
+    the table is gone; there was nothing to judge."""
+    table = played(53, {"corrupt", "cut", "reorder", "still"})
+    assert table.results["watch0"] is None
+    assert table.virtual_seconds < 60, table.virtual_seconds
+    (text,) = texts_of_seats(table)
+    assert " win" in text
