@@ -114,21 +114,20 @@ class AnkhApp(Localised, App[int]):
         """Open a table of ``game`` (None: the one the command line chose, else the
         default) on the network and wait in its lobby (its bots play at one of
         the levels in :func:`net_bot_kinds`, by default its first)."""
-        from ankh.tui.netplay import BOT_PACE, NetSession
+        from ankh.tui.netplay import NetSession
         from ankh.tui.screens.lobby import LobbyScreen
         game = game or self.game_kind
         session = NetSession(bot_kind=bot_kind or net_bot_kinds(get(game))[0], interface=self.interface,
-                             name=self.table_name, advertise=self.advertise, kind=game,
-                             bot_pace=min(self.bot_delay, BOT_PACE))
+                             name=self.table_name, advertise=self.advertise, kind=game, bot_delay=self.bot_delay)
         session.host(seats=seats, bots=bots, port=port, spectator_chat=spectator_chat)
         self.push_screen(LobbyScreen(session, bot_delay=self.bot_delay))
 
     def start_net_load(self, path: Path) -> None:
         """Carry on a saved networked game: back at the table where it stopped."""
         from ankh.net.io.savedir import DamagedSave
-        from ankh.tui.netplay import BOT_PACE, NetSession
+        from ankh.tui.netplay import NetSession
         from ankh.tui.screens.lobby import LobbyScreen
-        session = NetSession(interface=self.interface, bot_pace=min(self.bot_delay, BOT_PACE))
+        session = NetSession(interface=self.interface, bot_delay=self.bot_delay)
         try:
             session.load(path)
         except DamagedSave as e:  # said, and the save left as it is

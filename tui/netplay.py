@@ -59,11 +59,11 @@ class NetSession(Listeners):
 
     def __init__(self, *, bot_kind: str = "heuristic", interface: str | None = None,
                  name: str | None = None, advertise: bool = True, kind: str | None = None,
-                 bot_pace: float = BOT_PACE) -> None:
+                 bot_delay: float = BOT_PACE) -> None:
         super().__init__()
         self.kind = kind  # the game to host or to join (None: the default game; joining, any)
         self.bot_kind = bot_kind
-        self.bot_pace = bot_pace    # seconds a bot seat of this table waits before each move
+        self.bot_pace = min(bot_delay, BOT_PACE)  # seconds a bot seat hosted here waits before each move
         self.interface = interface
         self.name = name            # the name to sit under (default: the profile's)
         self.advertise = advertise  # a hosted table is announced on the LAN

@@ -461,18 +461,19 @@ def bot_decide(kind: str, rng: random.Random, still: Callable[[], bool] = lambda
     must ask again."""
     bot = game_of(kind).bot(bot_kind, rng)
     parked: list[asyncio.Event] = []  # (held here: a task waiting on what nobody holds would be collected)
-    last: list[tuple] = []
+    last: tuple | None = None        # the answer to the decision before
 
     async def decide(peer, decision):
+        nonlocal last
         if still():
             parked.append(asyncio.Event())
             await parked[-1].wait()  # connected, never moving
         await asyncio.sleep(rng.uniform(0.0, 0.5))
-        if stale is not None and last and not allows(decision, last[0]) and rng.random() < 0.5:
+        if stale is not None and last is not None and not allows(decision, last) and rng.random() < 0.5:
             stale()
-            return last[0]
-        last[:] = [bot.choose(peer.engine.copy(), decision)]
-        return last[0]
+            return last
+        last = bot.choose(peer.engine.copy(), decision)
+        return last
 
     return decide
 

@@ -96,7 +96,6 @@ class GameScreen(PlayScreen, inherit_bindings=False):
 
     def __init__(self, session: GameSession, bot_delay: float = 0.0) -> None:
         super().__init__(session, bot_delay)
-        self._keys: tuple = ()
         self._since_of: dict[int, int] = {}    # per person: log index after their last decision
         self._noticed = len(session.log)      # events already told as notices
         self._auto_since = False
@@ -229,12 +228,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
             self._tell_news()
             if self.decision_is_new(self.view.decision):
                 self._new_decision()
-        keys = (self.view.decision is not None, self.session.can_undo(), self.session.over,
-                self.session.can_end_table,
-                self._next is not None and self._next.kind)
-        if keys != self._keys:
-            self._keys = keys
-            self.refresh_bindings()
+        self.refresh_bindings()   # (PlayScreen: the footer is drawn again only if its keys changed)
 
     def _tell_news(self) -> None:
         """Notices for random events, die rolls and whatever hits you, as they happen."""
