@@ -47,6 +47,7 @@ PHASES = ("lobby", "playing", "over")
 MIN_SEATS, MAX_SEATS = 2, 4
 MAX_TITLE = 63                 # bytes: a DNS label
 RESOLVE_TIMEOUT_MS = 3000
+RESOLVE_ATTEMPTS = 4         # a table's details asked for at most this many times before it is left off
 
 _FP_RE = re.compile(r"[a-z2-7]{4}(-[a-z2-7]{4}){3}")
 _HEX_RE = re.compile(r"[0-9a-f]{8,64}")
@@ -332,7 +333,14 @@ class TableBrowser:
             info = AsyncServiceInfo(SERVICE_TYPE, name)
         except BadTypeInNameException:
             return
-        if self._zc is None or not await info.async_request(self._zc.zeroconf, self._timeout):
+        # An answer lost, or late on a loaded machine, is asked for again: the browser hears of
+        # a service once, and a table not resolved then would stay off the list.
+        for _ in range(RESOLVE_ATTEMPTS):
+            if self._zc is None or self._removals.get(name, 0) != removals:
+                return
+            if await info.async_request(self._zc.zeroconf, self._timeout):
+                break
+        else:
             return
         if self._removals.get(name, 0) != removals:
             return

@@ -56,7 +56,7 @@ def test_an_advert_refuses_to_announce_nonsense():
                    host_fp=fingerprint(HOST.public_key), host_name="Rincewind")
 
 
-async def wait_for(condition, timeout=15.0):
+async def wait_for(condition, timeout=30.0):
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while not condition():
@@ -124,6 +124,25 @@ async def test_tables_appear_fill_up_and_vanish_and_malformed_ones_are_ignored()
     assert ("updated", ids[0]) in mine and ("removed", ids[1]) in mine
     assert ("removed", ids[0]) in mine  # closing the advert in `finally`
     assert mine.index(("added", ids[2])) < mine.index(("removed", ids[2]))
+
+
+async def test_a_table_whose_first_answer_was_lost_is_asked_for_again(monkeypatch):
+    table_id = os.urandom(16).hex()
+    asked: list[str] = []
+    real = AsyncServiceInfo.async_request
+
+    async def first_one_lost(self, zc, timeout, *args, **kwargs):
+        if self.name.startswith("Lost") and self.name not in asked:
+            asked.append(self.name)
+            return False                # as if the answer never came back within the timeout
+        return await real(self, zc, timeout, *args, **kwargs)
+
+    monkeypatch.setattr(AsyncServiceInfo, "async_request", first_one_lost)
+    async with TableBrowser(interfaces=LOOPBACK) as browser:
+        async with TableAdvert(port=5124, table_id=table_id, host_key=HOST.public_key, host_name="Lost",
+                               seats_taken=1, seats_total=2, title="Lost", interfaces=LOOPBACK):
+            await wait_for(lambda: table_id in ours(browser, [table_id]))
+    assert len(asked) == 1
 
 
 async def test_the_browser_is_also_an_async_iterator():
