@@ -108,6 +108,9 @@ MESSAGES = Tagged("t", {
     "chat": Map({"t": Const("chat"), "seat": Int(0, MAX_SEATS - 1), "n": Int(0, 2**32), "text": Str(MAX_TEXT),
                  "sig": Bin(64)}),
     "bye": Map({"t": Const("bye"), "why": Str(MAX_TEXT)}),
+    # To a spectator, before a table's last word when the game stopped in the middle of a
+    # step: the frames of that step its watch point holds (``tablecore.seats.step_under_way``).
+    "pending": Map({"t": Const("pending"), "f": List(Bin(max_len=MAX_FRAME), 256, min_len=1)}),
     "blame": Map({"t": Const("blame"), "f": List(Bin(max_len=MAX_FRAME), 2, min_len=1)}),
     "done": Map({"t": Const("done")}),
     # A seat the game waits for is gone (or connected and silent): who, for how

@@ -814,6 +814,12 @@ class Spectator(Driver):
         L = self._ledger
         return check_votes(L.roster, votes, step=L.index, basis=L.basis, waited=waited_at_stop(L, self), bots=bots)
 
+    def waiting_for(self) -> tuple[int, ...]:
+        """Seats the log followed waits for where it stands: those the step under
+        way still needs (its frames a watch point handed on when the table
+        stopped: :meth:`feed`), or all who answer the step the rules ask next."""
+        return waited_for(self) or ()
+
     @property
     def steps_followed(self) -> int:
         """Whole steps received (followed or waiting to be): where to pick up after a reconnect."""

@@ -37,7 +37,7 @@ from .effects import (
     WatchPoints, WatchSay, WatchSend, WriteAbandoned,
 )
 from .result import Result, aborted, forfeit_result
-from .seats import CLOSING, DONE, GAME_OVER, PAUSED, Saved, SeatCore, evidence_of
+from .seats import CLOSING, DONE, GAME_OVER, PAUSED, Saved, SeatCore, evidence_of, step_under_way
 from .waits import ABANDON_AFTER, abandoned_words, late_seats
 
 SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
@@ -605,17 +605,19 @@ class HostTable(SeatCore):
         self._last_words(last, spare=(getattr(exc, "seat"),) if evidence else ())
         self.end(result)
 
-    def _last_words(self, messages: list[dict[str, Any]], spare: tuple[int, ...] | list[int] = ()) -> None:
+    def _last_words(self, messages: list[dict[str, Any]], spare: tuple[int, ...] | list[int] = (),
+                    watch: list[dict[str, Any]] = ()) -> None:
         """The table ends before the game's end: every seat and spectator is told
         ``messages`` — now, or when it comes back for them (a link may be down
         at this moment): the table stays open until every seat but those
-        ``spare`` (gone, or the cheat named) says it heard them, for a while."""
+        ``spare`` (gone, or the cheat named) says it heard them, for a while.
+        The spectators hear ``watch`` first (what the seats hold already)."""
         self.last_words = list(messages)
         self.spared = set(spare)
         self.owed = set(range(self.hub.size)) - set(self.local) - self.spared if self.hub is not None else set()
         for m in messages:
             self._do(Broadcast(m))
-        self._do(WatchEnd(tuple(encode(m) for m in messages)))
+        self._do(WatchEnd(tuple(encode(m) for m in [*watch, *messages])))
 
     # -- the waits -----------------------------------------------------------------------------
 
@@ -639,7 +641,7 @@ class HostTable(SeatCore):
         late = late_seats(self.gone_since, waiting, now, self.abandon_after)
         if late:
             text = abandoned_words(late, self.abandon_after)
-            self._last_words([{"t": "bye", "why": text[:200]}], spare=late)
+            self._last_words([{"t": "bye", "why": text[:200]}], spare=late, watch=step_under_way(host))
             if self.saving:
                 self._do(WriteAbandoned(text))
             self.end(Result(text))
@@ -655,7 +657,7 @@ class HostTable(SeatCore):
         if self.saving:
             self.journal_steps(host)
             self._do(JournalEnding({"pending": host.protocol.transcript().pending, "forfeit": list(seats)}))
-        self._last_words([{"t": "bye", "why": result.text[:200]}], spare=seats)
+        self._last_words([{"t": "bye", "why": result.text[:200]}], spare=seats, watch=step_under_way(host))
         self.end(result)
 
     def _count_the_wait(self, waiting: tuple[int, ...]) -> None:

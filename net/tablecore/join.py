@@ -38,7 +38,7 @@ from .effects import (
     WatchLog, WatchPoints, WatchSay, WatchSend,
 )
 from .result import Result, aborted, stopped_result
-from .seats import CLOSING, DONE, FAREWELL, GAME_OVER, PAUSED, REFUSED, Saved, SeatCore, evidence_of
+from .seats import CLOSING, DONE, FAREWELL, GAME_OVER, PAUSED, REFUSED, Saved, SeatCore, evidence_of, step_under_way
 from .waits import ABANDON_AFTER
 
 HOST = 0  # the host's seat: a joiner's link to the table is to it
@@ -667,6 +667,8 @@ class JoinTable(SeatCore):
         why (a finished game they followed to its end), and its watch point closes."""
         super()._over(result)
         if not result.finished and result.ending is None:
+            for msg in step_under_way(self.peer) if self.peer is not None else ():
+                self._do(WatchSend(encode(msg)))
             self._do(WatchSend(encode({"t": "bye", "why": result.text[:200]})))
             self._do(WatchClose("the seat left"))
 

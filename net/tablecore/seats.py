@@ -32,6 +32,15 @@ def evidence_of(exc: ProtocolError) -> list[bytes]:
     return list(getattr(exc, "evidence", ()))[:2] if getattr(exc, "seat", None) is not None else []
 
 
+def step_under_way(driver: Any) -> list[dict[str, Any]]:
+    """What a watch point tells its spectators before the table's last word when
+    the game stopped in the middle of a step: the frames of that step it holds
+    (signed, each checked by the spectator), so that a spectator, who follows
+    whole steps only, reads from its own log whom the game waited for."""
+    pending = driver.protocol.transcript().pending
+    return [{"t": "pending", "f": list(pending)}] if pending else []
+
+
 @dataclass(frozen=True)
 class Saved:
     """A table's save, read: the journal's game, its header and the local seats' secrets."""

@@ -22,9 +22,9 @@ from ..events import (
 )
 from ..leave import News, describe_ending
 from ..lobby import Start, check_chat
-from ..peer import Finished, Spectator
+from ..peer import AUDIT, Finished, Spectator
 from .effects import Close
-from .result import Result, aborted, outcome_result
+from .result import Result, aborted, outcome_result, stopped_result
 from .seats import CLOSING, PAUSED, Core
 from .waits import ABANDON_AFTER
 
@@ -52,6 +52,7 @@ class WatchTable(Core):
         self.bot_keys: set[bytes] = set()  # the host's bots, as the watch point says (their votes are the host's)
         self.abandon_after = ABANDON_AFTER  # no watch point answered this long: the table is gone
         self.paused = False  # the host left: the game waits for it (told once, until it moves on)
+        self._audit_since: float | None = None  # when the log followed reached the end-of-game audit
         self._at, self._failed, self._since = 0, 0, None  # the point to try; how many failed in a row, since when
         self._here: Start | None = None  # the table as this link's watch point said it
         self._peer_key = b""
@@ -184,6 +185,18 @@ class WatchTable(Core):
             if isinstance(e, Finished):
                 self.end(outcome_result(spectator))
                 return None
+        if spectator.phase == AUDIT and self._audit_since is None:
+            self._audit_since = self.clock()  # from now on, a withheld disclosure may forfeit
+        return None
+
+    def _on_pending(self, msg: dict[str, Any]) -> str | None:
+        """The frames of the step under way when the table stopped: each checked, as a
+        seat checked them, so that the log followed says whom the game waited for."""
+        if self.spectator is not None and self.result is None:
+            try:
+                self.spectator.feed(msg["f"])
+            except ProtocolError:
+                pass  # frames that do not check say nothing: the log stands where it stood
         return None
 
     def _on_blame(self, msg: dict[str, Any]) -> str | None:
@@ -218,12 +231,17 @@ class WatchTable(Core):
         return None
 
     def _on_bye(self, msg: dict[str, Any]) -> str | None:
-        # the words of whoever serves us are nobody's evidence
-        self.end(Result(Words("the table ended the game before its end")) if self.spectator is not None
-                 else Result(Words("the table closed before the game began")))
+        # The words of whoever serves us are nobody's evidence: the result is what our own
+        # log shows, as a seat's is (a disclosure withheld past half the table's wait forfeits).
+        if self.spectator is None:
+            self.end(Result(Words("the table closed before the game began")))
+            return None
+        waited = self.clock() - self._audit_since if self._audit_since is not None else 0.0
+        self.end(stopped_result(self.spectator, None, forfeit=waited >= self.abandon_after / 2))
         return None
 
     STEPS: dict[str, Callable[[WatchTable, dict[str, Any]], str | None]] = {
         "lobby": _on_lobby, "chat": _on_chat, "start": _on_start, "points": _on_points, "roster": _on_roster,
-        "frames": _on_frames, "blame": _on_blame, "away": _on_away, "ended": _on_ended, "bye": _on_bye,
+        "frames": _on_frames, "blame": _on_blame, "away": _on_away, "ended": _on_ended, "pending": _on_pending,
+        "bye": _on_bye,
     }

@@ -206,3 +206,14 @@ def test_a_spectator_that_never_got_in_before_the_game_ended_stops_trying() -> N
     assert table.virtual_seconds < 60, table.virtual_seconds
     (text,) = texts_of_seats(table)
     assert " win" in text
+
+
+def test_a_spectator_hears_a_forfeit_and_reads_it_from_its_own_log() -> None:
+    """Yellow went for good as the game ended, and withheld its audit disclosure: the host
+    and green declared its forfeit after the table's wait.  The spectator, who follows whole
+    steps only, had only the host's last word and said "the table ended the game before its
+    end".  Its watch point now hands on the audit's frames it holds before that word; the
+    spectator checks them and, having waited as long itself, says the same forfeit."""
+    table = played(1262, {"cut", "gone", "partition", "stale"})
+    (text,) = texts(table)
+    assert text.startswith("forfeit: yellow (seat1) withheld the audit disclosure"), text
