@@ -103,6 +103,9 @@ MESSAGES = Tagged("t", {
     "seat": Map({"t": Const("seat"), "seat": Int(0, MAX_SEATS - 1)}),
     # On a seat's direct link, every few seconds: the last frame it signed (``JoinTable.say_here``).
     "mine": Map({"t": Const("mine"), "f": Bin(max_len=MAX_FRAME)}),
+    # To the host: frames of another seat heard on this seat's direct link to it (its ``mine``) that
+    # this seat's log lacks, handed on so that a seat that keeps its frames from the host is no veto.
+    "theirs": Map({"t": Const("theirs"), "f": Bin(max_len=MAX_FRAME)}),
     # A seat's watch point took the evidence a seat linked to it handed on (``net/io/seatlinks.py``).
     "heard": Map({"t": Const("heard")}),
     "chat": Map({"t": Const("chat"), "seat": Int(0, MAX_SEATS - 1), "n": Int(0, 2**32), "text": Str(MAX_TEXT),

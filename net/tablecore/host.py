@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..entropy import random_bytes
-from ..envelope import Identity
+from ..envelope import Identity, signed_slot
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..events import (
     Alert, Away, Back, ChatRefused, Confirming, Gone, Joined, LobbySeats, Saving, Started, Waiting,
@@ -288,6 +288,20 @@ class HostTable(SeatCore):
             return True
         return False
 
+    def _on_theirs(self, seat: int, msg: dict[str, Any]) -> bool:
+        """A frame another seat signed, which ``seat`` heard on its direct link to
+        it: taken as if it came on its signer's own link, when it is the very next
+        frame this log lacks from a seat of another process (one that keeps its
+        frames from the host but says them to the seats holds the table no more).
+        Anything else is dropped: it is nobody's evidence, ``seat``'s least."""
+        if self.hub is None or self.result is not None:
+            return False
+        protocol = self.hub.host.protocol
+        slot = signed_slot(msg["f"], protocol.ledger.keyring, protocol.roster.game_id)
+        if slot is None or slot[0] in self.local or slot[0] == seat or slot[1] != protocol.have()[slot[0]]:
+            return False
+        return self._on_frames(slot[0], {"f": [msg["f"]]})
+
     def _on_vote(self, seat: int, msg: dict[str, Any]) -> bool:
         if self.patience is not None and self.patience.add(msg["v"], seat):
             self._tell_away()
@@ -299,7 +313,7 @@ class HostTable(SeatCore):
 
     STEPS: dict[str, Callable[[HostTable, int, dict[str, Any]], bool]] = {
         "frames": _on_frames, "chat": _on_chat, "ready": _on_ready, "key": _on_key,
-        "watchpoint": _on_watchpoint, "blame": _on_blame, "vote": _on_vote, "bye": _on_bye,
+        "watchpoint": _on_watchpoint, "blame": _on_blame, "theirs": _on_theirs, "vote": _on_vote, "bye": _on_bye,
     }
 
     # -- the lobby -----------------------------------------------------------------------------

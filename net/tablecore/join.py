@@ -748,8 +748,8 @@ class JoinTable(SeatCore):
         a seat that finds there a frame the host did not pass on to it knows that
         this seat is here and moved, whatever the host says (``_theirs``)."""
         peer = self.peer
-        if peer is None or self.result is not None:
-            return
+        if peer is None or self.result is not None and not self.result.finished:
+            return  # (a seat that finished says on: its last frame may be one the others still lack)
         protocol = peer.protocol
         sent = protocol.have()[self.seat]
         for seq in range(max(0, sent - MINE_AHEAD), sent):
@@ -783,6 +783,9 @@ class JoinTable(SeatCore):
         if env.sender != seat or env.seq != slot[1]:
             return
         self.silence.heard_from(seat, now)
+        # The host may lack it too (a seat that keeps its frames from the host and says them
+        # here would otherwise hold the table: we hear it, and never sign that it left).
+        self._do(Send(HOST, {"t": "theirs", "f": frame}))
 
     def _judge_held(self) -> bool:
         """Evidence a seat handed on before this seat's log reached its step, judged

@@ -154,15 +154,38 @@ def deaf_to_green(core: type = DeafToGreen) -> Any:
     return script
 
 
+class DeafToGreenWhoeverBringsIt(DeafToGreen):
+    """The same host, deaf too to green's frames that yellow hands on (``theirs``)."""
+
+    def received(self, seat: int, msg: dict) -> bool:
+        if self.deaf_since is not None and msg["t"] == "theirs":
+            return False
+        return super().received(seat, msg)
+
+
+def test_a_host_deaf_to_a_seat_whoever_brings_its_moves_gets_nobody_to_sign_that_it_left(tmp_path: Path) -> None:
+    """Green's moves reach the host neither on its link nor handed on by yellow: the
+    game waits (saved), and yellow, hearing green on its direct link, signs nothing."""
+    t = simtable.scene(3, tmp_path)
+    host = t.run(deaf_to_green(DeafToGreenWhoeverBringsIt))
+    assert host.deaf_since is not None and host.patience is not None
+    assert 1 not in host.voters
+    assert t.nodes["joiner 1"].result is None and t.nodes["joiner 2"].result is None
+    assert host.result is None or "left" not in host.result.text
+
+
 @pytest.mark.parametrize("seed", [3, 11])
 def test_a_host_that_keeps_back_what_a_seat_sends_cannot_get_the_others_to_sign_that_it_left(
         tmp_path: Path, seed: int) -> None:
     """Yellow agrees to end the table as soon as its own clock allows; green's
     last frames, on its direct link to yellow, are ones the host never passed
-    on: yellow hears green there, and never signs that green left."""
+    on: yellow hears green there, and never signs that green left.  It hands
+    them on to the host (``theirs``), which takes them as green's: the game
+    goes on around the host's deaf ear, to its end."""
     t = simtable.scene(seed, tmp_path)
     host = t.run(deaf_to_green())
     assert host.deaf_since is not None and host.patience is not None
     assert 1 not in host.voters                                   # yellow signed nothing
-    assert t.nodes["joiner 1"].result is None and t.nodes["joiner 2"].result is None
-    assert host.result is None or "left" not in host.result.text
+    results = [t.nodes[n].result for n in ("joiner 1", "joiner 2")]
+    assert all(r is not None and r.finished and r.fair for r in results), results
+    assert host.result is not None and {r.text for r in results} == {host.result.text}
