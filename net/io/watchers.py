@@ -30,6 +30,7 @@ BATCH = 128 * 1024    # bytes of steps sent to a spectator before waiting for it
 SEND_BUFFER = 64 * 1024  # bytes the kernel may hold for a spectator (not megabytes: see below)
 PATIENCE = 5.0        # seconds a spectator may take to read a batch before it is cut off
 SETTLE = 3.0          # seconds the spectators have, once the game is over, to take its last steps
+COME_BACK = 10.0      # seconds a spectator whose link dropped before it took them has to come back for them
 WATCH_ONLY = "this port is for spectators only"
 TOO_SLOW = Words("too far behind: the table does not wait for spectators")
 
@@ -53,6 +54,7 @@ class Watchers:
         self._log: Log = lambda: ()
         self.last: list[bytes] = []  # the table's last words, after the whole log (the votes or evidence that ended it)
         self._told_last: set[Connection] = set()
+        self._dropped: dict[bytes, float] = {}  # spectators whose link dropped (they did not leave): since when
 
     def __len__(self) -> int:
         return len(self.sent)
@@ -67,10 +69,12 @@ class Watchers:
         conn.cap_send_buffer(SEND_BUFFER)
         self.report(WatcherCame(len(self.sent)))
         feeder = asyncio.create_task(self._feed(conn, start, log))
+        left = False
         try:
             while True:
                 msg = decode(await conn.recv())
-                conn.close(Words("left") if msg["t"] == "bye" else Words("spectators only watch"))
+                left = msg["t"] == "bye"
+                conn.close(Words("left") if left else Words("spectators only watch"))
         except RemoteProtocolError:
             conn.close(Words("malformed message from a spectator"))
         except ConnectionClosed:
@@ -78,6 +82,8 @@ class Watchers:
         finally:
             feeder.cancel()
             await asyncio.gather(feeder, return_exceptions=True)
+            if not left and conn.peer_key is not None:  # (the log may grow before it is back)
+                self._dropped[conn.peer_key] = asyncio.get_running_loop().time()
             self.sent.pop(conn, None)
             self._told_last.discard(conn)
             self._serving.discard(task)
@@ -99,6 +105,8 @@ class Watchers:
             if sent is not None and sent == len(steps) and self.last and conn not in self._told_last:
                 messages += self.last   # after every step they speak of
                 self._told_last.add(conn)
+            if sent is not None and conn.peer_key is not None and not self._lacks(conn, sent):
+                self._dropped.pop(conn.peer_key, None)  # back, and told it all
             if not messages:
                 await self._wait_news()
                 continue
@@ -153,16 +161,24 @@ class Watchers:
         self.last = list(messages)
         self._wake()
 
-    async def settle(self, within: float = SETTLE) -> None:
+    def _lacks(self, conn: Connection, sent: int | None) -> bool:
+        """Whether the spectator on ``conn``, sent ``sent`` steps, has not been sent the
+        whole log yet (and the table's last word, if any)."""
+        return sent != len(self._log()) or (bool(self.last) and conn not in self._told_last)
+
+    async def settle(self, within: float = SETTLE, come_back: float = COME_BACK) -> None:
         """The game is over: until every spectator took the whole log (and the
         table's last word, if any), or for ``within`` seconds at most (the table
-        never waits longer for them)."""
+        never waits longer for them); and until a spectator whose link dropped
+        before it took them came back for them, ``come_back`` seconds after it
+        dropped at most (one cut off in the game's last seconds would otherwise
+        find every watch point closed, and never learn how the game ended)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + within
-        while self.intro and loop.time() < deadline and any(
-                not conn.closed and (sent != len(self._log()) or conn.buffered()
-                                     or (bool(self.last) and conn not in self._told_last))
-                for conn, sent in list(self.sent.items())):
+        while self.intro and (loop.time() < deadline and any(
+                not conn.closed and (self._lacks(conn, sent) or conn.buffered())
+                for conn, sent in list(self.sent.items()))
+                or any(loop.time() - at < come_back for at in self._dropped.values())):
             await asyncio.sleep(0.05)
 
     def send(self, message: bytes) -> None:

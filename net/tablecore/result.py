@@ -11,6 +11,9 @@ from ..leave import Ending
 from ..peer import AUDIT, describe_outcome
 
 
+STOPPED = Words("the table ended the game before its end")  # and nothing more is known of why
+
+
 @dataclass
 class Result:
     """How a table ended, in the same words on every seat."""
@@ -58,7 +61,7 @@ def stopped_result(driver: Any, me: int | None, forfeit: bool = False) -> Result
     if waiting:
         names = " and ".join(COLOURS[s] for s in waiting)
         return Result(Words("the table ended the game while it waited for {names}", names=names))
-    return Result(Words("the table ended the game before its end"))
+    return Result(STOPPED)
 
 
 def aborted(exc: ProtocolError) -> Result:
