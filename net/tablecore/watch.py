@@ -53,6 +53,7 @@ class WatchTable(Core):
         self.abandon_after = ABANDON_AFTER  # no watch point answered this long: the table is gone
         self.paused = False  # the host left: the game waits for it (told once, until it moves on)
         self._audit_since: float | None = None  # when the log followed reached the end-of-game audit
+        self._pending: list[bytes] = []  # the step under way as this link's watch point handed it on, for its bye
         self._at, self._failed, self._since = 0, 0, None  # the point to try; how many failed in a row, since when
         self._here: Start | None = None  # the table as this link's watch point said it
         self._peer_key = b""
@@ -90,7 +91,7 @@ class WatchTable(Core):
         if self.address is not None and address != self.address:
             self._do(WatchMoved(address))
         self.address, self._failed, self._since = address, 0, None
-        self._here, self._peer_key = None, peer_key
+        self._here, self._peer_key, self._pending = None, peer_key, []
         return {"t": "watch", "from": self.spectator.steps_followed if self.spectator else 0}
 
     def lost(self, reason: str) -> None:
@@ -172,6 +173,7 @@ class WatchTable(Core):
             return None
         if self.keep:
             self.seen += msg["f"]
+        self._pending = []  # the game goes on: the step under way comes whole
         try:
             events = spectator.feed(msg["f"])
         except ProtocolError as exc:
@@ -190,14 +192,29 @@ class WatchTable(Core):
         return None
 
     def _on_pending(self, msg: dict[str, Any]) -> str | None:
-        """The frames of the step under way when the table stopped: each checked, as a
-        seat checked them, so that the log followed says whom the game waited for."""
+        """The frames of the step under way when the table stopped, kept for the
+        last word that follows (the game going on instead sends that step whole)."""
         if self.spectator is not None and self.result is None:
-            try:
-                self.spectator.feed(msg["f"])
-            except ProtocolError:
-                pass  # frames that do not check say nothing: the log stands where it stood
+            self._pending = list(msg["f"])
         return None
+
+    def _take_pending(self) -> bool:
+        """The frames handed on before the last word, each checked on its own, as a
+        seat checked them: those that do not check say nothing, and the log
+        stands where it stood.  True when they finished the game (its result told)."""
+        spectator, frames, self._pending = self.spectator, self._pending, []
+        assert spectator is not None
+        for frame in frames:
+            try:
+                events = spectator.feed([frame])
+            except ProtocolError:
+                continue
+            for e in events:
+                self._do(Played(None, e))
+                if isinstance(e, Finished):
+                    self.end(outcome_result(spectator))
+                    return True
+        return False
 
     def _on_blame(self, msg: dict[str, Any]) -> str | None:
         if self.spectator is not None:
@@ -233,11 +250,16 @@ class WatchTable(Core):
     def _on_bye(self, msg: dict[str, Any]) -> str | None:
         # The words of whoever serves us are nobody's evidence: the result is what our own
         # log shows, as a seat's is (a disclosure withheld past half the table's wait forfeits).
+        # Nor do they name anyone; but where they say no forfeit (a seat that gave up on a
+        # host gone at the audit: the game paused), the log's wait names nobody either.
         if self.spectator is None:
             self.end(Result(Words("the table closed before the game began")))
             return None
+        if self._take_pending():
+            return None
         waited = self.clock() - self._audit_since if self._audit_since is not None else 0.0
-        self.end(stopped_result(self.spectator, None, forfeit=waited >= self.abandon_after / 2))
+        said = str(msg["why"]).startswith("forfeit")
+        self.end(stopped_result(self.spectator, None, forfeit=said and waited >= self.abandon_after / 2))
         return None
 
     STEPS: dict[str, Callable[[WatchTable, dict[str, Any]], str | None]] = {
