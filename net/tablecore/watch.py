@@ -259,7 +259,11 @@ class WatchTable(Core):
             return None
         waited = self.clock() - self._audit_since if self._audit_since is not None else 0.0
         said = str(msg["why"]).startswith("forfeit")
-        self.end(stopped_result(self.spectator, None, forfeit=said and waited >= self.abandon_after / 2))
+        # A forfeit is read from what the log lacks, and a watch point can keep back what it
+        # holds: the host could do as much to the seats, a joiner could not (it would name an
+        # honest seat to its spectators alone).  Through a joiner the log's wait names nobody.
+        host = self.start is not None and self._peer_key == self.start.identities[0]
+        self.end(stopped_result(self.spectator, None, forfeit=host and said and waited >= self.abandon_after / 2))
         return None
 
     STEPS: dict[str, Callable[[WatchTable, dict[str, Any]], str | None]] = {
