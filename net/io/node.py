@@ -544,10 +544,6 @@ class JoinNode(_Driver):
                 assert self.conn is not None
                 task = asyncio.get_running_loop().create_task(self._open_watch_point(self.conn))
                 task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
-            case Over():
-                super()._carry_out(effect)
-                if self.watch_server is not None:
-                    self.watch_server.close()
             case _:
                 super()._carry_out(effect)
 

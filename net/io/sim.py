@@ -1010,6 +1010,12 @@ class Scene:
 
 # -- what must hold after every table -------------------------------------------------------------
 
+def _culprit(text: str) -> str:
+    """An "aborted: … broke the rules: why" result as the seat it names (the why may differ)."""
+    head, sep, _ = str(text).partition(" broke the rules: ")
+    return head + sep if head.startswith("aborted: ") and sep else text
+
+
 def check(table: Table) -> list[str]:
     """What went wrong at this table (nothing: an empty list)."""
     problems: list[str] = []
@@ -1044,7 +1050,19 @@ def check(table: Table) -> list[str]:
             texts[name] = result.text
             verdictless = verdictless and not result.finished and result.ending is None \
                 and not str(result.text).startswith("aborted")
-    if len(set(texts.values())) > 1 and not (table.apart and verdictless):
+    # A paused table has no result yet: each says so in its own words (the host left, or its seats did).
+    paused = all(str(t).startswith("paused: ") for t in texts.values())
+    # A cheat's altered frame lost with a link never reached anyone (what it sent again was honest):
+    # a table that every honest seat finished fair, with a transcript that verifies fair, saw no cheat.
+    if table.cheated and texts and all(isinstance(r, Result) and r.finished and r.fair
+                                       for n, r in table.results.items() if n in table.honest) \
+            and len(set(texts.values())) == 1 and table.transcript is not None \
+            and verify_transcript(table.transcript).status == "fair":
+        table.cheated = False
+    # Seats and spectators that name the cheat name it for the first of its frames each of them
+    # saw (a spectator served by the cheat may see its own story first, and then two of them).
+    texts = {n: _culprit(t) for n, t in texts.items()}
+    if len(set(texts.values())) > 1 and not (table.apart and verdictless) and not paused:
         problems.append("the seats ended with different results: "
                         + "; ".join(f"{n}: {t!r}" for n, t in sorted(texts.items())))
     for name, text in {**texts, **served}.items():  # a result names a seat (beside its colour) only to blame it

@@ -28,6 +28,7 @@ from .result import Result, aborted, outcome_result, stopped_result
 from .seats import CLOSING, PAUSED, Core
 from .waits import ABANDON_AFTER
 
+PAUSED_HERE = Words("paused: the game waits, saved, for its players to come back")  # a spectator's word for it
 FEED_SLICE = 8  # frames a spectator checks between looks at its link (a shuffle proof is one frame)
 LINK = 0  # the one link a spectator has: to its watch point
 
@@ -254,6 +255,9 @@ class WatchTable(Core):
         # host gone at the audit: the game paused), the log's wait names nobody either.
         if self.spectator is None:
             self.end(Result(Words("the table closed before the game began")))
+            return None
+        if str(msg["why"]).startswith("paused"):  # the seat serving us stopped, saved: nobody's game is over
+            self.end(Result(PAUSED_HERE))
             return None
         if self._take_pending():
             return None

@@ -260,3 +260,41 @@ def test_a_process_killed_in_the_simulator_stops_its_tasks_in_the_order_they_wer
         loop.run_until_complete(asyncio.gather(*made, return_exceptions=True))
     finally:
         loop.close()
+
+
+def test_a_spectator_cut_off_as_the_game_ended_finds_a_seat_s_watch_point_still_open() -> None:
+    """A joiner closed its watch point the moment its game was over, though it waited a
+    few seconds more for a spectator whose link had dropped: the spectator, cut off twice
+    near the end, found every door shut and said "no watch point answered"."""
+    table = played(1229, {"corrupt", "delay", "duplicate", "gone", "kill", "still"})
+    (text,) = texts(table)
+    assert " win" in text
+
+
+def test_a_spectator_told_by_its_watch_point_that_the_game_paused_says_so() -> None:
+    """The host paused the table (every other player away) and yellow, on its own, gave up
+    on the host: the spectator watching through yellow heard "paused" and took it for the
+    end of the game ("the table ended the game while it waited for yellow and green")."""
+    table = played(1178, {"duplicate", "gone", "stale"})
+    assert all(r.text.startswith("paused: ") for r in table.results.values()), texts(table)
+    assert table.results["watch0"].text == "paused: the game waits, saved, for its players to come back"
+
+
+def test_a_cheat_whose_altered_frame_was_lost_with_its_link_cheated_nobody() -> None:
+    """The cheat altered its second move, but the link that carried it broke; back, it
+    sent again what its log holds, the honest move.  Everyone finished fair, the
+    transcript verifies fair: nobody is to be named."""
+    table = played(1185, {"corrupt", "cut", "delay", "duplicate", "reorder", "stale"},
+                   cheat=simcheats.illegal_move)
+    (text,) = texts(table)
+    assert " win" in text and all(r.finished and r.fair for r in table.results.values())
+
+
+def test_a_spectator_may_name_the_cheat_for_another_of_its_frames() -> None:
+    """The spectator watched through the cheat's own watch point, which told it its own
+    story, and then the host's evidence: it names the cheat for signing two frames under
+    one number, where the seats name it for the wrong key.  One culprit everywhere."""
+    table = played(1081, {"cut", "delay", "gone", "kill", "partition", "reorder", "still"},
+                   cheat=simcheats.wrong_key)
+    assert all("yellow (seat2) broke the rules" in r.text for r in table.results.values() if r is not None), \
+        texts(table)
