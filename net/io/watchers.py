@@ -83,7 +83,9 @@ class Watchers:
             feeder.cancel()
             await asyncio.gather(feeder, return_exceptions=True)
             if not left and conn.peer_key is not None:  # (the log may grow before it is back)
-                self._dropped[conn.peer_key] = asyncio.get_running_loop().time()
+                now = asyncio.get_running_loop().time()
+                self._dropped = {key: at for key, at in self._dropped.items() if now - at < COME_BACK}
+                self._dropped[conn.peer_key] = now
             self.sent.pop(conn, None)
             self._told_last.discard(conn)
             self._serving.discard(task)
@@ -172,13 +174,16 @@ class Watchers:
         never waits longer for them); and until a spectator whose link dropped
         before it took them came back for them, ``come_back`` seconds after it
         dropped at most (one cut off in the game's last seconds would otherwise
-        find every watch point closed, and never learn how the game ended)."""
+        find every watch point closed, and never learn how the game ended).  Only
+        a link that dropped within those ``within`` seconds counts: one that drops
+        later (again and again, say, each time it came back) keeps the table no
+        longer, which never waits more than ``within`` and ``come_back`` together."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + within
         while self.intro and (loop.time() < deadline and any(
                 not conn.closed and (self._lacks(conn, sent) or conn.buffered())
                 for conn, sent in list(self.sent.items()))
-                or any(loop.time() - at < come_back for at in self._dropped.values())):
+                or any(at < deadline and loop.time() - at < come_back for at in self._dropped.values())):
             await asyncio.sleep(0.05)
 
     def send(self, message: bytes) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..entropy import random_bytes
-from ..envelope import Identity, signed_slot
+from ..envelope import Identity, seq_of, signed_slot
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..events import (
     Alert, Away, Back, ChatRefused, Confirming, Gone, Joined, LobbySeats, Saving, Started, Waiting,
@@ -41,6 +41,7 @@ from .seats import CLOSING, DONE, GAME_OVER, PAUSED, Saved, SeatCore, evidence_o
 from .waits import ABANDON_AFTER, abandoned_words, late_seats
 
 SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
+THEIRS_CHECKS, THEIRS_EVERY = 4, 0.2  # signatures of frames a seat hands on checked, per so many seconds at most
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ class HostTable(SeatCore):
         self.seats_done: set[int] = set()  # remote seats that said they hold the whole game
         self.pausing = False  # the person at the host left a game under way: it is paused, not over
         self._told_away = False
+        self._theirs_at: dict[tuple[int, int], tuple[float, int]] = {}  # (by, signer): its frames handed on lately
         self._audit_since: float | None = None
         self.last_words: list[dict[str, Any]] = []  # what ended the table before the game's end
         self.owed: set[int] = set()  # the remote seats that must still hear them
@@ -297,10 +299,23 @@ class HostTable(SeatCore):
         if self.hub is None or self.result is not None:
             return False
         protocol = self.hub.host.protocol
-        slot = signed_slot(msg["f"], protocol.ledger.keyring, protocol.roster.game_id)
-        if slot is None or slot[0] in self.local or slot[0] == seat or slot[1] != protocol.have()[slot[0]]:
+        slot = seq_of(msg["f"])  # (what it says first, unchecked: most are frames held already)
+        if slot is None or not 0 <= slot[0] < self.hub.size or slot[0] in self.local or slot[0] == seat \
+                or slot[1] != protocol.have()[slot[0]]:
             return False
-        return self._on_frames(slot[0], {"f": [msg["f"]]})
+        # Then a signature check each, a few a fifth of a second per seat handing on and signer at
+        # most (as a seat checks the frames said on its direct links): what fails costs its sender nothing.
+        now = self.clock()
+        since, checks = self._theirs_at.get((seat, slot[0]), (-1.0, 0))
+        if now - since >= THEIRS_EVERY:
+            since, checks = now, 0
+        if checks >= THEIRS_CHECKS:
+            return False
+        self._theirs_at[(seat, slot[0])] = (since, checks + 1)
+        if signed_slot(msg["f"], protocol.ledger.keyring, protocol.roster.game_id) != slot:
+            return False
+        self._on_frames(slot[0], {"f": [msg["f"]]})
+        return False  # (a frame that breaks a rule ends the game: ``seat``'s link is still heard, it did nothing)
 
     def _on_vote(self, seat: int, msg: dict[str, Any]) -> bool:
         if self.patience is not None and self.patience.add(msg["v"], seat):

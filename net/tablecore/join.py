@@ -107,6 +107,7 @@ class JoinTable(SeatCore):
         # the host's identity, pinned at the first link (or in the save): every later one must prove it
         self.host_key: bytes | None = None
         self._audit_since: float | None = None  # when this seat's own log reached the audit
+        self.disclosed: set[int] = set()  # seats whose part of the audit came on their direct link
         self.news: News | None = None  # the host's last word on a seat away, and the offer to end
         self._voted: Stop | None = None
         self.own_clock = OwnClock()  # how long the game has waited for this seat, by our own clock
@@ -782,7 +783,15 @@ class JoinTable(SeatCore):
             return
         if env.sender != seat or env.seq != slot[1]:
             return
-        self.silence.heard_from(seat, now)
+        # A word from it only when it is the very frame our log waits for from it: the next
+        # one, for the step under way (what a host that keeps it back would keep).  Any other
+        # (one past it, or one for a later step, which the host takes and holds but never
+        # passes on) is one our log could lack for ever: said every few seconds, it would
+        # keep us from ever signing that a seat that never moves again left.
+        if slot[1] == lacks and env.body["op"]["i"] == protocol.ledger.index:
+            self.silence.heard_from(seat, now)
+            if self.peer.phase == AUDIT:  # its part of the audit: it did not withhold it
+                self.disclosed.add(seat)
         # The host may lack it too (a seat that keeps its frames from the host and says them
         # here would otherwise hold the table: we hear it, and never sign that it left).
         self._do(Send(HOST, {"t": "theirs", "f": frame}))
@@ -828,8 +837,11 @@ class JoinTable(SeatCore):
         assert self.peer is not None
         # A seat that withheld its disclosure forfeits only once our own log waited
         # for it half the host's time (the host reached the audit a moment before us).
+        # Nor one whose disclosure this seat heard on its direct link (the host dropped it,
+        # whoever brought it): it says only whom the game waited for.
         waited = self.clock() - self._audit_since if self._audit_since is not None else 0.0
-        result = stopped_result(self.peer, self.seat, forfeit=waited >= self.abandon_after / 2)
+        disclosed = self.disclosed & set(self.peer.waiting_for())
+        result = stopped_result(self.peer, self.seat, forfeit=waited >= self.abandon_after / 2 and not disclosed)
         forfeit = result.text.startswith("forfeit")
         if self.saving and forfeit:
             waiting = [s for s in self.peer.waiting_for() if s != self.seat]

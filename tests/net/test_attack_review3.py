@@ -64,29 +64,26 @@ class MakesUpAFrameFarAhead(KeepsItsMoveFromEveryone):
     """Hangs, but says on its direct links a frame it signs for the purpose: its
     last one again, under a sequence number a million ahead (never to be sent)."""
 
+    ahead = 10**6  # sequence numbers past its last frame
+    later = 0  # steps past its last frame's (0: that one's)
+
     def say_here(self) -> None:
         super().say_here()
         if self.withholding and self.secrets is not None:
             protocol = self.peer.protocol
             mine = [2**32] * protocol.roster.size
             mine[self.seat] = protocol.have()[self.seat] - 1
-            ahead = signed_ahead(protocol.frames_after(mine)[-1], self.secrets.identity, 10**6)
+            last = protocol.frames_after(mine)[-1]
+            step = decode(last)["body"]["op"]["i"] + self.later if self.later else None
+            ahead = signed_ahead(last, self.secrets.identity, self.ahead, step)
             self._do(TellSeats({"t": "mine", "f": ahead}, keep=False))
 
 
-@pytest.mark.parametrize("core,goes_on", [
-    (KeepsItsMoveFromEveryone, False),
-    (KeepsItsMoveFromTheHost, True),
-    (MakesUpAFrameFarAhead, False),
-], ids=["silent everywhere", "says it on the seat links", "says a made-up frame far ahead"])
-def test_a_seat_that_keeps_its_move_from_the_host_but_tells_the_seats_cannot_hold_the_table_for_ever(
-        tmp_path: Path, core: type[JoinTable], goes_on: bool) -> None:
-    """Yellow moves, sends its move only on its seat link (or nowhere), and
-    then waits with its link up.  Green hears yellow's new frame there every ten
-    seconds.  The table must not wait for ever: either the move reaches the
-    host another way and the game goes on (green hands it on: ``theirs``), or
-    the host and green end it.  (Green, hearing yellow, never signed that it
-    left, and the table waited an hour and more.)"""
+def yellow_withholds(tmp_path: Path, core: type[JoinTable]) -> tuple[sim.Scene, list]:
+    """A table of three whose yellow plays as ``core`` (one that keeps its moves from
+    the host from some point on: ``withholding``), played until the host and
+    green end, an hour at most after that point: the scene, and how the host and
+    green ended (it fails if they still wait then)."""
     async def script(t: sim.Scene) -> Any:
         await t.host(seats=3, move_clock=60, gone_after=60)
         t.join("joiner 1", core=core)
@@ -103,6 +100,23 @@ def test_a_seat_that_keeps_its_move_from_the_host_but_tells_the_seats_cannot_hol
     green = t.nodes["joiner 2"].core
     assert results is not None, (
         f"an hour later the table still waits for yellow (green last heard yellow at {green.silence.heard.get(1)})")
+    return t, results
+
+
+@pytest.mark.parametrize("core,goes_on", [
+    (KeepsItsMoveFromEveryone, False),
+    (KeepsItsMoveFromTheHost, True),
+    (MakesUpAFrameFarAhead, False),
+], ids=["silent everywhere", "says it on the seat links", "says a made-up frame far ahead"])
+def test_a_seat_that_keeps_its_move_from_the_host_but_tells_the_seats_cannot_hold_the_table_for_ever(
+        tmp_path: Path, core: type[JoinTable], goes_on: bool) -> None:
+    """Yellow moves, sends its move only on its seat link (or nowhere), and
+    then waits with its link up.  Green hears yellow's new frame there every ten
+    seconds.  The table must not wait for ever: either the move reaches the
+    host another way and the game goes on (green hands it on: ``theirs``), or
+    the host and green end it.  (Green, hearing yellow, never signed that it
+    left, and the table waited an hour and more.)"""
+    _, results = yellow_withholds(tmp_path, core)
     if goes_on:  # every move of yellow's reached the host around it, to the game's end
         assert all(r.finished and r.fair for r in results) and len({r.text for r in results}) == 1, results
     else:
