@@ -765,6 +765,8 @@ class WatchNode:
             except ConnectionClosed as exc:
                 core.lost(exc.reason)
             finally:
+                if core.result is not None:  # it holds the end: the watch point need not wait for it to come back
+                    _send(conn, {"t": "bye", "why": "done watching"})
                 conn.close(Words("done watching"))
         return core.result
 

@@ -56,7 +56,7 @@ from ..peer import game_of
 from ..verify import verify_transcript
 from . import transport
 from ..tablecore.join import JoinTable
-from ..tablecore.result import STOPPED, Result
+from ..tablecore.result import Result
 from .node import HostNode, JoinNode, WatchNode
 from .savedir import SaveDir
 
@@ -1024,16 +1024,19 @@ def check(table: Table) -> list[str]:
     # A spectator the cheat's own watch point served last followed the cheat's own log, in which
     # the frame it signed otherwise for the host is not (a frame at a step it holds another of
     # proves nothing there): it may say only that the table ended early, blaming nobody honest.
-    served: dict[str, str] = {}
+    served: dict[str, str] = {}  # results compared with nobody's, checked only to blame no one honest
     # A seat the votes that ended the table name as gone is not told how, should it come back
-    # (it hears only that the table ended: ``HostTable._tell_the_end``): it may say just that.
+    # (it hears only that the table ended: ``HostTable._tell_the_end``), nor waited for: its
+    # result is its own partial view (that the table ended, or that the host did not come
+    # back), compared with nobody's, and only checked to blame no one honest.
     host = table.results.get("host")
     voted_out = set(host.ending.stop.gone) if isinstance(host, Result) and host.ending is not None else set()
     for name, result in table.results.items():
         if result is None:  # a spectator that never got in before the table closed (``_run``)
             continue
-        if table.seat_of.get(name) in voted_out and not isinstance(result, BaseException) \
-                and str(result.text) == str(STOPPED):
+        if not isinstance(result, BaseException) and (table.seat_of.get(name) in voted_out or (
+                name.startswith("watch") and table.seat_of.get(table.through.get(name, "")) in voted_out)):
+            served[name] = result.text  # (and a spectator that watched through it last, its view)
             continue
         # A spectator reads a forfeit only through the host's watch point (a joiner's could keep a
         # disclosure back from it): through a joiner's it says whom the game waited for.

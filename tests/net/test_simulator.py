@@ -298,3 +298,29 @@ def test_a_spectator_may_name_the_cheat_for_another_of_its_frames() -> None:
                    cheat=simcheats.wrong_key)
     assert all("yellow (seat2) broke the rules" in r.text for r in table.results.values() if r is not None), \
         texts(table)
+
+
+def test_a_spectator_whose_last_record_was_lost_comes_back_for_it() -> None:
+    """The host sent the spectator the table's last words and closed 0.3 s later; the
+    record that carried them arrived corrupted, and the spectator found every watch
+    point shut.  A watch point now waits for its spectators to hang up (each says
+    ``bye`` once it holds the end), and one whose link dropped instead comes back."""
+    table = played(2276, {"corrupt", "cut", "delay", "gone", "reorder"})
+    (text,) = texts_of_seats(table)
+    assert table.results["watch0"].text == text and "left the game" in text
+
+
+@pytest.mark.parametrize("seed,faults", [
+    (2001, {"corrupt", "cut", "delay", "duplicate", "partition", "reorder", "still"}),
+    (2282, {"cut", "delay", "duplicate", "partition", "still"}),
+])
+def test_a_seat_voted_out_whose_link_was_down_as_the_table_ended_blames_nobody(seed: int, faults: set[str]) -> None:
+    """The still seat was voted out; its link was down when the table ended, and the host,
+    which does not wait for a seat it left, had closed when it came back: it says that the
+    host did not come back (its own view, as the spectator's that watched through it), and
+    names nobody; the others say it left."""
+    table = played(seed, faults)
+    out = {name for name, seat in table.seat_of.items() if seat in table.results["host"].ending.stop.gone}
+    assert out and all(table.results[name].text.startswith("paused: ") for name in out)
+    assert len({r.text for name, r in table.results.items()
+                if name not in out and table.through.get(name) not in out}) == 1
