@@ -37,7 +37,7 @@ from .effects import (
     WatchPoints, WatchSay, WatchSend, WriteAbandoned,
 )
 from .result import Result, aborted, forfeit_result
-from .seats import CLOSING, DONE, GAME_OVER, PAUSED, Saved, SeatCore, evidence_of, step_under_way
+from .seats import CLOSING, DONE, GAME_OVER, HEARD, PAUSED, Saved, SeatCore, evidence_of, step_under_way
 from .waits import ABANDON_AFTER, abandoned_words, late_seats
 
 SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
@@ -88,6 +88,7 @@ class HostTable(SeatCore):
         self.seats_done: set[int] = set()  # remote seats that said they hold the whole game
         self.pausing = False  # the person at the host left a game under way: it is paused, not over
         self._told_away = False
+        self._handed: dict[int, int] = {}  # pieces of evidence each seat handed the host
         self._theirs_at: dict[tuple[int, int], tuple[float, int]] = {}  # (by, signer): its frames handed on lately
         self._audit_since: float | None = None
         self.last_words: list[dict[str, Any]] = []  # what ended the table before the game's end
@@ -282,7 +283,8 @@ class HostTable(SeatCore):
         return False
 
     def _on_blame(self, seat: int, msg: dict[str, Any]) -> bool:
-        if self.hub is None:
+        self._handed[seat] = self._handed.get(seat, 0) + 1
+        if self.hub is None or self._handed[seat] > HEARD:  # (a seat that floods it with junk costs a check each)
             return False
         verdict = self.hub.host.judge(msg["f"])  # checked against our own log: its word is not enough
         if verdict is not None:

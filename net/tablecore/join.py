@@ -38,13 +38,12 @@ from .effects import (
     WatchLog, WatchPoints, WatchSay, WatchSend,
 )
 from .result import Result, aborted, stopped_result
-from .seats import CLOSING, DONE, FAREWELL, GAME_OVER, PAUSED, REFUSED, Saved, SeatCore, evidence_of, step_under_way
+from .seats import CLOSING, DONE, FAREWELL, GAME_OVER, HEARD, PAUSED, REFUSED, Saved, SeatCore, evidence_of, step_under_way
 from .waits import ABANDON_AFTER
 
 HOST = 0  # the host's seat: a joiner's link to the table is to it
 HELD = 4  # pieces of evidence from the other seats kept until this seat's log reaches their step (half a seat)
 AHEAD = 4  # steps ahead of this seat's log that a piece of evidence may be for, to be kept
-HEARD = 8  # pieces of evidence each seat may hand this one on a direct link (each is checked: not for free)
 LATE = 5.0  # seconds a seat whose game the host ended waits for a seat's evidence on its way
 MINE_AHEAD = 4  # a seat's last frame on its direct link is a word from it this many frames ahead of our log at most
 HERE_EVERY = 10.0  # seconds between this seat's last frames on its direct links (shorter for short clocks)

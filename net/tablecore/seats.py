@@ -25,6 +25,7 @@ REFUSED = "refused: "  # how the host's bye starts when it turns a joiner away
 CLOSING = Words("the table closed")  # the host's last word on every link
 PAUSED = Words("the host left; the game is paused")  # the host's last word when it leaves a game under way
 FAREWELL = 30.0  # seconds a finished seat waits for the others to hold the whole game too
+HEARD = 8  # pieces of evidence each seat may hand another (or the host): each is checked, not for free
 
 
 def evidence_of(exc: ProtocolError) -> list[bytes]:

@@ -394,3 +394,36 @@ def test_a_seat_that_keeps_its_disclosure_from_the_host_forfeits_unless_it_reach
         assert all(text.startswith("forfeit: green (joiner 2) withheld") for text in texts), texts
     else:
         assert len(set(texts)) == 1 and all(r.finished and r.fair for r in results), texts
+
+
+def test_a_flood_of_evidence_that_proves_nothing_costs_the_host_few_checks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Yellow sends the host two hundred pieces of "evidence" (green's frames signed
+    again by yellow's key): each was judged against the host's log, signatures and
+    all.  A seat may hand the host eight pieces, as it may another seat."""
+    from ankh.net import peer
+    judged = [0]
+    real = peer.Driver.judge
+
+    def counting(self: Any, evidence: list[bytes]) -> Any:
+        if sim._WHO.get() == "host":
+            judged[0] += 1
+        return real(self, evidence)
+    monkeypatch.setattr(peer.Driver, "judge", counting)
+
+    async def script(t: sim.Scene) -> list:
+        await three_seats(t)
+        await t.until("joiner 2", simtable.decided(2))
+        yellow = t.nodes["joiner 1"].core
+        have = yellow.peer.protocol.have()[2]
+        node = t.nodes["joiner 1"]
+        for n in range(200):
+            f = forged(yellow, 2, have + n)
+            t.do("joiner 1", lambda f=f: node._call(node.core._do, Send(0, {"t": "blame", "f": [f, f]})))
+        return await t.results("host", "joiner 1", "joiner 2")
+
+    t = simtable.scene(4, tmp_path)
+    results = t.run(script)
+    assert all(r.finished and r.fair for r in results), [r.text for r in results]
+    host = t.nodes["host"].table
+    assert host._handed[1] == 200 and judged[0] == 8, (host._handed, judged)
