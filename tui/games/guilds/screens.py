@@ -94,6 +94,7 @@ class GameScreen(PlayScreen):
         self._keep_highlight = None       # an option to highlight again after a new layout
         self._auto_since = False          # the summary since your last move opened by itself
         self._since_home = False          # ... and is to be shown from its start
+        self._words = panels.Words()      # the log's lines, each worded once
         self.set_reactive(GameScreen.mode, layout_for(*self.app.size))
 
     # --- layout ------------------------------------------------------------------------------------
@@ -226,10 +227,10 @@ class GameScreen(PlayScreen):
             else:
                 widget["g-bank"].update(Group(panels.rates(view, me), Text(""), panels.cost_table()))
             log = self.session.log
-            stolen = self.session.stolen_card
-            widget["g-log"].update(panels.log_lines(log, me, stolen))
+            lines = self._words(log, me, self.session.stolen_card)
+            widget["g-log"].update(panels.log_lines(log, me, lines=lines))
             since = self._last_own_move(me)
-            widget["g-since"].update(panels.since(log[since:], me, stolen))
+            widget["g-since"].update(panels.since(log[since:], me, lines=lines[since:]))
             if self.decision_is_new(d):
                 if WIN in d.options:   # claimed at once: the rules' win is automatic at 12 VP
                     self.call_later(self._claim_win)
