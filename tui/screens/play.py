@@ -85,6 +85,7 @@ class PlayScreen(Localised, Screen):
         self._chat_told = len(session.chat_lines)
         self._shown_decision: tuple | None = None    # (decision, log length) last shown
         self._offered: tuple | None = None           # the keys the footer last showed (refresh_bindings)
+        self._keys_due = False                       # the footer's keys are to be looked at once drawn
 
     # --- the table (a networked game) ------------------------------------------------------------
 
@@ -278,14 +279,26 @@ class PlayScreen(Localised, Screen):
     # --- keys -------------------------------------------------------------------------------------
 
     def refresh_bindings(self) -> None:
-        """Have the footer show the keys again, if what it offers changed.  Each move asks
-        (a key may come or go with it), and the footer builds every key anew when told:
-        told at every move of a game, that was most of what the screen did."""
+        """Have the footer show the keys again, if what it offers changed, once the
+        screen is drawn.  Each move asks (a key may come or go with it), and so does
+        the focus a decision gives its options, one after the other; the footer
+        builds every key anew when told: told at every move of a game, that was
+        most of what the screen did, and told twice a decision, much of the rest."""
         if not self.is_mounted:
             super().refresh_bindings()
             return
+        if not self._keys_due:
+            self._keys_due = True
+            self.call_after_refresh(self._offer_keys)
+
+    def _offer_keys(self) -> None:
+        self._keys_due = False
+        if not self.is_attached:
+            return
+        palette = self.app.COMMAND_PALETTE_BINDING    # (the footer shows it apart)
         offered = (self.app.app_focus, tuple((key, b.binding.action, b.binding.description, b.enabled, b.tooltip)
-                                             for key, b in self.active_bindings.items()))
+                                             for key, b in self.active_bindings.items()
+                                             if b.binding.show or key == palette))
         if offered != self._offered:
             self._offered = offered
             super().refresh_bindings()

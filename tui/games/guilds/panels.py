@@ -8,7 +8,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ankh.tui.i18n import _, ngettext
+from ankh.tui.i18n import _, language, ngettext
 from ankh.tui.seats import letter, seat_tag
 
 from .text import RANK_WORDS, RESOURCE_STYLE, costs, costs_short, describe, kind_name
@@ -133,25 +133,50 @@ DECIDED = frozenset({"build", "bank", "buy-gp", "offer", "answer", "trade", "rob
                      "library", "laboratory", "palace", "start", "pass"})
 
 
-def log_lines(events, viewer: int | None, stolen=None) -> Text:
-    """The log in the player's words (``stolen``: as :func:`text.describe` takes it)."""
-    t = Text()
-    for i, e in enumerate(events):
-        if i:
-            t.append("\n")
-        line = describe(e, viewer, stolen)
-        if e.kind == "turn":
-            line.stylize("bold")
-        t.append_text(line)
-    return t
+class Words:
+    """Each event of a log in the player's words, worded once for a viewer in a
+    language (a log only grows, or loses its end to an undo): a screen shows
+    the whole log after every move.  A steal is worded each time: the card it
+    moved may come to be known to the viewer after it."""
+
+    def __init__(self) -> None:
+        self._for: tuple | None = None      # (viewer, language) of the words kept
+        self._events: list = []
+        self._lines: list[Text] = []
+
+    def __call__(self, events, viewer: int | None, stolen=None) -> list[Text]:
+        """The lines of ``events`` (``stolen``: as :func:`text.describe` takes it)."""
+        if self._for != (viewer, language()):
+            self._for, self._events, self._lines = (viewer, language()), [], []
+        kept = next((i for i, (e, k) in enumerate(zip(events, self._events)) if e is not k),
+                    min(len(events), len(self._events)))
+        del self._events[kept:], self._lines[kept:]
+        for e in events[kept:]:
+            self._events.append(e)
+            self._lines.append(_worded(e, viewer, stolen))
+        return [_worded(e, viewer, stolen) if e.kind == "steal" else line for e, line in zip(events, self._lines)]
 
 
-def since(events, viewer: int | None, stolen=None) -> Text:
+def _worded(event, viewer: int | None, stolen) -> Text:
+    line = describe(event, viewer, stolen)
+    if event.kind == "turn":
+        line.stylize("bold")
+    return line
+
+
+def log_lines(events, viewer: int | None, stolen=None, lines: list[Text] | None = None) -> Text:
+    """The log in the player's words (``stolen``: as :func:`text.describe` takes
+    it; ``lines``: the events worded already, by :class:`Words`)."""
+    if lines is None:
+        lines = [_worded(e, viewer, stolen) for e in events]
+    return Text("\n").join(lines)
+
+
+def since(events, viewer: int | None, stolen=None, lines: list[Text] | None = None) -> Text:
     """What happened since your last move: all but what you did yourself (your
     dice, what they and the buildings brought you, a steal, a presidency are
     kept)."""
-    shown = [e for e in events if e.seat != viewer or e.kind not in DECIDED]
-    if not shown:
+    kept = [i for i, e in enumerate(events) if e.seat != viewer or e.kind not in DECIDED]
+    if not kept:
         return Text(_("Nothing yet."), style="dim")
-    return log_lines(shown, viewer, stolen)
-
+    return log_lines([events[i] for i in kept], viewer, stolen, None if lines is None else [lines[i] for i in kept])

@@ -20,6 +20,7 @@ from ankh.tui.stats import ShowsStats
 from ankh.tui.screens.play import PlayScreen
 from ankh.tui.seats import _assemble, seat_tag
 from ankh.tui.widgets.choices import Choices
+from ankh.tui.widgets.panel import Panel
 
 from . import board, panels, trade
 from .panels import DECIDED
@@ -93,6 +94,7 @@ class GameScreen(PlayScreen):
         self._keep_highlight = None       # an option to highlight again after a new layout
         self._auto_since = False          # the summary since your last move opened by itself
         self._since_home = False          # ... and is to be shown from its start
+        self._words = panels.Words()      # the log's lines, each worded once
         self.set_reactive(GameScreen.mode, layout_for(*self.app.size))
 
     # --- layout ------------------------------------------------------------------------------------
@@ -105,17 +107,17 @@ class GameScreen(PlayScreen):
         if self.mode == "wide":
             with Horizontal(id="g-table"):
                 with Vertical(id="g-left"):
-                    yield Static(id="g-map")
+                    yield Panel(id="g-map")
                     with prompt:
-                        yield Static(id="g-head")
+                        yield Panel(id="g-head")
                         yield Choices(id="g-choices")
                     with Horizontal(id="g-news"):
                         with VerticalScroll(id="since") as box:
                             box.border_title = _("Since your last move")
-                            yield Static(id="g-since")
+                            yield Panel(id="g-since")
                         with VerticalScroll(id="log") as box:
                             box.border_title = _("Log (PgUp/PgDn)")
-                            yield Static(id="g-log")
+                            yield Panel(id="g-log")
                 with Vertical(id="g-right"):
                     yield self._box("g-hand", _("Your hand"))
                     yield self._box("g-players", _("Players (supply ·▲■)"))
@@ -124,25 +126,25 @@ class GameScreen(PlayScreen):
         else:
             with ContentSwitcher(id="g-main", initial=self.panel):
                 with Vertical(id="map"):
-                    yield Static(id="g-map")
+                    yield Panel(id="g-map")
                 with VerticalScroll(id="hand"):
-                    yield Static(id="g-hand")
-                    yield Static(id="g-bank")
+                    yield Panel(id="g-hand")
+                    yield Panel(id="g-bank")
                 with VerticalScroll(id="players"):
-                    yield Static(id="g-players")
-                    yield Static(id="g-guilds")
+                    yield Panel(id="g-players")
+                    yield Panel(id="g-guilds")
                 with VerticalScroll(id="since"):
-                    yield Static(id="g-since")
+                    yield Panel(id="g-since")
                 with VerticalScroll(id="log"):
-                    yield Static(id="g-log")
+                    yield Panel(id="g-log")
             with prompt:
-                yield Static(id="g-head")
+                yield Panel(id="g-head")
                 yield Choices(id="g-choices")
         yield Footer(compact=True)
 
     @staticmethod
-    def _box(wid: str, title: str) -> Static:
-        box = Static(id=wid)
+    def _box(wid: str, title: str) -> Panel:
+        box = Panel(id=wid)
         box.border_title = title
         return box
 
@@ -210,24 +212,25 @@ class GameScreen(PlayScreen):
         highlighted = self._highlighted_option()
         if chosen is None:
             chosen = option_vertex(highlighted) if highlighted else None
+        widget = {w.id: w for w in self.query(Panel)}
         with self.app.batch_update():
             self._draw_map(view, d, chosen, highlighted)
-            self._set("#g-hand", panels.hand(view, me))
+            widget["g-hand"].update(panels.hand(view, me))
             players = panels.players(view, me)
             if self.fingerprint:   # to read aloud and compare, whenever
                 players = Group(players, Text.assemble("\n", (_("Table fingerprint") + ": ", "bold"),
                                                        self.fingerprint))
-            self._set("#g-players", players)
-            self._set("#g-guilds", Group(panels.guilds(view), panels.guild_note()))
+            widget["g-players"].update(players)
+            widget["g-guilds"].update(Group(panels.guilds(view), panels.guild_note()))
             if self.mode == "wide":
-                self._set("#g-bank", Group(panels.rates(view, me, holdings=False), panels.costs_at_a_glance()))
+                widget["g-bank"].update(Group(panels.rates(view, me, holdings=False), panels.costs_at_a_glance()))
             else:
-                self._set("#g-bank", Group(panels.rates(view, me), Text(""), panels.cost_table()))
+                widget["g-bank"].update(Group(panels.rates(view, me), Text(""), panels.cost_table()))
             log = self.session.log
-            stolen = self.session.stolen_card
-            self._set("#g-log", panels.log_lines(log, me, stolen))
+            lines = self._words(log, me, self.session.stolen_card)
+            widget["g-log"].update(panels.log_lines(log, me, lines=lines))
             since = self._last_own_move(me)
-            self._set("#g-since", panels.since(log[since:], me, stolen))
+            widget["g-since"].update(panels.since(log[since:], me, lines=lines[since:]))
             if self.decision_is_new(d):
                 if WIN in d.options:   # claimed at once: the rules' win is automatic at 12 VP
                     self.call_later(self._claim_win)
@@ -271,10 +274,6 @@ class GameScreen(PlayScreen):
         for w in self.query("#g-map").results(Static):
             w.update(Group(board.draw(view, self.legal_sites(d), chosen, spots=spots, spot=spot),
                            board.track_line(view), board.legend() if self.mode == "wide" else Text("")))
-
-    def _set(self, selector: str, what) -> None:
-        for w in self.query(selector).results(Static):
-            w.update(what)
 
     def _last_own_move(self, viewer: int) -> int:
         """The log index just after ``viewer``'s last decision that the log tells

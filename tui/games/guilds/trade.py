@@ -29,6 +29,7 @@ from ankh.core.game import allows
 from ankh.tui.i18n import Localised, NP_, _
 from ankh.tui.screens.dialogs import Titled
 from ankh.tui.seats import seat_tag
+from ankh.tui.widgets.panel import Panel
 
 from . import offers
 from .text import RESOURCE_STYLE, cards_words, describe, kind_name
@@ -96,12 +97,12 @@ class Composer(Titled, Localised, ModalScreen):
     def compose(self) -> ComposeResult:
         with Vertical(id="composer") as box:
             box.border_title = _("Trade")
-            yield Static(id="c-grid")
-            yield Static(id="c-line")
+            yield Panel(id="c-grid")
+            yield Panel(id="c-line")
             with VerticalScroll(id="c-news") as news:
                 news.can_focus = False
-                yield Static(id="c-answers")
-            yield Static(id="c-keys")
+                yield Panel(id="c-answers")
+            yield Panel(id="c-keys")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:

@@ -18,6 +18,7 @@ from ankh.tui.games.morpork.text import (
     prompt_card, seat_tag,
 )
 from ankh.tui.widgets.choices import Choices
+from ankh.tui.widgets.panel import Panel
 from ankh.tui.games.morpork.words import describe, piece, style_line
 
 KIND_TITLES = {
@@ -77,10 +78,10 @@ class DecisionPrompt(Vertical):
         self._repeat = (None, 0)              # (decision prompt, how many times in a row)
 
     def compose(self):
-        yield Static(id="question")
+        yield Panel(id="question")
         yield Choices(id="choices")
-        yield Static(id="detail")
-        yield Static(id="recent")
+        yield Panel(id="detail")
+        yield Panel(id="recent")
 
     def on_mount(self) -> None:
         self._refresh_all(force=True)
