@@ -324,14 +324,13 @@ class HeuristicBot:
         """What receiving ``gets`` for ``gives`` (six counts each) is worth to ``p``."""
         return self.valuer(s, p)(gets, gives)
 
-    def near_win(self, s, q):
-        """Whether seat ``q`` is close enough to winning that feeding it is a loss."""
+    def feeds(self, s, q):
+        """Whether trading with seat ``q`` feeds a seat close to winning: two
+        points or fewer from the target (a build and a presidency, or two
+        builds).  How far ahead of this seat ``q`` is does not count: a rule
+        by the lead froze the leader out of every trade while the others
+        traded among themselves."""
         return s.vp(q) >= TARGET_VP - 2
-
-    def feeds(self, s, me, q):
-        """Whether trading with ``q`` feeds a seat that is winning: close to
-        the end, or two points ahead of this one."""
-        return self.near_win(s, q) or s.vp(q) >= s.vp(me) + 2
 
     def may_take(self, s, p, k):
         """Whether ``p`` may ask for cards of kind ``k``: not one it gave away
@@ -362,7 +361,7 @@ class HeuristicBot:
         this bot would judge in that seat's place)."""
         if not sum(self.needs(s, p)):
             return []
-        partners = [q for q in space.seats if not self.feeds(s, p, q)]
+        partners = [q for q in space.seats if not self.feeds(s, q)]
         if not partners:
             return []
         mine = self.valuer(s, p)
@@ -431,7 +430,7 @@ class HeuristicBot:
 
     def k_answer(self, s, q, opts):
         p, give, want = s.trade[0], s.trade[1], s.trade[2]
-        if self.feeds(s, q, p) or not self.trades:
+        if self.feeds(s, p) or not self.trades:
             return ("decline",)
         gain = self.trade_gain(s, q, give, want)
         if ("accept",) in opts and gain > ACCEPT_GAIN:
@@ -448,7 +447,7 @@ class HeuristicBot:
         best, value = ("cancel",), 0.0
         for q, qgives, qwants in s.trade[4]:
             gain = self.trade_gain(s, p, qgives, qwants) if ("deal", q) in opts else 0.0
-            if gain > 0 and not self.feeds(s, p, q) and gain + 1 - 0.05 * s.vp(q) > value:
+            if gain > 0 and not self.feeds(s, q) and gain + 1 - 0.05 * s.vp(q) > value:
                 best, value = ("deal", q), gain + 1 - 0.05 * s.vp(q)
         return best
 
@@ -465,7 +464,7 @@ class PlayoutBot(HeuristicBot):
 
     def offers(self, s, p, space):
         need = self.needs(s, p)
-        if not sum(need) or s.offers >= 2 or all(self.near_win(s, q) for q in space.seats):
+        if not sum(need) or s.offers >= 2 or all(self.feeds(s, q) for q in space.seats):
             return []
         r = max(range(5), key=lambda k: need[k])
         one = [0] * 6
