@@ -94,7 +94,22 @@ class HeuristicBot:
     # -- choosing -----------------------------------------------------------------------------
 
     def choose(self, s, d):
-        return self.counters.settle(s, self.prefer(s, d))
+        return self.settle(s, self.prefer(s, d))
+
+    def settle(self, s, option):
+        """The choice made of ``option``: a counter made before to the same
+        offer this turn becomes a decline (:class:`CounterMemory`), and an
+        offer is remembered, not to be made again this turn."""
+        option = self.counters.settle(s, option)
+        if option[0] == "offer":
+            self.made_offers(s).append(option)
+        return option
+
+    def made_offers(self, s):
+        """The offers this bot made this turn (not those it only weighed)."""
+        if self.made[0] != s.turn:
+            self.made = (s.turn, [])
+        return self.made[1]
 
     def prefer(self, s, d):
         """The choice this bot prefers at ``d`` (a counter not yet checked
@@ -394,11 +409,9 @@ class HeuristicBot:
     def propose(self, s, p, space):
         """The offer this seat makes now, if any: the best one it has not
         made yet this turn."""
-        if self.made[0] != s.turn:
-            self.made = (s.turn, [])
+        made = self.made_offers(s)
         for opt in self.offers(s, p, space):
-            if opt not in self.made[1]:
-                self.made[1].append(opt)
+            if opt not in made:
                 return opt
         return None
 
