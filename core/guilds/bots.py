@@ -13,7 +13,7 @@ from .board import (
     SHADES_SPOT, TOKENS, VERTEX_DISTRICTS, VERTEX_GUILDS, D_RESOURCE, D_KIND,
     RESOURCE, PALACE, UNIVERSITY, BEGGARS, ALCHEMISTS, THIEVES, )
 from .state import HOUSE, VILLA
-from .offers import TO_ALL, CounterMemory, OfferSpace, card_sets, counter_option, offer_option
+from .offers import TO_ALL, CounterMemory, OfferSpace, card_sets, cards_of, counter_option, net, offer_option
 from ..game import space_of
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -339,13 +339,16 @@ class HeuristicBot:
         """What receiving ``gets`` for ``gives`` (six counts each) is worth to ``p``."""
         return self.valuer(s, p)(gets, gives)
 
-    def feeds(self, s, q):
-        """Whether trading with seat ``q`` feeds a seat close to winning: two
-        points or fewer from the target (a build and a presidency, or two
-        builds).  How far ahead of this seat ``q`` is does not count: a rule
-        by the lead froze the leader out of every trade while the others
-        traded among themselves."""
-        return s.vp(q) >= TARGET_VP - 2
+    def feeds(self, s, q, change=None):
+        """Whether a trade that changes seat ``q``'s cards by ``change`` (six
+        counts, what it gets less what it gives; None: any) feeds a seat close
+        to winning: one point from the target, or two with the cards then
+        paying for its next build.  How far ahead of this seat ``q`` is does
+        not count (that froze the leader out of every trade)."""
+        vp = s.vp(q)
+        if vp != TARGET_VP - 2 or change is None:
+            return vp >= TARGET_VP - 2
+        return all(h + n >= c for h, n, c in zip(s.hand(q), change, self.target(s, q)))
 
     def may_take(self, s, p, k):
         """Whether ``p`` may ask for cards of kind ``k``: not one it gave away
@@ -443,16 +446,14 @@ class HeuristicBot:
 
     def k_answer(self, s, q, opts):
         p, give, want = s.trade[0], s.trade[1], s.trade[2]
-        if self.feeds(s, p) or not self.trades:
+        if not self.trades:
             return ("decline",)
         gain = self.trade_gain(s, q, give, want)
-        if ("accept",) in opts and gain > ACCEPT_GAIN:
+        if ("accept",) in opts and gain > ACCEPT_GAIN and not self.feeds(s, p, net(want, give)):
             return ("accept",)
-        space = self.space
-        if space is None:
-            return ("decline",)
         # a counter: what this seat would take instead
-        return self.counter(s, q, space) or ("decline",)
+        c = None if self.space is None else self.counter(s, q, self.space)
+        return ("decline",) if c is None or self.feeds(s, p, net(cards_of(c[1]), cards_of(c[2]))) else c
 
     def k_deal(self, s, p, opts):
         """The answer worth most to this seat (a partner's points rank the
@@ -460,7 +461,7 @@ class HeuristicBot:
         best, value = ("cancel",), 0.0
         for q, qgives, qwants in s.trade[4]:
             gain = self.trade_gain(s, p, qgives, qwants) if ("deal", q) in opts else 0.0
-            if gain > 0 and not self.feeds(s, q) and gain + 1 - 0.05 * s.vp(q) > value:
+            if gain > 0 and not self.feeds(s, q, net(qwants, qgives)) and gain + 1 - 0.05 * s.vp(q) > value:
                 best, value = ("deal", q), gain + 1 - 0.05 * s.vp(q)
         return best
 

@@ -182,6 +182,21 @@ def test_a_heuristic_bot_declines_to_feed_a_seat_one_point_from_winning():
     assert bot.choose(view_for(g.state, 1), g.state.pending) == ("decline",)
 
 
+@pytest.mark.parametrize("arrests, red, answer", [
+    (8, "2 grain 2 ore", "accept"),     # nine points: not close
+    (9, "1 grain 2 ore", "accept"),     # ten, but the ore does not pay for its villa
+    (9, "2 grain 2 ore", "decline"),    # ten, and the ore pays for its villa: two points more
+])
+def test_a_heuristic_bot_feeds_a_seat_two_points_from_winning_only_what_builds_nothing(arrests, red, answer):
+    # yellow has its villa's cards and an ore to spare: a brick and a wool for it are worth it
+    g = game(P3 + f"arrests red: {arrests}\nhand red: {red} 1 brick 1 wool\nhand yellow: 2 grain 4 ore\n"
+             "rolls: 6+6")
+    assert g.state.vp(0) == 1 + arrests
+    play(g, "offer 1 brick 1 wool for 1 ore to yellow")
+    bot = HeuristicBot(random.Random(1))
+    assert bot.choose(view_for(g.state, 1), g.state.pending) == (answer,)
+
+
 def test_a_heuristic_bot_deals_an_offer_it_values_whatever_the_taker_s_points_unless_it_feeds_them():
     # red gives a wool it can spare for two parchments (worth a little to it), and yellow
     # accepts as it stands: red deals, though yellow has five points; it used to take the
