@@ -13,7 +13,7 @@ from .board import (
     SHADES_SPOT, TOKENS, VERTEX_DISTRICTS, VERTEX_GUILDS, D_RESOURCE, D_KIND,
     RESOURCE, PALACE, UNIVERSITY, BEGGARS, ALCHEMISTS, THIEVES, )
 from .state import HOUSE, VILLA
-from .offers import TO_ALL, CounterMemory, OfferSpace, card_sets, counter_option, offer_option
+from .offers import TO_ALL, CounterMemory, OfferSpace, card_sets, cards_of, counter_option, net, offer_option
 from ..game import space_of
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
@@ -94,7 +94,22 @@ class HeuristicBot:
     # -- choosing -----------------------------------------------------------------------------
 
     def choose(self, s, d):
-        return self.counters.settle(s, self.prefer(s, d))
+        return self.settle(s, self.prefer(s, d))
+
+    def settle(self, s, option):
+        """The choice made of ``option``: a counter made before to the same
+        offer this turn becomes a decline (:class:`CounterMemory`), and an
+        offer is remembered, not to be made again this turn."""
+        option = self.counters.settle(s, option)
+        if option[0] == "offer":
+            self.made_offers(s).append(option)
+        return option
+
+    def made_offers(self, s):
+        """The offers this bot made this turn (not those it only weighed)."""
+        if self.made[0] != s.turn:
+            self.made = (s.turn, [])
+        return self.made[1]
 
     def prefer(self, s, d):
         """The choice this bot prefers at ``d`` (a counter not yet checked
@@ -324,14 +339,16 @@ class HeuristicBot:
         """What receiving ``gets`` for ``gives`` (six counts each) is worth to ``p``."""
         return self.valuer(s, p)(gets, gives)
 
-    def near_win(self, s, q):
-        """Whether seat ``q`` is close enough to winning that feeding it is a loss."""
-        return s.vp(q) >= TARGET_VP - 2
-
-    def feeds(self, s, me, q):
-        """Whether trading with ``q`` feeds a seat that is winning: close to
-        the end, or two points ahead of this one."""
-        return self.near_win(s, q) or s.vp(q) >= s.vp(me) + 2
+    def feeds(self, s, q, change=None):
+        """Whether a trade that changes seat ``q``'s cards by ``change`` (six
+        counts, what it gets less what it gives; None: any) feeds a seat close
+        to winning: one point from the target, or two with the cards then
+        paying for its next build.  How far ahead of this seat ``q`` is does
+        not count (that froze the leader out of every trade)."""
+        vp = s.vp(q)
+        if vp != TARGET_VP - 2 or change is None:
+            return vp >= TARGET_VP - 2
+        return all(h + n >= c for h, n, c in zip(s.hand(q), change, self.target(s, q)))
 
     def may_take(self, s, p, k):
         """Whether ``p`` may ask for cards of kind ``k``: not one it gave away
@@ -362,7 +379,7 @@ class HeuristicBot:
         this bot would judge in that seat's place)."""
         if not sum(self.needs(s, p)):
             return []
-        partners = [q for q in space.seats if not self.feeds(s, p, q)]
+        partners = [q for q in space.seats if not self.feeds(s, q)]
         if not partners:
             return []
         mine = self.valuer(s, p)
@@ -395,11 +412,9 @@ class HeuristicBot:
     def propose(self, s, p, space):
         """The offer this seat makes now, if any: the best one it has not
         made yet this turn."""
-        if self.made[0] != s.turn:
-            self.made = (s.turn, [])
+        made = self.made_offers(s)
         for opt in self.offers(s, p, space):
-            if opt not in self.made[1]:
-                self.made[1].append(opt)
+            if opt not in made:
                 return opt
         return None
 
@@ -431,16 +446,14 @@ class HeuristicBot:
 
     def k_answer(self, s, q, opts):
         p, give, want = s.trade[0], s.trade[1], s.trade[2]
-        if self.feeds(s, q, p) or not self.trades:
+        if not self.trades:
             return ("decline",)
         gain = self.trade_gain(s, q, give, want)
-        if ("accept",) in opts and gain > ACCEPT_GAIN:
+        if ("accept",) in opts and gain > ACCEPT_GAIN and not self.feeds(s, p, net(want, give)):
             return ("accept",)
-        space = self.space
-        if space is None:
-            return ("decline",)
         # a counter: what this seat would take instead
-        return self.counter(s, q, space) or ("decline",)
+        c = None if self.space is None else self.counter(s, q, self.space)
+        return ("decline",) if c is None or self.feeds(s, p, net(cards_of(c[1]), cards_of(c[2]))) else c
 
     def k_deal(self, s, p, opts):
         """The answer worth most to this seat (a partner's points rank the
@@ -448,7 +461,7 @@ class HeuristicBot:
         best, value = ("cancel",), 0.0
         for q, qgives, qwants in s.trade[4]:
             gain = self.trade_gain(s, p, qgives, qwants) if ("deal", q) in opts else 0.0
-            if gain > 0 and not self.feeds(s, p, q) and gain + 1 - 0.05 * s.vp(q) > value:
+            if gain > 0 and not self.feeds(s, q, net(qwants, qgives)) and gain + 1 - 0.05 * s.vp(q) > value:
                 best, value = ("deal", q), gain + 1 - 0.05 * s.vp(q)
         return best
 
@@ -465,7 +478,7 @@ class PlayoutBot(HeuristicBot):
 
     def offers(self, s, p, space):
         need = self.needs(s, p)
-        if not sum(need) or s.offers >= 2 or all(self.near_win(s, q) for q in space.seats):
+        if not sum(need) or s.offers >= 2 or all(self.feeds(s, q) for q in space.seats):
             return []
         r = max(range(5), key=lambda k: need[k])
         one = [0] * 6

@@ -157,6 +157,11 @@ def check_offer(view, give: Sequence[int], want: Sequence[int], to: int = TO_ALL
     return terms_problem(space, give, want, to)
 
 
+def net(gets: Sequence[int], gives: Sequence[int]) -> list[int]:
+    """What a trade changes in a hand: ``gets`` less ``gives``, kind by kind."""
+    return [a - b for a, b in zip(gets, gives)]
+
+
 def card_sets(most, cap: int) -> list[tuple[int, ...]]:
     """Every non-empty set of at most ``cap`` cards, ``most[k]`` at most of kind ``k`` (six kinds)."""
     out: list[tuple[int, ...]] = []

@@ -229,8 +229,8 @@ class SearchBot:
             return opts[-1]
         cands = self.candidates(state, decision)
         if len(cands) == 1:
-            return self.heuristic.counters.settle(state, cands[0])
-        return self.heuristic.counters.settle(state, self.pick(cands, self.weigh(state, decision, cands)))
+            return self.heuristic.settle(state, cands[0])
+        return self.heuristic.settle(state, self.pick(cands, self.weigh(state, decision, cands)))
 
     def evaluate(self, state: State, decision: Decision, also: tuple | None = None) -> list[tuple[tuple, float]]:
         """The options this bot weighs at ``decision`` (and ``also``, an option it
@@ -274,7 +274,9 @@ class SearchBot:
         if not seen.fresh(s, fav):      # a counter made before to this offer: not again
             fav = ("decline",)
         # trades too many to list: the few the heuristic would make, weighed by the search
-        trades = [o for o in self.heuristic.trades_to_try(s, d) if o != fav and seen.fresh(s, o)][:TRADES]
+        made = self.heuristic.made_offers(s)
+        trades = [o for o in self.heuristic.trades_to_try(s, d)
+                  if o != fav and seen.fresh(s, o) and o not in made][:TRADES]
         rest = [o for o in d.options if o != fav]
         if len(rest) < WIDTH:
             return [fav] + trades + rest

@@ -69,7 +69,7 @@ def test_the_budget_is_kept_on_the_injected_clock():
         return ticks[0]
     bot = SearchBot(random.Random(2), clock=clock, budget=0.2, worlds=1000)
     opt = bot.choose(view_for(s, s.pending.seat), s.pending)
-    assert opt in s.pending.options
+    assert allows(s.pending, opt)      # a listed option, or an offer its space allows
     assert ticks[0] < 0.2 + 0.2   # stops within the budget (plus one world's look-ups)
 
 
@@ -107,3 +107,23 @@ def test_a_world_leaves_the_cards_a_pending_trade_was_seen_to_hold():
     for seed in range(30):
         w = determinize(v, 1, random.Random(seed))
         assert w.true_hand(0)[1] >= 1 and min(w.true_hand(0)) >= 0
+
+
+def test_an_offer_the_search_only_weighs_stays_on_offer():
+    """Red's best offer toward its villa is its choice whenever it is asked: the
+    search weighs it at every look (a hint, a decision) without it counting
+    as made; once red makes it, it is not made again that turn."""
+    g = game("turn: red\nvillas yellow: V24\nhouses green: V31\nhouses red: V09\n"
+             "hand red: 1 grain 1 ore 2 brick 3 wool\nhand yellow: 1 grain 2 ore 1 lumber\n"
+             "receipts red: 2\nrolls: 6+6")
+    s, d = g.state, g.state.pending
+    bot = SearchBot(random.Random(1), worlds=2)
+    best = bot.heuristic.prefer(view_for(s, 0), d)
+    assert best[0] == "offer"
+    for _ in range(3):
+        assert bot.candidates(view_for(s, 0), d)[0] == best
+    bot.evaluate(view_for(s, 0), d)
+    assert bot.heuristic.prefer(view_for(s, 0), d) == best and bot.heuristic.made_offers(s) == []
+    assert bot.heuristic.settle(s, best) == best
+    assert bot.heuristic.prefer(view_for(s, 0), d) != best
+    assert best not in bot.candidates(view_for(s, 0), d)

@@ -160,15 +160,21 @@ def test_records_written_when_an_offer_took_four_moves_still_read():
     assert again.state.res == s.res and again.state.turn == s.turn
 
 
-def test_a_heuristic_bot_accepts_an_offer_that_completes_its_next_build():
-    # yellow's next build is a villa (2 grain 3 ore): one ore short, two wool spare
-    g = game(P3 + "hand red: 1 ore\nhand yellow: 2 grain 2 ore 2 wool\nrolls: 6+6")
+@pytest.mark.parametrize("arrests", [0, 6])
+def test_a_heuristic_bot_accepts_an_offer_that_completes_its_next_build(arrests):
+    # yellow's next build is a villa (2 grain 3 ore): one ore short, two wool spare.  Red
+    # far ahead of it (seven points to one) but not close to winning is no reason to refuse:
+    # a rule by the lead froze the leader out of every trade.
+    g = game(P3 + f"arrests red: {arrests}\nhand red: 1 ore\nhand yellow: 2 grain 2 ore 2 wool\n"
+             "rolls: 6+6")
+    assert g.state.vp(0) == 1 + arrests and g.state.vp(1) == 1
     play(g, "offer 1 ore for 2 wool to yellow")
     bot = HeuristicBot(random.Random(1))
     assert bot.choose(view_for(g.state, 1), g.state.pending) == ("accept",)
 
 
 def test_a_heuristic_bot_declines_to_feed_a_seat_one_point_from_winning():
+    # the same offer as above, from a red one point from winning
     g = game(P3 + "arrests red: 10\nhand red: 1 ore\nhand yellow: 2 grain 2 ore 2 wool\nrolls: 6+6")
     assert g.state.vp(0) == 11
     play(g, "offer 1 ore for 2 wool to yellow")
@@ -176,12 +182,28 @@ def test_a_heuristic_bot_declines_to_feed_a_seat_one_point_from_winning():
     assert bot.choose(view_for(g.state, 1), g.state.pending) == ("decline",)
 
 
+@pytest.mark.parametrize("arrests, red, answer", [
+    (8, "2 grain 2 ore", "accept"),     # nine points: not close
+    (9, "1 grain 2 ore", "accept"),     # ten, but the ore does not pay for its villa
+    (9, "2 grain 2 ore", "decline"),    # ten, and the ore pays for its villa: two points more
+])
+def test_a_heuristic_bot_feeds_a_seat_two_points_from_winning_only_what_builds_nothing(arrests, red, answer):
+    # yellow has its villa's cards and an ore to spare: a brick and a wool for it are worth it
+    g = game(P3 + f"arrests red: {arrests}\nhand red: {red} 1 brick 1 wool\nhand yellow: 2 grain 4 ore\n"
+             "rolls: 6+6")
+    assert g.state.vp(0) == 1 + arrests
+    play(g, "offer 1 brick 1 wool for 1 ore to yellow")
+    bot = HeuristicBot(random.Random(1))
+    assert bot.choose(view_for(g.state, 1), g.state.pending) == (answer,)
+
+
 def test_a_heuristic_bot_deals_an_offer_it_values_whatever_the_taker_s_points_unless_it_feeds_them():
     # red gives a wool it can spare for two parchments (worth a little to it), and yellow
     # accepts as it stands: red deals, though yellow has five points; it used to take the
     # offer back when the taker's points weighed more than the trade (half the offers its
-    # bots made and others accepted).  A yellow one point from winning it does not feed.
-    for arrests, deal in ((3, ("deal", 1)), (9, ("cancel",))):
+    # bots made and others accepted), and yellow four points ahead of it is no reason either.
+    # A yellow one point from winning it does not feed.
+    for arrests, deal in ((3, ("deal", 1)), (6, ("deal", 1)), (9, ("cancel",))):
         g = game("turn: red\nvillas yellow: V24\nhouses green: V31\nhouses red: V09\n"
                  f"arrests red: 3\narrests yellow: {arrests}\nparchments yellow: 3\n"
                  "hand red: 1 grain 1 ore 1 brick 1 wool\nreceipts red: 2\nrolls: 6+6")
