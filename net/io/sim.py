@@ -1057,11 +1057,11 @@ def check(table: Table) -> list[str]:
     paused = all(str(t).startswith("paused: ") for t in texts.values())
     # A cheat's altered frame lost with a link never reached anyone (what it sent again was honest):
     # a table that every honest seat finished fair, with a transcript that verifies fair, saw no cheat.
-    if table.cheated and texts and all(isinstance(r, Result) and r.finished and r.fair
-                                       for n, r in table.results.items() if n in table.honest) \
-            and len(set(texts.values())) == 1 and table.transcript is not None \
-            and verify_transcript(table.transcript).status == "fair":
-        table.cheated = False
+    cheated = table.cheated and not (
+        texts and all(isinstance(r, Result) and r.finished and r.fair
+                      for n, r in table.results.items() if n in table.honest)
+        and len(set(texts.values())) == 1 and table.transcript is not None
+        and verify_transcript(table.transcript).status == "fair")
     # Seats and spectators that name the cheat name it for the first of its frames each of them
     # saw (a spectator served by the cheat may see its own story first, and then two of them).
     texts = {n: _culprit(t) for n, t in texts.items()}
@@ -1072,7 +1072,7 @@ def check(table: Table) -> list[str]:
         for honest in sorted(table.honest):
             if f"({honest})" in text:
                 problems.append(f"{name} blames honest {honest}: {text!r}")
-        if table.cheated and name not in served and f"({table.cheater})" not in text:
+        if cheated and name not in served and f"({table.cheater})" not in text:
             problems.append(f"{name} does not name the cheat {table.cheater}: {text!r}")
     if host is not None and not isinstance(host, BaseException) and (host.finished or host.ending is not None):
         if table.transcript is None:

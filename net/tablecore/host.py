@@ -37,7 +37,7 @@ from .effects import (
     WatchPoints, WatchSay, WatchSend, WriteAbandoned,
 )
 from .result import Result, aborted, forfeit_result
-from .seats import CLOSING, DONE, GAME_OVER, HEARD, PAUSED, Saved, SeatCore, evidence_of, step_under_way
+from .seats import CLOSING, DONE, GAME_OVER, HEARD, PAUSED, CheckBudget, Saved, SeatCore, evidence_of, step_under_way
 from .waits import ABANDON_AFTER, abandoned_words, late_seats
 
 SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
@@ -89,7 +89,7 @@ class HostTable(SeatCore):
         self.pausing = False  # the person at the host left a game under way: it is paused, not over
         self._told_away = False
         self._handed: dict[int, int] = {}  # pieces of evidence each seat handed the host
-        self._theirs_at: dict[tuple[int, int], tuple[float, int]] = {}  # (by, signer): its frames handed on lately
+        self._theirs_checks = CheckBudget(THEIRS_CHECKS, THEIRS_EVERY)  # by (seat handing on, signer)
         self._audit_since: float | None = None
         self.last_words: list[dict[str, Any]] = []  # what ended the table before the game's end
         self.owed: set[int] = set()  # the remote seats that must still hear them
@@ -307,13 +307,8 @@ class HostTable(SeatCore):
             return False
         # Then a signature check each, a few a fifth of a second per seat handing on and signer at
         # most (as a seat checks the frames said on its direct links): what fails costs its sender nothing.
-        now = self.clock()
-        since, checks = self._theirs_at.get((seat, slot[0]), (-1.0, 0))
-        if now - since >= THEIRS_EVERY:
-            since, checks = now, 0
-        if checks >= THEIRS_CHECKS:
+        if not self._theirs_checks.allow((seat, slot[0]), self.clock()):
             return False
-        self._theirs_at[(seat, slot[0])] = (since, checks + 1)
         if signed_slot(msg["f"], protocol.ledger.keyring, protocol.roster.game_id) != slot:
             return False
         self._on_frames(slot[0], {"f": [msg["f"]]})

@@ -38,7 +38,10 @@ from .effects import (
     WatchLog, WatchPoints, WatchSay, WatchSend,
 )
 from .result import Result, aborted, stopped_result
-from .seats import CLOSING, DONE, FAREWELL, GAME_OVER, HEARD, PAUSED, REFUSED, Saved, SeatCore, evidence_of, step_under_way
+from .seats import (
+    CLOSING, DONE, FAREWELL, GAME_OVER, HEARD, PAUSED, REFUSED, CheckBudget, Saved, SeatCore, evidence_of,
+    step_under_way,
+)
 from .waits import ABANDON_AFTER
 
 HOST = 0  # the host's seat: a joiner's link to the table is to it
@@ -115,7 +118,7 @@ class JoinTable(SeatCore):
         self.seat_points: dict[int, tuple[str, int]] = {}  # the other seats' watch points, linked to directly
         self._held: list[tuple[int, list[bytes], int]] = []  # (its step, evidence, from) our log has not reached
         self._handed: dict[int, int] = {}  # pieces of evidence each seat handed on directly
-        self._mine_at: dict[int, tuple[float, int]] = {}  # each seat's frames on its direct link: checks lately
+        self._mine_checks = CheckBudget(MINE_AHEAD, 0.2)  # each seat's frames on its direct link
         self.reached: set[int] = set()  # the seats this one has had a direct link with, their identity proved
         self.reached_out: set[int] = set()  # those whose watch point this one reached
         self.took: set[int] = set()  # those that said they took the evidence this one told them
@@ -770,12 +773,8 @@ class JoinTable(SeatCore):
         if slot is None or slot[0] != seat or not lacks <= slot[1] < lacks + MINE_AHEAD:
             return  # (held already; or far ahead, never sent: a seat hung, saying it moved, is not heard)
         now = self.clock()
-        since, checks = self._mine_at.get(seat, (-1.0, 0))
-        if now - since >= 0.2:
-            since, checks = now, 0
-        if checks >= MINE_AHEAD:  # a signature check each: a few a second at most
+        if not self._mine_checks.allow(seat, now):  # a signature check each: a few a second at most
             return
-        self._mine_at[seat] = (since, checks + 1)
         try:
             env = open_frame(frame, game_id=protocol.roster.game_id, keys=protocol.ledger.keyring, kinds=BODIES)
         except (ProtocolError, KeyError, TypeError, ValueError):

@@ -42,6 +42,26 @@ def step_under_way(driver: Any) -> list[dict[str, Any]]:
     return [{"t": "pending", "f": list(pending)}] if pending else []
 
 
+class CheckBudget:
+    """A few signature checks per source each fraction of a second at most: what a
+    peer hands on that fails to check costs it nothing, so what it can make us
+    check is bounded."""
+
+    def __init__(self, checks: int, every: float) -> None:
+        self.checks, self.every = checks, every
+        self._at: dict[Any, tuple[float, int]] = {}  # source -> (since when, checks since)
+
+    def allow(self, source: Any, now: float) -> bool:
+        """Whether one more check for ``source`` fits in its budget now (counted if so)."""
+        since, used = self._at.get(source, (-1.0, 0))
+        if now - since >= self.every:
+            since, used = now, 0
+        if used >= self.checks:
+            return False
+        self._at[source] = (since, used + 1)
+        return True
+
+
 @dataclass(frozen=True)
 class Saved:
     """A table's save, read: the journal's game, its header and the local seats' secrets."""

@@ -183,11 +183,8 @@ class WatchTable(Core):
         if events and self.paused:  # the host is back: the game moves on
             self.paused = False
             self._do(Back(0))
-        for e in events:
-            self._do(Played(None, e))
-            if isinstance(e, Finished):
-                self.end(outcome_result(spectator))
-                return None
+        if self._played(events):
+            return None
         if spectator.phase == AUDIT and self._audit_since is None:
             self._audit_since = self.clock()  # from now on, a withheld disclosure may forfeit
         return None
@@ -210,11 +207,18 @@ class WatchTable(Core):
                 events = spectator.feed([frame])
             except ProtocolError:
                 continue
-            for e in events:
-                self._do(Played(None, e))
-                if isinstance(e, Finished):
-                    self.end(outcome_result(spectator))
-                    return True
+            if self._played(events):
+                return True
+        return False
+
+    def _played(self, events: list[Any]) -> bool:
+        """What the log followed showed, for the screen: True when it finished the game (its result told)."""
+        assert self.spectator is not None
+        for e in events:
+            self._do(Played(None, e))
+            if isinstance(e, Finished):
+                self.end(outcome_result(self.spectator))
+                return True
         return False
 
     def _on_blame(self, msg: dict[str, Any]) -> str | None:
