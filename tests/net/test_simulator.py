@@ -209,15 +209,18 @@ def test_a_spectator_whose_first_links_failed_as_the_game_ended_sees_its_end_wit
     assert " win" in text and table.results["watch0"].finished
 
 
-def test_a_spectator_hears_a_forfeit_and_reads_it_from_its_own_log() -> None:
+def test_a_spectator_hears_a_forfeit_and_says_whom_the_game_waited_for() -> None:
     """Yellow went for good as the game ended, and withheld its audit disclosure: the host
     and green declared its forfeit after the table's wait.  The spectator, who follows whole
-    steps only, had only the host's last word and said "the table ended the game before its
-    end".  Its watch point now hands on the audit's frames it holds before that word; the
-    spectator checks them and, having waited as long itself, says the same forfeit."""
+    steps only, is handed the audit's frames its watch point holds before its last word; it
+    checks them and says whom the game waited for, naming nobody: a watch point that held
+    back an honest seat's disclosure would have told it the same (``test_attack_pending``)."""
     table = played(1262, {"cut", "gone", "partition", "stale"})
-    (text,) = texts(table)
+    (text,) = texts_of_seats(table)
     assert text.startswith("forfeit: yellow (seat1) withheld the audit disclosure"), text
+    watched = table.results["watch0"]
+    assert watched.text == "the table ended the game while it waited for yellow", watched.text
+    assert watched.partial
 
 
 def test_a_spectator_cut_off_in_the_last_second_comes_back_for_the_end() -> None:
