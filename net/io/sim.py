@@ -1040,9 +1040,10 @@ def check(table: Table) -> list[str]:
             continue
         # A result that says only where its own log stood (``Result.partial``: whom the game waited
         # for, naming nobody) where the verdict was not its to read: a spectator reads no forfeit
-        # (a watch point can keep back the disclosures).
+        # (a watch point can keep back the disclosures), and a cheat the host alone saw (a log
+        # hash that is not the hash of the log it sent) proves nothing elsewhere.
         if isinstance(host, Result) and isinstance(result, Result) and result.partial and (
-                host.forfeit and name.startswith("watch")):
+                host.alone or (host.forfeit and name.startswith("watch"))):
             served[name] = result.text
             continue
         if isinstance(result, BaseException):

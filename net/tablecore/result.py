@@ -27,6 +27,9 @@ class Result:
     # It says only where its own log stood when the table ended (whom the game waited for),
     # naming nobody: what it lacks may have been kept back from it, so it reads no verdict there.
     partial: bool = False
+    # Its verdict rests on what this process alone saw (the host: the log it sent every seat),
+    # which proves nothing elsewhere: the others may say only where their logs stood.
+    alone: bool = False
 
 
 def outcome_result(driver: Any) -> Result:
@@ -74,4 +77,4 @@ def aborted(exc: ProtocolError) -> Result:
     who = getattr(exc, "who", None)
     culprit = f"{COLOURS[seat]} ({who})" if seat is not None and who else "unknown"
     return Result(Words("aborted: {culprit} broke the rules: {why}", culprit=culprit,
-                        why=getattr(exc, "message", None) or str(exc)))
+                        why=getattr(exc, "message", None) or str(exc)), alone=getattr(exc, "alone", False))

@@ -223,6 +223,27 @@ def test_a_spectator_hears_a_forfeit_and_says_whom_the_game_waited_for() -> None
     assert watched.partial
 
 
+@pytest.mark.parametrize("seed,faults", [(1, set()), (5, set()), (8, {"cut", "duplicate", "kill", "reorder"})])
+def test_a_log_hash_only_the_host_can_check_is_named_there_and_nobody_honest_is_blamed(
+        seed: int, faults: set[str]) -> None:
+    """Green signs a roll over a log hash that is not the log's.  Only the host knows the
+    log it sent every seat, so only it names green; yellow and the spectator, handed the
+    frame, cannot tell a lie from a host that told green another story (its own frame
+    signed twice, which only green holds): they say whom the game waited for and blame
+    nobody, and their results say they saw only part (``Result.partial``)."""
+    table = played(seed, faults, cheat=simcheats.bogus_log_hash)
+    host = table.results["host"]
+    assert host.alone and host.text.startswith(f"aborted: {_colour(table)} (seat2) broke the rules: signed a log hash")
+    for name in ("seat1", "watch0"):
+        result = table.results[name]
+        assert result.partial and "(" not in result.text and _colour(table) in result.text, (name, result.text)
+
+
+def _colour(table: sim.Table) -> str:
+    """The cheat's colour (seat 2 of the roster, whose order the seed draws)."""
+    return table.results["host"].text.split()[1]
+
+
 def test_a_spectator_cut_off_in_the_last_second_comes_back_for_the_end() -> None:
     """The spectator's link to the host broke a second before the game's end; the seat it
     tried next had closed its watch point as the game ended, and the host closed a moment
