@@ -51,6 +51,7 @@ class RemoteProtocolError(ProtocolError):
     """
 
     label: str | None = None
+    alone = False  # proven by what this process alone saw (a hub: the log it sent), not by ``evidence``
 
     def __init__(
         self,

@@ -296,8 +296,10 @@ class SeatProtocol:
         logs together can say (``transcript.find_equivocation``)."""
         step = self.ledger.index
         if self.relay == ANY_LINK and exc.suspect is not None:
-            return self.ledger.blame(exc.suspect, f"signed a log hash at step {step} that is not the hash of the log "
-                                                  "it was sent (every seat is sent the same frames)", exc.evidence)
+            error = self.ledger.blame(exc.suspect, f"signed a log hash at step {step} that is not the hash of the "
+                                                   "log it was sent (every seat is sent the same frames)", exc.evidence)
+            error.alone = True  # the log it was sent is the hub's to know: elsewhere the frame proves nothing
+            return error
         if self.relay is not None and self.relay != ANY_LINK:
             said = "signed" if exc.suspect == self.relay else "passed on a message signed"
             return self.ledger.blame(self.relay, f"{said} over a log that differs from the one it sent us at step "

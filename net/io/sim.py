@@ -1057,11 +1057,13 @@ def check(table: Table) -> list[str]:
                 name.startswith("watch") and table.seat_of.get(table.through.get(name, "")) in voted_out)):
             served[name] = result.text  # (and a spectator that watched through it last, its view)
             continue
-        # A spectator reads a forfeit only through the host's watch point (a joiner's could keep a
-        # disclosure back from it): through a joiner's it says whom the game waited for.
-        if name.startswith("watch") and table.through.get(name) != "host" and isinstance(host, Result) \
-                and str(host.text).startswith("forfeit: ") and not isinstance(result, BaseException) \
-                and str(result.text).startswith("the table ended the game while it waited for "):
+        # A result that says only where its own log stood (``Result.partial``: whom the game waited
+        # for, naming nobody) where the verdict was not its to read: a spectator reads no forfeit
+        # (a watch point can keep back the disclosures), and a cheat the host alone saw (a log
+        # hash that is not the hash of the log it sent) proves nothing elsewhere.
+        if isinstance(host, Result) and isinstance(result, Result) and result.partial and (
+                host.alone or (host.forfeit and name.startswith("watch"))):
+            served[name] = result.text
             continue
         if isinstance(result, BaseException):
             problems.append(f"{name} raised {type(result).__name__}: {result}")

@@ -23,6 +23,13 @@ class Result:
     finished: bool = False
     ending: Ending | None = None  # the seats still there ended it (who left, who agreed)
     scores: tuple[int, ...] | None = None  # the scores as they stood then
+    forfeit: tuple[int, ...] = ()  # the seats whose withheld audit disclosure this result names
+    # It says only where its own log stood when the table ended (whom the game waited for),
+    # naming nobody: what it lacks may have been kept back from it, so it reads no verdict there.
+    partial: bool = False
+    # Its verdict rests on what this process alone saw (the host: the log it sent every seat),
+    # which proves nothing elsewhere: the others may say only where their logs stood.
+    alone: bool = False
 
 
 def outcome_result(driver: Any) -> Result:
@@ -45,7 +52,7 @@ def forfeit_result(driver: Any, seats: Sequence[int]) -> Result:
     outcome = driver.engine.outcome
     played = describe_outcome(outcome, driver.game.id) if outcome is not None else "no result"
     return Result(Words("forfeit: {who} withheld the audit disclosure at the end of the game ({played}; not audited)",
-                        who=who, played=played), fair=False)
+                        who=who, played=played), fair=False, forfeit=tuple(seats))
 
 
 def stopped_result(driver: Any, me: int | None, forfeit: bool = False) -> Result:
@@ -60,8 +67,8 @@ def stopped_result(driver: Any, me: int | None, forfeit: bool = False) -> Result
         return forfeit_result(driver, waiting)
     if waiting:
         names = " and ".join(COLOURS[s] for s in waiting)
-        return Result(Words("the table ended the game while it waited for {names}", names=names))
-    return Result(STOPPED)
+        return Result(Words("the table ended the game while it waited for {names}", names=names), partial=True)
+    return Result(STOPPED, partial=True)
 
 
 def aborted(exc: ProtocolError) -> Result:
@@ -70,4 +77,4 @@ def aborted(exc: ProtocolError) -> Result:
     who = getattr(exc, "who", None)
     culprit = f"{COLOURS[seat]} ({who})" if seat is not None and who else "unknown"
     return Result(Words("aborted: {culprit} broke the rules: {why}", culprit=culprit,
-                        why=getattr(exc, "message", None) or str(exc)))
+                        why=getattr(exc, "message", None) or str(exc)), alone=getattr(exc, "alone", False))

@@ -22,7 +22,7 @@ from ..events import (
 )
 from ..leave import News, describe_ending
 from ..lobby import Start, check_chat
-from ..peer import AUDIT, Finished, Spectator
+from ..peer import Finished, Spectator
 from .effects import Close
 from .result import Result, aborted, outcome_result, stopped_result
 from .seats import CLOSING, PAUSED, Core
@@ -53,7 +53,6 @@ class WatchTable(Core):
         self.bot_keys: set[bytes] = set()  # the host's bots, as the watch point says (their votes are the host's)
         self.abandon_after = ABANDON_AFTER  # no watch point answered this long: the table is gone
         self.paused = False  # the host left: the game waits for it (told once, until it moves on)
-        self._audit_since: float | None = None  # when the log followed reached the end-of-game audit
         self._pending: list[bytes] = []  # the step under way as this link's watch point handed it on, for its bye
         self._at, self._failed, self._since = 0, 0, None  # the point to try; how many failed in a row, since when
         self._here: Start | None = None  # the table as this link's watch point said it
@@ -183,10 +182,7 @@ class WatchTable(Core):
         if events and self.paused:  # the host is back: the game moves on
             self.paused = False
             self._do(Back(0))
-        if self._played(events):
-            return None
-        if spectator.phase == AUDIT and self._audit_since is None:
-            self._audit_since = self.clock()  # from now on, a withheld disclosure may forfeit
+        self._played(events)
         return None
 
     def _on_pending(self, msg: dict[str, Any]) -> str | None:
@@ -254,9 +250,10 @@ class WatchTable(Core):
 
     def _on_bye(self, msg: dict[str, Any]) -> str | None:
         # The words of whoever serves us are nobody's evidence: the result is what our own
-        # log shows, as a seat's is (a disclosure withheld past half the table's wait forfeits).
-        # Nor do they name anyone; but where they say no forfeit (a seat that gave up on a
-        # host gone at the audit: the game paused), the log's wait names nobody either.
+        # log shows.  It names no forfeit: a forfeit is read from what the log lacks, and a
+        # watch point can keep back what it holds (a host its own seats' disclosures, a joiner
+        # the others'); a watch point that holds one back and one whose seat really withheld
+        # it say the same to us.  We say whom the game waited for; the seats name who forfeits.
         if self.spectator is None:
             self.end(Result(Words("the table closed before the game began")))
             return None
@@ -265,13 +262,7 @@ class WatchTable(Core):
             return None
         if self._take_pending():
             return None
-        waited = self.clock() - self._audit_since if self._audit_since is not None else 0.0
-        said = str(msg["why"]).startswith("forfeit")
-        # A forfeit is read from what the log lacks, and a watch point can keep back what it
-        # holds: the host could do as much to the seats, a joiner could not (it would name an
-        # honest seat to its spectators alone).  Through a joiner the log's wait names nobody.
-        host = self.start is not None and self._peer_key == self.start.identities[0]
-        self.end(stopped_result(self.spectator, None, forfeit=host and said and waited >= self.abandon_after / 2))
+        self.end(stopped_result(self.spectator, None))
         return None
 
     STEPS: dict[str, Callable[[WatchTable, dict[str, Any]], str | None]] = {

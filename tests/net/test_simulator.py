@@ -210,15 +210,39 @@ def test_a_spectator_whose_first_links_failed_as_the_game_ended_sees_its_end_wit
     assert " win" in text and table.results["watch0"].finished
 
 
-def test_a_spectator_hears_a_forfeit_and_reads_it_from_its_own_log() -> None:
+def test_a_spectator_hears_a_forfeit_and_says_whom_the_game_waited_for() -> None:
     """Yellow went for good as the game ended, and withheld its audit disclosure: the host
     and green declared its forfeit after the table's wait.  The spectator, who follows whole
-    steps only, had only the host's last word and said "the table ended the game before its
-    end".  Its watch point now hands on the audit's frames it holds before that word; the
-    spectator checks them and, having waited as long itself, says the same forfeit."""
+    steps only, is handed the audit's frames its watch point holds before its last word; it
+    checks them and says whom the game waited for, naming nobody: a watch point that held
+    back an honest seat's disclosure would have told it the same (``test_attack_pending``)."""
     table = played(1262, {"cut", "gone", "partition", "stale"})
-    (text,) = texts(table)
+    (text,) = texts_of_seats(table)
     assert text.startswith("forfeit: yellow (seat1) withheld the audit disclosure"), text
+    watched = table.results["watch0"]
+    assert watched.text == "the table ended the game while it waited for yellow", watched.text
+    assert watched.partial
+
+
+@pytest.mark.parametrize("seed,faults", [(1, set()), (5, set()), (8, {"cut", "duplicate", "kill", "reorder"})])
+def test_a_log_hash_only_the_host_can_check_is_named_there_and_nobody_honest_is_blamed(
+        seed: int, faults: set[str]) -> None:
+    """Green signs a roll over a log hash that is not the log's.  Only the host knows the
+    log it sent every seat, so only it names green; yellow and the spectator, handed the
+    frame, cannot tell a lie from a host that told green another story (its own frame
+    signed twice, which only green holds): they say whom the game waited for and blame
+    nobody, and their results say they saw only part (``Result.partial``)."""
+    table = played(seed, faults, cheat=simcheats.bogus_log_hash)
+    host = table.results["host"]
+    assert host.alone and host.text.startswith(f"aborted: {_colour(table)} (seat2) broke the rules: signed a log hash")
+    for name in ("seat1", "watch0"):
+        result = table.results[name]
+        assert result.partial and "(" not in result.text and _colour(table) in result.text, (name, result.text)
+
+
+def _colour(table: sim.Table) -> str:
+    """The cheat's colour (seat 2 of the roster, whose order the seed draws)."""
+    return table.results["host"].text.split()[1]
 
 
 def test_a_spectator_cut_off_in_the_last_second_comes_back_for_the_end() -> None:
