@@ -359,7 +359,7 @@ def test_a_fixed_sweep_of_tables_through_faults_breaks_nothing() -> None:
     or the same blame naming the cheat; no honest seat blamed; ``ankh verify`` agrees)."""
     failed = []
     for seed in range(40):
-        faults, cheat = sim.draw(seed, sim.FAULTS, ("illegal_move", "wrong_key"))
+        faults, cheat = sim.draw(seed, sim.FAULTS, simcheats.CATALOGUE)
         table = sim.play(seed, "tiny", faults, cheat=sim.cheat_named(f"tests.net.simcheats:{cheat}") if cheat else None,
                          quick=True)
         if table.problems:
