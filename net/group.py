@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import threading
 from collections.abc import Callable, Iterator, Sequence
 
 import nacl.bindings as sodium
@@ -265,6 +266,9 @@ class Curve25519:
 
     @staticmethod
     def mul_n(n: bytes, point: bytes) -> bytes:
+        # PyNaCl passes the buffers on unchecked: libsodium would read 32 bytes past a short one.
+        if len(n) != 32 or len(point) != 32:
+            raise GroupError("X25519 takes a 32-byte scalar and a 32-byte point")
         try:
             return sodium.crypto_scalarmult(n, point)
         except nacl.exceptions.RuntimeError:
@@ -272,6 +276,8 @@ class Curve25519:
 
     @staticmethod
     def mul_base_n(n: bytes) -> bytes:
+        if len(n) != 32:
+            raise GroupError("X25519 takes a 32-byte scalar")
         try:
             return sodium.crypto_scalarmult_base(n)
         except nacl.exceptions.RuntimeError:  # pragma: no cover - impossible for clamped n
@@ -355,11 +361,25 @@ def simulated() -> Iterator[None]:
     this whole process.  For ``ankh.net.io.sim`` alone: a table played inside it
     hides nothing, and its bytes mean nothing on the curve."""
     global _arithmetic
-    before, _arithmetic = _arithmetic, SimulatedGroup()
+    with _SWAP:
+        if _arithmetic.name != Curve25519.name:
+            # Overlapping blocks (two threads) would put back each other's group and could
+            # leave the process in this one: one quick table at a time per process.
+            raise RuntimeError("a quick table is already under way in this process")
+        before, _arithmetic = _arithmetic, SimulatedGroup()
     try:
         yield
     finally:
         _arithmetic = before
+
+
+def name() -> str:
+    """The group this process computes in (``curve25519``, or ``simulated`` in a quick
+    table): part of every key under which an answer computed in it is kept."""
+    return _arithmetic.name
+
+
+_SWAP = threading.Lock()
 
 
 # -- hashing --------------------------------------------------------------------

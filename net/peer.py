@@ -37,6 +37,7 @@ from ankh.core.game import (
     StealRandom, UnknownGame, allows, forced, get, space_of,
 )
 
+from . import group
 from .deck import DeckSpec, unlock
 from .errors import Divergence, LocalProtocolError, ProtocolError, RemoteProtocolError
 from .evidence import proven
@@ -878,11 +879,11 @@ def illegal_move(roster: Roster, frames: Iterable[bytes], cards: Mapping[str, Ma
     A log already replayed in this process gets its first answer again (every
     seat of a simulated table, its spectators and the transcript's check replay
     the same log after its audit): the answer is a function of exactly the
-    bytes the key below is made of."""
+    bytes the key below is made of, and of the group (``group.name``)."""
     frames = list(frames)
     slots = slots or {}
     key = hashlib.sha256(b"\0".join([
-        repr(roster).encode(), seen.encode(),
+        group.name().encode(), repr(roster).encode(), seen.encode(),
         repr(sorted((d, sorted(c.items())) for d, c in cards.items())).encode(),
         repr(sorted((h, sorted(c.items())) for h, c in slots.items())).encode(),
         *(len(f).to_bytes(4, "little") + f for f in frames)])).digest()
