@@ -1,11 +1,14 @@
 """Attacks on the simulator's quick group, the seal's X25519 through the group and
-the answers ``illegal_move`` keeps (review 4).  An attack that fails is kept as a
+the answers ``illegal_move`` keeps, and on the verdict only the host can give (a log
+hash that is not the hash of the log it sent) (review 4).  An attack that fails is kept as a
 regression test; one that succeeds is written as the code should behave."""
 
 from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from ankh.net import deck as decks
@@ -13,11 +16,19 @@ from ankh.net import group, seal
 from ankh.net import peer as peers_mod
 from ankh.net.deck import DeckSpec
 from ankh.net.errors import RemoteProtocolError
+from ankh.net.io import sim
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
+from tests import tinygame
+
+from . import simcheats
+from .nethelp import swap_scalar
 from .star import Star, star_peers
 from .test_peer import bots
+
+tinygame.install()
+sim.register_game("tiny=tests.tinygame")
 
 P = 2**255 - 19
 ORDER8 = (325606250916557431795983626356110631294008115727848805560023387167927233504,
@@ -181,3 +192,42 @@ def test_the_answer_illegal_move_keeps_is_the_answer_it_would_find(honest_log) -
     # the kept answers are those found afresh
     peers_mod._REPLAYED.clear()
     assert _answer(peers_mod.illegal_move(roster, frames, rigged, "rigged")) == fresh
+
+
+# -- a cheat that signs its cheat over a log hash that is not the log's ---------------------
+
+
+def _over_a_bogus_log_hash(kind: str, cheat: Callable[[dict[str, Any]], None]):
+    def mutate(body: dict[str, Any]) -> None:
+        cheat(body)
+        body["basis"] = bytes(32)
+    return simcheats.resigning(kind, mutate, 2)
+
+
+BOGUS = {
+    "illegal move": ("move", lambda body: body.__setitem__("move", ["pay", 99])),
+    "wrong key": ("keys", lambda body: body.__setitem__("k", swap_scalar(body["k"], 0, 12345))),
+}
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+@pytest.mark.parametrize("cheat", list(BOGUS))
+def test_a_cheat_signed_over_a_bogus_log_hash_is_named_by_the_host_and_no_honest_seat_by_anyone(
+        cheat: str, seed: int) -> None:
+    """A frame's log hash is checked before anything else in it, so a seat that signs a
+    wrong key or an illegal move over a log hash that is not the log's chooses the
+    verdict only the host can give: the host names it (``Result.alone``), and the
+    other seat and the spectator, to whom the frame proves nothing (the host could
+    have told the signer another story, under which the move was legal), say whom
+    the game waited for.  The cheat gains nothing (the table ends) and is named by
+    the host; nobody names an honest seat, and the simulator's check says so."""
+    faults, _ = sim.draw(seed)
+    table = sim.play(seed, "tiny", faults, cheat=_over_a_bogus_log_hash(*BOGUS[cheat]), quick=True)
+    assert table.problems == []
+    host = table.results["host"]
+    assert host.alone and "(seat2) broke the rules: signed a log hash" in host.text
+    for name, result in table.results.items():
+        if name in table.honest or name.startswith("watch"):
+            assert result is None or not any(f"({h})" in result.text for h in table.honest), (name, result.text)
+            if name != "host" and result is not None:
+                assert result.partial or "(seat2) broke the rules" in result.text, (name, result.text)
