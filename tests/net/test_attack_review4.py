@@ -233,9 +233,17 @@ def test_a_cheat_signed_over_a_bogus_log_hash_is_named_by_the_host_and_no_honest
                 assert result.partial or "(seat2) broke the rules" in result.text, (name, result.text)
 
 
+AUDIT_OVER_A_BOGUS_HASH = (
+    "An audit disclosure signed over a bogus log hash ends the table on the host's word alone, before "
+    "the other seats' own wait for it has run: they name no forfeit.  Mending it needs a seat to keep its "
+    "own wait when the host ends on its word alone at the audit, and a way for an honest signer to clear "
+    "itself of a host's equivocation on its direct links (issue 'No seat is the only road').")
+
+
+@pytest.mark.xfail(strict=True, reason=AUDIT_OVER_A_BOGUS_HASH)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_an_audit_disclosure_signed_over_a_bogus_log_hash_forfeits_as_one_withheld(seed: int) -> None:
-    """FAILS today.  At the end-of-game audit a seat that withholds its disclosure
+    """FAILS today (strictly expected to).  At the end-of-game audit a seat that withholds its disclosure
     forfeits, by every seat's own log and ``ankh verify``.  A loser (or a seat whose
     hidden lie the audit would show) does better by sending its disclosure signed over
     a bogus log hash: the host ends the table at once on its word alone, and every
