@@ -285,14 +285,15 @@ def verify_shadows(
 
     A proof already checked in this process (every seat of a simulated table, then the
     transcript's check, read the same one) gets its first answer again: the check is a
-    function of exactly the bytes the key below is made of."""
+    function of exactly the bytes the key below is made of (with the group it is
+    checked in: a proof forged in the simulator's group is no proof on the curve)."""
     n, k = spec.size, len(bits)
     if len(commitments) != 32 * k or len(scalars) != 32 * k or len(perms) != n * k or len(X) != n or len(Z) != n:
         return list(range(k))
     key = hashlib.sha256(
         b"".join(
             len(p).to_bytes(4, "little") + p
-            for p in (context, repr((spec.name, spec.segments)).encode(), *X, *Z, E, commitments,
+            for p in (group.name().encode(), context, repr((spec.name, spec.segments)).encode(), *X, *Z, E, commitments,
                       ",".join(map(str, bits)).encode(), scalars, perms)
         )
     ).digest()

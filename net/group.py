@@ -30,9 +30,11 @@ logarithm between two cards.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 
 import nacl.bindings as sodium
 import nacl.exceptions
@@ -183,10 +185,7 @@ def split_scalars(blob: bytes) -> list[int]:
 
 def mul_n(n: bytes, point: bytes) -> bytes:
     """X25519: multiply a point by a clamped integer (hot path, no checks)."""
-    try:
-        return sodium.crypto_scalarmult(n, point)
-    except nacl.exceptions.RuntimeError:
-        raise GroupError("multiplication gave the identity (point of small order)") from None
+    return _arithmetic.mul_n(n, point)
 
 
 def mul(s: int, point: bytes) -> bytes:
@@ -201,10 +200,7 @@ def mul(s: int, point: bytes) -> bytes:
 
 
 def mul_base_n(n: bytes) -> bytes:
-    try:
-        return sodium.crypto_scalarmult_base(n)
-    except nacl.exceptions.RuntimeError:  # pragma: no cover - impossible for clamped n
-        raise GroupError("bad base multiplication") from None
+    return _arithmetic.mul_base_n(n)
 
 
 def mul_base(s: int) -> bytes:
@@ -222,18 +218,8 @@ def to_int(point: bytes) -> int:
 
 
 def is_sum_int(t: int, u1: int, u2: int) -> bool:
-    """True when the point with u-coordinate t is P1 + P2 or P1 - P2.
-
-    For points P1, P2 of Curve25519 with u-coordinates u1, u2, the
-    u-coordinates of P1 + P2 and P1 - P2 are the two roots of
-    ``(u1-u2)^2 X^2 - 2((u1 u2 + 1)(u1 + u2) + 2 A u1 u2) X + (u1 u2 - 1)^2``;
-    when u1 = u2 it degenerates to the doubling formula.  The discriminant
-    is ``16 f(u1) f(u2)`` with ``f(u) = u^3 + A u^2 + u``, so if exactly one
-    of the two points lies on the twist no t passes the check.
-    """
-    d = u1 - u2
-    s = u1 * u2
-    return (d * d * t * t - 2 * ((s + 1) * (u1 + u2) + 2 * A * s) * t + (s - 1) * (s - 1)) % P == 0
+    """True when the point with u-coordinate t is P1 + P2 or P1 - P2."""
+    return _arithmetic.is_sum_int(t, u1, u2)
 
 
 def is_sum(t: bytes, p1: bytes, p2: bytes) -> bool:
@@ -252,22 +238,148 @@ def is_valid_point(point: bytes) -> bool:
         check_point(point)
     except GroupError:
         return False
-    u = to_int(point)
-    y = (u - 1) * pow(u + 1, -1, P) % P
-    return bool(sodium.crypto_core_ed25519_is_valid_point(y.to_bytes(32, "little")))
+    return _arithmetic.in_subgroup(to_int(point))
+
+
+def card_points(deck: str, cards: tuple[str, ...]) -> tuple[bytes, ...]:
+    """The public point of each card of a deck (pure function of public data)."""
+    return _card_points(_arithmetic, deck, cards)
 
 
 @functools.lru_cache(maxsize=64)
-def card_points(deck: str, cards: tuple[str, ...]) -> tuple[bytes, ...]:
-    """The public point of each card of a deck (pure function of public data)."""
-    out = []
-    for card in cards:
-        h = hashlib.sha512(b"ankh/card/v1/" + deck.encode() + b"/" + card.encode()).digest()
-        point = sodium.crypto_core_ed25519_from_uniform(h[:32])
-        out.append(edwards_to_u(point).to_bytes(32, "little"))
+def _card_points(arithmetic: Curve25519 | SimulatedGroup, deck: str, cards: tuple[str, ...]) -> tuple[bytes, ...]:
+    out = [arithmetic.from_uniform(hashlib.sha512(b"ankh/card/v1/" + deck.encode() + b"/" + card.encode()).digest()[:32])
+           for card in cards]
     if len(set(out)) != len(out):  # pragma: no cover - needs a hash collision
         raise GroupError(f"two cards of {deck} share a point")
     return tuple(out)
+
+
+# -- the arithmetic -------------------------------------------------------------
+
+
+class Curve25519:
+    """The group of every table: Curve25519's prime-order subgroup, x-only, as
+    libsodium computes it."""
+
+    name = "curve25519"
+
+    @staticmethod
+    def mul_n(n: bytes, point: bytes) -> bytes:
+        # PyNaCl passes the buffers on unchecked: libsodium would read 32 bytes past a short one.
+        if len(n) != 32 or len(point) != 32:
+            raise GroupError("X25519 takes a 32-byte scalar and a 32-byte point")
+        try:
+            return sodium.crypto_scalarmult(n, point)
+        except nacl.exceptions.RuntimeError:
+            raise GroupError("multiplication gave the identity (point of small order)") from None
+
+    @staticmethod
+    def mul_base_n(n: bytes) -> bytes:
+        if len(n) != 32:
+            raise GroupError("X25519 takes a 32-byte scalar")
+        try:
+            return sodium.crypto_scalarmult_base(n)
+        except nacl.exceptions.RuntimeError:  # pragma: no cover - impossible for clamped n
+            raise GroupError("bad base multiplication") from None
+
+    @staticmethod
+    def is_sum_int(t: int, u1: int, u2: int) -> bool:
+        """For points P1, P2 of Curve25519 with u-coordinates u1, u2, the
+        u-coordinates of P1 + P2 and P1 - P2 are the two roots of
+        ``(u1-u2)^2 X^2 - 2((u1 u2 + 1)(u1 + u2) + 2 A u1 u2) X + (u1 u2 - 1)^2``;
+        when u1 = u2 it degenerates to the doubling formula.  The discriminant
+        is ``16 f(u1) f(u2)`` with ``f(u) = u^3 + A u^2 + u``, so if exactly one
+        of the two points lies on the twist no t passes the check."""
+        d = u1 - u2
+        s = u1 * u2
+        return (d * d * t * t - 2 * ((s + 1) * (u1 + u2) + 2 * A * s) * t + (s - 1) * (s - 1)) % P == 0
+
+    @staticmethod
+    def in_subgroup(u: int) -> bool:
+        y = (u - 1) * pow(u + 1, -1, P) % P
+        return bool(sodium.crypto_core_ed25519_is_valid_point(y.to_bytes(32, "little")))
+
+    @staticmethod
+    def from_uniform(h: bytes) -> bytes:
+        """libsodium's Elligator 2 map, cofactor cleared, as a u-coordinate."""
+        return edwards_to_u(sodium.crypto_core_ed25519_from_uniform(h)).to_bytes(32, "little")
+
+
+class SimulatedGroup:
+    """The simulator's group (``ankh.net.io.sim``): the same algebra with none of
+    its hardness, about fifty times quicker.  It is the integers mod ``L`` under
+    addition, a cyclic group of the same prime order, written as the curve is:
+    a point ``x`` is named up to sign (``min(x, L - x)``, 32 bytes), the base
+    point is ``9``, a scalar multiplies after X25519's clamping, a sum is
+    checked up to sign.  Every proof, lock and steal of the protocol runs on it
+    unchanged, so a table's logic plays as on the curve; but a discrete
+    logarithm is a division, so it hides nothing.  Nothing selects it but
+    :func:`simulated`, which only the simulator calls."""
+
+    name = "simulated"
+
+    @staticmethod
+    def _name(x: int) -> bytes:
+        x %= L
+        if x == 0:
+            raise GroupError("multiplication gave the identity (point of small order)")
+        return min(x, L - x).to_bytes(32, "little")
+
+    @staticmethod
+    def _clamped(n: bytes) -> int:
+        k = int.from_bytes(n[:32], "little")
+        return (k & ~7 & (2**255 - 1)) | 2**254
+
+    @classmethod
+    def mul_n(cls, n: bytes, point: bytes) -> bytes:
+        return cls._name(cls._clamped(n) * int.from_bytes(point, "little"))
+
+    @classmethod
+    def mul_base_n(cls, n: bytes) -> bytes:
+        return cls._name(cls._clamped(n) * 9)
+
+    @staticmethod
+    def is_sum_int(t: int, u1: int, u2: int) -> bool:
+        return t % L in {(u1 + u2) % L, -(u1 + u2) % L, (u1 - u2) % L, (u2 - u1) % L}
+
+    @staticmethod
+    def in_subgroup(u: int) -> bool:
+        return 0 < u <= L // 2
+
+    @classmethod
+    def from_uniform(cls, h: bytes) -> bytes:
+        return cls._name(int.from_bytes(h, "little"))
+
+
+_arithmetic: Curve25519 | SimulatedGroup = Curve25519()
+
+
+@contextlib.contextmanager
+def simulated() -> Iterator[None]:
+    """Compute with the simulator's group (:class:`SimulatedGroup`) inside the block, in
+    this whole process.  For ``ankh.net.io.sim`` alone: a table played inside it
+    hides nothing, and its bytes mean nothing on the curve."""
+    global _arithmetic
+    with _SWAP:
+        if _arithmetic.name != Curve25519.name:
+            # Overlapping blocks (two threads) would put back each other's group and could
+            # leave the process in this one: one quick table at a time per process.
+            raise RuntimeError("a quick table is already under way in this process")
+        before, _arithmetic = _arithmetic, SimulatedGroup()
+    try:
+        yield
+    finally:
+        _arithmetic = before
+
+
+def name() -> str:
+    """The group this process computes in (``curve25519``, or ``simulated`` in a quick
+    table): part of every key under which an answer computed in it is kept."""
+    return _arithmetic.name
+
+
+_SWAP = threading.Lock()
 
 
 # -- hashing --------------------------------------------------------------------

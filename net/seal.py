@@ -20,8 +20,7 @@ from __future__ import annotations
 import hashlib
 
 from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
@@ -33,17 +32,15 @@ LABEL = b"ankh/v1/seal"
 
 
 def box_public(private: bytes) -> bytes:
-    return (
-        X25519PrivateKey.from_private_bytes(private)
-        .public_key()
-        .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    )
+    """The X25519 public key of a box's private key (RFC 7748: the base point times the clamped key)."""
+    return group.mul_base_n(private)
 
 
 def _exchange(private: bytes, public: bytes) -> bytes:
+    """X25519 (RFC 7748): our clamped private key times their public key."""
     try:
-        return X25519PrivateKey.from_private_bytes(private).exchange(X25519PublicKey.from_public_bytes(public))
-    except ValueError:
+        return group.mul_n(private, public)
+    except group.GroupError:
         raise RemoteProtocolError("key of small order") from None
 
 

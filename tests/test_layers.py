@@ -3,6 +3,7 @@ randomness, clocks or I/O; ``net`` never imports the terminal UI."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -75,6 +76,18 @@ def test_only_net_io_touches_the_network():
             continue
         bad = imports_of(f) & NETWORK_MODULES
         assert not bad, f"{f.relative_to(ROOT)} imports {', '.join(sorted(bad))}: network code belongs in net/io/"
+
+
+def test_only_the_simulator_computes_in_a_group_that_hides_nothing():
+    """``group.simulated()`` swaps the curve for the simulator's quick group, in which a
+    discrete logarithm is a division: no code of a real table may reach it."""
+    allowed = {ROOT / "net" / "io" / "sim.py"}
+    reached = sorted(str(f.relative_to(ROOT)) for top in ("core", "net", "tui") for f in (ROOT / top).rglob("*.py")
+                     if f not in allowed and re.search(r"\bsimulated\(|SimulatedGroup", f.read_text(encoding="utf-8"))
+                     and f.name != "group.py")
+    assert not reached, f"{reached} reach the simulator's group"
+    sim = (ROOT / "net" / "io" / "sim.py").read_text(encoding="utf-8")
+    assert sim.count("group.simulated()") == 1 and "group.simulated() if quick else" in sim
 
 
 # --- two games, one platform ---------------------------------------------------------------

@@ -44,13 +44,13 @@ import selectors
 import sys
 import tempfile
 import weakref
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...core.game import allows, register
-from .. import deck, entropy, home
+from .. import deck, entropy, group, home
 from ..envelope import Identity
 from ..peer import game_of
 from ..verify import verify_transcript
@@ -430,11 +430,13 @@ class Table:
     problems: list[str] = field(default_factory=list)
     through: dict[str, str] = field(default_factory=dict)  # spectator -> the node whose watch point it watched last
     seat_of: dict[str, int] = field(default_factory=dict)  # node -> its seat at the table (the order they sat)
+    quick: bool = False  # computed in the simulator's group, not on the curve
 
     def replay_command(self) -> str:
         faults = ",".join(sorted(self.faults)) or "none"
         extra = f" --register {self.kind}={_REGISTERED[self.kind]}" if self.kind in _REGISTERED else ""
         extra += f" --cheat {self.cheat}" if self.cheat else ""
+        extra += " --quick" if self.quick else ""
         return (f"PYTHONHASHSEED=0 python -m ankh.net.io.sim --game {self.kind}{extra} --seats {self.seats}"
                 f" --seed {self.seed} --faults {faults}")
 
@@ -455,6 +457,16 @@ def cheat_named(spec: str) -> Cheat:
     cheat = getattr(importlib.import_module(module), name)
     cheat.spec = spec
     return cheat
+
+
+def draw(seed: int, faults: Sequence[str] = FAULTS, cheats: Sequence[str] = (), cheat_every: int = 8
+         ) -> tuple[frozenset[str], str | None]:
+    """The faults of a sweep's table ``seed``: each of ``faults`` with probability one half,
+    and one of ``cheats`` on one table in ``cheat_every`` (``scripts/bench/simulate``)."""
+    rng = random.Random(f"faults/{seed}")
+    chosen = frozenset(f for f in faults if rng.random() < 0.5)
+    cheat = rng.choice(list(cheats)) if cheats and cheat_every and rng.randrange(cheat_every) == 0 else None
+    return chosen, cheat
 
 
 def bot_decide(kind: str, rng: random.Random, still: Callable[[], bool] = lambda: False, bot_kind: str = "random",
@@ -487,21 +499,28 @@ Cheat = Callable[[type[JoinTable]], type[JoinTable]]
 
 def play(seed: int, kind: str = "tiny", faults: frozenset[str] | set[str] = frozenset(), *,
          seats: int = 3, watchers: int = 1, cheat: Cheat | None = None, rates: Rates | None = None,
-         save_root: Path | None = None) -> Table:
+         save_root: Path | None = None, quick: bool = False) -> Table:
     """Play one table of ``seats`` (the host and ``seats - 1`` joiners, each a bot)
     and ``watchers`` spectators through ``faults``, everything drawn from ``seed``.
     ``cheat`` (a maker of a joiner's table, a subclass of JoinTable) makes seat 2's joiner
-    cheat (a test's catalogue)."""
+    cheat (a test's catalogue).
+
+    With ``quick`` the table computes in the simulator's group (``group.SimulatedGroup``:
+    the curve's algebra with none of its hardness, every proof made and checked as on the
+    curve, about half the table's time saved), for sweeps of many tables.  Its files then
+    read only inside the simulator, and a seed plays a game of its own: the points' bytes
+    order a few things (a quick seed replays with ``--quick``)."""
     faults = frozenset(faults)
     unknown = faults - set(FAULTS)
     if unknown:
         raise ValueError(f"no such fault: {', '.join(sorted(unknown))} (known: {', '.join(FAULTS)})")
-    table = Table(seed, kind, faults, seats=seats, cheat=getattr(cheat, "spec", ""))
+    table = Table(seed, kind, faults, seats=seats, cheat=getattr(cheat, "spec", ""), quick=quick)
     loop = VirtualLoop()
     rng = random.Random(seed)
     net = SimNet(loop, random.Random(rng.getrandbits(64)), faults, rates)
     with (tempfile.TemporaryDirectory(prefix="ankh-sim-", dir=_MEMORY) if save_root is None
-          else _kept(save_root)) as root, _proofs_in_turn():
+          else _kept(save_root)) as root, _proofs_in_turn(), \
+            (group.simulated() if quick else contextlib.nullcontext()):
         try:
             loop.run_until_complete(_run(table, net, rng, Path(root), seats, watchers, cheat))
         except Stalled as exc:
@@ -510,8 +529,8 @@ def play(seed: int, kind: str = "tiny", faults: frozenset[str] | set[str] = froz
             table.virtual_seconds = loop.time()
             table.counts.update(net.counts)
             _close(loop)
-    if not table.problems:
-        table.problems = check(table)
+        if not table.problems:
+            table.problems = check(table)
     return table
 
 
@@ -1097,11 +1116,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--faults", default="none", help=f"comma-separated, of: {', '.join(FAULTS)}")
     parser.add_argument("--seats", type=int, default=3)
     parser.add_argument("--cheat", metavar="MODULE:NAME", help="the last seat cheats as this callable makes it")
+    parser.add_argument("--quick", action="store_true",
+                        help="compute in the simulator's group (no hardness, quicker), not on Curve25519")
     args = parser.parse_args(argv)
     for spec in args.register:
         register_game(spec)
     faults = frozenset() if args.faults == "none" else frozenset(args.faults.split(","))
-    table = play(args.seed, args.game, faults, seats=args.seats, cheat=cheat_named(args.cheat) if args.cheat else None)
+    table = play(args.seed, args.game, faults, seats=args.seats, cheat=cheat_named(args.cheat) if args.cheat else None,
+                 quick=args.quick)
     for name, result in sorted(table.results.items()):
         print(f"{name}: {'never got in before the table closed' if result is None else getattr(result, 'text', result)}")
     print(f"virtual_seconds={table.virtual_seconds:.1f} faults={table.counts}")

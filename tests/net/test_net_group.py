@@ -92,7 +92,7 @@ def test_card_points_are_fixed_and_distinct() -> None:
     pts = group.card_points("test", cards)
     assert len(set(pts)) == 50 and all(group.is_valid_point(p) for p in pts[:5])
     assert group.card_points("other", cards)[0] != pts[0]
-    group.card_points.cache_clear()
+    group._card_points.cache_clear()
     assert group.card_points("test", cards) == pts
 
 
@@ -144,3 +144,22 @@ def test_permutations_keep_segments() -> None:
         decks.DeckSpec.of("Bad Name", ["a"])
     with pytest.raises(LocalProtocolError, match="duplicate"):
         decks.DeckSpec.of("dup", ["a", "a"])
+
+
+def test_the_simulators_group_keeps_the_algebra_the_proofs_rest_on() -> None:
+    """Inside ``group.simulated()`` (the simulator's quick tables) every proof the
+    protocol makes still holds when true and fails when false: products commute,
+    sums are named up to sign, a key proof checks and a forged one does not."""
+    with group.simulated():
+        P, a, b = group.card_points("sim", ("x",))[0], scalar(), scalar()
+        assert group.mul(a, group.mul(b, P)) == group.mul(b, group.mul(a, P)) == group.mul(a * b, P)
+        Q = group.mul(a, P)
+        assert group.is_sum(group.mul(1 + a, P), P, Q) and group.is_sum(group.mul(a - 1, P), P, Q)
+        assert not group.is_sum(group.mul(a + 2, P), P, Q)
+        assert group.is_valid_point(Q) and group.mul_base(a) == group.mul(a, group.BASE)
+        E, Y = group.mul_base(a), [P, group.card_points("sim", ("y",))[0]]
+        V = [group.mul(a, y) for y in Y]
+        A, As, s = group.dleq_prove(b"ctx", a, E, Y, V, b"k" * 32)
+        As = [As[i : i + 32] for i in range(0, len(As), 32)]
+        assert group.dleq_verify(b"ctx", E, Y, V, A, As, s) == []
+        assert group.dleq_verify(b"ctx", E, Y, [V[0], group.mul(b, Y[1])], A, As, s) != []

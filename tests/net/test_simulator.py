@@ -11,6 +11,7 @@ import contextvars
 
 import pytest
 
+from ankh.net import group
 from ankh.net.io import sim
 from ankh.net.io.savedir import SaveDir
 from ankh.net.tablecore import seats
@@ -348,3 +349,33 @@ def test_a_seat_voted_out_whose_link_was_down_as_the_table_ended_blames_nobody(s
     assert out and all(table.results[name].text.startswith("paused: ") for name in out)
     assert len({r.text for name, r in table.results.items()
                 if name not in out and table.through.get(name) not in out}) == 1
+
+
+# --- the simulator's quick group -----------------------------------------------------------------------
+
+def test_a_fixed_sweep_of_tables_through_faults_breaks_nothing() -> None:
+    """Forty tables, faults and cheats drawn from each seed as ``scripts/bench/simulate``
+    draws them, in the simulator's quick group: every table's check holds (one result,
+    or the same blame naming the cheat; no honest seat blamed; ``ankh verify`` agrees)."""
+    failed = []
+    for seed in range(40):
+        faults, cheat = sim.draw(seed, sim.FAULTS, simcheats.CATALOGUE)
+        table = sim.play(seed, "tiny", faults, cheat=sim.cheat_named(f"tests.net.simcheats:{cheat}") if cheat else None,
+                         quick=True)
+        if table.problems:
+            failed.append(f"{table.problems[0]}\n  replay: {table.replay_command()}")
+    assert not failed, "\n".join(failed)
+
+
+def test_the_quick_group_ends_with_its_table() -> None:
+    """The simulator's group, which hides nothing, is the group only inside a quick
+    table: after it, and after one that fails, points are the curve's again."""
+    n = bytes(range(32))
+    curve = group.mul_base_n(n)
+    table = sim.play(3, "tiny", quick=True)
+    assert table.results and not table.problems and "--quick" in table.replay_command()
+    assert group.mul_base_n(n) == curve
+    with pytest.raises(RuntimeError), group.simulated():
+        assert group.mul_base_n(n) != curve
+        raise RuntimeError
+    assert group.mul_base_n(n) == curve
