@@ -70,10 +70,15 @@ class Trader:
         to winning: one point from the target, or two with the cards then
         paying for its next build.  How far ahead of this seat ``q`` is does
         not count (that froze the leader out of every trade)."""
+        return self.feeder(s, q)(change)
+
+    def feeder(self, s, q):
+        """:meth:`feeds` for seat ``q``, as a function of the change."""
         vp = s.vp(q)
-        if vp != TARGET_VP - 2 or change is None:
-            return vp >= TARGET_VP - 2
-        return all(h + n >= c for h, n, c in zip(s.hand(q), change, self.target(s, q)))
+        if vp != TARGET_VP - 2:
+            return lambda change: vp > TARGET_VP - 2
+        hand, cost = s.hand(q), self.target(s, q)
+        return lambda change: change is None or all(h + n >= c for h, n, c in zip(hand, change, cost))
 
     def may_take(self, s, p, k):
         """Whether ``p`` may ask for cards of kind ``k``: not one it gave away
@@ -100,15 +105,16 @@ class Trader:
         holds (two at most) for any the others hold (three at most, none of a
         kind it gave away in a trade this turn), weighed
         by what the trade is worth to it less what it is worth to the one
-        who takes it, among those a seat it does not feed would take (as
-        this bot would judge in that seat's place)."""
+        who takes it, among those a seat it does not feed (:meth:`feeds`, by
+        the cards that seat would get and give) would take (as this bot
+        would judge in that seat's place)."""
         if not sum(self.needs(s, p)):
             return []
-        partners = [q for q in space.seats if not self.feeds(s, q)]
+        partners = [q for q in space.seats if s.vp(q) < TARGET_VP - 1]
         if not partners:
             return []
         mine = self.valuer(s, p)
-        theirs = [self.valuer(s, q) for q in partners]
+        theirs = [(self.valuer(s, q), self.feeder(s, q)) for q in partners]
         pool = [0] * 6
         for q in partners:
             for k, n in enumerate(s.hand(q) + [s.parch[q]]):
@@ -123,7 +129,9 @@ class Trader:
                 gain = mine(want, give)
                 if gain <= 0:
                     continue
-                takers = [x for x in [f(give, want) for f in theirs] if x > ACCEPT_GAIN]
+                change = net(give, want)
+                takers = [x for x in [f(give, want) for f, fed in theirs if not fed(change)]
+                          if x > ACCEPT_GAIN]
                 if takers:
                     scored.append((gain - min(takers), -sum(give), give, want))
         scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
