@@ -335,3 +335,19 @@ def test_a_heuristic_bot_s_own_offers_feed_a_seat_close_to_winning_by_the_rule_o
     assert any(gives_brick) if arrests == 7 else not any(gives_brick)
     move = bot.choose(view_for(g.state, 0), g.state.pending)
     assert move[0] == "offer" and (arrests == 7 or not offer_terms(move)[0][BR])
+
+
+@pytest.mark.parametrize("receipts", [0, 2])
+def test_a_heuristic_bot_trades_down_with_the_bank_before_a_7_unless_a_receipt_protects_it(receipts):
+    # red saves for a villa (2 grain 3 ore) and holds nine cards, none of a kind it has four
+    # spare of: no bank trade pays for its villa, and nobody holds what it lacks.  Open to a 7,
+    # it gives four grain for the ore it lacks rather than lose four cards; with a receipt up
+    # it keeps its hand.
+    g = game(P3 + f"hand red: 4 grain 2 ore 3 wool\nreceipts red: {receipts}\nrolls: 6+6")
+    assert g.state.hand_size(0) == 9
+    d = g.state.pending
+    move = HeuristicBot(random.Random(1)).choose(view_for(g.state, 0), d)
+    if receipts:
+        assert move[0] != "bank", move
+    else:
+        assert move == ("bank", GR, OR)
