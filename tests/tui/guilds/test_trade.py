@@ -420,3 +420,23 @@ async def test_at_the_bank_a_count_that_stops_short_of_your_cards_says_your_rate
         assert "Your rate for wool is 4:1; you hold 1." in text and "no more wool" not in text, text
         await set_counts(pilot, {"lumber": -1})           # none held: that is why
         assert "You hold no more lumber to give." in screen_text(app)
+
+
+async def test_the_counts_you_set_come_back_when_the_partner_goes_round_past_the_bank():
+    """A partner's bounds cut what the counts show, not what you set: past a
+    seat that holds one ore and past the bank (where one wool is no whole
+    rate), everybody gets the offer you composed."""
+    app = AnkhApp(GameSession.from_text(position()), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_composer(pilot)
+        c = composer(app)
+        await set_counts(pilot, {"brick": -1, "wool": -1, "ore": 2})
+        assert (c.give(), c.get()) == ((1, 0, 1, 0, 0, 0), (0, 0, 0, 0, 2, 0))
+        await pilot.press("p", "p")                                 # yellow (2 ore), green (1 ore)
+        assert c.partner == 2 and c.get()[K["ore"]] == 1
+        await pilot.press("p")                                      # the bank
+        assert c.partner == "bank" and c.give()[K["wool"]] == 0
+        await pilot.press("p")                                      # everybody again
+        assert c.partner is None
+        assert (c.give(), c.get()) == ((1, 0, 1, 0, 0, 0), (0, 0, 0, 0, 2, 0))
+        assert "Enter offers 1 brick + 1 wool for 2 ore to everybody." in screen_text(app)

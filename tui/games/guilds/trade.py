@@ -82,6 +82,7 @@ class Composer(Titled, Localised, ModalScreen):
         self.game = game
         self.owner = game.session.viewer
         self.delta = [0] * KINDS        # < 0: you give that many; > 0: you ask for that many
+        self.composed = [0] * KINDS     # the counts as you set them (a partner's bounds clamp delta)
         self.row = 0
         self.partner: int | str | None = None    # None: everybody; a seat; BANK
         self.sent: tuple | None = None  # the choice sent, until the game's next decision
@@ -141,6 +142,7 @@ class Composer(Titled, Localised, ModalScreen):
             log = self.session.log
             if any(e.seat == self.owner and e.kind in ("trade", "bank") for e in log[self._seen:]):
                 self.delta = [0] * KINDS     # your trade is done: the counts start afresh
+                self.composed = [0] * KINDS
             self._seen = len(log)
             self._decision = key
             self._preset_counter(d)
@@ -157,6 +159,7 @@ class Composer(Titled, Localised, ModalScreen):
             self._preset = asked
             give, get, who = asked.get, asked.give, asked.seat   # you would give what they ask
             self.delta = [g2 - g1 for g1, g2 in zip(give, get)]
+            self.composed = list(self.delta)
             self.partner = who
 
     # --- the counts --------------------------------------------------------------------------------
@@ -357,6 +360,7 @@ class Composer(Titled, Localised, ModalScreen):
         # why it went no further: said in the dialog while the count stays at that bound
         self.limit = (k, delta) if n == self.delta[k] else None
         self.delta[k] = n
+        self.composed = list(self.delta)
         self._draw()
 
     def _at_limit(self) -> bool:
@@ -381,6 +385,7 @@ class Composer(Titled, Localised, ModalScreen):
 
     def action_clear(self) -> None:
         self.delta = [0] * KINDS
+        self.composed = [0] * KINDS
         self._draw()
 
     def action_partner(self) -> None:
@@ -389,6 +394,7 @@ class Composer(Titled, Localised, ModalScreen):
             return      # a counter goes to the one who offered
         cycle: list = [None, *self.others(), BANK]
         self.partner = cycle[(cycle.index(self.partner) + 1) % len(cycle)] if self.partner in cycle else None
+        self.delta = list(self.composed)    # what one partner's bounds cut, the next one's may allow
         self.clamp()
         self._draw()
 
