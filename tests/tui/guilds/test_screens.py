@@ -605,6 +605,27 @@ async def test_counts_read_in_the_singular_and_the_plural_in_both_languages(lang
         assert {"en": "· 0 tokens · ", "fr": "· 0 jeton · "}[lang] in text
 
 
+@pytest.mark.parametrize("lang, palace, beggars", [
+    ("en", "Move the robber to the Palace 12", "Move the robber to Beggars' Guild 2"),
+    ("fr", "Déplacer le voleur sur le Palais 12", "Déplacer le voleur sur la Guilde des mendiants 2"),
+])
+def test_a_district_named_inside_a_sentence_reads_as_one(lang, palace, beggars):
+    """The robber's options and log name a district mid-sentence: "sur Le Palais 12"
+    and "sur Guilde des mendiants 2" read wrong in French, "to The Palace" in English."""
+    from ankh.core.game import Event
+    from ankh.core.guilds.board import SPOT_IDS
+    i18n.set_language(lang)
+    try:
+        session = GameSession.from_text(TRADE_POSITION)
+        view = session.view()
+        assert option_text(view, ("robber", SPOT_IDS.index("PALACE:12"))).startswith(palace)
+        assert option_text(view, ("robber", SPOT_IDS.index("BEGGARS:2"))).startswith(beggars)
+        line = describe(Event("robber", 0, "red moves the robber to PALACE:12"), 0).plain
+        assert line.endswith(palace.split(" ", 3)[3] + "."), line
+    finally:
+        i18n.set_language("en")
+
+
 def test_the_french_words_of_guilds_buildings_and_the_university():
     from ankh.core.game import Event
     i18n.set_language("fr")
