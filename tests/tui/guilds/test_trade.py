@@ -440,3 +440,25 @@ async def test_the_counts_you_set_come_back_when_the_partner_goes_round_past_the
         assert c.partner is None
         assert (c.give(), c.get()) == ((1, 0, 1, 0, 0, 0), (0, 0, 0, 0, 2, 0))
         assert "Enter offers 1 brick + 1 wool for 2 ore to everybody." in screen_text(app)
+
+
+async def test_after_a_deal_the_options_under_the_composer_are_the_turn_s_again():
+    """The composer covers the top of the options at 80×24; the rows below it
+    showed the deal's options ("Trade with yellow", "Cancel") after the deal
+    was done, until the composer closed."""
+    app = AnkhApp(GameSession.from_text(position()), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_composer(pilot)
+        await set_counts(pilot, {"brick": -2, "wool": -1, "ore": 1})
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "deal")
+        await pilot.pause()
+        assert "3 Cancel" in screen_text(app)
+        await pilot.press("2")                                            # deal with green
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "action")
+        for _ in range(3):
+            await pilot.pause()
+        text = screen_text(app)
+        below = text.split("╰", 1)[1]                                     # under the composer
+        assert "Cancel" not in below and "Trade with" not in below, below
+        assert "End your turn" in below, below
