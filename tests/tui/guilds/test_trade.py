@@ -462,3 +462,28 @@ async def test_after_a_deal_the_options_under_the_composer_are_the_turn_s_again(
         below = text.split("╰", 1)[1]                                     # under the composer
         assert "Cancel" not in below and "Trade with" not in below, below
         assert "End your turn" in below, below
+
+
+async def test_the_counts_start_afresh_once_an_offer_you_accepted_is_dealt():
+    """Yellow's offer to everybody, accepted from the composer: once yellow deals
+    with red, red's counts start afresh, as after a trade red offered (they
+    kept the offer's terms, 2 ore to get from a yellow that held none)."""
+    text = ("game: guilds\nplayers: 3\nseed: 11\nseats: red=person yellow=bot:heuristic green=bot:heuristic\n"
+            "rolls: 6+6 6+6 6+6\nturn: yellow\nvillas red: V24\nhouses green: V31\nhouses yellow: V09\n"
+            "hand yellow: 1 grain 1 ore 2 brick 3 wool\nhand red: 1 grain 2 ore 1 lumber\nreceipts yellow: 2\n")
+    session = GameSession.from_text(text)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        assert game(app).decision().kind == "answer" and session.game.state.trade[0] == 1
+        await pilot.press("t")
+        await pilot.pause()
+        c = composer(app)
+        assert any(c.delta)                                   # the offer's terms, from red's side
+        await pilot.press("a")
+        await until(pilot, lambda: any(e.kind == "trade" for e in session.log))
+        for _ in range(3):
+            await pilot.pause()
+        assert [e.data["other"] for e in session.log if e.kind == "trade"] == [0]
+        assert session.game.state.trade is None                   # (green, who holds nothing, offers nothing)
+        assert isinstance(app.screen, Composer) and not any(c.delta), c.delta

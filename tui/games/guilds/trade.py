@@ -140,8 +140,9 @@ class Composer(Titled, Localised, ModalScreen):
         if key != self._decision:        # the game moved on: the choice sent was taken
             self.sent = None
             log = self.session.log
-            if any(e.seat == self.owner and e.kind in ("trade", "bank") for e in log[self._seen:]):
-                self.delta = [0] * KINDS     # your trade is done: the counts start afresh
+            if any(e.kind in ("trade", "bank") and self.owner in (e.seat, (e.data or {}).get("other"))
+                   for e in log[self._seen:]):
+                self.delta = [0] * KINDS     # your trade is done (either side of it): the counts start afresh
                 self.composed = [0] * KINDS
             self._seen = len(log)
             self._decision = key
