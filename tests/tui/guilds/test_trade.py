@@ -487,3 +487,27 @@ async def test_the_counts_start_afresh_once_an_offer_you_accepted_is_dealt():
         assert [e.data["other"] for e in session.log if e.kind == "trade"] == [0]
         assert session.game.state.trade is None                   # (green, who holds nothing, offers nothing)
         assert isinstance(app.screen, Composer) and not any(c.delta), c.delta
+
+
+async def test_once_you_answered_the_composer_does_not_say_enter_offers_while_the_others_decide():
+    """Red accepts yellow's offer from the composer; while yellow deals, the
+    composer said "Enter offers 1 grain for 1 brick to Y yellow", which
+    Enter did not do."""
+    text = ("game: guilds\nplayers: 3\nseed: 11\nseats: red=person yellow=bot:heuristic green=bot:heuristic\n"
+            "rolls: 6+6\nturn: yellow\nvillas red: V24\nhouses green: V31\nhouses yellow: V09\n"
+            "hand yellow: 1 grain 1 ore 2 brick 3 wool\nhand red: 1 grain 2 ore 1 lumber\nhand green: 1 wool\n"
+            "yellow: roll\nyellow: offer 1 brick for 1 grain to red\n")
+    session = GameSession.from_text(text)
+    app = AnkhApp(session, bot_delay=60)                      # yellow takes its time to deal
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        assert game(app).decision().kind == "answer"
+        await pilot.press("t")
+        await pilot.pause()
+        assert "Enter accepts: you give 1 grain for 1 brick." in screen_text(app)
+        await pilot.press("a")
+        await until(pilot, lambda: any(e.kind == "answer" and e.seat == 0 for e in session.log))
+        await pilot.pause()
+        text = screen_text(app)
+        assert game(app).decision() is None and "Enter offers" not in text, text
+        assert "Wait for your turn to decide." in text, text

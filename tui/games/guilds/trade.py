@@ -283,6 +283,8 @@ class Composer(Titled, Localised, ModalScreen):
             t.append(_("Sent. Waiting for the table…"), "italic")
         elif d is not None and d.kind == "deal":
             t.append(_("Answers came: deal with one of them (1–9), or cancel the offer (x)."), "bold")
+        elif d is None:         # (your answer given, or not your turn): Enter sends nothing now
+            t.append(_("Wait for your turn to decide."), "dim")
         elif why:
             t.append(why, "yellow")
         elif self.partner == BANK:
