@@ -511,3 +511,28 @@ async def test_once_you_answered_the_composer_does_not_say_enter_offers_while_th
         text = screen_text(app)
         assert game(app).decision() is None and "Enter offers" not in text, text
         assert "Wait for your turn to decide." in text, text
+
+
+async def test_the_log_shown_under_the_composer_ends_on_the_deal_once_it_closes():
+    """At 80×24 with the log in view (l), a trade dealt in the composer: once
+    it closes, the log shows its last line, the deal (it stopped at the answers)."""
+    turns = "".join(f"{seat}: roll\n{seat}: end\n" for seat in ("yellow", "green", "red") * 2 + ("yellow", "green"))
+    text = position().replace("rolls: 6+6", "rolls:" + " 6+6" * 9).replace("turn: red", "turn: yellow") + turns
+    session = GameSession.from_text(text)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "action")
+        await pilot.press("l")
+        await at_the_composer(pilot)
+        await set_counts(pilot, {"brick": -2, "wool": -1, "ore": 1})
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "deal")
+        await pilot.press("2")                                            # deal with green
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "action")
+        await pilot.press("escape")
+        for _ in range(3):
+            await pilot.pause()
+        box = game(app).query_one("#log")
+        assert box.max_scroll_y > 0                                       # a log longer than its panel
+        assert box.scroll_y == box.max_scroll_y
+        assert "red gives 2 grain to G green for 1 lumber." in screen_text(app)

@@ -154,6 +154,7 @@ class GameScreen(PlayScreen):
     def on_screen_resume(self) -> None:
         # a dialog closed (the trade composer, help): the game may have moved meanwhile
         self.focus_decision()
+        self.call_after_refresh(self._scroll_news)     # (the log's end, scrolled to under the dialog, moved on)
 
     def focus_decision(self) -> None:
         """The options take the keys while there is a decision (a spectator
