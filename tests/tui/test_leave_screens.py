@@ -151,6 +151,24 @@ def test_the_seat_said_to_be_gone_is_told_to_move_and_is_offered_no_end_of_its_o
     assert "e ends the table now (1 of 2 agreed)" in session._away_words(news)
 
 
+def test_a_spectator_is_told_who_keeps_the_game_waiting_and_offered_no_end_of_the_table() -> None:
+    """The host offers to end the table without Green: a spectator's screen
+    said "e ends the table now" and its footer offered the key, which did
+    nothing (only seats agree); it tells who keeps the game waiting."""
+    from types import SimpleNamespace
+
+    from ankh.net.leave import Away, News, Stop
+    from ankh.tui.netplay import WatchSession
+
+    news = News((Away(2, 200.0, True),), Stop(40, b"h" * 32, (2,)), (0,), 2)
+    session = WatchSession()
+    session.news = news
+    session.node = SimpleNamespace(primary=None)
+    assert not session.can_end_table
+    words = session._away_words(news)
+    assert "green has not moved for" in words and "e ends" not in words, words
+
+
 @pytest.mark.parametrize("lang, cannot, leave, ready", [
     ("en", "Cannot go on: could not reach", "Esc leaves the table.", "Ready"),
     ("fr", "Impossible de continuer", "Échap quitte la table.", "Prêt"),
