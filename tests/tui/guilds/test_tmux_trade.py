@@ -152,7 +152,7 @@ def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_pat
         assert {k: r["hold"] for k, r in mine.items()} == {k: r["theirs"] for k, r in theirs.items()}
         assert {k: r["theirs"] for k, r in mine.items()} == {k: r["hold"] for k, r in theirs.items()}
         watcher.keys("p")                                 # and the spectator counts the same cards
-        seen = watcher.wait_for("R red", "G green")
+        seen = watcher.wait_for("R red", "G green", " parch.")      # the players panel, not the log
         for seat, rows in (("R red", {k: r["hold"] for k, r in mine.items()}),
                            ("G green", {k: r["theirs"] for k, r in mine.items()})):
             assert cards_held(seen, seat) == (sum(rows[k] for k in KINDS[:5]), rows["parchments"]), seen
