@@ -13,6 +13,7 @@ from ankh.tui.games.guilds.screens import GameScreen
 from ankh.tui.games.guilds.trade import Composer
 from ankh.tui.session import GameSession, Next
 
+from ..helpers import footer_keys
 from .test_screens import screen_text, until
 
 K = {k: i for i, k in enumerate(KINDS)}
@@ -270,8 +271,11 @@ async def test_a_multi_kind_offer_to_the_bots_their_answers_and_a_deal():
         await at_the_composer(pilot)
         await set_counts(pilot, {"brick": -2, "wool": -1, "ore": 1})     # to everybody
         assert "Enter offers 2 brick + 1 wool for 1 ore to everybody." in screen_text(app)
+        assert "Send" in footer_keys(app)
         await pilot.press("enter")
         await until(pilot, lambda: deciding(app) and game(app).decision().kind == "deal")
+        await pilot.pause()
+        assert "Send" not in footer_keys(app)                            # a deal is made with 1-9, or x
         text = screen_text(app)
         # the answers as they came, each seat's own terms, with what each would leave red
         assert "red offers 2 brick + 1 wool for 1 ore to everybody." in text, text

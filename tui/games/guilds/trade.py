@@ -483,6 +483,8 @@ class Composer(Titled, Localised, ModalScreen):
             return kind == "answer" and offers.verb_choices(d, action) is not None
         if action == "cancel_offer":
             return kind == "deal"
+        if action == "send":        # nothing to send while you deal (1-9) or others decide
+            return kind in ("action", "answer")
         if action == "partner":
             return kind != "answer"
         return True
