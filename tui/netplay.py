@@ -261,7 +261,7 @@ class NetSession(Listeners):
         """Who the game waits for that is away, how long; the offer to end the table."""
         who = ", ".join((_("{colour} has not moved for {time}") if a.link else _("{colour} gone for {time}"))
                         .format(colour=colour(a.seat), time=duration(a.secs)) for a in news.away)
-        if news.offer is None:
+        if news.offer is None or self.spectating:   # (a spectator has no say in ending the table)
             return who
         if self.viewer in news.offer.gone:  # this seat is the one said to be gone: its own clock decides
             return _("{who}; the host offers to end the table without you: move, or it may end").format(who=who)
@@ -297,7 +297,7 @@ class NetSession(Listeners):
     def can_end_table(self) -> bool:
         """The table offers to end the game a seat left, and this seat has not agreed yet."""
         news = self.news
-        return (news is not None and news.offer is not None and self.result is None
+        return (news is not None and news.offer is not None and self.result is None and not self.spectating
                 and self.viewer not in news.agreed and self.viewer not in news.offer.gone)
 
     def end_table(self) -> None:

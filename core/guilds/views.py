@@ -31,6 +31,24 @@ def view_for(state: State, seat: int | None) -> State:
     return v
 
 
+def cards_json(counts) -> dict[str, int]:
+    """Six counts of a trade (resources, then parchments) by name, those above 0."""
+    return {k: n for k, n in zip(RESOURCES + ("parchment",), counts) if n}
+
+
+def trade_json(trade) -> dict[str, Any] | None:
+    """The offer being answered (public: every seat sees it), or None: who
+    offers what for what to whom, and the answers that would deal, each from
+    the answering seat's side."""
+    if trade is None:
+        return None
+    p, give, want, asked, answers = trade
+    return {"offerer": COLOURS[p], "give": cards_json(give), "want": cards_json(want),
+            "asked": [COLOURS[q] for q in asked],
+            "answers": [{"seat": COLOURS[q], "gives": cards_json(g), "wants": cards_json(w)}
+                        for q, g, w in answers]}
+
+
 def vp_public(state: State, q: int) -> int:
     return state.vp(q)
 
@@ -85,6 +103,7 @@ def state_json(state: State, viewer: int | None = None, running_scores: Any = ()
         "leaders": [p["seat"] for p in players if p["vp"] == top],
         "turn": s.turn, "active": COLOURS[s.active], "phase": s.phase,
         "pending": pending,
+        "trade": trade_json(s.trade),
         "outcome": None if s.outcome is None else s.outcome.to_json(),
         "running_scores": [{"turn": t, "current": None if c is None else COLOURS[c],
                             "scores": list(sc)} for t, c, sc in running_scores],

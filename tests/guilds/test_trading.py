@@ -313,3 +313,41 @@ def test_a_bot_does_not_counter_the_same_offer_twice_in_a_turn(kind):
     play(g, "cancel", "offer 1 ore for 2 grain to yellow")
     assert g.state.pending.seat == 1 and g.state.pending.kind == "answer"
     assert bot.choose(view_for(g.state, 1), g.state.pending) != first
+
+
+@pytest.mark.parametrize("arrests", [7, 8, 9])
+def test_a_heuristic_bot_s_own_offers_feed_a_seat_close_to_winning_by_the_rule_of_its_answers(arrests):
+    # red's next build is a villa (2 grain 3 ore); only yellow holds grain and ore.  Yellow saves
+    # for a foundation (1 brick 1 lumber) and holds the lumber: a brick pays it.  At ten points
+    # (two from winning) red still offers it what builds nothing (wool, not brick); its offers
+    # used to leave out any seat two points from winning.  At eleven it offers nothing.
+    g = game("turn: red\nvillas yellow: V24\nhouses green: V31\nhouses red: V09\n"
+             f"arrests yellow: {arrests}\nhand red: 1 grain 1 ore 2 brick 3 wool\n"
+             "hand yellow: 1 grain 2 ore 1 lumber\nreceipts red: 2\nrolls: 6+6")
+    assert g.state.vp(1) == arrests + 2
+    bot = HeuristicBot(random.Random(1))
+    offers = bot.offers(view_for(g.state, 0), 0, g.state.pending.space)
+    if arrests == 9:
+        assert offers == []
+        return
+    assert offers
+    gives_brick = [offer_terms(o)[0][BR] > 0 for o in offers]
+    assert any(gives_brick) if arrests == 7 else not any(gives_brick)
+    move = bot.choose(view_for(g.state, 0), g.state.pending)
+    assert move[0] == "offer" and (arrests == 7 or not offer_terms(move)[0][BR])
+
+
+@pytest.mark.parametrize("receipts", [0, 2])
+def test_a_heuristic_bot_trades_down_with_the_bank_before_a_7_unless_a_receipt_protects_it(receipts):
+    # red saves for a villa (2 grain 3 ore) and holds nine cards, none of a kind it has four
+    # spare of: no bank trade pays for its villa, and nobody holds what it lacks.  Open to a 7,
+    # it gives four grain for the ore it lacks rather than lose four cards; with a receipt up
+    # it keeps its hand.
+    g = game(P3 + f"hand red: 4 grain 2 ore 3 wool\nreceipts red: {receipts}\nrolls: 6+6")
+    assert g.state.hand_size(0) == 9
+    d = g.state.pending
+    move = HeuristicBot(random.Random(1)).choose(view_for(g.state, 0), d)
+    if receipts:
+        assert move[0] != "bank", move
+    else:
+        assert move == ("bank", GR, OR)

@@ -5,13 +5,17 @@ left is told the table is paused, by whom, and how to come back."""
 from __future__ import annotations
 
 import signal
+import socket
 from pathlib import Path
 
+import pytest
+
+from ankh.tui import i18n
 from ankh.tui.app import AnkhApp
 
 from tests.net.procs import Peers
 
-from .helpers import notices, play_first_options, until_the_game
+from .helpers import footer_keys, notices, play_first_options, until_the_game
 
 
 def status_line(app) -> str:
@@ -145,3 +149,53 @@ def test_the_seat_said_to_be_gone_is_told_to_move_and_is_offered_no_end_of_its_o
     session.node = SimpleNamespace(primary=1)
     assert session.can_end_table
     assert "e ends the table now (1 of 2 agreed)" in session._away_words(news)
+
+
+def test_a_spectator_is_told_who_keeps_the_game_waiting_and_offered_no_end_of_the_table() -> None:
+    """The host offers to end the table without Green: a spectator's screen
+    said "e ends the table now" and its footer offered the key, which did
+    nothing (only seats agree); it tells who keeps the game waiting."""
+    from types import SimpleNamespace
+
+    from ankh.net.leave import Away, News, Stop
+    from ankh.tui.netplay import WatchSession
+
+    news = News((Away(2, 200.0, True),), Stop(40, b"h" * 32, (2,)), (0,), 2)
+    session = WatchSession()
+    session.news = news
+    session.node = SimpleNamespace(primary=None)
+    assert not session.can_end_table
+    words = session._away_words(news)
+    assert "green has not moved for" in words and "e ends" not in words, words
+
+
+@pytest.mark.parametrize("lang, cannot, leave, ready", [
+    ("en", "Cannot go on: could not reach", "Esc leaves the table.", "Ready"),
+    ("fr", "Impossible de continuer", "Échap quitte la table.", "Prêt"),
+])
+async def test_a_join_that_failed_offers_only_to_leave(ankh_home: Path, lang, cannot, leave, ready) -> None:
+    """``ankh join ADDR`` where nothing listens: the lobby says why and that Esc
+    leaves; it said "Ctrl+R says you are ready" under the failure, and offered
+    Ready and the chat, for a table that will never come."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]     # free, and nothing listens there once closed
+    i18n.set_language(lang)
+    try:
+        app = AnkhApp(bot_delay=0, interface="127.0.0.1", net=("join", ("127.0.0.1", port)))
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(400):
+                if getattr(getattr(app.screen, "session", None), "error", None):
+                    break
+                await pilot.pause(0.05)
+            await pilot.pause(0.6)                                  # the lobby shows itself again
+            body = str(app.screen.query_one("#lobby-body").render())
+            assert cannot in body and leave in body, body
+            assert "Ctrl+R" not in body, body
+            assert ready not in footer_keys(app), footer_keys(app)
+            assert not app.screen.query_one("#say").display
+            await pilot.press("escape")
+            await pilot.pause(0.3)
+            assert not hasattr(app.screen, "session") or app.screen.session.error is None
+    finally:
+        i18n.set_language("en")

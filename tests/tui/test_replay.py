@@ -150,3 +150,31 @@ def test_a_networked_save_of_either_game_replays_as_its_public_log(kind, tmp_pat
     assert len(lines) > 10 and any("red" in line.lower() for line in lines)
     assert ankh_main(["replay", "--json", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)
+
+
+def test_replay_json_shows_a_multi_kind_offer_its_answers_and_the_cards_after_the_deal(tmp_path, capsys):
+    """``ankh replay --json`` of a guild record stopped at the deal: the offer of
+    several kinds, to whom, and the answers that would deal (a counter from its
+    seat's side); dealt, the hands after it and no offer open."""
+    setup = ("game: guilds\nplayers: 3\nseed: 1\nturn: red\nhouses yellow: V24\nhouses green: V31\n"
+             "houses red: V09\nhand red: 2 brick 1 wool\nhand yellow: 1 ore 1 lumber\nhand green: 1 grain\n"
+             "parchments green: 2\nrolls: 6+6\n")
+    moves = ("red: roll\nred: offer 2 brick 1 wool for 1 lumber 1 ore to all\nyellow: accept\n"
+             "green: counter 1 grain 2 parchment for 1 brick 1 wool\n")
+    path = tmp_path / "trade.ankh"
+    path.write_text(setup + moves)
+    assert ankh_main(["replay", "--json", str(path)]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["pending"]["kind"] == "deal" and state["pending"]["seat"] == "red"
+    assert state["trade"] == {
+        "offerer": "red", "give": {"brick": 2, "wool": 1}, "want": {"lumber": 1, "ore": 1},
+        "asked": ["yellow", "green"],
+        "answers": [{"seat": "yellow", "gives": {"lumber": 1, "ore": 1}, "wants": {"brick": 2, "wool": 1}},
+                    {"seat": "green", "gives": {"grain": 1, "parchment": 2}, "wants": {"brick": 1, "wool": 1}}]}
+    path.write_text(setup + moves + "red: deal green\n")
+    assert ankh_main(["replay", "--json", str(path)]) == 0
+    state = json.loads(capsys.readouterr().out)
+    red, green = state["players"][0], state["players"][2]
+    assert state["trade"] is None and state["pending"]["kind"] == "action"
+    assert red["hand"] == {"brick": 1, "lumber": 0, "wool": 0, "grain": 1, "ore": 0} and red["parchments"] == 2
+    assert green["hand"] == {"brick": 1, "lumber": 0, "wool": 1, "grain": 0, "ore": 0} and green["parchments"] == 0

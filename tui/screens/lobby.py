@@ -251,6 +251,7 @@ class LobbyScreen(Titled, Localised, Screen):
         self.session = session
         self.bot_delay = bot_delay
         self._done = False
+        self._failed = False    # the table cannot go on: no ready, no chat, only Esc
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby", classes="dialog"):
@@ -291,6 +292,10 @@ class LobbyScreen(Titled, Localised, Screen):
         t = Text()
         if s.error:
             t.append(_("Cannot go on: {why}").format(why=translated(s.error)) + "\n\n", style="bold red")
+            if not self._failed:
+                self._failed = True
+                self.query_one("#say", Input).display = False
+                self.refresh_bindings()
         if s.address:
             t.append(_("Address: {address}").format(address=s.address) + "\n")
         if s.advertised:
@@ -340,6 +345,8 @@ class LobbyScreen(Titled, Localised, Screen):
                 done, all_ = progress
                 t.append(_("Shuffling and proving every deck: step {done} of {all}").format(done=done, all=all_),
                          style="italic")
+        elif s.error:
+            t.append("\n" + _("Esc leaves the table."), style="italic")
         elif not isinstance(s, WatchSession):
             t.append("\n" + _("The game starts when every seat is taken and everyone is ready: "
                                "Ctrl+R says you are {state}.").format(
@@ -348,6 +355,9 @@ class LobbyScreen(Titled, Localised, Screen):
             t.append("\n" + s.result_words(), style="bold")
         self.query_one("#lobby-body", Static).update(t)
         self.query_one("#lobby-chat", Static).update(chat_text(s.chat_lines[-5:]))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action == "ready" and self._failed)
 
     def action_ready(self) -> None:
         """Ready to begin; once the seats are final, the fingerprint is the same here as on the other screens."""

@@ -387,6 +387,24 @@ def test_since_your_last_move_keeps_what_came_to_you_and_leaves_out_what_you_did
     assert "president of the ore guild" in text and "builds" not in text
 
 
+def test_since_your_last_move_starts_after_an_offer_you_took_back():
+    """Red offered, the others answered, red took the offer back and ended its
+    turn: its next turn opens on what came after that, not on the answers it
+    read before it took the offer back."""
+    from types import SimpleNamespace
+    from ankh.core.game import Event
+    from ankh.tui.games.guilds.panels import since
+    events = [Event("turn", 0, "turn 5: red"), Event("roll", 0, "red rolls 2+3 = 5"),
+              Event("offer", 0, "red offers 1 brick for 1 ore to all"),
+              Event("answer", 1, "yellow accepts"), Event("answer", 2, "green declines"),
+              Event("cancel", 0, "red takes the offer back"), Event("turn", 1, "turn 6: yellow"),
+              Event("roll", 1, "yellow rolls 6+6 = 12")]
+    start = GameScreen._last_own_move(SimpleNamespace(session=SimpleNamespace(log=events)), 0)
+    text = since(events[start:], 0).plain
+    assert "Y yellow rolls 6+6 = 12." in text
+    assert "accepts" not in text and "declines" not in text and "back" not in text
+
+
 def test_the_palace_says_which_of_your_points_you_choose():
     """One point per building, chosen in turn; after two in a guild it is no
     longer offered and the options move up: the prompt counts the points."""
@@ -585,6 +603,27 @@ async def test_counts_read_in_the_singular_and_the_plural_in_both_languages(lang
         text = screen_text(app)
         assert {"en": "· 1 token · ", "fr": "· 1 jeton · "}[lang] in text and "(s)" not in text
         assert {"en": "· 0 tokens · ", "fr": "· 0 jeton · "}[lang] in text
+
+
+@pytest.mark.parametrize("lang, palace, beggars", [
+    ("en", "Move the robber to the Palace 12", "Move the robber to Beggars' Guild 2"),
+    ("fr", "Déplacer le voleur sur le Palais 12", "Déplacer le voleur sur la Guilde des mendiants 2"),
+])
+def test_a_district_named_inside_a_sentence_reads_as_one(lang, palace, beggars):
+    """The robber's options and log name a district mid-sentence: "sur Le Palais 12"
+    and "sur Guilde des mendiants 2" read wrong in French, "to The Palace" in English."""
+    from ankh.core.game import Event
+    from ankh.core.guilds.board import SPOT_IDS
+    i18n.set_language(lang)
+    try:
+        session = GameSession.from_text(TRADE_POSITION)
+        view = session.view()
+        assert option_text(view, ("robber", SPOT_IDS.index("PALACE:12"))).startswith(palace)
+        assert option_text(view, ("robber", SPOT_IDS.index("BEGGARS:2"))).startswith(beggars)
+        line = describe(Event("robber", 0, "red moves the robber to PALACE:12"), 0).plain
+        assert line.endswith(palace.split(" ", 3)[3] + "."), line
+    finally:
+        i18n.set_language("en")
 
 
 def test_the_french_words_of_guilds_buildings_and_the_university():

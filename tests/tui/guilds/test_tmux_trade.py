@@ -2,9 +2,11 @@
 real 80×24 terminals (tmux): the host composes the offer once in the
 composer (two kinds on one side), the guest opens theirs (``t``) and sees
 it with what it would leave them, accepts, the host deals, and both
-screens tell the same trade."""
+screens and a spectator's (``ankh watch``) tell the same trade and the
+same cards after it."""
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from itertools import combinations
@@ -69,10 +71,18 @@ def trade_line(term: Terminal) -> str:
     return " ".join(line.strip("│ ").split())
 
 
+def cards_held(screen: str, seat: str) -> tuple[int, int]:
+    """A seat's cards and parchments, as the players panel counts them."""
+    found = re.search(seat + r" .*?(\d+) cards? · (\d+) parch", screen)
+    assert found, screen
+    return int(found[1]), int(found[2])
+
+
 def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_path):
     title = f"Host{uuid.uuid4().hex[:6]}"
     host = ankh_in_tmux(tmp_path / "a", tmp_path / "a.status", name=title)
     terms = [host]
+    watchers: list[Terminal] = []                         # (a spectator never decides)
     try:
         port = open_guild_table(host)
         guest = ankh_in_tmux(tmp_path / "b", tmp_path / "b.status", "join", f"127.0.0.1:{port}")
@@ -84,6 +94,9 @@ def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_pat
         host.keys("C-r")
         for term in terms:
             term.wait_for("Assassins at large", "Setting up", timeout=60)
+        watcher = ankh_in_tmux(tmp_path / "c", tmp_path / "c.status", "watch", f"127.0.0.1:{port}")
+        watchers.append(watcher)
+        watcher.wait_for("Assassins at large", timeout=30)
 
         deadline = time.monotonic() + 300
         offered = None
@@ -129,14 +142,20 @@ def test_a_multi_kind_trade_composed_once_and_dealt_between_two_programs(tmp_pat
         host.wait_for("Offers made to you", "1–9 deal", timeout=30)
         time.sleep(0.6)
         host.keys("1")                                    # deal with green
-        lines = {trade_line(t) for t in terms}
-        assert len(lines) == 1, lines                     # the same trade on both screens
+        watcher.keys("l")                                 # the spectator's log
+        lines = {trade_line(t) for t in terms + watchers}
+        assert len(lines) == 1, lines                     # the same trade on both screens and the spectator's
         line = next(iter(lines))
         assert all(one(k) in line for k in give + want), line
         # what each holds after it, the same on both screens (each sees the other's public counts)
         mine, theirs = grid(host.screen()), grid(guest.screen())
         assert {k: r["hold"] for k, r in mine.items()} == {k: r["theirs"] for k, r in theirs.items()}
         assert {k: r["theirs"] for k, r in mine.items()} == {k: r["hold"] for k, r in theirs.items()}
+        watcher.keys("p")                                 # and the spectator counts the same cards
+        seen = watcher.wait_for("R red", "G green", " parch.")      # the players panel, not the log
+        for seat, rows in (("R red", {k: r["hold"] for k, r in mine.items()}),
+                           ("G green", {k: r["theirs"] for k, r in mine.items()})):
+            assert cards_held(seen, seat) == (sum(rows[k] for k in KINDS[:5]), rows["parchments"]), seen
     finally:
-        for term in terms:
+        for term in terms + watchers:
             term.close()

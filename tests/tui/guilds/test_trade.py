@@ -13,6 +13,7 @@ from ankh.tui.games.guilds.screens import GameScreen
 from ankh.tui.games.guilds.trade import Composer
 from ankh.tui.session import GameSession, Next
 
+from ..helpers import footer_keys
 from .test_screens import screen_text, until
 
 K = {k: i for i, k in enumerate(KINDS)}
@@ -270,8 +271,11 @@ async def test_a_multi_kind_offer_to_the_bots_their_answers_and_a_deal():
         await at_the_composer(pilot)
         await set_counts(pilot, {"brick": -2, "wool": -1, "ore": 1})     # to everybody
         assert "Enter offers 2 brick + 1 wool for 1 ore to everybody." in screen_text(app)
+        assert "Send" in footer_keys(app)
         await pilot.press("enter")
         await until(pilot, lambda: deciding(app) and game(app).decision().kind == "deal")
+        await pilot.pause()
+        assert "Send" not in footer_keys(app)                            # a deal is made with 1-9, or x
         text = screen_text(app)
         # the answers as they came, each seat's own terms, with what each would leave red
         assert "red offers 2 brick + 1 wool for 1 ore to everybody." in text, text
@@ -420,3 +424,119 @@ async def test_at_the_bank_a_count_that_stops_short_of_your_cards_says_your_rate
         assert "Your rate for wool is 4:1; you hold 1." in text and "no more wool" not in text, text
         await set_counts(pilot, {"lumber": -1})           # none held: that is why
         assert "You hold no more lumber to give." in screen_text(app)
+
+
+async def test_the_counts_you_set_come_back_when_the_partner_goes_round_past_the_bank():
+    """A partner's bounds cut what the counts show, not what you set: past a
+    seat that holds one ore and past the bank (where one wool is no whole
+    rate), everybody gets the offer you composed."""
+    app = AnkhApp(GameSession.from_text(position()), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_composer(pilot)
+        c = composer(app)
+        await set_counts(pilot, {"brick": -1, "wool": -1, "ore": 2})
+        assert (c.give(), c.get()) == ((1, 0, 1, 0, 0, 0), (0, 0, 0, 0, 2, 0))
+        await pilot.press("p", "p")                                 # yellow (2 ore), green (1 ore)
+        assert c.partner == 2 and c.get()[K["ore"]] == 1
+        await pilot.press("p")                                      # the bank
+        assert c.partner == "bank" and c.give()[K["wool"]] == 0
+        await pilot.press("p")                                      # everybody again
+        assert c.partner is None
+        assert (c.give(), c.get()) == ((1, 0, 1, 0, 0, 0), (0, 0, 0, 0, 2, 0))
+        assert "Enter offers 1 brick + 1 wool for 2 ore to everybody." in screen_text(app)
+
+
+async def test_after_a_deal_the_options_under_the_composer_are_the_turn_s_again():
+    """The composer covers the top of the options at 80×24; the rows below it
+    showed the deal's options ("Trade with yellow", "Cancel") after the deal
+    was done, until the composer closed."""
+    app = AnkhApp(GameSession.from_text(position()), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_composer(pilot)
+        await set_counts(pilot, {"brick": -2, "wool": -1, "ore": 1})
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "deal")
+        await pilot.pause()
+        assert "3 Cancel" in screen_text(app)
+        await pilot.press("2")                                            # deal with green
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "action")
+        for _ in range(3):
+            await pilot.pause()
+        text = screen_text(app)
+        below = text.split("╰", 1)[1]                                     # under the composer
+        assert "Cancel" not in below and "Trade with" not in below, below
+        assert "End your turn" in below, below
+
+
+async def test_the_counts_start_afresh_once_an_offer_you_accepted_is_dealt():
+    """Yellow's offer to everybody, accepted from the composer: once yellow deals
+    with red, red's counts start afresh, as after a trade red offered (they
+    kept the offer's terms, 2 ore to get from a yellow that held none)."""
+    text = ("game: guilds\nplayers: 3\nseed: 11\nseats: red=person yellow=bot:heuristic green=bot:heuristic\n"
+            "rolls: 6+6 6+6 6+6\nturn: yellow\nvillas red: V24\nhouses green: V31\nhouses yellow: V09\n"
+            "hand yellow: 1 grain 1 ore 2 brick 3 wool\nhand red: 1 grain 2 ore 1 lumber\nreceipts yellow: 2\n")
+    session = GameSession.from_text(text)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        assert game(app).decision().kind == "answer" and session.game.state.trade[0] == 1
+        await pilot.press("t")
+        await pilot.pause()
+        c = composer(app)
+        assert any(c.delta)                                   # the offer's terms, from red's side
+        await pilot.press("a")
+        await until(pilot, lambda: any(e.kind == "trade" for e in session.log))
+        for _ in range(3):
+            await pilot.pause()
+        assert [e.data["other"] for e in session.log if e.kind == "trade"] == [0]
+        assert session.game.state.trade is None                   # (green, who holds nothing, offers nothing)
+        assert isinstance(app.screen, Composer) and not any(c.delta), c.delta
+
+
+async def test_once_you_answered_the_composer_does_not_say_enter_offers_while_the_others_decide():
+    """Red accepts yellow's offer from the composer; while yellow deals, the
+    composer said "Enter offers 1 grain for 1 brick to Y yellow", which
+    Enter did not do."""
+    text = ("game: guilds\nplayers: 3\nseed: 11\nseats: red=person yellow=bot:heuristic green=bot:heuristic\n"
+            "rolls: 6+6\nturn: yellow\nvillas red: V24\nhouses green: V31\nhouses yellow: V09\n"
+            "hand yellow: 1 grain 1 ore 2 brick 3 wool\nhand red: 1 grain 2 ore 1 lumber\nhand green: 1 wool\n"
+            "yellow: roll\nyellow: offer 1 brick for 1 grain to red\n")
+    session = GameSession.from_text(text)
+    app = AnkhApp(session, bot_delay=60)                      # yellow takes its time to deal
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        assert game(app).decision().kind == "answer"
+        await pilot.press("t")
+        await pilot.pause()
+        assert "Enter accepts: you give 1 grain for 1 brick." in screen_text(app)
+        await pilot.press("a")
+        await until(pilot, lambda: any(e.kind == "answer" and e.seat == 0 for e in session.log))
+        await pilot.pause()
+        text = screen_text(app)
+        assert game(app).decision() is None and "Enter offers" not in text, text
+        assert "Wait for your turn to decide." in text, text
+
+
+async def test_the_log_shown_under_the_composer_ends_on_the_deal_once_it_closes():
+    """At 80×24 with the log in view (l), a trade dealt in the composer: once
+    it closes, the log shows its last line, the deal (it stopped at the answers)."""
+    turns = "".join(f"{seat}: roll\n{seat}: end\n" for seat in ("yellow", "green", "red") * 2 + ("yellow", "green"))
+    text = position().replace("rolls: 6+6", "rolls:" + " 6+6" * 9).replace("turn: red", "turn: yellow") + turns
+    session = GameSession.from_text(text)
+    app = AnkhApp(session, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "action")
+        await pilot.press("l")
+        await at_the_composer(pilot)
+        await set_counts(pilot, {"brick": -2, "wool": -1, "ore": 1})
+        await pilot.press("enter")
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "deal")
+        await pilot.press("2")                                            # deal with green
+        await until(pilot, lambda: deciding(app) and game(app).decision().kind == "action")
+        await pilot.press("escape")
+        for _ in range(3):
+            await pilot.pause()
+        box = game(app).query_one("#log")
+        assert box.max_scroll_y > 0                                       # a log longer than its panel
+        assert box.scroll_y == box.max_scroll_y
+        assert "red gives 2 grain to G green for 1 lumber." in screen_text(app)

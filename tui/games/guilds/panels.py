@@ -128,9 +128,9 @@ def costs_at_a_glance() -> Text:
 
 
 # Events that follow from a seat's own decision (where "since your last move" starts).
-DECIDED = frozenset({"build", "bank", "buy-gp", "offer", "answer", "trade", "robber", "assassin",
-                     "guard", "dev", "parchments", "refresh", "promote", "fix", "discard", "show",
-                     "library", "laboratory", "palace", "start", "pass"})
+DECIDED = frozenset({"build", "bank", "buy-gp", "offer", "answer", "trade", "cancel", "robber",
+                     "assassin", "guard", "dev", "parchments", "refresh", "promote", "fix", "discard",
+                     "show", "library", "laboratory", "palace", "start", "pass"})
 
 
 class Words:

@@ -154,6 +154,7 @@ class GameScreen(PlayScreen):
     def on_screen_resume(self) -> None:
         # a dialog closed (the trade composer, help): the game may have moved meanwhile
         self.focus_decision()
+        self.call_after_refresh(self._scroll_news)     # (the log's end, scrolled to under the dialog, moved on)
 
     def focus_decision(self) -> None:
         """The options take the keys while there is a decision (a spectator
@@ -241,6 +242,15 @@ class GameScreen(PlayScreen):
             self._show_prompt(view, d)
             trade.follow(self)      # the trade composer, if open
         self.call_after_refresh(self._scroll_news)
+        if self.app.screen is not self:     # under a dialog (the trade composer): shown there too
+            self.call_after_refresh(self._redraw_under)
+
+    def _redraw_under(self) -> None:
+        """The dialog over this screen drawn again with what changed beneath it (its
+        refresh alone left the last decision's options on the terminal)."""
+        top = self.app.screen
+        if top is not self:
+            top.refresh()
 
     def _scroll_news(self) -> None:
         """Once laid out: the log at its end, the summary since your last move at its start."""

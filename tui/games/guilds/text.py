@@ -33,7 +33,7 @@ RESOURCE_STYLE = ("red", "green", "cyan", "yellow", "blue", "magenta")
 
 DISTRICT_WORDS = {
     "GRAIN": N_("Grain district"), "ALCHEMISTS": N_("Alchemists' Guild"), "WOOL": N_("Wool district"),
-    "PALACE": N_("The Palace"), "BEGGARS": N_("Beggars' Guild"), "BRICK": N_("Brick district"),
+    "PALACE": N_("the Palace"), "BEGGARS": N_("Beggars' Guild"), "BRICK": N_("Brick district"),
     "ORE": N_("Ore district"), "UU": N_("Unseen University"),
     "THIEVES": N_("Thieves' and Assassins' Guild"), "SHADES": N_("The Shades"),
     "LUMBER": N_("Lumber district"),

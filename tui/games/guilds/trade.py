@@ -82,6 +82,7 @@ class Composer(Titled, Localised, ModalScreen):
         self.game = game
         self.owner = game.session.viewer
         self.delta = [0] * KINDS        # < 0: you give that many; > 0: you ask for that many
+        self.composed = [0] * KINDS     # the counts as you set them (a partner's bounds clamp delta)
         self.row = 0
         self.partner: int | str | None = None    # None: everybody; a seat; BANK
         self.sent: tuple | None = None  # the choice sent, until the game's next decision
@@ -139,8 +140,10 @@ class Composer(Titled, Localised, ModalScreen):
         if key != self._decision:        # the game moved on: the choice sent was taken
             self.sent = None
             log = self.session.log
-            if any(e.seat == self.owner and e.kind in ("trade", "bank") for e in log[self._seen:]):
-                self.delta = [0] * KINDS     # your trade is done: the counts start afresh
+            if any(e.kind in ("trade", "bank") and self.owner in (e.seat, (e.data or {}).get("other"))
+                   for e in log[self._seen:]):
+                self.delta = [0] * KINDS     # your trade is done (either side of it): the counts start afresh
+                self.composed = [0] * KINDS
             self._seen = len(log)
             self._decision = key
             self._preset_counter(d)
@@ -157,6 +160,7 @@ class Composer(Titled, Localised, ModalScreen):
             self._preset = asked
             give, get, who = asked.get, asked.give, asked.seat   # you would give what they ask
             self.delta = [g2 - g1 for g1, g2 in zip(give, get)]
+            self.composed = list(self.delta)
             self.partner = who
 
     # --- the counts --------------------------------------------------------------------------------
@@ -279,6 +283,8 @@ class Composer(Titled, Localised, ModalScreen):
             t.append(_("Sent. Waiting for the table…"), "italic")
         elif d is not None and d.kind == "deal":
             t.append(_("Answers came: deal with one of them (1–9), or cancel the offer (x)."), "bold")
+        elif d is None:         # (your answer given, or not your turn): Enter sends nothing now
+            t.append(_("Wait for your turn to decide."), "dim")
         elif why:
             t.append(why, "yellow")
         elif self.partner == BANK:
@@ -357,6 +363,7 @@ class Composer(Titled, Localised, ModalScreen):
         # why it went no further: said in the dialog while the count stays at that bound
         self.limit = (k, delta) if n == self.delta[k] else None
         self.delta[k] = n
+        self.composed = list(self.delta)
         self._draw()
 
     def _at_limit(self) -> bool:
@@ -381,6 +388,7 @@ class Composer(Titled, Localised, ModalScreen):
 
     def action_clear(self) -> None:
         self.delta = [0] * KINDS
+        self.composed = [0] * KINDS
         self._draw()
 
     def action_partner(self) -> None:
@@ -389,6 +397,7 @@ class Composer(Titled, Localised, ModalScreen):
             return      # a counter goes to the one who offered
         cycle: list = [None, *self.others(), BANK]
         self.partner = cycle[(cycle.index(self.partner) + 1) % len(cycle)] if self.partner in cycle else None
+        self.delta = list(self.composed)    # what one partner's bounds cut, the next one's may allow
         self.clamp()
         self._draw()
 
@@ -474,6 +483,8 @@ class Composer(Titled, Localised, ModalScreen):
             return kind == "answer" and offers.verb_choices(d, action) is not None
         if action == "cancel_offer":
             return kind == "deal"
+        if action == "send":        # nothing to send while you deal (1-9) or others decide
+            return kind in ("action", "answer")
         if action == "partner":
             return kind != "answer"
         return True
