@@ -32,13 +32,13 @@ from ..lobby import PROTOCOL, decode, encode
 from ..peer import GamePeer
 from ..tablecore.effects import (
     Again, Announce, Broadcast, CheckPlayers, Close, CreateSave, Journal, JournalEnding, LinkSeat, OpenWatchPoint,
-    Renumber, Send, TellSeats, Think, WatchClose, WatchEnd, WatchIntro, WatchLog, WatchPoints, WatchSay, WatchSend,
+    Send, TellSeats, Unlink, Think, WatchClose, WatchEnd, WatchIntro, WatchLog, WatchPoints, WatchSay, WatchSend,
     WriteAbandoned, WriteTranscript,
 )
-from ..tablecore.host import HostTable, Refused, Watcher
+from ..tablecore.host import HostTable
 from ..tablecore.join import JoinTable
 from ..tablecore.result import Result
-from ..tablecore.seats import FAREWELL, GAME_OVER, REFUSED, Saved, SeatCore
+from ..tablecore.seats import FAREWELL, REFUSED, Refused, Saved, SeatCore, Watcher, pin_people
 from ..tablecore.watch import WatchTable
 from ..transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK
 from .discovery import TableAdvert, TableBrowser
@@ -185,16 +185,10 @@ class _Driver:
         self._call(self._core.decided, seat, d, option)
 
     def _check_players(self, people: tuple[tuple[str, bytes], ...]) -> None:
-        """Pin the identity of every person at the table on first meeting; a known
-        name with another key is reported (the screens show it), never accepted silently."""
+        """The people at the table, pinned in this player's known players (``pin_people``)."""
         try:
-            known = home.KnownPlayers()
-            for name, key in people:
-                warning = known.warning(name, key)
-                if warning is not None:
-                    self.report(Alert(warning))
-                elif known.check(name, key) == "new":
-                    known.pin(name, key)
+            for alert in pin_people(home.KnownPlayers(), people):
+                self.report(alert)
         except (home.HomeError, OSError, ValueError) as exc:
             self.report(Alert(f"known players could not be checked: {exc}"))
 
@@ -212,13 +206,13 @@ class HostNode(_Driver):
         super().__init__(report=report, decide=decide, save=None)
         self.table = core(identity, name, clock=_now, seats=seats, bots=bots, kind=kind,
                           spectator_chat=spectator_chat, ready=ready, confirmed=confirmed, gone_after=gone_after,
-                          move_clock=move_clock, save_root=save_root, bind=bind, port=port, saved=saved)
+                          move_clock=move_clock, save_root=save_root, bind=bind, port=port, saved=saved,
+                          door=self.door)
         self.identity = identity
         self.name = name
         self.advertise = advertise
         self.advert: TableAdvert | None = None
         self.bind = bind
-        self.conns: dict[int, Connection] = {}
         self.watchers.chat = self.table.spectator_chat
         self.server: asyncio.Server | None = None
         self.farewell = FAREWELL
@@ -256,6 +250,11 @@ class HostNode(_Driver):
     abandon_after = _core_attribute("abandon_after")
     auto_agree = _core_attribute("auto_agree")
 
+    @property
+    def conns(self) -> dict[int, Connection]:
+        """Each seat's link now (the core's: which link a seat has is its business)."""
+        return self.table.links
+
     def leave(self) -> None:
         self._call(self.table.leave)
 
@@ -270,21 +269,17 @@ class HostNode(_Driver):
             case Close(seat=seat, why=why):
                 if (conn := self.conns.get(seat)) is not None:
                     conn.close(why)
-            case Renumber(keys=keys):
-                self.conns = {keys.index(c.peer_key): c for c in self.conns.values()}
+            case Unlink(link=conn, why=why):
+                conn.close(why)
             case Announce(changes=changes):
                 self._update_advert(**changes)
             case Again():
-                asyncio.get_running_loop().call_soon(self._again)
+                asyncio.get_running_loop().call_soon(self._call, self.table.again)
             case WriteAbandoned(text=text):
                 if self.save is not None:
                     write_private(self.save.path / "abandoned.txt", (text + "\n").encode())
             case _:
                 super()._carry_out(effect)
-
-    def _again(self) -> None:
-        if self.table.hub is not None:
-            self._call(self.table.flush)
 
     def _broadcast(self, msg: dict[str, Any]) -> None:
         for seat in list(self.conns):
@@ -313,10 +308,9 @@ class HostNode(_Driver):
         watch = asyncio.create_task(self._watch())
         try:
             await self.done.wait()
-            result = self.table.result
-            if result is not None and (result.finished or self.table.last_words):
+            if self.table.waits_for_seats():
                 await self._see_everyone_done()
-            if result is not None and (result.finished or result.ending is not None or self.table.last_words):
+            if self.table.spectators_settle():
                 await self.watchers.settle()
             await asyncio.sleep(0.3)  # let the last frames and goodbyes go out
         finally:
@@ -342,11 +336,8 @@ class HostNode(_Driver):
         """Announce the table on the LAN (on the bound interface only, if one is given)."""
         interfaces = "all" if self.bind in ("0.0.0.0", "::", "") else [self.bind]
         kw = {} if interfaces == "all" else {"interfaces": interfaces, "addresses": [self.bind]}
-        lobby = self.table.lobby
         try:
-            self.advert = TableAdvert(port=self.table.port, table_id=lobby.table, host_key=self.identity.public_key,
-                                      host_name=self.name, seats_taken=len(lobby.seats), seats_total=lobby.total,
-                                      phase="lobby" if self.table.hub is None else "playing", game=lobby.kind, **kw)
+            self.advert = TableAdvert(**self.table.advert(), **kw)
             await self.advert.start()
             self.report(Advertised(self.advert.service))
         except Exception as exc:  # no multicast here: HOST:PORT still works
@@ -385,56 +376,25 @@ class HostNode(_Driver):
             conn.close(Words("no greeting: {why}", why=getattr(exc, "reason", None) or getattr(exc, "message", None)
                                  or Words("timed out")))
             return
-        if first["t"] in ("join", "rejoin"):
-            self.door.sit(conn.ticket)
-        elif first["t"] == "watch" and (refused := self.door.watch(conn.ticket)) is not None:
-            _refuse(conn, refused)
-            return
-        self.table.sink = None  # (what a newcomer's arrival says goes out once its link is the seat's)
-        try:
-            arrival = self.table.arrive(conn.peer_key, conn.peer_address, first)
-        except BaseException:
-            self._run()
-            raise
-        finally:
-            self.table.sink = self._carry_out
+        arrival = self._call(self.table.arrive, conn.peer_key, conn.peer_address, first, conn, conn.ticket)
         if isinstance(arrival, Refused):
             _refuse(conn, arrival.why)
-            return
-        if isinstance(arrival, Watcher):
+        elif isinstance(arrival, Watcher):
             await self.watchers.serve(conn, arrival.start, self.table.log)
-            return
-        old = self.conns.get(arrival)
-        self.conns[arrival] = conn
-        if old is not None and old is not conn:
-            old.close(Words("replaced by a new connection"))
-        self._run()
-        await self._read(conn)
-
-    def _seat_of(self, conn: Connection) -> int | None:
-        return next((s for s, c in self.conns.items() if c is conn), None)
+        else:
+            await self._read(conn)
 
     async def _read(self, conn: Connection) -> None:
-        seat = self._seat_of(conn)
         while True:  # (after the end too: a seat may say it holds the whole game, or heard how it ended)
             try:
                 msg = decode(await conn.recv())
             except ConnectionClosed as exc:
-                now = self._seat_of(conn)
-                if now is not None:
-                    seat = now
-                    if self.table.result is None:
-                        del self.conns[seat]
-                if seat is not None:
-                    self._call(self.table.lost, seat, exc.reason, now is not None)
+                self._call(self.table.closed, conn, exc.reason)
                 return
             except RemoteProtocolError as exc:
-                conn.close(Words("malformed message: {why}", why=exc.message))
+                self._call(self.table.garbled, conn, exc.message)
                 continue
-            seat = self._seat_of(conn)  # (a seat in the lobby moves up when one before it leaves)
-            if seat is None:
-                continue  # a link replaced by a newer one: what it still says is not the seat's
-            if self._call(self.table.received, seat, msg):
+            if self._call(self.table.heard, conn, msg):
                 return
 
 
@@ -451,7 +411,7 @@ class JoinNode(_Driver):
         super().__init__(report=report, decide=decide, save=None)
         self.core = core(identity, name, clock=_now, fresh=lambda game_id: home.first_time_for_game(game_id),
                          save_root=save_root, ready=ready, want=want, confirmed=confirmed, address=address,
-                         saved=saved)
+                         saved=saved, door=self.door)
         self.identity = identity
         self.conn: Connection | None = None
         self.watch_server: asyncio.Server | None = None
@@ -459,7 +419,6 @@ class JoinNode(_Driver):
         self.seats = SeatLinks(identity, lambda seat, msg: self._call(self.core.seat_said, seat, msg), self._here,
                                lambda seat, out: self._call(self.core.seat_reached, seat, out),
                                lambda seat: self._call(self.core.seat_took, seat))
-        self._impostor_told = False
         if save is not None:  # a save carried on: appended to from where its journal stops
             self.save = save
             save.reopen()
@@ -580,7 +539,7 @@ class JoinNode(_Driver):
                 else:  # the game is over here: we wait for the host's word a while only
                     msg = decode(await asyncio.wait_for(conn.recv(), core.farewell_left()))
             except asyncio.TimeoutError:
-                conn.close(GAME_OVER)
+                self._call(core.farewell_over)
                 return
             except RemoteProtocolError as exc:
                 conn.close(Words("malformed message: {why}", why=exc.message))
@@ -618,13 +577,7 @@ class JoinNode(_Driver):
         does not prove the host's identity (pinned at the first link, or in the
         save's seats) ends in its handshake, before anything is said on it."""
         assert self.address is not None
-        try:
-            return await connect(*self.address, self.identity, PROLOGUE, timeout=3, expected_peer=self.host_key)
-        except ConnectionClosed as exc:
-            if self.host_key is not None and "not the expected" in exc.reason and not self._impostor_told:
-                self._impostor_told = True
-                self.report(Alert(exc.reason))
-            raise
+        return await connect(*self.address, self.identity, PROLOGUE, timeout=3, expected_peer=self.host_key)
 
     def _here(self) -> float:
         """This seat says on its direct links that it is here; the seconds until it says so again."""
@@ -636,7 +589,7 @@ class JoinNode(_Driver):
     async def _open_watch_point(self, conn: Connection) -> None:
         """Serve spectators too, on the address this seat reached the host from,
         and tell the host where (again after every reconnect: it may have restarted)."""
-        if self.result is not None:
+        if not self.core.opens_watch_point():
             return
         if self.watch_server is None:
             if conn.local_address is None:
@@ -649,7 +602,7 @@ class JoinNode(_Driver):
                 return
             self.watch_port = server_port(self.watch_server)
             self.report(WatchPointOpen(conn.local_address[0], self.watch_port))
-        _send(conn, {"t": "watchpoint", "port": self.watch_port})
+        _send(conn, self.core.watch_point(self.watch_port))
 
     async def _on_watcher(self, conn: Connection) -> None:
         """A spectator at this seat's watch point: it may only watch."""
@@ -658,18 +611,15 @@ class JoinNode(_Driver):
         except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError):
             conn.close(Words("no greeting"))
             return
-        peer, seat = self.core.peer, self.core.seat_link(first, conn.peer_key)
-        if seat is not None:
-            await self.seats.serve(conn, seat)  # another seat, around the host
-            return
-        if first["t"] != "watch" or peer is None:
+        peer, arrival = self.core.peer, self.core.at_watch_point(first, conn.peer_key, conn.ticket)
+        if isinstance(arrival, int):
+            await self.seats.serve(conn, arrival)  # another seat, around the host
+        elif arrival is None:
             conn.close(WATCH_ONLY)
-            return
-        refused = self.door.watch(conn.ticket)
-        if refused is not None:
-            _refuse(conn, refused)
-            return
-        await self.watchers.serve(conn, first["from"], lambda: peer.protocol.ledger.log)
+        elif isinstance(arrival, Refused):
+            _refuse(conn, arrival.why)
+        else:
+            await self.watchers.serve(conn, arrival.start, lambda: peer.protocol.ledger.log)
 
     async def _close_watch_point(self) -> None:
         """The spectators watching through this seat take the game's last steps

@@ -48,10 +48,11 @@ class Close(Effect):
 
 
 @dataclass(frozen=True)
-class Renumber(Effect):
-    """A seat left the lobby and the seats after it moved up: each link now
-    belongs to the seat of its key in ``keys``."""
-    keys: tuple[bytes, ...]
+class Unlink(Effect):
+    """Close ``link`` (the driver's handle of a link, no seat's now: a newer
+    link took its seat), saying ``why``."""
+    link: Any
+    why: str
 
 
 @dataclass(frozen=True)
