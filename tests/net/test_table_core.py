@@ -1,6 +1,7 @@
 """The table's sans-I/O parts, with no sockets and no clock: the time is a value."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from ankh.net.admission import TOO_MANY_SPECTATORS, Door
@@ -157,6 +158,14 @@ def test_a_seats_spectators_take_the_last_steps_of_a_game_played_to_its_end_or_e
     assert stopped.take()[0] == Over(result)  # and the result stands, told now
 
 
+def played(tmp_path: Path, until: Callable[[Table], bool]) -> Table:
+    """A host's table and a joiner's (no save) linked and played until ``until(table)``."""
+    t = Table(tmp_path, save=False)
+    t.joiner.connected(t.host.identity.public_key)
+    t.pump(until=lambda: until(t))
+    return t
+
+
 def test_a_link_to_a_seats_watch_point_watches_once_the_game_began_while_the_door_has_room(tmp_path: Path) -> None:
     t = Table(tmp_path, save=False)
     joiner = t.joiner
@@ -187,10 +196,8 @@ def test_a_link_to_the_hosts_address_that_another_key_answers_is_told_to_the_per
 
 def test_a_joiner_whose_game_is_over_leaves_its_link_when_the_host_says_nothing_within_the_farewell(
         tmp_path: Path) -> None:
-    t = Table(tmp_path, save=False)
+    t = played(tmp_path, lambda t: t.joiner.result is not None)
     joiner = t.joiner
-    joiner.connected(t.host.identity.public_key)
-    t.pump(until=lambda: joiner.result is not None)
     t.joiner_effects()
     assert not joiner.host_done and not joiner.settled()
     t.clock.now += FAREWELL
@@ -201,9 +208,7 @@ def test_a_joiner_whose_game_is_over_leaves_its_link_when_the_host_says_nothing_
 
 def test_the_host_stays_for_its_seats_and_spectators_only_after_a_game_played_out_or_ended_with_words(
         tmp_path: Path) -> None:
-    t = Table(tmp_path, save=False)
-    t.joiner.connected(t.host.identity.public_key)
-    t.pump(until=lambda: t.host.result is not None)
+    t = played(tmp_path, lambda t: t.host.result is not None)
     assert t.host.result.finished and t.host.waits_for_seats() and t.host.spectators_settle()
     voted = HostTable(Identity.generate(), "host", clock=Clock(), seats=2)
     assert not voted.waits_for_seats() and not voted.spectators_settle()  # (nothing ended yet)
@@ -247,10 +252,8 @@ def test_people_met_for_the_first_time_are_pinned_and_a_known_name_with_another_
 
 def test_a_joiner_opens_its_watch_point_and_tells_the_host_where_only_while_its_game_is_not_over(
         tmp_path: Path) -> None:
-    t = Table(tmp_path, save=False)
+    t = played(tmp_path, lambda t: t.joiner.peer is not None)
     joiner = t.joiner
-    joiner.connected(t.host.identity.public_key)
-    t.pump(until=lambda: joiner.peer is not None)
     assert joiner.opens_watch_point() and joiner.watch_point(4242) == {"t": "watchpoint", "port": 4242}
     t.host.received(1, joiner.watch_point(4242))  # the host has every spectator told of it
     assert t.host.points == {1: ("10.0.0.2", 4242)}
