@@ -1,6 +1,6 @@
 """Whole networked tables in one process, on a virtual clock, faults drawn from a seed.
 
-The real :class:`~ankh.net.io.node.HostNode`, :class:`~ankh.net.io.node.JoinNode`
+The real :class:`~ankh.net.io.host.HostNode`, :class:`~ankh.net.io.join.JoinNode`
 and :class:`~ankh.net.io.node.WatchNode` run as ``ankh host``/``join``/``watch``
 run them, with their real links (Noise over byte streams, keepalives and all),
 but:

@@ -5,7 +5,7 @@ A core (:class:`~ankh.net.tablecore.host.HostTable`,
 :class:`~ankh.net.tablecore.watch.WatchTable`, and what they share in
 :mod:`~ankh.net.tablecore.seats`) never sends, writes or waits.
 Each of its entry points queues effects, in the order they must happen, and
-its driver (``net/io/node.py`` on real links, the simulator on virtual ones)
+its driver (``net/io/host.py``, ``join.py``, ``node.py`` on real links; the simulator runs them on virtual ones)
 carries them out.  A :class:`~ankh.net.events.TableEvent` queued among them is
 for the screens, as it is.
 """

@@ -2,7 +2,7 @@
 game between the seats, the waits, the votes to end and the blame.
 
 It holds no socket, file or timer.  Its driver (``HostNode`` in
-``net/io/node.py``) tells it who arrives, what each link says, when a link
+``net/io/host.py``) tells it who arrives, what each link says, when a link
 is lost and that a second went by (:meth:`HostTable.tick`); it answers with
 :mod:`effects <ankh.net.tablecore.effects>` to carry out in order, taken with
 :meth:`HostTable.take` (or handed to its ``sink`` as they come).  Its clock is given (``clock``), so that it runs the

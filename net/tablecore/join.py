@@ -2,7 +2,7 @@
 seat's key, its game over the host's link, the votes to end and the blame.
 
 It holds no socket, file or timer.  Its driver (``JoinNode`` in
-``net/io/node.py``) tells it that a link to the host is up
+``net/io/join.py``) tells it that a link to the host is up
 (:meth:`JoinTable.connected`), what the host says (:meth:`JoinTable.received`)
 and that the link closed (:meth:`JoinTable.lost`).  Linking to the host again
 is the driver's loop, but every choice in it is the table's: whether to try

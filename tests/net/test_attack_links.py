@@ -682,16 +682,16 @@ def test_a_joiner_of_the_last_release_is_told_why_it_cannot_sit_not_sent_round_a
     import asyncio
 
     from ankh.net.errors import RemoteProtocolError
-    from ankh.net.io import node
+    from ankh.net.io import join
 
-    real = node.decode
+    real = join.decode
 
     def older(data: bytes) -> dict:
         msg = real(data)
         if sim._WHO.get() == "joiner 1" and msg["t"] == "lobby" and ("gone" in msg or "clock" in msg):
             raise RemoteProtocolError("lobby: unexpected field 'gone'")
         return msg
-    monkeypatch.setattr(node, "decode", older)
+    monkeypatch.setattr(join, "decode", older)
 
     async def script(t: sim.Scene) -> Any:
         await t.host(seats=2)
