@@ -17,7 +17,7 @@ from ..lobby import decode
 from ..tablecore.effects import Again, Announce, Broadcast, Close, Send, Unlink, WriteAbandoned
 from ..tablecore.host import HostTable
 from ..tablecore.result import Result
-from ..tablecore.seats import FAREWELL, Refused, Saved, Watcher
+from ..tablecore.seats import Refused, Saved, Watcher
 from ..transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK
 from .discovery import TableAdvert
 from .savedir import SaveDir, write_private
@@ -47,7 +47,6 @@ class HostNode(Driver):
         self.bind = bind
         self.watchers.chat = self.table.spectator_chat
         self.server: asyncio.Server | None = None
-        self.farewell = FAREWELL
         if save is not None:  # a save carried on: appended to from where its journal stops
             self.save = save
             save.reopen()
@@ -81,6 +80,7 @@ class HostNode(Driver):
     primary = core_attribute("primary")
     abandon_after = core_attribute("abandon_after")
     auto_agree = core_attribute("auto_agree")
+    farewell = core_attribute("farewell")
 
     @property
     def conns(self) -> dict[int, Connection]:
@@ -140,8 +140,8 @@ class HostNode(Driver):
         watch = asyncio.create_task(self._watch())
         try:
             await self.done.wait()
-            if self.table.waits_for_seats():
-                await self._see_everyone_done()
+            if self.table.waits_for_seats():  # until every other seat holds the whole game, or heard
+                await self._while(self.table.farewell_left)  # how it ended (its link may come back for it)
             if self.table.spectators_settle():
                 await self.watchers.settle()
             await asyncio.sleep(0.3)  # let the last frames and goodbyes go out
@@ -150,14 +150,6 @@ class HostNode(Driver):
             await self.close()
         assert self.table.result is not None
         return self.table.result
-
-    async def _see_everyone_done(self) -> None:
-        """The game is over here: the table stays open until every other seat
-        holds the whole game too, or heard how the table ended before it (its
-        link may have been down: it comes back for them), or ``farewell``
-        seconds pass."""
-        deadline = _now() + self.farewell
-        await self._while(lambda: 0.0 if self.table.everyone_done() else deadline - _now())
 
     async def _watch(self) -> None:
         while self.table.result is None:

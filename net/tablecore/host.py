@@ -42,7 +42,7 @@ from .effects import (
 )
 from .result import Result, aborted, forfeit_result
 from .seats import (
-    CLOSING, DONE, GAME_OVER, HEARD, PAUSED, CheckBudget, Refused, Saved, SeatCore, Watcher, evidence_of,
+    CLOSING, DONE, FAREWELL, GAME_OVER, HEARD, PAUSED, CheckBudget, Refused, Saved, SeatCore, Watcher, evidence_of,
     step_under_way,
 )
 from .waits import ABANDON_AFTER, abandoned_words, late_seats
@@ -84,6 +84,8 @@ class HostTable(SeatCore):
         self.gone_since: dict[int, float] = {}
         self.patience: Patience | None = None  # who the game waits for, how long; the offer to end
         self.seats_done: set[int] = set()  # remote seats that said they hold the whole game
+        self.farewell = FAREWELL  # seconds the table stays open at its end for the seats (waits_for_seats)
+        self._ended_at = 0.0
         self.pausing = False  # the person at the host left a game under way: it is paused, not over
         self._told_away = False
         self._handed: dict[int, int] = {}  # pieces of evidence each seat handed the host
@@ -284,6 +286,16 @@ class HostTable(SeatCore):
         """The table is done here: whether it stays open until :meth:`everyone_done` (or the
         farewell passes): a game played to its end, or ended early with words the seats must hear."""
         return self.result is not None and (self.result.finished or bool(self.last_words))
+
+    def farewell_left(self) -> float:
+        """The table is done here and waits for its seats (:meth:`waits_for_seats`): the
+        seconds it stays open still, 0 once :meth:`everyone_done` or ``farewell`` seconds
+        passed since its end."""
+        return 0.0 if self.everyone_done() else self._ended_at + self.farewell - self.clock()
+
+    def _over(self, result: Result) -> None:
+        self._ended_at = self.clock()
+        super()._over(result)
 
     def spectators_settle(self) -> bool:
         """The table is done here: whether its spectators take the last steps before their links

@@ -259,3 +259,14 @@ def test_a_joiner_opens_its_watch_point_and_tells_the_host_where_only_while_its_
     assert t.host.points == {1: ("10.0.0.2", 4242)}
     t.pump(until=lambda: joiner.result is not None)
     assert not joiner.opens_watch_point()
+
+
+def test_a_host_whose_game_is_over_stays_for_the_farewell_or_until_every_seat_holds_the_whole_game(
+        tmp_path: Path) -> None:
+    t = played(tmp_path, lambda t: t.host.result is not None)
+    host = t.host
+    assert host.waits_for_seats() and not host.everyone_done() and host.farewell_left() == FAREWELL
+    t.clock.now += FAREWELL - 1
+    assert host.farewell_left() == 1.0
+    t.pump()  # the joiner's last frames, and its word that it holds the whole game
+    assert host.everyone_done() and host.farewell_left() == 0.0
