@@ -172,7 +172,6 @@ class JoinNode(Driver):
                 self._call(core.farewell_over)
                 return
             except RemoteProtocolError as exc:
-                conn.close(Words("malformed message: {why}", why=exc.message))
                 if self._call(core.malformed, exc.message):
                     return
                 continue

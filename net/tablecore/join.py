@@ -217,9 +217,10 @@ class JoinTable(SeatCore):
         return REJOIN
 
     def malformed(self, why: str) -> bool:
-        """The host said something this program cannot read (the driver closed the
-        link): before the game, a table of another version of ankh, which this seat
-        leaves with a word why rather than join again and be told the same; True then."""
+        """The host said something this program cannot read: the link closes, saying
+        why, and before the game it is a table of another version of ankh, which this
+        seat leaves with a word why rather than join again and be told the same; True then."""
+        self._do(Close(HOST, Words("malformed message: {why}", why=why)))
         if self.peer is not None or self.result is not None:
             return False
         self.end(Result(Words("refused: the table sent a message this program cannot read ({why}); it may run "

@@ -270,3 +270,20 @@ def test_a_host_whose_game_is_over_stays_for_the_farewell_or_until_every_seat_ho
     assert host.farewell_left() == 1.0
     t.pump()  # the joiner's last frames, and its word that it holds the whole game
     assert host.everyone_done() and host.farewell_left() == 0.0
+
+
+def test_a_joiner_that_cannot_read_the_host_leaves_the_link_and_before_the_game_the_table() -> None:
+    joiner = JoinTable(Identity.generate(), "green", clock=Clock(), address=("10.0.0.1", 4000))
+    joiner.connected(Identity.generate().public_key)
+    joiner.take()
+    assert joiner.malformed("lobby: unexpected field 'gone'") is True
+    assert joiner.take()[0] == Close(0, "malformed message: lobby: unexpected field 'gone'")
+    assert "another version of ankh" in str(joiner.result.text)
+
+
+def test_a_joiner_in_the_game_that_cannot_read_the_host_leaves_the_link_and_links_again(tmp_path: Path) -> None:
+    t = played(tmp_path, lambda t: t.joiner.peer is not None)
+    t.joiner_effects()
+    assert t.joiner.malformed("frames: not bytes") is False and t.joiner.result is None
+    assert t.joiner_effects() == [Close(0, "malformed message: frames: not bytes")]
+    assert t.joiner.lost("malformed message: frames: not bytes") == REJOIN
