@@ -177,7 +177,8 @@ def test_a_link_to_a_seats_watch_point_watches_once_the_game_began_while_the_doo
     joiner.connected(t.host.identity.public_key)
     t.pump(until=lambda: joiner.peer is not None)
     assert joiner.at_watch_point({"t": "hello"}, stranger) is None  # this port only serves spectators
-    assert joiner.at_watch_point({"t": "seat", "seat": 0}, t.host.identity.public_key) is None  # the host: not around it
+    host = t.host.identity.public_key
+    assert joiner.at_watch_point({"t": "seat", "seat": 0}, host) is None  # the host's seat: never linked around it
     assert joiner.at_watch_point({"t": "watch", "from": 4}, stranger, "w1") == Watcher(4)
     assert joiner.at_watch_point({"t": "watch", "from": 0}, stranger, "w2") == Refused(TOO_MANY_SPECTATORS)
 
