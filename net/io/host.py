@@ -200,7 +200,7 @@ class HostNode(Driver):
             conn.close(Words("no greeting: {why}", why=getattr(exc, "reason", None) or getattr(exc, "message", None)
                                  or Words("timed out")))
             return
-        arrival = self._call(self.table.arrive, conn.peer_key, conn.peer_address, first, conn, conn.ticket)
+        arrival = self.table.arrive(conn.peer_key, conn.peer_address, first, conn, conn.ticket)  # (effects: sink)
         if isinstance(arrival, Refused):
             refuse(conn, arrival.why)
         elif isinstance(arrival, Watcher):
