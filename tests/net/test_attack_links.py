@@ -416,8 +416,8 @@ def test_a_link_that_claims_another_seats_number_is_not_taken(tmp_path: Path) ->
 class ShortensTheLobby(HostTable):
     """Once the first joiner sat at the usual clocks, its lobby says 1 s for both."""
 
-    def arrive(self, key: bytes, address: Any, first: dict) -> Any:
-        seat = super().arrive(key, address, first)
+    def arrive(self, key: bytes, address: Any, first: dict, *link: Any) -> Any:
+        seat = super().arrive(key, address, first, *link)
         if isinstance(seat, int) and seat == 1:
             self.lobby.gone_after = self.lobby.move_clock = 1
             self._lobby_changed()
