@@ -98,7 +98,7 @@ MESSAGES = Tagged("t", {
     "watchpoint": Map({"t": Const("watchpoint"), "port": Int(1, 65535)}),
     "points": Map({"t": Const("points"), "at": List(Map({"host": Str(64), "port": Int(1, 65535)},
                                                         optional={"seat": Int(0, MAX_SEATS - 1)}), MAX_SEATS + 1)}),
-    # A seat's first word on a direct link to another seat's watch point (``net/io/node.py``):
+    # A seat's first word on a direct link to another seat's watch point (``net/io/join.py``):
     # which seat it is, proved by the link's handshake with that seat's identity key.
     "seat": Map({"t": Const("seat"), "seat": Int(0, MAX_SEATS - 1)}),
     # On a seat's direct link, every few seconds: the last frame it signed (``JoinTable.say_here``).

@@ -1,6 +1,6 @@
 """Whole networked tables in one process, on a virtual clock, faults drawn from a seed.
 
-The real :class:`~ankh.net.io.node.HostNode`, :class:`~ankh.net.io.node.JoinNode`
+The real :class:`~ankh.net.io.host.HostNode`, :class:`~ankh.net.io.join.JoinNode`
 and :class:`~ankh.net.io.node.WatchNode` run as ``ankh host``/``join``/``watch``
 run them, with their real links (Noise over byte streams, keepalives and all),
 but:
@@ -736,7 +736,8 @@ async def _kill(table: Table, loop: VirtualLoop, net: SimNet, rng: random.Random
     ctx = context(victim)
     decide = bot_decide(kind, random.Random(rng.getrandbits(64)))
     if save is None:  # killed in the lobby: it comes back with the same command
-        again = JoinNode(node.identity, victim, decide=decide, report=lambda e: None, save_root=node.save_root)
+        again = ctx.run(lambda: JoinNode(node.identity, victim, decide=decide, report=lambda e: None,
+                                         save_root=node.save_root))  # (its nonce from the seed, as its first start's)
         again.auto_agree = True
         coro = again.run(*node.address)
     else:

@@ -5,8 +5,8 @@ A core (:class:`~ankh.net.tablecore.host.HostTable`,
 :class:`~ankh.net.tablecore.watch.WatchTable`, and what they share in
 :mod:`~ankh.net.tablecore.seats`) never sends, writes or waits.
 Each of its entry points queues effects, in the order they must happen, and
-its driver (``net/io/node.py`` on real links, the simulator on virtual ones)
-carries them out.  A :class:`~ankh.net.events.TableEvent` queued among them is
+its driver (``net/io/host.py``, ``join.py``, ``node.py`` on real links; the
+simulator runs them on virtual ones) carries them out.  A :class:`~ankh.net.events.TableEvent` queued among them is
 for the screens, as it is.
 """
 from __future__ import annotations
@@ -48,10 +48,11 @@ class Close(Effect):
 
 
 @dataclass(frozen=True)
-class Renumber(Effect):
-    """A seat left the lobby and the seats after it moved up: each link now
-    belongs to the seat of its key in ``keys``."""
-    keys: tuple[bytes, ...]
+class Unlink(Effect):
+    """Close ``link`` (the driver's handle of a link, no seat's now: a newer
+    link took its seat), saying ``why``."""
+    link: Any
+    why: str
 
 
 @dataclass(frozen=True)

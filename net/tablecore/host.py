@@ -2,22 +2,26 @@
 game between the seats, the waits, the votes to end and the blame.
 
 It holds no socket, file or timer.  Its driver (``HostNode`` in
-``net/io/node.py``) tells it who arrives, what each link says, when a link
+``net/io/host.py``) tells it who arrives, what each link says, when a link
 is lost and that a second went by (:meth:`HostTable.tick`); it answers with
 :mod:`effects <ankh.net.tablecore.effects>` to carry out in order, taken with
 :meth:`HostTable.take` (or handed to its ``sink`` as they come).  Its clock is given (``clock``), so that it runs the
 same on a virtual one.
 
-A seat is a number, and the core knows which seats have a link now; which
-link that is, is the driver's business.
+A seat is a number, and the core knows which seats have a link now and
+which link that is: the driver's handle of it (``link``), opaque here.  So
+the core decides what a new link may do (:meth:`HostTable.arrive`: sit,
+come back, watch, or be refused, the process's :class:`~ankh.net.admission.Door`
+asked), which seat a link speaks for (:meth:`HostTable.heard`: none once a
+newer link took its seat) and what its closing means (:meth:`HostTable.closed`).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..admission import Door
 from ..entropy import random_bytes
 from ..envelope import Identity, seq_of, signed_slot
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
@@ -33,27 +37,18 @@ from ..secrets import SeatSecrets
 from ..transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK, Roster
 from .chat import ChatLimit
 from .effects import (
-    Again, Announce, Broadcast, Close, CreateSave, JournalEnding, Renumber, Send, WatchEnd, WatchIntro, WatchLog,
+    Again, Announce, Broadcast, Close, CreateSave, JournalEnding, Send, Unlink, WatchEnd, WatchIntro, WatchLog,
     WatchPoints, WatchSay, WatchSend, WriteAbandoned,
 )
 from .result import Result, aborted, forfeit_result
-from .seats import CLOSING, DONE, GAME_OVER, HEARD, PAUSED, CheckBudget, Saved, SeatCore, evidence_of, step_under_way
+from .seats import (
+    CLOSING, DONE, FAREWELL, GAME_OVER, HEARD, PAUSED, CheckBudget, Refused, Saved, SeatCore, Watcher, evidence_of,
+    step_under_way,
+)
 from .waits import ABANDON_AFTER, abandoned_words, late_seats
 
 SLICE = 0.02  # seconds of local work (the host's bots) between looks at the links
 THEIRS_CHECKS, THEIRS_EVERY = 4, 0.2  # signatures of frames a seat hands on checked, per so many seconds at most
-
-
-@dataclass(frozen=True)
-class Refused:
-    """A newcomer turned away, and why (its link is then closed)."""
-    why: str
-
-
-@dataclass(frozen=True)
-class Watcher:
-    """A newcomer who only watches: the driver serves it the log from ``start``."""
-    start: int
 
 
 class HostTable(SeatCore):
@@ -62,9 +57,10 @@ class HostTable(SeatCore):
     def __init__(self, identity: Identity, name: str, *, clock: Callable[[], float], seats: int = 2, bots: int = 0,
                  kind: str = DEFAULT_KIND, spectator_chat: bool = True, ready: bool = True, confirmed: bool = True,
                  gone_after: int = GONE_AFTER, move_clock: int = MOVE_CLOCK, save_root: Path | None = None,
-                 bind: str = "0.0.0.0", port: int = 0, saved: Saved | None = None):
+                 bind: str = "0.0.0.0", port: int = 0, saved: Saved | None = None, door: Door | None = None):
         super().__init__()
         self.clock = clock
+        self.door = door if door is not None else Door()  # the process's counts of links (who may watch)
         self.identity = identity
         self.name = name
         self.save_root = save_root
@@ -73,6 +69,8 @@ class HostTable(SeatCore):
         self.chat_limit = ChatLimit()
         self._said = 0
         self.linked: dict[int, tuple[bytes, tuple[str, int] | None]] = {}  # seat -> (its key, its address)
+        self.links: dict[int, Any] = {}  # seat -> its link (the driver's handle), while linked (to the end, after it)
+        self._spoke_as: dict[Any, int | None] = {}  # link -> the seat it last spoke for (None: replaced, heard since)
         self.points: dict[int, tuple[str, int]] = {}  # each joiner's watch point
         self.hub: Hub | None = None
         self.roster: Roster | None = None
@@ -86,6 +84,8 @@ class HostTable(SeatCore):
         self.gone_since: dict[int, float] = {}
         self.patience: Patience | None = None  # who the game waits for, how long; the offer to end
         self.seats_done: set[int] = set()  # remote seats that said they hold the whole game
+        self.farewell = FAREWELL  # seconds the table stays open at its end for the seats (waits_for_seats)
+        self._ended_at = 0.0
         self.pausing = False  # the person at the host left a game under way: it is paused, not over
         self._told_away = False
         self._handed: dict[int, int] = {}  # pieces of evidence each seat handed the host
@@ -146,18 +146,33 @@ class HostTable(SeatCore):
 
     # -- the driver's side -----------------------------------------------------------------------
 
+    def advert(self) -> dict[str, Any]:
+        """What the table's advert on the LAN says of it as it stands (later changes: :class:`Announce`)."""
+        return {"port": self.port, "table_id": self.lobby.table, "host_key": self.identity.public_key,
+                "host_name": self.name, "seats_taken": len(self.lobby.seats), "seats_total": self.lobby.total,
+                "phase": "lobby" if self.hub is None else "playing", "game": self.lobby.kind}
+
     def opened(self) -> None:
         """The table listens: the lobby as it stands, and the game begins at once if bots fill it."""
         self._do(LobbySeats.of(self.lobby))
         if self.lobby.ready and self.start_msg is None:
             self._start()
 
-    def arrive(self, key: bytes, address: tuple[str, int] | None, first: dict[str, Any]) -> int | Refused | Watcher:
-        """A newcomer's first message: the seat it takes (its link is the
-        seat's from now on), a spectator, or a refusal."""
+    def arrive(self, key: bytes, address: tuple[str, int] | None, first: dict[str, Any], link: Any = None,
+               ticket: object | None = None) -> int | Refused | Watcher:
+        """A newcomer's first message on ``link`` (the driver's handle; a new
+        one if None): the seat it takes (the link is the seat's from now on,
+        and the seat's older link closes, :class:`Unlink`), a spectator, or a
+        refusal.  ``ticket``: the link's at the door, which counts it as a
+        player's (``join``, ``rejoin``) or a spectator's, if there is room."""
         kind = first["t"]
+        if ticket is not None and kind in ("join", "rejoin"):
+            self.door.sit(ticket)
+        elif ticket is not None and kind == "watch" and (full := self.door.watch(ticket)) is not None:
+            return Refused(full)
+        link = object() if link is None else link
         if kind == "join" and (back := self._seated_again(key, first)) is not None:
-            self.linked[back] = (key, address)
+            self._link(back, key, address, link)
             self._reattach(back)
             return back
         if kind == "join":
@@ -167,7 +182,7 @@ class HostTable(SeatCore):
                 seat = self.lobby.sit(first["name"], key, first["nonce"], ready=bool(first.get("ready", 1)))
             except RemoteProtocolError as exc:
                 return Refused(exc.message)
-            self.linked[seat] = (key, address)
+            self._link(seat, key, address, link)
             self._do(Joined(seat, self.lobby.seats[seat].name, self.lobby.seats[seat].fingerprint))
             self._do(Announce({"seats_taken": len(self.lobby.seats)}))
             self._do(Broadcast(self.lobby.message()))
@@ -176,18 +191,27 @@ class HostTable(SeatCore):
                 self._start()
             return seat
         if kind == "rejoin":
-            return self._rejoin(key, address, first)
+            return self._rejoin(key, address, first, link)
         if kind == "watch":
             return Watcher(first["from"])
         return Refused(Words("expected join, rejoin or watch"))
 
-    def _rejoin(self, key: bytes, address: tuple[str, int] | None, first: dict[str, Any]) -> int | Refused:
+    def _link(self, seat: int, key: bytes, address: tuple[str, int] | None, link: Any) -> None:
+        """``link`` is ``seat``'s from now on; the link it had before closes."""
+        self.linked[seat] = (key, address)
+        old = self.links.get(seat)
+        self.links[seat] = link
+        self._spoke_as[link] = seat
+        if old is not None and old is not link:
+            self._do(Unlink(old, Words("replaced by a new connection")))
+
+    def _rejoin(self, key: bytes, address: tuple[str, int] | None, first: dict[str, Any], link: Any) -> int | Refused:
         if self.roster is None or first["game"] != self.roster.game_id or key not in self.roster.identities:
             return Refused(Words("not a seat of this game"))
         seat = self.roster.identities.index(key)
         if seat in self.local:
             return Refused(Words("that seat plays here"))
-        self.linked[seat] = (key, address)
+        self._link(seat, key, address, link)
         self.gone_since.pop(seat, None)
         assert self.hub is not None
         self.hub.catch_up(seat, first["have"])
@@ -199,6 +223,33 @@ class HostTable(SeatCore):
             self.flush()
         return seat
 
+    def seat_of(self, link: Any) -> int | None:
+        """The seat ``link`` speaks for now (seats in the lobby move up when one before them
+        leaves), or None: a newer link took its seat."""
+        return next((s for s, l in self.links.items() if l is link), None)
+
+    def heard(self, link: Any, msg: dict[str, Any]) -> bool:
+        """What ``link`` said: its seat's word (:meth:`received`), or nothing if a newer
+        link took the seat; True when that link is done with."""
+        seat = self._spoke_as[link] = self.seat_of(link)
+        if seat is None:
+            return False
+        return self.received(seat, msg)
+
+    def garbled(self, link: Any, why: str) -> None:
+        """``link`` said something that is no message of the protocol (``why``): it closes
+        (:meth:`closed` follows, as for any link that closes)."""
+        self._do(Unlink(link, Words("malformed message: {why}", why=why)))
+
+    def closed(self, link: Any, reason: str) -> None:
+        """``link`` closed (``reason``): its seat lost it (:meth:`lost`), or, if a newer
+        link had taken the seat since it last spoke, that seat may have left done with the game."""
+        seat, before = self.seat_of(link), self._spoke_as.pop(link, None)
+        if seat is not None:
+            self.lost(seat, reason)
+        elif before is not None:
+            self.lost(before, reason, current=False)
+
     def lost(self, seat: int, reason: str, current: bool = True) -> None:
         """A link of ``seat`` closed (``reason``); ``current``: the seat's link
         now, not one a newer link replaced."""
@@ -207,11 +258,13 @@ class HostTable(SeatCore):
         if self.result is not None or not current:
             return
         key, _ = self.linked.pop(seat)
+        self.links.pop(seat, None)
         if self.start_msg is None:
             self.lobby.leave(key)
             keys = tuple(s.key for s in self.lobby.seats)
-            self.linked = {keys.index(k): (k, a) for k, a in self.linked.values()}
-            self._do(Renumber(keys))
+            moved = {s: keys.index(k) for s, (k, _) in self.linked.items()}
+            self.linked = {moved[s]: v for s, v in self.linked.items()}
+            self.links = {moved[s]: link for s, link in self.links.items() if s in moved}
             self._do(Announce({"seats_taken": len(self.lobby.seats)}))
             self._do(Broadcast(self.lobby.message()))
             self._do(LobbySeats.of(self.lobby))
@@ -228,6 +281,32 @@ class HostTable(SeatCore):
             return False
         step = self.STEPS.get(msg["t"])
         return step is not None and step(self, seat, msg)
+
+    def waits_for_seats(self) -> bool:
+        """The table is done here: whether it stays open until :meth:`everyone_done` (or the
+        farewell passes): a game played to its end, or ended early with words the seats must hear."""
+        return self.result is not None and (self.result.finished or bool(self.last_words))
+
+    def farewell_left(self) -> float:
+        """The table is done here and waits for its seats (:meth:`waits_for_seats`): the
+        seconds it stays open still, 0 once :meth:`everyone_done` or ``farewell`` seconds
+        passed since its end."""
+        return 0.0 if self.everyone_done() else self._ended_at + self.farewell - self.clock()
+
+    def _over(self, result: Result) -> None:
+        self._ended_at = self.clock()
+        super()._over(result)
+
+    def spectators_settle(self) -> bool:
+        """The table is done here: whether its spectators take the last steps before their links
+        close (a game played to its end, ended on the seats' votes, or with words to hear)."""
+        return self.result is not None and (self.result.finished or self.result.ending is not None
+                                            or bool(self.last_words))
+
+    def again(self) -> None:
+        """The driver's turn after :class:`Again`: deliver on, if the game is under way."""
+        if self.hub is not None:
+            self.flush()
 
     def everyone_done(self) -> bool:
         """The table may close: every remote seat holds the whole game, or, if the

@@ -2,14 +2,15 @@
 seat's key, its game over the host's link, the votes to end and the blame.
 
 It holds no socket, file or timer.  Its driver (``JoinNode`` in
-``net/io/node.py``) tells it that a link to the host is up
+``net/io/join.py``) tells it that a link to the host is up
 (:meth:`JoinTable.connected`), what the host says (:meth:`JoinTable.received`)
 and that the link closed (:meth:`JoinTable.lost`).  Linking to the host again
 is the driver's loop, but every choice in it is the table's: whether to try
 (:meth:`JoinTable.relink_due`), what to say first on the new link
 (:meth:`JoinTable.relink_opening`), when to give up
 (:meth:`JoinTable.relink_failed`) and what follows once it is up
-(:meth:`JoinTable.relinked`).  It answers with
+(:meth:`JoinTable.relinked`).  What a link to this seat's watch point may do
+is the table's too (:meth:`JoinTable.at_watch_point`).  It answers with
 :mod:`effects <ankh.net.tablecore.effects>`, where ``Send(0, ...)`` and
 ``Close(0, ...)`` are for the host's link.  Its clock is given (``clock``),
 and so is the check that a game id was never played here before (``fresh``).
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.game import COLOURS, GAMES
+from ..admission import Door
 from ..entropy import random_bytes
 from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
 from ..envelope import Identity, open_frame, seq_of, signed_slot
@@ -39,8 +41,8 @@ from .effects import (
 )
 from .result import Result, aborted, stopped_result
 from .seats import (
-    CLOSING, DONE, FAREWELL, GAME_OVER, HEARD, PAUSED, REFUSED, CheckBudget, Saved, SeatCore, evidence_of,
-    step_under_way,
+    CLOSING, DONE, FAREWELL, GAME_OVER, HEARD, PAUSED, REFUSED, CheckBudget, Refused, Saved, SeatCore, Watcher,
+    evidence_of, step_under_way,
 )
 from .waits import ABANDON_AFTER
 
@@ -72,9 +74,10 @@ class JoinTable(SeatCore):
     def __init__(self, identity: Identity, name: str, *, clock: Callable[[], float],
                  fresh: Callable[[bytes], bool] = lambda game_id: True, save_root: Path | None = None,
                  ready: bool = True, want: str | None = None, confirmed: bool = True,
-                 address: tuple[str, int] | None = None, saved: Saved | None = None):
+                 address: tuple[str, int] | None = None, saved: Saved | None = None, door: Door | None = None):
         super().__init__()
         self.clock = clock
+        self.door = door if door is not None else Door()  # the process's counts of links (who may watch)
         self.fresh = fresh  # whether a game id was never sat down to here (an old table replayed otherwise)
         self.want = want  # the game this seat came to play (None: whatever the table plays)
         self.game_kind = DEFAULT_KIND  # the game the table plays, from its lobby
@@ -128,6 +131,7 @@ class JoinTable(SeatCore):
         self.apart: Stop | None = None  # the last offer this seat refused for a seat it never reached
         self.relink: str | None = None  # how this seat links to the host again (JOIN_AGAIN, REJOIN, DELIVER)
         self._relink_since = 0.0  # when it began to
+        self._impostor_told = False  # the person was told that a link to the address was not the host's
         if saved is not None:
             self._carry_on(saved)
 
@@ -213,9 +217,10 @@ class JoinTable(SeatCore):
         return REJOIN
 
     def malformed(self, why: str) -> bool:
-        """The host said something this program cannot read (the driver closed the
-        link): before the game, a table of another version of ankh, which this seat
-        leaves with a word why rather than join again and be told the same; True then."""
+        """The host said something this program cannot read: the link closes, saying
+        why, and before the game it is a table of another version of ankh, which this
+        seat leaves with a word why rather than join again and be told the same; True then."""
+        self._do(Close(HOST, Words("malformed message: {why}", why=why)))
         if self.peer is not None or self.result is not None:
             return False
         self.end(Result(Words("refused: the table sent a message this program cannot read ({why}); it may run "
@@ -256,6 +261,9 @@ class JoinTable(SeatCore):
         as long as ``abandon_after``; after the game it tries on within the
         farewell without a word (:meth:`relink_due`).  (A host turning this seat
         away says ``bye`` first: a link that fails closes without one.)"""
+        if self.host_key is not None and "not the expected" in why and not self._impostor_told:
+            self._impostor_told = True  # (once: someone else answers at the host's address)
+            self._do(Alert(why))
         gone = self.clock() - self._relink_since
         if self.relink == JOIN_AGAIN:
             if gone < LOBBY_PATIENCE:
@@ -300,6 +308,11 @@ class JoinTable(SeatCore):
 
     def farewell_left(self) -> float:
         return self._ended_at + self.farewell - self.clock()
+
+    def farewell_over(self) -> None:
+        """The game is over here and the host did not say it holds it too within the
+        farewell: this seat leaves its link, saying the game is over."""
+        self._do(Close(HOST, GAME_OVER))
 
     def received(self, msg: dict[str, Any]) -> bool:
         """What the host said; True when this link is done with."""
@@ -395,6 +408,31 @@ class JoinTable(SeatCore):
             return None
         assert self.start is not None
         return seat if key == self.start.identities[seat] else None
+
+    def opens_watch_point(self) -> bool:
+        """Whether this seat opens its watch point (spectators and the other seats link to
+        it), or tells the host of it again on a new link: not once its game is over here."""
+        return self.result is None
+
+    def watch_point(self, port: int) -> dict[str, Any]:
+        """What the host is told of this seat's watch point, open on ``port``."""
+        return {"t": "watchpoint", "port": port}
+
+    def at_watch_point(self, first: dict[str, Any], key: bytes, ticket: object | None = None,
+                       ) -> int | Watcher | Refused | None:
+        """A link to this seat's watch point, by its first word and the identity key its
+        handshake proved: another person's seat (:meth:`seat_link`: its direct link), a
+        spectator once the game began (from ``first["from"]``) if the door has room for
+        it (``ticket``: the link's there), else refused (a ``bye`` says why); None for
+        anything else, which this port does not serve."""
+        seat = self.seat_link(first, key)
+        if seat is not None:
+            return seat
+        if first["t"] != "watch" or self.peer is None:
+            return None
+        if ticket is not None and (full := self.door.watch(ticket)) is not None:
+            return Refused(full)
+        return Watcher(first["from"])
 
     def _on_frames(self, msg: dict[str, Any]) -> bool:
         if self.peer is None:

@@ -1,5 +1,5 @@
 """What carrying on a networked game's save needs from its journal's header
-(sans-I/O: the files are read and written by :mod:`ankh.net.io.node`)."""
+(sans-I/O: the files are read and written by :mod:`ankh.net.io.driver`)."""
 from __future__ import annotations
 
 from typing import Any

@@ -5,7 +5,7 @@ for its driver.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,7 +13,7 @@ from typing import Any
 from ankh.core.game import allows
 
 from ..errors import ProtocolError, Words
-from ..events import Chat, Decided, Over, Played, SetupOver
+from ..events import Alert, Chat, Decided, Over, Played, SetupOver
 from ..leave import Ending, describe_ending
 from ..peer import SETUP, GamePeer, YourMove
 from .effects import CheckPlayers, Journal, JournalEnding, Think, WriteTranscript
@@ -60,6 +60,30 @@ class CheckBudget:
             return False
         self._at[source] = (since, used + 1)
         return True
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A newcomer turned away, and why (its link is then closed)."""
+    why: str
+
+
+@dataclass(frozen=True)
+class Watcher:
+    """A newcomer who only watches: the driver serves it the log from ``start``."""
+    start: int
+
+
+def pin_people(known: Any, people: tuple[tuple[str, bytes], ...]) -> Iterator[Alert]:
+    """Pin the identity of every person at the table on first meeting, in ``known``
+    (the keys met before, :class:`ankh.net.home.KnownPlayers` or alike): a known name
+    with another key is an alert for the screens, never accepted silently."""
+    for name, key in people:
+        warning = known.warning(name, key)
+        if warning is not None:
+            yield Alert(warning)
+        elif known.check(name, key) == "new":
+            known.pin(name, key)
 
 
 @dataclass(frozen=True)

@@ -416,8 +416,8 @@ def test_a_link_that_claims_another_seats_number_is_not_taken(tmp_path: Path) ->
 class ShortensTheLobby(HostTable):
     """Once the first joiner sat at the usual clocks, its lobby says 1 s for both."""
 
-    def arrive(self, key: bytes, address: Any, first: dict) -> Any:
-        seat = super().arrive(key, address, first)
+    def arrive(self, key: bytes, address: Any, first: dict, *link: Any) -> Any:
+        seat = super().arrive(key, address, first, *link)
         if isinstance(seat, int) and seat == 1:
             self.lobby.gone_after = self.lobby.move_clock = 1
             self._lobby_changed()
@@ -682,16 +682,16 @@ def test_a_joiner_of_the_last_release_is_told_why_it_cannot_sit_not_sent_round_a
     import asyncio
 
     from ankh.net.errors import RemoteProtocolError
-    from ankh.net.io import node
+    from ankh.net.io import join
 
-    real = node.decode
+    real = join.decode
 
     def older(data: bytes) -> dict:
         msg = real(data)
         if sim._WHO.get() == "joiner 1" and msg["t"] == "lobby" and ("gone" in msg or "clock" in msg):
             raise RemoteProtocolError("lobby: unexpected field 'gone'")
         return msg
-    monkeypatch.setattr(node, "decode", older)
+    monkeypatch.setattr(join, "decode", older)
 
     async def script(t: sim.Scene) -> Any:
         await t.host(seats=2)

@@ -85,6 +85,14 @@ def test_a_seed_plays_the_same_table_again_byte_for_byte() -> None:
     assert first.transcript == again.transcript and first.transcript is not None
 
 
+def test_a_seed_whose_seat_is_killed_in_the_lobby_and_comes_back_plays_the_same_table_again() -> None:
+    """(Seed 39: the seat is killed before it saved anything and runs its command again: its new
+    nonce comes from the seed too, so the game's id, its dice and its end are the same each time.)"""
+    first, again = (played(39, {"duplicate", "kill", "stale"}) for _ in range(2))
+    assert first.counts["kill"] == 1 and first.transcript is not None
+    assert first.transcript == again.transcript and first.virtual_seconds == again.virtual_seconds
+
+
 def test_the_replay_command_names_the_game_the_seed_the_faults_and_the_cheat() -> None:
     table = sim.Table(7, "tiny", frozenset({"cut", "kill"}), cheat="tests.net.simcheats:wrong_key")
     assert table.replay_command() == (

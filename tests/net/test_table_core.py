@@ -1,18 +1,21 @@
 """The table's sans-I/O parts, with no sockets and no clock: the time is a value."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+from ankh.net.admission import TOO_MANY_SPECTATORS, Door
 from ankh.net.envelope import Identity, fingerprint
-from ankh.net.events import Back, Gone, LobbySeats, Over, Waiting
+from ankh.net.events import Alert, Back, Gone, LobbySeats, Over, Waiting
 from ankh.net.io.savedir import SaveDir
 from ankh.net.leave import Ending, Stop
 from ankh.net.lobby import CHAT_RATE, CHAT_WINDOW, Lobby
 from ankh.net.tablecore.chat import ChatLimit
-from ankh.net.tablecore.effects import Send
+from ankh.net.tablecore.effects import Close, Send
+from ankh.net.tablecore.host import HostTable
 from ankh.net.tablecore.join import DELIVER, JOIN_AGAIN, LOBBY_PATIENCE, REJOIN, JoinTable
 from ankh.net.tablecore.result import Result
-from ankh.net.tablecore.seats import DONE, FAREWELL, Saved
+from ankh.net.tablecore.seats import DONE, FAREWELL, GAME_OVER, Refused, Saved, Watcher, pin_people
 from ankh.net.tablecore.waits import abandoned_words, late_seats
 
 from .test_join_table import Clock, Table
@@ -153,3 +156,135 @@ def test_a_seats_spectators_take_the_last_steps_of_a_game_played_to_its_end_or_e
     assert stopped.take() == []
     assert stopped.closing() is False  # nothing to settle: the spectators' links close at once
     assert stopped.take()[0] == Over(result)  # and the result stands, told now
+
+
+def played(tmp_path: Path, until: Callable[[Table], bool]) -> Table:
+    """A host's table and a joiner's (no save) linked and played until ``until(table)``."""
+    t = Table(tmp_path, save=False)
+    t.joiner.connected(t.host.identity.public_key)
+    t.pump(until=lambda: until(t))
+    return t
+
+
+def test_a_link_to_a_seats_watch_point_watches_once_the_game_began_while_the_door_has_room(tmp_path: Path) -> None:
+    t = Table(tmp_path, save=False)
+    joiner = t.joiner
+    joiner.door = Door(spectators=1)
+    for ticket, host in (("w1", "10.0.0.5"), ("w2", "10.0.0.6")):
+        joiner.door.arrive(ticket, host)
+    stranger = Identity.generate().public_key
+    assert joiner.at_watch_point({"t": "watch", "from": 0}, stranger, "w1") is None  # no game yet: nothing to see
+    joiner.connected(t.host.identity.public_key)
+    t.pump(until=lambda: joiner.peer is not None)
+    assert joiner.at_watch_point({"t": "hello"}, stranger) is None  # this port only serves spectators
+    host = t.host.identity.public_key
+    assert joiner.at_watch_point({"t": "seat", "seat": 0}, host) is None  # the host's seat: never linked around it
+    assert joiner.at_watch_point({"t": "watch", "from": 4}, stranger, "w1") == Watcher(4)
+    assert joiner.at_watch_point({"t": "watch", "from": 0}, stranger, "w2") == Refused(TOO_MANY_SPECTATORS)
+
+
+def test_a_link_to_the_hosts_address_that_another_key_answers_is_told_to_the_person_once() -> None:
+    joiner = JoinTable(Identity.generate(), "green", clock=Clock(), address=("10.0.0.1", 4000))
+    host = Identity.generate().public_key
+    joiner.connected(host)
+    joiner.lost("a cut")
+    joiner.take()
+    impostor = f"the peer is {fingerprint(b'x' * 32)}, not the expected {fingerprint(host)}"
+    assert joiner.relink_failed(impostor) is False and joiner.take() == [Alert(impostor)]
+    assert joiner.relink_failed(impostor) is False and joiner.take() == []  # (it tries on: once is enough)
+    assert joiner.relink_failed("timed out") is False and joiner.take() == []
+
+
+def test_a_joiner_whose_game_is_over_leaves_its_link_when_the_host_says_nothing_within_the_farewell(
+        tmp_path: Path) -> None:
+    t = played(tmp_path, lambda t: t.joiner.result is not None)
+    joiner = t.joiner
+    t.joiner_effects()
+    assert not joiner.host_done and not joiner.settled()
+    t.clock.now += FAREWELL
+    assert joiner.settled() and joiner.farewell_left() <= 0
+    joiner.farewell_over()
+    assert joiner.take() == [Close(0, GAME_OVER)]
+
+
+def test_the_host_stays_for_its_seats_and_spectators_only_after_a_game_played_out_or_ended_with_words(
+        tmp_path: Path) -> None:
+    t = played(tmp_path, lambda t: t.host.result is not None)
+    assert t.host.result.finished and t.host.waits_for_seats() and t.host.spectators_settle()
+    voted = HostTable(Identity.generate(), "host", clock=Clock(), seats=2)
+    assert not voted.waits_for_seats() and not voted.spectators_settle()  # (nothing ended yet)
+    voted.end(Result("ended", ending=Ending(Stop(3, bytes(32), (1,)), (0,), (b"",))))
+    assert not voted.waits_for_seats() and voted.spectators_settle()
+    closed = HostTable(Identity.generate(), "host", clock=Clock(), seats=2)
+    closed.leave()  # in the lobby: the table closes, nobody waited for
+    assert closed.result is not None and not closed.waits_for_seats() and not closed.spectators_settle()
+
+
+def test_the_hosts_turn_to_deliver_again_does_nothing_before_the_game() -> None:
+    host = HostTable(Identity.generate(), "host", clock=Clock(), seats=2)
+    host.opened()
+    host.take()
+    host.again()
+    assert host.take() == []
+
+
+class Known:
+    """Keys met before, in memory (``home.KnownPlayers`` keeps them in a file)."""
+
+    def __init__(self, **pinned: bytes) -> None:
+        self.pinned = dict(pinned)
+
+    def check(self, name: str, key: bytes) -> str:
+        return "new" if name not in self.pinned else "same" if self.pinned[name] == key else "changed"
+
+    def warning(self, name: str, key: bytes) -> str | None:
+        return f"{name} has a new key" if self.check(name, key) == "changed" else None
+
+    def pin(self, name: str, key: bytes) -> None:
+        self.pinned[name] = key
+
+
+def test_people_met_for_the_first_time_are_pinned_and_a_known_name_with_another_key_is_an_alert() -> None:
+    known = Known(green=b"g" * 32, yellow=b"y" * 32)
+    alerts = list(pin_people(known, (("green", b"g" * 32), ("yellow", b"Y" * 32), ("blue", b"b" * 32))))
+    assert alerts == [Alert("yellow has a new key")]
+    assert known.pinned == {"green": b"g" * 32, "yellow": b"y" * 32, "blue": b"b" * 32}  # never replaced silently
+
+
+def test_a_joiner_opens_its_watch_point_and_tells_the_host_where_only_while_its_game_is_not_over(
+        tmp_path: Path) -> None:
+    t = played(tmp_path, lambda t: t.joiner.peer is not None)
+    joiner = t.joiner
+    assert joiner.opens_watch_point() and joiner.watch_point(4242) == {"t": "watchpoint", "port": 4242}
+    t.host.received(1, joiner.watch_point(4242))  # the host has every spectator told of it
+    assert t.host.points == {1: ("10.0.0.2", 4242)}
+    t.pump(until=lambda: joiner.result is not None)
+    assert not joiner.opens_watch_point()
+
+
+def test_a_host_whose_game_is_over_stays_for_the_farewell_or_until_every_seat_holds_the_whole_game(
+        tmp_path: Path) -> None:
+    t = played(tmp_path, lambda t: t.host.result is not None)
+    host = t.host
+    assert host.waits_for_seats() and not host.everyone_done() and host.farewell_left() == FAREWELL
+    t.clock.now += FAREWELL - 1
+    assert host.farewell_left() == 1.0
+    t.pump()  # the joiner's last frames, and its word that it holds the whole game
+    assert host.everyone_done() and host.farewell_left() == 0.0
+
+
+def test_a_joiner_that_cannot_read_the_host_leaves_the_link_and_before_the_game_the_table() -> None:
+    joiner = JoinTable(Identity.generate(), "green", clock=Clock(), address=("10.0.0.1", 4000))
+    joiner.connected(Identity.generate().public_key)
+    joiner.take()
+    assert joiner.malformed("lobby: unexpected field 'gone'") is True
+    assert joiner.take()[0] == Close(0, "malformed message: lobby: unexpected field 'gone'")
+    assert "another version of ankh" in str(joiner.result.text)
+
+
+def test_a_joiner_in_the_game_that_cannot_read_the_host_leaves_the_link_and_links_again(tmp_path: Path) -> None:
+    t = played(tmp_path, lambda t: t.joiner.peer is not None)
+    t.joiner_effects()
+    assert t.joiner.malformed("frames: not bytes") is False and t.joiner.result is None
+    assert t.joiner_effects() == [Close(0, "malformed message: frames: not bytes")]
+    assert t.joiner.lost("malformed message: frames: not bytes") == REJOIN
