@@ -448,7 +448,7 @@ class Game:
     def format_record(self, record: Any) -> str:
         raise NotImplementedError
 
-    # the local table (``ankh.net.local``): the platform owns the generator,
+    # the local table (``ankh.net.play.local``): the platform owns the generator,
     # the game says what its chance means.
     def deck_orders(self, record: Any, rng: Any) -> dict[str, list]:
         """Every hidden deck's true order (top first) for a game played at one

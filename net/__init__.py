@@ -1,13 +1,13 @@
-"""Peers, agreement and fairness: the protocol layer of ankh (sans-I/O).
+"""Peers, agreement and fairness: the protocol layer of ankh (sans-I/O but ``io``).
 
-- ``envelope``: identities, signed msgpack envelopes, strict bounded decoding.
-- ``group``: the Ed25519 group, x-only, and the Chaum-Pedersen proof.
-- ``dice``: the dice beacon (committed hash chains).
-- ``deck``: mental-poker decks (shuffle, lock, keys, audit).
-- ``ledger``: the public log as a state machine, shared by seats and verifier.
-- ``seat``: one seat as a bytes-in, events-out protocol object.
-- ``table``: N seats wired together in memory, answering the rules' requests.
-- ``transcript``, ``verify``: saved games and their offline audit.
-- ``secrets``: what a seat keeps to resume after a crash.
-- ``local``: the table of a local game, where one process knows every card.
+- ``fair``: the fairness primitives: the group and its proofs, the dice beacon,
+  mental-poker decks, sealed keys, the random steal, evidence of a cheat.
+- ``wire``: what travels between installs: links, signed envelopes, schemas,
+  the lobby's messages, who may hold a link.
+- ``play``: a game over the protocol: the public log (``ledger``), a seat and
+  its peer, the star's relay, endings, the local and in-memory tables.
+- ``files``: the journal, the transcript and its offline audit (``verify``),
+  the install's home, a seat's secrets.
+- ``tablecore``: each role's table as a state machine answering with effects.
+- ``io``: the only code that touches sockets, mDNS, SSH, clocks and files.
 """

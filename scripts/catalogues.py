@@ -55,7 +55,7 @@ def program_template() -> Catalog:
             str(ROOT / "core"), method_map=[("registry.py", "python")],
             keywords={"N_": None, "NP_": ((1, "c"), 2)}, comment_tags=("Translators:",), strip_comment_tags=True):
         catalog.add(message, locations=[("core/" + filename, lineno)], auto_comments=comments, context=context)
-    # The network layer's sentences for a person (ankh.net.errors.Words), said by the screens.
+    # The network layer's sentences for a person (ankh.net.wire.errors.Words), said by the screens.
     for filename, lineno, message, comments, context in extract_from_dir(
             str(ROOT / "net"), method_map=[("**.py", "python")], keywords={"Words": None},
             comment_tags=("Translators:",), strip_comment_tags=True):
@@ -70,7 +70,7 @@ def engine_prompts() -> set[str]:
     from ankh.core.morpork.bots.random_bot import RandomBot
     from ankh.core.morpork.setup import new_game
     from ankh.core.morpork.model import Decision
-    from ankh.net.local import LocalTable
+    from ankh.net.play.local import LocalTable
     from ankh.tui.i18n import language, set_language
     from ankh.tui.games.morpork.text import prompt_template
 

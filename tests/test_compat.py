@@ -58,11 +58,11 @@ def test_an_old_record_replays_to_the_same_log_and_state(tmp_path: Path, record:
 
 
 def test_an_old_finished_transcript_verifies_fair_with_the_same_report(tmp_path: Path) -> None:
-    from ankh.net.transcript import Transcript
+    from ankh.net.files.transcript import Transcript
     r = ankh("verify", "net-game.ankh", home=tmp_path)
     stdout = report_and_keys(r.stdout, Transcript.load(FIXTURES / "net-game.ankh"))
     assert (r.returncode, stdout) == (0, expected("net-game.verify.txt")), r.stderr
-    from ankh.net.verify import verify_transcript
+    from ankh.net.files.verify import verify_transcript
     report = verify_transcript(FIXTURES / "net-game.ankh")
     assert report.status == "fair" and report.fair and not report.violations
     assert str(report) + "\n" == expected("net-game.verify.txt")
@@ -70,7 +70,7 @@ def test_an_old_finished_transcript_verifies_fair_with_the_same_report(tmp_path:
 
 @pytest.mark.parametrize("seat", SEATS)
 def test_an_old_journal_verifies_as_the_same_game_in_progress(tmp_path: Path, seat: str) -> None:
-    from ankh.net import journal
+    from ankh.net.files import journal
     r = ankh("verify", f"net-midgame/{seat}/save/journal.ankh", home=tmp_path)
     transcript = journal.read((FIXTURES / f"net-midgame/{seat}/save/journal.ankh").read_bytes())[0]
     stdout = report_and_keys(r.stdout, transcript)
@@ -85,7 +85,7 @@ def _header_and_moves(text: str) -> tuple[set[str], str]:
 def test_an_old_save_loads_from_the_load_list_and_plays_on_as_it_would_have(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANKH_HOME", str(tmp_path))
-    from ankh.net.home import saves_dir
+    from ankh.net.files.home import saves_dir
     from ankh.tui.bots import make_bot
     from ankh.tui.i18n import set_language
     from ankh.tui.session import GameSession, list_saves
@@ -126,7 +126,7 @@ def test_old_seats_killed_mid_game_carry_on_from_their_saves_to_a_fair_end(tmp_p
     old version left them after ``kill -9``; the table resumes on its old port.
     (On the simulator: the real host and joiners, each loading its save as
     ``ankh host/join --load`` does.)"""
-    from ankh.net import journal
+    from ankh.net.files import journal
     from ankh.net.io import sim
 
     from .net.simtable import exit_status, transcript, verify
@@ -190,8 +190,8 @@ def test_an_old_log_where_every_seat_saw_vimes_verifies_with_the_seats_result(tm
 
 
 def test_an_old_log_where_every_seat_saw_vimes_gives_a_spectator_the_seats_result() -> None:
-    from ankh.net.peer import Spectator, describe_outcome, replay
-    from ankh.net.transcript import Transcript
+    from ankh.net.play.peer import Spectator, describe_outcome, replay
+    from ankh.net.files.transcript import Transcript
 
     transcript = Transcript.load(FIXTURES / "vimes-net-game.ankh")
     public = replay(transcript.roster, transcript.frames())
@@ -206,9 +206,9 @@ def test_an_old_log_where_every_seat_saw_vimes_gives_a_spectator_the_seats_resul
 def test_seats_whose_old_journals_end_after_the_audit_agree_on_the_seats_result() -> None:
     """Both seats come back from the journal of a game whose audit is done (the
     final agreement on the log is all that is left) and finish it together."""
-    from ankh.net import journal
-    from ankh.net.peer import GamePeer, describe_outcome
-    from ankh.net.seat import ANY_LINK, SeatProtocol
+    from ankh.net.files import journal
+    from ankh.net.play.peer import GamePeer, describe_outcome
+    from ankh.net.play.seat import ANY_LINK, SeatProtocol
 
     from .net.star import Star, seat_secrets
 

@@ -35,3 +35,7 @@ def test_without_a_compiler_or_with_ankh_pure_the_wheel_is_pure_python(tmp_path,
     names = zipfile.ZipFile(wheel).namelist()
     assert "ankh/core/morpork/state.py" in names and "ankh/core/game.py" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
+    # every package of the checkout is in the wheel (a networked table needs all of net/)
+    packages = {f"ankh/{p.relative_to(ROOT).as_posix()}" for top in ("core", "net", "tui")
+                for p in (ROOT / top).rglob("__init__.py")}
+    assert packages <= set(names), sorted(packages - set(names))

@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         from ankh.tui.review import command as review_command
         return review_command(args.file, args.seat, args.worlds, args.every_card)
     if args.command == "verify":
-        from ankh.net.verify import main as verify_main
+        from ankh.net.files.verify import main as verify_main
         return verify_main([args.file])
     if args.command == "serve":
         return serve(parser, args)
@@ -216,7 +216,7 @@ def local_headless(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     end; its events are printed, its record written to ``--save``."""
     import random
 
-    from ankh.net.local import LocalGame
+    from ankh.net.play.local import LocalGame
     from ankh.tui.bots import bot_kinds, make_bot
     game = get(args.game)
     players = game.seats[0] if args.players is None else args.players
@@ -250,7 +250,7 @@ def serve(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     import asyncio
     import signal
 
-    from ankh.net import home
+    from ankh.net.files import home
     from ankh.net.io.ssh import SshServer
 
     host, _sep, port = args.ssh.rpartition(":")
@@ -301,8 +301,8 @@ def replay(path: str, as_json: bool, stats: bool = False) -> int:
 def _replay(path, as_json: bool, stats: bool = False) -> int:
     import io
     from ankh.core.game import RulesError, SetupError
-    from ankh.net import journal
-    from ankh.net.local import LocalGame
+    from ankh.net.files import journal
+    from ankh.net.play.local import LocalGame
     path = journal.save_file(path)  # a networked game's save folder: its finished game, or its journal so far
     try:
         data = path.read_bytes()
@@ -350,10 +350,10 @@ def _replay_network(path, data: bytes, as_json: bool, stats: bool = False) -> in
     hidden cards left hidden."""
     import io
     from ankh.core.game import entry, get
-    from ankh.net import journal
-    from ankh.net.errors import ProtocolError
-    from ankh.net.peer import Logged, replay as replay_log
-    from ankh.net.transcript import read_stream
+    from ankh.net.files import journal
+    from ankh.net.wire.errors import ProtocolError
+    from ankh.net.play.peer import Logged, replay as replay_log
+    from ankh.net.files.transcript import read_stream
     from ankh.tui.games import ui
     try:
         if journal.is_journal(data[:64]):

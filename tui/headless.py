@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from ankh.core.game import COLOURS, forced
-from ankh.net import home
-from ankh.net.errors import LocalProtocolError, RemoteProtocolError
-from ankh.net.envelope import Identity, fingerprint
-from ankh.net.events import (
+from ankh.net.files import home
+from ankh.net.wire.errors import LocalProtocolError, RemoteProtocolError
+from ankh.net.wire.envelope import Identity, fingerprint
+from ankh.net.play.events import (
     Advertised, Alert, Away, Back, Chat, ChatHidden, Decided, Gone, HostKey, Joined, Listening, NotAdvertised, Over,
     Paused, Played, Saving, SetupOver, Started, TableEvent, TranscriptSaved, Waiting, WatchLost, WatchMoved,
     WatchPointOpen, WatchWaiting,
@@ -33,9 +33,9 @@ from ankh.net.io.node import HostNode, JoinNode, WatchNode, find_table
 from ankh.net.io.savedir import SaveDir
 from ankh.net.tablecore.result import Result
 from ankh.net.io.transport import ConnectionClosed
-from ankh.net.journal import unfinished_seat
-from ankh.net.leave import News
-from ankh.net.peer import Audited, GameOver, Logged, Moved
+from ankh.net.files.journal import unfinished_seat
+from ankh.net.play.leave import News
+from ankh.net.play.peer import Audited, GameOver, Logged, Moved
 
 from ankh.tui.bots import make_bot
 

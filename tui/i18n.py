@@ -35,7 +35,7 @@ import struct
 from importlib import resources
 from typing import Any
 
-from ankh.net.errors import Words
+from ankh.net.wire.errors import Words
 
 DOMAIN = "ankh"
 GAME_DOMAIN = "ankh-game"
@@ -125,7 +125,7 @@ def pgettext(context: str, message: str) -> str:
 def translated(text: Any) -> Any:
     """A sentence of the network layer in the language shown.
 
-    :class:`~ankh.net.errors.Words` keep their template, which is translated,
+    :class:`~ankh.net.wire.errors.Words` keep their template, which is translated,
     and their values, each said in turn.  A plain string (a reason a peer sent
     over the wire arrives as plain English) is looked up whole and stays as
     it is when the catalogue does not have it; anything else is returned
@@ -166,7 +166,7 @@ def locale_language(environ=None) -> str | None:
 
 def saved_language() -> str | None:
     """The language chosen in the settings, if any (a damaged file counts as none)."""
-    from ankh.net.home import config_dir
+    from ankh.net.files.home import config_dir
     try:
         value = (config_dir() / LANGUAGE_FILE).read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError):
@@ -176,7 +176,7 @@ def saved_language() -> str | None:
 
 def save_language(lang: str) -> None:
     """Remember ``lang`` for the next runs (the settings screen)."""
-    from ankh.net.home import config_dir, write_private
+    from ankh.net.files.home import config_dir, write_private
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}")
     write_private(config_dir() / LANGUAGE_FILE, (lang + "\n").encode())

@@ -16,20 +16,20 @@ from pathlib import Path
 from typing import Any
 
 from ankh.core.game import Decision, Game, allows, forced, get
-from ankh.net import home
-from ankh.net.envelope import Identity, fingerprint
-from ankh.net.events import (
+from ankh.net.files import home
+from ankh.net.wire.envelope import Identity, fingerprint
+from ankh.net.play.events import (
     Advertised, Alert, Away, Back, Chat, ChatHidden, Confirming, Gone, HostKey, Listening, LobbySeats, NotAdvertised,
     Over, Paused, Played, Started, TableEvent, Waiting, WatchLost, WatchMoved, WatchWaiting,
 )
 from ankh.net.io.node import HostNode, JoinNode, WatchNode
 from ankh.net.io.savedir import SaveDir
-from ankh.net.journal import unfinished_seat
+from ankh.net.files.journal import unfinished_seat
 from ankh.net.tablecore.result import Result
-from ankh.net.leave import News
-from ankh.net.lobby import Start, table_fingerprint
-from ankh.net.ops import shuffle_steps
-from ankh.net.peer import Audited, GameOver, GamePeer, Logged
+from ankh.net.play.leave import News
+from ankh.net.wire.lobby import Start, table_fingerprint
+from ankh.net.play.ops import shuffle_steps
+from ankh.net.play.peer import Audited, GameOver, GamePeer, Logged
 
 from ankh.tui.bots import make_bot
 from ankh.tui.games import ui

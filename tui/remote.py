@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ankh.net.home import ssh_back_code, ssh_player
+from ankh.net.files.home import ssh_back_code, ssh_player
 from ankh.tui.i18n import _
 
 

@@ -43,14 +43,14 @@ from textual.widgets import Footer, ProgressBar, Static
 
 from ankh.core.game import (COLOURS, Decision, Game, RecordError, RulesError, SetupError, UnknownGame, forced,
                             game_of_record, get)
-from ankh.net import journal
-from ankh.net.errors import ProtocolError
-from ankh.net.ledger import Ledger
-from ankh.net.local import LocalGame
-from ankh.net.peer import GamePeer
-from ankh.net.seat import SeatProtocol
-from ankh.net.secrets import SeatSecrets
-from ankh.net.transcript import Transcript
+from ankh.net.files import journal
+from ankh.net.wire.errors import ProtocolError
+from ankh.net.play.ledger import Ledger
+from ankh.net.play.local import LocalGame
+from ankh.net.play.peer import GamePeer
+from ankh.net.play.seat import SeatProtocol
+from ankh.net.files.secrets import SeatSecrets
+from ankh.net.files.transcript import Transcript
 from ankh.tui.games import ui
 from ankh.tui.i18n import NP_, Localised, _, ngettext
 from ankh.tui.seats import colour

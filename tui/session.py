@@ -17,10 +17,10 @@ from typing import Any, Protocol
 
 from ankh.core.game import (COLOURS, DealCard, Decision, Game, PassCard, PickRandom, Reveal, RollDie,
                             RulesError, ShowCards, allows, forced, game_of_record, get)
-from ankh.net import journal
-from ankh.net.errors import ProtocolError
-from ankh.net.home import make_dirs, saves_dir
-from ankh.net.local import LocalGame
+from ankh.net.files import journal
+from ankh.net.wire.errors import ProtocolError
+from ankh.net.files.home import make_dirs, saves_dir
+from ankh.net.play.local import LocalGame
 
 from ankh.tui.bots import bot_kinds, default_bot_kind, make_bot
 from ankh.tui.i18n import _, ngettext

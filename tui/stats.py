@@ -45,7 +45,7 @@ FLOW_WORDS = {
 def stats_of_record(text: str) -> Stats:
     """The figures of a record (of any game)."""
     from ankh.core.game import game_of_record, get
-    from ankh.net.local import LocalGame
+    from ankh.net.play.local import LocalGame
     game = get(game_of_record(text))
     record = game.parse_record(text)
     t = tally(game.id, record.players)
@@ -55,7 +55,7 @@ def stats_of_record(text: str) -> Stats:
 
 def stats_of_log(roster: Any, frames: Any) -> Stats:
     """The figures of a networked game's public log (what every seat and spectator saw)."""
-    from ankh.net.peer import replay
+    from ankh.net.play.peer import replay
     t = tally(roster.kind, roster.size)
     replay(roster, frames, watch=t.see)
     return t.result()

@@ -1,7 +1,7 @@
 """Game records: the setup, any chance outcomes fixed by hand, a starting
 position, and the sequence of decisions in the record notation.  The format
 is described in ``docs/record.md``.  This module only turns text into values
-and back; replaying a record needs a table (:mod:`ankh.net.local`).
+and back; replaying a record needs a table (:mod:`ankh.net.play.local`).
 """
 from __future__ import annotations
 

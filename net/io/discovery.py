@@ -37,9 +37,9 @@ import ifaddr
 from zeroconf import BadTypeInNameException, IPVersion, InterfaceChoice, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from ..envelope import fingerprint
-from ..home import check_name
-from ..transcript import DEFAULT_KIND, KIND
+from ..wire.envelope import fingerprint
+from ..files.home import check_name
+from ..files.transcript import DEFAULT_KIND, KIND
 
 SERVICE_TYPE = "_ankh._tcp.local."
 PROTOCOL_VERSION = 2

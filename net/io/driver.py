@@ -12,11 +12,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...core.game import Decision
-from .. import home
-from ..admission import Door
-from ..events import Alert, Over, TableEvent, TranscriptSaved
-from ..lobby import PROTOCOL, encode
-from ..peer import GamePeer
+from ..files import home
+from ..wire.admission import Door
+from ..play.events import Alert, Over, TableEvent, TranscriptSaved
+from ..wire.lobby import PROTOCOL, encode
+from ..play.peer import GamePeer
 from ..tablecore.effects import (
     CheckPlayers, CreateSave, Journal, JournalEnding, Think, WatchClose, WatchEnd, WatchIntro, WatchLog, WatchPoints,
     WatchSay, WatchSend, WriteTranscript,

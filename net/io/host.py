@@ -10,15 +10,15 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from ..envelope import Identity
-from ..events import Advertised, Listening, NotAdvertised
-from ..errors import RemoteProtocolError, Words
-from ..lobby import decode
+from ..wire.envelope import Identity
+from ..play.events import Advertised, Listening, NotAdvertised
+from ..wire.errors import RemoteProtocolError, Words
+from ..wire.lobby import decode
 from ..tablecore.effects import Again, Announce, Broadcast, Close, Send, Unlink, WriteAbandoned
 from ..tablecore.host import HostTable
 from ..tablecore.result import Result
 from ..tablecore.seats import Refused, Saved, Watcher
-from ..transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK
+from ..files.transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK
 from .discovery import TableAdvert
 from .savedir import SaveDir, write_private
 from .driver import PROLOGUE, Decide, Driver, Report, core_attribute, refuse, send_quietly

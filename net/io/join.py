@@ -10,11 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import home
-from ..envelope import Identity
-from ..events import Alert, WatchPointOpen
-from ..errors import RemoteProtocolError, Words
-from ..lobby import decode, encode
+from ..files import home
+from ..wire.envelope import Identity
+from ..play.events import Alert, WatchPointOpen
+from ..wire.errors import RemoteProtocolError, Words
+from ..wire.lobby import decode, encode
 from ..tablecore.effects import Close, LinkSeat, OpenWatchPoint, Send, TellSeats
 from ..tablecore.join import JoinTable
 from ..tablecore.result import Result

@@ -22,11 +22,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from .. import home
-from ..envelope import Identity
-from ..errors import RemoteProtocolError, Words
-from ..events import TableEvent
-from ..lobby import decode, encode
+from ..files import home
+from ..wire.envelope import Identity
+from ..wire.errors import RemoteProtocolError, Words
+from ..play.events import TableEvent
+from ..wire.lobby import decode, encode
 from ..tablecore.effects import Close
 from ..tablecore.result import Result
 from ..tablecore.watch import WatchTable

@@ -8,11 +8,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .. import home, journal
-from ..errors import Words
-from ..secrets import SeatSecrets
+from ..files import home, journal
+from ..wire.errors import Words
+from ..files.secrets import SeatSecrets
 from ..tablecore.save import check_header, retired_moves
-from ..transcript import Roster
+from ..files.transcript import Roster
 
 
 class SaveDir:

@@ -20,9 +20,9 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from ..envelope import Identity
-from ..errors import RemoteProtocolError, Words
-from ..lobby import PROTOCOL, decode, encode
+from ..wire.envelope import Identity
+from ..wire.errors import RemoteProtocolError, Words
+from ..wire.lobby import PROTOCOL, decode, encode
 from .transport import Connection, ConnectionClosed, connect
 
 PROLOGUE = PROTOCOL.encode()

@@ -12,7 +12,7 @@ but:
   :func:`ankh.net.io.transport.set_network`), which delays, cuts, corrupts,
   duplicates, reorders and partitions what they carry, as the seed says;
 - the randomness that decides the table (identities, seat secrets, table
-  ids, nonces) comes from the seed (:func:`ankh.net.entropy.set_source`),
+  ids, nonces) comes from the seed (:func:`ankh.net.fair.entropy.set_source`),
   so a seed plays the same table again, byte for byte.
 
 After each table :func:`check` says what went wrong, if anything: a seat or
@@ -50,10 +50,11 @@ from pathlib import Path
 from typing import Any
 
 from ...core.game import allows, register
-from .. import deck, entropy, group, home
-from ..envelope import Identity
-from ..peer import game_of
-from ..verify import verify_transcript
+from ..fair import deck, entropy, group
+from ..files import home
+from ..wire.envelope import Identity
+from ..play.peer import game_of
+from ..files.verify import verify_transcript
 from . import transport
 from ..tablecore.join import JoinTable
 from ..tablecore.result import Result
@@ -114,7 +115,7 @@ class VirtualLoop(asyncio.SelectorEventLoop):
     """An asyncio loop whose ``time()`` is virtual: it starts at 0 and moves
     only when every task waits, straight to the next timer."""
 
-    simulated = True   # the only loop on which randomness may come from a seed (net/entropy.py)
+    simulated = True   # the only loop on which randomness may come from a seed (net/fair/entropy.py)
 
     def __init__(self) -> None:
         self.now = 0.0

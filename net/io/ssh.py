@@ -30,7 +30,7 @@ whatever size the client asks for; one key (or one guest's address, an IPv6
 /64) holds at most ``per_key`` sessions and the server ``max_sessions`` in all,
 of which guests hold at most half: the rest is kept for players with a key.
 Connections that hold no session pass the same door as a table's links
-(:class:`ankh.net.admission.Door`): bounded per address (an IPv6 /64), per
+(:class:`ankh.net.wire.admission.Door`): bounded per address (an IPv6 /64), per
 network and in all, the busiest address's oldest idle one (it has sent
 nothing) making way for a newcomer, and one whose key exchange is done out
 of reach of those that have sent nothing; so a flood of idle sockets, even
@@ -41,7 +41,7 @@ server's descriptors either.  A connection that logs in has
 ``login_timeout`` seconds to do so, and one that holds no session for
 ``no_session_timeout`` seconds is closed.  A player over SSH joins only the
 tables found on the network or the addresses the operator allows
-(``allow_join``: see :func:`ankh.net.home.ssh_may_join`), so that the
+(``allow_join``: see :func:`ankh.net.files.home.ssh_may_join`), so that the
 server cannot be used to probe the network it stands in.
 """
 from __future__ import annotations
@@ -67,10 +67,10 @@ from pathlib import Path
 import asyncssh
 from asyncssh.public_key import decode_ssh_public_key
 
-from .. import home
-from ..admission import Door, address_key
-from ..errors import Words
-from ..home import ENV_BACK, ENV_SSH, ENV_SSH_JOIN
+from ..files import home
+from ..wire.admission import Door, address_key
+from ..wire.errors import Words
+from ..files.home import ENV_BACK, ENV_SSH, ENV_SSH_JOIN
 
 HOST_KEY_FILE = "host_ed25519"
 DEFAULT_IDLE = 30 * 60.0       # seconds without a key pressed before a session is closed

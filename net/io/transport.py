@@ -1,6 +1,6 @@
 """Links over TCP with asyncio: :func:`connect`, :func:`serve` and :class:`Connection`.
 
-A :class:`Connection` is a :class:`ankh.net.link.Link` driven by a socket: a
+A :class:`Connection` is a :class:`ankh.net.wire.link.Link` driven by a socket: a
 reader task feeds it what arrives, whole messages wait in a queue for
 :meth:`Connection.recv`, and a keepalive task sends a ``PING`` record when
 we have been quiet for ``keepalive`` seconds and ends the connection when
@@ -28,10 +28,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from ..admission import ACCEPT_BURST, Door
-from ..envelope import Identity
-from ..errors import Words
-from ..link import Link, LinkClosed, LinkUp, Message
+from ..wire.admission import ACCEPT_BURST, Door
+from ..wire.envelope import Identity
+from ..wire.errors import Words
+from ..wire.link import Link, LinkClosed, LinkUp, Message
 
 HANDSHAKE_TIMEOUT = 10.0
 STRANGER_TIME = 5.0  # seconds a server gives a new link to prove its key (then as long to say what it wants)

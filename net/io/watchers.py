@@ -21,9 +21,9 @@ import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..errors import RemoteProtocolError, Words
-from ..events import TableEvent, WatcherCame, WatcherLeft
-from ..lobby import decode, encode, points_message, steps_messages
+from ..wire.errors import RemoteProtocolError, Words
+from ..play.events import TableEvent, WatcherCame, WatcherLeft
+from ..wire.lobby import decode, encode, points_message, steps_messages
 from .transport import Connection, ConnectionClosed
 
 BATCH = 128 * 1024    # bytes of steps sent to a spectator before waiting for it to take them

@@ -2,7 +2,7 @@
 ``CHAT_WINDOW`` seconds, by a clock the caller reads (sans-I/O)."""
 from __future__ import annotations
 
-from ..lobby import CHAT_RATE, CHAT_WINDOW
+from ..wire.lobby import CHAT_RATE, CHAT_WINDOW
 
 
 class ChatLimit:

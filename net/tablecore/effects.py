@@ -6,7 +6,7 @@ A core (:class:`~ankh.net.tablecore.host.HostTable`,
 :mod:`~ankh.net.tablecore.seats`) never sends, writes or waits.
 Each of its entry points queues effects, in the order they must happen, and
 its driver (``net/io/host.py``, ``join.py``, ``node.py`` on real links; the
-simulator runs them on virtual ones) carries them out.  A :class:`~ankh.net.events.TableEvent` queued among them is
+simulator runs them on virtual ones) carries them out.  A :class:`~ankh.net.play.events.TableEvent` queued among them is
 for the screens, as it is.
 """
 from __future__ import annotations

@@ -11,7 +11,7 @@ same on a virtual one.
 A seat is a number, and the core knows which seats have a link now and
 which link that is: the driver's handle of it (``link``), opaque here.  So
 the core decides what a new link may do (:meth:`HostTable.arrive`: sit,
-come back, watch, or be refused, the process's :class:`~ankh.net.admission.Door`
+come back, watch, or be refused, the process's :class:`~ankh.net.wire.admission.Door`
 asked), which seat a link speaks for (:meth:`HostTable.heard`: none once a
 newer link took its seat) and what its closing means (:meth:`HostTable.closed`).
 """
@@ -21,20 +21,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..admission import Door
-from ..entropy import random_bytes
-from ..envelope import Identity, seq_of, signed_slot
-from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
-from ..events import (
+from ..wire.admission import Door
+from ..fair.entropy import random_bytes
+from ..wire.envelope import Identity, seq_of, signed_slot
+from ..wire.errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
+from ..play.events import (
     Alert, Away, Back, ChatRefused, Confirming, Gone, Joined, LobbySeats, Saving, Started, Waiting,
 )
-from ..hub import Hub
-from ..leave import News, Patience, check_votes, vote
-from ..lobby import Lobby, Start, chat_message, check_chat, encode, frames_message, points_message, watch_intro
-from ..peer import AUDIT, GamePeer, game_of
-from ..seat import ANY_LINK, SeatProtocol
-from ..secrets import SeatSecrets
-from ..transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK, Roster
+from ..play.hub import Hub
+from ..play.leave import News, Patience, check_votes, vote
+from ..wire.lobby import Lobby, Start, chat_message, check_chat, encode, frames_message, points_message, watch_intro
+from ..play.peer import AUDIT, GamePeer, game_of
+from ..play.seat import ANY_LINK, SeatProtocol
+from ..files.secrets import SeatSecrets
+from ..files.transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK, Roster
 from .chat import ChatLimit
 from .effects import (
     Again, Announce, Broadcast, Close, CreateSave, JournalEnding, Send, Unlink, WatchEnd, WatchIntro, WatchLog,

@@ -22,19 +22,19 @@ from pathlib import Path
 from typing import Any
 
 from ...core.game import COLOURS, GAMES
-from ..admission import Door
-from ..entropy import random_bytes
-from ..errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
-from ..envelope import Identity, open_frame, seq_of, signed_slot
-from ..evidence import step_of
-from ..ledger import BODIES
-from ..events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
-from ..leave import News, OwnClock, Silence, Stop, check_votes, own_wait, vote
-from ..lobby import Start, chat_message, clocks_of, check_chat, encode, frames_message, watch_intro
-from ..peer import AUDIT, GamePeer, game_of
-from ..seat import SeatProtocol
-from ..secrets import SeatSecrets
-from ..transcript import DEFAULT_KIND, Roster, find_equivocation
+from ..wire.admission import Door
+from ..fair.entropy import random_bytes
+from ..wire.errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
+from ..wire.envelope import Identity, open_frame, seq_of, signed_slot
+from ..fair.evidence import step_of
+from ..play.ledger import BODIES
+from ..play.events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
+from ..play.leave import News, OwnClock, Silence, Stop, check_votes, own_wait, vote
+from ..wire.lobby import Start, chat_message, clocks_of, check_chat, encode, frames_message, watch_intro
+from ..play.peer import AUDIT, GamePeer, game_of
+from ..play.seat import SeatProtocol
+from ..files.secrets import SeatSecrets
+from ..files.transcript import DEFAULT_KIND, Roster, find_equivocation
 from .effects import (
     Close, CreateSave, JournalEnding, LinkSeat, OpenWatchPoint, Send, TellSeats, WatchClose, WatchEnd, WatchIntro,
     WatchLog, WatchPoints, WatchSay, WatchSend,

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.game import COLOURS
-from ..errors import ProtocolError, Words
-from ..leave import Ending
-from ..peer import AUDIT, describe_outcome
+from ..wire.errors import ProtocolError, Words
+from ..play.leave import Ending
+from ..play.peer import AUDIT, describe_outcome
 
 
 STOPPED = Words("the table ended the game before its end")  # and nothing more is known of why

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.game import GAMES, get
-from ..envelope import HEADER_LEN, unpack_strict
-from ..errors import RemoteProtocolError
-from ..lobby import Start
-from ..transcript import DEFAULT_KIND, Roster
+from ..wire.envelope import HEADER_LEN, unpack_strict
+from ..wire.errors import RemoteProtocolError
+from ..wire.lobby import Start
+from ..files.transcript import DEFAULT_KIND, Roster
 
 
 def check_header(info: dict[str, Any], roster: Roster) -> None:

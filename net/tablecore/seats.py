@@ -12,10 +12,10 @@ from typing import Any
 
 from ankh.core.game import allows
 
-from ..errors import ProtocolError, Words
-from ..events import Alert, Chat, Decided, Over, Played, SetupOver
-from ..leave import Ending, describe_ending
-from ..peer import SETUP, GamePeer, YourMove
+from ..wire.errors import ProtocolError, Words
+from ..play.events import Alert, Chat, Decided, Over, Played, SetupOver
+from ..play.leave import Ending, describe_ending
+from ..play.peer import SETUP, GamePeer, YourMove
 from .effects import CheckPlayers, Journal, JournalEnding, Think, WriteTranscript
 from .result import Result, outcome_result
 
@@ -76,7 +76,7 @@ class Watcher:
 
 def pin_people(known: Any, people: tuple[tuple[str, bytes], ...]) -> Iterator[Alert]:
     """Pin the identity of every person at the table on first meeting, in ``known``
-    (the keys met before, :class:`ankh.net.home.KnownPlayers` or alike): a known name
+    (the keys met before, :class:`ankh.net.files.home.KnownPlayers` or alike): a known name
     with another key is an alert for the screens, never accepted silently."""
     for name, key in people:
         warning = known.warning(name, key)

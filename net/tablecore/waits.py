@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ...core.game import COLOURS
-from ..errors import Words
+from ..wire.errors import Words
 
 ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ProtocolError, RemoteProtocolError, Words
-from ..events import (
+from ..wire.errors import ProtocolError, RemoteProtocolError, Words
+from ..play.events import (
     Away, Back, Chat, ChatHidden, Paused, Played, Started, WatchLost, WatchMoved, WatchWaiting,
 )
-from ..leave import News, describe_ending
-from ..lobby import Start, check_chat
-from ..peer import Finished, Spectator
+from ..play.leave import News, describe_ending
+from ..wire.lobby import Start, check_chat
+from ..play.peer import Finished, Spectator
 from .effects import Close
 from .result import Result, aborted, outcome_result, stopped_result
 from .seats import CLOSING, PAUSED, Core

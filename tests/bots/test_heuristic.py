@@ -12,7 +12,7 @@ from tests.core.helpers import masked_answer
 from ankh.core.morpork.model import AREA_INDEX, Decision, Reveal
 from ankh.core.morpork.record import Fixed
 from ankh.core.morpork.state import FIELDS, State
-from ankh.net.local import LocalTable
+from ankh.net.play.local import LocalTable
 
 DOLLY = AREA_INDEX["dolly-sisters"]
 

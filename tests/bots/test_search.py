@@ -12,7 +12,7 @@ from ankh.core.morpork.bots.search import SearchBot, determinize
 from ankh.core.morpork.setup import new_game
 from ankh.core.morpork.model import Decision, deck_lists, personality_list
 from ankh.core.morpork.state import State, handles
-from ankh.net.local import LocalTable
+from ankh.net.play.local import LocalTable
 from ankh.tui.games.morpork.search_workers import ParallelSearchBot
 from tests.bots.test_heuristic import ask_in_random_games, play
 from tests.core.helpers import masked_answer

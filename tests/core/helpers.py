@@ -10,7 +10,7 @@ from ankh.core.morpork.model import (
     deck_lists,
 )
 from ankh.core.morpork.state import REMOVED, State, handles
-from ankh.net.local import LocalTable
+from ankh.net.play.local import LocalTable
 
 
 def masked_answer(req, full, viewer: int):
@@ -107,7 +107,7 @@ def run_to_decision(s, table) -> None:
 # --- scenarios: a position written as a record, then moves by hand --------------------------
 
 from ankh.core.morpork.model import AREA_INDEX, COLOURS  # noqa: E402
-from ankh.net.local import LocalGame  # noqa: E402
+from ankh.net.play.local import LocalGame  # noqa: E402
 
 
 class Scenario:

@@ -16,7 +16,7 @@ from ankh.core.guilds.record import Record
 from ankh.core.morpork import state as morpork_state
 from ankh.core.morpork.bots.heuristic import HeuristicBot
 from ankh.core.morpork.bots.random_bot import RandomBot
-from ankh.net.local import LocalGame
+from ankh.net.play.local import LocalGame
 
 from .helpers import final_state_text, play_random
 

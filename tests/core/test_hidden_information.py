@@ -14,7 +14,7 @@ from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.core.morpork.setup import new_game
 from ankh.core.morpork.model import Decision
 from ankh.core.morpork.state import handles
-from ankh.net.local import LocalTable
+from ankh.net.play.local import LocalTable
 
 from .helpers import masked_answer
 

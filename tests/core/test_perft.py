@@ -13,7 +13,7 @@ from pathlib import Path
 from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.core.morpork.setup import new_game
 from ankh.core.morpork.model import Decision
-from ankh.net.local import LocalTable
+from ankh.net.play.local import LocalTable
 
 GOLDEN = Path(__file__).with_name("perft.json")
 GAMES = [(2, 101), (2, 102), (3, 201), (3, 202), (4, 301), (4, 302), (4, 303)]

@@ -11,7 +11,7 @@ import pytest
 
 from ankh.core.morpork.model import AREA_IDS, AREA_INDEX, COLOURS
 from ankh.core.morpork.record import Fixed, RecordError
-from ankh.net.local import LocalTable, SetupError
+from ankh.net.play.local import LocalTable, SetupError
 
 from tests.core.helpers import Scenario
 

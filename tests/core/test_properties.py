@@ -11,7 +11,7 @@ import pytest
 
 from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.core.morpork.views import state_json
-from ankh.net.local import LocalGame
+from ankh.net.play.local import LocalGame
 
 from .helpers import play_random
 

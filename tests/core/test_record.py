@@ -18,7 +18,7 @@ from ankh.core.morpork.model import AREA_INDEX, deck_lists
 from ankh.core.morpork.record import Fixed
 from ankh.core.morpork.state import REMOVED
 from ankh.core.morpork.views import state_json
-from ankh.net.local import LocalGame, LocalTable, SetupError
+from ankh.net.play.local import LocalGame, LocalTable, SetupError
 
 
 def parse_ids(players: int) -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 
 from ankh.core.game import get
 from ankh.core.stats import odds, tally
-from ankh.net.local import LocalGame
+from ankh.net.play.local import LocalGame
 
 RECORDS = Path(__file__).parent.parent / "fixtures" / "stats"
 

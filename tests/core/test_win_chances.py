@@ -8,7 +8,7 @@ import random
 import pytest
 
 from ankh.core.game import Decision, get, win_chances
-from ankh.net.local import LocalGame
+from ankh.net.play.local import LocalGame
 
 
 def chances_of(name: str):

@@ -9,7 +9,7 @@ from ankh.core.guilds.bots import HeuristicBot, RandomBot
 from ankh.core.guilds.game import GAME
 from ankh.core.guilds.record import Record, format_record, parse_record
 from ankh.core.guilds.state import EMPTY
-from ankh.net.local import LocalGame, LocalTable
+from ankh.net.play.local import LocalGame, LocalTable
 
 BR, LU, WO, GR, OR = range(5)
 

@@ -12,7 +12,7 @@ from ankh.core.guilds.record import Record, format_record, parse_record, positio
 from ankh.core.guilds.rules import new_state
 from ankh.core.guilds.state import FIELDS
 
-from ankh.net.local import LocalGame
+from ankh.net.play.local import LocalGame
 
 from .helpers import bots_game, table as helpers_table
 

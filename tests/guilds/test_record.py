@@ -4,7 +4,7 @@ import pytest
 
 from ankh.core.guilds.game import GAME
 from ankh.core.game import RecordError
-from ankh.net.local import LocalGame
+from ankh.net.play.local import LocalGame
 
 from .helpers import game, play
 

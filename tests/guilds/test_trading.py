@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from ankh.core.game import IllegalAction, MalformedAction, allows, forced
-from ankh.net.peer import LegalMoves
+from ankh.net.play.peer import LegalMoves
 from ankh.core.guilds.bots import HeuristicBot
 from ankh.core.guilds.game import GAME
 from ankh.core.guilds.offers import (
     TO_ALL, cards_of, cards_text, check_offer, counter_option, offer_option, offer_terms,
 )
 from ankh.core.guilds.views import view_for
-from ankh.net.local import LocalGame
+from ankh.net.play.local import LocalGame
 
 from .helpers import BR, GR, LU, OR, WO, game, hand, opts, play
 

@@ -14,7 +14,7 @@ import dataclasses
 import json
 import sys
 
-from ankh.net.envelope import Identity
+from ankh.net.wire.envelope import Identity
 from ankh.net.io.discovery import TableAdvert, TableBrowser
 from ankh.net.io.transport import ConnectionClosed, connect, serve, server_port
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ankh.net import group
-from ankh.net.deck import DeckSpec
-from ankh.net.envelope import HEADER_LEN, Identity, seal, unpack_strict
-from ankh.net.group import L
-from ankh.net.seal import Boxes
-from ankh.net.table import Table
+from ankh.net.fair import group
+from ankh.net.fair.deck import DeckSpec
+from ankh.net.wire.envelope import HEADER_LEN, Identity, seal, unpack_strict
+from ankh.net.fair.group import L
+from ankh.net.fair.seal import Boxes
+from ankh.net.play.table import Table
 
 GREEN = [f"green-{i:02d}" for i in range(48)]
 BROWN = [f"brown-{i:02d}" for i in range(53)]
@@ -110,8 +110,8 @@ def attempt_unlock(t: Table, seat: int, deck: str, pos: int) -> str | None:
 
 def reseal(t: Table, frame: bytes, to: int, mutate_inner: Callable[[dict[str, Any]], None]) -> bytes:
     """A sealed (private) message re-made by its sender with the inner body changed."""
-    from ankh.net.envelope import INNER
-    from ankh.net.seal import digest
+    from ankh.net.wire.envelope import INNER
+    from ankh.net.fair.seal import digest
 
     payload = decode(frame)
     sender, seq = payload["from"], payload["seq"]
@@ -142,7 +142,7 @@ def cheat_body(
 ) -> None:
     """Make ``seat`` itself cheat consistently: its next ``kind`` message body is
     altered before it signs it and applies it to its own log."""
-    from ankh.net.ops import KIND_OF
+    from ankh.net.play.ops import KIND_OF
 
     s = t.seats[seat]
     honest = s._body
@@ -164,7 +164,7 @@ def rigged_shadows(
 ) -> tuple[bytes, list[tuple[bytes, bytes]]]:
     """A cheater's best try at proving a shuffle X -> Z that is not one: each shadow
     is built to open only the way its guessed bit asks.  Returns (commitments, openings)."""
-    from ankh.net import deck as decks
+    from ankh.net.fair import deck as decks
 
     commits, openings = [], []
     for i, bit in enumerate(guess):
@@ -186,8 +186,8 @@ def cheating_shuffler(t: Table, seat: int, deck: str, rig: Callable[[list[bytes]
     """Make ``seat`` rig its shuffle of ``deck`` and try to prove it the best way a
     cheater can (``rigged_shadows``).  ``rig(honest output, E)`` returns the rigged
     output.  Returns the guessed bits."""
-    from ankh.net import deck as decks
-    from ankh.net.ops import ProveShuffle, ShuffleBy, ShuffleDeck
+    from ankh.net.fair import deck as decks
+    from ankh.net.play.ops import ProveShuffle, ShuffleBy, ShuffleDeck
 
     s = t.seats[seat]
     honest = s._body

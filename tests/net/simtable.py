@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from ankh.core.game import get
-from ankh.net import verify as verifier
-from ankh.net.events import Away, Decided, Gone, Over, Played, TranscriptSaved
+from ankh.net.files import verify as verifier
+from ankh.net.play.events import Away, Decided, Gone, Over, Played, TranscriptSaved
 from ankh.net.io import sim
-from ankh.net.peer import Logged
+from ankh.net.play.peer import Logged
 
 from tests import tinygame
 

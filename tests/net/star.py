@@ -7,12 +7,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ankh.core.game import COLOURS
-from ankh.net.envelope import HEADER_LEN, Identity, unpack_strict
-from ankh.net.hub import Hub
-from ankh.net.peer import GamePeer
-from ankh.net.seat import ANY_LINK, SeatProtocol
-from ankh.net.secrets import SeatSecrets
-from ankh.net.transcript import Roster
+from ankh.net.wire.envelope import HEADER_LEN, Identity, unpack_strict
+from ankh.net.play.hub import Hub
+from ankh.net.play.peer import GamePeer
+from ankh.net.play.seat import ANY_LINK, SeatProtocol
+from ankh.net.files.secrets import SeatSecrets
+from ankh.net.files.transcript import Roster
 
 # link(frame, sender, recipient) -> frames to deliver (tests drop, repeat or alter)
 Link = Callable[[bytes, int, int], list[bytes]]

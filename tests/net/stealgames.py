@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ankh.net import group, steal
+from ankh.net.fair import group, steal
 from ankh.net.io.node import HostNode
-from ankh.net.ops import StealCard
-from ankh.net.peer import GamePeer
-from ankh.net.seat import SeatProtocol
-from ankh.net.transcript import Transcript, next_hash
+from ankh.net.play.ops import StealCard
+from ankh.net.play.peer import GamePeer
+from ankh.net.play.seat import SeatProtocol
+from ankh.net.files.transcript import Transcript, next_hash
 
 from .nethelp import decode, resign
 from .star import Star

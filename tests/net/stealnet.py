@@ -1,4 +1,4 @@
-"""Steals among N seats in memory at the level of ``ankh.net.steal``: the cheat
+"""Steals among N seats in memory at the level of ``ankh.net.fair.steal``: the cheat
 catalogue's table, where every seat's own checks are visible.
 
 Each seat keeps its own copy of the public hands (``steal.Hands``, public
@@ -19,13 +19,13 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ankh.net import dice, group, steal
-from ankh.net.envelope import Identity, KeyRing, SeqTracker, open_frame, seal
-from ankh.net.errors import LocalProtocolError, RemoteProtocolError, Stalled
-from ankh.net.schema import Bin, Map
-from ankh.net.seal import Boxes
-from ankh.net.secrets import SeatSecrets
-from ankh.net.steal import HandKeys, Hands, Steal
+from ankh.net.fair import dice, group, steal
+from ankh.net.wire.envelope import Identity, KeyRing, SeqTracker, open_frame, seal
+from ankh.net.wire.errors import LocalProtocolError, RemoteProtocolError, Stalled
+from ankh.net.wire.schema import Bin, Map
+from ankh.net.fair.seal import Boxes
+from ankh.net.files.secrets import SeatSecrets
+from ankh.net.fair.steal import HandKeys, Hands, Steal
 
 KINDS = {**{kind: Map(fields) for kind, fields in steal.FIELDS.items()}, "dice": Map({"v": Bin(32)})}
 CHAIN = 1024

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from ankh.net.events import Alert, HostKey
-from ankh.net import home
-from ankh.net.adverts import skeleton, warnings
-from ankh.net.envelope import Identity, fingerprint
+from ankh.net.play.events import Alert, HostKey
+from ankh.net.files import home
+from ankh.net.wire.adverts import skeleton, warnings
+from ankh.net.wire.envelope import Identity, fingerprint
 from ankh.net.io.discovery import SERVICE_TYPE, TableAdvert, TableBrowser, encode_txt
 from ankh.net.io.node import HostNode, JoinNode
 

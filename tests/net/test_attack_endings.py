@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ankh.net.events import LobbySeats, Started
+from ankh.net.play.events import LobbySeats, Started
 from ankh.net.io import sim
-from ankh.net.peer import AUDIT
+from ankh.net.play.peer import AUDIT
 from ankh.net.tablecore.host import HostTable
 
 from . import simtable

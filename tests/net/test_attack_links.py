@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
-from ankh.net import steal
-from ankh.net.envelope import HEADER_LEN, pack
+from ankh.net.fair import steal
+from ankh.net.wire.envelope import HEADER_LEN, pack
 from ankh.core.game import COLOURS
-from ankh.net.events import Alert, Over, Played, Saving, WatchPointOpen
+from ankh.net.play.events import Alert, Over, Played, Saving, WatchPointOpen
 from ankh.net.io import sim
 from ankh.net.io.seatlinks import PROLOGUE
 from ankh.net.io.transport import connect
-from ankh.net.lobby import encode, points_message
-from ankh.net.peer import Logged
-from ankh.net.seal import Boxes
-from ankh.net.lobby import frames_message
+from ankh.net.wire.lobby import encode, points_message
+from ankh.net.play.peer import Logged
+from ankh.net.fair.seal import Boxes
+from ankh.net.wire.lobby import frames_message
 from ankh.net.tablecore.effects import Broadcast, Send, TellSeats, WatchPoints
 from ankh.net.tablecore.host import HostTable
 from ankh.net.tablecore.join import JoinTable
@@ -681,7 +681,7 @@ def test_a_joiner_of_the_last_release_is_told_why_it_cannot_sit_not_sent_round_a
     within a minute, not go round for ever."""
     import asyncio
 
-    from ankh.net.errors import RemoteProtocolError
+    from ankh.net.wire.errors import RemoteProtocolError
     from ankh.net.io import join
 
     real = join.decode

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from ankh.net.envelope import HEADER_LEN, unpack_strict
-from ankh.net.errors import RemoteProtocolError
-from ankh.net.lobby import decode, encode
-from ankh.net.peer import AUDIT
+from ankh.net.wire.envelope import HEADER_LEN, unpack_strict
+from ankh.net.wire.errors import RemoteProtocolError
+from ankh.net.wire.lobby import decode, encode
+from ankh.net.play.peer import AUDIT
 from ankh.net.tablecore.effects import WatchIntro, WatchLog, WatchSend
 from ankh.net.tablecore.watch import WatchTable
 
@@ -322,7 +322,7 @@ def test_a_real_withholder_is_named_by_the_seats_and_waited_for_by_every_spectat
     joiner's, says whom the game waited for: what it is sent is what a watch point that
     held an honest seat's disclosure back would send it (the test above), so it names
     nobody; the seats, their saves and ``ankh verify`` name the withholder."""
-    from ankh.net.events import Joined, WatchPointOpen
+    from ankh.net.play.events import Joined, WatchPointOpen
     from ankh.net.io import sim
 
     from .test_lan_cheats import Withholder

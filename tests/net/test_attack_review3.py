@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from ankh.core.game import COLOURS
-from ankh.net.envelope import HEADER_LEN, seal, signed_slot
-from ankh.net.events import Alert, Over
+from ankh.net.wire.envelope import HEADER_LEN, seal, signed_slot
+from ankh.net.play.events import Alert, Over
 from ankh.net.io import sim
-from ankh.net.lobby import encode
+from ankh.net.wire.lobby import encode
 from ankh.net.tablecore.effects import Broadcast, Send, TellSeats
 from ankh.net.tablecore.join import HELD, JoinTable
 

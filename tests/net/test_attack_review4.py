@@ -11,11 +11,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from ankh.net import deck as decks
-from ankh.net import group, seal
-from ankh.net import peer as peers_mod
-from ankh.net.deck import DeckSpec
-from ankh.net.errors import RemoteProtocolError
+from ankh.net.fair import deck as decks
+from ankh.net.fair import group, seal
+from ankh.net.play import peer as peers_mod
+from ankh.net.fair.deck import DeckSpec
+from ankh.net.wire.errors import RemoteProtocolError
 from ankh.net.io import sim
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey

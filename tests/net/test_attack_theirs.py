@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from ankh.net import envelope
-from ankh.net.envelope import HEADER_LEN, Identity, seal
-from ankh.net.events import Over, WatchPointOpen
+from ankh.net.wire import envelope
+from ankh.net.wire.envelope import HEADER_LEN, Identity, seal
+from ankh.net.play.events import Over, WatchPointOpen
 from ankh.net.io import sim
 from ankh.net.io.seatlinks import PROLOGUE
 from ankh.net.io.transport import ConnectionClosed, connect
-from ankh.net.lobby import encode
-from ankh.net.peer import AUDIT
+from ankh.net.wire.lobby import encode
+from ankh.net.play.peer import AUDIT
 from ankh.net.tablecore.effects import Send, TellSeats
 from ankh.net.tablecore.host import HostTable
 from ankh.net.tablecore.join import JoinTable
@@ -401,7 +401,7 @@ def test_a_flood_of_evidence_that_proves_nothing_costs_the_host_few_checks(
     """Yellow sends the host two hundred pieces of "evidence" (green's frames signed
     again by yellow's key): each was judged against the host's log, signatures and
     all.  A seat may hand the host eight pieces, as it may another seat."""
-    from ankh.net import peer
+    from ankh.net.play import peer
     judged = [0]
     real = peer.Driver.judge
 

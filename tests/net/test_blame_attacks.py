@@ -7,9 +7,9 @@ import random
 
 import pytest
 from ankh.core.morpork.bots.random_bot import RandomBot
-from ankh.net import verify
-from ankh.net.peer import AUDIT
-from ankh.net.transcript import Transcript
+from ankh.net.files import verify
+from ankh.net.play.peer import AUDIT
+from ankh.net.files.transcript import Transcript
 
 from .nethelp import decode
 from .star import Star, star_peers
@@ -61,7 +61,7 @@ def test_a_host_that_says_bye_as_the_audit_begins_makes_no_honest_seat_say_anoth
     waited at all); each says what its log shows: the game waited for it."""
     import time
 
-    from ankh.net.envelope import Identity
+    from ankh.net.wire.envelope import Identity
     from ankh.net.tablecore.join import JoinTable
 
     star = audit_withheld(b"blame-bye", 1, 2)
@@ -82,8 +82,8 @@ def test_a_disclosure_anyone_can_make_up_names_no_receiver() -> None:
     """Bob sends Cat an honest private message.  A disclosure is no one's
     signed word, so Ann (or the host, or any joiner handing on "evidence")
     can make up a false one: it must not name Cat, who said nothing."""
-    from ankh.net.evidence import proven
-    from ankh.net.seal import Boxes
+    from ankh.net.fair.evidence import proven
+    from ankh.net.fair.seal import Boxes
 
     from .test_net_blame import _log, _passed
 
@@ -100,7 +100,7 @@ def test_an_honest_frame_handed_to_a_spectator_as_evidence_before_its_step_names
     """The host hands spectators one honest message of the step under way as
     "evidence", then the whole step as usual: the spectator must take the
     message once, not say its signer sent it out of turn."""
-    from ankh.net.peer import Spectator
+    from ankh.net.play.peer import Spectator
 
     star = Star(star_peers(3, b"spectator-evidence"))
     star.play([RandomBot(random.Random(f"spectator:{s}")) for s in range(3)])

@@ -1,9 +1,9 @@
-"""Who may hold a link to a seat's process (``ankh.net.admission``): strangers
+"""Who may hold a link to a seat's process (``ankh.net.wire.admission``): strangers
 and spectators are bounded in all and by address, and never take the room
 kept for the seats."""
 from __future__ import annotations
 
-from ankh.net.admission import (
+from ankh.net.wire.admission import (
     ACCEPT_BURST, FD_HEADROOM, SEATS_KEPT, TOO_MANY_FROM_YOU, TOO_MANY_SPECTATORS, Door, address_key,
     prefix_key,
 )

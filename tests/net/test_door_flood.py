@@ -9,8 +9,8 @@ import multiprocessing
 import socket
 import time
 
-from ankh.net.admission import Door
-from ankh.net.envelope import Identity
+from ankh.net.wire.admission import Door
+from ankh.net.wire.envelope import Identity
 from ankh.net.io.node import PROLOGUE
 from ankh.net.io.transport import Connection, connect, serve, server_port
 

@@ -35,8 +35,8 @@ def test_a_seat_back_with_its_join_after_an_early_end_hears_how_the_table_ended(
     # the lobby, start, roster and game so far, and since the change still nothing of how the
     # table ended (no last words, and not even ``done``): it plays on from the frames until the
     # host's close, "the host closed the table before the game ended".  Now it is told.
-    from ankh.net.lobby import Start, decode
-    from ankh.net.secrets import SeatSecrets
+    from ankh.net.wire.lobby import Start, decode
+    from ankh.net.files.secrets import SeatSecrets
     from ankh.net.tablecore.effects import Broadcast, Send
 
     from .test_host_table import join, table

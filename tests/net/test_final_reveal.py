@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 
 from ankh.core.morpork.bots.random_bot import RandomBot
-from ankh.net.peer import Spectator, describe_outcome, replay
-from ankh.net.verify import verify_transcript
+from ankh.net.play.peer import Spectator, describe_outcome, replay
+from ankh.net.files.verify import verify_transcript
 
 from .star import Star, star_peers
 

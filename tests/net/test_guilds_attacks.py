@@ -19,14 +19,14 @@ from ankh.core.guilds.offers import TO_ALL, offer_option
 from ankh.core.guilds.trading import MAX_OFFERS, holdings
 from ankh.core.guilds.turn import phase_c_options
 from ankh.core.guilds.views import view_for
-from ankh.net import group, steal
-from ankh.net.envelope import Identity
-from ankh.net.errors import RemoteProtocolError
+from ankh.net.fair import group, steal
+from ankh.net.wire.envelope import Identity
+from ankh.net.wire.errors import RemoteProtocolError
 from ankh.net.io.node import HostNode, WatchNode
-from ankh.net.ops import StealCard
-from ankh.net.peer import GamePeer, Spectator
-from ankh.net.transcript import Transcript, next_hash
-from ankh.net.verify import verify_transcript
+from ankh.net.play.ops import StealCard
+from ankh.net.play.peer import GamePeer, Spectator
+from ankh.net.files.transcript import Transcript, next_hash
+from ankh.net.files.verify import verify_transcript
 
 from .nethelp import decode, resign, swap_scalar
 from .star import Star, star_peers

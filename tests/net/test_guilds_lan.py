@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ankh.net.envelope import Identity
+from ankh.net.wire.envelope import Identity
 from ankh.net.io.node import HostNode
-from ankh.net.verify import verify_transcript
+from ankh.net.files.verify import verify_transcript
 
 from tests.guilds.thief import ThiefBot
 

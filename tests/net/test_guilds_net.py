@@ -16,10 +16,10 @@ import pytest
 from ankh.core.game import Decision, RulesError
 from ankh.core.guilds.bots import HeuristicBot, RandomBot
 from ankh.core.guilds.board import RESOURCES
-from ankh.net.errors import ProtocolError, RemoteProtocolError
-from ankh.net.ops import StealCard
-from ankh.net.peer import DONE, GamePeer, Logged
-from ankh.net.verify import verify_transcript
+from ankh.net.wire.errors import ProtocolError, RemoteProtocolError
+from ankh.net.play.ops import StealCard
+from ankh.net.play.peer import DONE, GamePeer, Logged
+from ankh.net.files.verify import verify_transcript
 
 from tests.guilds.oldtrader import OldTraderBot
 from tests.guilds.thief import ThiefBot

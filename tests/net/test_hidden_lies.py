@@ -8,11 +8,11 @@ import random
 
 from ankh.core.game import Decision
 from ankh.core.morpork.scoring import personality_met
-from ankh.net.errors import RemoteProtocolError
-from ankh.net.ops import Move
-from ankh.net.peer import Audited, GamePeer
-from ankh.net.seat import SeatProtocol
-from ankh.net.verify import verify_transcript
+from ankh.net.wire.errors import RemoteProtocolError
+from ankh.net.play.ops import Move
+from ankh.net.play.peer import Audited, GamePeer
+from ankh.net.play.seat import SeatProtocol
+from ankh.net.files.verify import verify_transcript
 
 from .star import Star, star_peers
 from .test_peer import bots

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from ankh.net.admission import TOO_MANY_SPECTATORS, Door
-from ankh.net.envelope import Identity
-from ankh.net.events import Joined, LobbySeats, Started
-from ankh.net.lobby import Start, decode
-from ankh.net.secrets import SeatSecrets
+from ankh.net.wire.admission import TOO_MANY_SPECTATORS, Door
+from ankh.net.wire.envelope import Identity
+from ankh.net.play.events import Joined, LobbySeats, Started
+from ankh.net.wire.lobby import Start, decode
+from ankh.net.files.secrets import SeatSecrets
 from ankh.net.tablecore.effects import (
     Announce, Broadcast, Close, CreateSave, Send, Think, Unlink, WatchIntro,
 )
@@ -147,7 +147,7 @@ def test_the_game_begins_when_every_seat_sent_its_key_and_the_save_comes_first(t
 
 
 def test_a_table_of_a_game_that_cannot_be_networked_or_of_too_many_seats_is_refused() -> None:
-    from ankh.net.errors import LocalProtocolError
+    from ankh.net.wire.errors import LocalProtocolError
 
     with pytest.raises(LocalProtocolError, match="seats"):
         HostTable(Identity.generate(), "host", clock=Clock(), seats=9)

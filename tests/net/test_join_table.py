@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from ankh.net.envelope import Identity
-from ankh.net.errors import LocalProtocolError
-from ankh.net.events import Back, Gone, HostKey, LobbySeats, Over, Paused, Saving, Started, TableEvent, Waiting
+from ankh.net.wire.envelope import Identity
+from ankh.net.wire.errors import LocalProtocolError
+from ankh.net.play.events import Back, Gone, HostKey, LobbySeats, Over, Paused, Saving, Started, TableEvent, Waiting
 from ankh.net.io.savedir import SaveDir
-from ankh.net.lobby import decode, encode
-from ankh.net.peer import game_of
+from ankh.net.wire.lobby import decode, encode
+from ankh.net.play.peer import game_of
 from ankh.net.tablecore.effects import (
     Again, Broadcast, Close, CreateSave, Effect, Journal, JournalEnding, OpenWatchPoint, Send, Think, WatchIntro,
     WatchLog, WriteTranscript,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ankh.net import journal
-from ankh.net.errors import RemoteProtocolError
+from ankh.net.files import journal
+from ankh.net.wire.errors import RemoteProtocolError
 from ankh.net.io.savedir import SaveDir
 
 from .star import seat_secrets
@@ -58,10 +58,10 @@ async def test_a_step_a_seat_finishes_alone_while_taking_up_its_game_is_journale
 
     from ankh.core.morpork.bots.random_bot import RandomBot
     from ankh.net.io.node import JoinNode
-    from ankh.net.peer import GamePeer
-    from ankh.net.seat import SeatProtocol
-    from ankh.net.verify import verify_transcript
-    from ankh.net.transcript import Transcript
+    from ankh.net.play.peer import GamePeer
+    from ankh.net.play.seat import SeatProtocol
+    from ankh.net.files.verify import verify_transcript
+    from ankh.net.files.transcript import Transcript
 
     from .star import Star, star_peers
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ankh.net.events import Alert, Gone, Saving, Started
+from ankh.net.play.events import Alert, Gone, Saving, Started
 from ankh.net.io import sim
 from ankh.tui.headless import Trace
 

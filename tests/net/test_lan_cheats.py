@@ -9,16 +9,16 @@ import random
 
 import pytest
 
-from ankh.net.events import Alert, Joined, Started
+from ankh.net.play.events import Alert, Joined, Started
 from ankh.core.morpork.bots.random_bot import RandomBot
-from ankh.net.envelope import Identity
+from ankh.net.wire.envelope import Identity
 from ankh.net.io import sim
 from ankh.net.io.node import PROLOGUE, HostNode, JoinNode, Result, WatchNode
 from ankh.net.io.transport import ConnectionClosed, serve, server_port
-from ankh.net.lobby import encode
-from ankh.net.ops import Show
+from ankh.net.wire.lobby import encode
+from ankh.net.play.ops import Show
 from ankh.net.tablecore.join import JoinTable
-from ankh.net.verify import verify_transcript
+from ankh.net.files.verify import verify_transcript
 
 from . import simtable
 from .nethelp import decode, resign, swap_scalar

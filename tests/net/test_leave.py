@@ -9,7 +9,7 @@ import signal
 from collections.abc import Callable
 from pathlib import Path
 
-from ankh.net.events import Joined, Saving, WatchPointOpen
+from ankh.net.play.events import Joined, Saving, WatchPointOpen
 from ankh.net.io import sim
 from ankh.net.tablecore import host as table_core
 

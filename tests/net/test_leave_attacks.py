@@ -1,4 +1,4 @@
-"""Attacks on the end of a table by agreement (``net/leave.py``) at a joined
+"""Attacks on the end of a table by agreement (``net/play/leave.py``) at a joined
 seat: what an honest seat signs and what it accepts when the host (with the
 bots it seats) says another seat, or this one, is gone."""
 from __future__ import annotations
@@ -7,15 +7,15 @@ import random
 
 import pytest
 from ankh.core.morpork.bots.random_bot import RandomBot
-from ankh.net.envelope import Identity
+from ankh.net.wire.envelope import Identity
 from ankh.net.io.node import JoinNode
-from ankh.net.errors import RemoteProtocolError
+from ankh.net.wire.errors import RemoteProtocolError
 from ankh.net.io.transport import now as node_clock
-from ankh.net.leave import Away, News, Silence, Stop, check_votes, open_vote, vote
-from ankh.net.lobby import Start, decode, watch_intro
-from ankh.net.peer import Spectator
-from ankh.net.transcript import Transcript
-from ankh.net.verify import verify_transcript
+from ankh.net.play.leave import Away, News, Silence, Stop, check_votes, open_vote, vote
+from ankh.net.wire.lobby import Start, decode, watch_intro
+from ankh.net.play.peer import Spectator
+from ankh.net.files.transcript import Transcript
+from ankh.net.files.verify import verify_transcript
 
 from tests import tinygame
 
@@ -152,8 +152,8 @@ def test_votes_added_to_a_finished_game_do_not_turn_it_into_an_abandoned_one() -
     transcript of a game played to its end and audited, and add their votes
     that Yellow left where it ends: the game waited for nobody there, so the
     ending must not hold (the verifier would report the winner as gone)."""
-    from ankh.net import verify
-    from ankh.net.transcript import Transcript
+    from ankh.net.files import verify
+    from ankh.net.files.transcript import Transcript
 
     star = finished_game(b"vote-after-the-end", "end")
     fair = star.peers[0].protocol.transcript()
@@ -171,7 +171,7 @@ def test_an_ending_sent_after_the_game_is_over_changes_nothing_at_a_joined_seat(
     sends votes that Yellow left where the game ended.  Yellow keeps its
     result and its saved game as they were (and does not crash writing to the
     journal it closed)."""
-    from ankh.net import verify
+    from ankh.net.files import verify
     from ankh.net.io.savedir import SaveDir
 
     star = finished_game(b"ended-after-the-end", "after")
@@ -246,7 +246,7 @@ def test_the_table_clocks_come_from_the_start_every_seat_checked_and_a_save_keep
     """The host's figures are in the start (its clocks for a seat that leaves),
     checked and kept by each seat; a start saved before they were told reads
     with the usual ones."""
-    from ankh.net.lobby import Lobby
+    from ankh.net.wire.lobby import Lobby
 
     lobby = Lobby(b"t" * 16, 2, gone_after=20, move_clock=90)
     me, other = Identity.generate(), Identity.generate()
@@ -257,8 +257,8 @@ def test_the_table_clocks_come_from_the_start_every_seat_checked_and_a_save_keep
     assert (start.gone_after, start.move_clock, seat) == (20, 90, 1)
     old = {k: v for k, v in msg.items() if k not in ("gone", "clock")}
     assert (Start.of(old).gone_after, Start.of(old).move_clock) == (60, 300)
-    from ankh.net.errors import RemoteProtocolError
-    from ankh.net.lobby import encode
+    from ankh.net.wire.errors import RemoteProtocolError
+    from ankh.net.wire.lobby import encode
     with pytest.raises(RemoteProtocolError):
         decode(encode({**msg, "clock": 0}))  # no clock of nothing: a seat would be "gone" at once
 
@@ -267,8 +267,8 @@ def test_no_ending_during_the_audit_a_seat_that_withholds_its_disclosure_forfeit
     """Once the game is over its audit waits for disclosures: a seat that keeps
     one forfeits, it does not "leave".  The host makes no offer then, a joined
     seat signs none and accepts none, and the verifier refuses votes there."""
-    from ankh.net import verify
-    from ankh.net.peer import AUDIT
+    from ankh.net.files import verify
+    from ankh.net.play.peer import AUDIT
 
     from .test_blame_attacks import audit_withheld
 
@@ -286,7 +286,7 @@ def test_no_ending_during_the_audit_a_seat_that_withholds_its_disclosure_forfeit
     votes = [vote(star.peers[s].protocol.secrets, stop) for s in range(3) if s not in gone]
     node.core._ended(votes)
     assert "in its audit" in str(node.result.text), node.result.text
-    from ankh.net.transcript import Transcript
+    from ankh.net.files.transcript import Transcript
 
     t = star.peers[0].protocol.transcript()
     report = verify.verify_transcript(Transcript(t.roster, t.ops, t.pending, end=votes).to_bytes())

@@ -1,18 +1,18 @@
 """Ending a table that a seat left for good: the signed votes of the seats
 still there, checked the same way by every seat and by ``ankh verify``
-(``net/leave.py``; docs/fairness.md, *A seat that leaves for good*)."""
+(``net/play/leave.py``; docs/fairness.md, *A seat that leaves for good*)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from ankh.net import journal, verify
-from ankh.net.errors import RemoteProtocolError
-from ankh.net.leave import Patience, Stop, check_votes, needed, vote
-from ankh.net.ops import Roll
-from ankh.net.secrets import SeatSecrets
-from ankh.net.envelope import Identity
-from ankh.net.transcript import Transcript
+from ankh.net.files import journal, verify
+from ankh.net.wire.errors import RemoteProtocolError
+from ankh.net.play.leave import Patience, Stop, check_votes, needed, vote
+from ankh.net.play.ops import Roll
+from ankh.net.files.secrets import SeatSecrets
+from ankh.net.wire.envelope import Identity
+from ankh.net.files.transcript import Transcript
 
 from .nethelp import small_decks, table
 

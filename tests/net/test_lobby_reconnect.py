@@ -7,8 +7,8 @@ import asyncio
 import contextlib
 from pathlib import Path
 
-from ankh.net.events import Back, Gone
-from ankh.net.envelope import Identity
+from ankh.net.play.events import Back, Gone
+from ankh.net.wire.envelope import Identity
 from ankh.net.io import sim
 from ankh.net.io.node import HostNode, JoinNode
 

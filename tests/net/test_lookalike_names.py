@@ -10,11 +10,11 @@ import os
 
 import pytest
 
-from ankh.net.envelope import Identity
-from ankh.net.errors import LocalProtocolError, RemoteProtocolError
-from ankh.net.lobby import Lobby
-from ankh.net.lookalike import fold
-from ankh.net.transcript import Roster
+from ankh.net.wire.envelope import Identity
+from ankh.net.wire.errors import LocalProtocolError, RemoteProtocolError
+from ankh.net.wire.lobby import Lobby
+from ankh.net.wire.lookalike import fold
+from ankh.net.files.transcript import Roster
 
 TWINS = [
     ("Bob", "Ｂob"),        # a fullwidth B (NFKC)

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import msgpack
 import pytest
-from ankh.net import group
-from ankh.net.envelope import Identity, KeyRing, fingerprint, pack
-from ankh.net.errors import Equivocation, LocalProtocolError, RemoteProtocolError, Stalled
-from ankh.net.seal import Boxes, open_disclosed
-from ankh.net.seal import digest as seal_digest
-from ankh.net.transcript import Roster, Transcript, find_equivocation
-from ankh.net.verify import verify_transcript
+from ankh.net.fair import group
+from ankh.net.wire.envelope import Identity, KeyRing, fingerprint, pack
+from ankh.net.wire.errors import Equivocation, LocalProtocolError, RemoteProtocolError, Stalled
+from ankh.net.fair.seal import Boxes, open_disclosed
+from ankh.net.fair.seal import digest as seal_digest
+from ankh.net.files.transcript import Roster, Transcript, find_equivocation
+from ankh.net.files.verify import verify_transcript
 
 from .nethelp import Tamper, decode, identity, resign, small_decks, table
 
@@ -185,7 +185,7 @@ def _log(seat) -> list[bytes]:
 
 
 def test_a_receivers_evidence_names_the_liar_at_every_other_seat() -> None:
-    from ankh.net.evidence import proven
+    from ankh.net.fair.evidence import proven
 
     from .nethelp import reseal, swap_scalar
 
@@ -212,7 +212,7 @@ def test_a_receivers_evidence_names_the_liar_at_every_other_seat() -> None:
 
 
 def test_a_disclosure_names_the_sender_at_every_other_seat() -> None:
-    from ankh.net.evidence import proven
+    from ankh.net.fair.evidence import proven
 
     t = table(3, seed=b"evidence-dispute", decks=small_decks())
     (pos,) = t.deal("player", 1)
@@ -229,7 +229,7 @@ def test_a_disclosure_names_the_sender_at_every_other_seat() -> None:
 
 
 def test_two_versions_of_one_message_name_their_signer() -> None:
-    from ankh.net.evidence import proven
+    from ankh.net.fair.evidence import proven
 
     t = table(3, seed=b"evidence-twins", decks=small_decks())
     t.roll("x")
@@ -245,7 +245,7 @@ def test_a_seat_that_copies_anothers_ephemeral_key_in_the_same_step_cannot_get_i
     original: arrival order within a step proves nothing, so seat 0 must not name
     seat 1.  Only ephemeral keys of earlier steps are refused as used; the copy is
     caught by its receiver, whose key does not open it."""
-    from ankh.net.seal import box_public
+    from ankh.net.fair.seal import box_public
 
     from .nethelp import cheat_body
 

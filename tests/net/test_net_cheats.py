@@ -6,15 +6,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from ankh.net import deck as decks
-from ankh.net import group
-from ankh.net.envelope import INNER, open_frame
-from ankh.net.errors import Equivocation, RemoteProtocolError, Stalled
-from ankh.net.ledger import BODIES, INNER_KINDS
-from ankh.net.ops import Roll
-from ankh.net.seal import digest as seal_digest
-from ankh.net.seat import Link
-from ankh.net.verify import verify_transcript
+from ankh.net.fair import deck as decks
+from ankh.net.fair import group
+from ankh.net.wire.envelope import INNER, open_frame
+from ankh.net.wire.errors import Equivocation, RemoteProtocolError, Stalled
+from ankh.net.play.ledger import BODIES, INNER_KINDS
+from ankh.net.play.ops import Roll
+from ankh.net.fair.seal import digest as seal_digest
+from ankh.net.play.seat import Link
+from ankh.net.files.verify import verify_transcript
 
 from .nethelp import Tamper, cheat_body, decode, identity, reseal, resign, small_decks, swap_scalar, table
 

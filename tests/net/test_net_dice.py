@@ -7,9 +7,9 @@ from collections import Counter
 from itertools import permutations
 
 import pytest
-from ankh.net import dice
-from ankh.net.dice import ChainState, OwnChain, Stream, build_chain, sha256
-from ankh.net.errors import RemoteProtocolError
+from ankh.net.fair import dice
+from ankh.net.fair.dice import ChainState, OwnChain, Stream, build_chain, sha256
+from ankh.net.wire.errors import RemoteProtocolError
 
 # chi-square critical values at p = 0.0001, far beyond any honest fluctuation
 CHI2_DF11 = 40.0

@@ -7,7 +7,7 @@ import os
 import pytest
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from ankh.net.envelope import Identity, fingerprint
+from ankh.net.wire.envelope import Identity, fingerprint
 from ankh.net.io.discovery import (
     PROTOCOL_VERSION,
     SERVICE_TYPE,

@@ -6,7 +6,7 @@ import re
 
 import msgpack
 import pytest
-from ankh.net.envelope import (
+from ankh.net.wire.envelope import (
     HEADER_LEN,
     MAX_FRAME,
     Identity,
@@ -19,8 +19,8 @@ from ankh.net.envelope import (
     seal,
     unpack_strict,
 )
-from ankh.net.errors import LocalProtocolError, RemoteProtocolError
-from ankh.net.schema import Bin, Int, List, Map, Str
+from ankh.net.wire.errors import LocalProtocolError, RemoteProtocolError
+from ankh.net.wire.schema import Bin, Int, List, Map, Str
 
 GAME = b"G" * 16
 OTHER = b"H" * 16

@@ -10,14 +10,14 @@ from typing import Any
 
 import msgpack
 import pytest
-from ankh.net.envelope import Identity, KeyRing, context, open_frame, pack, seal, unpack_strict
-from ankh.net.errors import RemoteProtocolError
-from ankh.net.ledger import BODIES
-from ankh.net.ops import Deal, Show
-from ankh.net.seat import SeatProtocol
-from ankh.net.secrets import SeatSecrets
-from ankh.net.transcript import Transcript
-from ankh.net.verify import verify_transcript
+from ankh.net.wire.envelope import Identity, KeyRing, context, open_frame, pack, seal, unpack_strict
+from ankh.net.wire.errors import RemoteProtocolError
+from ankh.net.play.ledger import BODIES
+from ankh.net.play.ops import Deal, Show
+from ankh.net.play.seat import SeatProtocol
+from ankh.net.files.secrets import SeatSecrets
+from ankh.net.files.transcript import Transcript
+from ankh.net.files.verify import verify_transcript
 
 from .nethelp import decode, small_decks, table
 

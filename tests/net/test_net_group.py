@@ -7,10 +7,10 @@ import random
 
 import nacl.bindings as sodium
 import pytest
-from ankh.net import deck as decks
-from ankh.net import group
-from ankh.net.errors import LocalProtocolError
-from ankh.net.group import GroupError, L
+from ankh.net.fair import deck as decks
+from ankh.net.fair import group
+from ankh.net.wire.errors import LocalProtocolError
+from ankh.net.fair.group import GroupError, L
 
 RNG = random.Random(25519)
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ankh.net import home
-from ankh.net.envelope import Identity, fingerprint
-from ankh.net.home import HomeError, KnownPlayers
+from ankh.net.files import home
+from ankh.net.wire.envelope import Identity, fingerprint
+from ankh.net.files.home import HomeError, KnownPlayers
 
 
 @pytest.fixture
@@ -84,7 +84,7 @@ def test_first_run_creates_a_secret_identity_and_later_runs_load_the_same(clean_
 
 
 def test_programs_started_together_on_a_first_run_agree_on_one_identity(ankh_home):
-    code = "from ankh.net.home import load_identity; print(load_identity().identity.public_key.hex())"
+    code = "from ankh.net.files.home import load_identity; print(load_identity().identity.public_key.hex())"
     env = {**os.environ, "ANKH_HOME": str(ankh_home)}
     procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env=env)
              for _ in range(4)]
@@ -144,7 +144,7 @@ def test_a_damaged_known_players_file_is_reported_not_emptied(ankh_home):
 
 
 def test_a_game_id_seen_before_is_refused(tmp_path, monkeypatch) -> None:
-    from ankh.net import home
+    from ankh.net.files import home
     monkeypatch.setenv("ANKH_HOME", str(tmp_path))
     gid = bytes(range(16))
     assert home.first_time_for_game(gid) is True
@@ -156,7 +156,7 @@ def test_over_ssh_a_player_joins_only_tables_found_or_allowed(monkeypatch) -> No
     """A stranger logged in over ``ankh serve --ssh`` may not use the server to
     reach into the network it stands in: only tables found by discovery, or
     the addresses the operator allows."""
-    from ankh.net.home import ENV_SSH, ENV_SSH_JOIN, ssh_may_join
+    from ankh.net.files.home import ENV_SSH, ENV_SSH_JOIN, ssh_may_join
 
     found = [("192.168.1.20", 40123)]
     monkeypatch.delenv(ENV_SSH, raising=False)

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from ankh.net import link as L
-from ankh.net.envelope import Identity
-from ankh.net.link import Link, LinkClosed, LinkError, LinkUp, Message
+from ankh.net.wire import link as L
+from ankh.net.wire.envelope import Identity
+from ankh.net.wire.link import Link, LinkClosed, LinkError, LinkUp, Message
 
 PROLOGUE = b"ankh/1 table=0123456789abcdef"
 ALICE = Identity.from_seed(b"A" * 32)

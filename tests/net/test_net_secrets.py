@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from ankh.net.deck import DeckSpec
-from ankh.net.errors import LocalProtocolError, RemoteProtocolError
-from ankh.net.ops import LockDeck, Sync
-from ankh.net.seat import SeatProtocol
-from ankh.net.secrets import SeatSecrets
-from ankh.net.transcript import Transcript
+from ankh.net.fair.deck import DeckSpec
+from ankh.net.wire.errors import LocalProtocolError, RemoteProtocolError
+from ankh.net.play.ops import LockDeck, Sync
+from ankh.net.play.seat import SeatProtocol
+from ankh.net.files.secrets import SeatSecrets
+from ankh.net.files.transcript import Transcript
 
 from .nethelp import PERSONALITIES, small_decks, table
 
@@ -80,8 +80,8 @@ def test_seat_resumes_in_the_middle_of_a_proven_shuffle(crash: str) -> None:
 
 
 def test_secrets_file_holds_a_certified_game_key_not_the_identity() -> None:
-    from ankh.net.envelope import Identity
-    from ankh.net.transcript import Roster, certificate_message
+    from ankh.net.wire.envelope import Identity
+    from ankh.net.files.transcript import Roster, certificate_message
 
     install = Identity.from_seed(b"i" * 32)
     mine = SeatSecrets.generate(b"g" * 16, 0, install)

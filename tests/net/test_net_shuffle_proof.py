@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from ankh.net import deck as decks
-from ankh.net import dice, group
-from ankh.net.deck import DeckSpec
-from ankh.net.errors import RemoteProtocolError
-from ankh.net.ops import Challenge, LockDeck, ProveShuffle, ShuffleBy, ShuffleDeck
-from ankh.net.verify import verify_transcript
+from ankh.net.fair import deck as decks
+from ankh.net.fair import dice, group
+from ankh.net.fair.deck import DeckSpec
+from ankh.net.wire.errors import RemoteProtocolError
+from ankh.net.play.ops import Challenge, LockDeck, ProveShuffle, ShuffleBy, ShuffleDeck
+from ankh.net.files.verify import verify_transcript
 
 from .nethelp import EVENTS, PERSONALITIES, Tamper, cheating_shuffler, decode, identity, resign, rigged_shadows, table
 

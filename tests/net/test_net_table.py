@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from ankh.net.errors import LocalProtocolError
-from ankh.net.ops import Deal
-from ankh.net.seat import CardSeen, StepDone
-from ankh.net.verify import verify_transcript
+from ankh.net.wire.errors import LocalProtocolError
+from ankh.net.play.ops import Deal
+from ankh.net.play.seat import CardSeen, StepDone
+from ankh.net.files.verify import verify_transcript
 
 from .nethelp import attempt_unlock, full_decks, small_decks, table
 

@@ -7,10 +7,10 @@ import asyncio
 
 import pytest
 
-from ankh.net.envelope import Identity
+from ankh.net.wire.envelope import Identity
 from ankh.net.io import sim
 from ankh.net.io.transport import DEAD_AFTER, Connection, ConnectionClosed, connect, serve, server_port
-from ankh.net.link import MAX_MESSAGE
+from ankh.net.wire.link import MAX_MESSAGE
 
 PROLOGUE = b"ankh/1 table=feedfacecafebeef"
 HOST_ID = Identity.from_seed(b"H" * 32)

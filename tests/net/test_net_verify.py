@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ankh.net import verify
-from ankh.net.ops import Roll
-from ankh.net.transcript import Transcript
+from ankh.net.files import verify
+from ankh.net.play.ops import Roll
+from ankh.net.files.transcript import Transcript
 
 from .nethelp import decode, identity, resign, small_decks, swap_scalar, table
 

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ankh.core.morpork.bots.random_bot import RandomBot
-from ankh.net.errors import RemoteProtocolError
-from ankh.net.peer import Audited, Finished, GameOver, Moved
-from ankh.net.verify import verify_transcript
+from ankh.net.wire.errors import RemoteProtocolError
+from ankh.net.play.peer import Audited, Finished, GameOver, Moved
+from ankh.net.files.verify import verify_transcript
 
 from .nethelp import decode
 from .star import Star, star_peers
@@ -136,8 +136,8 @@ def test_an_illegal_move_is_refused_and_named() -> None:
 
 
 def test_a_seat_rebuilt_from_its_secrets_and_saved_log_carries_on() -> None:
-    from ankh.net.peer import GamePeer
-    from ankh.net.seat import SeatProtocol
+    from ankh.net.play.peer import GamePeer
+    from ankh.net.play.seat import SeatProtocol
 
     peers = star_peers(3, seed=b"crash")
     star = Star(peers)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from ankh.net.events import Started
+from ankh.net.play.events import Started
 from ankh.net.io import sim
 from ankh.net.io.node import JoinNode
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from ankh.net import journal
+from ankh.net.files import journal
 
 from .procs import Peers
 

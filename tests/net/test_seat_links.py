@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from ankh.net import steal
-from ankh.net.events import WatchPointOpen
+from ankh.net.fair import steal
+from ankh.net.play.events import WatchPointOpen
 from ankh.net.io import sim
-from ankh.net.peer import AUDIT
-from ankh.net.seal import Boxes
+from ankh.net.play.peer import AUDIT
+from ankh.net.fair.seal import Boxes
 from ankh.net.tablecore.effects import TellSeats
 from ankh.net.tablecore.host import HostTable
 from ankh.net.tablecore.join import JoinTable

@@ -11,12 +11,12 @@ import contextvars
 
 import pytest
 
-from ankh.net import group
+from ankh.net.fair import group
 from ankh.net.io import sim
 from ankh.net.io.savedir import SaveDir
 from ankh.net.tablecore import seats
 from ankh.net.tablecore.result import Result
-from ankh.net.transcript import Transcript
+from ankh.net.files.transcript import Transcript
 
 from tests import tinygame
 
@@ -143,7 +143,7 @@ def test_a_joiner_whose_new_link_ends_as_it_comes_up_tries_again_instead_of_cras
 def test_no_seeded_randomness_outside_the_simulator() -> None:
     """A real program's tables draw from the operating system: a seeded source
     is refused anywhere but on the simulator's loop."""
-    from ankh.net import entropy
+    from ankh.net.fair import entropy
 
     with pytest.raises(RuntimeError):
         entropy.set_source(lambda n: bytes(n), None)

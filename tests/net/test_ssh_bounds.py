@@ -131,8 +131,8 @@ async def test_over_ssh_a_table_cannot_send_a_spectator_elsewhere(tmp_path, monk
     """A table tells its spectators where else to watch it; over SSH a spectator
     follows only its own table's machine there, never an address the table
     names elsewhere (the server's network is not the table's to probe)."""
-    from ankh.net.envelope import Identity
-    from ankh.net.home import ENV_SSH, ENV_SSH_JOIN
+    from ankh.net.wire.envelope import Identity
+    from ankh.net.files.home import ENV_SSH, ENV_SSH_JOIN
     from ankh.net.io.node import HostNode, WatchNode
 
     from .test_watch import bot_decide
@@ -273,5 +273,5 @@ async def test_guests_hold_at_most_half_the_sessions_and_a_key_holder_gets_in(tm
 
 def test_a_guest_is_counted_by_its_ipv6_network() -> None:
     from ankh.net.io.ssh import GUEST
-    from ankh.net.admission import address_key
+    from ankh.net.wire.admission import address_key
     assert GUEST + address_key("2001:db8::1") == GUEST + address_key("2001:db8::abcd")

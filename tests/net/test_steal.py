@@ -9,11 +9,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from ankh.net import deck as decks
-from ankh.net import group, steal
-from ankh.net.errors import LocalProtocolError, RemoteProtocolError, Stalled
-from ankh.net.envelope import open_frame, pack
-from ankh.net.seal import digest, open_disclosed
+from ankh.net.fair import deck as decks
+from ankh.net.fair import group, steal
+from ankh.net.wire.errors import LocalProtocolError, RemoteProtocolError, Stalled
+from ankh.net.wire.envelope import open_frame, pack
+from ankh.net.fair.seal import digest, open_disclosed
 from .stealnet import StealTable, victims_swap_in_an_ore
 
 from .nethelp import rigged_shadows
@@ -48,7 +48,7 @@ def _judge(t: StealTable, st: Any, evidence: tuple[bytes, bytes]) -> int | None:
     (``steal.judge_delivery``): the seat named, None when the evidence proves
     nothing.  This table binds a frame to its steal by the victim's sequence
     number (the log binds it by step and log hash: ``evidence.proven``)."""
-    from ankh.net.envelope import signed_slot
+    from ankh.net.wire.envelope import signed_slot
 
     from .stealnet import KINDS as FRAME_KINDS
 
@@ -584,7 +584,7 @@ def test_a_hand_too_small_or_a_self_steal_is_our_mistake() -> None:
 
 
 def _log_table(seed: str) -> Any:
-    from ankh.net.table import Table
+    from ankh.net.play.table import Table
 
     return Table.new(["Ann", "Bob", "Cid", "Dee"], seed=seed.encode())
 
@@ -597,7 +597,7 @@ def _knows(seat: Any, handle: int) -> str | None:
 
 
 def test_a_steal_in_the_log_tells_thief_and_victim_only_and_verifies_offline() -> None:
-    from ankh.net.verify import verify_transcript
+    from ankh.net.files.verify import verify_transcript
 
     t = _log_table("log")
     first = t.steal("res", KINDS, 0, 1, ["brick", "ore", "ore", "wool"])
@@ -623,10 +623,10 @@ def test_a_steal_in_the_log_tells_thief_and_victim_only_and_verifies_offline() -
 
 
 def test_a_spent_or_stolen_slot_cannot_be_shown_in_the_log() -> None:
-    from ankh.net.envelope import seal
-    from ankh.net.ops import ShowSlots, to_wire
-    from ankh.net.transcript import Transcript
-    from ankh.net.verify import verify_transcript
+    from ankh.net.wire.envelope import seal
+    from ankh.net.play.ops import ShowSlots, to_wire
+    from ankh.net.files.transcript import Transcript
+    from ankh.net.files.verify import verify_transcript
 
     t = _log_table("log-spent")
     r = t.steal("res", KINDS, 0, 1, ["brick", "ore"])
@@ -649,7 +649,7 @@ def test_a_spent_or_stolen_slot_cannot_be_shown_in_the_log() -> None:
 
 
 def test_a_cheating_victim_is_refused_in_the_log_and_by_the_verifier(monkeypatch: Any) -> None:
-    from ankh.net.verify import verify_transcript
+    from ankh.net.files.verify import verify_transcript
 
     t = _log_table("log-cheat")
     victims_swap_in_an_ore(monkeypatch, KINDS)
@@ -662,8 +662,8 @@ def test_a_cheating_victim_is_refused_in_the_log_and_by_the_verifier(monkeypatch
 
 @pytest.mark.parametrize("cut", [1, 2], ids=["after the shuffle", "after the pick"])
 def test_a_seat_resumes_in_the_middle_of_a_steal(cut: int) -> None:
-    from ankh.net.seat import SeatProtocol
-    from ankh.net.transcript import Transcript
+    from ankh.net.play.seat import SeatProtocol
+    from ankh.net.files.transcript import Transcript
 
     done = _log_table("resume-steal")
     result = done.steal("res", KINDS, 0, 1, ["brick", "ore", "wool"])
@@ -730,7 +730,7 @@ def test_in_the_log_a_rigged_shuffle_or_a_wrong_key_names_the_victim() -> None:
     exc = info.value
     assert exc.seat == 0 and exc.reporter == 1  # type: ignore[attr-defined]
     # a bystander judges the thief's evidence against its own log, before it took the frame and after
-    from ankh.net.evidence import proven
+    from ankh.net.fair.evidence import proven
 
     bystander = t.seats[2]
     step = bystander.ledger.index
@@ -743,9 +743,9 @@ def test_in_the_log_a_rigged_shuffle_or_a_wrong_key_names_the_victim() -> None:
 
 
 def test_nothing_else_happens_in_the_log_while_a_steal_is_under_way() -> None:
-    from ankh.net.envelope import open_frame
-    from ankh.net.ledger import BODIES, Ledger
-    from ankh.net.ops import Roll, StealCard, StealOpen, StealPick
+    from ankh.net.wire.envelope import open_frame
+    from ankh.net.play.ledger import BODIES, Ledger
+    from ankh.net.play.ops import Roll, StealCard, StealOpen, StealPick
 
     t = _log_table("log-order")
     first = t.steal("res", KINDS, 0, 1, ["brick"])
@@ -772,7 +772,7 @@ def test_nothing_else_happens_in_the_log_while_a_steal_is_under_way() -> None:
 
 
 def test_the_largest_hand_a_steal_takes_fits_the_frame_and_one_more_card_is_refused() -> None:
-    from ankh.net.table import Table
+    from ankh.net.play.table import Table
 
     t = Table.new(["Ann", "Bob"], seed=b"largest")
     hand = [KINDS[i % len(KINDS)] for i in range(steal.MAX_HAND)]
@@ -784,7 +784,7 @@ def test_the_largest_hand_a_steal_takes_fits_the_frame_and_one_more_card_is_refu
 
 
 def test_in_the_log_a_reused_ephemeral_key_names_the_victim_everywhere() -> None:
-    from ankh.net.verify import verify_transcript
+    from ankh.net.files.verify import verify_transcript
 
     from .nethelp import cheat_body, decode
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from ankh.net.peer import _EndOfLog, _Seeing, illegal_move
-from ankh.net.transcript import Transcript
-from ankh.net.verify import verify_transcript
+from ankh.net.play.peer import _EndOfLog, _Seeing, illegal_move
+from ankh.net.files.transcript import Transcript
+from ankh.net.files.verify import verify_transcript
 
 from tests import tinygame
 

@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from ankh.net import group, steal
-from ankh.net.errors import RemoteProtocolError
-from ankh.net.evidence import proven
-from ankh.net.ops import StealOpen, from_wire
-from ankh.net.peer import Spectator
-from ankh.net.seal import Boxes, digest
-from ankh.net.transcript import Transcript
-from ankh.net.verify import verify_transcript
+from ankh.net.fair import group, steal
+from ankh.net.wire.errors import RemoteProtocolError
+from ankh.net.fair.evidence import proven
+from ankh.net.play.ops import StealOpen, from_wire
+from ankh.net.play.peer import Spectator
+from ankh.net.fair.seal import Boxes, digest
+from ankh.net.files.transcript import Transcript
+from ankh.net.files.verify import verify_transcript
 
 from tests import tinygame
 

@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from ankh.net.envelope import Identity
-from ankh.net.errors import Words
+from ankh.net.wire.envelope import Identity
+from ankh.net.wire.errors import Words
 from ankh.net.io.node import HostNode, JoinNode, WatchNode
-from ankh.net.lobby import frames_message
+from ankh.net.wire.lobby import frames_message
 from ankh.net.tablecore.effects import Broadcast, Send
 from ankh.net.tablecore.host import HostTable
 from ankh.net.tablecore.result import Result
-from ankh.net.ops import StealOpen, from_wire
+from ankh.net.play.ops import StealOpen, from_wire
 
 from tests import tinygame
 
@@ -32,7 +32,7 @@ tinygame.install()
 @pytest.fixture(autouse=True)
 def two_joiners_in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
     """Both joiners run here, with one home: each would find the game id the other noted."""
-    from ankh.net import home
+    from ankh.net.files import home
 
     monkeypatch.setattr(home, "first_time_for_game", lambda game_id: True)
 

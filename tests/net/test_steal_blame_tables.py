@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from ankh.net import steal
+from ankh.net.fair import steal
 from ankh.net.io import sim
-from ankh.net.lobby import encode
-from ankh.net.seal import Boxes
+from ankh.net.wire.lobby import encode
+from ankh.net.fair.seal import Boxes
 from ankh.net.tablecore.effects import Send, WatchSend
 from ankh.net.tablecore.host import HostTable
-from ankh.net.verify import verify_transcript
+from ankh.net.files.verify import verify_transcript
 
 from . import simtable
 from .test_steal_blame import wrong_key

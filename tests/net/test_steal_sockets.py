@@ -11,11 +11,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from ankh.net.envelope import Identity
-from ankh.net.errors import RemoteProtocolError
+from ankh.net.wire.envelope import Identity
+from ankh.net.wire.errors import RemoteProtocolError
 from ankh.net.io.transport import Connection, ConnectionClosed, connect, serve, server_port
-from ankh.net.ops import Hello, StealCard
-from ankh.net.seat import ANY_LINK, SeatProtocol
+from ankh.net.play.ops import Hello, StealCard
+from ankh.net.play.seat import ANY_LINK, SeatProtocol
 
 from .nethelp import cheat_body, decode
 from .star import seat_secrets
@@ -197,8 +197,8 @@ def test_a_host_that_withholds_the_private_part_only_delays_the_steal() -> None:
 
 
 def test_over_sockets_a_wrong_key_is_refused_by_the_thief_alone() -> None:
-    from ankh.net import group
-    from ankh.net.seal import digest
+    from ankh.net.fair import group
+    from ankh.net.fair.seal import digest
 
     star = Star(b"sockets-wrong-key")
     victim = star.seats[VICTIM]
@@ -237,7 +237,7 @@ def test_over_sockets_a_biased_pick_is_refused_by_everyone_else(biased: int) -> 
 
 
 def test_over_sockets_a_thief_that_shows_another_card_is_refused_by_everyone_else() -> None:
-    from ankh.net.ops import ShowSlots
+    from ankh.net.play.ops import ShowSlots
 
     star = _steal(b"sockets-claim")
     taken = star.seats[THIEF].ledger.results[-1].taken

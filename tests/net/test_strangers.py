@@ -8,13 +8,13 @@ import contextlib
 import socket
 from pathlib import Path
 
-from ankh.net.events import WatcherLeft
-from ankh.net.envelope import Identity
+from ankh.net.play.events import WatcherLeft
+from ankh.net.wire.envelope import Identity
 from ankh.net.io.node import PROLOGUE, HostNode
 from ankh.net.io.transport import Connection, ConnectionClosed, _handshake, connect, serve, server_port
 from ankh.net.io.watchers import TOO_SLOW
-from ankh.net.link import Link
-from ankh.net.lobby import encode
+from ankh.net.wire.link import Link
+from ankh.net.wire.lobby import encode
 
 from .procs import Peers
 from .test_watch import bot_decide

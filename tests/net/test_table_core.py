@@ -4,12 +4,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ankh.net.admission import TOO_MANY_SPECTATORS, Door
-from ankh.net.envelope import Identity, fingerprint
-from ankh.net.events import Alert, Back, Gone, LobbySeats, Over, Waiting
+from ankh.net.wire.admission import TOO_MANY_SPECTATORS, Door
+from ankh.net.wire.envelope import Identity, fingerprint
+from ankh.net.play.events import Alert, Back, Gone, LobbySeats, Over, Waiting
 from ankh.net.io.savedir import SaveDir
-from ankh.net.leave import Ending, Stop
-from ankh.net.lobby import CHAT_RATE, CHAT_WINDOW, Lobby
+from ankh.net.play.leave import Ending, Stop
+from ankh.net.wire.lobby import CHAT_RATE, CHAT_WINDOW, Lobby
 from ankh.net.tablecore.chat import ChatLimit
 from ankh.net.tablecore.effects import Close, Send
 from ankh.net.tablecore.host import HostTable

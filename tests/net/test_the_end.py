@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ankh.net.envelope import HEADER_LEN, unpack_strict
-from ankh.net.events import Over
+from ankh.net.wire.envelope import HEADER_LEN, unpack_strict
+from ankh.net.play.events import Over
 from ankh.net.io import sim
 from ankh.net.tablecore.host import HostTable
 from ankh.net.tablecore.join import JoinTable

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from ankh.net.events import Started
+from ankh.net.play.events import Started
 from ankh.core.game import RecordError, get
-from ankh.net.envelope import Identity
+from ankh.net.wire.envelope import Identity
 from ankh.net.io.node import HostNode, JoinNode
-from ankh.net.local import LocalGame
-from ankh.net.peer import GamePeer
-from ankh.net.seat import SeatProtocol
-from ankh.net.verify import verify_transcript
+from ankh.net.play.local import LocalGame
+from ankh.net.play.peer import GamePeer
+from ankh.net.play.seat import SeatProtocol
+from ankh.net.files.verify import verify_transcript
 
 from tests import tinygame
 
@@ -165,15 +165,15 @@ def test_a_joiner_who_came_for_another_game_is_told_so_before_the_deal(tmp_path:
 
 
 def test_a_table_refuses_a_number_of_seats_its_game_does_not_seat(tmp_path: Path) -> None:
-    from ankh.net.errors import LocalProtocolError
+    from ankh.net.wire.errors import LocalProtocolError
     with pytest.raises(LocalProtocolError, match="High card seats 2 to 3, not 4"):
         HostNode(Identity.generate(), "host", seats=4, bots=0, decide=lambda *a: None, report=lambda e: None,
                  save_root=tmp_path, kind="tiny")
 
 
 def test_the_game_played_is_in_the_roster_hash_the_journal_and_the_transcript(tmp_path: Path) -> None:
-    from ankh.net import journal
-    from ankh.net.transcript import Roster, Transcript
+    from ankh.net.files import journal
+    from ankh.net.files.transcript import Roster, Transcript
 
     star = Star(star_peers(2, seed=b"tiny-files", kind="tiny"))
     star.play(bots(2, 1))
@@ -197,7 +197,7 @@ def test_a_game_not_yet_playable_over_the_network_is_refused_plainly(tmp_path: P
     """Every game here is networked; one that is not (a game whose rules ask
     for something no protocol step answers) is refused by the host and the
     command line with a plain sentence."""
-    from ankh.net.errors import LocalProtocolError
+    from ankh.net.wire.errors import LocalProtocolError
     guilds = get("guilds")
     assert guilds.networked and TINY.networked and get("morpork").networked
     monkeypatch.setattr(guilds, "networked", False)

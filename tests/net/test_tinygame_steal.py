@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 
 from ankh.core.game import ShowCards, StealRandom, get
-from ankh.net.envelope import Identity
-from ankh.net.errors import LocalProtocolError
+from ankh.net.wire.envelope import Identity
+from ankh.net.wire.errors import LocalProtocolError
 from ankh.net.io.node import HostNode, WatchNode
-from ankh.net.local import LocalGame
-from ankh.net.peer import Logged
-from ankh.net.ops import StealCard
-from ankh.net.verify import verify_transcript
+from ankh.net.play.local import LocalGame
+from ankh.net.play.peer import Logged
+from ankh.net.play.ops import StealCard
+from ankh.net.files.verify import verify_transcript
 
 from tests import tinygame
 
@@ -227,7 +227,7 @@ def test_a_dealt_card_a_steal_took_is_no_deck_card_afterwards() -> None:
     """The victim's positions went into the hand: revealing or showing one (its
     old key would open the card a thief now holds), or listing it in another
     steal, is refused; so is a steal of a card never dealt."""
-    from ankh.net.ops import Reveal, Show
+    from ankh.net.play.ops import Reveal, Show
 
     class Stolen(Exception):
         pass

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from ankh.net import verify
-from ankh.net.errors import RemoteProtocolError
-from ankh.net.events import Joined
+from ankh.net.files import verify
+from ankh.net.wire.errors import RemoteProtocolError
+from ankh.net.play.events import Joined
 from ankh.net.io import sim
-from ankh.net.leave import Ending, Patience, Silence, Stop, can_end, check_votes, needed, vote
-from ankh.net.lobby import Lobby, Seat, Start
-from ankh.net.peer import AUDIT
+from ankh.net.play.leave import Ending, Patience, Silence, Stop, can_end, check_votes, needed, vote
+from ankh.net.wire.lobby import Lobby, Seat, Start
+from ankh.net.play.peer import AUDIT
 from ankh.net.tablecore.host import HostTable
-from ankh.net.transcript import Charter, Roster, Transcript
+from ankh.net.files.transcript import Charter, Roster, Transcript
 
 from . import simtable
 from .nethelp import small_decks, table
@@ -48,7 +48,7 @@ def both_away() -> tuple:
     """A table of three people whose roll waits for Bob and Cat (seats 1 and 2)."""
     t = table(3, seed=b"voices", decks=small_decks())
     t.wire = lambda f, s, r: None if s in (1, 2) else f
-    from ankh.net.ops import Roll
+    from ankh.net.play.ops import Roll
     for s in t.seats:
         s.request(Roll("never settled"))
     t._pump()

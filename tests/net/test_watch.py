@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 import random
 
-from ankh.net.events import Chat, Over, Paused, Played, WatchLost
+from ankh.net.play.events import Chat, Over, Paused, Played, WatchLost
 from ankh.core.morpork.bots.random_bot import RandomBot
 from ankh.core.morpork.views import view_for
-from ankh.net import group
-from ankh.net.envelope import Identity
+from ankh.net.fair import group
+from ankh.net.wire.envelope import Identity
 from ankh.net.io.node import HostNode, WatchNode
 from ankh.net.io.transport import connect
-from ankh.net.lobby import encode
+from ankh.net.wire.lobby import encode
 from ankh.net.io.node import PROLOGUE
 
 
@@ -123,7 +123,7 @@ def test_chat_is_signed_plain_text_bounded_and_rate_limited(tmp_path) -> None:
     # escape sequence and the bell are gone, the markup is only characters.
     for who in ("joiner", "watcher"):
         assert (0, "host", "hello [31mred[/b] world") in heard[who], heard[who]
-    from ankh.net.lobby import CHAT_RATE, MAX_CHAT
+    from ankh.net.wire.lobby import CHAT_RATE, MAX_CHAT
     passed = [t for s, n, t in heard["host"] if s == 1]
     assert len(passed) == CHAT_RATE and all(len(t) <= MAX_CHAT for t in passed)
     assert any("not passed on" in t for s, n, t in heard["joiner"] if s == 0)

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from ankh.net.events import Chat, ChatHidden, Saving, Started, WatchLost, WatchMoved, WatchPointOpen
-from ankh.net.envelope import Identity
+from ankh.net.play.events import Chat, ChatHidden, Saving, Started, WatchLost, WatchMoved, WatchPointOpen
+from ankh.net.wire.envelope import Identity
 from ankh.net.io import sim
 from ankh.net.io.node import PROLOGUE, HostNode, JoinNode, WatchNode
 from ankh.net.io.transport import ConnectionClosed, connect
 from ankh.net.io.watchers import WATCH_ONLY
-from ankh.net.lobby import encode
+from ankh.net.wire.lobby import encode
 
 from . import simtable
 from .procs import Peers
@@ -148,7 +148,7 @@ def test_a_table_can_hide_its_chat_from_every_watch_point(tmp_path: Path) -> Non
 
 
 def test_the_log_goes_to_spectators_in_whole_steps() -> None:
-    from ankh.net.lobby import MAX_LINK_MESSAGE, decode, steps_messages
+    from ankh.net.wire.lobby import MAX_LINK_MESSAGE, decode, steps_messages
 
     steps = [[bytes([i % 251]) * (100 + 997 * (i % 7)) for _ in range(1 + i % 4)] for i in range(400)]
     messages = steps_messages(steps, max_bytes=20_000)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ankh.net.envelope import Identity
-from ankh.net.events import ChatHidden, Over, Paused, Played, Started, WatchLost, WatchMoved, WatchWaiting
-from ankh.net.lobby import decode
+from ankh.net.wire.envelope import Identity
+from ankh.net.play.events import ChatHidden, Over, Paused, Played, Started, WatchLost, WatchMoved, WatchWaiting
+from ankh.net.wire.lobby import decode
 from ankh.net.tablecore.effects import Close, WatchIntro, WatchLog
 from ankh.net.tablecore.seats import CLOSING, PAUSED
 from ankh.net.tablecore.watch import FEED_SLICE, WatchTable

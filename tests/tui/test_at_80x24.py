@@ -78,7 +78,7 @@ async def test_a_player_sets_their_name_in_the_settings(ankh_home, lang, refused
     let each choose the name the table shows; a bad one is refused in the
     dialog, under the name, and nothing is lost."""
     from textual.widgets import Input, Static
-    from ankh.net import home
+    from ankh.net.files import home
     from ankh.tui.screens.settings import SettingsScreen
     i18n.set_language(lang)
     app = AnkhApp(bot_delay=0)

@@ -65,7 +65,7 @@ async def test_the_deal_waits_until_the_player_confirms_the_fingerprint(lang, as
 async def test_a_joiner_that_has_not_confirmed_holds_the_deal(tmp_path):
     """The host confirmed; the joiner's player has not yet: no cards are dealt
     and the host's lobby names the seat it waits for."""
-    from ankh.net.envelope import Identity
+    from ankh.net.wire.envelope import Identity
     from ankh.net.io.node import JoinNode
 
     async def never(peer, decision):

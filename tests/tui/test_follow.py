@@ -11,7 +11,7 @@ import pytest
 
 from ankh.core.morpork.model import Decision
 from ankh.core.morpork.notation import format_option
-from ankh.net.local import LocalGame
+from ankh.net.play.local import LocalGame
 from ankh.tui.app import AnkhApp
 from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.session import GameSession

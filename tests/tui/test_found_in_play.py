@@ -256,8 +256,8 @@ def test_link_back_is_said_until_the_game_moves_on():
     """"Link to red is back." stayed on the status line for the rest of the
     game (cut to "Link to red is" at 80 columns)."""
     from ankh.core.morpork.model import Event
-    from ankh.net.events import Back, Gone, Played
-    from ankh.net.peer import Logged
+    from ankh.net.play.events import Back, Gone, Played
+    from ankh.net.play.peer import Logged
     from ankh.tui.netplay import NetSession
     session = NetSession()
     session.report(Gone(0, "timeout"))

@@ -21,7 +21,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from ankh.core.morpork.catalog import AREAS, CARDS, EVENTS, PERSONALITIES
-from ankh.net.errors import Words
+from ankh.net.wire.errors import Words
 from ankh.net.tablecore.join import farewell
 from ankh.tui import i18n
 from ankh.tui.app import AnkhApp

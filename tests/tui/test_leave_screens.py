@@ -97,9 +97,9 @@ async def test_a_joiner_whose_host_left_is_told_the_table_is_paused_and_how_to_c
 
 
 async def test_a_save_its_seats_ended_is_not_carried_on_from_the_load_list(ankh_home: Path) -> None:
-    from ankh.net import journal
-    from ankh.net.leave import Stop, vote
-    from ankh.net.ops import Roll
+    from ankh.net.files import journal
+    from ankh.net.play.leave import Stop, vote
+    from ankh.net.play.ops import Roll
     from ankh.tui.screens.title import LoadScreen
     from tests.net.nethelp import small_decks, table
 
@@ -136,7 +136,7 @@ def test_the_seat_said_to_be_gone_is_told_to_move_and_is_offered_no_end_of_its_o
     screen offers the end."""
     from types import SimpleNamespace
 
-    from ankh.net.leave import Away, News, Stop
+    from ankh.net.play.leave import Away, News, Stop
     from ankh.tui.netplay import NetSession
 
     news = News((Away(2, 200.0, True),), Stop(40, b"h" * 32, (2,)), (0,), 2)
@@ -157,7 +157,7 @@ def test_a_spectator_is_told_who_keeps_the_game_waiting_and_offered_no_end_of_th
     nothing (only seats agree); it tells who keeps the game waiting."""
     from types import SimpleNamespace
 
-    from ankh.net.leave import Away, News, Stop
+    from ankh.net.play.leave import Away, News, Stop
     from ankh.tui.netplay import WatchSession
 
     news = News((Away(2, 200.0, True),), Stop(40, b"h" * 32, (2,)), (0,), 2)

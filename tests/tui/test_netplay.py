@@ -120,7 +120,7 @@ async def host_and_seat(pilot, name: str, to_the_game: bool = True):
     """Host a 2-seat table from the title screen, ready, and seat a joiner
     called ``name`` that never decides (then, ``to_the_game``, confirm the
     fingerprint and wait for the game): (the host's session, the joiner, its task)."""
-    from ankh.net.envelope import Identity
+    from ankh.net.wire.envelope import Identity
     from ankh.net.io.node import JoinNode
     await pilot.press("o", "enter", "ctrl+r")
     session = pilot.app.screen.session
@@ -193,7 +193,7 @@ async def test_the_host_dialog_sets_the_bots_level_and_can_hide_the_chat_from_sp
 
 
 async def test_the_watch_screen_says_when_the_table_hides_its_chat(tmp_path):
-    from ankh.net.envelope import Identity
+    from ankh.net.wire.envelope import Identity
     from ankh.net.io.node import HostNode
     from ankh.tui.netplay import WatchSession
 
@@ -247,7 +247,7 @@ def paused_at_turn_2(seed: int):
 async def watched_table(tmp_path):
     """A two-seat table of random bots (paused at turn 2 until ``go_on`` is set)
     and a spectator's app watching it: ``(app, host, go_on)``."""
-    from ankh.net.envelope import Identity
+    from ankh.net.wire.envelope import Identity
     from ankh.net.io.node import HostNode
 
     decide, go_on = paused_at_turn_2(4)
@@ -281,7 +281,7 @@ async def test_a_spectator_screen_offers_no_move_no_take_back_and_no_chat_reply(
 async def test_the_join_screen_lists_a_playing_table_and_arrow_keys_reach_it_to_watch(tmp_path, monkeypatch):
     """A table found on the LAN (mDNS on loopback) is listed as playing; from
     the address line ↓ goes to the list, and ``w`` watches the table."""
-    from ankh.net.envelope import Identity
+    from ankh.net.wire.envelope import Identity
     from ankh.net.io.node import HostNode
     from ankh.tui.screens.lobby import JoinScreen
     from textual.widgets import Input
@@ -324,7 +324,7 @@ async def test_over_ssh_a_typed_address_must_be_a_table_found_or_one_the_server_
     connect anywhere it likes: an address that is neither a table found on the
     network nor one the operator allows is refused with a word; an allowed
     one is joined."""
-    from ankh.net.home import ENV_SSH, ENV_SSH_JOIN
+    from ankh.net.files.home import ENV_SSH, ENV_SSH_JOIN
     from ankh.tui.screens.lobby import JoinScreen
     from textual.widgets import Input
 
@@ -355,7 +355,7 @@ async def test_the_join_list_marks_a_copied_advert_and_claims_no_key_it_did_not_
 
     from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-    from ankh.net.envelope import Identity, fingerprint
+    from ankh.net.wire.envelope import Identity, fingerprint
     from ankh.net.io.discovery import SERVICE_TYPE, TableAdvert, encode_txt
     from ankh.tui.screens.lobby import JoinScreen
 

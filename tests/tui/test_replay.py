@@ -20,7 +20,7 @@ from .terminal import ankh_command
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory) -> Path:
     """A whole networked game (a seat and a bot, both played by random bots), saved as it went."""
-    from ankh.net.envelope import Identity
+    from ankh.net.wire.envelope import Identity
     from ankh.net.io.node import HostNode
     from tests.net.test_watch import bot_decide
 

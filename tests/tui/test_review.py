@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ankh.core.game import get
-from ankh.net.local import LocalGame
+from ankh.net.play.local import LocalGame
 from ankh.tui import review
 from ankh.tui.session import ReviewSource
 

@@ -81,9 +81,9 @@ async def test_the_load_list_names_every_saves_game_with_no_summary_cut_at_80_co
     """The list holds saves of both games: each names its game beside its
     file's name, the first game's too, and a networked save's summary (the
     longest) stays on its line."""
-    from ankh.net import journal
-    from ankh.net.envelope import Identity
-    from ankh.net.transcript import Roster
+    from ankh.net.files import journal
+    from ankh.net.wire.envelope import Identity
+    from ankh.net.files.transcript import Roster
     from ankh.tui import i18n
     from ankh.tui.app import AnkhApp
     from ankh.tui.games import name

@@ -117,8 +117,8 @@ def test_replay_stats_of_a_networked_save(kind, networked, capsys):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_seat_a_spectator_and_the_save_see_the_same_figures(kind, networked):
-    from ankh.net.peer import Spectator
-    from ankh.net.transcript import read_stream
+    from ankh.net.play.peer import Spectator
+    from ankh.net.files.transcript import read_stream
     path, star = networked[kind]
     roster, stream = read_stream(io.BytesIO(path.read_bytes()))
     frames = [frame for _step, frame in stream]
@@ -153,8 +153,8 @@ def test_the_pictures(snap_compare, kind, lang, size):
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_pictures_a_spectator_sees(snap_compare, kind, networked):
     """A spectator of a networked game (its figures from the public log it followed), side by side."""
-    from ankh.net.peer import Spectator
-    from ankh.net.transcript import read_stream
+    from ankh.net.play.peer import Spectator
+    from ankh.net.files.transcript import read_stream
     path, _star = networked[kind]
     roster, stream = read_stream(io.BytesIO(path.read_bytes()))
     spectator = Spectator(roster)

@@ -140,7 +140,7 @@ def test_every_game_is_named_in_the_players_language_where_a_game_is_named():
 
 
 def test_a_table_of_another_game_is_refused_naming_both_games_in_french(monkeypatch):
-    from ankh.net.envelope import Identity
+    from ankh.net.wire.envelope import Identity
     from ankh.net.tablecore.join import JoinTable
 
     monkeypatch.setattr(type(get("guilds")), "networked", True)
@@ -170,9 +170,9 @@ def test_the_command_line_refuses_a_game_not_yet_on_the_network_in_the_players_l
 def test_a_networked_save_of_another_game_names_its_game_in_the_load_list(ankh_home, monkeypatch):
     import os
 
-    from ankh.net import journal
-    from ankh.net.envelope import Identity
-    from ankh.net.transcript import Roster
+    from ankh.net.files import journal
+    from ankh.net.wire.envelope import Identity
+    from ankh.net.files.transcript import Roster
     from ankh.tui.session import list_saves, saves_dir
 
     from ankh.core.game import GAMES

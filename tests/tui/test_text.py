@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from ankh.core.morpork.views import view_for
-from ankh.net.local import LocalGame
+from ankh.net.play.local import LocalGame
 from ankh.tui.games.morpork.text import humanize, option_detail, option_label, progress, score_parts
 
 

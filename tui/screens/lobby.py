@@ -11,11 +11,11 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ankh.net import home
-from ankh.net.adverts import warnings as advert_warnings
-from ankh.net.home import ssh_may_join, ssh_player
+from ankh.net.files import home
+from ankh.net.wire.adverts import warnings as advert_warnings
+from ankh.net.files.home import ssh_may_join, ssh_player
 from ankh.net.io.discovery import TableBrowser
-from ankh.net.journal import unfinished_seat
+from ankh.net.files.journal import unfinished_seat
 
 from ankh.tui.i18n import _, Localised, NP_, pgettext, translated
 from ankh.tui.bots import bot_label, net_bot_kinds

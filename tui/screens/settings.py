@@ -25,7 +25,7 @@ class SettingsScreen(Titled, Localised, ModalScreen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        from ankh.net.home import MAX_NAME, config_dir, player_name
+        from ankh.net.files.home import MAX_NAME, config_dir, player_name
         with Vertical(id="settings", classes="dialog"):
             yield Static(Text(_("Settings"), style="bold"), classes="dialog-title")
             yield Stepper(_("Language"), [(LANGUAGE_NAMES[lang], lang) for lang in LANGUAGES],
@@ -48,7 +48,7 @@ class SettingsScreen(Titled, Localised, ModalScreen[None]):
         self.action_save()
 
     def action_save(self) -> None:
-        from ankh.net.home import MAX_NAME, HomeError, player_name, set_name
+        from ankh.net.files.home import MAX_NAME, HomeError, player_name, set_name
         lang = self.query_one("#language", Stepper).value
         name = self.query_one("#name", Input).value
         try:

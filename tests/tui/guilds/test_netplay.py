@@ -111,7 +111,7 @@ async def test_a_guild_table_hosted_on_screen_is_played_to_the_end_with_a_joiner
 
 async def test_a_spectator_follows_a_guild_table_with_no_move_no_undo_and_no_chat_reply(tmp_path):
     from ankh.core.guilds.bots import RandomBot
-    from ankh.net.envelope import Identity
+    from ankh.net.wire.envelope import Identity
     from ankh.net.io.node import HostNode
 
     rng, go_on = random.Random(3), asyncio.Event()

@@ -1,5 +1,5 @@
 """One seat's whole game as a sans-I/O object: its own rules engine driven by
-its own :class:`~ankh.net.seat.SeatProtocol`.
+its own :class:`~ankh.net.play.seat.SeatProtocol`.
 
 Nobody at the table is trusted, so every seat runs the rules itself.  The
 engine says what happens next; a request of the rules (deal, reveal, pass,
@@ -37,11 +37,11 @@ from ankh.core.game import (
     StealRandom, UnknownGame, allows, forced, get, space_of,
 )
 
-from . import group
-from .deck import DeckSpec, unlock
-from .errors import Divergence, LocalProtocolError, ProtocolError, RemoteProtocolError
-from .evidence import proven
-from .envelope import HEADER_LEN, Envelope, open_frame, unpack_strict
+from ..fair import group
+from ..fair.deck import DeckSpec, unlock
+from ..wire.errors import Divergence, LocalProtocolError, ProtocolError, RemoteProtocolError
+from ..fair.evidence import proven
+from ..wire.envelope import HEADER_LEN, Envelope, open_frame, unpack_strict
 from .leave import Ending, check_votes
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
 from .ops import (
@@ -50,7 +50,7 @@ from .ops import (
 )
 from .ops import Reveal as RevealOp
 from .seat import Alarm, CardSeen, SeatProtocol, StepDone
-from .transcript import DEFAULT_KIND, Roster
+from ..files.transcript import DEFAULT_KIND, Roster
 
 
 class LegalMoves(frozenset):

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import group
-from .deck import DeckSecrets, DeckSpec
-from .envelope import GAME_ID_LEN, Identity, pack, unpack_strict
-from .entropy import random_bytes
-from .errors import LocalProtocolError, RemoteProtocolError
-from .seal import box_public
+from ..fair import group
+from ..fair.deck import DeckSecrets, DeckSpec
+from ..wire.envelope import GAME_ID_LEN, Identity, pack, unpack_strict
+from ..fair.entropy import random_bytes
+from ..wire.errors import LocalProtocolError, RemoteProtocolError
+from ..fair.seal import box_public
 from .transcript import certificate_message
 
 MAGIC = "ankh-seat-secrets"

@@ -25,7 +25,7 @@ from .envelope import fingerprint
 from .errors import Words
 from .lookalike import SCRIPTS
 
-# Beyond the letters of other alphabets (:data:`~ankh.net.lookalike.SCRIPTS`), a
+# Beyond the letters of other alphabets (:data:`~ankh.net.wire.lookalike.SCRIPTS`), a
 # title's digits and strokes drawn like letters: every i-like stroke to "l".
 _STROKES = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l"})
 

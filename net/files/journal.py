@@ -19,8 +19,8 @@ from typing import Any, BinaryIO
 
 import msgpack
 
-from .envelope import MAX_FRAME, pack
-from .errors import RemoteProtocolError
+from ..wire.envelope import MAX_FRAME, pack
+from ..wire.errors import RemoteProtocolError
 from .transcript import DEFAULT_KIND, ENDING, MAX_OPS, Roster, Transcript, charter_of, read_stream
 
 MAGIC = "ankh-journal"
@@ -104,12 +104,12 @@ def step(frames: list[bytes]) -> bytes:
 def ending(*, blame: list[bytes] = (), pending: list[bytes] = (), forfeit: list[int] = (),
            end: list[bytes] = ()) -> bytes:
     """The journal's last record when the game stops before its end, the same
-    fields a transcript's header carries (:data:`ankh.net.transcript.ENDING`):
+    fields a transcript's header carries (:data:`ankh.net.files.transcript.ENDING`):
     the evidence a seat handed on (``blame``: the cheater's signed frames),
     the frames of the step left unfinished (``pending``), the seats that
     forfeit by withholding their audit disclosure (``forfeit``), and the
     signed votes of the seats that ended the table after a seat left
-    (``end``: ``ankh.net.leave``)."""
+    (``end``: ``ankh.net.play.leave``)."""
     record: dict[str, Any] = {}
     for key, value in (("blame", blame), ("end", end), ("forfeit", forfeit), ("pending", pending)):
         if value:

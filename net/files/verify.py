@@ -14,7 +14,7 @@ A game is fair only once its audit has passed; before that it is incomplete
 (exit status 3), however clean the file is so far.  A game that a seat left
 for good and the seats still there ended by agreement is **abandoned**
 (exit status 4) once their signed votes check out against the log
-(``net/leave.py``): the report names who left, who ended it, and the scores
+(``net/play/leave.py``): the report names who left, who ended it, and the scores
 as they stood.
 """
 
@@ -30,14 +30,14 @@ from typing import BinaryIO
 
 from ankh.core.game import COLOURS
 
-from .envelope import SeqTracker, open_frame, peek_signer
+from ..wire.envelope import SeqTracker, open_frame, peek_signer
 from . import journal
-from .errors import Divergence, LocalProtocolError, RemoteProtocolError
-from .leave import check_votes, left, needed
-from .ledger import BODIES, Ledger
-from .evidence import proven
-from .ops import Audit, Move, describe
-from .peer import LogReplay, Moved, deck_specs, describe_outcome, game_of, replay, waited_at_stop
+from ..wire.errors import Divergence, LocalProtocolError, RemoteProtocolError
+from ..play.leave import check_votes, left, needed
+from ..play.ledger import BODIES, Ledger
+from ..fair.evidence import proven
+from ..play.ops import Audit, Move, describe
+from ..play.peer import LogReplay, Moved, deck_specs, describe_outcome, game_of, replay, waited_at_stop
 from .transcript import MAX_TRANSCRIPT, Roster, read_stream
 
 

@@ -27,13 +27,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from . import steal
-from .envelope import HEADER_LEN, Envelope, open_frame, unpack_strict
-from .errors import LocalProtocolError, RemoteProtocolError
-from .ledger import BODIES, Ledger
-from .ops import Show, StealOpen, from_wire
+from ..wire.envelope import HEADER_LEN, Envelope, open_frame, unpack_strict
+from ..wire.errors import LocalProtocolError, RemoteProtocolError
+from ..play.ledger import BODIES, Ledger
+from ..play.ops import Show, StealOpen, from_wire
 from .seal import digest as seal_digest
 from .seal import open_disclosed
-from .transcript import Roster, find_equivocation
+from ..files.transcript import Roster, find_equivocation
 
 MAX_EVIDENCE = 2  # frames (or a frame and a disclosure) in one piece of evidence
 

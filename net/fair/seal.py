@@ -25,8 +25,8 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from . import group
-from .envelope import pack, unpack_strict
-from .errors import RemoteProtocolError
+from ..wire.envelope import pack, unpack_strict
+from ..wire.errors import RemoteProtocolError
 
 LABEL = b"ankh/v1/seal"
 

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .envelope import fingerprint
+from ..wire.envelope import fingerprint
 from .leave import News
-from .lobby import Lobby, Start, clocks_of
-from .tablecore.result import Result
-from .transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK
+from ..wire.lobby import Lobby, Start, clocks_of
+from ..tablecore.result import Result
+from ..files.transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK
 
 
 class TableEvent:

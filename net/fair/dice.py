@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from .errors import LocalProtocolError, RemoteProtocolError
+from ..wire.errors import LocalProtocolError, RemoteProtocolError
 
 CHAIN_LENGTH = 256
 MAX_CHAIN_LENGTH = 4096

@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from .envelope import Identity, fingerprint
+from ..wire.envelope import Identity, fingerprint
 
 IDENTITY_FILE = "identity.key"
 NAME_FILE = "name"

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .errors import LocalProtocolError
+from ..wire.errors import LocalProtocolError
 from .peer import GamePeer
 from .seat import ANY_LINK
 

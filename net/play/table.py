@@ -21,18 +21,18 @@ from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from .deck import DeckSpec, unlock
-from .dice import CHAIN_LENGTH
-from .envelope import Identity
-from .errors import Divergence, LocalProtocolError, RemoteProtocolError, Stalled
+from ..fair.deck import DeckSpec, unlock
+from ..fair.dice import CHAIN_LENGTH
+from ..wire.envelope import Identity
+from ..wire.errors import Divergence, LocalProtocolError, RemoteProtocolError, Stalled
 from .ledger import NOTHING_TO_SEND, AuditOutcome
 from .ops import (
     Audit, Deal, Draw, Hello, LockDeck, Op, Pick, Reveal, Roll, Show, ShowSlots, ShuffleDeck, StealCard, Sync, describe,
 )
 from .seat import SeatProtocol
-from .secrets import SeatSecrets
-from .steal import Stolen
-from .transcript import Roster, Transcript, find_equivocation
+from ..files.secrets import SeatSecrets
+from ..fair.steal import Stolen
+from ..files.transcript import Roster, Transcript, find_equivocation
 
 # wire(frame, sender, recipient) -> the bytes to deliver (a frame, a list of
 # frames, or None to drop it).

@@ -21,12 +21,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import deck as decks
-from . import dice, group, steal
-from .deck import Disclosure, KeyMessage, LockMessage, PublicDeck, unlock
-from .envelope import INNER, MAX_BIN, Envelope, open_frame
-from .errors import Divergence, LocalProtocolError, RemoteProtocolError
-from .group import GroupError
+from ..fair import deck as decks
+from ..fair import dice, group, steal
+from ..fair.deck import Disclosure, KeyMessage, LockMessage, PublicDeck, unlock
+from ..wire.envelope import INNER, MAX_BIN, Envelope, open_frame
+from ..wire.errors import Divergence, LocalProtocolError, RemoteProtocolError
+from ..fair.group import GroupError
 from .ops import (
     KIND_OF,
     OP_SCHEMA,
@@ -54,10 +54,10 @@ from .ops import (
     from_wire,
     to_wire,
 )
-from .schema import Bin, Either, Int, List, Map, Str
-from .seal import Boxes
-from .seal import digest as seal_digest
-from .transcript import Roster, Transcript, next_hash
+from ..wire.schema import Bin, Either, Int, List, Map, Str
+from ..fair.seal import Boxes
+from ..fair.seal import digest as seal_digest
+from ..files.transcript import Roster, Transcript, next_hash
 
 MAX_DECKS = 8
 NOTHING_TO_SEND = "nothing to send: everyone concerned already knows"

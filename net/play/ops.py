@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .deck import MAX_CARD_ID, MAX_DECK, DeckSpec
-from .dice import MAX_PICK_N, PLAIN_SIDES
-from .envelope import MAX_ARRAY
-from .errors import RemoteProtocolError
-from .schema import Const, Either, Int, List, Map, Str, Tagged
-from .steal import MAX_HAND, MAX_SHOW
+from ..fair.deck import MAX_CARD_ID, MAX_DECK, DeckSpec
+from ..fair.dice import MAX_PICK_N, PLAIN_SIDES
+from ..wire.envelope import MAX_ARRAY
+from ..wire.errors import RemoteProtocolError
+from ..wire.schema import Const, Either, Int, List, Map, Str, Tagged
+from ..fair.steal import MAX_HAND, MAX_SHOW
 
 MAX_POSITIONS = 64
 MAX_SIDES = 120  # faces of a die

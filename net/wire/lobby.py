@@ -47,7 +47,7 @@ Link messages (canonical msgpack maps, checked strictly):
   nobody's evidence: a seat or spectator shows what its own log says (and a
   refusal in the lobby as the host's reason for turning it away).
 - ``blame``: a seat caught a cheat: the cheater's signed frames that prove
-  it (``ankh.net.evidence``), sent before the seat leaves.  The host checks
+  it (``ankh.net.fair.evidence``), sent before the seat leaves.  The host checks
   them against its own log, ends the game naming the cheater, and passes
   them on to every seat and spectator, each of which checks them again
   against its own log before it names anyone.
@@ -65,7 +65,7 @@ from ankh.core.game import COLOURS
 from .envelope import MAX_FRAME, fingerprint, pack, unpack_strict, verify_signature
 from .errors import LocalProtocolError, RemoteProtocolError
 from .schema import Bin, Const, Int, List, Map, Str, Tagged
-from .transcript import DEFAULT_KIND, GONE_AFTER, KIND, MOVE_CLOCK, Charter, Roster, name_key
+from ..files.transcript import DEFAULT_KIND, GONE_AFTER, KIND, MOVE_CLOCK, Charter, Roster, name_key
 
 PROTOCOL = "ankh/2"  # in every link's handshake: programs of another version do not link at all
 MAX_LINK_MESSAGE = 1024 * 1024
@@ -117,7 +117,7 @@ MESSAGES = Tagged("t", {
     "blame": Map({"t": Const("blame"), "f": List(Bin(max_len=MAX_FRAME), 2, min_len=1)}),
     "done": Map({"t": Const("done")}),
     # A seat the game waits for is gone (or connected and silent): who, for how
-    # long, and once the wait is over the offer to end the table (``net/leave.py``).
+    # long, and once the wait is over the offer to end the table (``net/play/leave.py``).
     "away": Map({"t": Const("away"), "seats": List(Map({"seat": Int(0, MAX_SEATS - 1), "secs": Int(0, 2**32),
                                                          "link": Int(0, 1)}), MAX_SEATS)},
                 optional={"offer": Map({"step": Int(0, 2**32), "basis": Bin(32),
@@ -235,7 +235,7 @@ class Lobby:
     seats: list[Seat] = field(default_factory=list)
     spectator_chat: bool = True  # spectators hear the table talk
     kind: str = DEFAULT_KIND  # the game the table plays
-    gone_after: int = GONE_AFTER  # seconds a seat is gone before the others may end the table (net/leave.py)
+    gone_after: int = GONE_AFTER  # seconds a seat is gone before the others may end the table (net/play/leave.py)
     move_clock: int = MOVE_CLOCK  # seconds a connected seat may keep the game waiting before the same
 
     def __post_init__(self) -> None:
@@ -304,7 +304,7 @@ class Lobby:
 class Start:
     """The table as every seat checks it before the deal: the game id (from
     every seat's nonce), names and identity keys by seat, the game, and the
-    table's clocks for a seat that leaves (``net/leave.py``): each seat keeps
+    table's clocks for a seat that leaves (``net/play/leave.py``): each seat keeps
     them in its save and judges an ending that names it by them.  With
     ``voices`` (the seat that speaks for each seat: the host for its bots),
     the clocks and voices enter the roster's hash as its ``Charter``; a start

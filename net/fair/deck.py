@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from . import group
-from .errors import LocalProtocolError
+from ..wire.errors import LocalProtocolError
 from .group import GroupError, L
 
 MAX_DECK = 255

@@ -34,11 +34,11 @@ from dataclasses import dataclass
 
 from ankh.core.game import COLOURS
 
-from .envelope import MAX_SEATS, Envelope, open_frame, seal
-from .errors import RemoteProtocolError, Words
-from .schema import Bin, Int, List, Map
-from .secrets import SeatSecrets
-from .transcript import MAX_OPS, Roster
+from ..wire.envelope import MAX_SEATS, Envelope, open_frame, seal
+from ..wire.errors import RemoteProtocolError, Words
+from ..wire.schema import Bin, Int, List, Map
+from ..files.secrets import SeatSecrets
+from ..files.transcript import MAX_OPS, Roster
 
 END = b"ankh/v1/end/"  # the signing context of a vote to end the table
 KIND = "end"

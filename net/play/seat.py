@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from . import deck as decks
-from . import group, steal
-from .deck import DeckSpec
-from .dice import CHAIN_LENGTH, OwnChain
-from .envelope import INNER, Envelope, SeqTracker, open_frame, seal
-from .errors import Divergence, Equivocation, LocalProtocolError, RemoteProtocolError
+from ..fair import deck as decks
+from ..fair import group, steal
+from ..fair.deck import DeckSpec
+from ..fair.dice import CHAIN_LENGTH, OwnChain
+from ..wire.envelope import INNER, Envelope, SeqTracker, open_frame, seal
+from ..wire.errors import Divergence, Equivocation, LocalProtocolError, RemoteProtocolError
 from .ledger import BODIES, Ledger
 from .ops import (
     KIND_OF,
@@ -56,10 +56,10 @@ from .ops import (
     shuffle_steps,
     steal_steps,
 )
-from .seal import Boxes
-from .seal import digest as seal_digest
-from .secrets import SeatSecrets
-from .transcript import Roster, Transcript
+from ..fair.seal import Boxes
+from ..fair.seal import digest as seal_digest
+from ..files.secrets import SeatSecrets
+from ..files.transcript import Roster, Transcript
 
 ANY_LINK = -1  # ``relay`` for the hub of a star: any link may carry any seat's signed frames
 MAX_BUFFERED = 64  # messages held for steps we have not reached yet

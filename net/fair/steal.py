@@ -62,9 +62,9 @@ from typing import Any
 from . import deck as decks
 from . import dice, group
 from .deck import DeckSpec
-from .errors import LocalProtocolError, RemoteProtocolError
+from ..wire.errors import LocalProtocolError, RemoteProtocolError
 from .group import GroupError, L
-from .schema import Bin, Int, List, Map, Str
+from ..wire.schema import Bin, Int, List, Map, Str
 from .seal import Boxes, digest, open_disclosed
 
 SHADOWS = decks.SHADOWS

@@ -31,7 +31,7 @@ import nacl.exceptions
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from .entropy import random_bytes
+from ..fair.entropy import random_bytes
 from .errors import LocalProtocolError, RemoteProtocolError
 from .schema import Validator
 

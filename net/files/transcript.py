@@ -25,8 +25,8 @@ from typing import Any, BinaryIO
 import msgpack
 import nacl.bindings as sodium
 
-from ..core.registry import DEFAULT
-from .envelope import (
+from ...core.registry import DEFAULT
+from ..wire.envelope import (
     GAME_ID_LEN,
     HEADER_LEN,
     MAX_FRAME,
@@ -38,8 +38,8 @@ from .envelope import (
     pack,
     signed_slot,
 )
-from .errors import Equivocation, LocalProtocolError, RemoteProtocolError
-from .lookalike import fold
+from ..wire.errors import Equivocation, LocalProtocolError, RemoteProtocolError
+from ..wire.lookalike import fold
 
 MAX_TRANSCRIPT = 64 * 1024 * 1024
 MAX_OPS = 100_000
@@ -64,7 +64,7 @@ class Charter:
     checks): the gone-wait and the move clock, in whole seconds, and the
     **voices**: for each seat, the seat that speaks for it (itself for a
     person, the host's seat 0 for a bot the host runs).  Seats of one voice
-    count once in a vote to end the table (``net/leave.py``)."""
+    count once in a vote to end the table (``net/play/leave.py``)."""
 
     gone_after: int = GONE_AFTER
     move_clock: int = MOVE_CLOCK
@@ -213,7 +213,7 @@ def charter_of(header: Mapping[str, Any]) -> Charter | None:
 def name_key(name: str) -> str:
     """What two display names must not share at one table: the name as it looks
     (compatibility forms, case, spaces and look-alike letters of other
-    alphabets aside: :func:`ankh.net.lookalike.fold`)."""
+    alphabets aside: :func:`ankh.net.wire.lookalike.fold`)."""
     return fold(name)
 
 
@@ -247,10 +247,10 @@ class Transcript:
     so that saving a game in the middle of a step loses nothing.  A game
     stopped before its end may also hold what stopped it (the fields of
     :data:`ENDING`): ``blame``, the evidence a seat handed on (the cheater's
-    signed frames: ``ankh.net.evidence``); ``forfeit``, the seats whose audit
+    signed frames: ``ankh.net.fair.evidence``); ``forfeit``, the seats whose audit
     disclosure the last step still waited for when the table gave up on them;
     ``end``, the signed votes of the seats that ended the table after a seat
-    left for good (``ankh.net.leave``).
+    left for good (``ankh.net.play.leave``).
     """
 
     roster: Roster
