@@ -13,9 +13,9 @@ search, its temperature fitted to who won bot games by
 record's bytes, the seat and the search's size are its key), so a review
 stopped halfway goes on where it stopped, with the same result, and a second
 look is instant.  The seat's choice and the bot's best are compared in the
-same worlds.  Once every decision is reviewed, the :data:`FIRM` that may
-cost the most (the difference and :data:`SURE` standard errors of it, a
-point of chance at least) are searched again with :data:`FIRM_TIMES` times
+same worlds.  Once every decision is reviewed, the :data:`FIRM` that look
+costliest (the widest differences, among those that may cost a point of
+chance with :data:`SURE` standard errors of it) are searched again with :data:`FIRM_TIMES` times
 more worlds and generators of their own, and their chances are those firmer
 ones.  Only those can count as costly, and only when the difference there is
 more than :data:`SURE` standard errors of its paired differences over the
@@ -82,7 +82,7 @@ class Reviewed:
     best_chance: float
     place: int = 1         # the place of what the seat chose in the hard bot's order (1: its best)
     margin: float = 0.0    # the standard error of best_chance - chosen_chance over the worlds (paired)
-    firm: bool = False     # searched again with more worlds (the decisions that may cost the most)
+    firm: bool = False     # searched again with more worlds (the decisions that look costliest)
 
     @property
     def gap(self) -> float:
@@ -357,9 +357,9 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
 
 
 def costliest(done: list[Reviewed], n: int) -> list[int]:
-    """The places in ``done`` of the ``n`` decisions that may cost the most
-    (:attr:`Reviewed.at_most`; the earlier first on a tie): those searched again."""
-    return sorted(range(len(done)), key=lambda i: (-done[i].at_most, i))[:n]
+    """The places in ``done`` of the ``n`` decisions that look costliest (the
+    widest gap, sure or not; the earlier first on a tie): those searched again."""
+    return sorted(range(len(done)), key=lambda i: (-done[i].gap, i))[:n]
 
 
 def person_seat(text: str) -> int:

@@ -56,7 +56,7 @@ def test_a_review_stopped_halfway_goes_on_to_the_same_result(game: str, tmp_path
 
 def test_the_costliest_decisions_are_named_on_a_firmer_search_and_a_review_stopped_there_ends_the_same(
         tmp_path: Path) -> None:
-    """After the first pass, the decisions that may cost the most (a point of
+    """After the first pass, the decisions that look costliest (and may cost a point of
     chance at least) are searched again with more worlds; only those can be
     named costly, on their firmer estimate, and a review stopped among those
     searches ends with the same result."""
@@ -133,7 +133,7 @@ def test_a_decision_whose_candidates_are_within_their_error_is_not_marked_costly
     """On the firmer search, a gap of five points with a standard error of three
     is the search's noise: no cost, and the review names no decision; with an
     error of one point it is a cost, but not on the first pass alone.  The
-    decisions searched again are those that may cost the most."""
+    decisions searched again are those that look costliest."""
     close = review.Reviewed(3, "Play the card", 0.30, "Keep the card", 0.35, 2, margin=0.03, firm=True)
     sure = review.Reviewed(5, "Play the card", 0.30, "Keep the card", 0.34, 2, margin=0.01, firm=True)
     assert close.gap == pytest.approx(0.05) and close.cost == 0.0
@@ -143,7 +143,7 @@ def test_a_decision_whose_candidates_are_within_their_error_is_not_marked_costly
     assert "turn 5: you chose Play the card (30 %); better: Keep the card (34 %)" in lines and "turn 3" not in lines
     first = [replace(close, firm=False), replace(sure, firm=False),
              review.Reviewed(7, "Play the card", 0.30, "Keep the card", 0.305, 2, margin=0.002)]
-    assert review.costliest(first, 3) == [0, 1, 2]        # the close call may cost more: searched again first
+    assert review.costliest(first, 3) == [0, 1, 2]        # the widest gap first, sure or not
 
 
 def test_a_review_never_uses_a_card_the_seat_could_not_see() -> None:
