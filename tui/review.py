@@ -12,10 +12,16 @@ search, its temperature fitted to who won bot games by
 ``scripts/bench/calibrate``); the chance is the mean over the worlds.  A decision reviewed is kept in a file beside the record (the
 record's bytes, the seat and the search's size are its key), so a review
 stopped halfway goes on where it stopped, with the same result, and a second
-look is instant.  Once every decision is reviewed, the :data:`FIRM` that look
-costliest are searched again with :data:`FIRM_TIMES` times more worlds and
-generators of their own, and their chances are those firmer ones: the
-costliest decision is named on them, not on the first pass's noise.  Each
+look is instant.  The seat's choice and the bot's best are compared in the
+same worlds.  Once every decision is reviewed, the :data:`FIRM` that look
+costliest (the widest differences, among those that may cost a point of
+chance with :data:`SURE` standard errors of it) are searched again with :data:`FIRM_TIMES` times
+more worlds and generators of their own, and their chances are those firmer
+ones.  Only those can count as costly, and only when the difference there is
+more than :data:`SURE` standard errors of its paired differences over the
+worlds (:attr:`Reviewed.cost`): the costliest decision is named on a firm
+search, not on the first pass's noise, and a decision whose candidates lie
+within the search's error is not held against the seat.  Each
 search has its own seeded generator and a fixed number of worlds, never a
 clock, so a review stopped and started again ends with the same result.
 """
@@ -30,7 +36,7 @@ import textwrap
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,8 +65,11 @@ from ankh.tui.session import ReviewSource
 WORLDS = 8        # worlds searched for each decision
 FIRM = 3          # the decisions that look costliest after the first pass, searched again ...
 FIRM_TIMES = 4    # ... with this many times more worlds, from generators of their own
-VERSION = 4       # of the kept reviews: another search gives another result (2: the place kept;
-                  # 3: the chance a share of the win over the seats; 4: the costliest searched again)
+SURE = 2.0        # standard errors of the difference beyond which a decision counts as costly
+MATTERS = 0.01    # a point of chance: a decision that may cost less is not searched again
+VERSION = 5       # of the kept reviews: another search gives another result (2: the place kept;
+                  # 3: the chance a share of the win over the seats; 4: the costliest searched again;
+                  # 5: the difference's standard error kept)
 
 
 @dataclass(frozen=True)
@@ -72,11 +81,25 @@ class Reviewed:
     best: str              # the hard bot's best choice there
     best_chance: float
     place: int = 1         # the place of what the seat chose in the hard bot's order (1: its best)
+    margin: float = 0.0    # the standard error of best_chance - chosen_chance over the worlds (paired)
+    firm: bool = False     # searched again with more worlds (the decisions that look costliest)
+
+    @property
+    def gap(self) -> float:
+        """How much less the seat's choice looks than the bot's best, sure or not."""
+        return max(0.0, self.best_chance - self.chosen_chance)
 
     @property
     def cost(self) -> float:
-        """How much of its chance the seat gave away here (0: the bot's choice, or as good)."""
-        return max(0.0, self.best_chance - self.chosen_chance)
+        """How much of its chance the seat gave away here: the gap of the firmer
+        search, when it is more than :data:`SURE` standard errors (0: the bot's
+        choice, or as good as far as the search can tell, or not searched again)."""
+        return self.gap if self.firm and self.gap > SURE * self.margin else 0.0
+
+    @property
+    def at_most(self) -> float:
+        """How much it may have cost: the gap and :data:`SURE` standard errors."""
+        return self.gap + SURE * self.margin
 
 
 class _Walk(LocalGame):
@@ -183,12 +206,28 @@ def review_one(rules: Game, n: int, state: Any, decision: Decision, chosen: tupl
     """The seat's ``n``-th choice reviewed (its own generator, from ``seed`` and
     ``n``: the same result every time)."""
     bot = rules.bot("search", random.Random(f"{seed}:{n}"), worlds=worlds)
-    rated = bot.evaluate(state, decision, also=chosen)
-    best, best_chance = rated[0]
+    cands = bot.candidates(state, decision)   # what the bot's evaluate weighs, in the same worlds
+    if chosen not in cands:
+        cands = cands + [chosen]
+    values = bot.weigh(state, decision, cands)
+    chance = {o: sum(v) / len(v) for o, v in values.items()}
+    rated = sorted(cands, key=lambda o: -chance[o])
+    best = rated[0]
     words = ui(rules.id).option_words
     view = rules.view_for(state, decision.seat)
-    place = 1 + [option for option, _chance in rated].index(chosen)
-    return Reviewed(state.turn, words(view, chosen), dict(rated)[chosen], words(view, best), best_chance, place)
+    return Reviewed(state.turn, words(view, chosen), chance[chosen], words(view, best), chance[best],
+                    1 + rated.index(chosen), standard_error(values[best], values[chosen]))
+
+
+def standard_error(these: list[float], those: list[float]) -> float:
+    """The standard error of the mean of ``these - those``, world by world (0 from
+    a single world: no error to go by)."""
+    k = len(these)
+    if k < 2:
+        return 0.0
+    diffs = [a - b for a, b in zip(these, those)]
+    mean = sum(diffs) / k
+    return (sum((d - mean) ** 2 for d in diffs) / (k - 1) / k) ** 0.5
 
 
 def kept_beside(path: Path, seat: int, every_card: bool = False) -> Path:
@@ -235,19 +274,20 @@ def _review_elsewhere(game: str, n: int, state: Any, decision: Decision, chosen:
     return review_one(get(game), n, state, decision, chosen, worlds, seed)
 
 
-def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], start: int, worlds: int, jobs: int,
-              stop: Callable[[], bool], seed: str = "review") -> Iterator[Reviewed]:
-    """The decisions from the ``start``-th on reviewed, in order, until ``stop``
-    says so: in ``jobs`` worker processes at once where they can be started (each
-    decision has its own generator, so the result is the one of a single process)."""
+def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], tasks: list[tuple[int, int, str]], jobs: int,
+              stop: Callable[[], bool]) -> Iterator[Reviewed]:
+    """The decisions ``tasks`` name (each: its place in ``seen``, the worlds and
+    the seed of its search) reviewed, in order, until ``stop`` says so: in
+    ``jobs`` worker processes at once where they can be started (each decision
+    has its own generator, so the result is the one of a single process)."""
     pool = None
-    if jobs > 1 and len(seen) - start > 1:
+    if jobs > 1 and len(tasks) > 1:
         try:
             pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("forkserver"))
         except (OSError, ValueError, ImportError):
             pool = None
     if pool is None:
-        for n in range(start, len(seen)):
+        for n, worlds, seed in tasks:
             if stop():
                 return
             yield review_one(rules, n, *seen[n], worlds=worlds, seed=seed)
@@ -255,11 +295,13 @@ def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], start: int, 
     with pool:
         ahead: deque[Future[Reviewed]] = deque()
         try:
-            n = start
-            while n < len(seen) or ahead:
-                while n < len(seen) and len(ahead) < jobs and not stop():
+            todo = iter(tasks)
+            left = len(tasks)
+            while left or ahead:
+                while left and len(ahead) < jobs and not stop():
+                    n, worlds, seed = next(todo)
                     ahead.append(pool.submit(_review_elsewhere, rules.id, n, *seen[n], worlds, seed))
-                    n += 1
+                    left -= 1
                 if not ahead or stop():
                     return
                 yield ahead.popleft().result()
@@ -291,21 +333,23 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
             kept.write_text(json.dumps({"key": key, "decisions": [asdict(r) for r in done], "firm": picks,
                                         "firmed": firmed}), encoding="utf-8")
 
-    extra = min(FIRM, len(seen))
+    extra = min(FIRM, len(seen)) if picks is None else len(picks)   # (at most, until they are chosen)
     progress(len(done) + firmed, len(seen) + extra)
-    for reviewed in _reviewed(rules, seen, len(done), worlds, jobs, stop, seed):
+    tasks = [(n, worlds, seed) for n in range(len(done), len(seen))]
+    for reviewed in _reviewed(rules, seen, tasks, jobs, stop):
         done.append(reviewed)
         keep()
         progress(len(done), len(seen) + extra)
     if len(done) < len(seen):
         return done, len(seen)
     if picks is None:
-        picks = costliest(done, extra)
+        picks = [n for n in costliest(done, extra) if done[n].at_most >= MATTERS]   # the others cannot cost
+        extra = len(picks)
         keep()
-    for n in picks[firmed:]:
-        if stop():
-            break
-        done[n] = review_one(rules, n, *seen[n], worlds=worlds * FIRM_TIMES, seed=f"{seed}:firm")
+    # searched side by side too (these are the longest searches of a review)
+    tasks = [(n, worlds * FIRM_TIMES, f"{seed}:firm") for n in picks[firmed:]]
+    for n, firmer in zip(picks[firmed:], _reviewed(rules, seen, tasks, jobs, stop)):
+        done[n] = replace(firmer, firm=True)
         firmed += 1
         keep()
         progress(len(done) + firmed, len(seen) + extra)
@@ -313,8 +357,9 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
 
 
 def costliest(done: list[Reviewed], n: int) -> list[int]:
-    """The places in ``done`` of the ``n`` decisions that cost the most (the earlier first on a tie)."""
-    return sorted(range(len(done)), key=lambda i: (-done[i].cost, i))[:n]
+    """The places in ``done`` of the ``n`` decisions that look costliest (the
+    widest gap, sure or not; the earlier first on a tie): those searched again."""
+    return sorted(range(len(done)), key=lambda i: (-done[i].gap, i))[:n]
 
 
 def person_seat(text: str) -> int:
@@ -429,9 +474,10 @@ def summary(done: list[Reviewed], total: int, seat: int, worlds: int = WORLDS, e
         first=round(100 * done[0].chosen_chance), last=round(100 * done[-1].chosen_chance)))
     row = WIDTH - 2
     lines += ["  " + marks[i:i + row] for i in range(0, len(marks), row)]
-    costly = sorted((r for r in done if r.cost >= 0.01), key=lambda r: -r.cost)[:COSTLY]
+    costly = sorted((r for r in done if r.cost >= MATTERS), key=lambda r: -r.cost)[:COSTLY]
     if not costly:
-        lines += _fit(_("No decision cost you a point of chance: the hard bot would have chosen as well."))
+        lines += _fit(_("No decision surely cost you a point of chance: the hard bot would have chosen as well, "
+                        "or the difference is within its search's error."))
         return lines
     lines += _fit(_("The decisions that cost you the most:"))
     for r in costly:

@@ -4,6 +4,7 @@ the same result; it never uses a card the seat could not see."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 import subprocess
 import sys
 from pathlib import Path
@@ -55,19 +56,20 @@ def test_a_review_stopped_halfway_goes_on_to_the_same_result(game: str, tmp_path
 
 def test_the_costliest_decisions_are_named_on_a_firmer_search_and_a_review_stopped_there_ends_the_same(
         tmp_path: Path) -> None:
-    """After the first pass, the decisions that look costliest are searched again
-    with more worlds; the costliest named is the one whose firmer estimate costs
-    most, and a review stopped among those searches ends with the same result."""
+    """After the first pass, the decisions that look costliest (and may cost a point of
+    chance at least) are searched again with more worlds; only those can be
+    named costly, on their firmer estimate, and a review stopped among those
+    searches ends with the same result."""
     text = record("guilds")
     rules, seen = review.choices(text, 0)
     first = [review.review_one(rules, n, *seen[n], worlds=1) for n in range(len(seen))]
-    picks = review.costliest(first, review.FIRM)
+    picks = [n for n in review.costliest(first, review.FIRM) if first[n].at_most >= review.MATTERS]
     whole, total = review.review(text, 0, None, worlds=1)
     assert total == len(seen) and len(picks) == review.FIRM
     for n in range(len(seen)):
         firm = review.review_one(rules, n, *seen[n], worlds=review.FIRM_TIMES, seed="review:firm")
-        assert whole[n] == (firm if n in picks else first[n])
-    assert review.costliest(whole, 1)[0] in picks
+        assert whole[n] == (replace(firm, firm=True) if n in picks else first[n])
+    assert {n for n, r in enumerate(whole) if r.cost > 0} <= set(picks)
     kept = tmp_path / "kept.json"
     asked = 0
 
@@ -79,6 +81,69 @@ def test_the_costliest_decisions_are_named_on_a_firmer_search_and_a_review_stopp
     assert stopped != whole and stopped[picks[0]] == whole[picks[0]]
     again, _ = review.review(text, 0, kept, worlds=1)
     assert again == whole
+
+
+@pytest.mark.parametrize("game", ["morpork", "guilds"])
+def test_the_seat_s_choice_and_the_best_are_weighed_in_the_same_worlds(game: str) -> None:
+    """A decision's chances are the bot's own (its ``evaluate`` with the same
+    generator), and the margin is the standard error of the best's and the
+    choice's differences world by world."""
+    text = record(game)
+    rules, seen = review.choices(text, 0)
+    weighed = 0
+    for n, (state, decision, chosen) in enumerate(seen):
+        done = review.review_one(rules, n, state, decision, chosen, worlds=3)
+        rated = dict(rules.bot("search", random.Random(f"review:{n}"), worlds=3).evaluate(state, decision, also=chosen))
+        assert done.chosen_chance == pytest.approx(rated[chosen]) and done.best_chance == pytest.approx(max(rated.values()))
+        if done.best_chance > done.chosen_chance:
+            bot = rules.bot("search", random.Random(f"review:{n}"), worlds=3)
+            cands = bot.candidates(state, decision)   # as the review does, before the worlds
+            values = bot.weigh(state, decision, cands + [chosen] * (chosen not in cands))
+            best = max(rated, key=lambda o: rated[o])
+            diffs = [a - b for a, b in zip(values[best], values[chosen])]
+            assert len(diffs) == 3
+            mean = sum(diffs) / 3
+            assert done.margin == pytest.approx((sum((d - mean) ** 2 for d in diffs) / 2 / 3) ** 0.5)
+            weighed += 1
+            if weighed == 2:
+                break
+    assert weighed == 2
+
+
+def test_only_a_decision_that_may_cost_a_point_of_chance_is_searched_again(monkeypatch) -> None:
+    """The firmer search is the longest of a review: a decision whose choice may
+    cost less than a point (the bot's own choice, or within a point and its
+    error) is not searched again, and so is never named costly."""
+    text = record("guilds")
+    _rules, seen = review.choices(text, 0)
+    searched: list[tuple[int, int]] = []
+
+    def one(rules, n, state, decision, chosen, worlds=review.WORLDS, seed="review"):
+        searched.append((n, worlds))
+        gap = 0.2 if n == 4 else 0.004
+        return review.Reviewed(n, "chosen", 0.3, "best", 0.3 + gap, 2, margin=0.002)
+    monkeypatch.setattr(review, "review_one", one)
+    done, total = review.review(text, 0, None, worlds=2)
+    assert total == len(seen) > review.FIRM
+    assert [s for s in searched if s[1] > 2] == [(4, 2 * review.FIRM_TIMES)]
+    assert [n for n, r in enumerate(done) if r.cost > 0] == [4]
+
+
+def test_a_decision_whose_candidates_are_within_their_error_is_not_marked_costly() -> None:
+    """On the firmer search, a gap of five points with a standard error of three
+    is the search's noise: no cost, and the review names no decision; with an
+    error of one point it is a cost, but not on the first pass alone.  The
+    decisions searched again are those that look costliest."""
+    close = review.Reviewed(3, "Play the card", 0.30, "Keep the card", 0.35, 2, margin=0.03, firm=True)
+    sure = review.Reviewed(5, "Play the card", 0.30, "Keep the card", 0.34, 2, margin=0.01, firm=True)
+    assert close.gap == pytest.approx(0.05) and close.cost == 0.0
+    assert sure.cost == pytest.approx(0.04) and replace(sure, firm=False).cost == 0.0
+    assert "No decision surely cost you a point of chance" in " ".join(review.summary([close], 1, 0))
+    lines = " ".join(review.summary([close, sure], 2, 0))
+    assert "turn 5: you chose Play the card (30 %); better: Keep the card (34 %)" in lines and "turn 3" not in lines
+    first = [replace(close, firm=False), replace(sure, firm=False),
+             review.Reviewed(7, "Play the card", 0.30, "Keep the card", 0.305, 2, margin=0.002)]
+    assert review.costliest(first, 3) == [0, 1, 2]        # the widest gap first, sure or not
 
 
 def test_a_review_never_uses_a_card_the_seat_could_not_see() -> None:

@@ -171,6 +171,19 @@ class SearchBot:
         rated = [(o, stats[o][1] / stats[o][0]) for o in cands]
         return sorted(rated, key=lambda r: -r[1])
 
+    def weigh(self, state: State, decision: Decision, cands: list[tuple]) -> dict[tuple, list[float]]:
+        """Each candidate's value in each world searched, the same worlds for all
+        (``worlds`` of them, or :data:`DEFAULT_WORLDS`): what a review needs to
+        tell how sure a difference between two candidates is.  The worlds are
+        those :meth:`evaluate` would search with the same generator."""
+        stats: dict[tuple, list[float]] = {o: [] for o in cands}
+        for _ in range(self.worlds or self.DEFAULT_WORLDS):
+            w = determinize(state, decision.seat, self.rng).simulate()
+            seed = self.rng.random()
+            for o in cands:
+                stats[o].append(self.rollout(w, decision.seat, o, seed))
+        return stats
+
     def candidates(self, s: State, d: Decision) -> list[tuple]:
         """The options worth searching, best first by the heuristic's look-ahead."""
         opts: Sequence[tuple] = d.options
