@@ -1043,8 +1043,9 @@ def check(table: Table) -> list[str]:
     texts: dict[str, str] = {}
     verdictless = True  # no seat finished the game, ended it by votes or named a cheat
     # A spectator the cheat's own watch point served last followed the cheat's own log, in which
-    # the frame it signed otherwise for the host is not (a frame at a step it holds another of
-    # proves nothing there): it may say only that the table ended early, blaming nobody honest.
+    # the frame it signed otherwise for the host is not: past that step it names the cheat for
+    # signing two frames under one number (``GamePeer.judge``), but where its log stands before the
+    # cheat's frame reached it, it may say only that the table ended early, blaming nobody honest.
     served: dict[str, str] = {}  # results compared with nobody's, checked only to blame no one honest
     # A seat the votes that ended the table name as gone is not told how, should it come back
     # (it hears only that the table ended: ``HostTable._tell_the_end``), nor waited for: its
