@@ -402,3 +402,14 @@ def test_a_spectator_past_the_step_of_the_illegal_move_names_the_cheat_or_nobody
     assert "yellow (seat2) broke the rules" in watched or (
         table.through["watch0"] == "seat2" and "(" not in watched), watched
 
+
+def test_a_spectator_that_came_back_to_a_seat_as_it_paused_hears_that_the_game_paused() -> None:
+    """Seed 10249 of a quick sweep: the host paused (the others away), and yellow gave up on it
+    600 s later, a tenth of a second after the spectator came back to yellow's watch point: the
+    goodbye went only to the spectators yellow had told the table, the link closed at once, and
+    the spectator, finding every watch point shut, said only that none answered.  A seat's last
+    word now waits, as the host's does, for each spectator to hold the log, and the watch point
+    for the spectators to take it (a few seconds at most)."""
+    table = played(10249, {"corrupt", "delay", "duplicate", "gone"}, quick=True)
+    assert table.results["watch0"].text == "paused: the game waits, saved, for its players to come back"
+    assert all(r.text.startswith("paused: ") for r in table.results.values() if r is not None), texts(table)
