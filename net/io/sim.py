@@ -737,13 +737,32 @@ async def _kill(table: Table, loop: VirtualLoop, net: SimNet, rng: random.Random
     ctx = context(victim)
     decide = bot_decide(kind, random.Random(rng.getrandbits(64)))
     if save is None:  # killed in the lobby: it comes back with the same command
-        again = ctx.run(lambda: JoinNode(node.identity, victim, decide=decide, report=lambda e: None,
-                                         save_root=node.save_root))  # (its nonce from the seed, as its first start's)
-        again.auto_agree = True
-        coro = again.run(*node.address)
+        def again() -> JoinNode:
+            node_again = JoinNode(node.identity, victim, decide=decide, report=lambda e: None,
+                                  save_root=node.save_root)  # (its nonce from the seed, as its first start's)
+            node_again.auto_agree = True
+            return node_again
+
+        coro = _until_in(again, node.address, first=ctx.run(again))
     else:
         coro = JoinNode.resume(node.identity, SaveDir(save), decide=decide, report=lambda e: None, auto_agree=True)
     tasks[victim] = exits(victim, loop.create_task(coro, context=ctx))
+
+
+async def _until_in(make: Callable[[], JoinNode], address: tuple[str, int], first: JoinNode | None = None) -> Any:
+    """A joiner's program (``first``, else one ``make`` makes) that could not reach the table
+    before it began (a partition, a cut handshake) ends with that; the person runs it again
+    (``make``) a second later, as many times as it takes (the host waits in its lobby for that
+    player, as long as it takes)."""
+    node = first if first is not None else make()
+    while True:
+        try:
+            return await node.run(*address)
+        except transport.ConnectionClosed:
+            if node.start is not None:
+                raise
+        await asyncio.sleep(1.0)
+        node = make()
 
 
 class _Telling(JoinNode):
@@ -875,21 +894,15 @@ class Scene:
         identity = ctx.run(Identity.generate)
         decide = decide or self.bot()
 
-        async def join() -> Any:
-            while True:
-                node = JoinNode(identity, name, decide=decide, report=self._report(name), save_root=self.root / name,
-                                core=core)
-                node.auto_agree = auto_agree
-                for key, value in attributes.items():
-                    setattr(node, key, value)
-                self.nodes[name] = node
-                try:
-                    return await node.run(*address)
-                except transport.ConnectionClosed:
-                    if node.start is not None:
-                        raise
-                await asyncio.sleep(1.0)
-        self._spawn(name, ctx, ctx.run(join))
+        def make() -> JoinNode:
+            node = JoinNode(identity, name, decide=decide, report=self._report(name), save_root=self.root / name,
+                            core=core)
+            node.auto_agree = auto_agree
+            for key, value in attributes.items():
+                setattr(node, key, value)
+            self.nodes[name] = node
+            return node
+        self._spawn(name, ctx, ctx.run(_until_in, make, address))
 
     def watch(self, name: str, at: tuple[str, int] | None = None) -> None:
         """A spectator, through the host's watch point (or the one at ``at``)."""

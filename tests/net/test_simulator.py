@@ -413,3 +413,18 @@ def test_a_spectator_that_came_back_to_a_seat_as_it_paused_hears_that_the_game_p
     table = played(10249, {"corrupt", "delay", "duplicate", "gone"}, quick=True)
     assert table.results["watch0"].text == "paused: the game waits, saved, for its players to come back"
     assert all(r.text.startswith("paused: ") for r in table.results.values() if r is not None), texts(table)
+
+
+@pytest.mark.parametrize("seed,faults", [
+    (10149, {"cut", "delay", "gone", "kill", "partition", "still"}),
+    (10360, {"corrupt", "cut", "delay", "gone", "kill", "partition", "reorder", "stale"}),
+    (10446, {"corrupt", "cut", "kill", "partition", "reorder", "still"}),
+])
+def test_a_seat_killed_in_the_lobby_that_cannot_reach_the_table_at_once_tries_again(seed: int, faults: set[str]) -> None:
+    """Seeds of a quick sweep: a seat killed in the lobby came back with the same command, but
+    the table was cut off from it then (a partition, a cut handshake), and its program ended
+    with "could not reach": the host waited in its lobby for a player who never came, and the
+    table never ended.  The person tries again, as on the first start; the game is played."""
+    table = played(seed, faults, quick=True)
+    assert table.counts.get("kill") == 1 and isinstance(table.results["host"], Result)
+    assert all(r is None or isinstance(r, Result) for r in table.results.values()), texts(table)
