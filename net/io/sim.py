@@ -1093,12 +1093,16 @@ def check(table: Table) -> list[str]:
     # A paused table has no result yet: each says so in its own words (the host left, or its seats did).
     paused = all(str(t).startswith("paused: ") for t in texts.values())
     # A cheat's altered frame lost with a link never reached anyone (what it sent again was honest):
-    # a table that every honest seat finished fair, with a transcript that verifies fair, saw no cheat.
+    # a table that every honest seat finished fair, or ended on the seats' votes (the frame may
+    # have been lost on the way to a seat that then left), with one result everywhere and a
+    # transcript that verifies as that (the host's log holds every frame it took: an altered one
+    # in it would be a violation), saw no cheat.
+    honest = [r for n, r in table.results.items() if n in table.honest]
+    ended = "fair" if all(isinstance(r, Result) and r.finished and r.fair for r in honest) else \
+        "abandoned" if all(isinstance(r, Result) and r.ending is not None for r in honest) else None
     cheated = table.cheated and not (
-        texts and all(isinstance(r, Result) and r.finished and r.fair
-                      for n, r in table.results.items() if n in table.honest)
-        and len(set(texts.values())) == 1 and table.transcript is not None
-        and verify_transcript(table.transcript).status == "fair")
+        texts and ended is not None and len(set(texts.values())) == 1 and table.transcript is not None
+        and verify_transcript(table.transcript).status == ended)
     # Seats and spectators that name the cheat name it for the first of its frames each of them
     # saw (a spectator served by the cheat may see its own story first, and then two of them).
     texts = {n: _culprit(t) for n, t in texts.items()}

@@ -428,3 +428,13 @@ def test_a_seat_killed_in_the_lobby_that_cannot_reach_the_table_at_once_tries_ag
     table = played(seed, faults, quick=True)
     assert table.counts.get("kill") == 1 and isinstance(table.results["host"], Result)
     assert all(r is None or isinstance(r, Result) for r in table.results.values()), texts(table)
+
+
+def test_a_cheat_whose_altered_frame_was_lost_before_the_table_was_ended_by_votes_cheated_nobody() -> None:
+    """Seed 10586 of a quick sweep: as for seed 1185, the cheat's altered move was lost with its
+    link and it sent again the honest one its log holds; here a seat then left for good and the
+    others ended the table.  Nobody saw a cheat (the host's log, which holds every frame it took,
+    verifies with no violation): every result says the table was ended by votes, naming nobody."""
+    table = played(10586, {"cut", "duplicate", "gone", "partition"}, cheat=simcheats.illegal_move, quick=True)
+    (text,) = texts(table)
+    assert table.cheated and text.startswith("abandoned: ") and "broke the rules" not in text
