@@ -438,3 +438,13 @@ def test_a_cheat_whose_altered_frame_was_lost_before_the_table_was_ended_by_vote
     table = played(10586, {"cut", "duplicate", "gone", "partition"}, cheat=simcheats.illegal_move, quick=True)
     (text,) = texts(table)
     assert table.cheated and text.startswith("abandoned: ") and "broke the rules" not in text
+
+
+def test_a_seat_killed_and_resumed_that_is_handed_back_its_own_frame_blames_nobody() -> None:
+    """Seed 10563 of a quick sweep: a seat killed and resumed from its save signed again the frame
+    it had sent before the crash (derived: the same bytes), and the host handed that frame back to
+    it; the seat, which counts only the others' frames, took it for one out of order and named the
+    honest host.  Its own frame handed back tells it nothing: the game is played to its end."""
+    table = played(10563, {"corrupt", "duplicate", "kill", "partition", "reorder", "stale", "still"}, quick=True)
+    (text,) = texts(table)
+    assert " win" in text and table.counts.get("kill") == 1
