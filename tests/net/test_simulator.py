@@ -389,15 +389,19 @@ def test_the_quick_group_ends_with_its_table() -> None:
     assert group.mul_base_n(n) == curve
 
 
-def test_a_spectator_past_the_step_of_the_illegal_move_names_the_cheat_or_nobody() -> None:
-    """Seed 10144 of a quick sweep: the spectator followed the cheat's own watch point, whose log
+@pytest.mark.parametrize("seed,faults,cheat", [
+    (10144, {"corrupt", "delay", "duplicate", "gone", "kill", "reorder", "still"}, simcheats.illegal_move),
+    (10980, {"corrupt", "cut", "gone", "partition", "stale", "still"}, simcheats.wrong_key),
+])
+def test_a_spectator_past_the_step_of_the_cheat_s_frame_names_the_cheat_or_nobody(seed: int, faults: set[str],
+                                                                                  cheat) -> None:
+    """Seeds 10144 and 10980 (a wrong key, likewise) of a quick sweep: the spectator followed the cheat's own watch point, whose log
     holds the legal move the cheat kept for itself, two steps past it, and then the host's, which
     handed on the illegal move it was sent for that step: the spectator named nobody and said its
     log waited for every seat.  Both frames are the cheat's, under one number: a spectator past the
     step names it for signing two (``test_blame_attacks``); one the cheat served last may say only
     where its log stood, naming nobody."""
-    table = played(10144, {"corrupt", "delay", "duplicate", "gone", "kill", "reorder", "still"},
-                   cheat=simcheats.illegal_move, quick=True)
+    table = played(seed, faults, cheat=cheat, quick=True)
     watched = table.results["watch0"].text
     assert "yellow (seat2) broke the rules" in watched or (
         table.through["watch0"] == "seat2" and "(" not in watched), watched
