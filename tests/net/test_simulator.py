@@ -452,3 +452,14 @@ def test_a_seat_killed_and_resumed_that_is_handed_back_its_own_frame_blames_nobo
     table = played(10563, {"corrupt", "duplicate", "kill", "partition", "reorder", "stale", "still"}, quick=True)
     (text,) = texts(table)
     assert " win" in text and table.counts.get("kill") == 1
+
+
+def test_a_spectator_whose_link_stalled_as_the_game_ended_is_cut_and_comes_back_for_the_end() -> None:
+    """Seed 11026 of a quick sweep: the spectator's link to its watch point stalled in the middle
+    of a record (its length came corrupted: the spectator waited for bytes that never came, and
+    could not tell for 5 s) as the game ended; the watch point gave it 3 s, closed, and every
+    other had closed too: the spectator said no watch point answered.  A watch point now cuts,
+    at that deadline, a link whose spectator has not hung up, and lets it come back for the end."""
+    table = played(11026, {"corrupt", "gone", "kill", "partition", "reorder", "stale", "still"}, quick=True)
+    (text,) = texts(table)
+    assert " win" in text
