@@ -737,13 +737,32 @@ async def _kill(table: Table, loop: VirtualLoop, net: SimNet, rng: random.Random
     ctx = context(victim)
     decide = bot_decide(kind, random.Random(rng.getrandbits(64)))
     if save is None:  # killed in the lobby: it comes back with the same command
-        again = ctx.run(lambda: JoinNode(node.identity, victim, decide=decide, report=lambda e: None,
-                                         save_root=node.save_root))  # (its nonce from the seed, as its first start's)
-        again.auto_agree = True
-        coro = again.run(*node.address)
+        def again() -> JoinNode:
+            node_again = JoinNode(node.identity, victim, decide=decide, report=lambda e: None,
+                                  save_root=node.save_root)  # (its nonce from the seed, as its first start's)
+            node_again.auto_agree = True
+            return node_again
+
+        coro = _until_in(again, node.address, first=ctx.run(again))
     else:
         coro = JoinNode.resume(node.identity, SaveDir(save), decide=decide, report=lambda e: None, auto_agree=True)
     tasks[victim] = exits(victim, loop.create_task(coro, context=ctx))
+
+
+async def _until_in(make: Callable[[], JoinNode], address: tuple[str, int], first: JoinNode | None = None) -> Any:
+    """A joiner's program (``first``, else one ``make`` makes) that could not reach the table
+    before it began (a partition, a cut handshake) ends with that; the person runs it again
+    (``make``) a second later, as many times as it takes (the host waits in its lobby for that
+    player, as long as it takes)."""
+    node = first if first is not None else make()
+    while True:
+        try:
+            return await node.run(*address)
+        except transport.ConnectionClosed:
+            if node.start is not None:
+                raise
+        await asyncio.sleep(1.0)
+        node = make()
 
 
 class _Telling(JoinNode):
@@ -875,21 +894,15 @@ class Scene:
         identity = ctx.run(Identity.generate)
         decide = decide or self.bot()
 
-        async def join() -> Any:
-            while True:
-                node = JoinNode(identity, name, decide=decide, report=self._report(name), save_root=self.root / name,
-                                core=core)
-                node.auto_agree = auto_agree
-                for key, value in attributes.items():
-                    setattr(node, key, value)
-                self.nodes[name] = node
-                try:
-                    return await node.run(*address)
-                except transport.ConnectionClosed:
-                    if node.start is not None:
-                        raise
-                await asyncio.sleep(1.0)
-        self._spawn(name, ctx, ctx.run(join))
+        def make() -> JoinNode:
+            node = JoinNode(identity, name, decide=decide, report=self._report(name), save_root=self.root / name,
+                            core=core)
+            node.auto_agree = auto_agree
+            for key, value in attributes.items():
+                setattr(node, key, value)
+            self.nodes[name] = node
+            return node
+        self._spawn(name, ctx, ctx.run(_until_in, make, address))
 
     def watch(self, name: str, at: tuple[str, int] | None = None) -> None:
         """A spectator, through the host's watch point (or the one at ``at``)."""
@@ -1043,8 +1056,9 @@ def check(table: Table) -> list[str]:
     texts: dict[str, str] = {}
     verdictless = True  # no seat finished the game, ended it by votes or named a cheat
     # A spectator the cheat's own watch point served last followed the cheat's own log, in which
-    # the frame it signed otherwise for the host is not (a frame at a step it holds another of
-    # proves nothing there): it may say only that the table ended early, blaming nobody honest.
+    # the frame it signed otherwise for the host is not: past that step it names the cheat for
+    # signing two frames under one number (``GamePeer.judge``), but where its log stands before the
+    # cheat's frame reached it, it may say only that the table ended early, blaming nobody honest.
     served: dict[str, str] = {}  # results compared with nobody's, checked only to blame no one honest
     # A seat the votes that ended the table name as gone is not told how, should it come back
     # (it hears only that the table ended: ``HostTable._tell_the_end``), nor waited for: its
@@ -1079,12 +1093,16 @@ def check(table: Table) -> list[str]:
     # A paused table has no result yet: each says so in its own words (the host left, or its seats did).
     paused = all(str(t).startswith("paused: ") for t in texts.values())
     # A cheat's altered frame lost with a link never reached anyone (what it sent again was honest):
-    # a table that every honest seat finished fair, with a transcript that verifies fair, saw no cheat.
+    # a table that every honest seat finished fair, or ended on the seats' votes (the frame may
+    # have been lost on the way to a seat that then left), with one result everywhere and a
+    # transcript that verifies as that (the host's log holds every frame it took: an altered one
+    # in it would be a violation), saw no cheat.
+    honest = [r for n, r in table.results.items() if n in table.honest]
+    ended = "fair" if all(isinstance(r, Result) and r.finished and r.fair for r in honest) else \
+        "abandoned" if all(isinstance(r, Result) and r.ending is not None for r in honest) else None
     cheated = table.cheated and not (
-        texts and all(isinstance(r, Result) and r.finished and r.fair
-                      for n, r in table.results.items() if n in table.honest)
-        and len(set(texts.values())) == 1 and table.transcript is not None
-        and verify_transcript(table.transcript).status == "fair")
+        texts and ended is not None and len(set(texts.values())) == 1 and table.transcript is not None
+        and verify_transcript(table.transcript).status == ended)
     # Seats and spectators that name the cheat name it for the first of its frames each of them
     # saw (a spectator served by the cheat may see its own story first, and then two of them).
     texts = {n: _culprit(t) for n, t in texts.items()}

@@ -85,7 +85,7 @@ class Watchers:
             if not left and conn.peer_key is not None:  # (the log may grow before it is back)
                 now = asyncio.get_running_loop().time()
                 self._dropped = {key: at for key, at in self._dropped.items() if now - at < COME_BACK}
-                self._dropped[conn.peer_key] = now
+                self._dropped.setdefault(conn.peer_key, now)  # (since the first drop it has not made up for)
             self.sent.pop(conn, None)
             self._told_last.discard(conn)
             self._serving.discard(task)
@@ -180,9 +180,22 @@ class Watchers:
         longer, which never waits more than ``within`` and ``come_back`` together."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + within
-        # (a spectator hangs up once it holds the end, saying ``bye``: what was sent may yet be lost)
-        while self.intro and (loop.time() < deadline and any(not conn.closed for conn in list(self.sent))
-                or any(at < deadline and loop.time() - at < come_back for at in self._dropped.values())):
+        cut = False
+        while self.intro:
+            now = loop.time()
+            if not cut and now >= deadline:
+                # a spectator that has not hung up may not hold the end: its link may have stalled
+                # where it cannot tell yet (a record whose length came corrupted waits for bytes
+                # that never come); the link is cut, and it may come back as one whose link dropped
+                cut = True
+                for conn in [c for c in list(self.sent) if not c.closed]:
+                    if conn.peer_key is not None:
+                        self._dropped[conn.peer_key] = deadline - 0.001
+                    conn.close(TOO_SLOW)
+            # (a spectator hangs up once it holds the end, saying ``bye``: what was sent may yet be lost)
+            if not (now < deadline and any(not conn.closed for conn in list(self.sent))
+                    or any(at < deadline and now - at < come_back for at in self._dropped.values())):
+                return
             await asyncio.sleep(0.05)
 
     def send(self, message: bytes) -> None:

@@ -349,6 +349,15 @@ class Driver:
             basis = env.body["basis"]
         except (ProtocolError, KeyError, TypeError, IndexError):
             return None
+        if isinstance(index, int) and 0 <= index < len(L.log):
+            # a step this log is past: a frame of its signer there that is not the one we hold
+            # under its number proves it signed two (a spectator a cheat's own watch point served
+            # holds the cheat's own story, and the host hands on the frame it was sent instead)
+            for held in L.log[index][1]:
+                twin = proven(L.roster, (), [held, frame]) if held != frame else None
+                if twin is not None:
+                    return twin
+            return None
         if index != L.index or basis != L.basis or isinstance(op, SEQUENTIAL):
             return None
         if L.holds(env):

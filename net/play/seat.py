@@ -204,6 +204,11 @@ class SeatProtocol:
         if env.sender != via and via != self.relay and self.relay != ANY_LINK:
             # Only the relay may carry other seats' frames (in a full mesh, nobody).
             raise self.ledger.blame(via, f"relayed a message from seat {env.sender}")
+        if env.sender == self.seat:
+            # one of our own, handed back by a seat that holds it (signed before a crash, signed
+            # again the same since, derived): no fault of the link it came on (our count of what
+            # others sent us has no place for it), and nothing we did not know
+            return []
         if env.seq < self._seq_in.expected(env.sender):
             earlier = self._frames.get((env.sender, env.seq))
             if earlier == frame:

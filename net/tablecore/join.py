@@ -36,7 +36,7 @@ from ..play.seat import SeatProtocol
 from ..files.secrets import SeatSecrets
 from ..files.transcript import DEFAULT_KIND, Roster, find_equivocation
 from .effects import (
-    Close, CreateSave, JournalEnding, LinkSeat, OpenWatchPoint, Send, TellSeats, WatchClose, WatchEnd, WatchIntro,
+    Close, CreateSave, JournalEnding, LinkSeat, OpenWatchPoint, Send, TellSeats, WatchEnd, WatchIntro,
     WatchLog, WatchPoints, WatchSay, WatchSend,
 )
 from .result import Result, aborted, stopped_result
@@ -708,10 +708,12 @@ class JoinTable(SeatCore):
         why (a finished game they followed to its end), and its watch point closes."""
         super()._over(result)
         if not result.finished and result.ending is None:
-            for msg in step_under_way(self.peer) if self.peer is not None else ():
-                self._do(WatchSend(encode(msg)))
-            self._do(WatchSend(encode({"t": "bye", "why": result.text[:200]})))
-            self._do(WatchClose("the seat left"))
+            # as the host's last words: each spectator, watching now or coming back for them
+            # (its link may have dropped a moment ago), hears them once it holds the whole log,
+            # and the watch point stays open a few seconds for that (``closing``)
+            last = [*(step_under_way(self.peer) if self.peer is not None else ()),
+                    {"t": "bye", "why": result.text[:200]}]
+            self._do(WatchEnd(tuple(encode(m) for m in last)))
 
     # -- a broken rule, and the table ended early ----------------------------------------------
 
@@ -889,9 +891,10 @@ class JoinTable(SeatCore):
     def closing(self) -> bool:
         """This seat is done: its result stands (:meth:`final`), and True when the
         spectators watching through it are to take the game's last steps before
-        their links close (a game played to its end, or ended on the seats' votes)."""
+        their links close (a game played to its end, ended on the seats' votes, or with a
+        last word for them: ``_over``)."""
         self.final()
-        return self.result is not None and (self.result.finished or self.result.ending is not None)
+        return self.result is not None
 
     def late_left(self) -> float:
         """The game ended here on the host's word alone, and this seat has links to

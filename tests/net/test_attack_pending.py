@@ -20,7 +20,7 @@ from ankh.net.wire.envelope import HEADER_LEN, unpack_strict
 from ankh.net.wire.errors import RemoteProtocolError
 from ankh.net.wire.lobby import decode, encode
 from ankh.net.play.peer import AUDIT
-from ankh.net.tablecore.effects import WatchIntro, WatchLog, WatchSend
+from ankh.net.tablecore.effects import WatchEnd, WatchIntro, WatchLog
 from ankh.net.tablecore.watch import WatchTable
 
 from .simtable import scene, verify
@@ -138,7 +138,7 @@ def test_a_spectator_of_a_seat_that_gave_up_on_a_host_gone_at_the_audit_names_no
     assert w.spectator is not None and w.spectator.phase == AUDIT
     t.clock.now += t.joiner.abandon_after
     assert t.joiner.host_away(t.joiner.abandon_after)
-    told = [decode(e.data) for e in of(WatchSend, t.joiner_effects())]
+    told = [decode(m) for e in of(WatchEnd, t.joiner_effects()) for m in e.messages]  # its last words
     assert t.joiner.result.text.startswith("paused: red (the host) did not come back")
     assert [m["t"] for m in told] == ["pending", "bye"]
     for m in told:

@@ -111,3 +111,26 @@ def test_an_honest_frame_handed_to_a_spectator_as_evidence_before_its_step_names
     assert spectator.judge([log.ops[k][1]]) is None
     spectator.feed(log.ops[k])
     assert spectator.ledger().index == k + 1
+
+
+def test_a_spectator_past_a_step_names_the_signer_of_another_frame_for_it_and_nobody_for_the_same() -> None:
+    """A spectator a cheat's own watch point served holds the cheat's own frame of a step
+    and went on past it; the host then hands on, as evidence, the other frame the cheat
+    signed for that step under the same number.  The spectator names the cheat for signing
+    two; the frame it holds, handed on again, names nobody."""
+    from ankh.net.play.peer import Spectator
+
+    from .nethelp import resign
+
+    star = Star(star_peers(3, b"spectator-past-the-step"))
+    star.play([RandomBot(random.Random(f"past:{s}")) for s in range(3)])
+    log = star.peers[0].protocol.transcript()
+    k = next(k for k, op in enumerate(log.ops) if k > 20 and decode(op[0])["kind"] == "move")
+    sender = decode(log.ops[k][0])["from"]
+    spectator = Spectator(log.roster)
+    spectator.feed([f for op in log.ops[: k + 2] for f in op])
+    assert spectator.ledger().index == k + 2
+    assert spectator.judge([log.ops[k][0]]) is None
+    other = resign(log.ops[k][0], star.peers[sender].protocol.secrets.identity, lambda body: body.__setitem__("move", ["x"]))
+    verdict = spectator.judge([other])
+    assert verdict is not None and verdict.seat == sender and "two different messages" in str(verdict)

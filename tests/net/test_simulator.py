@@ -387,3 +387,79 @@ def test_the_quick_group_ends_with_its_table() -> None:
         assert group.mul_base_n(n) != curve
         raise RuntimeError
     assert group.mul_base_n(n) == curve
+
+
+@pytest.mark.parametrize("seed,faults,cheat", [
+    (10144, {"corrupt", "delay", "duplicate", "gone", "kill", "reorder", "still"}, simcheats.illegal_move),
+    (10980, {"corrupt", "cut", "gone", "partition", "stale", "still"}, simcheats.wrong_key),
+])
+def test_a_spectator_past_the_step_of_the_cheat_s_frame_names_the_cheat_or_nobody(seed: int, faults: set[str],
+                                                                                  cheat) -> None:
+    """Seeds 10144 and 10980 (a wrong key, likewise) of a quick sweep: the spectator followed the cheat's own watch point, whose log
+    holds the legal move the cheat kept for itself, two steps past it, and then the host's, which
+    handed on the illegal move it was sent for that step: the spectator named nobody and said its
+    log waited for every seat.  Both frames are the cheat's, under one number: a spectator past the
+    step names it for signing two (``test_blame_attacks``); one the cheat served last may say only
+    where its log stood, naming nobody."""
+    table = played(seed, faults, cheat=cheat, quick=True)
+    watched = table.results["watch0"].text
+    assert "yellow (seat2) broke the rules" in watched or (
+        table.through["watch0"] == "seat2" and "(" not in watched), watched
+
+
+def test_a_spectator_that_came_back_to_a_seat_as_it_paused_hears_that_the_game_paused() -> None:
+    """Seed 10249 of a quick sweep: the host paused (the others away), and yellow gave up on it
+    600 s later, a tenth of a second after the spectator came back to yellow's watch point: the
+    goodbye went only to the spectators yellow had told the table, the link closed at once, and
+    the spectator, finding every watch point shut, said only that none answered.  A seat's last
+    word now waits, as the host's does, for each spectator to hold the log, and the watch point
+    for the spectators to take it (a few seconds at most)."""
+    table = played(10249, {"corrupt", "delay", "duplicate", "gone"}, quick=True)
+    assert table.results["watch0"].text == "paused: the game waits, saved, for its players to come back"
+    assert all(r.text.startswith("paused: ") for r in table.results.values() if r is not None), texts(table)
+
+
+@pytest.mark.parametrize("seed,faults", [
+    (10149, {"cut", "delay", "gone", "kill", "partition", "still"}),
+    (10360, {"corrupt", "cut", "delay", "gone", "kill", "partition", "reorder", "stale"}),
+    (10446, {"corrupt", "cut", "kill", "partition", "reorder", "still"}),
+])
+def test_a_seat_killed_in_the_lobby_that_cannot_reach_the_table_at_once_tries_again(seed: int, faults: set[str]) -> None:
+    """Seeds of a quick sweep: a seat killed in the lobby came back with the same command, but
+    the table was cut off from it then (a partition, a cut handshake), and its program ended
+    with "could not reach": the host waited in its lobby for a player who never came, and the
+    table never ended.  The person tries again, as on the first start; the game is played."""
+    table = played(seed, faults, quick=True)
+    assert table.counts.get("kill") == 1 and isinstance(table.results["host"], Result)
+    assert all(r is None or isinstance(r, Result) for r in table.results.values()), texts(table)
+
+
+def test_a_cheat_whose_altered_frame_was_lost_before_the_table_was_ended_by_votes_cheated_nobody() -> None:
+    """Seed 10586 of a quick sweep: as for seed 1185, the cheat's altered move was lost with its
+    link and it sent again the honest one its log holds; here a seat then left for good and the
+    others ended the table.  Nobody saw a cheat (the host's log, which holds every frame it took,
+    verifies with no violation): every result says the table was ended by votes, naming nobody."""
+    table = played(10586, {"cut", "duplicate", "gone", "partition"}, cheat=simcheats.illegal_move, quick=True)
+    (text,) = texts(table)
+    assert table.cheated and text.startswith("abandoned: ") and "broke the rules" not in text
+
+
+def test_a_seat_killed_and_resumed_that_is_handed_back_its_own_frame_blames_nobody() -> None:
+    """Seed 10563 of a quick sweep: a seat killed and resumed from its save signed again the frame
+    it had sent before the crash (derived: the same bytes), and the host handed that frame back to
+    it; the seat, which counts only the others' frames, took it for one out of order and named the
+    honest host.  Its own frame handed back tells it nothing: the game is played to its end."""
+    table = played(10563, {"corrupt", "duplicate", "kill", "partition", "reorder", "stale", "still"}, quick=True)
+    (text,) = texts(table)
+    assert " win" in text and table.counts.get("kill") == 1
+
+
+def test_a_spectator_whose_link_stalled_as_the_game_ended_is_cut_and_comes_back_for_the_end() -> None:
+    """Seed 11026 of a quick sweep: the spectator's link to its watch point stalled in the middle
+    of a record (its length came corrupted: the spectator waited for bytes that never came, and
+    could not tell for 5 s) as the game ended; the watch point gave it 3 s, closed, and every
+    other had closed too: the spectator said no watch point answered.  A watch point now cuts,
+    at that deadline, a link whose spectator has not hung up, and lets it come back for the end."""
+    table = played(11026, {"corrupt", "gone", "kill", "partition", "reorder", "stale", "still"}, quick=True)
+    (text,) = texts(table)
+    assert " win" in text
