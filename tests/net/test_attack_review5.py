@@ -172,3 +172,36 @@ def test_a_spectator_that_reads_all_and_never_hangs_up_keeps_a_seat_no_longer_th
     assert result.finished and result.fair, result.text
     assert cut, "the spectator's link was never cut"
     assert waited <= watchers_mod.SETTLE + watchers_mod.COME_BACK + 1.0, waited
+
+
+# -- 4. the same seat carried on twice at once ---------------------------------------------------
+
+def test_a_save_being_played_cannot_be_carried_on_by_a_second_program_at_once(tmp_path: Path) -> None:
+    """A player whose program seems stuck runs ``ankh join`` again (or ``--load``) while the
+    first still plays: the second would carry on the same seat from the same journal and
+    ask for the same move again, and two moves under one number name the player a cheat
+    (``GamePeer.judge``, any seat's log); it would also write into the journal the first
+    one writes.  The second program is told the save is being played and takes nothing;
+    once the first is gone (closed, or killed: the system lets go of its lock), it may."""
+    from ankh.net.io.savedir import DamagedSave, SaveDir
+
+    star = Star(star_peers(3, b"review5-save"))
+    roster = star.peers[1].protocol.roster
+    secrets = star.peers[1].protocol.secrets
+    first = SaveDir(tmp_path / "net-1")
+    first.create(roster, {"role": "join"}, {1: secrets})
+    first.append([b"not a frame"])
+    size = first.journal_path.stat().st_size
+    second = SaveDir(tmp_path / "net-1")
+    assert second.in_use()
+    with pytest.raises(DamagedSave, match="another ankh program"):
+        second.load()
+    with pytest.raises(DamagedSave, match="another ankh program"):
+        second.reopen()
+    assert first.journal_path.stat().st_size == size  # nothing cut off under the first one's feet
+    first.close()
+    assert not second.in_use()
+    second.reopen()
+    with pytest.raises(DamagedSave, match="another ankh program"):
+        SaveDir(tmp_path / "net-1").load()
+    second.close()
