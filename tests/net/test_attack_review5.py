@@ -15,10 +15,10 @@ from ankh.net.io import sim
 from ankh.net.io import watchers as watchers_mod
 from ankh.net.io.seatlinks import PROLOGUE
 from ankh.net.io.transport import ConnectionClosed, connect
-from ankh.net.play.events import Over
+from ankh.net.play.events import Over, WatcherLeft
 from ankh.net.wire.lobby import encode
 from ankh.net.play.leave import END
-from ankh.net.play.peer import GamePeer, Spectator
+from ankh.net.play.peer import AUDIT, GamePeer, Spectator
 from ankh.net.play.seat import SeatProtocol
 from ankh.net.wire.envelope import INNER, Identity, seal, signed_slot
 from ankh.net.wire.errors import RemoteProtocolError
@@ -205,3 +205,44 @@ def test_a_save_being_played_cannot_be_carried_on_by_a_second_program_at_once(tm
     with pytest.raises(DamagedSave, match="another ankh program"):
         SaveDir(tmp_path / "net-1").load()
     second.close()
+
+
+@pytest.mark.parametrize("pause", [1.0, 8.0, 12.0])
+def test_a_spectator_slow_to_take_the_last_steps_is_cut_at_the_settle_deadline_and_still_sees_the_end(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pause: float) -> None:
+    """An honest spectator whose machine is slow (it takes ``pause`` seconds over each
+    message from the audit on: checking it under load) has not said goodbye
+    at the settle deadline.  Its link is cut as one that stalled; it must still learn
+    how the game ended (from what it was sent, or by coming back), as the seats did,
+    never that no watch point answered."""
+    from ankh.net.io.node import WatchNode
+
+    over = [False]
+    follow = WatchNode._follow
+
+    async def slow_follow(self: Any, conn: Any) -> None:
+        recv = conn.recv
+
+        async def slowly() -> bytes:
+            data = await recv()
+            if over[0]:
+                await asyncio.sleep(pause)  # (what came is checked before the next is read)
+            return data
+        conn.recv = slowly
+        await follow(self, conn)
+    monkeypatch.setattr(WatchNode, "_follow", slow_follow)
+
+    async def script(t: sim.Scene) -> list:
+        address = await simtable.two_seats_watched_at(t, "host")
+        t.watch("slow", at=address)
+        table = t.nodes["host"].table
+        await t.when(lambda: table.hub is not None and table.hub.host.phase in (AUDIT, "done"))
+        over[0] = True
+        return await t.results("host", "joiner 1", "slow")
+
+    t = simtable.scene(4, tmp_path)
+    results = t.run(script)
+    assert len({r.text for r in results}) == 1 and all(r.finished and r.fair for r in results), \
+        [r.text for r in results]
+    left = [str(e.why) for e in t.told["host"] if isinstance(e, WatcherLeft)]
+    assert pause < watchers_mod.SETTLE or any("too far behind" in why for why in left), left
