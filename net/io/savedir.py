@@ -61,6 +61,8 @@ class SaveDir:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise DamagedSave(in_use(self.path)) from None
+        except OSError:
+            pass  # a file system without locks: the save is played as before, unguarded
 
     def in_use(self) -> bool:
         """Whether another process is playing this save now (it holds its journal)."""
