@@ -246,3 +246,42 @@ def test_a_spectator_slow_to_take_the_last_steps_is_cut_at_the_settle_deadline_a
         [r.text for r in results]
     left = [str(e.why) for e in t.told["host"] if isinstance(e, WatcherLeft)]
     assert pause < watchers_mod.SETTLE or any("too far behind" in why for why in left), left
+
+
+def test_a_player_who_runs_the_same_seat_twice_at_once_is_not_named_and_the_game_ends_fair(tmp_path: Path) -> None:
+    """Green's program waits for its player's move; the player starts the same save again
+    in another program and picks another move there.  The second program is refused (the
+    save is being played), and the game ends fair, nobody named; green's journal verifies.
+    (Before, the second program carried the seat on beside the first, wrote into the same
+    journal, and said the honest host "told different seats different things".)"""
+    from ankh.net.io.join import JoinNode
+    from ankh.net.io.savedir import DamagedSave, SaveDir
+
+    from .test_attack_review3 import choosing, thinking
+
+    async def script(t: sim.Scene) -> Any:
+        await t.host(seats=3, decide=thinking(t, 1.0))
+        t.join("joiner 1", decide=thinking(t, 1.0))
+        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
+        t.join("joiner 2", decide=choosing(0))
+        await t.until("host", lambda e: getattr(e, "seat", None) == 2)
+        await t.until("joiner 2", simtable.decided(1))
+        green = t.nodes["joiner 2"]
+
+        async def again() -> Any:
+            return await JoinNode.resume(green.identity, SaveDir(green.save.path), decide=choosing(-1),
+                                         report=lambda e: None, auto_agree=True)
+        second = t.start("joiner 2 again", again)
+        results = await t.results("host", "joiner 1", "joiner 2")
+        try:
+            return results, await second
+        except DamagedSave as exc:
+            return results, exc
+
+    t = simtable.scene(4, tmp_path)
+    results, second = t.run(script)
+    assert isinstance(second, DamagedSave) and "another ankh program" in str(second), second
+    assert len({r.text for r in results}) == 1 and all(r.finished and r.fair for r in results), \
+        [r.text for r in results]
+    code, out = simtable.verify(t.nodes["joiner 2"].save.path)  # green's journal, written by one program
+    assert code == 0, out
