@@ -79,8 +79,10 @@ class SaveDir:
         """A finished step, on the disk before anything after it is sent (the table's
         core journals a step before its move goes out): a seat whose machine goes
         down just after it moved carries on with that move, never decides it again
-        differently (two frames under one number) nor refuses it from the host."""
-        self._write(journal.step(frames))
+        differently (two frames under one number) nor refuses it from the host.
+        Once the save is closed (the table left), nothing more is written."""
+        if self._journal is not None:
+            self._write(journal.step(frames))
 
     def ending(self, **record: Any) -> None:
         """How the table ended the game before its end (``journal.ending``): kept for ``ankh verify``."""
