@@ -174,6 +174,8 @@ class HostNode(Driver):
             task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
     async def close(self) -> None:
+        if self.save is not None:  # the table is left: its save (and the lock on it) is free to carry on again
+            self.save.close()
         if self.server is not None:   # first: no link is accepted while the table closes
             await close_server(self.server)
         task = getattr(self, "_advertising", None)

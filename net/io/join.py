@@ -140,11 +140,15 @@ class JoinNode(Driver):
 
     async def run(self, host: str, port: int) -> Result:
         self.core.address = (host, port)
-        conn = await connect(host, port, self.identity, PROLOGUE)
-        self.conn = conn
-        self._call(self.core.connected, conn.peer_key)
-        await self._session(conn)
-        await self._close_watch_point()
+        try:
+            conn = await connect(host, port, self.identity, PROLOGUE)
+            self.conn = conn
+            self._call(self.core.connected, conn.peer_key)
+            await self._session(conn)
+            await self._close_watch_point()
+        finally:
+            if self.save is not None:
+                self.save.close()  # (its lock too: the save may be carried on again, by this program or another)
         assert self.result is not None
         return self.result
 

@@ -4,6 +4,7 @@ What a save must hold to be carried on is checked by
 :mod:`ankh.net.tablecore.save`; this module only reads and writes files."""
 from __future__ import annotations
 
+import fcntl
 import os
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ class SaveDir:
             write_private(self.path / f"seat{seat}.secrets", s.to_bytes())
         fd = os.open(self.journal_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         self._journal = os.fdopen(fd, "wb")
+        self._hold(self._journal)
         self._journal.write(journal.header(roster, info))
         self._journal.flush()
 
@@ -39,17 +41,48 @@ class SaveDir:
         """Append to the journal again, after cutting off a last record that a
         crash left cut short (reading stops before it; appending after it would
         glue the next record to it)."""
+        fh = open(self.journal_path, "r+b")
+        try:
+            self._hold(fh)
+        except DamagedSave:
+            fh.close()
+            raise
+        self._journal = fh
         whole = journal.whole_length(self.journal_path.read_bytes())
-        self._journal = open(self.journal_path, "r+b")
         self._journal.truncate(whole)
         self._journal.seek(whole)
+
+    def _hold(self, fh: Any) -> None:
+        """The journal is this process's until it closes it or ends (the system lets go
+        of the lock then, a crash too).  A second process carrying on the same seat
+        while the first still plays would ask the player for the same move again:
+        two moves under one number, which name the player a cheat."""
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise DamagedSave(in_use(self.path)) from None
+        except OSError:
+            pass  # a file system without locks: the save is played as before, unguarded
+
+    def in_use(self) -> bool:
+        """Whether another process is playing this save now (it holds its journal)."""
+        try:
+            with open(self.journal_path, "rb") as fh:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        return False
 
     def append(self, frames: list[bytes]) -> None:
         """A finished step, on the disk before anything after it is sent (the table's
         core journals a step before its move goes out): a seat whose machine goes
         down just after it moved carries on with that move, never decides it again
-        differently (two frames under one number) nor refuses it from the host."""
-        self._write(journal.step(frames))
+        differently (two frames under one number) nor refuses it from the host.
+        Once the save is closed (the table left), nothing more is written."""
+        if self._journal is not None:
+            self._write(journal.step(frames))
 
     def ending(self, **record: Any) -> None:
         """How the table ended the game before its end (``journal.ending``): kept for ``ankh verify``."""
@@ -65,6 +98,8 @@ class SaveDir:
         """The journal's game, its header's info and this seat's secrets; a
         save that cannot be carried on raises :class:`DamagedSave` (saying
         why) and is left as it is."""
+        if self._journal is None and self.in_use():
+            raise DamagedSave(in_use(self.path))
         try:
             transcript, info = journal.read(self.journal_path.read_bytes())
             if not transcript.end:  # (an ended game is over, whatever its header says)
@@ -102,6 +137,11 @@ class SaveDir:
 
 class DamagedSave(ValueError):
     """A save whose journal, header or secrets do not make a game to carry on."""
+
+
+def in_use(path: Path) -> Words:
+    return Words("{path} is being played by another ankh program now: carry it on there, or end that one first",
+                 path=str(path))
 
 
 def write_private(path: Path, data: bytes) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ankh.core.game import get
 from ankh.net.files import verify as verifier
-from ankh.net.play.events import Away, Decided, Gone, Over, Played, TranscriptSaved
+from ankh.net.play.events import Away, Decided, Gone, Over, Played, TranscriptSaved, WatchPointOpen
 from ankh.net.io import sim
 from ankh.net.play.peer import Logged
 
@@ -82,3 +82,15 @@ def logged(prefix: str):
 def gone(seat: int):
     """The link to ``seat`` dropped (``link to … lost``)."""
     return lambda e: isinstance(e, Gone) and e.seat == seat
+
+
+async def two_seats_watched_at(t: sim.Scene, point: str) -> tuple[str, int]:
+    """A table of two (the host and ``joiner 1``) under way; the address of ``point``'s
+    watch point (the host's own port, or the joiner's watch point once it opened)."""
+    host = await t.host(seats=2)
+    t.join("joiner 1")
+    await t.until("host", lambda e: getattr(e, "seat", None) == 1)
+    if point == "host":
+        return host.bind, host.port
+    opened = await t.until(point, lambda e: isinstance(e, WatchPointOpen))
+    return opened.host, opened.port

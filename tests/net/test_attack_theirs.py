@@ -17,7 +17,7 @@ import pytest
 
 from ankh.net.wire import envelope
 from ankh.net.wire.envelope import HEADER_LEN, Identity, seal
-from ankh.net.play.events import Over, WatchPointOpen
+from ankh.net.play.events import Over
 from ankh.net.io import sim
 from ankh.net.io.seatlinks import PROLOGUE
 from ankh.net.io.transport import ConnectionClosed, connect
@@ -93,14 +93,7 @@ def test_a_spectator_that_drops_again_and_again_after_the_game_cannot_keep_the_t
     waited as long as mallory went on, its listening socket and its advert up:
     for ever; a joiner's watch point stops listening at the end)."""
     async def script(t: sim.Scene) -> Any:
-        host = await t.host(seats=2)
-        t.join("joiner 1")
-        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
-        if point == "host":
-            address = (host.bind, host.port)
-        else:
-            opened = await t.until(point, lambda e: isinstance(e, WatchPointOpen))
-            address = (opened.host, opened.port)
+        address = await simtable.two_seats_watched_at(t, point)
         drops = [0]
 
         async def mallory() -> None:
