@@ -47,7 +47,8 @@ PHASES = ("lobby", "playing", "over")
 MIN_SEATS, MAX_SEATS = 2, 4
 MAX_TITLE = 63                 # bytes: a DNS label
 RESOLVE_TIMEOUT_MS = 3000
-RESOLVE_ATTEMPTS = 4         # a table's details asked for at most this many times before it is left off
+RESOLVE_ATTEMPTS = 4         # a table's details asked for this many times at once, then ...
+RESOLVE_AGAIN_S = 30.0       # ... again at growing intervals, up to this far apart, while it is advertised
 
 _FP_RE = re.compile(r"[a-z2-7]{4}(-[a-z2-7]{4}){3}")
 _HEX_RE = re.compile(r"[0-9a-f]{8,64}")
@@ -334,14 +335,19 @@ class TableBrowser:
         except BadTypeInNameException:
             return
         # An answer lost, or late on a loaded machine, is asked for again: the browser hears of
-        # a service once, and a table not resolved then would stay off the list.
-        for _ in range(RESOLVE_ATTEMPTS):
+        # a service once, and a table not resolved then would stay off the list.  A few times at
+        # once, then at growing intervals for as long as the table is advertised (its goodbye,
+        # or the browser's close, ends the asking).
+        attempt, pause = 0, 1.0
+        while True:
             if self._zc is None or self._removals.get(name, 0) != removals:
                 return
             if await info.async_request(self._zc.zeroconf, self._timeout):
                 break
-        else:
-            return
+            attempt += 1
+            if attempt >= RESOLVE_ATTEMPTS:
+                await asyncio.sleep(pause)
+                pause = min(RESOLVE_AGAIN_S, pause * 2)
         if self._removals.get(name, 0) != removals:
             return
         try:

@@ -8,6 +8,7 @@ import pytest
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
 from ankh.net.wire.envelope import Identity, fingerprint
+from ankh.net.io import discovery
 from ankh.net.io.discovery import (
     PROTOCOL_VERSION,
     SERVICE_TYPE,
@@ -143,6 +144,27 @@ async def test_a_table_whose_first_answer_was_lost_is_asked_for_again(monkeypatc
                                seats_taken=1, seats_total=2, title="Lost", interfaces=LOOPBACK):
             await wait_for(lambda: table_id in ours(browser, [table_id]))
     assert len(asked) == 1
+
+
+async def test_a_table_whose_answers_were_lost_again_and_again_is_still_listed(monkeypatch):
+    """Past the first few tries, a table still advertised is asked for again at growing
+    intervals: a machine loaded for a while (or a lossy network) lists it late, not never."""
+    table_id = os.urandom(16).hex()
+    lost: list[str] = []
+    real = AsyncServiceInfo.async_request
+
+    async def lost_for_a_while(self, zc, timeout, *args, **kwargs):
+        if self.name.startswith("Late") and len(lost) < discovery.RESOLVE_ATTEMPTS + 1:
+            lost.append(self.name)
+            return False
+        return await real(self, zc, timeout, *args, **kwargs)
+
+    monkeypatch.setattr(AsyncServiceInfo, "async_request", lost_for_a_while)
+    async with TableBrowser(interfaces=LOOPBACK) as browser:
+        async with TableAdvert(port=5125, table_id=table_id, host_key=HOST.public_key, host_name="Late",
+                               seats_taken=1, seats_total=2, title="Late", interfaces=LOOPBACK):
+            await wait_for(lambda: table_id in ours(browser, [table_id]))
+    assert len(lost) == discovery.RESOLVE_ATTEMPTS + 1
 
 
 async def test_the_browser_is_also_an_async_iterator():
