@@ -127,44 +127,29 @@ async def test_tables_appear_fill_up_and_vanish_and_malformed_ones_are_ignored()
     assert mine.index(("added", ids[2])) < mine.index(("removed", ids[2]))
 
 
-async def test_a_table_whose_first_answer_was_lost_is_asked_for_again(monkeypatch):
-    table_id = os.urandom(16).hex()
-    asked: list[str] = []
-    real = AsyncServiceInfo.async_request
-
-    async def first_one_lost(self, zc, timeout, *args, **kwargs):
-        if self.name.startswith("Lost") and self.name not in asked:
-            asked.append(self.name)
-            return False                # as if the answer never came back within the timeout
-        return await real(self, zc, timeout, *args, **kwargs)
-
-    monkeypatch.setattr(AsyncServiceInfo, "async_request", first_one_lost)
-    async with TableBrowser(interfaces=LOOPBACK) as browser:
-        async with TableAdvert(port=5124, table_id=table_id, host_key=HOST.public_key, host_name="Lost",
-                               seats_taken=1, seats_total=2, title="Lost", interfaces=LOOPBACK):
-            await wait_for(lambda: table_id in ours(browser, [table_id]))
-    assert len(asked) == 1
-
-
-async def test_a_table_whose_answers_were_lost_again_and_again_is_still_listed(monkeypatch):
-    """Past the first few tries, a table still advertised is asked for again at growing
+@pytest.mark.parametrize("name,port,lost_answers", [
+    ("Lost", 5124, 1),                                 # the first answer lost: asked again at once
+    ("Late", 5125, discovery.RESOLVE_ATTEMPTS + 1),    # past the first tries: asked again, later
+], ids=["first answer lost", "lost again and again"])
+async def test_a_table_whose_answers_were_lost_is_asked_for_again_and_listed(monkeypatch, name, port, lost_answers):
+    """A table still advertised is asked for again, a few times at once and then at growing
     intervals: a machine loaded for a while (or a lossy network) lists it late, not never."""
     table_id = os.urandom(16).hex()
     lost: list[str] = []
     real = AsyncServiceInfo.async_request
 
     async def lost_for_a_while(self, zc, timeout, *args, **kwargs):
-        if self.name.startswith("Late") and len(lost) < discovery.RESOLVE_ATTEMPTS + 1:
+        if self.name.startswith(name) and len(lost) < lost_answers:
             lost.append(self.name)
-            return False
+            return False                # as if the answer never came back within the timeout
         return await real(self, zc, timeout, *args, **kwargs)
 
     monkeypatch.setattr(AsyncServiceInfo, "async_request", lost_for_a_while)
     async with TableBrowser(interfaces=LOOPBACK) as browser:
-        async with TableAdvert(port=5125, table_id=table_id, host_key=HOST.public_key, host_name="Late",
-                               seats_taken=1, seats_total=2, title="Late", interfaces=LOOPBACK):
+        async with TableAdvert(port=port, table_id=table_id, host_key=HOST.public_key, host_name=name,
+                               seats_taken=1, seats_total=2, title=name, interfaces=LOOPBACK):
             await wait_for(lambda: table_id in ours(browser, [table_id]))
-    assert len(lost) == discovery.RESOLVE_ATTEMPTS + 1
+    assert len(lost) == lost_answers
 
 
 async def test_the_browser_is_also_an_async_iterator():
