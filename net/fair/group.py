@@ -242,12 +242,16 @@ def is_valid_point(point: bytes) -> bool:
 
 
 def card_points(deck: str, cards: tuple[str, ...]) -> tuple[bytes, ...]:
-    """The public point of each card of a deck (pure function of public data)."""
-    return _card_points(_arithmetic, deck, cards)
+    """The public point of each card of a deck (pure function of public data, and of
+    the group: kept by its name, so a process derives them once in each group, however
+    many quick tables enter the simulator's)."""
+    return _card_points(_arithmetic.name, deck, cards)
 
 
 @functools.lru_cache(maxsize=64)
-def _card_points(arithmetic: Curve25519 | SimulatedGroup, deck: str, cards: tuple[str, ...]) -> tuple[bytes, ...]:
+def _card_points(group_name: str, deck: str, cards: tuple[str, ...]) -> tuple[bytes, ...]:
+    arithmetic = _arithmetic
+    assert arithmetic.name == group_name
     out = [arithmetic.from_uniform(hashlib.sha512(b"ankh/card/v1/" + deck.encode() + b"/" + card.encode()).digest()[:32])
            for card in cards]
     if len(set(out)) != len(out):  # pragma: no cover - needs a hash collision
