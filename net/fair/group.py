@@ -46,6 +46,7 @@ _INV8 = pow(8, -1, L)
 _T_LIMIT = 2**251
 _HIGH = 2**254
 _U_MASK = 2**255 - 1
+_CLAMP_MASK = _U_MASK & ~7  # (X25519's clamping: the low three bits and the top one cleared, ...)
 
 BASE = (9).to_bytes(32, "little")
 
@@ -332,8 +333,7 @@ class SimulatedGroup:
 
     @staticmethod
     def _clamped(n: bytes) -> int:
-        k = int.from_bytes(n[:32], "little")
-        return (k & ~7 & (2**255 - 1)) | 2**254
+        return (int.from_bytes(n[:32], "little") & _CLAMP_MASK) | _HIGH
 
     @classmethod
     def mul_n(cls, n: bytes, point: bytes) -> bytes:
