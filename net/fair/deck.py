@@ -40,6 +40,7 @@ from typing import Protocol
 from . import group
 from ..wire.errors import LocalProtocolError
 from .group import GroupError, L
+from .kept import Kept
 
 MAX_DECK = 255
 MAX_CARD_ID = 64
@@ -290,16 +291,6 @@ def verify_shadows(
     n, k = spec.size, len(bits)
     if len(commitments) != 32 * k or len(scalars) != 32 * k or len(perms) != n * k or len(X) != n or len(Z) != n:
         return list(range(k))
-    key = hashlib.sha256(
-        b"".join(
-            len(p).to_bytes(4, "little") + p
-            for p in (group.name().encode(), context, repr((spec.name, spec.segments)).encode(), *X, *Z, E, commitments,
-                      ",".join(map(str, bits)).encode(), scalars, perms)
-        )
-    ).digest()
-    if (known := _CHECKED.get(key)) is not None:
-        return list(known)
-
     def opens(i: int, bit: int) -> bool:
         perm = list(perms[n * i : n * (i + 1)])
         try:
@@ -317,17 +308,17 @@ def verify_shadows(
             return False
         return _shadow_hash(context, i, F, S) == commitments[32 * i : 32 * (i + 1)]
 
-    # The shadows are independent and libsodium lets go of the interpreter
-    # while it multiplies: check them on every core (the answer is the same).
-    failed = [i for i, ok in enumerate(_proof_pool().map(opens, range(k), bits)) if not ok]
-    _CHECKED[key] = tuple(failed)
-    while len(_CHECKED) > _CHECKED_KEPT:
-        del _CHECKED[next(iter(_CHECKED))]
-    return failed
+    def failed() -> tuple[int, ...]:
+        # The shadows are independent and libsodium lets go of the interpreter
+        # while it multiplies: check them on every core (the answer is the same).
+        return tuple(i for i, ok in enumerate(_proof_pool().map(opens, range(k), bits)) if not ok)
+
+    inputs = (context, repr((spec.name, spec.segments)).encode(), *X, *Z, E, commitments,
+              ",".join(map(str, bits)).encode(), scalars, perms)
+    return list(_CHECKED.answer(inputs, failed))
 
 
-_CHECKED: dict[bytes, tuple[int, ...]] = {}  # the proofs checked, oldest first: digest of the inputs -> answer
-_CHECKED_KEPT = 256
+_CHECKED: Kept[tuple[int, ...]] = Kept(256)  # the proofs checked, oldest first
 
 
 _POOL: ThreadPoolExecutor | None = None

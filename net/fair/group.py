@@ -46,6 +46,7 @@ _INV8 = pow(8, -1, L)
 _T_LIMIT = 2**251
 _HIGH = 2**254
 _U_MASK = 2**255 - 1
+_CLAMP_MASK = _U_MASK & ~7  # (X25519's clamping: the low three bits and the top one cleared, ...)
 
 BASE = (9).to_bytes(32, "little")
 
@@ -242,12 +243,16 @@ def is_valid_point(point: bytes) -> bool:
 
 
 def card_points(deck: str, cards: tuple[str, ...]) -> tuple[bytes, ...]:
-    """The public point of each card of a deck (pure function of public data)."""
-    return _card_points(_arithmetic, deck, cards)
+    """The public point of each card of a deck (pure function of public data, and of
+    the group: kept by its name, so a process derives them once in each group, however
+    many quick tables enter the simulator's)."""
+    return _card_points(_arithmetic.name, deck, cards)
 
 
 @functools.lru_cache(maxsize=64)
-def _card_points(arithmetic: Curve25519 | SimulatedGroup, deck: str, cards: tuple[str, ...]) -> tuple[bytes, ...]:
+def _card_points(group_name: str, deck: str, cards: tuple[str, ...]) -> tuple[bytes, ...]:
+    arithmetic = _arithmetic
+    assert arithmetic.name == group_name
     out = [arithmetic.from_uniform(hashlib.sha512(b"ankh/card/v1/" + deck.encode() + b"/" + card.encode()).digest()[:32])
            for card in cards]
     if len(set(out)) != len(out):  # pragma: no cover - needs a hash collision
@@ -328,8 +333,7 @@ class SimulatedGroup:
 
     @staticmethod
     def _clamped(n: bytes) -> int:
-        k = int.from_bytes(n[:32], "little")
-        return (k & ~7 & (2**255 - 1)) | 2**254
+        return (int.from_bytes(n[:32], "little") & _CLAMP_MASK) | _HIGH
 
     @classmethod
     def mul_n(cls, n: bytes, point: bytes) -> bytes:

@@ -27,7 +27,6 @@ from .transport import Connection, ConnectionClosed, open_files_limit
 from .watchers import Watchers
 
 PROLOGUE = PROTOCOL.encode()
-RETRY_EVERY = 1.0  # seconds between two tries to link to the host again
 
 # decide(peer, decision) -> the option (a bot answers at once, a person when ready)
 Decide = Callable[[GamePeer, Decision], Awaitable[tuple]]

@@ -21,7 +21,8 @@ from ..tablecore.result import Result
 from ..tablecore.seats import Refused, Saved
 from .savedir import SaveDir
 from .seatlinks import SeatLinks
-from .driver import PROLOGUE, RETRY_EVERY, Decide, Driver, Report, core_attribute, refuse, send_quietly
+from ..tablecore.waits import RETRY_EVERY
+from .driver import PROLOGUE, Decide, Driver, Report, core_attribute, refuse, send_quietly
 from .transport import (
     STRANGER_TIME, Connection, ConnectionClosed, close_server, connect, now as _now, serve, server_port,
 )

@@ -27,11 +27,12 @@ from ..wire.envelope import Identity
 from ..wire.errors import RemoteProtocolError, Words
 from ..play.events import TableEvent
 from ..wire.lobby import decode, encode
-from ..tablecore.effects import Close
+from ..tablecore.effects import Close, GiveUp, Send, Wait
 from ..tablecore.result import Result
 from ..tablecore.watch import WatchTable
 from .discovery import TableBrowser
-from .driver import PROLOGUE, RETRY_EVERY, Decide, Report, core_attribute as _core_attribute, send_quietly as _send
+from ..tablecore.waits import RETRY_EVERY
+from .driver import PROLOGUE, Decide, Report, core_attribute as _core_attribute, send_quietly as _send
 from .host import HostNode
 from .join import JoinNode
 from .transport import HANDSHAKE_TIMEOUT, Connection, ConnectionClosed, connect, now as _now
@@ -87,6 +88,9 @@ class WatchNode:
 
     def _carry_out(self, effect: Any) -> None:
         match effect:
+            case Send(msg=msg):
+                if self.conn is not None:
+                    _send(self.conn, msg)
             case Close(why=why):
                 if self.conn is not None:
                     self.conn.close(why)
@@ -96,32 +100,31 @@ class WatchNode:
                 raise TypeError(f"no driver for {effect!r}")
 
     async def run(self, host: str, port: int) -> Result:
+        """Watch the table at ``host:port`` to its end (its result), linking where the core
+        says and waiting or giving up as it says (``WatchTable.dial``, ``unreachable``); a
+        first link that fails with nothing else to try raises its ``ConnectionClosed``."""
         core = self.core
         core.watch(host, port)
         while core.result is None:
-            address = core.point()
-            alone = core.alone()
+            dial = core.dial()
             try:
-                # the only address it knows gets the whole handshake's time (a host busy dealing
-                # may answer late); with others to try, a silent one is left sooner
-                conn = await connect(*address, self.identity, PROLOGUE,
-                                     timeout=HANDSHAKE_TIMEOUT if alone else 3)
-            except ConnectionClosed:
-                if alone:
-                    raise
-                if core.unreachable():
-                    await asyncio.sleep(RETRY_EVERY)
+                conn = await connect(*dial.address, self.identity, PROLOGUE,
+                                     timeout=HANDSHAKE_TIMEOUT if dial.timeout is None else dial.timeout)
+            except ConnectionClosed as exc:
+                match core.unreachable(exc.reason):
+                    case GiveUp():
+                        raise
+                    case Wait(secs=secs):
+                        await asyncio.sleep(secs)
                 continue
             self.conn = conn
             try:
-                conn.send_nowait(encode(core.linked(address, conn.peer_key)))
+                conn.send_nowait(encode(core.linked(dial.address, conn.peer_key)))
                 await self._follow(conn)
             except ConnectionClosed as exc:
                 core.lost(exc.reason)
             finally:
-                if core.result is not None:  # it holds the end: the watch point need not wait for it to come back
-                    _send(conn, {"t": "bye", "why": "done watching"})
-                conn.close(Words("done watching"))
+                core.unlinking()
         return core.result
 
     async def _follow(self, conn: Connection) -> None:
@@ -134,8 +137,7 @@ class WatchNode:
             try:
                 msg = decode(data)
             except RemoteProtocolError as exc:
-                conn.close(Words("malformed message: {why}", why=exc.message))
-                raise ConnectionClosed(Words("malformed message")) from None
+                raise ConnectionClosed(core.malformed(exc.message)) from None
             for i, piece in enumerate(core.pieces(msg)):
                 if i:  # catching up: let the link's keepalive (and the screen) breathe
                     await asyncio.sleep(0)

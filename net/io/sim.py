@@ -102,8 +102,11 @@ class _JumpingSelector(selectors.BaseSelector):
         self._real.close()
 
     def select(self, timeout: float | None = None):
+        if timeout == 0:  # callbacks are ready: the loop's wake-up pipe is looked at when they ran
+            self._loop.came_to_hold()
+            return []
         ready = self._real.select(0)
-        if self._loop.came_to_hold() or ready or timeout == 0:  # (what holds now is seen before time moves)
+        if self._loop.came_to_hold() or ready:  # (what holds now is seen before time moves)
             return ready
         if timeout is None:
             raise Stalled(f"nothing to do at {self._loop.time():.3f} s and no timer set")
@@ -138,6 +141,8 @@ class VirtualLoop(asyncio.SelectorEventLoop):
     def came_to_hold(self) -> bool:
         """Whether a condition waited on (:meth:`Scene.when`) holds now that the
         last callbacks ran; the waits it ends go on at once."""
+        if not self.waiting_on:  # (the loop asks at each of its turns: most tables wait on nothing)
+            return False
         held = False
         for condition, future in list(self.waiting_on):
             if not future.done() and condition():

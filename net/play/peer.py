@@ -25,8 +25,6 @@ personality and event decks.
 """
 from __future__ import annotations
 
-import copy
-import hashlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,10 +35,10 @@ from ankh.core.game import (
     StealRandom, UnknownGame, allows, forced, get, space_of,
 )
 
-from ..fair import group
 from ..fair.deck import DeckSpec, unlock
 from ..wire.errors import Divergence, LocalProtocolError, ProtocolError, RemoteProtocolError
 from ..fair.evidence import proven
+from ..fair.kept import Kept
 from ..wire.envelope import HEADER_LEN, Envelope, open_frame, unpack_strict
 from .leave import Ending, check_votes
 from .ledger import BODIES, NOTHING_TO_SEND, AuditOutcome, Ledger
@@ -888,32 +886,26 @@ def illegal_move(roster: Roster, frames: Iterable[bytes], cards: Mapping[str, Ma
     A log already replayed in this process gets its first answer again (every
     seat of a simulated table, its spectators and the transcript's check replay
     the same log after its audit): the answer is a function of exactly the
-    bytes the key below is made of, and of the group (``group.name``)."""
+    inputs it is kept under, and of the group (``fair.kept``)."""
     frames = list(frames)
     slots = slots or {}
-    key = hashlib.sha256(b"\0".join([
-        group.name().encode(), repr(roster).encode(), seen.encode(),
-        repr(sorted((d, sorted(c.items())) for d, c in cards.items())).encode(),
-        repr(sorted((h, sorted(c.items())) for h, c in slots.items())).encode(),
-        *(len(f).to_bytes(4, "little") + f for f in frames)])).digest()
-    if key in _REPLAYED:
-        known = _REPLAYED[key]
-        return None if known is None else copy.copy(known)
-    r = _Seeing(roster, frames, cards, seen, slots)
-    found: RemoteProtocolError | None = None
-    try:
-        r.pump()
-    except RemoteProtocolError as exc:
-        found = exc
-    except (_EndOfLog, LocalProtocolError):
-        pass
-    _REPLAYED[key] = None if found is None else copy.copy(found)
-    while len(_REPLAYED) > 16:
-        del _REPLAYED[next(iter(_REPLAYED))]
-    return found
+
+    def find() -> RemoteProtocolError | None:
+        r = _Seeing(roster, frames, cards, seen, slots)
+        try:
+            r.pump()
+        except RemoteProtocolError as exc:
+            return exc
+        except (_EndOfLog, LocalProtocolError):
+            pass
+        return None
+
+    inputs = (repr(roster).encode(), seen.encode(), repr(sorted((d, sorted(c.items())) for d, c in cards.items())).encode(),
+              repr(sorted((h, sorted(c.items())) for h, c in slots.items())).encode(), *frames)
+    return _REPLAYED.answer(inputs, find)
 
 
-_REPLAYED: dict[bytes, RemoteProtocolError | None] = {}  # the logs replayed with every card known, oldest first
+_REPLAYED: Kept[RemoteProtocolError | None] = Kept(16)  # the logs replayed with every card known, oldest first
 
 
 def replay(roster: Roster, frames: Iterable[bytes], watch: Callable[[Any, list[Any]], None] | None = None

@@ -56,6 +56,26 @@ class Unlink(Effect):
 
 
 @dataclass(frozen=True)
+class Dial(Effect):
+    """Make a link to ``address``, its handshake given ``timeout`` seconds (None:
+    the whole time a link's handshake may take)."""
+    address: tuple[str, int]
+    timeout: float | None = None
+
+
+@dataclass(frozen=True)
+class Wait(Effect):
+    """Wait ``secs`` seconds, then try again."""
+    secs: float
+
+
+@dataclass(frozen=True)
+class GiveUp(Effect):
+    """Stop trying, and tell the caller ``why`` as the link's own failure (no result: nothing was seen)."""
+    why: str
+
+
+@dataclass(frozen=True)
 class Announce(Effect):
     """The table's advert on the LAN changes (``seats_taken``, ``phase``)."""
     changes: dict[str, Any]

@@ -7,6 +7,7 @@ from ...core.game import COLOURS
 from ..wire.errors import Words
 
 ABANDON_AFTER = 600.0  # a seat gone this long while the game waits for it: the table may end the game
+RETRY_EVERY = 1.0  # seconds between two tries (or rounds of tries) to link again
 
 
 def late_seats(gone_since: Mapping[int, float], waiting: Iterable[int], now: float,

@@ -3,12 +3,14 @@ public-only rules engine, checking every signature, proof and move, through
 one seat's watch point, and learns the others.
 
 It holds no socket or timer.  Its driver (``WatchNode`` in ``net/io/node.py``)
-asks it which watch point to try (:meth:`WatchTable.point`), tells it that a
-link is up (:meth:`WatchTable.linked`), what the link says
-(:meth:`WatchTable.received`), that it closed (:meth:`WatchTable.lost`) or
-could not be made (:meth:`WatchTable.unreachable`); it answers with events
-for the screen, and ``Close(0, ...)`` for the link.  Its clock is given
-(``clock``), and so is the rule of where this program may connect
+asks it which link to make and how long its handshake may take
+(:meth:`WatchTable.dial`), tells it that a link is up
+(:meth:`WatchTable.linked`), what the link says (:meth:`WatchTable.received`),
+that it closed (:meth:`WatchTable.lost`), could not be made
+(:meth:`WatchTable.unreachable`: try the next now, wait and try again, or give
+up) or is done with (:meth:`WatchTable.unlinking`); it answers with events for
+the screen, and ``Send(0, ...)``/``Close(0, ...)`` for the link.  Its clock is
+given (``clock``), and so is the rule of where this program may connect
 (``may_go``: over SSH, not anywhere).
 """
 from __future__ import annotations
@@ -23,14 +25,18 @@ from ..play.events import (
 from ..play.leave import News, describe_ending
 from ..wire.lobby import Start, check_chat
 from ..play.peer import Finished, Spectator
-from .effects import Close
+from .effects import Close, Dial, GiveUp, Send, Wait
 from .result import Result, aborted, outcome_result, stopped_result
 from .seats import CLOSING, PAUSED, Core
-from .waits import ABANDON_AFTER
+from .waits import ABANDON_AFTER, RETRY_EVERY
 
 PAUSED_HERE = Words("paused: the game waits, saved, for its players to come back")  # a spectator's word for it
 FEED_SLICE = 8  # frames a spectator checks between looks at its link (a shuffle proof is one frame)
 LINK = 0  # the one link a spectator has: to its watch point
+# With other watch points to try, one whose handshake is not done in this many seconds is left
+# (the only one it knows gets the link's whole handshake time: a host busy dealing may answer late).
+LEAVE_SILENT_AFTER = 3.0
+DONE_WATCHING = Words("done watching")
 
 
 class WatchTable(Core):
@@ -69,12 +75,25 @@ class WatchTable(Core):
         return self.points[self._at % len(self.points)]
 
     def alone(self) -> bool:
-        """Whether a failed link is the end (the first watch point, and nothing seen yet):
-        the driver says so to its caller as it is."""
+        """Whether a failed link is the end (the first watch point, and nothing seen yet)."""
         return self.spectator is None and len(self.points) == 1
 
-    def unreachable(self) -> bool:
-        """No link to the watch point tried: True when the driver waits a moment before trying them all again."""
+    def dial(self) -> Dial:
+        """The link the driver makes next: to the watch point to try, given the link's whole
+        handshake time when it is the only one known, ``LEAVE_SILENT_AFTER`` seconds when
+        there are others to try."""
+        return Dial(self.point(), None if self.alone() else LEAVE_SILENT_AFTER)
+
+    def unreachable(self, why: str) -> Wait | GiveUp | None:
+        """The link :meth:`dial` asked for could not be made (``why``): what the driver does
+        then.  ``GiveUp``: the only watch point known failed before anything was seen, and
+        the driver tells its caller so, as the link failed (a person typed a wrong address,
+        or the table is not there).  ``Wait``: none of the watch points answers now; wait,
+        then try them all again (the screen told how long nobody answered).  None: try the
+        next one at once, unless no watch point answered for ``abandon_after`` seconds (the
+        table closed: the result is set)."""
+        if self.alone():
+            return GiveUp(why)
         self._at, self._failed = self._at + 1, self._failed + 1
         self._since = self._since if self._since is not None else self.clock()
         gone = self.clock() - self._since
@@ -83,8 +102,22 @@ class WatchTable(Core):
         elif self._failed >= len(self.points):  # none answers now: wait, then try them all again
             self._do(WatchWaiting(gone))
             self._failed = 0
-            return True
-        return False
+            return Wait(RETRY_EVERY)
+        return None
+
+    def unlinking(self) -> None:
+        """The driver is done with this link (it closed, or the watch ended): it is closed,
+        after a ``bye`` when the watch holds its end, so that the watch point need not wait
+        for this spectator to come back for the table's last steps."""
+        if self.result is not None:
+            self._do(Send(LINK, {"t": "bye", "why": str(DONE_WATCHING)}))
+        self._do(Close(LINK, DONE_WATCHING))
+
+    def malformed(self, why: str) -> str:
+        """The link said something that is no message (``why``): it is closed, and the
+        reason returned is the link's end (another watch point is tried)."""
+        self._do(Close(LINK, Words("malformed message: {why}", why=why)))
+        return Words("malformed message")
 
     def linked(self, address: tuple[str, int], peer_key: bytes) -> dict[str, Any]:
         """A link to the watch point at ``address`` is up (proving ``peer_key``): what to say on it first."""

@@ -151,7 +151,12 @@ _VERIFIED_KEPT = 1 << 15
 # -- canonical msgpack ----------------------------------------------------------
 
 
+_LEAVES = frozenset({bytes, str, int, bool, float, type(None)})
+
+
 def _canon(obj: Any) -> Any:
+    if type(obj) in _LEAVES:  # (most of what a message holds: its bytes, numbers and words)
+        return obj
     if isinstance(obj, dict):
         return {k: _canon(obj[k]) for k in sorted(obj)}
     if isinstance(obj, (list, tuple)):
@@ -229,6 +234,13 @@ def unpack_strict(
     except _DECODE_ERRORS as exc:
         detail = str(exc)[:80] or type(exc).__name__
         raise RemoteProtocolError(f"malformed message: {detail}") from None
+    # The same bytes come to a process more than once (a frame from the host, over the
+    # seats' links, from the journal; every node of a simulated table): bytes found to hold
+    # (nested no deeper than ``max_depth``, canonical) are remembered by a digest of exactly
+    # them and of what they were checked for.
+    key = hashlib.sha256(data).digest() + bytes([canonical]) + max_depth.to_bytes(4, "little", signed=True)
+    if key in _HELD:
+        return obj
     if not _depth_ok(obj, max_depth):
         raise RemoteProtocolError("malformed message: nested too deeply")
     if canonical:
@@ -238,7 +250,13 @@ def unpack_strict(
             raise RemoteProtocolError("malformed message: cannot re-encode") from None
         if again != data:
             raise RemoteProtocolError("malformed message: not in canonical form")
+    if len(_HELD) >= _VERIFIED_KEPT:
+        _HELD.clear()
+    _HELD.add(key)
     return obj
+
+
+_HELD: set[bytes] = set()  # digests of msgpack found to hold (see unpack_strict)
 
 
 # -- envelopes ------------------------------------------------------------------

@@ -158,6 +158,8 @@ class Link:
         return self.closed_reason is not None
 
     def data_to_send(self) -> bytes:
+        if not self._out:  # (asked after every read and every send: mostly nothing)
+            return b""
         out = bytes(self._out)
         self._out.clear()
         return out

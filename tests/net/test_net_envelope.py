@@ -116,6 +116,21 @@ def test_non_canonical_encoding_is_rejected() -> None:
     assert open_frame(_signed(None, canonical), game_id=GAME, keys=KEYS, kinds=KINDS).body == body
 
 
+def test_bytes_found_to_hold_are_remembered_for_what_they_were_checked_for_only() -> None:
+    # (bytes that come again are not checked again: only the same bytes, for the same limits)
+    nested = pack([[[[1]]]])
+    assert unpack_strict(nested) == unpack_strict(nested) == [[[[1]]]]
+    got = unpack_strict(nested)
+    got[0].append(2)  # (each decoding is the caller's own)
+    assert unpack_strict(nested) == [[[[1]]]]
+    with pytest.raises(RemoteProtocolError, match="nested too deeply"):
+        unpack_strict(nested, max_depth=3)
+    loose = msgpack.packb({"b": 1, "a": 2})
+    assert unpack_strict(loose, canonical=False) == {"a": 2, "b": 1}
+    with pytest.raises(RemoteProtocolError, match="canonical"):
+        unpack_strict(loose)
+
+
 @pytest.mark.parametrize(
     "data, why",
     [

@@ -11,6 +11,7 @@ from ankh.net.fair import deck as decks
 from ankh.net.fair import group
 from ankh.net.wire.errors import LocalProtocolError
 from ankh.net.fair.group import GroupError, L
+from ankh.net.fair.kept import Kept
 
 RNG = random.Random(25519)
 
@@ -94,6 +95,43 @@ def test_card_points_are_fixed_and_distinct() -> None:
     assert group.card_points("other", cards)[0] != pts[0]
     group._card_points.cache_clear()
     assert group.card_points("test", cards) == pts
+
+
+def test_card_points_are_derived_once_a_process_in_each_group() -> None:
+    """Each quick table enters the simulator's group afresh: its card points are kept by
+    the group's name, so a sweep derives them once, and never mixes them with the curve's."""
+    cards = tuple(f"c{i}" for i in range(50))
+    group._card_points.cache_clear()
+    on_curve = group.card_points("test", cards)
+    with group.simulated():
+        quick = group.card_points("test", cards)
+    with group.simulated():
+        assert group.card_points("test", cards) == quick
+    assert group.card_points("test", cards) == on_curve != quick
+    assert group._card_points.cache_info().misses == 2  # (once on the curve, once in the simulator's group)
+
+
+def test_an_answer_is_kept_under_its_inputs_and_the_group_as_a_copy() -> None:
+    """``fair.kept``: the shuffle proofs checked and the logs replayed keep their first
+    answer under every byte of their inputs and the group's name; a caller that changes
+    what it got changes nothing the next one gets; the oldest go past the limit."""
+    kept: Kept[list[int]] = Kept(2)
+    found: list[bytes] = []
+
+    def finding(answer: list[int]):
+        return lambda: found.append(b"") or answer
+
+    assert kept.answer([b"ab", b"c"], finding([1])) == [1]
+    got = kept.answer([b"ab", b"c"], finding([2]))
+    assert got == [1] and len(found) == 1
+    got.append(9)
+    assert kept.answer([b"ab", b"c"], finding([2])) == [1]
+    assert kept.answer([b"a", b"bc"], finding([3])) == [3]  # (each part length-prefixed: another key)
+    with group.simulated():
+        assert kept.answer([b"ab", b"c"], finding([4])) == [4]  # (found in another group: no answer there)
+    assert len(kept) == 2 and kept.answer([b"ab", b"c"], finding([5])) == [5]  # (the oldest was let go)
+    kept.clear()
+    assert len(kept) == 0
 
 
 def test_dleq() -> None:

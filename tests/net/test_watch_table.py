@@ -8,9 +8,10 @@ from pathlib import Path
 from ankh.net.wire.envelope import Identity
 from ankh.net.play.events import ChatHidden, Over, Paused, Played, Started, WatchLost, WatchMoved, WatchWaiting
 from ankh.net.wire.lobby import decode
-from ankh.net.tablecore.effects import Close, WatchIntro, WatchLog
+from ankh.net.tablecore.effects import Close, Dial, GiveUp, Send, Wait, WatchIntro, WatchLog
 from ankh.net.tablecore.seats import CLOSING, PAUSED
-from ankh.net.tablecore.watch import FEED_SLICE, WatchTable
+from ankh.net.tablecore.waits import RETRY_EVERY
+from ankh.net.tablecore.watch import FEED_SLICE, LEAVE_SILENT_AFTER, WatchTable
 
 from .test_join_table import Clock, Table, of
 
@@ -105,9 +106,62 @@ def test_no_watch_point_answering_for_the_table_s_patience_ends_the_watch() -> N
     w = WatchTable(clock=clock)
     w.watch(*HOST)
     w.points.append(("10.0.0.2", 4000))
-    assert not w.alone()  # (a failed first link with nothing seen would be the caller's to hear)
-    assert w.unreachable() is False  # one of two tried
-    assert w.unreachable() is True and of(WatchWaiting, w.take()) == [WatchWaiting(0.0)]
+    assert w.unreachable("refused") is None and w.take() == []  # one of two tried: the other at once
+    assert w.dial() == Dial(("10.0.0.2", 4000), LEAVE_SILENT_AFTER)
+    clock.now += 3
+    assert w.unreachable("refused") == Wait(RETRY_EVERY)  # none answers now: a wait, then all again
+    assert of(WatchWaiting, w.take()) == [WatchWaiting(3.0)] and w.dial().address == HOST
     clock.now += w.abandon_after
-    assert w.unreachable() is False
+    assert w.unreachable("refused") is None and w.dial().address == ("10.0.0.2", 4000)
     assert isinstance(w.take()[-1], Over) and str(w.result.text).startswith("the table closed: no watch point")
+
+
+def test_the_only_watch_point_known_gets_the_whole_handshake_and_its_failure_is_the_caller_s() -> None:
+    """A person who typed a wrong address hears the link's failure at once (``ankh watch``
+    exits 2 with it); nothing is waited for, no result is made up."""
+    w = WatchTable(clock=Clock())
+    w.watch(*HOST)
+    assert w.dial() == Dial(HOST, None)  # (None: the link's whole handshake time)
+    assert w.unreachable("connection refused") == GiveUp("connection refused")
+    assert w.result is None and w.take() == [] and w.dial() == Dial(HOST, None)
+
+
+def test_with_other_watch_points_known_a_silent_one_is_left_sooner(tmp_path: Path) -> None:
+    t = played(tmp_path)
+    w = following(t)
+    w.received({"t": "points", "at": [{"host": "10.0.0.1", "port": 4100}]})
+    assert w.dial() == Dial(HOST, LEAVE_SILENT_AFTER)
+    w.take()
+    w.lost("a cut")
+    assert w.dial() == Dial(("10.0.0.1", 4100), LEAVE_SILENT_AFTER)
+    assert w.unreachable("refused") is None and w.dial().address == HOST  # (never a give-up once it followed)
+
+
+def test_once_the_spectator_followed_the_game_its_only_watch_point_failing_is_waited_out(tmp_path: Path) -> None:
+    t = played(tmp_path)
+    w = following(t)
+    w.take()
+    assert w.spectator is not None and w.dial() == Dial(HOST, LEAVE_SILENT_AFTER)
+    assert w.unreachable("refused") == Wait(RETRY_EVERY) and w.result is None
+
+
+def test_a_link_done_with_is_closed_after_a_bye_only_when_the_watch_holds_its_end(tmp_path: Path) -> None:
+    t = played(tmp_path)
+    w = following(t)
+    w.take()
+    w.unlinking()  # (the link dropped mid-game: the watch point may keep the end for this spectator)
+    assert w.take() == [Close(0, "done watching")]
+    for p in w.pieces({"t": "frames", "f": frames_of(t)}):
+        w.received(p)
+    assert w.result is not None
+    w.take()
+    w.unlinking()
+    assert w.take() == [Send(0, {"t": "bye", "why": "done watching"}), Close(0, "done watching")]
+
+
+def test_a_malformed_message_closes_the_link_saying_why_and_another_point_is_tried(tmp_path: Path) -> None:
+    t = played(tmp_path)
+    w = following(t)
+    w.take()
+    assert w.malformed("not msgpack") == "malformed message"
+    assert w.take() == [Close(0, "malformed message: not msgpack")]
