@@ -1076,8 +1076,9 @@ def check(table: Table) -> list[str]:
         # A result that says only where its own log stood (``Result.partial``: whom the game waited
         # for, naming nobody) where the verdict was not its to read: a spectator reads no forfeit
         # (a watch point can keep back the disclosures), and a cheat the host alone saw (a log
-        # hash that is not the hash of the log it sent) proves nothing elsewhere.
-        if isinstance(host, Result) and isinstance(result, Result) and result.partial and (
+        # hash that is not the hash of the log it sent) proves nothing elsewhere.  Where the host
+        # alone refused a disclosure for its log hash, a seat names the forfeit its own wait finds.
+        if isinstance(host, Result) and isinstance(result, Result) and (result.partial or result.forfeit) and (
                 host.alone or (host.forfeit and name.startswith("watch"))):
             served[name] = result.text
             continue
