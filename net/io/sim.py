@@ -422,8 +422,8 @@ class Table:
     cheat: str = ""  # the cheat's MODULE:NAME, for the replay command
     cheater: str | None = None  # the seat that cheats (and did: ``cheated``), if any
     cheated: bool = False
-    # a seat would not sign that another left because it never reached it directly (the
-    # table then stops with no verdict, which each says in its own words)
+    # a seat would not sign that another left, or name its forfeit, because it never reached
+    # it directly (the table then stops with no verdict, which each says in its own words)
     apart: bool = False
     transcript: bytes | None = None
     counts: dict[str, int] = field(default_factory=dict)
@@ -701,7 +701,7 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
     table.seat_of = {"host": 0, **{name: node.core.seat for name, node in joiners.items() if node.core.seat is not None}}
     cheating = joiners.get(cheater) if cheater is not None else None
     table.cheated = cheating is not None and bool(getattr(cheating.core, "cheated", False))
-    table.apart = any(node.core.apart is not None for node in joiners.values())
+    table.apart = any(node.core.apart is not None or node.core.kept_apart for node in joiners.values())
     if host.save is not None:
         out = host.save.path / "game.ankh"
         table.transcript = out.read_bytes() if out.exists() else None

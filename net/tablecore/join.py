@@ -126,6 +126,7 @@ class JoinTable(SeatCore):
         self._twin_checks = CheckBudget(2, 0.2)  # frames of a third seat a seat handed on that differ from ours
         self._log_said = 0  # how many times this seat said its log's last frames at the audit (``_log_since``)
         self._own_wait = False  # the host ended the table at the audit before this seat's own wait ran out
+        self.kept_apart = False  # it named no forfeit only because it never had a direct link with that seat
         self.reached: set[int] = set()  # the seats this one has had a direct link with, their identity proved
         self.reached_out: set[int] = set()  # those whose watch point this one reached
         self.took: set[int] = set()  # those that said they took the evidence this one told them
@@ -963,8 +964,10 @@ class JoinTable(SeatCore):
         assert self.peer is not None
         waited = self.clock() - self._audit_since if self._audit_since is not None else 0.0
         waiting = [s for s in self.peer.waiting_for() if s != self.seat]
-        cleared = set(waiting) & self.disclosed or {s for s in waiting if self.other_person(s)} - self.reached
+        apart = {s for s in waiting if self.other_person(s)} - self.reached
+        cleared = set(waiting) & self.disclosed or apart
         result = stopped_result(self.peer, self.seat, forfeit=waited >= self.abandon_after / 2 and not cleared)
+        self.kept_apart = bool(apart) and waited >= self.abandon_after / 2 and not set(waiting) & self.disclosed
         if self.saving and result.forfeit:
             self.journal_steps(self.peer)
             self._do(JournalEnding({"pending": self.peer.protocol.transcript().pending, "forfeit": waiting}))

@@ -17,6 +17,7 @@ from ankh.net.play.events import Alert
 from ankh.net.play.peer import AUDIT
 from ankh.net.tablecore.effects import TellSeats
 from ankh.net.tablecore.host import HostTable
+from ankh.net.tablecore.join import JoinTable
 
 from . import simtable
 from .nethelp import decode, resign
@@ -126,5 +127,30 @@ def test_a_seat_kept_apart_from_another_names_no_forfeit_of_it(tmp_path: Path) -
     host, yellow = t.run(script)
     core = t.nodes["joiner 1"].core
     assert host.text.startswith("forfeit: green"), host.text
-    assert GREEN not in core.reached and core.peer.phase == AUDIT
+    assert GREEN not in core.reached and core.peer.phase == AUDIT and core.kept_apart
     assert not yellow.forfeit and "(joiner 2)" not in yellow.text, yellow.text
+
+
+def test_the_save_of_a_seat_that_waited_out_a_disclosure_over_a_bogus_hash_verifies_as_its_forfeit(
+        tmp_path: Path) -> None:
+    """Green signs its disclosure over a bogus log hash; the host names it alone at once.
+    Yellow, after its own wait, names green's forfeit, with the game's result as it
+    stood, and its save says the same to ``ankh verify`` (green named, yellow not)."""
+    from . import simcheats
+
+    bogus = simcheats.resigning("audit", lambda body: body.__setitem__("basis", bytes(32)), 1)
+
+    async def with_green_cheating(t: sim.Scene) -> list:
+        await t.host(seats=3)
+        t.join("joiner 1")
+        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
+        t.join("joiner 2", core=bogus(JoinTable))
+        return await t.results("host", "joiner 1")
+
+    t = simtable.scene(4, tmp_path)
+    host, yellow = t.run(with_green_cheating)
+    assert host.alone and "green (joiner 2) broke the rules: signed a log hash" in host.text
+    assert yellow.forfeit == (GREEN,) and yellow.text.startswith("forfeit: green (joiner 2) withheld"), yellow.text
+    code, out = simtable.verify(t.nodes["joiner 1"].save.path)
+    assert code == 1 and out.startswith("violation: joiner 2 (seat 2") and "withheld its audit disclosure" in out, out
+    assert "joiner 1" not in out and "host (seat 0" not in out, out
