@@ -31,7 +31,7 @@ from ..play.ledger import BODIES
 from ..play.events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
 from ..play.leave import News, OwnClock, Silence, Stop, check_votes, own_wait, vote
 from ..wire.lobby import Start, chat_message, clocks_of, check_chat, encode, frames_message, watch_intro
-from ..play.peer import AUDIT, GamePeer, game_of
+from ..play.peer import AUDIT, FINAL, GamePeer, game_of
 from ..play.seat import SeatProtocol
 from ..files.secrets import SeatSecrets
 from ..files.transcript import DEFAULT_KIND, Roster, find_equivocation
@@ -822,7 +822,7 @@ class JoinTable(SeatCore):
             mine = protocol.signed(self.seat, seq)
             if mine is not None:
                 self._do(TellSeats({"t": "mine", "f": mine}, keep=False))
-        if peer.phase == AUDIT:
+        if peer.phase in (AUDIT, FINAL):
             for frame in self._log_since():
                 self._do(TellSeats({"t": "mine", "f": frame}, keep=False))
 
@@ -950,8 +950,27 @@ class JoinTable(SeatCore):
                                  "{who} {secs:g} s more, as long as its own wait, before it says how the game ended",
                                  who=" and ".join(COLOURS[s] for s in waiting),
                                  secs=round(self._late_until - self.clock()))))
+        elif lacking := self._may_lack_ours():
+            # Past the audit: the seats whose last step we lack may lack our disclosure (the host
+            # dropped it) and keep their own wait for it: we say it on our direct links all along
+            self._own_wait = True
+            self._late_until = max(self._late_until, self.clock() + self.abandon_after / 2)
+            self._do(Alert(Words("the host ended the table after the audit; this seat says its disclosure to {who} "
+                                 "{secs:g} s more, as long as their own wait, before it says how the game ended",
+                                 who=" and ".join(COLOURS[s] for s in lacking),
+                                 secs=round(self._late_until - self.clock()))))
+            self.say_here()
         # (a cheat's evidence, or a disclosure, may still come round)
         self.end(result, provisional=not result.forfeit and (bool(self.reached) or self._own_wait))
+
+    def _may_lack_ours(self) -> list[int]:
+        """Past the audit (our log took every disclosure, ours signed), the other people's
+        seats we reached whose frame of the last step we lack: their log may still wait
+        for our disclosure, which a host that ends the table may have dropped."""
+        assert self.peer is not None
+        if self.peer.phase != FINAL:
+            return []
+        return [s for s in self.peer.waiting_for() if s in self.reached and self.other_person(s)]
 
     def _audit_verdict(self) -> Result:
         """What this seat's own log says of the table the host ended: at the audit, the

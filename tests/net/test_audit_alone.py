@@ -41,13 +41,19 @@ class RefusesGreensDisclosureAlone(HostTable):
             self.refused = True
             if audit[0]:  # what came before it is taken and relayed as always
                 super().received(seat, {**msg, "f": msg["f"][:audit[0]]})
-            ledger = self.hub.host.protocol.ledger
-            error = ledger.blame(GREEN, f"signed a log hash at step {ledger.index} that is not the hash of the log "
-                                        "it was sent (every seat is sent the same frames)", ())
-            error.alone = True
-            self._abort(error)
+            refuse_green_alone(self)
             return False
         return super().received(seat, msg)
+
+
+def refuse_green_alone(host: HostTable) -> None:
+    """The host ends the table on its word alone: green signed over a bogus log hash."""
+    assert host.hub is not None
+    ledger = host.hub.host.protocol.ledger
+    error = ledger.blame(GREEN, f"signed a log hash at step {ledger.index} that is not the hash of the log "
+                                "it was sent (every seat is sent the same frames)", ())
+    error.alone = True
+    host._abort(error)
 
 
 async def _refused_at_the_audit(t: sim.Scene) -> list:
