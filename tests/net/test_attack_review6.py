@@ -8,15 +8,18 @@ tries to get an honest seat named, to keep a seat waiting, or to escape."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ankh.net.io import sim
 from ankh.net.play.events import Alert
 from ankh.net.play.peer import AUDIT, FINAL
+from ankh.net.tablecore.effects import TellSeats
 from ankh.net.tablecore.host import HostTable
 from ankh.net.tablecore.join import JoinTable
+from ankh.net.wire.envelope import HEADER_LEN, pack
 
 from . import simtable
-from .nethelp import decode
+from .nethelp import decode, resign
 from .test_attack_theirs import DropsGreensDisclosure
 from .test_audit_alone import refuse_green_alone
 
@@ -87,3 +90,86 @@ def test_a_host_that_drops_an_honest_disclosure_once_its_signer_is_past_the_audi
     code, out = simtable.verify(t.nodes["joiner 1"].save.path)
     assert "joiner 2 (seat 2" not in out, out
 
+
+# -- a cheat that says the host's frames altered on its direct link, to name the host instead ---------
+
+class CountsTwinChecks(JoinTable):
+    """An honest seat that notes when it checks a frame handed on that differs from its own."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.checked_at: list[float] = []
+
+    def _twin(self, evidence: list[bytes]) -> Any:
+        self.checked_at.append(self.clock())
+        return super()._twin(evidence)
+
+
+def host_frames_told_wrong(core: JoinTable) -> list[bytes]:
+    """The host's frames of ``core``'s log, each said three wrong ways: a byte of its
+    body changed under the host's signature, signed again by ``core``'s own key as if
+    by the host, and a genuine older frame of the host's under the number of a later one."""
+    protocol = core.peer.protocol
+    ours = [protocol.signed(0, seq) for seq in range(protocol.have()[0])]
+    out = []
+    for seq, frame in enumerate(ours):
+        if frame is None:
+            continue
+        flipped = bytearray(frame)
+        flipped[-1] ^= 1
+        out.append(bytes(flipped))
+        out.append(resign(frame, core.secrets.identity, lambda body: body.__setitem__("basis", bytes(32))))
+        older = ours[seq - 1] if seq else None
+        if older is not None:  # its header (signer, signature) kept, its seq said to be this one's
+            payload = decode(older)
+            out.append(older[:HEADER_LEN] + pack({**payload, "seq": seq}))
+    return out
+
+
+def floods_the_host_frames_wrong(base: type) -> type:
+    class Floods(base):
+        """Says on its direct links, each beat at the audit and after, hundreds of the
+        host's frames told wrong, and the host's genuine frames too."""
+        said = 0
+        stay_until: float | None = None
+
+        def late_left(self) -> float:  # its program stays, its links up, for the whole of the others' wait
+            if self.stay_until is None:
+                self.stay_until = self.clock() + self.abandon_after / 2 + 20
+            return max(0.0, self.stay_until - self.clock())
+
+        def say_here(self) -> None:
+            super().say_here()
+            if self.peer is not None and self.peer.phase in (AUDIT, FINAL):
+                protocol = self.peer.protocol
+                genuine = [f for seq in range(protocol.have()[0]) if (f := protocol.signed(0, seq)) is not None]
+                for frame in (host_frames_told_wrong(self) * 10)[:600] + genuine:
+                    self._do(TellSeats({"t": "mine", "f": frame}, keep=False))
+                    self.said += 1
+    return Floods
+
+
+def test_a_cheat_that_says_the_hosts_frames_altered_on_its_direct_link_still_forfeits_and_the_host_is_named_by_nobody(
+        tmp_path: Path) -> None:
+    """Green signs its disclosure over a bogus log hash (the host names it alone) and,
+    to get the host named instead, says on its direct link to yellow every beat
+    hundreds of the host's frames altered, signed again by itself, or a genuine older
+    frame under a later number, and the genuine ones.  None is a second frame the host
+    signed: yellow names nobody for two frames, checks two such frames each fifth of a
+    second at most, and when its own wait is over names green's forfeit."""
+    from . import simcheats
+
+    bogus = simcheats.resigning("audit", lambda body: body.__setitem__("basis", bytes(32)), 1)
+
+    t = simtable.scene(4, tmp_path)
+    host, yellow, _ = t.run(lambda t: three_seats(t, yellow=CountsTwinChecks,
+                                                  green=floods_the_host_frames_wrong(bogus(JoinTable))))
+    green, core = t.nodes["joiner 2"].core, t.nodes["joiner 1"].core
+    assert host.alone and "green (joiner 2) broke the rules: signed a log hash" in host.text, host.text
+    assert green.said >= 1000, (green.said, green.peer.phase, green.result, t.nodes["joiner 2"].result)
+    assert yellow.forfeit == (GREEN,) and "red (host)" not in yellow.text, yellow.text
+    checks = sorted(core.checked_at)
+    assert checks, "the frames that differ from yellow's were looked at"
+    assert all(checks[i + 2] - checks[i] >= 0.2 for i in range(len(checks) - 2)), "two checks a fifth of a second"
+    code, out = simtable.verify(t.nodes["joiner 1"].save.path)
+    assert code == 1 and out.startswith("violation: joiner 2 (seat 2") and "host (seat 0" not in out, out
