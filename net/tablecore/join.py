@@ -39,7 +39,7 @@ from .effects import (
     Close, CreateSave, JournalEnding, LinkSeat, OpenWatchPoint, Send, TellSeats, WatchEnd, WatchIntro,
     WatchLog, WatchPoints, WatchSay, WatchSend,
 )
-from .result import Result, aborted, stopped_result
+from .result import Result, aborted, forfeit_result, stopped_result
 from .seats import (
     CLOSING, DONE, FAREWELL, GAME_OVER, HEARD, PAUSED, REFUSED, CheckBudget, Refused, Saved, SeatCore, Watcher,
     evidence_of, step_under_way,
@@ -979,18 +979,22 @@ class JoinTable(SeatCore):
         seat whose disclosure, signed over our log, came on its direct link (the host
         dropped it, whoever brought it), nor another person's seat this one never had
         a direct link with (it cannot tell one that withheld it from one the host keeps
-        apart): then it says only whom the game waited for."""
+        apart); where that leaves none to name, it says only whom the game waited for."""
         assert self.peer is not None
-        waited = self.clock() - self._audit_since if self._audit_since is not None else 0.0
+        over = self._audit_since is not None and self.clock() - self._audit_since >= self.abandon_after / 2
         waiting = [s for s in self.peer.waiting_for() if s != self.seat]
         apart = {s for s in waiting if self.other_person(s)} - self.reached
-        cleared = set(waiting) & self.disclosed or apart
-        result = stopped_result(self.peer, self.seat, forfeit=waited >= self.abandon_after / 2 and not cleared)
-        self.kept_apart = bool(apart) and waited >= self.abandon_after / 2 and not set(waiting) & self.disclosed
-        if self.saving and result.forfeit:
+        # Each seat on its own: one cleared does not clear the others (the host that withheld its
+        # own disclosure, say, and dropped another's that came round here)
+        named = [s for s in waiting if s not in self.disclosed and s not in apart]
+        if not (over and named and self.peer.phase == AUDIT):
+            self.kept_apart = over and bool(apart)
+            return stopped_result(self.peer, self.seat)
+        self.kept_apart = False
+        if self.saving:
             self.journal_steps(self.peer)
-            self._do(JournalEnding({"pending": self.peer.protocol.transcript().pending, "forfeit": waiting}))
-        return result
+            self._do(JournalEnding({"pending": self.peer.protocol.transcript().pending, "forfeit": named}))
+        return forfeit_result(self.peer, named)
 
     def closing(self) -> bool:
         """This seat is done: its result stands (:meth:`final`), and True when the

@@ -21,7 +21,7 @@ from ankh.net.wire.envelope import HEADER_LEN, pack
 from . import simtable
 from .nethelp import decode, resign
 from .test_attack_theirs import DropsGreensDisclosure
-from .test_audit_alone import refuse_green_alone
+from .test_audit_alone import RefusesGreensDisclosureAlone, refuse_green_alone
 
 GREEN = 2
 
@@ -173,3 +173,36 @@ def test_a_cheat_that_says_the_hosts_frames_altered_on_its_direct_link_still_for
     assert all(checks[i + 2] - checks[i] >= 0.2 for i in range(len(checks) - 2)), "two checks a fifth of a second"
     code, out = simtable.verify(t.nodes["joiner 1"].save.path)
     assert code == 1 and out.startswith("violation: joiner 2 (seat 2") and "host (seat 0" not in out, out
+
+
+# -- a host that withholds its own disclosure, and drops an honest one to clear itself -----------------
+
+class WithholdsItsOwnDisclosure(RefusesGreensDisclosureAlone):
+    """Loses, so never sends its own audit disclosure to anyone, and ends the table on
+    its word alone the moment green discloses (green signed over a bogus log hash,
+    it says): green's disclosure, which reaches yellow on the direct link, is then
+    the only one yellow's log lacks that it heard of."""
+
+    def _send_outbox(self, seat: int) -> None:
+        assert self.hub is not None
+        frames = self.hub.outbox(seat)
+        kept = [f for f in frames if not (f[:1] == b"\x00" and decode(f)["kind"] == "audit")]
+        self.hub.requeue(seat, kept)
+        super()._send_outbox(seat)
+
+
+def test_a_host_that_withholds_its_own_disclosure_is_named_even_where_another_seats_came_round(
+        tmp_path: Path) -> None:
+    """The host withholds its own disclosure and refuses green's honest one alone.
+    Yellow's own wait hears green's on the direct link (green is cleared), never the
+    host's (which only the host could have sent): once its wait is over it names the
+    host's forfeit, not green's, and its save says so to ``ankh verify``."""
+    t = simtable.scene(4, tmp_path)
+    host, yellow, green = t.run(lambda t: three_seats(t, host=WithholdsItsOwnDisclosure))
+    core = t.nodes["joiner 1"].core
+    assert host.alone and t.nodes["host"].table.refused, host.text
+    assert set(core.peer.waiting_for()) == {0, GREEN} and GREEN in core.disclosed
+    assert yellow.forfeit == (0,) and yellow.text.startswith("forfeit: red (host) withheld"), yellow.text
+    code, out = simtable.verify(t.nodes["joiner 1"].save.path)
+    assert code == 1 and out.startswith("violation: host (seat 0") and "joiner 2" not in out, out
+
