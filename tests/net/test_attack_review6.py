@@ -206,3 +206,34 @@ def test_a_host_that_withholds_its_own_disclosure_is_named_even_where_another_se
     code, out = simtable.verify(t.nodes["joiner 1"].save.path)
     assert code == 1 and out.startswith("violation: host (seat 0") and "joiner 2" not in out, out
 
+
+# -- a cheat that signs over a bogus hash and never links to the others directly ------------------------
+
+def test_a_cheat_that_never_links_to_the_others_directly_is_named_by_the_host_and_no_honest_seat_is_named(
+        tmp_path: Path) -> None:
+    """Green signs its disclosure over a bogus log hash and keeps away from yellow's
+    direct links for the whole game (neither reaches the other's watch point).  The
+    host names green alone; yellow, which cannot tell this from a host that drops an
+    honest disclosure of a seat it keeps apart, names nobody (not the host either)
+    and says whom the game waited for: the limit docs/fairness.md states.  Nor
+    does ``ankh verify`` name anyone honest, from either save (the host's proves
+    nothing of green's log hash either: only the host knows what it sent)."""
+    from . import simcheats
+
+    bogus = simcheats.resigning("audit", lambda body: body.__setitem__("basis", bytes(32)), 1)
+
+    async def script(t: sim.Scene) -> list:
+        t.darken("joiner 1", "joiner 2")
+        t.darken("joiner 2", "joiner 1")
+        return await three_seats(t, green=bogus(JoinTable))
+
+    t = simtable.scene(4, tmp_path)
+    host, yellow, _ = t.run(script)
+    core = t.nodes["joiner 1"].core
+    assert host.alone and "green (joiner 2) broke the rules: signed a log hash" in host.text, host.text
+    assert GREEN not in core.reached and core.kept_apart
+    assert yellow.partial and not yellow.forfeit and "waited for green" in yellow.text, yellow.text
+    code, out = simtable.verify(t.nodes["joiner 1"].save.path)
+    assert code == 3 and "violation" not in out, out
+    code, out = simtable.verify(t.nodes["host"].save.path)
+    assert "joiner 1 (seat 1" not in out and "host (seat 0" not in out, out
