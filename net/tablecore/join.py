@@ -113,6 +113,7 @@ class JoinTable(SeatCore):
         # the host's identity, pinned at the first link (or in the save): every later one must prove it
         self.host_key: bytes | None = None
         self._audit_since: float | None = None  # when this seat's own log reached the audit
+        self._final_since: float | None = None  # when it was past it (it took every disclosure)
         self.disclosed: set[int] = set()  # seats whose part of the audit came on their direct link
         self.news: News | None = None  # the host's last word on a seat away, and the offer to end
         self._voted: Stop | None = None
@@ -660,6 +661,8 @@ class JoinTable(SeatCore):
         self.tick()
         if peer.phase == AUDIT and self._audit_since is None:
             self._audit_since = self.clock()  # the game is over: from now on a withheld disclosure forfeits
+        if peer.phase == FINAL and self._final_since is None:
+            self._final_since = self.clock()  # the others' own wait for our disclosure ends within half the host's
         if peer.phase == "done":
             self._finish()
             return
@@ -952,13 +955,16 @@ class JoinTable(SeatCore):
                                  secs=round(self._late_until - self.clock()))))
         elif lacking := self._may_lack_ours():
             # Past the audit: the seats whose last step we lack may lack our disclosure (the host
-            # dropped it) and keep their own wait for it: we say it on our direct links all along
+            # dropped it) and keep their own wait for it (begun before we took theirs, so over
+            # half the host's wait after we were past the audit): we say it on our direct links
             self._own_wait = True
-            self._late_until = max(self._late_until, self.clock() + self.abandon_after / 2)
-            self._do(Alert(Words("the host ended the table after the audit; this seat says its disclosure to {who} "
-                                 "{secs:g} s more, as long as their own wait, before it says how the game ended",
-                                 who=" and ".join(COLOURS[s] for s in lacking),
-                                 secs=round(self._late_until - self.clock()))))
+            since = self._final_since if self._final_since is not None else self.clock()
+            self._late_until = max(self._late_until, since + self.abandon_after / 2 + self.here_every())
+            if self._late_until > self.clock() + LATE:
+                self._do(Alert(Words("the host ended the table after the audit; this seat says its disclosure to "
+                                     "{who} {secs:g} s more, as long as their own wait, before it says how the game "
+                                     "ended", who=" and ".join(COLOURS[s] for s in lacking),
+                                     secs=round(self._late_until - self.clock()))))
             self.say_here()
         # (a cheat's evidence, or a disclosure, may still come round)
         self.end(result, provisional=not result.forfeit and (bool(self.reached) or self._own_wait))

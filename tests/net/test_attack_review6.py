@@ -94,6 +94,40 @@ def test_a_host_that_drops_an_honest_disclosure_once_its_signer_is_past_the_audi
     assert "joiner 2 (seat 2" not in out, out
 
 
+class DropsGreensDisclosureQuietly(EndsOnceGreenIsPastTheAudit):
+    """The same, but it does not end the table when green is past the audit: the test does."""
+
+    def received(self, seat: int, msg: dict) -> bool:
+        return DropsGreensDisclosure.received(self, seat, msg)
+
+
+def test_a_seat_past_the_audit_keeps_saying_its_disclosure_no_longer_than_the_others_could_wait_for_it(
+        tmp_path: Path) -> None:
+    """The host drops green's disclosure and ends the table alone only once the others'
+    own wait for it is over (half the host's wait after green was past the audit, and
+    a beat).  Yellow heard green's disclosure on the direct link all that time and
+    names nobody; green, ended then, shows its result after the usual few seconds,
+    not after another half of the host's wait."""
+    async def script(t: sim.Scene) -> list:
+        task = asyncio.ensure_future(three_seats(t, host=DropsGreensDisclosureQuietly))
+        await t.when(lambda: "joiner 2" in t.nodes and t.nodes["joiner 2"].core.peer is not None
+                     and t.nodes["joiner 2"].core.peer.phase == FINAL)
+        green, host = t.nodes["joiner 2"].core, t.nodes["host"].table
+        await asyncio.sleep(green.abandon_after / 2 + green.here_every() + 1)
+        t.do("host", lambda: refuse_green_alone(host))
+        ended = t.loop.time()
+        results = await task
+        return [*results, t.loop.time() - ended]
+
+    t = simtable.scene(4, tmp_path)
+    host, yellow, green, took = t.run(script)
+    assert host.alone and GREEN in t.nodes["joiner 1"].core.disclosed
+    assert not yellow.forfeit and "(joiner 2)" not in yellow.text, yellow.text
+    assert green.partial and not any("after the audit" in str(e.text) for e in t.told["joiner 2"]
+                                     if isinstance(e, Alert)), green.text
+    assert took < t.nodes["joiner 2"].core.abandon_after / 4, f"the table ended {took} virtual seconds later"
+
+
 # -- a cheat that says the host's frames altered on its direct link, to name the host instead ---------
 
 class CountsTwinChecks(JoinTable):
