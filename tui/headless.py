@@ -22,7 +22,7 @@ from typing import Any
 
 from ankh.core.game import COLOURS, forced
 from ankh.net.files import home
-from ankh.net.wire.errors import LocalProtocolError, RemoteProtocolError
+from ankh.net.wire.errors import LocalProtocolError, RemoteProtocolError, Words
 from ankh.net.wire.envelope import Identity, fingerprint
 from ankh.net.play.events import (
     Advertised, Alert, Away, Back, Chat, ChatHidden, Decided, Gone, HostKey, Joined, Listening, NotAdvertised, Over,
@@ -296,8 +296,17 @@ def _finish(main) -> int:
     try:
         result = asyncio.run(main())
     except (ValueError, ConnectionClosed, LocalProtocolError, RemoteProtocolError, OSError) as exc:
-        print(f"ankh: {getattr(exc, 'reason', None) or exc}", file=sys.stderr)
+        print(f"ankh: {_why(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     return 0 if result.finished and result.fair else 1
+
+
+def _why(exc: BaseException) -> str:
+    """Why the command could not run, in the person's language: an error goes to the
+    person (standard error), not to the scripts that read the printed lines (a save
+    another program is playing, say: ``SaveDir.load``)."""
+    from ankh.tui.i18n import translated
+    words = next((a for a in exc.args if isinstance(a, Words)), None)
+    return translated(getattr(exc, "reason", None) or words or str(exc))

@@ -23,7 +23,8 @@ The language is, in this order: ``--lang``, the choice saved in the
 settings (``language`` in the configuration dir), the locale (``LANGUAGE``,
 ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as gettext reads them), English.
 What is saved or sent (the record notation, saves, ``ankh replay``,
-``ankh verify``, headless output) never goes through here.
+``ankh verify``, headless output) never goes through here; a headless
+command's error, on standard error, is the person's and does.
 """
 from __future__ import annotations
 

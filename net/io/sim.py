@@ -427,8 +427,8 @@ class Table:
     cheat: str = ""  # the cheat's MODULE:NAME, for the replay command
     cheater: str | None = None  # the seat that cheats (and did: ``cheated``), if any
     cheated: bool = False
-    # a seat would not sign that another left because it never reached it directly (the
-    # table then stops with no verdict, which each says in its own words)
+    # a seat would not sign that another left, or name its forfeit, because it never reached
+    # it directly (the table then stops with no verdict, which each says in its own words)
     apart: bool = False
     transcript: bytes | None = None
     counts: dict[str, int] = field(default_factory=dict)
@@ -706,7 +706,7 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
     table.seat_of = {"host": 0, **{name: node.core.seat for name, node in joiners.items() if node.core.seat is not None}}
     cheating = joiners.get(cheater) if cheater is not None else None
     table.cheated = cheating is not None and bool(getattr(cheating.core, "cheated", False))
-    table.apart = any(node.core.apart is not None for node in joiners.values())
+    table.apart = any(node.core.apart is not None or node.core.kept_apart for node in joiners.values())
     if host.save is not None:
         out = host.save.path / "game.ankh"
         table.transcript = out.read_bytes() if out.exists() else None
@@ -1081,8 +1081,9 @@ def check(table: Table) -> list[str]:
         # A result that says only where its own log stood (``Result.partial``: whom the game waited
         # for, naming nobody) where the verdict was not its to read: a spectator reads no forfeit
         # (a watch point can keep back the disclosures), and a cheat the host alone saw (a log
-        # hash that is not the hash of the log it sent) proves nothing elsewhere.
-        if isinstance(host, Result) and isinstance(result, Result) and result.partial and (
+        # hash that is not the hash of the log it sent) proves nothing elsewhere.  Where the host
+        # alone refused a disclosure for its log hash, a seat names the forfeit its own wait finds.
+        if isinstance(host, Result) and isinstance(result, Result) and (result.partial or result.forfeit) and (
                 host.alone or (host.forfeit and name.startswith("watch"))):
             served[name] = result.text
             continue

@@ -31,7 +31,7 @@ from ..play.ledger import BODIES
 from ..play.events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
 from ..play.leave import News, OwnClock, Silence, Stop, check_votes, own_wait, vote
 from ..wire.lobby import Start, chat_message, clocks_of, check_chat, encode, frames_message, watch_intro
-from ..play.peer import AUDIT, GamePeer, game_of
+from ..play.peer import AUDIT, FINAL, GamePeer, game_of
 from ..play.seat import SeatProtocol
 from ..files.secrets import SeatSecrets
 from ..files.transcript import DEFAULT_KIND, Roster, find_equivocation
@@ -39,7 +39,7 @@ from .effects import (
     Close, CreateSave, JournalEnding, LinkSeat, OpenWatchPoint, Send, TellSeats, WatchEnd, WatchIntro,
     WatchLog, WatchPoints, WatchSay, WatchSend,
 )
-from .result import Result, aborted, stopped_result
+from .result import Result, aborted, forfeit_result, stopped_result
 from .seats import (
     CLOSING, DONE, FAREWELL, GAME_OVER, HEARD, PAUSED, REFUSED, CheckBudget, Refused, Saved, SeatCore, Watcher,
     evidence_of, step_under_way,
@@ -51,6 +51,7 @@ HELD = 4  # pieces of evidence from the other seats kept until this seat's log r
 AHEAD = 4  # steps ahead of this seat's log that a piece of evidence may be for, to be kept
 LATE = 5.0  # seconds a seat whose game the host ended waits for a seat's evidence on its way
 MINE_AHEAD = 4  # a seat's last frame on its direct link is a word from it this many frames ahead of our log at most
+LOG_EACH = 8  # at the audit, the others' frames of this seat's log said on its direct links each time, at most
 HERE_EVERY = 10.0  # seconds between this seat's last frames on its direct links (shorter for short clocks)
 LOBBY_PATIENCE = 30.0  # seconds a joiner whose link dropped before the game tries to get back
 
@@ -112,6 +113,7 @@ class JoinTable(SeatCore):
         # the host's identity, pinned at the first link (or in the save): every later one must prove it
         self.host_key: bytes | None = None
         self._audit_since: float | None = None  # when this seat's own log reached the audit
+        self._final_since: float | None = None  # when it was past it (it took every disclosure)
         self.disclosed: set[int] = set()  # seats whose part of the audit came on their direct link
         self.news: News | None = None  # the host's last word on a seat away, and the offer to end
         self._voted: Stop | None = None
@@ -122,6 +124,10 @@ class JoinTable(SeatCore):
         self._held: list[tuple[int, list[bytes], int]] = []  # (its step, evidence, from) our log has not reached
         self._handed: dict[int, int] = {}  # pieces of evidence each seat handed on directly
         self._mine_checks = CheckBudget(MINE_AHEAD, 0.2)  # each seat's frames on its direct link
+        self._twin_checks = CheckBudget(2, 0.2)  # frames of a third seat a seat handed on that differ from ours
+        self._log_said = 0  # how many times this seat said its log's last frames at the audit (``_log_since``)
+        self._own_wait = False  # the host ended the table at the audit before this seat's own wait ran out
+        self.kept_apart = False  # it named no forfeit only because it never had a direct link with that seat
         self.reached: set[int] = set()  # the seats this one has had a direct link with, their identity proved
         self.reached_out: set[int] = set()  # those whose watch point this one reached
         self.took: set[int] = set()  # those that said they took the evidence this one told them
@@ -655,6 +661,8 @@ class JoinTable(SeatCore):
         self.tick()
         if peer.phase == AUDIT and self._audit_since is None:
             self._audit_since = self.clock()  # the game is over: from now on a withheld disclosure forfeits
+        if peer.phase == FINAL and self._final_since is None:
+            self._final_since = self.clock()  # the others' own wait for our disclosure ends within half the host's
         if peer.phase == "done":
             self._finish()
             return
@@ -738,10 +746,14 @@ class JoinTable(SeatCore):
         judges against its own log as it would the host's (a seat's word is
         no more evidence than the host's); not yet at its step, kept until
         the log is."""
-        if self.peer is None or self.result is not None and not (self.provisional and msg["t"] == "blame"):
+        if self.peer is None or self.result is not None and not (self.provisional and msg["t"] in ("blame", "mine")):
             return
         if msg["t"] == "mine":
-            self._theirs(seat, msg["f"])
+            slot = seq_of(msg["f"])
+            if slot is not None and slot[0] == seat:
+                self._theirs(seat, msg["f"])
+            elif slot is not None:
+                self._compare(seat, msg["f"], slot)
             return
         if msg["t"] != "blame":
             return
@@ -767,6 +779,19 @@ class JoinTable(SeatCore):
                 and sum(1 for _, _, by in self._held if by == seat) < HELD // 2:
             self._held.append((step, evidence, seat))
 
+    def _compare(self, seat: int, frame: bytes, slot: tuple[int, int]) -> None:
+        """A frame of a third seat from ``seat``'s log (``_log_since``): one signed under a
+        number our log holds another frame of that signer for names the signer (the
+        host, say, which told the two seats two stories).  Only a frame that differs
+        from ours costs a signature check, a few a second at most per seat."""
+        assert self.peer is not None
+        ours = self.peer.protocol.signed(*slot)
+        if slot[0] == self.seat or ours is None or ours == frame or not self._twin_checks.allow(seat, self.clock()):
+            return
+        verdict = self._twin([frame])
+        if verdict is not None:
+            self._abort(verdict)
+
     def _twin(self, evidence: list[bytes]) -> ProtocolError | None:
         """A frame handed on, signed by its sender under a sequence number our log
         holds another frame of that sender for: it signed two (the host, say,
@@ -791,14 +816,53 @@ class JoinTable(SeatCore):
         a seat that finds there a frame the host did not pass on to it knows that
         this seat is here and moved, whatever the host says (``_theirs``)."""
         peer = self.peer
-        if peer is None or self.result is not None and not self.result.finished:
-            return  # (a seat that finished says on: its last frame may be one the others still lack)
+        if peer is None or self.result is not None and not self.result.finished and not self._own_wait:
+            return  # (a seat that finished says on: its last frame may be one the others still lack; so
+            # does one that keeps its own wait at the audit, whose log may clear another: ``_log_since``)
         protocol = peer.protocol
         sent = protocol.have()[self.seat]
         for seq in range(max(0, sent - MINE_AHEAD), sent):
             mine = protocol.signed(self.seat, seq)
             if mine is not None:
                 self._do(TellSeats({"t": "mine", "f": mine}, keep=False))
+        if peer.phase in (AUDIT, FINAL):
+            for frame in self._log_since():
+                self._do(TellSeats({"t": "mine", "f": frame}, keep=False))
+
+    def _log_since(self) -> list[bytes]:
+        """At the audit, the frames of this seat's log signed by the other seats from
+        the step of the earliest of the other people's last frames in it on: the
+        logs of two seats agree up to the step of the last frame each took from the
+        other (each checked its log hash), so where they part (the host told them
+        two stories) is among these.  Said a few at a time (``LOG_EACH``), the
+        earliest first, in turn: a seat that holds another frame under one of their
+        numbers names its signer (``_compare``), so an honest seat whose disclosure
+        the host refused for its log hash clears itself of the host's two stories."""
+        assert self.peer is not None
+        protocol = self.peer.protocol
+        have = protocol.have()
+        people = [s for s in range(len(have)) if self.other_person(s) and have[s] > 0]
+        if not people:
+            return []
+        frames: list[tuple[int, int, int, bytes]] = []
+        try:
+            start = min(step_of(protocol.signed(s, have[s] - 1) or b"") for s in people)
+            for signer in range(len(have)):
+                seq = have[signer] - 1
+                while signer != self.seat and seq >= 0:
+                    frame = protocol.signed(signer, seq)
+                    if frame is None or (step := step_of(frame)) < start:
+                        break
+                    frames.append((step, signer, seq, frame))
+                    seq -= 1
+        except (ProtocolError, KeyError, TypeError, IndexError, ValueError):
+            return []
+        frames.sort()
+        if len(frames) <= LOG_EACH:
+            return [f for *_, f in frames]
+        first = self._log_said * LOG_EACH % len(frames)
+        self._log_said += 1
+        return [f for *_, f in (frames + frames)[first:first + LOG_EACH]]
 
     def _theirs(self, seat: int, frame: bytes) -> None:
         """Seat ``seat``'s last frame, from its direct link: one signed by it that
@@ -828,11 +892,14 @@ class JoinTable(SeatCore):
         # keep us from ever signing that a seat that never moves again left.
         if slot[1] == lacks and env.body["op"]["i"] == protocol.ledger.index:
             self.silence.heard_from(seat, now)
-            if self.peer.phase == AUDIT:  # its part of the audit: it did not withhold it
+            # Its part of the audit, signed over our own log: it did not withhold it.  Over
+            # another log hash it is no disclosure of this game (the host would refuse it).
+            if self.peer.phase == AUDIT and env.body.get("basis") == self.peer.stop()[1]:
                 self.disclosed.add(seat)
         # The host may lack it too (a seat that keeps its frames from the host and says them
         # here would otherwise hold the table: we hear it, and never sign that it left).
-        self._do(Send(HOST, {"t": "theirs", "f": frame}))
+        if self.result is None:
+            self._do(Send(HOST, {"t": "theirs", "f": frame}))
 
     def _judge_held(self) -> bool:
         """Evidence a seat handed on before this seat's log reached its step, judged
@@ -873,26 +940,79 @@ class JoinTable(SeatCore):
         own log shows (the audit waiting for a seat that forfeits, or the step
         the game waited for), kept in the journal as such."""
         assert self.peer is not None
-        # A seat that withheld its disclosure forfeits only once our own log waited
-        # for it half the host's time (the host reached the audit a moment before us).
-        # Nor one whose disclosure this seat heard on its direct link (the host dropped it,
-        # whoever brought it): it says only whom the game waited for.
-        waited = self.clock() - self._audit_since if self._audit_since is not None else 0.0
-        disclosed = self.disclosed & set(self.peer.waiting_for())
-        result = stopped_result(self.peer, self.seat, forfeit=waited >= self.abandon_after / 2 and not disclosed)
-        forfeit = result.text.startswith("forfeit")
-        if self.saving and forfeit:
-            waiting = [s for s in self.peer.waiting_for() if s != self.seat]
-            self.journal_steps(self.peer)
-            self._do(JournalEnding({"pending": self.peer.protocol.transcript().pending, "forfeit": waiting}))
+        result = self._audit_verdict()
         self._late_until = self.clock() + LATE
-        self.end(result, provisional=not forfeit and bool(self.reached))  # a cheat's evidence may still come round
+        if not result.forfeit and self.peer.phase == AUDIT and self._audit_since is not None \
+                and set(self.peer.waiting_for()) - {self.seat}:
+            # At the audit the host's word does not cut this seat's own wait short (a disclosure
+            # the host refused alone, for its log hash, is withheld here unless it comes round)
+            self._own_wait = True
+            self._late_until = max(self._late_until, self._audit_since + self.abandon_after / 2)
+            waiting = [s for s in self.peer.waiting_for() if s != self.seat]
+            self._do(Alert(Words("the host ended the table during the audit; this seat waits for the disclosure of "
+                                 "{who} {secs:g} s more, as long as its own wait, before it says how the game ended",
+                                 who=" and ".join(COLOURS[s] for s in waiting),
+                                 secs=round(self._late_until - self.clock()))))
+        elif lacking := self._may_lack_ours():
+            # Past the audit: the seats whose last step we lack may lack our disclosure (the host
+            # dropped it) and keep their own wait for it (begun before we took theirs, so over
+            # half the host's wait after we were past the audit): we say it on our direct links
+            self._own_wait = True
+            since = self._final_since if self._final_since is not None else self.clock()
+            self._late_until = max(self._late_until, since + self.abandon_after / 2 + self.here_every())
+            if self._late_until > self.clock() + LATE:
+                self._do(Alert(Words("the host ended the table after the audit; this seat says its disclosure to "
+                                     "{who} {secs:g} s more, as long as their own wait, before it says how the game "
+                                     "ended", who=" and ".join(COLOURS[s] for s in lacking),
+                                     secs=round(self._late_until - self.clock()))))
+            self.say_here()
+        # (a cheat's evidence, or a disclosure, may still come round)
+        self.end(result, provisional=not result.forfeit and (bool(self.reached) or self._own_wait))
+
+    def _may_lack_ours(self) -> list[int]:
+        """Past the audit (our log took every disclosure, ours signed), the other people's
+        seats we reached whose frame of the last step we lack: their log may still wait
+        for our disclosure, which a host that ends the table may have dropped."""
+        assert self.peer is not None
+        if self.peer.phase != FINAL:
+            return []
+        return [s for s in self.peer.waiting_for() if s in self.reached and self.other_person(s)]
+
+    def _audit_verdict(self) -> Result:
+        """What this seat's own log says of the table the host ended: at the audit, the
+        seats it waits for forfeit once it waited for them half the host's time (the
+        host reached the audit a moment before us), kept in the journal as such.  Not a
+        seat whose disclosure, signed over our log, came on its direct link (the host
+        dropped it, whoever brought it), nor another person's seat this one never had
+        a direct link with (it cannot tell one that withheld it from one the host keeps
+        apart); where that leaves none to name, it says only whom the game waited for."""
+        assert self.peer is not None
+        over = self._audit_since is not None and self.clock() - self._audit_since >= self.abandon_after / 2
+        waiting = [s for s in self.peer.waiting_for() if s != self.seat]
+        apart = {s for s in waiting if self.other_person(s)} - self.reached
+        # Each seat on its own: one cleared does not clear the others (the host that withheld its
+        # own disclosure, say, and dropped another's that came round here)
+        named = [s for s in waiting if s not in self.disclosed and s not in apart]
+        if not (over and named and self.peer.phase == AUDIT):
+            self.kept_apart = over and bool(apart)
+            return stopped_result(self.peer, self.seat)
+        self.kept_apart = False
+        if self.saving:
+            self.journal_steps(self.peer)
+            self._do(JournalEnding({"pending": self.peer.protocol.transcript().pending, "forfeit": named}))
+        return forfeit_result(self.peer, named)
 
     def closing(self) -> bool:
         """This seat is done: its result stands (:meth:`final`), and True when the
         spectators watching through it are to take the game's last steps before
         their links close (a game played to its end, ended on the seats' votes, or with a
-        last word for them: ``_over``)."""
+        last word for them: ``_over``).  A seat that kept its own wait at the audit says
+        now what its log says (``_audit_verdict``)."""
+        if self.provisional and self._own_wait and self.peer is not None:
+            self._own_wait = False
+            verdict = self._audit_verdict()
+            if verdict.forfeit:
+                self.end(verdict)
         self.final()
         return self.result is not None
 

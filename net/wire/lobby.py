@@ -101,7 +101,8 @@ MESSAGES = Tagged("t", {
     # A seat's first word on a direct link to another seat's watch point (``net/io/join.py``):
     # which seat it is, proved by the link's handshake with that seat's identity key.
     "seat": Map({"t": Const("seat"), "seat": Int(0, MAX_SEATS - 1)}),
-    # On a seat's direct link, every few seconds: the last frame it signed (``JoinTable.say_here``).
+    # On a seat's direct link, every few seconds: the last frames it signed (``JoinTable.say_here``), and
+    # during the audit frames of its log that other seats signed (``JoinTable._log_since``).
     "mine": Map({"t": Const("mine"), "f": Bin(max_len=MAX_FRAME)}),
     # To the host: frames of another seat heard on this seat's direct link to it (its ``mine``) that
     # this seat's log lacks, handed on so that a seat that keeps its frames from the host is no veto.

@@ -233,30 +233,18 @@ def test_a_cheat_signed_over_a_bogus_log_hash_is_named_by_the_host_and_no_honest
                 assert result.partial or "(seat2) broke the rules" in result.text, (name, result.text)
 
 
-AUDIT_OVER_A_BOGUS_HASH = (
-    "An audit disclosure signed over a bogus log hash ends the table on the host's word alone, before "
-    "the other seats' own wait for it has run: they name no forfeit.  Mending it needs a seat to keep its "
-    "own wait when the host ends on its word alone at the audit, and a way for an honest signer to clear "
-    "itself of a host's equivocation on its direct links (issue 'No seat is the only road').")
-
-
-@pytest.mark.xfail(strict=True, reason=AUDIT_OVER_A_BOGUS_HASH)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_an_audit_disclosure_signed_over_a_bogus_log_hash_forfeits_as_one_withheld(seed: int) -> None:
-    """FAILS today (strictly expected to).  At the end-of-game audit a seat that withholds its disclosure
-    forfeits, by every seat's own log and ``ankh verify``.  A loser (or a seat whose
-    hidden lie the audit would show) does better by sending its disclosure signed over
-    a bogus log hash: the host ends the table at once on its word alone, and every
-    other seat says only "the table ended the game while it waited for green" (no
-    forfeit), its save reads "incomplete".  A frame over another log is no disclosure
-    of this one: the seat should go on waiting, as for a withholder, and name the
-    forfeit when its own wait is over, unless the signer hands on on its direct links
-    the two frames the host signed under one number (then the host is named).  The
-    fix: a seat that the host leaves on its word alone (``Result.alone``) at the audit
-    keeps its own wait for the seats its log waits for, and a disclosure not taken
-    into its log does not count as ``disclosed``."""
+    """At the end-of-game audit a seat that withholds its disclosure forfeits, by every
+    seat's own log and ``ankh verify``.  A loser (or a seat whose hidden lie the audit
+    would show) may send its disclosure signed over a bogus log hash instead: the host
+    ends the table at once on its word alone.  The other seat does not end on that
+    word: it keeps its own wait, takes the frame said on the direct link for no
+    disclosure of its log (its hash is not ours), finds no frame of the host's that
+    differs from its own among those the cheat says there, and names the forfeit."""
     bogus = simcheats.resigning("audit", lambda body: body.__setitem__("basis", bytes(32)), 1)
     table = sim.play(seed, "tiny", cheat=bogus, quick=True)
+    assert table.problems == []
     host, seat1 = table.results["host"], table.results["seat1"]
     assert host.alone and "(seat2) broke the rules" in host.text
     assert seat1.forfeit == (table.seat_of["seat2"],), seat1.text

@@ -207,6 +207,31 @@ def test_a_save_being_played_cannot_be_carried_on_by_a_second_program_at_once(tm
     second.close()
 
 
+@pytest.mark.parametrize("command", ["join", "host"])
+def test_a_save_being_played_is_refused_in_the_players_language_by_a_headless_program(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, command: str) -> None:
+    """``ankh join --load SAVE --headless`` (or ``host``) while another program plays the
+    save: the refusal is said to the person, on standard error, in their language (a
+    French locale: French), and nothing of the save is taken."""
+    from ankh.net.io.savedir import SaveDir
+    from ankh.tui import i18n
+    from ankh.tui.cli import main as ankh_main
+
+    monkeypatch.setenv("ANKH_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    star = Star(star_peers(3, b"review5-french"))
+    first = SaveDir(tmp_path / "net-1")
+    first.create(star.peers[1].protocol.roster, {"role": command}, {1: star.peers[1].protocol.secrets})
+    try:
+        assert ankh_main([command, "--load", str(first.path), "--headless"]) == 2
+    finally:
+        first.close()
+        i18n.set_language("en")
+    err = capsys.readouterr().err
+    assert f"ankh: {first.path} est en cours de partie dans un autre programme ankh" in err, err
+    assert "being played" not in err
+
+
 @pytest.mark.parametrize("pause", [1.0, 8.0, 12.0])
 def test_a_spectator_slow_to_take_the_last_steps_is_cut_at_the_settle_deadline_and_still_sees_the_end(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pause: float) -> None:
