@@ -168,11 +168,17 @@ class JoinTable(SeatCore):
         self._do(HostKey(host_key))  # proved by the handshake: an advert only claims one
         self._do(Send(HOST, self._join_message(), or_stop=True))
 
+    def join_again_opening(self) -> list[dict[str, Any]]:
+        """What this seat says first on a new link before the game began: the same
+        seat again (the same identity and nonce), and its key once the seats are
+        set and its person confirmed the fingerprint (it may have been lost)."""
+        opening = [self._join_message()]
+        if self.start is not None and self.secrets is not None and self.confirmed:
+            opening.append(self._key_message())
+        return opening
+
     def linked_again(self) -> None:
-        """Back before the game began: the same seat again (the same identity and nonce)."""
-        self._do(Send(HOST, self._join_message(), or_stop=True))
-        if self.start is not None and self.secrets is not None and self.confirmed:  # our key may have been lost
-            self._send_key()
+        """Back before the game began, its :meth:`join_again_opening` said."""
         self._do(Back(HOST))
 
     def rejoin_message(self) -> dict[str, Any]:
@@ -245,9 +251,9 @@ class JoinTable(SeatCore):
         handshake (a link that ends meanwhile is a try that failed): during the
         game what this seat holds (``rejoin``), after it ``done`` too, so the host
         gets our last frames and knows we hold the whole game; before the game
-        nothing (:meth:`relinked` asks for the seat)."""
+        the same seat (:meth:`join_again_opening`)."""
         if self.relink == JOIN_AGAIN:
-            return []
+            return self.join_again_opening()
         opening = [self.rejoin_message()]
         if self.relink == DELIVER:
             opening.append(DONE)
@@ -279,8 +285,8 @@ class JoinTable(SeatCore):
 
     def relinked(self) -> bool:
         """The new link to the host is up, its opening said (it is the seat's
-        link now): before the game this seat asks for the same seat again,
-        during it it is back.  True when the host is to be told this seat's
+        link now): back in its seat before the game (it asked for it in its
+        opening), back at the game during it.  True when the host is to be told this seat's
         watch point again (it may have restarted)."""
         how, self.relink = self.relink, None
         if how == JOIN_AGAIN:
@@ -553,10 +559,14 @@ class JoinTable(SeatCore):
         if self.confirmed:
             self._send_key()
 
-    def _send_key(self) -> None:
+    def _key_message(self) -> dict[str, Any]:
         assert self.secrets is not None
-        self._do(Send(HOST, {"t": "key", "key": self.secrets.identity.public_key, "cert": self.secrets.cert},
-                      or_stop=True))
+        return {"t": "key", "key": self.secrets.identity.public_key, "cert": self.secrets.cert}
+
+    def _send_key(self) -> None:
+        """This seat's key to the host; if the link is down meanwhile, it goes
+        again when the seat is back (:meth:`join_again_opening`)."""
+        self._do(Send(HOST, self._key_message()))
 
     def confirm_fingerprint(self) -> None:
         """The person at this seat has compared the table fingerprint: send

@@ -212,9 +212,9 @@ def test_a_link_lost_is_joined_again_before_the_game_rejoined_during_it_and_let_
     t = Table(tmp_path, save=False)
     assert t.joiner.lost("a cut") == JOIN_AGAIN
     assert t.joiner_effects() == [Gone(0, "a cut")]
-    t.joiner.linked_again()
-    out = t.joiner_effects()
-    assert wire(out[0].msg)["t"] == "join" and out[-1] == Back(0)
+    assert [m["t"] for m in t.joiner.relink_opening()] == ["join"]
+    t.joiner.relinked()
+    assert t.joiner_effects() == [Back(0)]
     t.joiner.connected(t.host.identity.public_key)
     t.pump(until=lambda: t.joiner.peer is not None and t.joiner.peer.moves >= 1)
     t.joiner_effects()
