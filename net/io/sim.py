@@ -884,14 +884,15 @@ class Scene:
         return node
 
     def join(self, name: str, at: tuple[str, int] | None = None, *, decide: Any = None, auto_agree: bool = True,
-             core: type[JoinTable] = JoinTable, **attributes: Any) -> None:
+             core: type[JoinTable] = JoinTable, identity: Identity | None = None, **attributes: Any) -> None:
         """A joiner (its table ``core``, a cheat's) at the host's table (or at ``at``), with
         ``attributes`` set (``abandon_after``); it tries again a second later
-        when the table cannot be reached before the game starts."""
+        when the table cannot be reached before the game starts.  ``identity``: a
+        person's own (the same ``ankh join`` run again), else a new one."""
         host = self._host()
         address = at or (host.bind, host.port)
         ctx = self._context(name)
-        identity = ctx.run(Identity.generate)
+        identity = identity or ctx.run(Identity.generate)
         decide = decide or self.bot()
 
         def make() -> JoinNode:
