@@ -203,7 +203,8 @@ class HostNode(Driver):
                                  or Words("timed out")))
             return
         try:
-            arrival = self.table.arrive(conn.peer_key, conn.peer_address, first, conn, conn.ticket)  # (effects: sink)
+            # (a step of the table as any other: what waits on it asks again, as the end's wait for the seats)
+            arrival = self._call(self.table.arrive, conn.peer_key, conn.peer_address, first, conn, conn.ticket)
         except Exception as exc:  # (a bug: the newcomer is let go, saying why, and the table goes on)
             why = Words("the table failed to take this link: {why}", why=str(exc) or type(exc).__name__)
             conn.close(why)

@@ -485,3 +485,17 @@ def test_a_joiner_whose_link_ends_as_it_comes_back_to_its_seat_before_the_game_t
     assert all(isinstance(r, Result) for r in table.results.values()), table.results
     (text,) = texts(table)
     assert "decrypt" not in text
+
+
+def test_a_host_whose_seat_came_back_after_the_end_closes_once_every_seat_said_done() -> None:
+    """Seed 138 of a sweep: a seat whose link dropped in the game's last step came back after
+    the end, was sent what it lacked and the host's ``done``.  A newcomer's arrival was the one
+    step of the host's table its process took without asking its waits again; here the
+    seed's corrupt record then fell on the seat's own ``done``, and the host, which cannot tell
+    a seat that heard the end from one whose link dropped first, waited out its farewell (the
+    table took 53 virtual s).  Every step now wakes the waits: in this schedule the seat's
+    ``done`` comes through and the host closes on it, the game over at about 23 s."""
+    table = played(138, {"corrupt", "cut", "delay", "partition", "reorder", "stale"}, quick=True)
+    (text,) = texts(table)
+    assert " win" in text
+    assert table.virtual_seconds < seats.FAREWELL, table.virtual_seconds  # (not 30 s after the end)
