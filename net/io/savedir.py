@@ -4,6 +4,7 @@ What a save must hold to be carried on is checked by
 :mod:`ankh.net.tablecore.save`; this module only reads and writes files."""
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 from pathlib import Path
@@ -172,17 +173,20 @@ class SeatTaken:
             return None  # nothing kept yet, or a write cut short: a new seat
 
     def keep(self, nonce: bytes, secrets: SeatSecrets | None) -> None:
+        """(A disk that refuses it costs only the way back to the seat: the game goes on.)"""
         if self._fh is not None:
-            self._fh.seek(0)
-            self._fh.truncate()
-            self._fh.write(pack({"nonce": nonce, "secrets": secrets.to_bytes() if secrets is not None else b""}))
-            self._fh.flush()
-            os.fsync(self._fh.fileno())
+            with contextlib.suppress(OSError):
+                self._fh.seek(0)
+                self._fh.truncate()
+                self._fh.write(pack({"nonce": nonce, "secrets": secrets.to_bytes() if secrets is not None else b""}))
+                self._fh.flush()
+                os.fsync(self._fh.fileno())
 
     def let_go(self) -> None:
         """The seat is in its game's save: the file goes."""
         if self._fh is not None:
-            self.path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                self.path.unlink(missing_ok=True)
             self.close()
 
     def close(self) -> None:
