@@ -665,11 +665,11 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
             except transport.ConnectionClosed:
                 if w.spectator is not None:
                     raise
-                if tasks["host"].done():
-                    return None  # the table ended before this spectator got in: it saw nothing to judge
             else:  # (its only link dropped before the table started: it says the table closed)
-                if w.spectator is not None or tasks["host"].done():
+                if w.spectator is not None:
                     return result
+            if tasks["host"].done():
+                return None  # the table ended before this spectator got in: it saw nothing to judge
             await asyncio.sleep(1.0)  # as for a seat
 
     for name in names[1:]:

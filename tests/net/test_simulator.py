@@ -499,3 +499,13 @@ def test_a_host_whose_seat_came_back_after_the_end_closes_once_every_seat_said_d
     (text,) = texts(table)
     assert " win" in text
     assert table.virtual_seconds < seats.FAREWELL, table.virtual_seconds  # (not 30 s after the end)
+
+
+def test_a_spectator_whose_first_word_had_not_reached_the_table_when_it_ended_judges_nothing() -> None:
+    """Seed 20605 of a quick sweep: the cheat was named at the deal, 0.04 virtual s in, and the
+    table closed; the spectator's ``watch`` was still held on the wire (a chunk reordered after
+    one that never came), so it never got in and said the table closed.  It saw nothing: it is
+    no result to compare with the seats', as for a spectator whose link failed then."""
+    table = played(20605, {"gone", "kill", "reorder"}, cheat=simcheats.wrong_key, quick=True)
+    assert table.results["watch0"] is None
+    assert all(table.results[n].text.startswith("aborted: yellow (seat2) broke the rules") for n in ("host", "seat1"))
