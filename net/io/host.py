@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..wire.envelope import Identity
-from ..play.events import Advertised, Listening, NotAdvertised
+from ..play.events import Advertised, Alert, Listening, NotAdvertised
 from ..wire.errors import RemoteProtocolError, Words
 from ..wire.lobby import decode
 from ..tablecore.effects import Again, Announce, Broadcast, Close, Send, Unlink, WriteAbandoned
@@ -202,7 +202,14 @@ class HostNode(Driver):
             conn.close(Words("no greeting: {why}", why=getattr(exc, "reason", None) or getattr(exc, "message", None)
                                  or Words("timed out")))
             return
-        arrival = self.table.arrive(conn.peer_key, conn.peer_address, first, conn, conn.ticket)  # (effects: sink)
+        try:
+            # (a step of the table as any other: what waits on it asks again, as the end's wait for the seats)
+            arrival = self._call(self.table.arrive, conn.peer_key, conn.peer_address, first, conn, conn.ticket)
+        except Exception as exc:  # (a bug: the newcomer is let go, saying why, and the table goes on)
+            why = Words("the table failed to take this link: {why}", why=str(exc) or type(exc).__name__)
+            conn.close(why)
+            self.report(Alert(why))
+            return
         if isinstance(arrival, Refused):
             refuse(conn, arrival.why)
         elif isinstance(arrival, Watcher):

@@ -15,11 +15,11 @@ from ..wire.envelope import Identity
 from ..play.events import Alert, WatchPointOpen
 from ..wire.errors import RemoteProtocolError, Words
 from ..wire.lobby import decode, encode
-from ..tablecore.effects import Close, LinkSeat, OpenWatchPoint, Send, TellSeats
+from ..tablecore.effects import Close, KeepSeat, LetGoSeat, LinkSeat, OpenWatchPoint, Send, TellSeats
 from ..tablecore.join import JoinTable
 from ..tablecore.result import Result
 from ..tablecore.seats import Refused, Saved
-from .savedir import SaveDir
+from .savedir import SaveDir, SeatTaken
 from .seatlinks import SeatLinks
 from ..tablecore.waits import RETRY_EVERY
 from .driver import PROLOGUE, Decide, Driver, Report, core_attribute, refuse, send_quietly
@@ -44,6 +44,7 @@ class JoinNode(Driver):
                          save_root=save_root, ready=ready, want=want, confirmed=confirmed, address=address,
                          saved=saved, door=self.door)
         self.identity = identity
+        self.taken: SeatTaken | None = None  # the seat kept before its game's save exists
         self.conn: Connection | None = None
         self.watch_server: asyncio.Server | None = None
         self.watch_port = 0
@@ -130,6 +131,12 @@ class JoinNode(Driver):
                 self.seats.link(seat, address, key)
             case TellSeats(msg=msg, keep=keep):
                 self.seats.tell(msg, keep)
+            case KeepSeat(nonce=nonce, secrets=secrets):
+                if self.taken is not None:
+                    self.taken.keep(nonce, secrets)
+            case LetGoSeat():
+                if self.taken is not None:
+                    self.taken.let_go()
             case OpenWatchPoint():
                 assert self.conn is not None
                 task = asyncio.get_running_loop().create_task(self._open_watch_point(self.conn))
@@ -144,10 +151,16 @@ class JoinNode(Driver):
         try:
             conn = await connect(host, port, self.identity, PROLOGUE)
             self.conn = conn
-            self._call(self.core.connected, conn.peer_key)
+            kept = None
+            if self.save_root is not None:
+                self.taken = SeatTaken(self.save_root, conn.peer_key)
+                kept = self.taken.hold()
+            self._call(self.core.connected, conn.peer_key, kept)
             await self._session(conn)
             await self._close_watch_point()
         finally:
+            if self.taken is not None:
+                self.taken.close()
             if self.save is not None:
                 self.save.close()  # (its lock too: the save may be carried on again, by this program or another)
         assert self.result is not None

@@ -4,13 +4,15 @@ What a save must hold to be carried on is checked by
 :mod:`ankh.net.tablecore.save`; this module only reads and writes files."""
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 from pathlib import Path
 from typing import Any
 
 from ..files import home, journal
-from ..wire.errors import Words
+from ..wire.envelope import pack, unpack_strict
+from ..wire.errors import ProtocolError, Words
 from ..files.secrets import SeatSecrets
 from ..tablecore.save import check_header, retired_moves
 from ..files.transcript import Roster
@@ -133,6 +135,64 @@ class SaveDir:
         if self._journal is not None:
             self._journal.close()
             self._journal = None
+
+
+class SeatTaken:
+    """A seat taken at a host's table before its game's save exists (``KeepSeat``): its
+    nonce and, once the seats are set, its secrets, kept (owner-only) in
+    ``root/taking-<the host's key>`` before they are sent, so that the same ``ankh
+    join`` run again after the program died sits at the same seat.  Held by one
+    program at a time (a lock the system lets go of when the program ends): a second
+    program of the same player at the same host keeps nothing and reads nothing."""
+
+    def __init__(self, root: Path, host_key: bytes):
+        self.path = Path(root) / f"taking-{host_key.hex()[:32]}"
+        self._fh: Any = None
+
+    def hold(self) -> tuple[bytes, SeatSecrets | None] | None:
+        """Hold the file, and what an earlier run kept in it (None: nothing, or another
+        program holds it now, or it is unreadable)."""
+        try:
+            home.make_dirs(self.path.parent)
+            fh = os.fdopen(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600), "r+b")
+        except OSError:
+            return None
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.close()
+            return None
+        except OSError:
+            pass  # a file system without locks: kept as before, unguarded
+        self._fh = fh
+        try:
+            kept = unpack_strict(fh.read(2048), max_size=2048, max_depth=2)
+            secrets = SeatSecrets.from_bytes(kept["secrets"]) if kept.get("secrets") else None
+            return kept["nonce"], secrets
+        except (ProtocolError, KeyError, TypeError, AttributeError, ValueError, OSError):
+            return None  # nothing kept yet, or a write cut short: a new seat
+
+    def keep(self, nonce: bytes, secrets: SeatSecrets | None) -> None:
+        """(A disk that refuses it costs only the way back to the seat: the game goes on.)"""
+        if self._fh is not None:
+            with contextlib.suppress(OSError):
+                self._fh.seek(0)
+                self._fh.truncate()
+                self._fh.write(pack({"nonce": nonce, "secrets": secrets.to_bytes() if secrets is not None else b""}))
+                self._fh.flush()
+                os.fsync(self._fh.fileno())
+
+    def let_go(self) -> None:
+        """The seat is in its game's save: the file goes."""
+        if self._fh is not None:
+            with contextlib.suppress(OSError):
+                self.path.unlink(missing_ok=True)
+            self.close()
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
 
 
 class DamagedSave(ValueError):

@@ -670,11 +670,11 @@ async def _run(table: Table, net: SimNet, rng: random.Random, root: Path, seats:
             except transport.ConnectionClosed:
                 if w.spectator is not None:
                     raise
-                if tasks["host"].done():
-                    return None  # the table ended before this spectator got in: it saw nothing to judge
             else:  # (its only link dropped before the table started: it says the table closed)
-                if w.spectator is not None or tasks["host"].done():
+                if w.spectator is not None:
                     return result
+            if tasks["host"].done():
+                return None  # the table ended before this spectator got in: it saw nothing to judge
             await asyncio.sleep(1.0)  # as for a seat
 
     for name in names[1:]:
@@ -889,14 +889,15 @@ class Scene:
         return node
 
     def join(self, name: str, at: tuple[str, int] | None = None, *, decide: Any = None, auto_agree: bool = True,
-             core: type[JoinTable] = JoinTable, **attributes: Any) -> None:
+             core: type[JoinTable] = JoinTable, identity: Identity | None = None, **attributes: Any) -> None:
         """A joiner (its table ``core``, a cheat's) at the host's table (or at ``at``), with
         ``attributes`` set (``abandon_after``); it tries again a second later
-        when the table cannot be reached before the game starts."""
+        when the table cannot be reached before the game starts.  ``identity``: a
+        person's own (the same ``ankh join`` run again), else a new one."""
         host = self._host()
         address = at or (host.bind, host.port)
         ctx = self._context(name)
-        identity = ctx.run(Identity.generate)
+        identity = identity or ctx.run(Identity.generate)
         decide = decide or self.bot()
 
         def make() -> JoinNode:

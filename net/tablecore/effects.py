@@ -185,6 +185,22 @@ class CreateSave(Effect):
 
 
 @dataclass(frozen=True)
+class KeepSeat(Effect):
+    """Keep on disk, before it is sent, what makes a joined seat the same one when its
+    program is started again before its game's save exists: its ``nonce`` (in the
+    host's start, which every seat signs) and, once the seats are set, its
+    ``secrets`` for that game (the host's roster holds their key).  The driver
+    keeps them for the host whose key the link proved."""
+    nonce: bytes
+    secrets: Any = None
+
+
+@dataclass(frozen=True)
+class LetGoSeat(Effect):
+    """What :class:`KeepSeat` kept is in the game's save now: forget it."""
+
+
+@dataclass(frozen=True)
 class Journal(Effect):
     """Append finished steps (each a list of frames) to the journal."""
     steps: tuple[list[bytes], ...]

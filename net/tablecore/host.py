@@ -164,7 +164,16 @@ class HostTable(SeatCore):
         one if None): the seat it takes (the link is the seat's from now on,
         and the seat's older link closes, :class:`Unlink`), a spectator, or a
         refusal.  ``ticket``: the link's at the door, which counts it as a
-        player's (``join``, ``rejoin``) or a spectator's, if there is room."""
+        player's (``join``, ``rejoin``) or a spectator's, if there is room.
+        A first word the table cannot take is refused, saying why: it never
+        raises, and a newcomer's link is never left unread nor the host stopped."""
+        try:
+            return self._arrive(key, address, first, link, ticket)
+        except ProtocolError as exc:
+            return Refused(Words("this table cannot take that: {why}", why=str(exc)))
+
+    def _arrive(self, key: bytes, address: tuple[str, int] | None, first: dict[str, Any], link: Any,
+                ticket: object | None) -> int | Refused | Watcher:
         kind = first["t"]
         if ticket is not None and kind in ("join", "rejoin"):
             self.door.sit(ticket)
@@ -211,6 +220,8 @@ class HostTable(SeatCore):
         seat = self.roster.identities.index(key)
         if seat in self.local:
             return Refused(Words("that seat plays here"))
+        if len(first["have"]) != len(self.roster.identities):  # (checked before the seat's link is this one)
+            return Refused(Words("a rejoin gives a count for every seat"))
         self._link(seat, key, address, link)
         self.gone_since.pop(seat, None)
         assert self.hub is not None

@@ -36,8 +36,8 @@ from ..play.seat import SeatProtocol
 from ..files.secrets import SeatSecrets
 from ..files.transcript import DEFAULT_KIND, Roster, find_equivocation
 from .effects import (
-    Close, CreateSave, JournalEnding, LinkSeat, OpenWatchPoint, Send, TellSeats, WatchEnd, WatchIntro,
-    WatchLog, WatchPoints, WatchSay, WatchSend,
+    Close, CreateSave, JournalEnding, KeepSeat, LetGoSeat, LinkSeat, OpenWatchPoint, Send, TellSeats, WatchEnd,
+    WatchIntro, WatchLog, WatchPoints, WatchSay, WatchSend,
 )
 from .result import Result, aborted, forfeit_result, stopped_result
 from .seats import (
@@ -86,6 +86,7 @@ class JoinTable(SeatCore):
         self.name = name
         self.save_root = save_root
         self._nonce = random_bytes(16)
+        self._kept: SeatSecrets | None = None  # this seat's secrets kept by its program's earlier run
         self.ready = ready
         # False: this seat's key (which the deal waits for) is sent once the
         # person has compared the table fingerprint (confirm_fingerprint)
@@ -168,17 +169,32 @@ class JoinTable(SeatCore):
     def _join_message(self) -> dict[str, Any]:
         return {"t": "join", "name": self.name, "nonce": self._nonce, "ready": int(self.ready)}
 
-    def connected(self, host_key: bytes) -> None:
-        """The first link to the table is up, proving ``host_key``: this seat asks for a seat."""
+    def connected(self, host_key: bytes, kept: tuple[bytes, SeatSecrets | None] | None = None) -> None:
+        """The first link to the table is up, proving ``host_key``: this seat asks for a seat.
+        ``kept``: the nonce (and secrets) an earlier run of this program kept at this host
+        (:class:`KeepSeat`) before its game's save existed: it died after the host had set
+        the seats with them, and comes back to the same seat (a new nonce is no seat there)."""
         self.host_key = host_key
         self._do(HostKey(host_key))  # proved by the handshake: an advert only claims one
+        if kept is not None and type(kept[0]) is bytes and len(kept[0]) == 16:
+            nonce, secrets = kept
+            self._nonce = nonce
+            self._kept = secrets if secrets is not None and secrets.owner == self.identity.public_key else None
+        if self.save_root is not None:  # (no save, no seat to come back to)
+            self._do(KeepSeat(self._nonce, self._kept))
         self._do(Send(HOST, self._join_message(), or_stop=True))
 
+    def join_again_opening(self) -> list[dict[str, Any]]:
+        """What this seat says first on a new link before the game began: the same
+        seat again (the same identity and nonce), and its key once the seats are
+        set and its person confirmed the fingerprint (it may have been lost)."""
+        opening = [self._join_message()]
+        if self.start is not None and self.secrets is not None and self.confirmed:
+            opening.append(self._key_message())
+        return opening
+
     def linked_again(self) -> None:
-        """Back before the game began: the same seat again (the same identity and nonce)."""
-        self._do(Send(HOST, self._join_message(), or_stop=True))
-        if self.start is not None and self.secrets is not None and self.confirmed:  # our key may have been lost
-            self._send_key()
+        """Back before the game began, its :meth:`join_again_opening` said."""
         self._do(Back(HOST))
 
     def rejoin_message(self) -> dict[str, Any]:
@@ -251,9 +267,9 @@ class JoinTable(SeatCore):
         handshake (a link that ends meanwhile is a try that failed): during the
         game what this seat holds (``rejoin``), after it ``done`` too, so the host
         gets our last frames and knows we hold the whole game; before the game
-        nothing (:meth:`relinked` asks for the seat)."""
+        the same seat (:meth:`join_again_opening`)."""
         if self.relink == JOIN_AGAIN:
-            return []
+            return self.join_again_opening()
         opening = [self.rejoin_message()]
         if self.relink == DELIVER:
             opening.append(DONE)
@@ -285,8 +301,8 @@ class JoinTable(SeatCore):
 
     def relinked(self) -> bool:
         """The new link to the host is up, its opening said (it is the seat's
-        link now): before the game this seat asks for the same seat again,
-        during it it is back.  True when the host is to be told this seat's
+        link now): back in its seat before the game (it asked for it in its
+        opening), back at the game during it.  True when the host is to be told this seat's
         watch point again (it may have restarted)."""
         how, self.relink = self.relink, None
         if how == JOIN_AGAIN:
@@ -545,7 +561,8 @@ class JoinTable(SeatCore):
                                           gone=self.clocks[0] if self.clocks else "?",
                                           clock=self.clocks[1] if self.clocks else "?",
                                           sgone=start.gone_after, sclock=start.move_clock))
-        if not self.fresh(start.game_id):
+        kept = self._kept_for(start.game_id, seat)  # this seat's game, set before its program died
+        if kept is None and not self.fresh(start.game_id):
             self.end(Result(Words("refused: this table's game id was played before (an old table replayed?)")))
             return
         self.start, self.start_msg, self.seat = start, msg, seat
@@ -555,14 +572,27 @@ class JoinTable(SeatCore):
         self.check_players([(n, k) for s, (n, k) in enumerate(zip(start.names, start.identities))
                             if s not in (HOST, seat) and k not in self._bot_keys])
         self.bot_seats = tuple(s for s, key in enumerate(start.identities) if key in self._bot_keys)
-        self.secrets = SeatSecrets.generate(start.game_id, seat, self.identity)
+        self.secrets = kept or SeatSecrets.generate(start.game_id, seat, self.identity)
+        if kept is None and self.save_root is not None:  # kept before its key is sent: the roster will hold it
+            self._do(KeepSeat(self._nonce, self.secrets))
         if self.confirmed:
             self._send_key()
 
-    def _send_key(self) -> None:
+    def _key_message(self) -> dict[str, Any]:
         assert self.secrets is not None
-        self._do(Send(HOST, {"t": "key", "key": self.secrets.identity.public_key, "cert": self.secrets.cert},
-                      or_stop=True))
+        return {"t": "key", "key": self.secrets.identity.public_key, "cert": self.secrets.cert}
+
+    def _kept_for(self, game_id: bytes, seat: int) -> SeatSecrets | None:
+        """The secrets an earlier run of this program kept for ``seat`` of this game (its
+        key may be in the host's roster already), or None: a game seen here before is
+        then an old table replayed."""
+        kept = self._kept
+        return kept if kept is not None and (kept.game_id, kept.seat) == (game_id, seat) else None
+
+    def _send_key(self) -> None:
+        """This seat's key to the host; if the link is down meanwhile, it goes
+        again when the seat is back (:meth:`join_again_opening`)."""
+        self._do(Send(HOST, self._key_message()))
 
     def confirm_fingerprint(self) -> None:
         """The person at this seat has compared the table fingerprint: send
@@ -627,6 +657,7 @@ class JoinTable(SeatCore):
                                  "nonce": self._nonce, "table": self.table, "bots": list(self.bot_seats),
                                  "start": {k: v for k, v in self.start_msg.items() if k != "t"}},
                                 {self.seat: self.secrets}))
+            self._do(LetGoSeat())
             self._do(Saving(self.save_path))
         self._begin(roster, self.secrets)
         self._do(OpenWatchPoint())

@@ -17,8 +17,9 @@ from ankh.core.game import COLOURS
 from ankh.net.play.events import Alert, Over, Played, Saving, WatchPointOpen
 from ankh.net.io import sim
 from ankh.net.io.seatlinks import PROLOGUE
-from ankh.net.io.transport import connect
-from ankh.net.wire.lobby import encode, points_message
+from ankh.net.io.transport import ConnectionClosed, connect
+from ankh.net.wire.envelope import Identity
+from ankh.net.wire.lobby import decode, encode, points_message
 from ankh.net.play.peer import Logged
 from ankh.net.fair.seal import Boxes
 from ankh.net.wire.lobby import frames_message
@@ -705,3 +706,68 @@ def test_a_joiner_of_the_last_release_is_told_why_it_cannot_sit_not_sent_round_a
     t = simtable.scene(7, tmp_path)
     result = t.run(script)
     assert "version" in result.text or "newer" in result.text, result.text
+
+
+# -- a newcomer's first word the table cannot take ---------------------------------------------------
+
+async def first_word(t: sim.Scene, identity: Any, msg: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+    """A link to the host with ``identity`` that says ``msg`` first: what it was told, and why it closed."""
+    host = t.nodes["host"]
+    heard: list[dict[str, Any]] = []
+    closed = t.loop.create_future()
+
+    async def newcomer() -> None:
+        conn = await connect(host.bind, host.port, identity, PROLOGUE, expected_peer=host.identity.public_key)
+        conn.send_nowait(encode(msg))
+        try:
+            while True:
+                heard.append(decode(await conn.recv()))
+        except ConnectionClosed as exc:
+            closed.set_result(exc.reason)
+    t.start("newcomer", newcomer)
+    return heard, await closed
+
+
+def test_a_seat_back_with_a_count_for_another_number_of_seats_is_refused_and_its_seat_plays_on(
+        tmp_path: Path) -> None:
+    """Green's identity links to the host during the game and says ``rejoin`` with a count
+    for three seats at a table of two: the table could not take it (it raised), and the link
+    was left neither read nor closed, green's own link taken from it.  It is refused, saying
+    why; green keeps its link and the game is played to its end."""
+    async def script(t: sim.Scene) -> Any:
+        host = await t.host(seats=2)
+        t.join("green")
+        await t.when(lambda: host.hub is not None and 1 in host.conns)
+        link = host.conns[1]
+        game = host.roster.game_id
+        heard, why = await first_word(t, t.nodes["green"].identity, {"t": "rejoin", "game": game, "have": [0, 0, 0]})
+        assert host.conns[1] is link
+        return heard, why, await t.results("host", "green")
+
+    heard, why, (host_result, green_result) = simtable.scene(7, tmp_path).run(script)
+    assert [m["t"] for m in heard] == ["bye"] and "a rejoin gives a count for every seat" in heard[0]["why"]
+    assert "a rejoin gives a count for every seat" in why
+    assert host_result.fair and green_result.text == host_result.text
+
+
+class FailsAWatcher(HostTable):
+    """A host table with a bug: it raises on a spectator's first word."""
+
+    def _arrive(self, key, address, first, link, ticket):
+        if first["t"] == "watch":
+            raise KeyError("a bug")
+        return super()._arrive(key, address, first, link, ticket)
+
+
+def test_a_newcomer_the_table_fails_to_take_is_closed_saying_why_and_the_table_goes_on(tmp_path: Path) -> None:
+    async def script(t: sim.Scene) -> Any:
+        host = await t.host(seats=2, core=FailsAWatcher)
+        t.join("green")
+        await t.when(lambda: host.hub is not None)
+        heard, why = await first_word(t, Identity.generate(), {"t": "watch", "from": 0})
+        return heard, why, await t.results("host", "green"), t.told["host"]
+
+    heard, why, (host_result, green_result), told = simtable.scene(7, tmp_path).run(script)
+    assert heard == [] and "the table failed to take this link: " in why
+    assert any(isinstance(e, Alert) and "failed to take this link" in e.text for e in told)
+    assert host_result.fair and green_result.text == host_result.text

@@ -18,8 +18,8 @@ from ankh.net.io.savedir import SaveDir
 from ankh.net.wire.lobby import decode, encode
 from ankh.net.play.peer import game_of
 from ankh.net.tablecore.effects import (
-    Again, Broadcast, Close, CreateSave, Effect, Journal, JournalEnding, OpenWatchPoint, Send, Think, WatchIntro,
-    WatchLog, WriteTranscript,
+    Again, Broadcast, Close, CreateSave, Effect, Journal, JournalEnding, KeepSeat, LetGoSeat, OpenWatchPoint, Send,
+    Think, WatchIntro, WatchLog, WriteTranscript,
 )
 from ankh.net.tablecore.host import HostTable
 from ankh.net.tablecore.join import JOIN_AGAIN, REJOIN, JoinTable
@@ -139,8 +139,9 @@ def test_a_joiner_asks_for_a_seat_sends_its_key_once_the_seats_are_final_and_sav
     t.joiner.connected(host_key)
     first = t.joiner_effects()
     assert first[0] == HostKey(host_key)
-    join = wire(first[1].msg)
+    join = wire(first[2].msg)
     assert join["t"] == "join" and join["name"] == "green" and join["ready"] == 1
+    assert first[1] == KeepSeat(join["nonce"], None)  # kept before it is sent: the start will hold it
     t.pump(until=lambda: t.joiner.peer is not None)
     assert [s.name for s in t.told(LobbySeats)[-1].seats] == ["host", "green"]
     (started,) = t.told(Started)
@@ -148,6 +149,10 @@ def test_a_joiner_asks_for_a_seat_sends_its_key_once_the_seats_are_final_and_sav
     sent = [wire(e.msg) for e in t.told(Send)]
     key = next(m for m in sent if m["t"] == "key")
     assert key["key"] == t.joiner.secrets.identity.public_key
+    # the seat's secrets are kept before its key goes (the roster will hold it), until the save holds them
+    key_at = next(i for i, e in enumerate(t.out) if isinstance(e, Send) and wire(e.msg)["t"] == "key")
+    assert t.out.index(KeepSeat(join["nonce"], t.joiner.secrets)) < key_at
+    assert t.out.index(LetGoSeat()) == [type(e) for e in t.out].index(CreateSave) + 1
     # the save begins before the seat's first frame goes out, and the spectators are then served
     kinds = [type(e) for e in t.out]
     first_frames = next(i for i, e in enumerate(t.out) if isinstance(e, Send) and wire(e.msg)["t"] == "frames")
@@ -212,9 +217,9 @@ def test_a_link_lost_is_joined_again_before_the_game_rejoined_during_it_and_let_
     t = Table(tmp_path, save=False)
     assert t.joiner.lost("a cut") == JOIN_AGAIN
     assert t.joiner_effects() == [Gone(0, "a cut")]
-    t.joiner.linked_again()
-    out = t.joiner_effects()
-    assert wire(out[0].msg)["t"] == "join" and out[-1] == Back(0)
+    assert [m["t"] for m in t.joiner.relink_opening()] == ["join"]
+    t.joiner.relinked()
+    assert t.joiner_effects() == [Back(0)]
     t.joiner.connected(t.host.identity.public_key)
     t.pump(until=lambda: t.joiner.peer is not None and t.joiner.peer.moves >= 1)
     t.joiner_effects()

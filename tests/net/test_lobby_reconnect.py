@@ -127,3 +127,25 @@ def test_a_joiner_turned_away_by_a_full_table_hears_why_and_stops(tmp_path: Path
     result, said = asyncio.run(main())
     assert result.text == "refused: the table is full" and not result.finished
     assert not any(isinstance(e, Back) for e in said)  # not tried again
+
+
+def test_a_joiner_killed_once_the_seats_are_set_and_started_again_sits_at_its_seat(tmp_path: Path) -> None:
+    """The host set the seats (its start holds each seat's nonce, its roster will hold each
+    seat's key) and waits for its own person to confirm the fingerprint; the joiner, its key
+    sent, is killed before its game's save exists, and the person runs the same join again.
+    It comes back with the nonce and the secrets its first run kept, to the same seat (with a
+    new nonce it was refused "the table is full", and the host waited for it for ever)."""
+    async def script(t: sim.Scene):
+        host = await t.host(seats=2, confirmed=False)
+        t.join("joiner")
+        await t.when(lambda: host.unconfirmed == [0])  # every key in: the roster waits for the host's person
+        first = t.nodes["joiner"]
+        assert await t.kill("joiner") is None  # no save yet
+        await t.until("host", lambda e: isinstance(e, Gone))
+        t.join("joiner", identity=first.identity)
+        await t.until("host", lambda e: isinstance(e, Back))
+        t.do("host", host.confirm_fingerprint)
+        return await t.results("host", "joiner")
+
+    host_result, joiner_result = simtable.scene(7, tmp_path).run(script)
+    assert joiner_result.finished and joiner_result.text == host_result.text and host_result.fair

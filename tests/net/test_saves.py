@@ -12,6 +12,9 @@ import msgpack
 import pytest
 
 from ankh.net.files import journal
+from ankh.net.files.secrets import SeatSecrets
+from ankh.net.io.savedir import SeatTaken
+from ankh.net.wire.envelope import Identity
 
 from .procs import Peers
 
@@ -76,3 +79,21 @@ def test_a_tampered_save_header_is_refused_with_a_message(saved: Path, tmp_path:
     assert "Traceback" not in run.stderr + run.stdout
     assert f"ankh: {copy} is damaged and cannot be carried on" in run.stderr
     assert (copy / "journal.ankh").read_bytes() == tampered
+
+
+def test_a_seat_taken_before_its_save_is_kept_for_one_program_at_a_time_and_goes_with_the_save(
+        tmp_path: Path) -> None:
+    host_key, me = Identity.generate().public_key, Identity.generate()
+    secrets = SeatSecrets.generate(bytes(16), 1, me)
+    first = SeatTaken(tmp_path / "saves", host_key)
+    assert first.hold() is None  # nothing kept yet
+    first.keep(b"n" * 16, secrets)
+    assert stat.S_IMODE(first.path.stat().st_mode) == 0o600
+    assert SeatTaken(tmp_path / "saves", host_key).hold() is None  # another program, while the first runs
+    first.close()  # (the program ended: killed, its lock let go)
+    again = SeatTaken(tmp_path / "saves", host_key)
+    nonce, kept = again.hold()
+    assert nonce == b"n" * 16 and kept.to_bytes() == secrets.to_bytes()
+    assert SeatTaken(tmp_path / "saves", Identity.generate().public_key).hold() is None  # another host: nothing
+    again.let_go()  # the game's save holds them now
+    assert not again.path.exists()

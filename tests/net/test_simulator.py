@@ -463,3 +463,49 @@ def test_a_spectator_whose_link_stalled_as_the_game_ended_is_cut_and_comes_back_
     table = played(11026, {"corrupt", "gone", "kill", "partition", "reorder", "stale", "still"}, quick=True)
     (text,) = texts(table)
     assert " win" in text
+
+
+@pytest.mark.parametrize("seed,faults", [
+    (11302, {"corrupt", "cut", "duplicate", "reorder", "stale"}),
+    (11584, {"corrupt", "cut", "delay", "gone", "partition", "still"}),
+    (12931, {"corrupt", "delay", "duplicate", "gone", "kill", "partition"}),
+    (12955, {"corrupt", "cut", "delay", "duplicate", "partition", "reorder", "stale"}),
+    (13115, {"corrupt", "cut", "delay", "duplicate", "gone", "partition", "stale"}),
+])
+def test_a_joiner_whose_link_ends_as_it_comes_back_to_its_seat_before_the_game_tries_again(
+        seed: int, faults: set[str]) -> None:
+    """Seeds of a quick sweep: a joiner whose link dropped once the seats were set linked again,
+    and the host had closed that new link as it came up (a record that failed to decrypt).  Its
+    ``join`` was said after the link was up, outside the try, and the ConnectionClosed ended its
+    program: the others ended the table without it (at 11302 and 11584 the simulator then ran the
+    joiner again, as a person would, with a new nonce: "the table is full", and the host waited
+    for the seat for ever).  The ``join`` goes first on a new link as the
+    ``rejoin`` does, a link that ends meanwhile is a try that failed, and the game is played."""
+    table = played(seed, faults, quick=True)
+    assert all(isinstance(r, Result) for r in table.results.values()), table.results
+    (text,) = texts(table)
+    assert "decrypt" not in text
+
+
+def test_a_host_whose_seat_came_back_after_the_end_closes_once_every_seat_said_done() -> None:
+    """Seed 138 of a sweep: a seat whose link dropped in the game's last step came back after
+    the end, was sent what it lacked and the host's ``done``.  A newcomer's arrival was the one
+    step of the host's table its process took without asking its waits again; here the
+    seed's corrupt record then fell on the seat's own ``done``, and the host, which cannot tell
+    a seat that heard the end from one whose link dropped first, waited out its farewell (the
+    table took 53 virtual s).  Every step now wakes the waits: in this schedule the seat's
+    ``done`` comes through and the host closes on it, the game over at about 23 s."""
+    table = played(138, {"corrupt", "cut", "delay", "partition", "reorder", "stale"}, quick=True)
+    (text,) = texts(table)
+    assert " win" in text
+    assert table.virtual_seconds < seats.FAREWELL, table.virtual_seconds  # (not 30 s after the end)
+
+
+def test_a_spectator_whose_first_word_had_not_reached_the_table_when_it_ended_judges_nothing() -> None:
+    """Seed 20605 of a quick sweep: the cheat was named at the deal, 0.04 virtual s in, and the
+    table closed; the spectator's ``watch`` was still held on the wire (a chunk reordered after
+    one that never came), so it never got in and said the table closed.  It saw nothing: it is
+    no result to compare with the seats', as for a spectator whose link failed then."""
+    table = played(20605, {"gone", "kill", "reorder"}, cheat=simcheats.wrong_key, quick=True)
+    assert table.results["watch0"] is None
+    assert all(table.results[n].text.startswith("aborted: yellow (seat2) broke the rules") for n in ("host", "seat1"))
