@@ -158,3 +158,35 @@ async def test_a_notice_never_covers_a_dialogs_title(lang):
         await at_the_composer(pilot)
         assert isinstance(app.screen, Composer)
         await _notices_leave_the_title_whole(pilot, _("Trade"))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_notice_while_the_bots_play_covers_neither_the_map_nor_the_status_line(lang, monkeypatch):
+    """While the bots played, "Happening now" and "You paid green $2." sat over
+    the right of the map (districts 4 and 6): at 80×24 a notice comes up under
+    the map, over the lines that tell the last happenings, and stays whole."""
+    from textual.app import App
+    from textual.widgets._toast import Toast
+    notify = App.notify   # (kept up however long a loaded machine takes to look)
+    monkeypatch.setattr(App, "notify", lambda self, *a, **kw: notify(self, *a, **{**kw, "timeout": 600}))
+    i18n.set_language(lang)
+    app = AnkhApp(GameSession.from_text(scenarios.FOLLOW), bot_delay=0.3)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        seen = []
+        for _ in range(400):
+            await pilot.pause(0.02)
+            screen = app.screen
+            if getattr(screen, "view", None) is not None and screen.view.decision is not None:
+                break
+            toasts = [t for t in screen.query(Toast) if t.display and t.region.area]
+            if not toasts:
+                continue
+            board, status = screen.query_one("#main").region, screen.query_one(StatusBar).region
+            for toast in toasts:
+                seen.append(str(toast.render()))
+                assert not toast.region.overlaps(board) and not toast.region.overlaps(status), \
+                    (toast.region, board, "\n".join(screen_lines(app)))
+                assert toast.region.bottom <= 23, toast.region          # above the footer
+                # whole: every line of it is on screen, none cut at an edge
+                assert toast.region.height == toast.virtual_region.height, toast.region
+        assert any(i18n._("Happening now") in text for text in seen), seen
