@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 from textual.containers import VerticalScroll
+from textual.widgets import Static
 
 from ankh.tui import i18n
 from ankh.tui.app import AnkhApp
@@ -190,3 +191,37 @@ async def test_a_notice_while_the_bots_play_covers_neither_the_map_nor_the_statu
                 # whole: every line of it is on screen, none cut at an edge
                 assert toast.region.height == toast.virtual_region.height, toast.region
         assert any(i18n._("Happening now") in text for text in seen), seen
+
+
+async def test_a_resize_at_a_decision_keeps_its_step_and_the_option_under_the_cursor():
+    """The Duckman's second step (where to?) was back at its first after a
+    resize to 120×40 and back, and the cursor on the first option: the decision
+    comes back as it was left, at either size."""
+    from ankh.tui.games.morpork.widgets.prompt import DecisionPrompt
+    app = AnkhApp(GameSession.from_text(scenarios.TWO_STEP), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")                    # the third piece: step 2, where to
+        await pilot.pause()
+        await pilot.press("down")
+        await pilot.pause()
+
+        def shown():
+            prompt = app.screen.query_one(DecisionPrompt)
+            question = str(prompt.query_one("#question", Static).render())
+            return question, prompt.highlighted, prompt.query_one(Choices).option_count
+
+        before = shown()
+        assert "Step 2 of 2" in before[0] and before[1] is not None, before
+        meant = app.screen.view.option_texts[before[1]]
+        lines = len(app.screen.session.game.record.lines)
+        for size in ((120, 40), (80, 24)):
+            await pilot.resize_terminal(*size)
+            for _ in range(5):
+                await pilot.pause()
+            assert shown() == before, size
+            assert app.screen.focused is app.screen.query_one(Choices)
+        await pilot.press("enter")                # and the option kept is the one chosen
+        await pilot.pause()
+        red = [line.text for line in app.screen.session.game.record.lines[lines:] if line.who == "red"]
+        assert red[:1] == [meant], (red, meant)

@@ -105,6 +105,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         self._since_of: dict[int, int] = {}    # per person: log index after their last decision
         self._noticed = len(session.log)      # events already told as notices
         self._auto_since = False
+        self._kept: tuple | None = None       # the decision as it stood when the layout changed
         self.set_reactive(GameScreen.mode, layout_for(self.app.size))
         self.set_class(self.mode == "compact", "-compact")
 
@@ -125,7 +126,8 @@ class GameScreen(PlayScreen, inherit_bindings=False):
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status").data_bind(GameScreen.view)
-        prompt = DecisionPrompt(id="prompt", roomy=self.mode == "wide").data_bind(
+        kept, self._kept = self._kept, None
+        prompt = DecisionPrompt(id="prompt", roomy=self.mode == "wide", kept=kept).data_bind(
             GameScreen.view, recent=GameScreen.recent, gained=GameScreen.gained)
         board = CityMap(id="map").data_bind(GameScreen.view, highlight=GameScreen.highlight,
                                             marks=GameScreen.marks)
@@ -191,6 +193,8 @@ class GameScreen(PlayScreen, inherit_bindings=False):
             self.refresh_view()
 
     def watch_mode(self) -> None:
+        # (called before the screen is composed again: the decision as it stands goes over)
+        self._kept = next((p.kept() for p in self.query(DecisionPrompt)), None)
         self.set_class(self.mode == "compact", "-compact")
         self.call_after_refresh(self._fit, self.app.size)
         self.call_after_refresh(self.focus_decision)

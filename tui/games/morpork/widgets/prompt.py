@@ -68,7 +68,8 @@ class DecisionPrompt(Vertical):
             self.index = index
             self.text = text
 
-    def __init__(self, *, roomy: bool = False, id: str | None = None, classes: str | None = None):
+    def __init__(self, *, roomy: bool = False, kept: tuple | None = None, id: str | None = None,
+                 classes: str | None = None):
         super().__init__(id=id, classes=classes)
         self.roomy = roomy
         self._decision = None
@@ -76,6 +77,12 @@ class DecisionPrompt(Vertical):
         self._open: Entry | None = None       # the group whose second step is shown
         self._keys = AreaKeys()
         self._repeat = (None, 0)              # (decision prompt, how many times in a row)
+        self._kept = kept                     # a prompt's ``kept()`` before the screen was laid out again
+
+    def kept(self) -> tuple:
+        """Where this decision stands (its step, the entry under the cursor, how many times it
+        came), for the prompt that takes over when the screen is laid out again."""
+        return (self._decision, self._open, self.query_one(Choices).highlighted, self._repeat)
 
     def compose(self):
         yield Panel(id="question")
@@ -113,6 +120,13 @@ class DecisionPrompt(Vertical):
             return
         if deciding:
             if force or d != self._decision:
+                kept, self._kept = self._kept, None
+                if kept is not None and kept[0] == d:   # the same decision, after a resize
+                    self._decision, self._open, highlighted, self._repeat = kept
+                    self._fill(highlighted or 0)
+                    choices.focus()
+                    question.update(self._question(view))
+                    return
                 key = (d.seat, d.kind, d.prompt)
                 self._repeat = (key, self._repeat[1] + 1 if self._repeat[0] == key else 1)
                 self._decision = d
