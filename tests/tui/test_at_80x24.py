@@ -225,3 +225,30 @@ async def test_a_resize_at_a_decision_keeps_its_step_and_the_option_under_the_cu
         await pilot.pause()
         red = [line.text for line in app.screen.session.game.record.lines[lines:] if line.who == "red"]
         assert red[:1] == [meant], (red, meant)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_description_longer_than_its_rows_says_it_goes_on(lang):
+    """The text of The Fools' Guild (and of an area under the options) stopped
+    mid-sentence at the bottom of the screen, as if it ended there: cut to the
+    rows it has, it ends in "…" and says where the whole of it is."""
+    from ankh.tui.games.morpork.text import card_text
+    i18n.set_language(lang)
+    app = AnkhApp(GameSession.from_text(scenarios.RED_HOLDS.format(card="the-fools-guild")), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        seen = 0
+        for _ in range(screen.query_one(Choices).option_count):
+            option = screen.view.option_texts[screen.query_one("#prompt").highlighted]
+            detail = screen.query_one("#detail", Static)
+            region = detail.region.intersection(screen.query_one("#prompt").region)
+            rows = [line[region.x:region.right].rstrip() for line in screen_lines(app)[region.y:region.bottom]]
+            shown = " ".join(row.strip() for row in rows)
+            whole = card_text(option.split()[1]) if option.startswith("play ") else ""
+            if whole and whole.split()[-1] not in shown:           # cut: it says so, on screen
+                seen += 1
+                assert rows[-1].endswith(i18n._("… (h: the whole text)")), rows
+            await pilot.press("down")
+            await pilot.pause()
+        assert seen, "no description was cut: nothing was tested"
