@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ankh.core.stats import Stats, tally
-from ankh.tui.i18n import N_, NP_, Localised, _, ngettext
+from ankh.tui.i18n import N_, NP_, Localised, _, ngettext, pgettext
 from ankh.tui.seats import SEAT_STYLE, seat_letter
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -97,8 +97,13 @@ def dice_picture(stats: Stats, width: int) -> Text:
         t.append("│", style="bold yellow")
         t.append("".join(cells[mark + 1:]).rstrip(), style="bold cyan")
         t.append(f" {counts[total]}")
-        t.append(f" ({expected[total]:.1f})\n", style="dim")
+        t.append(f" ({decimal(expected[total])})\n", style="dim")
     return t
+
+
+def decimal(x: float) -> str:
+    """``x`` to a tenth, written as the language writes a decimal: 0.4, 0,4."""
+    return f"{x:.1f}".replace(".", pgettext("decimal separator", "."))
 
 
 def sparkline(values: list[int], width: int, low: int, high: int) -> str:

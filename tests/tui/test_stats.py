@@ -183,3 +183,18 @@ async def test_a_spectator_reaches_the_statistics_from_the_end_screen(tmp_path):
             stats = app.screen.stats
             assert stats.rolls == [e.data["roll"] for e in session.log if e.kind == "roll"]
             assert [line[-1] for line in stats.series["money"]] == list(session.peer.engine.money)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_french_dice_picture_writes_its_expected_counts_with_a_decimal_comma(kind, tmp_path, capsys):
+    """`ankh --lang fr replay --stats` (and the end screen) said "1 (0.4)": in
+    French a decimal is written with a comma, "1 (0,4)"."""
+    import re
+    path = tmp_path / "game.ankh"
+    path.write_text(record(kind), encoding="utf-8")
+    assert ankh_main(["--lang", "fr", "replay", "--stats", str(path)]) == 0
+    out = capsys.readouterr().out
+    expected = re.findall(r" \d+ \((\d+\D\d)\)$", out, re.M)
+    assert expected and all("," in e for e in expected), out
+    assert ankh_main(["--lang", "en", "replay", "--stats", str(path)]) == 0
+    assert all("." in e for e in re.findall(r" \d+ \((\d+\D\d)\)$", capsys.readouterr().out, re.M))
