@@ -237,3 +237,18 @@ red: skip
             assert "ability dimwell" in view.option_texts and "ability the-hippo" not in view.option_texts
             question = str(app.screen.query_one("#question", Static).content)
             assert words in question, question
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_nothing_paid_by_a_seat_with_no_money_is_told_as_such_and_hits_nobody(lang):
+    """Mr Boggis took $2 from each other player, and yellow, with none, was
+    said to have "paid green $0" (and red, with none, was told "! You paid
+    green $0." as harm)."""
+    i18n.set_language(lang)
+    nothing = Event("pay", 0, "red pays $0 to green", {"target": 2, "amount": 0})
+    assert not hits(nothing, 0)
+    for viewer in (0, 1):
+        said = describe(nothing, viewer)
+        assert "$0" not in said and "0 $" not in said, said
+    assert describe(nothing, 0) == i18n._("You had no money to pay {target}.").format(target=i18n._("green"))
+    assert hits(Event("pay", 0, "red pays $2 to green", {"target": 2, "amount": 2}), 0)
