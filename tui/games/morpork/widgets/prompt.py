@@ -298,7 +298,7 @@ class DecisionPrompt(Vertical):
             return ""
         cards = [c for c in view.in_play if c in CARD]
         params = CARD[cards[-1]].get("params") or {} if cards else {}
-        total = params.get("count_max", params.get("count", 0))
+        total = params.get("count_max", params.get("count", params.get("max_discard", 0)))
         if d.kind in ("give", "place", "discard") and total > 1 and n <= total:
             return _("{n} of {total}").format(n=n, total=total)
         if n > 1:
