@@ -9,6 +9,7 @@ from ankh.tui.games.morpork.screens.end import EndScreen
 from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.session import GameSession
 
+from . import scenarios
 from .helpers import notices, settle
 
 
@@ -383,14 +384,7 @@ hand red: groat gaspode
 
 # Yellow and green end on 53 points each; yellow's City Area card (Small Gods,
 # $18) is worth more than green's (The Hippo $12, Dimwell $6).
-TIED = """\
-# ankh record 1
-players: 3
-seed: 9
-first: red
-personality red: lord-vetinari
-personality yellow: lord-rust
-personality green: dragon-king-of-arms
+TIED = scenarios.THREE.format(first="red") + """\
 hand red: groat gaspode hex the-royal-mint nobby-nobbs
 area small-gods: yellow yellow building=yellow
 area the-hippo: green building=green
