@@ -400,7 +400,8 @@ class DecisionPrompt(Vertical):
         detail.update(text)
 
     def _fit_detail(self) -> None:
-        if self.is_mounted and self.size.width > 0 and self.query_one("#detail", Static).size.width > 0:
+        if (self._detail is not None and self.is_mounted and self.size.width > 0
+                and self.query_one("#detail", Static).size.width > 0):
             self._set_detail(*self._detail)
 
     def on_resize(self) -> None:
