@@ -252,3 +252,19 @@ def test_nothing_paid_by_a_seat_with_no_money_is_told_as_such_and_hits_nobody(la
         assert "$0" not in said and "0 $" not in said, said
     assert describe(nothing, 0) == i18n._("You had no money to pay {target}.").format(target=i18n._("green"))
     assert hits(Event("pay", 0, "red pays $2 to green", {"target": 2, "amount": 2}), 0)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_an_assassination_gaspode_stopped_is_not_told_as_done(lang):
+    """Red's Gaspode stopped yellow's assassination in The Shades, and the log
+    and the summary still said "Yellow assassinated your minion in The Shades.":
+    the attempt is told as an attempt, the removal (when it happens) on its own."""
+    i18n.set_language(lang)
+    session = played(scenarios.INTERRUPT_WINDOW + "red: interrupt gaspode\n")
+    view = session.view(0)
+    assert view.area("the-shades").minions[0] == 1                     # red's minion is still there
+    (attempt,) = events(session, "assassinate")
+    assert not events(session, "removed")
+    for viewer in (0, 1, 2):
+        said = describe(attempt, viewer).lower()
+        assert i18n._("assassinated").lower() not in said and "assassiné" not in said, said

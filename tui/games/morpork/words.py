@@ -212,9 +212,9 @@ def _sentence(ev: Event, viewer: int | None, view) -> str:
         return _said(you, _("{card}: you rolled {roll}."),
                      _("{card}: {who} rolled {roll}."),
                      card=card(d.get("card")), who=w, roll=d.get("roll"))
-    if k == "assassinate":
-        return _said(you, _("You assassinated {victim} in {area}."),
-                     _("{who} assassinated {victim} in {area}."),
+    if k == "assassinate":   # the attempt (an interrupt may stop it): the removal is told on its own
+        return _said(you, _("You targeted {victim} in {area} for assassination."),
+                     _("{who} targeted {victim} in {area} for assassination."),
                      who=w, victim=piece(d.get("who"), viewer), area=area(a))
     if k == "removed":
         return _cap(_("{victim} in {area} was removed.").format(victim=piece(d.get("who"), viewer),
