@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ankh.core.stats import Stats, tally
-from ankh.tui.i18n import N_, NP_, Localised, _, ngettext
+from ankh.tui.i18n import N_, NP_, Localised, _, ngettext, pgettext
 from ankh.tui.seats import SEAT_STYLE, seat_letter
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -97,8 +97,13 @@ def dice_picture(stats: Stats, width: int) -> Text:
         t.append("│", style="bold yellow")
         t.append("".join(cells[mark + 1:]).rstrip(), style="bold cyan")
         t.append(f" {counts[total]}")
-        t.append(f" ({expected[total]:.1f})\n", style="dim")
+        t.append(f" ({decimal(expected[total])})\n", style="dim")
     return t
+
+
+def decimal(x: float) -> str:
+    """``x`` to a tenth, written as the language writes a decimal: 0.4, 0,4."""
+    return f"{x:.1f}".replace(".", pgettext("decimal separator", "."))
 
 
 def sparkline(values: list[int], width: int, low: int, high: int) -> str:
@@ -193,6 +198,9 @@ class StatsScreen(Localised, Screen):
 
     BINDINGS = [
         Binding("tab,right", "next", NP_("key", "Next picture")),
+        # (shown where the picture is taller than the screen: the focused picture scrolls)
+        Binding("down", "scroll_picture(1)", NP_("key", "Scroll"), key_display="↑↓", priority=True),
+        Binding("up", "scroll_picture(-1)", show=False, priority=True),
         Binding("escape,b,s", "back", NP_("key", "Back")),
         Binding("q", "back", NP_("key", "Quit"), show=False),
     ]
@@ -238,6 +246,18 @@ class StatsScreen(Localised, Screen):
                 picture = Text(_("Picture {n} of {count} (tab: the next)").format(n=i + 1, count=len(PICTURES)),
                                style="dim") + Text("\n") + picture
             self.query_one(f"#drawn-{i}", Static).update(picture)
+        self.call_after_refresh(self.refresh_bindings)   # the arrows, offered where a picture runs on
+
+    def _shown_box(self):
+        return self.query_one(f"#picture-{self.shown}", VerticalScroll)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "scroll_picture":
+            return self.is_mounted and self._shown_box().max_scroll_y > 0
+        return True
+
+    def action_scroll_picture(self, rows: int) -> None:
+        self._shown_box().scroll_relative(y=rows, animate=False)
 
     def action_next(self) -> None:
         """The next picture: shown alone on a small terminal; on a wide one, the

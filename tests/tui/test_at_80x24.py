@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 from textual.containers import VerticalScroll
+from textual.widgets import Static
 
 from ankh.tui import i18n
 from ankh.tui.app import AnkhApp
@@ -158,3 +159,96 @@ async def test_a_notice_never_covers_a_dialogs_title(lang):
         await at_the_composer(pilot)
         assert isinstance(app.screen, Composer)
         await _notices_leave_the_title_whole(pilot, _("Trade"))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_notice_while_the_bots_play_covers_neither_the_map_nor_the_status_line(lang, monkeypatch):
+    """While the bots played, "Happening now" and "You paid green $2." sat over
+    the right of the map (districts 4 and 6): at 80×24 a notice comes up under
+    the map, over the lines that tell the last happenings, and stays whole."""
+    from textual.app import App
+    from textual.widgets._toast import Toast
+    notify = App.notify   # (kept up however long a loaded machine takes to look)
+    monkeypatch.setattr(App, "notify", lambda self, *a, **kw: notify(self, *a, **{**kw, "timeout": 600}))
+    i18n.set_language(lang)
+    app = AnkhApp(GameSession.from_text(scenarios.FOLLOW), bot_delay=0.3)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        seen = []
+        for _ in range(400):
+            await pilot.pause(0.02)
+            screen = app.screen
+            if getattr(screen, "view", None) is not None and screen.view.decision is not None:
+                break
+            toasts = [t for t in screen.query(Toast) if t.display and t.region.area]
+            if not toasts:
+                continue
+            board, status = screen.query_one("#main").region, screen.query_one(StatusBar).region
+            for toast in toasts:
+                seen.append(str(toast.render()))
+                assert not toast.region.overlaps(board) and not toast.region.overlaps(status), \
+                    (toast.region, board, "\n".join(screen_lines(app)))
+                assert toast.region.bottom <= 23, toast.region          # above the footer
+                # whole: every line of it is on screen, none cut at an edge
+                assert toast.region.height == toast.virtual_region.height, toast.region
+        assert any(i18n._("Happening now") in text for text in seen), seen
+
+
+async def test_a_resize_at_a_decision_keeps_its_step_and_the_option_under_the_cursor():
+    """The Duckman's second step (where to?) was back at its first after a
+    resize to 120×40 and back, and the cursor on the first option: the decision
+    comes back as it was left, at either size."""
+    from ankh.tui.games.morpork.widgets.prompt import DecisionPrompt
+    app = AnkhApp(GameSession.from_text(scenarios.TWO_STEP), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")                    # the third piece: step 2, where to
+        await pilot.pause()
+        await pilot.press("down")
+        await pilot.pause()
+
+        def shown():
+            prompt = app.screen.query_one(DecisionPrompt)
+            question = str(prompt.query_one("#question", Static).render())
+            return question, prompt.highlighted, prompt.query_one(Choices).option_count
+
+        before = shown()
+        assert "Step 2 of 2" in before[0] and before[1] is not None, before
+        meant = app.screen.view.option_texts[before[1]]
+        lines = len(app.screen.session.game.record.lines)
+        for size in ((120, 40), (80, 24)):
+            await pilot.resize_terminal(*size)
+            for _ in range(5):
+                await pilot.pause()
+            assert shown() == before, size
+            assert app.screen.focused is app.screen.query_one(Choices)
+        await pilot.press("enter")                # and the option kept is the one chosen
+        await pilot.pause()
+        red = [line.text for line in app.screen.session.game.record.lines[lines:] if line.who == "red"]
+        assert red[:1] == [meant], (red, meant)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_description_longer_than_its_rows_says_it_goes_on(lang):
+    """The text of The Fools' Guild (and of an area under the options) stopped
+    mid-sentence at the bottom of the screen, as if it ended there: cut to the
+    rows it has, it ends in "…" and says where the whole of it is."""
+    from ankh.tui.games.morpork.text import card_text
+    i18n.set_language(lang)
+    app = AnkhApp(GameSession.from_text(scenarios.RED_HOLDS.format(card="the-fools-guild")), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        seen = 0
+        for _ in range(screen.query_one(Choices).option_count):
+            option = screen.view.option_texts[screen.query_one("#prompt").highlighted]
+            detail = screen.query_one("#detail", Static)
+            region = detail.region.intersection(screen.query_one("#prompt").region)
+            rows = [line[region.x:region.right].rstrip() for line in screen_lines(app)[region.y:region.bottom]]
+            shown = " ".join(row.strip() for row in rows)
+            whole = card_text(option.split()[1]) if option.startswith("play ") else ""
+            if whole and whole.split()[-1] not in shown:           # cut: it says so, on screen
+                seen += 1
+                assert rows[-1].endswith(i18n._("… (h: the whole text)")), rows
+            await pilot.press("down")
+            await pilot.pause()
+        assert seen, "no description was cut: nothing was tested"

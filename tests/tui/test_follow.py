@@ -46,8 +46,8 @@ async def test_the_summary_tells_each_seat_s_moves_and_what_hit_you():
         text = summary_text(app)
         # the interrupt that cancelled red's move, in red's own turn
         assert "Yellow played Gaspode: the minion in The Shades does not move. Your action is cancelled." in text
-        # yellow's assassination of red's minion
-        assert "Yellow assassinated your minion in The Shades." in text
+        # yellow's assassination of red's minion: the attempt, then the removal
+        assert "Yellow targeted your minion in The Shades for assassination." in text
         assert "Your minion in The Shades was removed." in text
         # green's Hubert: blue pays red
         assert "Green played Hubert." in text and "Blue paid you $3." in text
@@ -114,7 +114,7 @@ async def test_the_log_wraps_at_the_panel_width_also_for_lines_written_while_hid
         assert width > 60
         assert any(len(r) > 40 for r in rows)       # not wrapped at 20 columns
         assert all(len(r) <= width for r in rows)
-        assert any("Yellow assassinated your minion in The Shades." in r for r in rows)
+        assert any("Yellow targeted your minion in The Shades for assassination." in r for r in rows)
         assert any(r.startswith("━━ Turn 2: yellow ━") for r in rows)
         # the keyboard scrolls it without focusing it
         end = log.scroll_y

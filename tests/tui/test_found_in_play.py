@@ -1,6 +1,7 @@
 """What a person playing whole games noticed, each kept from coming back."""
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Static
 
 from ankh.tui.app import AnkhApp
@@ -8,6 +9,7 @@ from ankh.tui.games.morpork.screens.end import EndScreen
 from ankh.tui.games.morpork.screens.game import GameScreen
 from ankh.tui.session import GameSession
 
+from . import scenarios
 from .helpers import notices, settle
 
 
@@ -378,3 +380,36 @@ hand red: groat gaspode
         hand = str(app.screen.query_one(Hand).render())
         assert "That single move or removal does not happen." in hand
         assert "Played: When another player's card" in hand
+
+
+# Yellow and green end on 53 points each; yellow's City Area card (Small Gods,
+# $18) is worth more than green's (The Hippo $12, Dimwell $6).
+TIED = scenarios.THREE.format(first="red") + """\
+hand red: groat gaspode hex the-royal-mint nobby-nobbs
+area small-gods: yellow yellow building=yellow
+area the-hippo: green building=green
+area dimwell: green building=green
+money yellow: 10
+money green: 10
+draw-pile: 1
+
+red: play groat
+red: minion dragons-landing
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_win_on_points_after_a_tie_says_what_broke_the_tie(lang):
+    """The end screen gave yellow the win on points beside green's equal total,
+    with no word of why: it says they tied and the City Area card that won."""
+    from ankh.tui import i18n
+    from ankh.tui.games.morpork.text import area_title
+    i18n.set_language(lang)
+    app = AnkhApp(GameSession.from_text(TIED), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        assert app.screen.final.outcome.winners == (1,) and app.screen.final.outcome.scores[1:] == (53, 53)
+        said = " ".join(str(app.screen.query_one("#why", Static).render()).split())
+        assert "53" in said and i18n._("green") in said, said
+        assert area_title("small-gods") in said and "$18" in said, said

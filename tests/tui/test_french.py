@@ -588,3 +588,21 @@ def test_the_command_line_help_and_its_errors_speak_french(tmp_path):
     en = ankh("host", "--bots", "5")
     assert en.returncode == 2 and "ankh: error: --bots must be between 0 and 1" in en.stderr
     assert "show this help message and exit" in ankh("--help").stdout
+
+
+async def test_a_field_name_as_long_as_its_column_keeps_a_space_before_its_arrow():
+    """In French the new-game dialog read "Votre couleur◀ J jaune ▶": the name
+    of the field ran into the arrow that changes it."""
+    from ankh.tui.app import AnkhApp
+    from ankh.tui.widgets.stepper import Stepper
+    i18n.set_language("fr")
+    app = AnkhApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n", "down", "right")             # the colour: yellow, an arrow either side
+        await pilot.pause()
+        fields = list(app.screen.query(Stepper))
+        rows = [str(f.render()) for f in fields]
+        assert any("Votre couleur ◀ J jaune ▶" in r for r in rows), rows
+        values = {r.rindex(f.choices[f.index][0]) for f, r in zip(fields, rows)}
+        assert len(values) == 1, rows                       # the values stay in one column
+

@@ -201,3 +201,18 @@ def test_the_french_rules_page_uses_the_french_names(translations):
         assert word in french
     for word in ("minion", "trouble marker", "draw pile"):
         assert word not in french.lower()
+
+
+def test_the_french_rules_page_names_the_seats_by_their_french_letters():
+    """The map's key in the French rules said "(R Y G B)": on a French screen
+    the seats are R J V B."""
+    from ankh.tui import i18n
+    from ankh.tui.seats import seat_letter
+    french = RULES_FR.read_text(encoding="utf-8")
+    i18n.set_language("fr")
+    try:
+        letters = " ".join(seat_letter(s) for s in range(4))
+    finally:
+        i18n.set_language("en")
+    assert letters == "R J V B"
+    assert f"({letters})" in french and "R Y G B" not in french

@@ -209,10 +209,10 @@ async def test_the_new_game_dialog_works_with_the_mouse_too():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.click("#menu", offset=(3, 1))       # "New game against bots"
         players = app.screen.query_one("#players", Stepper)
-        await pilot.click("#players", offset=(18, 0))   # ▶
+        await pilot.click("#players", offset=(19, 0))   # ▶
         assert players.value == 4
-        await pilot.click("#players", offset=(14, 0))   # ◀
-        await pilot.click("#players", offset=(14, 0))
+        await pilot.click("#players", offset=(15, 0))   # ◀
+        await pilot.click("#players", offset=(15, 0))
         assert players.value == 2
         assert app.screen.query_one("#bots", Stepper).value == 1
         await pilot.press("enter")

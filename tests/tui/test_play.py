@@ -75,3 +75,21 @@ async def test_a_whole_game_as_green_against_three_random_bots_on_a_large_termin
         assert len(end.final.outcome.personalities) == 4
         text = (ankh_home / "saves").glob("*.ankh").__next__().read_text(encoding="utf-8")
         assert "seats: red=bot:random yellow=bot:random green=person blue=bot:random" in text
+
+
+async def test_the_alchemists_guild_counts_its_discards_out_of_three():
+    """The Alchemists' Guild (discard up to three cards) asked "Discard a card —
+    choice 2", as if it might go on without end: it says "2 of 3"."""
+    from textual.widgets import Static
+    from ankh.tui.session import GameSession
+    from ankh.tui.games.morpork.widgets.prompt import DecisionPrompt
+    from . import scenarios
+    record = scenarios.RED_HOLDS.format(card="the-alchemists-guild") + "red: play the-alchemists-guild\nred: scroll\n"
+    app = AnkhApp(GameSession.from_text(record), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for n in (1, 2, 3):
+            await settle(pilot)
+            assert app.screen.view.decision.kind == "discard"
+            question = str(app.screen.query_one(DecisionPrompt).query_one("#question", Static).render())
+            assert f"{n} of 3" in question, question
+            await pilot.press("1")

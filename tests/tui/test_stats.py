@@ -183,3 +183,54 @@ async def test_a_spectator_reaches_the_statistics_from_the_end_screen(tmp_path):
             stats = app.screen.stats
             assert stats.rolls == [e.data["roll"] for e in session.log if e.kind == "roll"]
             assert [line[-1] for line in stats.series["money"]] == list(session.peer.engine.money)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_french_dice_picture_writes_its_expected_counts_with_a_decimal_comma(kind, tmp_path, capsys):
+    """`ankh --lang fr replay --stats` (and the end screen) said "1 (0.4)": in
+    French a decimal is written with a comma, "1 (0,4)"."""
+    import re
+    path = tmp_path / "game.ankh"
+    path.write_text(record(kind), encoding="utf-8")
+    assert ankh_main(["--lang", "fr", "replay", "--stats", str(path)]) == 0
+    out = capsys.readouterr().out
+    expected = re.findall(r" \d+ \((\d+\D\d)\)$", out, re.M)
+    assert expected and all("," in e for e in expected), out
+    assert ankh_main(["--lang", "en", "replay", "--stats", str(path)]) == 0
+    assert all("." in e for e in re.findall(r" \d+ \((\d+\D\d)\)$", capsys.readouterr().out, re.M))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_picture_taller_than_80x24_says_how_to_see_the_rest(lang):
+    """At 80×24 the race of a four-seat game ran past the bottom: the
+    personalities revealed at the end were out of sight and nothing on screen
+    said so. The footer offers the arrows there (and only there), and they reach it."""
+    from textual.widgets import Footer
+    from .helpers import screen_lines
+    i18n.set_language(lang)
+    app = AnkhApp(GameSession.from_text(record("morpork")), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await at_the_end(pilot)
+        await pilot.press("s")
+        screen = app.screen
+
+        def offered() -> bool:
+            return any(b.binding.action.startswith("scroll_picture")
+                       for b in screen.active_bindings.values() if b.binding.show and b.enabled)
+
+        for _ in range(3):                                   # each picture in turn
+            for _ in range(3):
+                await pilot.pause()
+            box = next(b for b in screen.query("VerticalScroll") if b.display)
+            if box.max_scroll_y == 0:
+                assert not offered()
+            else:
+                assert offered(), box.id
+                footer = " ".join(screen_lines(app)[-1].split())
+                assert i18n.pgettext("key", "Scroll") in footer, footer
+                for _ in range(box.max_scroll_y):
+                    await pilot.press("down")
+                await pilot.pause()
+                assert i18n._("Personalities") in "\n".join(screen_lines(app)), box.id
+            await pilot.press("tab")
+        assert any(b.max_scroll_y for b in screen.query("VerticalScroll")), "every picture fitted"

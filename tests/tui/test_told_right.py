@@ -237,3 +237,34 @@ red: skip
             assert "ability dimwell" in view.option_texts and "ability the-hippo" not in view.option_texts
             question = str(app.screen.query_one("#question", Static).content)
             assert words in question, question
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_nothing_paid_by_a_seat_with_no_money_is_told_as_such_and_hits_nobody(lang):
+    """Mr Boggis took $2 from each other player, and yellow, with none, was
+    said to have "paid green $0" (and red, with none, was told "! You paid
+    green $0." as harm)."""
+    i18n.set_language(lang)
+    nothing = Event("pay", 0, "red pays $0 to green", {"target": 2, "amount": 0})
+    assert not hits(nothing, 0)
+    for viewer in (0, 1):
+        said = describe(nothing, viewer)
+        assert "$0" not in said and "0 $" not in said, said
+    assert describe(nothing, 0) == i18n._("You had no money to pay {target}.").format(target=i18n._("green"))
+    assert hits(Event("pay", 0, "red pays $2 to green", {"target": 2, "amount": 2}), 0)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_an_assassination_gaspode_stopped_is_not_told_as_done(lang):
+    """Red's Gaspode stopped yellow's assassination in The Shades, and the log
+    and the summary still said "Yellow assassinated your minion in The Shades.":
+    the attempt is told as an attempt, the removal (when it happens) on its own."""
+    i18n.set_language(lang)
+    session = played(scenarios.INTERRUPT_WINDOW + "red: interrupt gaspode\n")
+    view = session.view(0)
+    assert view.area("the-shades").minions[0] == 1                     # red's minion is still there
+    (attempt,) = events(session, "assassinate")
+    assert not events(session, "removed")
+    for viewer in (0, 1, 2):
+        said = describe(attempt, viewer).lower()
+        assert i18n._("assassinated").lower() not in said and "assassiné" not in said, said

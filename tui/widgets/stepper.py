@@ -70,7 +70,7 @@ class Stepper(Localised, Widget, can_focus=True):
             self.action_step(1)
 
     def _label(self) -> str:
-        return f" {self.label:<13}"
+        return f" {self.label:<13} "
 
     def render(self) -> Text:
         t = Text(self._label())

@@ -28,11 +28,11 @@ async def test_a_key_opens_a_guild_table_with_bots_and_plays_on_the_variant_s_ma
         c.keys(b"\x1b[A")                 # up to the Game field
         await asyncio.sleep(0.2)
         c.keys(b"\x1b[C")                 # the guild game
-        await c.wait_for(GAME, "Seats          3")
+        await c.wait_for(GAME, "Seats           3")
         c.keys(b"\x1b[B\x1b[B")           # down to Bots
         await asyncio.sleep(0.2)
         c.keys(b"\x1b[C\x1b[C")           # two bots
-        await c.wait_for("Bots         ◀ 2")
+        await c.wait_for("Bots          ◀ 2")
         c.keys(b"\r")
         await c.wait_for(f"The table  ·  {GAME}", "You came in over SSH with the key", "not ready", timeout=30)
         c.keys(b"\x12")                   # Ctrl+R: ready

@@ -61,11 +61,11 @@ def open_guild_table(host: Terminal) -> str:
     host.keys("Up")                                   # up to the Game field
     time.sleep(0.2)
     host.keys("Right")
-    host.wait_for(GAME, "Seats          3")            # the variant seats three or four
+    host.wait_for(GAME, "Seats           3")            # the variant seats three or four
     host.keys("Down", "Down")
     time.sleep(0.2)
     host.keys("Right")                                # a bot in the third seat
-    host.wait_for("Bots         ◀ 1")
+    host.wait_for("Bots          ◀ 1")
     host.keys("Enter")
     screen = host.wait_for("Address: 127.0.0.1:", "Announced on the LAN", f"The table  ·  {GAME}")
     return re.search(r"Address: 127\.0\.0\.1:(\d+)", screen).group(1)

@@ -141,6 +141,9 @@ def _sentence(ev: Event, viewer: int | None, view) -> str:
             return _said(you, _("You paid ${amount} to the bank."),
                          _("{who} paid ${amount} to the bank."),
                          who=w, amount=d.get("amount"))
+        if d.get("amount") == 0:   # (Mr Boggis, the Thieves' Guild… from a seat with no money)
+            return _said(you, _("You had no money to pay {target}."), _("{who} had no money to pay {target}."),
+                         who=w, target=who(d["target"], viewer))
         return _said(you, _("You paid {target} ${amount}."),
                      _("{who} paid {target} ${amount}."),
                      who=w, target=who(d["target"], viewer), amount=d.get("amount"))
@@ -209,9 +212,9 @@ def _sentence(ev: Event, viewer: int | None, view) -> str:
         return _said(you, _("{card}: you rolled {roll}."),
                      _("{card}: {who} rolled {roll}."),
                      card=card(d.get("card")), who=w, roll=d.get("roll"))
-    if k == "assassinate":
-        return _said(you, _("You assassinated {victim} in {area}."),
-                     _("{who} assassinated {victim} in {area}."),
+    if k == "assassinate":   # the attempt (an interrupt may stop it): the removal is told on its own
+        return _said(you, _("You targeted {victim} in {area} for assassination."),
+                     _("{who} targeted {victim} in {area} for assassination."),
                      who=w, victim=piece(d.get("who"), viewer), area=area(a))
     if k == "removed":
         return _cap(_("{victim} in {area} was removed.").format(victim=piece(d.get("who"), viewer),
@@ -388,7 +391,7 @@ def hits(ev: Event, viewer: int | None) -> bool:
     if k in ("removed", "move", "building-lost") and ev.seat == viewer:
         return not d.get("chosen")  # not what your own card chose
     if k in ("pay", "give") and ev.seat == viewer and d.get("target") not in (None, viewer):
-        return not d.get("chosen")  # taken from you by another's card
+        return not d.get("chosen") and d.get("amount") != 0  # taken from you by another's card
     if k == "interrupt" and d.get("by") == viewer:
         return True
     if k == "swap" and viewer in (d.get("who"), d.get("target")):

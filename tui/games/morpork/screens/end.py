@@ -15,7 +15,8 @@ from ankh.core.morpork.model import COLOURS
 from ankh.tui.i18n import _, Localised, NP_
 from ankh.tui.review import ShowsReview
 from ankh.tui.stats import ShowsStats
-from ankh.tui.games.morpork.text import PERSONALITY, _assemble, personality_name, score_parts, seat_tag, win_condition
+from ankh.tui.games.morpork.text import (PERSONALITY, _assemble, area_title, personality_name, score_parts, seat_tag,
+                                         win_condition)
 
 
 def why(view) -> Text:
@@ -51,7 +52,25 @@ def verdict(view) -> Text:
         sentence = (_("{winners} wins on points: the draw pile ran out and nobody had won.")
                     if len(o.winners) == 1 else
                     _("{winners} share the win on points: the draw pile ran out and nobody had won."))
-    return _assemble(sentence, winners=names, personality=personality_name(pid) if pid else "")
+    t = _assemble(sentence, winners=names, personality=personality_name(pid) if pid else "")
+    if o.reason == "points" and o.scores:
+        t.append_text(tie_broken(view))
+    return t
+
+
+def tie_broken(view) -> Text:
+    """Who had as many points as the winners, and the City Area card that broke the tie
+    (the most valuable one held), where a tie was broken."""
+    o = view.outcome
+    top = o.scores[o.winners[0]]
+    others = [s for s in range(view.players) if s not in o.winners and o.scores[s] == top]
+    if not others:
+        return Text()
+    best = max(view.seats[o.winners[0]].city_cards, key=lambda a: view.areas[a].cost)
+    return _assemble(" " + _("Tied on {points} points with {others}: the most valuable City Area card held, "
+                             "{area} (${cost}), breaks the tie."),
+                     points=str(top), others=Text(_(" and ")).join(seat_tag(s) for s in others),
+                     area=area_title(view.areas[best].id), cost=str(view.areas[best].cost))
 
 
 def table(view) -> Table:

@@ -19,6 +19,7 @@ from textual.geometry import Size
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Static
+from textual.widgets._toast import ToastRack
 
 from ankh.core.morpork.views import PlayerView
 
@@ -38,6 +39,11 @@ from ankh.tui.games.morpork.widgets.status import StatusBar
 from ankh.tui.games.morpork.widgets.summary import Summary
 
 WIDE = Size(120, 34)
+
+
+def _rows(lines: list[str], width: int) -> int:
+    """Rows ``lines`` take, wrapped at ``width``."""
+    return sum(max(1, -(-len(line) // width)) for line in lines)
 
 
 def layout_for(size: Size) -> str:
@@ -99,7 +105,9 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         self._since_of: dict[int, int] = {}    # per person: log index after their last decision
         self._noticed = len(session.log)      # events already told as notices
         self._auto_since = False
+        self._kept: tuple | None = None       # the decision as it stood when the layout changed
         self.set_reactive(GameScreen.mode, layout_for(self.app.size))
+        self.set_class(self.mode == "compact", "-compact")
 
     # Happenings that follow from a seat's own decision (for finding, in a loaded
     # game, where the viewer last decided).
@@ -118,7 +126,8 @@ class GameScreen(PlayScreen, inherit_bindings=False):
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status").data_bind(GameScreen.view)
-        prompt = DecisionPrompt(id="prompt", roomy=self.mode == "wide").data_bind(
+        kept, self._kept = self._kept, None
+        prompt = DecisionPrompt(id="prompt", roomy=self.mode == "wide", kept=kept).data_bind(
             GameScreen.view, recent=GameScreen.recent, gained=GameScreen.gained)
         board = CityMap(id="map").data_bind(GameScreen.view, highlight=GameScreen.highlight,
                                             marks=GameScreen.marks)
@@ -184,6 +193,9 @@ class GameScreen(PlayScreen, inherit_bindings=False):
             self.refresh_view()
 
     def watch_mode(self) -> None:
+        # (called before the screen is composed again: the decision as it stands goes over)
+        self._kept = next((p.kept() for p in self.query(DecisionPrompt)), None)
+        self.set_class(self.mode == "compact", "-compact")
         self.call_after_refresh(self._fit, self.app.size)
         self.call_after_refresh(self.focus_decision)
 
@@ -198,6 +210,14 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         rows = map_rows(size, self.mode)
         for node in self.query("#main" if self.mode == "compact" else "#map"):
             node.styles.height = rows
+        # one panel at a time: the notices come up under the map, over the lines that tell
+        # the last happenings (the first line, who is deciding, stays), never over the map
+        for rack in self.query(ToastRack):
+            rack.styles.max_height = self._notice_rows(size) if self.mode == "compact" else None
+
+    def _notice_rows(self, size: Size) -> int:
+        """Rows the notices have under the map (one panel at a time)."""
+        return max(2, size.height - 2 - map_rows(size, "compact") - 1)
 
     def focus_decision(self) -> None:
         """The options take the keys while there is a decision (never for a
@@ -242,6 +262,9 @@ class GameScreen(PlayScreen, inherit_bindings=False):
             return  # your decision at 80×24: the summary since your last move tells it, marked
         if viewer is None and len(fresh) > 4 * self.NOTICES:  # a spectator catching up: the log tells it
             return
+        if self.mode == "compact":
+            self._tell_news_under_the_map(fresh, viewer)
+            return
         for hit in (False, True):
             lines = [describe(e, viewer, self.view) for e in fresh if hits(e, viewer) == hit]
             if len(lines) > self.NOTICES:
@@ -250,6 +273,30 @@ class GameScreen(PlayScreen, inherit_bindings=False):
             if lines:
                 self.notify("\n".join(lines), title=_("This hits you") if hit else _("Happening now"),
                             severity="warning" if hit else "information", timeout=8 if hit else 6)
+
+    def _tell_news_under_the_map(self, fresh: list, viewer: int | None) -> None:
+        """One panel at a time: one notice, whole in the rows under the map, in place of
+        the one before it; what hits you first, marked ``!`` as in the summary."""
+        told = sorted(fresh, key=lambda e: not hits(e, viewer))
+        if not told:
+            return
+        hit = hits(told[0], viewer)
+        width = self.app.size.width - 4                        # the notice's edge and padding
+        room = self._notice_rows(self.app.size) - 1            # under its title
+        lines: list[str] = []
+        for n, e in enumerate(told):
+            line = ("! " if hits(e, viewer) else "") + describe(e, viewer, self.view)
+            more = _("… and {n} more (s: since your last move).").format(n=len(told) - n)
+            last = n == len(told) - 1
+            if _rows(lines + [line], width) + (0 if last else _rows([more], width)) > room:
+                lines.append(more)
+                break
+            lines.append(line)
+        titles = (_("This hits you"), _("Happening now"))
+        for old in [n for n in self.app._notifications if n.title in titles]:
+            self.app._unnotify(old)
+        self.notify("\n".join(lines), title=titles[0] if hit else titles[1],
+                    severity="warning" if hit else "information", timeout=8 if hit else 6, markup=False)
 
     def _new_decision(self) -> None:
         """Your decision has come: what happened since your last one, marked on the map."""

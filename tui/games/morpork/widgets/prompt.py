@@ -68,7 +68,8 @@ class DecisionPrompt(Vertical):
             self.index = index
             self.text = text
 
-    def __init__(self, *, roomy: bool = False, id: str | None = None, classes: str | None = None):
+    def __init__(self, *, roomy: bool = False, kept: tuple | None = None, id: str | None = None,
+                 classes: str | None = None):
         super().__init__(id=id, classes=classes)
         self.roomy = roomy
         self._decision = None
@@ -76,6 +77,13 @@ class DecisionPrompt(Vertical):
         self._open: Entry | None = None       # the group whose second step is shown
         self._keys = AreaKeys()
         self._repeat = (None, 0)              # (decision prompt, how many times in a row)
+        self._kept = kept                     # a prompt's ``kept()`` before the screen was laid out again
+        self._detail: tuple[Text, bool] | None = None   # the description under the options, whole
+
+    def kept(self) -> tuple:
+        """Where this decision stands (its step, the entry under the cursor, how many times it
+        came), for the prompt that takes over when the screen is laid out again."""
+        return (self._decision, self._open, self.query_one(Choices).highlighted, self._repeat)
 
     def compose(self):
         yield Panel(id="question")
@@ -113,6 +121,13 @@ class DecisionPrompt(Vertical):
             return
         if deciding:
             if force or d != self._decision:
+                kept, self._kept = self._kept, None
+                if kept is not None and kept[0] == d:   # the same decision, after a resize
+                    self._decision, self._open, highlighted, self._repeat = kept
+                    self._fill(highlighted or 0)
+                    choices.focus()
+                    question.update(self._question(view))
+                    return
                 key = (d.seat, d.kind, d.prompt)
                 self._repeat = (key, self._repeat[1] + 1 if self._repeat[0] == key else 1)
                 self._decision = d
@@ -120,6 +135,7 @@ class DecisionPrompt(Vertical):
                 self._fill()
                 choices.focus()
             question.update(self._question(view))
+            self.call_after_refresh(self._fit_detail)   # (the question may take another row)
             return
         self._decision = None
         self._open = None
@@ -282,7 +298,7 @@ class DecisionPrompt(Vertical):
             return ""
         cards = [c for c in view.in_play if c in CARD]
         params = CARD[cards[-1]].get("params") or {} if cards else {}
-        total = params.get("count_max", params.get("count", 0))
+        total = params.get("count_max", params.get("count", params.get("max_discard", 0)))
         if d.kind in ("give", "place", "discard") and total > 1 and n <= total:
             return _("{n} of {total}").format(n=n, total=total)
         if n > 1:
@@ -332,6 +348,7 @@ class DecisionPrompt(Vertical):
     def _show_detail(self, n: int | None) -> None:
         view = self.view
         if (view is None or view.decision is None or n is None or n >= len(self._entries)):
+            self._detail = None
             self.query_one("#detail", Static).update("")
             self.post_message(self.Highlighted(None, None))
             return
@@ -339,7 +356,7 @@ class DecisionPrompt(Vertical):
         if e.group:
             where = ", ".join(area_title(view.option_texts[i].split()[-1]) for i in e.options)
             detail = _("Enter, then choose where: {places}.").format(places=where)
-            self.query_one("#detail", Static).update(Text(detail, style="italic"))
+            self._set_detail(Text(detail, style="italic"))
             self.post_message(self.Highlighted(None, e.key))
             return
         index = e.options[0]
@@ -353,8 +370,43 @@ class DecisionPrompt(Vertical):
             seat = view.seats[COLOURS.index(words[1])]
             detail = _("{colour} has ${money}, {cards} cards in hand, {minions} minions on the board.").format(
                 colour=colour(COLOURS.index(words[1])), money=seat.money, cards=seat.hand_size, minions=12 - seat.minions_left)
-        self.query_one("#detail", Static).update(Text(detail, style="italic"))
+        self._set_detail(Text(detail, style="italic"), card=words[0] in ("play", "give", "discard", "interrupt"))
         self.post_message(self.Highlighted(index, text))
+
+    def _set_detail(self, text: Text, card: bool = False) -> None:
+        """Show ``text`` under the options; longer than the rows it has, it ends in "…" (and,
+        for a card of yours, where its whole text is) rather than stop mid-sentence."""
+        self._detail = (text, card)
+        detail = self.query_one("#detail", Static)
+        question = self.query_one("#question", Static)
+        width = detail.size.width
+        rows = min(int(detail.styles.max_height.value) if detail.styles.max_height else 6,
+                   self.size.height - question.outer_size.height - 3)   # (the options keep 3)
+        if width <= 0 or rows <= 0:
+            self.call_after_refresh(self._fit_detail)   # not laid out yet
+            detail.update(text)
+            return
+        lines = text.wrap(self.app.console, width)
+        if len(lines) > rows:
+            more = Text(" " + (_("… (h: the whole text)") if card and not self.roomy else "…"), style="dim")
+            last = lines[rows - 1]
+            last.rstrip()
+            room = width - more.cell_len
+            if last.cell_len > room:   # at the last whole word that leaves room
+                cut = last.plain.rfind(" ", 0, room + 1)
+                last = last.divide([cut if cut > 0 else room])[0]
+            last.rstrip()
+            text = Text("\n").join([*lines[:rows - 1], last + more])
+        detail.update(text)
+
+    def _fit_detail(self) -> None:
+        if (self._detail is not None and self.is_mounted and self.size.width > 0
+                and self.query_one("#detail", Static).size.width > 0):
+            self._set_detail(*self._detail)
+
+    def on_resize(self) -> None:
+        if self._detail is not None:
+            self.call_after_refresh(self._fit_detail)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
