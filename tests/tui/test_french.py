@@ -151,14 +151,12 @@ def test_the_catalogues_are_package_data():
 
 
 @pytest.mark.xdist_group("wheel-build")  # with tests/test_packaging.py: one build at a time in build/
-def test_a_built_wheel_carries_the_catalogues_and_the_rules(tmp_path):
+def test_a_built_wheel_carries_the_catalogues_and_the_rules(pure_wheel):
     """What a non-editable install gets: the wheel holds the .mo, .po and rules pages
-    (the same package data with the compiled core or without: built without, in seconds)."""
-    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
-                          "--quiet", "-w", str(tmp_path), str(ROOT)], capture_output=True, text=True,
-                         timeout=300, env={**os.environ, "ANKH_PURE": "1"})
-    assert out.returncode == 0, out.stderr
-    wheel, = tmp_path.glob("*.whl")
+    (the same package data with the compiled core or without: the session's ANKH_PURE build)."""
+    out, wheels = pure_wheel
+    assert out.returncode == 0, out.stderr[-2000:]
+    wheel, = wheels
     names = set(zipfile.ZipFile(wheel).namelist())
     for po in catalogues.po_files():
         rel = po.relative_to(ROOT / "tui")
