@@ -1,0 +1,81 @@
+"""Attacks on a seat kept before its save (``taking-<host key>``, ``SeatTaken``, the
+``KeepSeat``/``LetGoSeat`` effects): what a host, another program of the same player
+or a stranger on the machine could make of it.  Each test is what should happen."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ankh.net.files.secrets import SeatSecrets
+from ankh.net.tablecore.effects import KeepSeat
+from ankh.net.tablecore.join import JoinTable
+from ankh.net.wire.envelope import Identity
+
+from .test_join_table import Table, wire
+
+
+def _first_run(tmp_path: Path) -> tuple[Table, list[dict[str, Any]], Identity]:
+    """A joiner that got the host's start and sent its key (kept), every message the host
+    sent it recorded, then stopped before the roster."""
+    t = Table(tmp_path)
+    heard: list[dict[str, Any]] = []
+    received = t.joiner.received
+    t.joiner.received = lambda msg: (heard.append(msg), received(msg))[1]  # type: ignore[method-assign]
+    t.joiner.connected(Identity.generate().public_key)
+    t.pump(until=lambda: t.joiner.secrets is not None)
+    assert t.joiner.secrets is not None and t.joiner.save_path is None  # no roster, no save yet
+    return t, heard, t.identity
+
+
+def _again(t: Table, tmp_path: Path, heard: list[dict[str, Any]], *, played: set[bytes],
+           start: dict[str, Any] | None = None) -> JoinTable:
+    """The same player's program run again, with what the first kept, hearing what the
+    host sent the first (its start replaced by ``start``); ``played``: the game ids this
+    install sat down to."""
+    first = t.joiner
+    again = JoinTable(t.identity, "green", clock=t.clock, save_root=tmp_path, address=("10.0.0.1", 4000),
+                      fresh=lambda game_id: game_id not in played)
+    again.connected(first.host_key, (first._nonce, first.secrets))
+    for msg in heard:
+        if msg["t"] == "start" and start is not None:
+            msg = start
+        again.received(wire(msg))
+        if again.start is not None or again.result is not None:
+            break
+    return again
+
+
+def test_the_kept_start_again_gets_the_kept_secrets_and_a_start_for_another_game_new_ones(tmp_path: Path) -> None:
+    """The host's start again (the program died before its save): the same seat, the kept
+    secrets.  A start of another game at the same host (another host nonce: another game
+    id) gets new secrets, kept in place of the old, and the "played before" check."""
+    t, heard, _ = _first_run(tmp_path)
+    game_id, secrets = t.joiner.start.game_id, t.joiner.secrets
+    same = _again(t, tmp_path, heard, played={game_id})
+    assert same.result is None and same.secrets is secrets
+    start = next(dict(m) for m in heard if m["t"] == "start")
+    start["nonces"] = [os.urandom(16), *start["nonces"][1:]]
+    other = _again(t, tmp_path, heard, played={game_id}, start=start)
+    assert other.result is None and other.start.game_id != game_id
+    assert other.secrets.game_id == other.start.game_id and other.secrets.identity.public_key \
+        != secrets.identity.public_key
+    assert KeepSeat(t.joiner._nonce, other.secrets) in other.take()
+    replayed = _again(t, tmp_path, heard, played={game_id, other.start.game_id}, start=start)
+    assert replayed.result is not None and "played before" in replayed.result.text
+
+
+def test_kept_secrets_of_another_players_install_are_not_used(tmp_path: Path) -> None:
+    """Kept secrets certified by another identity (a file copied from another install) are
+    no seat of this one: the game id the start names is then checked as any other."""
+    t, heard, _ = _first_run(tmp_path)
+    game_id = t.joiner.start.game_id
+    stranger = SeatSecrets.generate(game_id, t.joiner.seat, Identity.generate())
+    again = JoinTable(t.identity, "green", clock=t.clock, save_root=tmp_path, address=("10.0.0.1", 4000),
+                      fresh=lambda g: g != game_id)
+    again.connected(t.joiner.host_key, (t.joiner._nonce, stranger))
+    for msg in heard:
+        again.received(wire(msg))
+        if again.result is not None:
+            break
+    assert again.result is not None and "played before" in again.result.text
