@@ -7,12 +7,75 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from ankh.net.files.secrets import SeatSecrets
+from ankh.net.io import savedir
+from ankh.net.io.savedir import SeatTaken
 from ankh.net.tablecore.effects import KeepSeat
 from ankh.net.tablecore.join import JoinTable
 from ankh.net.wire.envelope import Identity
 
 from .test_join_table import Table, wire
+
+
+def _kept_file(tmp_path: Path) -> tuple[bytes, SeatSecrets, SeatTaken]:
+    host_key = Identity.generate().public_key
+    secrets = SeatSecrets.generate(bytes(16), 1, Identity.generate())
+    return host_key, secrets, SeatTaken(tmp_path / "saves", host_key)
+
+
+def test_a_link_planted_where_the_seat_is_kept_is_not_followed(tmp_path: Path) -> None:
+    """Another user who can write in the saves folder puts a link to a file of theirs,
+    readable by all, where the seat would be kept: its secrets are never written there."""
+    host_key, secrets, taken = _kept_file(tmp_path)
+    (tmp_path / "saves").mkdir()
+    theirs = tmp_path / "theirs"
+    theirs.write_bytes(b"")
+    theirs.chmod(0o666)
+    taken.path.symlink_to(theirs)
+    assert taken.hold() is None
+    taken.keep(b"n" * 16, secrets)
+    taken.close()
+    assert theirs.read_bytes() == b""
+
+
+def test_a_kept_file_others_can_read_is_neither_read_nor_written(tmp_path: Path) -> None:
+    """A file at the kept seat's place that others may read or write (not one this program
+    made: it makes them owner-only) holds no seat, and gets none written into it."""
+    host_key, secrets, taken = _kept_file(tmp_path)
+    first = SeatTaken(tmp_path / "saves", host_key)
+    first.hold()
+    first.keep(b"n" * 16, secrets)
+    first.close()
+    taken.path.chmod(0o644)
+    before = taken.path.read_bytes()
+    assert taken.hold() is None
+    taken.keep(b"m" * 16, secrets)
+    taken.close()
+    assert taken.path.read_bytes() == before
+
+
+def test_a_seat_let_go_while_a_second_program_opens_it_is_not_handed_to_that_program(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first program's save now holds the seat and it lets the file go just after a
+    second program of the same player opened it and before it locked it: the second one
+    must not come back with secrets of a game its first is playing (its "played before"
+    refusal would be skipped for that game)."""
+    host_key, secrets, _ = _kept_file(tmp_path)
+    first = SeatTaken(tmp_path / "saves", host_key)
+    first.hold()
+    first.keep(b"n" * 16, secrets)
+    real = savedir.fcntl.flock
+
+    def flock_after_the_first_let_go(fd: int, how: int) -> None:
+        first.let_go()  # (between the second's open and its lock)
+        real(fd, how)
+
+    monkeypatch.setattr(savedir.fcntl, "flock", flock_after_the_first_let_go)
+    second = SeatTaken(tmp_path / "saves", host_key)
+    assert second.hold() is None
+    second.close()
 
 
 def _first_run(tmp_path: Path) -> tuple[Table, list[dict[str, Any]], Identity]:
