@@ -15,7 +15,7 @@ from ..files import home, journal
 from ..wire.envelope import pack, unpack_strict
 from ..wire.errors import ProtocolError, Words
 from ..files.secrets import SeatSecrets
-from ..tablecore.save import check_header, retired_moves
+from ..tablecore.save import check_header, retired_moves, save_path
 from ..files.transcript import Roster
 
 
@@ -172,6 +172,9 @@ class SeatTaken:
         try:
             kept = unpack_strict(fh.read(2048), max_size=2048, max_depth=2)
             secrets = SeatSecrets.from_bytes(kept["secrets"]) if kept.get("secrets") else None
+            if secrets is not None and save_path(self.path.parent, secrets.game_id).exists():
+                secrets = None  # its game's save holds the seat (the program died as it made it): no way past
+                # the "played before" refusal for that game, whose save a replayed start would write over
             return kept["nonce"], secrets
         except (ProtocolError, KeyError, TypeError, AttributeError, ValueError, OSError):
             return None  # nothing kept yet, or a write cut short: a new seat

@@ -14,6 +14,7 @@ from ankh.net.io import savedir
 from ankh.net.io.savedir import SeatTaken
 from ankh.net.tablecore.effects import KeepSeat
 from ankh.net.tablecore.join import JoinTable
+from ankh.net.tablecore.save import save_path
 from ankh.net.wire.envelope import Identity
 
 from .test_join_table import Table, wire
@@ -142,3 +143,19 @@ def test_kept_secrets_of_another_players_install_are_not_used(tmp_path: Path) ->
         if again.result is not None:
             break
     assert again.result is not None and "played before" in again.result.text
+
+
+def test_kept_secrets_of_a_game_whose_save_exists_are_not_handed_back(tmp_path: Path) -> None:
+    """The program died just after it made its game's save and before it let the kept seat
+    go: the file still holds the secrets of a game this seat played.  They are not handed
+    back (with them a host replaying that game's start would be let past the "played
+    before" refusal, and the new save would be written over the played game's)."""
+    host_key, secrets, _ = _kept_file(tmp_path)
+    first = SeatTaken(tmp_path / "saves", host_key)
+    first.hold()
+    first.keep(b"n" * 16, secrets)
+    first.close()
+    save_path(tmp_path / "saves", secrets.game_id).mkdir()
+    again = SeatTaken(tmp_path / "saves", host_key)
+    assert again.hold() == (b"n" * 16, None)
+    again.close()
