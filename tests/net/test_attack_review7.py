@@ -11,12 +11,15 @@ import pytest
 
 from ankh.net.files.secrets import SeatSecrets
 from ankh.net.io import savedir
+from ankh.net.io import sim
+from ankh.net.io.node import HostNode
 from ankh.net.io.savedir import SeatTaken
 from ankh.net.tablecore.effects import KeepSeat
 from ankh.net.tablecore.join import JoinTable
 from ankh.net.tablecore.save import save_path
 from ankh.net.wire.envelope import Identity
 
+from . import simtable
 from .test_join_table import Table, wire
 
 
@@ -159,3 +162,38 @@ def test_kept_secrets_of_a_game_whose_save_exists_are_not_handed_back(tmp_path: 
     again = SeatTaken(tmp_path / "saves", host_key)
     assert again.hold() == (b"n" * 16, None)
     again.close()
+
+
+def test_a_seat_kept_at_a_table_that_ended_before_the_deal_does_not_hurt_the_next_table_there(
+        tmp_path: Path) -> None:
+    """The joiner sent its key (its nonce and secrets kept); the host's program is killed
+    before the deal, and the joiner gives up.  The same host (its key) opens a new table:
+    the same player joins with the nonce kept, gets new secrets for the new game, plays it
+    to the host's fair result, and the kept file is gone once its save holds the seat."""
+    key = Identity.generate()
+
+    class SameHost(HostNode):
+        def __init__(self, identity: Identity, *args: Any, **kwargs: Any) -> None:
+            super().__init__(key, *args, **kwargs)
+
+    async def script(t: sim.Scene) -> list:
+        host = await t.host(seats=2, confirmed=False, cls=SameHost)
+        t.join("joiner")
+        await t.when(lambda: host.unconfirmed == [0])  # the joiner's key is in: kept
+        first = t.nodes["joiner"]
+        kept = SeatTaken(first.save_root, key.public_key).path
+        old_game = first.core.secrets.game_id
+        assert kept.exists()
+        await t.kill("host")
+        gave_up = (await t.results("joiner"))[0]
+        again = await t.host("host again", seats=2, cls=SameHost)
+        t.join("joiner", at=(again.bind, again.port), identity=first.identity)
+        results = await t.results("host again", "joiner")
+        assert t.nodes["joiner"].core._nonce == first.core._nonce  # (the kept one)
+        assert t.nodes["joiner"].core.secrets.game_id != old_game
+        return [gave_up, *results, kept.exists()]
+
+    gave_up, host, joiner, still_kept = simtable.scene(8, tmp_path).run(script)
+    assert not gave_up.finished
+    assert joiner.finished and host.fair and joiner.text == host.text, (host.text, joiner.text)
+    assert not still_kept
