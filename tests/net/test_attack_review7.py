@@ -3,6 +3,7 @@
 or a stranger on the machine could make of it.  Each test is what should happen."""
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 from typing import Any
@@ -197,3 +198,35 @@ def test_a_seat_kept_at_a_table_that_ended_before_the_deal_does_not_hurt_the_nex
     assert not gave_up.finished
     assert joiner.finished and host.fair and joiner.text == host.text, (host.text, joiner.text)
     assert not still_kept
+
+
+# -- at the audit: a host that drops an honest disclosure, and a direct link gone dark -----------------
+
+@pytest.mark.xfail(strict=True, reason="a seat reached once is judged as reachable for the whole own wait: one "
+                   "whose direct link went dark at the audit cannot be told from one that quit there")
+def test_a_host_that_drops_an_honest_disclosure_while_the_signers_direct_link_is_dark_gets_it_named_by_nobody(
+        tmp_path: Path) -> None:
+    """The host drops green's honest disclosure and ends the table on its word alone once
+    green is past the audit (as in test_attack_review6); what green writes to yellow goes
+    dark from the moment yellow reached the audit (the host runs the network, say), after
+    the two had reached each other.  Yellow's own wait never hears green's disclosure: it
+    should name nobody (green is kept apart by the network, docs/fairness.md: "named by
+    the host alone"), and ``ankh verify`` of its save no honest seat; it names green."""
+    from ankh.net.play.peer import AUDIT
+
+    from .test_attack_review6 import EndsOnceGreenIsPastTheAudit, three_seats
+
+    async def script(t: sim.Scene) -> list:
+        task = asyncio.ensure_future(three_seats(t, host=EndsOnceGreenIsPastTheAudit))
+        await t.when(lambda: "joiner 1" in t.nodes and t.nodes["joiner 1"].core.peer is not None
+                     and t.nodes["joiner 1"].core.peer.phase == AUDIT)
+        assert 2 in t.nodes["joiner 1"].core.reached
+        t.darken("joiner 2", "joiner 1")
+        return await task
+
+    t = simtable.scene(4, tmp_path)
+    host, yellow, green = t.run(script)
+    assert host.alone and not green.forfeit, (host.text, green.text)
+    code, out = simtable.verify(t.nodes["joiner 1"].save.path)
+    assert "joiner 2 (seat 2" not in out, out
+    assert not yellow.forfeit and "(joiner 2)" not in yellow.text, yellow.text
