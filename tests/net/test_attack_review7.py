@@ -230,3 +230,22 @@ def test_a_host_that_drops_an_honest_disclosure_while_the_signers_direct_link_is
     code, out = simtable.verify(t.nodes["joiner 1"].save.path)
     assert "joiner 2 (seat 2" not in out, out
     assert not yellow.forfeit and "(joiner 2)" not in yellow.text, yellow.text
+
+
+def test_the_own_wait_at_the_audit_ends_half_the_hosts_wait_after_the_audit(tmp_path: Path) -> None:
+    """Green signs its disclosure over a bogus log hash; the host names it and ends the table
+    at once.  Yellow's own wait is neither cut short by the host's word nor longer than half
+    the host's wait after its log reached the audit (and a beat): it then names green only."""
+    from ankh.net.play.events import Over
+
+    from .test_audit_alone import green_signs_over_a_bogus_hash
+
+    async def script(t: sim.Scene) -> list:
+        await green_signs_over_a_bogus_hash(t)
+        over = await t.until("joiner 1", lambda e: isinstance(e, Over))
+        yellow = t.nodes["joiner 1"].core
+        return [over.result, t.loop.time() - yellow._audit_since, yellow.abandon_after, yellow.here_every()]
+
+    yellow, took, abandon_after, beat = simtable.scene(4, tmp_path).run(script)
+    assert yellow.forfeit == (2,), yellow.text
+    assert abandon_after / 2 <= took <= abandon_after / 2 + beat, took
