@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from ..files import home, journal
 from ..wire.envelope import pack, unpack_strict
 from ..wire.errors import ProtocolError, Words
 from ..files.secrets import SeatSecrets
-from ..tablecore.save import check_header, retired_moves
+from ..tablecore.save import check_header, retired_moves, save_path
 from ..files.transcript import Roster
 
 
@@ -154,9 +155,9 @@ class SeatTaken:
         program holds it now, or it is unreadable)."""
         try:
             home.make_dirs(self.path.parent)
-            fh = os.fdopen(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600), "r+b")
+            fh = os.fdopen(os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600), "r+b")
         except OSError:
-            return None
+            return None  # (a link put there by someone else is not followed)
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -164,13 +165,30 @@ class SeatTaken:
             return None
         except OSError:
             pass  # a file system without locks: kept as before, unguarded
+        if not self._ours(fh):
+            fh.close()
+            return None
         self._fh = fh
         try:
             kept = unpack_strict(fh.read(2048), max_size=2048, max_depth=2)
             secrets = SeatSecrets.from_bytes(kept["secrets"]) if kept.get("secrets") else None
+            if secrets is not None and save_path(self.path.parent, secrets.game_id).exists():
+                secrets = None  # its game's save holds the seat (the program died as it made it): no way past
+                # the "played before" refusal for that game, whose save a replayed start would write over
             return kept["nonce"], secrets
         except (ProtocolError, KeyError, TypeError, AttributeError, ValueError, OSError):
             return None  # nothing kept yet, or a write cut short: a new seat
+
+    def _ours(self, fh: Any) -> bool:
+        """Whether the file held is the one at the path (not one an earlier run let go of
+        between this program's open and its lock), a plain file of this user that nobody
+        else can read or write (a secret written to another's file would be theirs)."""
+        try:
+            held, there = os.fstat(fh.fileno()), os.lstat(self.path)
+        except OSError:
+            return False
+        return ((held.st_dev, held.st_ino) == (there.st_dev, there.st_ino) and stat.S_ISREG(held.st_mode)
+                and held.st_uid == os.geteuid() and not held.st_mode & 0o077)
 
     def keep(self, nonce: bytes, secrets: SeatSecrets | None) -> None:
         """(A disk that refuses it costs only the way back to the seat: the game goes on.)"""

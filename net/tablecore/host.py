@@ -41,6 +41,7 @@ from .effects import (
     WatchPoints, WatchSay, WatchSend, WriteAbandoned,
 )
 from .result import Result, aborted, forfeit_result
+from .save import save_path
 from .seats import (
     CLOSING, DONE, FAREWELL, GAME_OVER, HEARD, PAUSED, CheckBudget, Refused, Saved, SeatCore, Watcher, evidence_of,
     step_under_way,
@@ -589,7 +590,7 @@ class HostTable(SeatCore):
         self._do(Broadcast(self.roster_msg))
         self._tell_watchers()
         if self.save_root is not None:
-            self.save_path = self.save_root / f"net-{roster.game_id.hex()[:12]}"
+            self.save_path = save_path(self.save_root, roster.game_id)
             self._do(CreateSave(self.save_path, roster,
                                 {"role": "host", "port": self.port, "bots": sorted(self._bots),
                                  "table": self.lobby.table,

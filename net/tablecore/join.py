@@ -40,6 +40,7 @@ from .effects import (
     WatchIntro, WatchLog, WatchPoints, WatchSay, WatchSend,
 )
 from .result import Result, aborted, forfeit_result, stopped_result
+from .save import save_path
 from .seats import (
     CLOSING, DONE, FAREWELL, GAME_OVER, HEARD, PAUSED, REFUSED, CheckBudget, Refused, Saved, SeatCore, Watcher,
     evidence_of, step_under_way,
@@ -650,7 +651,7 @@ class JoinTable(SeatCore):
         if roster.keys[self.seat] != self.secrets.identity.public_key:
             raise RemoteProtocolError("roster: our key is not at our seat")
         if self.save_root is not None:
-            self.save_path = self.save_root / f"net-{roster.game_id.hex()[:12]}"
+            self.save_path = save_path(self.save_root, roster.game_id)
             assert self.address is not None
             self._do(CreateSave(self.save_path, roster,
                                 {"role": "join", "host": self.address[0], "port": self.address[1],

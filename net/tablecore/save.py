@@ -2,6 +2,7 @@
 (sans-I/O: the files are read and written by :mod:`ankh.net.io.driver`)."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ...core.game import GAMES, get
@@ -9,6 +10,11 @@ from ..wire.envelope import HEADER_LEN, unpack_strict
 from ..wire.errors import RemoteProtocolError
 from ..wire.lobby import Start
 from ..files.transcript import DEFAULT_KIND, Roster
+
+
+def save_path(root: Path, game_id: bytes) -> Path:
+    """Where a seat's save of the game ``game_id`` is, in the saves folder ``root``."""
+    return root / f"net-{game_id.hex()[:12]}"
 
 
 def check_header(info: dict[str, Any], roster: Roster) -> None:

@@ -137,20 +137,25 @@ def test_a_seat_kept_apart_from_another_names_no_forfeit_of_it(tmp_path: Path) -
     assert not yellow.forfeit and "(joiner 2)" not in yellow.text, yellow.text
 
 
+async def green_signs_over_a_bogus_hash(t: sim.Scene) -> None:
+    """An honest host and yellow; green (joined last) signs its audit disclosure over a
+    bogus log hash."""
+    from . import simcheats
+
+    bogus = simcheats.resigning("audit", lambda body: body.__setitem__("basis", bytes(32)), 1)
+    await t.host(seats=3)
+    t.join("joiner 1")
+    await t.until("host", lambda e: getattr(e, "seat", None) == 1)
+    t.join("joiner 2", core=bogus(JoinTable))
+
+
 def test_the_save_of_a_seat_that_waited_out_a_disclosure_over_a_bogus_hash_verifies_as_its_forfeit(
         tmp_path: Path) -> None:
     """Green signs its disclosure over a bogus log hash; the host names it alone at once.
     Yellow, after its own wait, names green's forfeit, with the game's result as it
     stood, and its save says the same to ``ankh verify`` (green named, yellow not)."""
-    from . import simcheats
-
-    bogus = simcheats.resigning("audit", lambda body: body.__setitem__("basis", bytes(32)), 1)
-
     async def with_green_cheating(t: sim.Scene) -> list:
-        await t.host(seats=3)
-        t.join("joiner 1")
-        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
-        t.join("joiner 2", core=bogus(JoinTable))
+        await green_signs_over_a_bogus_hash(t)
         return await t.results("host", "joiner 1")
 
     t = simtable.scene(4, tmp_path)
