@@ -9,17 +9,14 @@ seat's next turn, and scored 1 for a win (shared on a tie), 0 for a loss, or
 else the seat's share of the win by the position, a softmax over every
 seat's evaluation that sums to 1 over the seats (``chances`` in the game's
 search, its temperature fitted to who won bot games by
-``scripts/bench/calibrate``); the chance is the mean over the worlds.  A
-decision is first searched in :data:`SCOUT` worlds (of :data:`WORLDS`), and in
-the others only if those leave it possible that the seat's choice cost a point
-of chance: most choices are the bot's own or as good, and a look settles them.
-A decision reviewed is kept in a file beside the record (the
+``scripts/bench/calibrate``); the chance is the mean over the worlds.  A decision reviewed is kept in a file beside the record (the
 record's bytes, the seat and the search's size are its key), so a review
 stopped halfway goes on where it stopped, with the same result, and a second
 look is instant.  The seat's choice and the bot's best are compared in the
-same worlds.  Once every decision is reviewed, the :data:`FIRM` that look
-costliest (the widest differences, among those that may cost a point of
-chance with :data:`SURE` standard errors of it) are searched again with :data:`FIRM_TIMES` times
+same worlds.  Once every decision is reviewed, the :data:`FIRM` that may be
+costliest (the widest differences with :data:`SURE` standard errors of them,
+among those that may cost a point of chance and as much as another surely
+costs: :func:`costliest`) are searched again with :data:`FIRM_TIMES` times
 more worlds and generators of their own, and their chances are those firmer
 ones.  Only those can count as costly, and only when the difference there is
 more than :data:`SURE` standard errors of its paired differences over the
@@ -74,12 +71,12 @@ FIRM = 3          # the decisions that look costliest after the first pass, sear
 FIRM_TIMES = 4    # ... with this many times more worlds, from generators of their own
 SURE = 2.0        # standard errors of the difference beyond which a decision counts as costly
 MATTERS = 0.01    # a point of chance: a decision that may cost less is not searched again
-SCOUT = 4         # of WORLDS, the worlds that settle a decision that cannot cost a point of chance
 DOUBT = 1.5       # standard errors within which the costliest decision is in doubt ...
 AGAIN = 2         # ... and searched again, at most this many more times, FIRM_TIMES * WORLDS worlds more each
 VERSION = 6       # of the kept reviews: another search gives another result (2: the place kept;
                   # 3: the chance a share of the win over the seats; 4: the costliest searched again;
-                  # 5: the difference's standard error kept; 6: worlds as needed)
+                  # 5: the difference's standard error kept; 6: those that may be costliest, and
+                  # those in doubt again)
 
 
 @dataclass(frozen=True)
@@ -213,16 +210,13 @@ def seat_choices(folder: Path, seat: int, every_card: bool = False
 
 
 def _search(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple, worlds: int, seed: str,
-            scout: int = 0, before: list[list[float]] | None = None, again: int = 0
-            ) -> tuple[Reviewed, list[list[float]]]:
+            before: list[list[float]] | None = None, again: int = 0) -> tuple[Reviewed, list[list[float]]]:
     """The seat's ``n``-th choice searched, and every candidate's value in each
     world (in the order of the bot's candidates, the choice last if the bot has
-    it not).  The candidates and the first worlds come from the generator of
-    ``seed`` and ``n``; with ``scout``, that many worlds first, and the rest of
-    ``worlds`` only if the decision may cost a point of chance (:func:`settled`:
-    the same worlds as one search of them all).  With ``before`` (the values of
-    a search of this decision with this seed), ``worlds`` more from a generator
-    of their own (``again``: the how-manieth), added to those."""
+    it not).  The candidates and the worlds come from the generator of ``seed``
+    and ``n``; with ``before`` (the values of a search of this decision with
+    this seed), ``worlds`` more from a generator of their own (``again``: the
+    how-manieth), added to those."""
     bot = rules.bot("search", random.Random(f"{seed}:{n}"), worlds=worlds)
     cands = bot.candidates(state, decision)   # what the bot's evaluate weighs, in the same worlds
     if chosen not in cands:
@@ -232,17 +226,9 @@ def _search(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple, 
         more = bot.weigh(state, decision, cands)
         values = [old + more[o] for o, old in zip(cands, before)]
         return _judged(rules, state, decision, chosen, cands, values), values
-    first = scout if 0 < scout < worlds else worlds
-    bot.worlds = first
     weighed = bot.weigh(state, decision, cands)
     values = [weighed[o] for o in cands]
-    reviewed = _judged(rules, state, decision, chosen, cands, values)
-    if first < worlds and not settled(reviewed):
-        bot.worlds = worlds - first                # the same generator goes on: the worlds of one search
-        more = bot.weigh(state, decision, cands)
-        values = [old + more[o] for o, old in zip(cands, values)]
-        reviewed = _judged(rules, state, decision, chosen, cands, values)
-    return reviewed, values
+    return _judged(rules, state, decision, chosen, cands, values), values
 
 
 def _judged(rules: Game, state: Any, decision: Decision, chosen: tuple, cands: list[tuple],
@@ -258,19 +244,11 @@ def _judged(rules: Game, state: Any, decision: Decision, chosen: tuple, cands: l
                     worlds=len(values[0]))
 
 
-def settled(reviewed: Reviewed) -> bool:
-    """Whether a first look at a decision settles it: what the seat chose cannot
-    cost a point of chance there, its gap and :data:`SURE` standard errors less
-    than :data:`MATTERS` (the bot's own choice, or one as good)."""
-    return reviewed.at_most < MATTERS
-
-
 def review_one(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple,
-               worlds: int = WORLDS, seed: str = "review", scout: int = 0) -> Reviewed:
+               worlds: int = WORLDS, seed: str = "review") -> Reviewed:
     """The seat's ``n``-th choice reviewed (its own generator, from ``seed`` and
-    ``n``: the same result every time); with ``scout``, the first that many
-    worlds, the others only if they do not settle it (:func:`_search`)."""
-    return _search(rules, n, state, decision, chosen, worlds, seed, scout)[0]
+    ``n``: the same result every time)."""
+    return _search(rules, n, state, decision, chosen, worlds, seed)[0]
 
 
 def standard_error(these: list[float], those: list[float]) -> float:
@@ -322,8 +300,8 @@ def cores() -> int:
     return max(1, min(4, n))
 
 
-# a search: the decision's place in the seat's choices, and _search's worlds, seed, scout, values before, again
-Task = tuple[int, int, str, int, "list[list[float]] | None", int]
+# a search: the decision's place in the seat's choices, and _search's worlds, seed, values before, again
+Task = tuple[int, int, str, "list[list[float]] | None", int]
 
 
 def _review_elsewhere(game: str, n: int, state: Any, decision: Decision, chosen: tuple, task: Task
@@ -398,8 +376,7 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
         return len(seen) + (min(FIRM, len(seen)) if picks is None else len(picks))   # (at most, until chosen)
 
     progress(len(done) + firmed, total())
-    scout = worlds * SCOUT // WORLDS
-    tasks: list[Task] = [(n, worlds, seed, scout, None, 0) for n in range(len(done), len(seen))]
+    tasks: list[Task] = [(n, worlds, seed, None, 0) for n in range(len(done), len(seen))]
     for reviewed, _values in _reviewed(rules, seen, tasks, jobs, stop):
         done.append(reviewed)
         keep()
@@ -407,11 +384,11 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
     if len(done) < len(seen):
         return done, len(seen)
     if picks is None:
-        picks = [n for n in costliest(done, FIRM) if done[n].at_most >= MATTERS]   # the others cannot cost
+        picks = costliest(done, FIRM)
         keep()
     while True:
         # searched side by side too (these are the longest searches of a review)
-        tasks = [(n, worlds * FIRM_TIMES, f"{seed}:firm", 0, values.get(n), picks[:k].count(n))
+        tasks = [(n, worlds * FIRM_TIMES, f"{seed}:firm", values.get(n), picks[:k].count(n))
                  for k, n in enumerate(picks) if k >= firmed]
         for task, (firmer, more) in zip(tasks, _reviewed(rules, seen, tasks, jobs, stop)):
             done[task[0]] = replace(firmer, firm=True)
@@ -457,9 +434,15 @@ def in_doubt(done: list[Reviewed]) -> list[int]:
 
 
 def costliest(done: list[Reviewed], n: int) -> list[int]:
-    """The places in ``done`` of the ``n`` decisions that look costliest (the
-    widest gap, sure or not; the earlier first on a tie): those searched again."""
-    return sorted(range(len(done)), key=lambda i: (-done[i].gap, i))[:n]
+    """The places in ``done`` of at most ``n`` decisions that may be the
+    costliest, those searched again: the choice may cost a point of chance
+    there and as much as any decision surely costs (its gap and :data:`SURE`
+    standard errors reach :data:`MATTERS` and every gap less as many errors),
+    the most it may cost first (the earlier on a tie).  A cost that comes from
+    a world in eight looks small and unsure on the first pass: it is searched
+    again before a sure small one."""
+    floor = max([MATTERS] + [r.gap - SURE * r.margin for r in done])
+    return sorted((i for i, r in enumerate(done) if r.at_most >= floor), key=lambda i: (-done[i].at_most, i))[:n]
 
 
 def person_seat(text: str) -> int:
@@ -588,28 +571,21 @@ def summary(done: list[Reviewed], total: int, seat: int, every_card: bool = Fals
 
 
 def searched(done: list[Reviewed]) -> str:
-    """How many worlds the review searched, in words: those of the first pass
-    (fewer where they settled a decision), and how many decisions were searched
-    again, with how many worlds."""
-    def span(worlds: list[int]) -> tuple[int, int]:
-        return min(worlds, default=0), max(worlds, default=0)
-    lo, hi = span([r.worlds for r in done if not r.firm])
-    parts = []
-    if hi:
-        parts.append(ngettext("{k} world a decision", "{k} worlds a decision", hi).format(k=hi) if lo == hi
-                     else _("{lo} to {hi} worlds a decision").format(lo=lo, hi=hi))
-    firm = [r for r in done if r.firm]
-    flo, fhi = span([r.worlds for r in firm])
+    """How many worlds the review searched, in words: those of a decision, and
+    how many decisions were searched again, with how many worlds."""
+    first = max((r.worlds for r in done if not r.firm), default=0)
+    parts = [ngettext("{k} world a decision", "{k} worlds a decision", first).format(k=first)] if first else []
+    firm = [r.worlds for r in done if r.firm]
     if not firm:
         parts.append(_("none searched again"))
-    elif flo == fhi:
+    elif min(firm) == max(firm):
         parts.append(ngettext("the costliest searched again with {k} worlds",
                               "the {m} costliest searched again with {k} worlds", len(firm)).format(
-            m=len(firm), k=fhi))
+            m=len(firm), k=firm[0]))
     else:
         parts.append(ngettext("the costliest searched again with {lo} to {hi} worlds",
                               "the {m} costliest searched again with {lo} to {hi} worlds", len(firm)).format(
-            m=len(firm), lo=flo, hi=fhi))
+            m=len(firm), lo=min(firm), hi=max(firm)))
     return ", ".join(parts)
 
 
