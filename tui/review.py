@@ -67,7 +67,7 @@ from ankh.tui.seats import colour
 from ankh.tui.session import ReviewSource
 
 WORLDS = 8        # worlds searched for each decision
-FIRM = 3          # the decisions that look costliest after the first pass, searched again ...
+FIRM = 5          # at most, the decisions that may be costliest after the first pass, searched again ...
 FIRM_TIMES = 4    # ... with this many times more worlds, from generators of their own
 SURE = 2.0        # standard errors of the difference beyond which a decision counts as costly
 MATTERS = 0.01    # a point of chance: a decision that may cost less is not searched again
