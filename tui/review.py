@@ -9,7 +9,11 @@ seat's next turn, and scored 1 for a win (shared on a tie), 0 for a loss, or
 else the seat's share of the win by the position, a softmax over every
 seat's evaluation that sums to 1 over the seats (``chances`` in the game's
 search, its temperature fitted to who won bot games by
-``scripts/bench/calibrate``); the chance is the mean over the worlds.  A decision reviewed is kept in a file beside the record (the
+``scripts/bench/calibrate``); the chance is the mean over the worlds.  A
+decision where the game ended in one of those worlds (late in the game) is
+searched in :data:`DECISIVE` times as many: a choice there may cost the game
+in a world in eight, which a search of eight worlds sees or misses by chance.
+A decision reviewed is kept in a file beside the record (the
 record's bytes, the seat and the search's size are its key), so a review
 stopped halfway goes on where it stopped, with the same result, and a second
 look is instant.  The seat's choice and the bot's best are compared in the
@@ -72,6 +76,7 @@ FIRM_TIMES = 4    # ... with this many times more worlds, from generators of the
 SURE = 2.0        # standard errors of the difference beyond which a decision counts as costly
 MATTERS = 0.01    # a point of chance: a decision that may cost less is not searched again
 DOUBT = 1.5       # standard errors within which the costliest decision is in doubt ...
+DECISIVE = 3      # times WORLDS, the worlds of a decision where the game ended in a world searched
 AGAIN = 2         # ... and searched again, at most this many more times, FIRM_TIMES * WORLDS worlds more each
 VERSION = 6       # of the kept reviews: another search gives another result (2: the place kept;
                   # 3: the chance a share of the win over the seats; 4: the costliest searched again;
@@ -210,12 +215,15 @@ def seat_choices(folder: Path, seat: int, every_card: bool = False
 
 
 def _search(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple, worlds: int, seed: str,
-            before: list[list[float]] | None = None, again: int = 0) -> tuple[Reviewed, list[list[float]]]:
+            before: list[list[float]] | None = None, again: int = 0, decisive: int = 0
+            ) -> tuple[Reviewed, list[list[float]]]:
     """The seat's ``n``-th choice searched, and every candidate's value in each
     world (in the order of the bot's candidates, the choice last if the bot has
     it not).  The candidates and the worlds come from the generator of ``seed``
-    and ``n``; with ``before`` (the values of a search of this decision with
-    this seed), ``worlds`` more from a generator of their own (``again``: the
+    and ``n``; ``decisive``: the worlds in all if the game ended in one of them
+    (:func:`decided`; the same generator goes on: the worlds of one search).
+    With ``before`` (the values of a search of this decision with this seed),
+    ``worlds`` more from a generator of their own (``again``: the
     how-manieth), added to those."""
     bot = rules.bot("search", random.Random(f"{seed}:{n}"), worlds=worlds)
     cands = bot.candidates(state, decision)   # what the bot's evaluate weighs, in the same worlds
@@ -228,7 +236,19 @@ def _search(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple, 
         return _judged(rules, state, decision, chosen, cands, values), values
     weighed = bot.weigh(state, decision, cands)
     values = [weighed[o] for o in cands]
+    if decisive > worlds and decided(values):
+        bot.worlds = decisive - worlds
+        more = bot.weigh(state, decision, cands)
+        values = [old + more[o] for o, old in zip(cands, values)]
     return _judged(rules, state, decision, chosen, cands, values), values
+
+
+def decided(values: list[list[float]]) -> bool:
+    """Whether the game ended in one of the worlds searched (a value of 0 or 1:
+    won or lost there, as late in a game): a decision where a choice may
+    cost the game in a world in eight, and so cost much, and a look at eight
+    worlds sees that world in one review and not in another."""
+    return any(v <= 0.0 or v >= 1.0 for row in values for v in row)
 
 
 def _judged(rules: Game, state: Any, decision: Decision, chosen: tuple, cands: list[tuple],
@@ -245,10 +265,10 @@ def _judged(rules: Game, state: Any, decision: Decision, chosen: tuple, cands: l
 
 
 def review_one(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple,
-               worlds: int = WORLDS, seed: str = "review") -> Reviewed:
+               worlds: int = WORLDS, seed: str = "review", decisive: int = 0) -> Reviewed:
     """The seat's ``n``-th choice reviewed (its own generator, from ``seed`` and
-    ``n``: the same result every time)."""
-    return _search(rules, n, state, decision, chosen, worlds, seed)[0]
+    ``n``: the same result every time; ``decisive``: as :func:`_search`)."""
+    return _search(rules, n, state, decision, chosen, worlds, seed, decisive=decisive)[0]
 
 
 def standard_error(these: list[float], those: list[float]) -> float:
@@ -300,8 +320,8 @@ def cores() -> int:
     return max(1, min(4, n))
 
 
-# a search: the decision's place in the seat's choices, and _search's worlds, seed, values before, again
-Task = tuple[int, int, str, "list[list[float]] | None", int]
+# a search: the decision's place in the seat's choices, and _search's worlds, seed, values before, again, decisive
+Task = tuple[int, int, str, "list[list[float]] | None", int, int]
 
 
 def _review_elsewhere(game: str, n: int, state: Any, decision: Decision, chosen: tuple, task: Task
@@ -376,7 +396,7 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
         return len(seen) + (min(FIRM, len(seen)) if picks is None else len(picks))   # (at most, until chosen)
 
     progress(len(done) + firmed, total())
-    tasks: list[Task] = [(n, worlds, seed, None, 0) for n in range(len(done), len(seen))]
+    tasks: list[Task] = [(n, worlds, seed, None, 0, worlds * DECISIVE) for n in range(len(done), len(seen))]
     for reviewed, _values in _reviewed(rules, seen, tasks, jobs, stop):
         done.append(reviewed)
         keep()
@@ -388,7 +408,7 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
         keep()
     while True:
         # searched side by side too (these are the longest searches of a review)
-        tasks = [(n, worlds * FIRM_TIMES, f"{seed}:firm", values.get(n), picks[:k].count(n))
+        tasks = [(n, worlds * FIRM_TIMES, f"{seed}:firm", values.get(n), picks[:k].count(n), 0)
                  for k, n in enumerate(picks) if k >= firmed]
         for task, (firmer, more) in zip(tasks, _reviewed(rules, seen, tasks, jobs, stop)):
             done[task[0]] = replace(firmer, firm=True)

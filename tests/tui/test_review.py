@@ -64,7 +64,7 @@ def test_the_costliest_decisions_are_named_on_a_firmer_search_and_a_review_stopp
     monkeypatch.setattr(review, "AGAIN", 0)
     text = record("guilds")
     rules, seen = review.choices(text, 0)
-    first = [review.review_one(rules, n, *seen[n], worlds=2) for n in range(len(seen))]
+    first = [review.review_one(rules, n, *seen[n], worlds=2, decisive=2 * review.DECISIVE) for n in range(len(seen))]
     picks = review.costliest(first, review.FIRM)
     whole, total = review.review(text, 0, None, worlds=2)
     assert total == len(seen) and len(picks) >= 2
@@ -120,7 +120,7 @@ def test_only_a_decision_that_may_cost_a_point_of_chance_is_searched_again(monke
     _rules, seen = review.choices(text, 0)
     searched: list[tuple[int, int]] = []
 
-    def one(rules, n, state, decision, chosen, worlds, seed, before=None, again=0):
+    def one(rules, n, state, decision, chosen, worlds, seed, before=None, again=0, decisive=0):
         searched.append((n, worlds))
         gap = 0.2 if n == 4 else 0.004
         return review.Reviewed(n, "chosen", 0.3, "best", 0.3 + gap, 2, margin=0.002), [[0.3], [0.3 + gap]]
@@ -131,11 +131,35 @@ def test_only_a_decision_that_may_cost_a_point_of_chance_is_searched_again(monke
     assert [n for n, r in enumerate(done) if r.cost > 0] == [4]
 
 
+@pytest.mark.parametrize("game", ["morpork", "guilds"])
+def test_a_decision_where_the_game_ended_in_a_world_searched_gets_more_worlds(game: str) -> None:
+    """Late in a game a choice may lose it in a world in eight: a search of
+    eight worlds sees that world in one review and misses it in another, and
+    the two named different costliest decisions.  A decision where the game
+    ended in one of its worlds is searched in review.DECISIVE times as many
+    (the same worlds as one search of them all); the others are not."""
+    text = record(game)
+    rules, seen = review.choices(text, 0)
+    kinds, late = set(), []
+    for n in [*range(3), *range(len(seen) - 3, len(seen))]:
+        few, values = review._search(rules, n, *seen[n], 2, "review")
+        searched = review.review_one(rules, n, *seen[n], worlds=2, decisive=6)
+        ended = any(v in (0.0, 1.0) for row in values for v in row)
+        assert searched == (review.review_one(rules, n, *seen[n], worlds=6) if ended else few)
+        assert searched.worlds == (6 if ended else 2)
+        kinds.add(ended)
+        late += [n] * ended
+    assert kinds == {True, False}
+    done, _total = review.review(text, 0, None, worlds=2)                  # the review does so
+    assert {r.worlds for r in done if not r.firm} <= {2, 2 * review.DECISIVE}
+    assert all(done[n].firm or done[n].worlds == 2 * review.DECISIVE for n in late) and done[0].worlds == 2
+
+
 def fake_search(gaps: dict[tuple[int, int], tuple[float, float]], searched: list):
     """A stand-in for the review's search: decision ``n``'s gap and standard
     error in its ``again``-th search again (0: the first firmer search, -1: the
     first pass), and the searches asked of it in ``searched``."""
-    def search(rules, n, state, decision, chosen, worlds, seed, before=None, again=0):
+    def search(rules, n, state, decision, chosen, worlds, seed, before=None, again=0, decisive=0):
         searched.append((n, again, len(before[0]) if before else 0))
         step = -1 if not seed.endswith(":firm") else again
         gap, margin = gaps.get((n, step), gaps.get((n, 0), (0.004, 0.002)) if step > 0 else (0.004, 0.002))
