@@ -465,6 +465,22 @@ def costliest(done: list[Reviewed], n: int) -> list[int]:
     return sorted((i for i, r in enumerate(done) if r.at_most >= floor), key=lambda i: (-done[i].at_most, i))[:n]
 
 
+def named(done: list[Reviewed]) -> tuple[list[int], int]:
+    """The places in ``done`` of the decisions a review names as costly, in the
+    order it names them, and how many come first as the costliest: those whose
+    cost is within :data:`SURE` standard errors (of the difference) of the
+    widest, in the order they were made -- which of them cost the most is
+    within the search's error, and two searches would tell it each their own
+    way -- then the others, the costliest first."""
+    costly = sorted((i for i, r in enumerate(done) if r.cost >= MATTERS), key=lambda i: (-done[i].cost, i))
+    if not costly:
+        return [], 0
+    top = done[costly[0]]
+    tied = sorted(i for i in costly
+                  if top.cost - done[i].cost <= SURE * (top.margin ** 2 + done[i].margin ** 2) ** 0.5)
+    return tied + [i for i in costly if i not in tied], len(tied)
+
+
 def person_seat(text: str) -> int:
     """The seat a record's ``seats:`` line gives to a person (the first), else red."""
     rules = get(game_of_record(text))
@@ -577,12 +593,15 @@ def summary(done: list[Reviewed], total: int, seat: int, every_card: bool = Fals
         first=round(100 * done[0].chosen_chance), last=round(100 * done[-1].chosen_chance)))
     row = WIDTH - 2
     lines += ["  " + marks[i:i + row] for i in range(0, len(marks), row)]
-    costly = sorted((r for r in done if r.cost >= MATTERS), key=lambda r: -r.cost)[:COSTLY]
+    order, tied = named(done)
+    costly = [done[i] for i in order[:COSTLY]]
     if not costly:
         lines += _fit(_("No decision surely cost you a point of chance: the hard bot would have chosen as well, "
                         "or the difference is within its search's error."))
         return lines
-    lines += _fit(_("The decisions that cost you the most:"))
+    lines += _fit(_("The decisions that cost you the most (the first {k} about as much as each other, within the "
+                    "search's error, in the order you made them):").format(k=min(tied, COSTLY)) if tied > 1
+                  else _("The decisions that cost you the most:"))
     for r in costly:
         lines += _fit(_("turn {turn}: you chose {chosen} ({was} %); better: {best} ({could} %)").format(
             turn=r.turn, chosen=r.chosen, was=round(100 * r.chosen_chance), best=r.best,

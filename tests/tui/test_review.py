@@ -219,6 +219,35 @@ def test_the_costliest_right_at_the_line_of_its_error_is_in_doubt() -> None:
     assert review.in_doubt([firm(0.10, 0.01), firm(0.03, 0.01)]) == []      # the second far below the first
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_costs_within_their_error_of_the_widest_are_named_first_in_the_order_they_were_made(lang: str) -> None:
+    """Four choices that cost 12 to 14 points each, within the search's error
+    of each other: which is the costliest is the search's noise (two reviews
+    named two of them), so they come first in the order they were made, and
+    the review says so; a sure smaller cost comes after them."""
+    from ankh.tui import i18n
+
+    def cost(turn: int, gap: float, margin: float) -> review.Reviewed:
+        return review.Reviewed(turn, "Pass", 0.3, "Trade", 0.3 + gap, 2, margin=margin, firm=True, worlds=96)
+    done = [review.Reviewed(t, "Pass", 0.3, "Pass", 0.3, worlds=8) for t in range(20)]
+    done[5], done[12], done[14], done[16] = cost(5, 0.127, 0.004), cost(12, 0.121, 0.004), \
+        cost(14, 0.129, 0.005), cost(16, 0.06, 0.004)
+    assert review.named(done) == ([5, 12, 14, 16], 3)
+    assert review.named(done[:5] + [cost(5, 0.142, 0.008)] + done[6:])[0][0] == 5   # the other review's search
+    assert review.named([done[14], done[16]]) == ([0, 1], 1)            # one costliest: as before
+    i18n.set_language(lang)
+    try:
+        lines = " ".join(" ".join(review.summary(done, 20, 0)).split())
+    finally:
+        i18n.set_language("en")
+    said = {"en": "The decisions that cost you the most (the first 3 about as much as each other, within the search's "
+                  "error, in the order you made them): turn 5:",
+            "fr": "Les décisions qui vous ont coûté le plus (les 3 premières à peu près autant les unes que les autres, "
+                  "à l'erreur de la recherche près, dans l'ordre où vous les avez prises) : tour 5"}
+    assert said[lang] in lines, lines
+    assert lines.index("14 :" if lang == "fr" else "turn 14:") < lines.index("16 :" if lang == "fr" else "turn 16:")
+
+
 def test_a_decision_whose_candidates_are_within_their_error_is_not_marked_costly() -> None:
     """On the firmer search, a gap of five points with a standard error of three
     is the search's noise: no cost, and the review names no decision; with an
