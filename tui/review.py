@@ -9,19 +9,27 @@ seat's next turn, and scored 1 for a win (shared on a tie), 0 for a loss, or
 else the seat's share of the win by the position, a softmax over every
 seat's evaluation that sums to 1 over the seats (``chances`` in the game's
 search, its temperature fitted to who won bot games by
-``scripts/bench/calibrate``); the chance is the mean over the worlds.  A decision reviewed is kept in a file beside the record (the
+``scripts/bench/calibrate``); the chance is the mean over the worlds.  A
+decision where the game ended in one of those worlds (late in the game) is
+searched in :data:`DECISIVE` times as many: a choice there may cost the game
+in a world in eight, which a search of eight worlds sees or misses by chance.
+A decision reviewed is kept in a file beside the record (the
 record's bytes, the seat and the search's size are its key), so a review
 stopped halfway goes on where it stopped, with the same result, and a second
 look is instant.  The seat's choice and the bot's best are compared in the
-same worlds.  Once every decision is reviewed, the :data:`FIRM` that look
-costliest (the widest differences, among those that may cost a point of
-chance with :data:`SURE` standard errors of it) are searched again with :data:`FIRM_TIMES` times
+same worlds.  Once every decision is reviewed, the :data:`FIRM` that may be
+costliest (the widest differences with :data:`SURE` standard errors of them,
+among those that may cost a point of chance and as much as another surely
+costs: :func:`costliest`) are searched again with :data:`FIRM_TIMES` times
 more worlds and generators of their own, and their chances are those firmer
 ones.  Only those can count as costly, and only when the difference there is
 more than :data:`SURE` standard errors of its paired differences over the
 worlds (:attr:`Reviewed.cost`): the costliest decision is named on a firm
 search, not on the first pass's noise, and a decision whose candidates lie
-within the search's error is not held against the seat.  Each
+within the search's error is not held against the seat.  Where that firmer
+search leaves in doubt which decision is the costliest, or whether it counts
+(:func:`in_doubt`), the decisions in doubt are searched again with as many
+worlds more, added to theirs, at most :data:`AGAIN` times.  Each
 search has its own seeded generator and a fixed number of worlds, never a
 clock, so a review stopped and started again ends with the same result.
 """
@@ -63,13 +71,17 @@ from ankh.tui.seats import colour
 from ankh.tui.session import ReviewSource
 
 WORLDS = 8        # worlds searched for each decision
-FIRM = 3          # the decisions that look costliest after the first pass, searched again ...
+FIRM = 5          # at most, the decisions that may be costliest after the first pass, searched again ...
 FIRM_TIMES = 4    # ... with this many times more worlds, from generators of their own
 SURE = 2.0        # standard errors of the difference beyond which a decision counts as costly
 MATTERS = 0.01    # a point of chance: a decision that may cost less is not searched again
-VERSION = 5       # of the kept reviews: another search gives another result (2: the place kept;
+DOUBT = 1.5       # standard errors within which the costliest decision is in doubt ...
+DECISIVE = 3      # times WORLDS, the worlds of a decision where the game ended in a world searched
+AGAIN = 2         # ... and searched again, at most this many more times, FIRM_TIMES * WORLDS worlds more each
+VERSION = 6       # of the kept reviews: another search gives another result (2: the place kept;
                   # 3: the chance a share of the win over the seats; 4: the costliest searched again;
-                  # 5: the difference's standard error kept)
+                  # 5: the difference's standard error kept; 6: those that may be costliest, and
+                  # those in doubt again)
 
 
 @dataclass(frozen=True)
@@ -83,6 +95,7 @@ class Reviewed:
     place: int = 1         # the place of what the seat chose in the hard bot's order (1: its best)
     margin: float = 0.0    # the standard error of best_chance - chosen_chance over the worlds (paired)
     firm: bool = False     # searched again with more worlds (the decisions that look costliest)
+    worlds: int = 0        # the worlds searched
 
     @property
     def gap(self) -> float:
@@ -201,22 +214,61 @@ def seat_choices(folder: Path, seat: int, every_card: bool = False
     return walk.game, walk.choices, data
 
 
-def review_one(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple,
-               worlds: int = WORLDS, seed: str = "review") -> Reviewed:
-    """The seat's ``n``-th choice reviewed (its own generator, from ``seed`` and
-    ``n``: the same result every time)."""
+def _search(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple, worlds: int, seed: str,
+            before: list[list[float]] | None = None, again: int = 0, decisive: int = 0
+            ) -> tuple[Reviewed, list[list[float]]]:
+    """The seat's ``n``-th choice searched, and every candidate's value in each
+    world (in the order of the bot's candidates, the choice last if the bot has
+    it not).  The candidates and the worlds come from the generator of ``seed``
+    and ``n``; ``decisive``: the worlds in all if the game ended in one of them
+    (:func:`decided`; the same generator goes on: the worlds of one search).
+    With ``before`` (the values of a search of this decision with this seed),
+    ``worlds`` more from a generator of their own (``again``: the
+    how-manieth), added to those."""
     bot = rules.bot("search", random.Random(f"{seed}:{n}"), worlds=worlds)
     cands = bot.candidates(state, decision)   # what the bot's evaluate weighs, in the same worlds
     if chosen not in cands:
         cands = cands + [chosen]
-    values = bot.weigh(state, decision, cands)
-    chance = {o: sum(v) / len(v) for o, v in values.items()}
+    if before is not None:
+        bot = rules.bot("search", random.Random(f"{seed}:{again}:{n}"), worlds=worlds)
+        more = bot.weigh(state, decision, cands)
+        values = [old + more[o] for o, old in zip(cands, before)]
+        return _judged(rules, state, decision, chosen, cands, values), values
+    weighed = bot.weigh(state, decision, cands)
+    values = [weighed[o] for o in cands]
+    if decisive > worlds and decided(values):
+        bot.worlds = decisive - worlds
+        more = bot.weigh(state, decision, cands)
+        values = [old + more[o] for o, old in zip(cands, values)]
+    return _judged(rules, state, decision, chosen, cands, values), values
+
+
+def decided(values: list[list[float]]) -> bool:
+    """Whether the game ended in one of the worlds searched (a value of 0 or 1:
+    won or lost there, as late in a game): a decision where a choice may
+    cost the game in a world in eight, and so cost much, and a look at eight
+    worlds sees that world in one review and not in another."""
+    return any(v <= 0.0 or v >= 1.0 for row in values for v in row)
+
+
+def _judged(rules: Game, state: Any, decision: Decision, chosen: tuple, cands: list[tuple],
+            values: list[list[float]]) -> Reviewed:
+    """A decision reviewed from its candidates' values world by world."""
+    chance = {o: sum(v) / len(v) for o, v in zip(cands, values)}
     rated = sorted(cands, key=lambda o: -chance[o])
     best = rated[0]
     words = ui(rules.id).option_words
     view = rules.view_for(state, decision.seat)
     return Reviewed(state.turn, words(view, chosen), chance[chosen], words(view, best), chance[best],
-                    1 + rated.index(chosen), standard_error(values[best], values[chosen]))
+                    1 + rated.index(chosen), standard_error(values[cands.index(best)], values[cands.index(chosen)]),
+                    worlds=len(values[0]))
+
+
+def review_one(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple,
+               worlds: int = WORLDS, seed: str = "review", decisive: int = 0) -> Reviewed:
+    """The seat's ``n``-th choice reviewed (its own generator, from ``seed`` and
+    ``n``: the same result every time; ``decisive``: as :func:`_search`)."""
+    return _search(rules, n, state, decision, chosen, worlds, seed, decisive=decisive)[0]
 
 
 def standard_error(these: list[float], those: list[float]) -> float:
@@ -268,18 +320,21 @@ def cores() -> int:
     return max(1, min(4, n))
 
 
-def _review_elsewhere(game: str, n: int, state: Any, decision: Decision, chosen: tuple, worlds: int,
-                      seed: str) -> Reviewed:
-    """:func:`review_one` in a worker process (the game by its id)."""
-    return review_one(get(game), n, state, decision, chosen, worlds, seed)
+# a search: the decision's place in the seat's choices, and _search's worlds, seed, values before, again, decisive
+Task = tuple[int, int, str, "list[list[float]] | None", int, int]
 
 
-def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], tasks: list[tuple[int, int, str]], jobs: int,
-              stop: Callable[[], bool]) -> Iterator[Reviewed]:
-    """The decisions ``tasks`` name (each: its place in ``seen``, the worlds and
-    the seed of its search) reviewed, in order, until ``stop`` says so: in
-    ``jobs`` worker processes at once where they can be started (each decision
-    has its own generator, so the result is the one of a single process)."""
+def _review_elsewhere(game: str, n: int, state: Any, decision: Decision, chosen: tuple, task: Task
+                      ) -> tuple[Reviewed, list[list[float]]]:
+    """:func:`_search` in a worker process (the game by its id)."""
+    return _search(get(game), n, state, decision, chosen, *task[1:])
+
+
+def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], tasks: list[Task], jobs: int,
+              stop: Callable[[], bool]) -> Iterator[tuple[Reviewed, list[list[float]]]]:
+    """The searches ``tasks`` name (:data:`Task`), in order, until ``stop`` says
+    so: in ``jobs`` worker processes at once where they can be started (each
+    search has its own generator, so the result is the one of a single process)."""
     pool = None
     if jobs > 1 and len(tasks) > 1:
         try:
@@ -287,20 +342,20 @@ def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], tasks: list[
         except (OSError, ValueError, ImportError):
             pool = None
     if pool is None:
-        for n, worlds, seed in tasks:
+        for task in tasks:
             if stop():
                 return
-            yield review_one(rules, n, *seen[n], worlds=worlds, seed=seed)
+            yield _search(rules, task[0], *seen[task[0]], *task[1:])
         return
     with pool:
-        ahead: deque[Future[Reviewed]] = deque()
+        ahead: deque[Future[tuple[Reviewed, list[list[float]]]]] = deque()
         try:
             todo = iter(tasks)
             left = len(tasks)
             while left or ahead:
                 while left and len(ahead) < jobs and not stop():
-                    n, worlds, seed = next(todo)
-                    ahead.append(pool.submit(_review_elsewhere, rules.id, n, *seen[n], worlds, seed))
+                    task = next(todo)
+                    ahead.append(pool.submit(_review_elsewhere, rules.id, task[0], *seen[task[0]], task))
                     left -= 1
                 if not ahead or stop():
                     return
@@ -315,8 +370,11 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
             stop: Callable[[], bool], seed: str = "review") -> tuple[list[Reviewed], int]:
     key = hashlib.sha256(f"{VERSION}:{worlds}:{seat}:{seed}:".encode() + source).hexdigest()
     done: list[Reviewed] = []
-    picks: list[int] | None = None   # the decisions searched again, once every one is reviewed
-    firmed = 0                       # how many of them are
+    picks: list[int] | None = None   # the searches again, once every decision is reviewed: the decisions
+                                     # that look costliest, then those in doubt after them, round by round
+    firmed = 0                       # how many of them are done
+    values: dict[int, list[list[float]]] = {}   # the values world by world of those searched again
+    rounds = 0                       # the rounds of decisions in doubt among the picks
     if kept is not None:
         try:
             data = json.loads(kept.read_text(encoding="utf-8"))
@@ -324,42 +382,103 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
                 done = [Reviewed(**r) for r in data["decisions"]][:len(seen)]
                 if data.get("firm") is not None and len(done) == len(seen):
                     picks = [int(n) for n in data["firm"]]
-                    firmed = int(data["firmed"])
-        except (OSError, ValueError, TypeError, KeyError):
-            done, picks, firmed = [], None, 0   # none kept, or not this review's: start again
+                    firmed, rounds = int(data["firmed"]), int(data["rounds"])
+                    values = {int(n): v for n, v in data["values"].items()}
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            done, picks, firmed, values, rounds = [], None, 0, {}, 0   # none kept, or not this review's: again
 
     def keep() -> None:
         if kept is not None:
             kept.write_text(json.dumps({"key": key, "decisions": [asdict(r) for r in done], "firm": picks,
-                                        "firmed": firmed}), encoding="utf-8")
+                                        "firmed": firmed, "values": values, "rounds": rounds}), encoding="utf-8")
 
-    extra = min(FIRM, len(seen)) if picks is None else len(picks)   # (at most, until they are chosen)
-    progress(len(done) + firmed, len(seen) + extra)
-    tasks = [(n, worlds, seed) for n in range(len(done), len(seen))]
-    for reviewed in _reviewed(rules, seen, tasks, jobs, stop):
+    def total() -> int:
+        return len(seen) + (min(FIRM, len(seen)) if picks is None else len(picks))   # (at most, until chosen)
+
+    progress(len(done) + firmed, total())
+    tasks: list[Task] = [(n, worlds, seed, None, 0, worlds * DECISIVE) for n in range(len(done), len(seen))]
+    for reviewed, _values in _reviewed(rules, seen, tasks, jobs, stop):
         done.append(reviewed)
         keep()
-        progress(len(done), len(seen) + extra)
+        progress(len(done), total())
     if len(done) < len(seen):
         return done, len(seen)
     if picks is None:
-        picks = [n for n in costliest(done, extra) if done[n].at_most >= MATTERS]   # the others cannot cost
-        extra = len(picks)
+        picks = costliest(done, FIRM)
         keep()
-    # searched side by side too (these are the longest searches of a review)
-    tasks = [(n, worlds * FIRM_TIMES, f"{seed}:firm") for n in picks[firmed:]]
-    for n, firmer in zip(picks[firmed:], _reviewed(rules, seen, tasks, jobs, stop)):
-        done[n] = replace(firmer, firm=True)
-        firmed += 1
+    while True:
+        # searched side by side too (these are the longest searches of a review)
+        tasks = [(n, worlds * FIRM_TIMES, f"{seed}:firm", values.get(n), picks[:k].count(n), 0)
+                 for k, n in enumerate(picks) if k >= firmed]
+        for task, (firmer, more) in zip(tasks, _reviewed(rules, seen, tasks, jobs, stop)):
+            done[task[0]] = replace(firmer, firm=True)
+            values[task[0]] = more
+            firmed += 1
+            keep()
+            progress(len(done) + firmed, total())
+        if firmed < len(picks) or rounds == AGAIN:
+            return done, len(seen)
+        doubt = in_doubt(done)
+        if not doubt:
+            return done, len(seen)
+        picks += doubt
+        rounds += 1
         keep()
-        progress(len(done) + firmed, len(seen) + extra)
-    return done, len(seen)
+
+
+def in_doubt(done: list[Reviewed]) -> list[int]:
+    """The decisions searched again whose part in naming the costliest is in
+    doubt, to be searched with more worlds: the costliest one when its gap is
+    within :data:`DOUBT` standard errors of the line where it counts as a cost
+    (:data:`SURE` of them), and any other that may cost a point and be the
+    costliest, with it: its gap within :data:`DOUBT` standard errors of the
+    costliest's and beyond ``SURE - DOUBT`` of its own; when none counts, those
+    within :data:`DOUBT` of the line.  Empty: the order is settled."""
+    firm = [i for i, r in enumerate(done) if r.firm and r.gap >= MATTERS]
+    costly = [i for i in firm if done[i].cost >= MATTERS]
+    lead = min(costly, key=lambda i: (-done[i].cost, i), default=None)
+
+    def at_the_line(r: Reviewed) -> bool:
+        return abs(r.gap - SURE * r.margin) < DOUBT * r.margin
+
+    if lead is None:
+        return [i for i in firm if at_the_line(done[i])]
+    first = done[lead]
+    doubt = {lead} if at_the_line(first) else set()
+    for i in firm:
+        r = done[i]
+        if i != lead and r.gap > (SURE - DOUBT) * r.margin and \
+                first.gap - r.gap < DOUBT * (first.margin ** 2 + r.margin ** 2) ** 0.5:
+            doubt |= {lead, i}
+    return sorted(doubt)
 
 
 def costliest(done: list[Reviewed], n: int) -> list[int]:
-    """The places in ``done`` of the ``n`` decisions that look costliest (the
-    widest gap, sure or not; the earlier first on a tie): those searched again."""
-    return sorted(range(len(done)), key=lambda i: (-done[i].gap, i))[:n]
+    """The places in ``done`` of at most ``n`` decisions that may be the
+    costliest, those searched again: the choice may cost a point of chance
+    there and as much as any decision surely costs (its gap and :data:`SURE`
+    standard errors reach :data:`MATTERS` and every gap less as many errors),
+    the most it may cost first (the earlier on a tie).  A cost that comes from
+    a world in eight looks small and unsure on the first pass: it is searched
+    again before a sure small one."""
+    floor = max([MATTERS] + [r.gap - SURE * r.margin for r in done])
+    return sorted((i for i, r in enumerate(done) if r.at_most >= floor), key=lambda i: (-done[i].at_most, i))[:n]
+
+
+def named(done: list[Reviewed]) -> tuple[list[int], int]:
+    """The places in ``done`` of the decisions a review names as costly, in the
+    order it names them, and how many come first as the costliest: those whose
+    cost is within :data:`SURE` standard errors (of the difference) of the
+    widest, in the order they were made -- which of them cost the most is
+    within the search's error, and two searches would tell it each their own
+    way -- then the others, the costliest first."""
+    costly = sorted((i for i, r in enumerate(done) if r.cost >= MATTERS), key=lambda i: (-done[i].cost, i))
+    if not costly:
+        return [], 0
+    top = done[costly[0]]
+    tied = sorted(i for i in costly
+                  if top.cost - done[i].cost <= SURE * (top.margin ** 2 + done[i].margin ** 2) ** 0.5)
+    return tied + [i for i in costly if i not in tied], len(tied)
 
 
 def person_seat(text: str) -> int:
@@ -444,29 +563,29 @@ def command(path_name: str, seat_name: str | None, worlds: int | None = None, ev
         return 1
     if tty:
         print(file=sys.stderr)
-    for line in summary(done, total, seat, worlds, every_card):
+    for line in summary(done, total, seat, every_card):
         print(line)
     return 0
 
 
-def summary(done: list[Reviewed], total: int, seat: int, worlds: int = WORLDS, every_card: bool = False) -> list[str]:
+def summary(done: list[Reviewed], total: int, seat: int, every_card: bool = False) -> list[str]:
     """The review in lines, as ``ankh review`` prints it and the end screen
     shows it: each at most :data:`WIDTH` columns (an 80-column terminal, the
     screen's margins), the chance drawn one mark per decision in rows; its
-    first line says whose knowledge it used (the seat's, or every card)."""
+    first line says whose knowledge it used (the seat's, or every card) and how
+    many worlds were searched (:func:`searched`)."""
     who = colour(seat)
     if every_card:
         title = ngettext("{who}'s {n} decision, reviewed by the hard bot with every card known "
-                         "(after the audit; {worlds} worlds each, {firm} for the {costliest} costliest)",
+                         "(after the audit; {how})",
                          "{who}'s {n} decisions, reviewed by the hard bot with every card known "
-                         "(after the audit; {worlds} worlds each, {firm} for the {costliest} costliest)", total)
+                         "(after the audit; {how})", total)
     else:
         title = ngettext("{who}'s {n} decision, reviewed by the hard bot from {who}'s knowledge at the time "
-                         "({worlds} worlds each, {firm} for the {costliest} costliest)",
+                         "({how})",
                          "{who}'s {n} decisions, reviewed by the hard bot from {who}'s knowledge at the time "
-                         "({worlds} worlds each, {firm} for the {costliest} costliest)", total)
-    lines = _fit(title.format(who=who, n=total, worlds=worlds, firm=worlds * FIRM_TIMES,
-                              costliest=min(FIRM, total)))
+                         "({how})", total)
+    lines = _fit(title.format(who=who, n=total, how=searched(done)))
     if not done:
         return lines
     marks = "".join(BARS[min(len(BARS) - 1, int(r.chosen_chance * len(BARS)))] for r in done)
@@ -474,17 +593,39 @@ def summary(done: list[Reviewed], total: int, seat: int, worlds: int = WORLDS, e
         first=round(100 * done[0].chosen_chance), last=round(100 * done[-1].chosen_chance)))
     row = WIDTH - 2
     lines += ["  " + marks[i:i + row] for i in range(0, len(marks), row)]
-    costly = sorted((r for r in done if r.cost >= MATTERS), key=lambda r: -r.cost)[:COSTLY]
+    order, tied = named(done)
+    costly = [done[i] for i in order[:COSTLY]]
     if not costly:
         lines += _fit(_("No decision surely cost you a point of chance: the hard bot would have chosen as well, "
                         "or the difference is within its search's error."))
         return lines
-    lines += _fit(_("The decisions that cost you the most:"))
+    lines += _fit(_("The decisions that cost you the most (the first {k} about as much as each other, within the "
+                    "search's error, in the order you made them):").format(k=min(tied, COSTLY)) if tied > 1
+                  else _("The decisions that cost you the most:"))
     for r in costly:
         lines += _fit(_("turn {turn}: you chose {chosen} ({was} %); better: {best} ({could} %)").format(
             turn=r.turn, chosen=r.chosen, was=round(100 * r.chosen_chance), best=r.best,
             could=round(100 * r.best_chance)), "  ", "      ")
     return lines
+
+
+def searched(done: list[Reviewed]) -> str:
+    """How many worlds the review searched, in words: those of a decision, and
+    how many decisions were searched again, with how many worlds."""
+    first = max((r.worlds for r in done if not r.firm), default=0)
+    parts = [ngettext("{k} world a decision", "{k} worlds a decision", first).format(k=first)] if first else []
+    firm = [r.worlds for r in done if r.firm]
+    if not firm:
+        parts.append(_("none searched again"))
+    elif min(firm) == max(firm):
+        parts.append(ngettext("the costliest searched again with {k} worlds",
+                              "the {m} costliest searched again with {k} worlds", len(firm)).format(
+            m=len(firm), k=firm[0]))
+    else:
+        parts.append(ngettext("the costliest searched again with {lo} to {hi} worlds",
+                              "the {m} costliest searched again with {lo} to {hi} worlds", len(firm)).format(
+            m=len(firm), lo=min(firm), hi=max(firm)))
+    return ", ".join(parts)
 
 
 WIDTH = 78        # the review's lines: an 80-column terminal, less the screen's margins
@@ -552,7 +693,7 @@ class ReviewScreen(Localised, Screen):
     def _show(self, done: list[Reviewed], total: int) -> None:
         self.done = done
         self.query_one("#review-text", Static).update(
-            Text("\n".join(summary(done, total, self.seat, self.worlds, self.every_card))))
+            Text("\n".join(summary(done, total, self.seat, self.every_card))))
 
     def action_back(self) -> None:
         self.stopping = True

@@ -55,19 +55,21 @@ def test_a_review_stopped_halfway_goes_on_to_the_same_result(game: str, tmp_path
 
 
 def test_the_costliest_decisions_are_named_on_a_firmer_search_and_a_review_stopped_there_ends_the_same(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch) -> None:
     """After the first pass, the decisions that look costliest (and may cost a point of
     chance at least) are searched again with more worlds; only those can be
     named costly, on their firmer estimate, and a review stopped among those
-    searches ends with the same result."""
+    searches ends with the same result.  (None searched a third time here:
+    the test of the decisions in doubt does that.)"""
+    monkeypatch.setattr(review, "AGAIN", 0)
     text = record("guilds")
     rules, seen = review.choices(text, 0)
-    first = [review.review_one(rules, n, *seen[n], worlds=1) for n in range(len(seen))]
-    picks = [n for n in review.costliest(first, review.FIRM) if first[n].at_most >= review.MATTERS]
-    whole, total = review.review(text, 0, None, worlds=1)
-    assert total == len(seen) and len(picks) == review.FIRM
+    first = [review.review_one(rules, n, *seen[n], worlds=2, decisive=2 * review.DECISIVE) for n in range(len(seen))]
+    picks = review.costliest(first, review.FIRM)
+    whole, total = review.review(text, 0, None, worlds=2)
+    assert total == len(seen) and len(picks) >= 2
     for n in range(len(seen)):
-        firm = review.review_one(rules, n, *seen[n], worlds=review.FIRM_TIMES, seed="review:firm")
+        firm = review.review_one(rules, n, *seen[n], worlds=2 * review.FIRM_TIMES, seed="review:firm")
         assert whole[n] == (replace(firm, firm=True) if n in picks else first[n])
     assert {n for n, r in enumerate(whole) if r.cost > 0} <= set(picks)
     kept = tmp_path / "kept.json"
@@ -77,9 +79,9 @@ def test_the_costliest_decisions_are_named_on_a_firmer_search_and_a_review_stopp
         nonlocal asked
         asked += 1
         return asked > len(seen) + 1        # stopped after the first of the firmer searches
-    stopped, _ = review.review(text, 0, kept, worlds=1, stop=stop)
+    stopped, _ = review.review(text, 0, kept, worlds=2, stop=stop)
     assert stopped != whole and stopped[picks[0]] == whole[picks[0]]
-    again, _ = review.review(text, 0, kept, worlds=1)
+    again, _ = review.review(text, 0, kept, worlds=2)
     assert again == whole
 
 
@@ -118,15 +120,132 @@ def test_only_a_decision_that_may_cost_a_point_of_chance_is_searched_again(monke
     _rules, seen = review.choices(text, 0)
     searched: list[tuple[int, int]] = []
 
-    def one(rules, n, state, decision, chosen, worlds=review.WORLDS, seed="review"):
+    def one(rules, n, state, decision, chosen, worlds, seed, before=None, again=0, decisive=0):
         searched.append((n, worlds))
         gap = 0.2 if n == 4 else 0.004
-        return review.Reviewed(n, "chosen", 0.3, "best", 0.3 + gap, 2, margin=0.002)
-    monkeypatch.setattr(review, "review_one", one)
+        return review.Reviewed(n, "chosen", 0.3, "best", 0.3 + gap, 2, margin=0.002), [[0.3], [0.3 + gap]]
+    monkeypatch.setattr(review, "_search", one)
     done, total = review.review(text, 0, None, worlds=2)
     assert total == len(seen) > review.FIRM
     assert [s for s in searched if s[1] > 2] == [(4, 2 * review.FIRM_TIMES)]
     assert [n for n, r in enumerate(done) if r.cost > 0] == [4]
+
+
+@pytest.mark.parametrize("game", ["morpork", "guilds"])
+def test_a_decision_where_the_game_ended_in_a_world_searched_gets_more_worlds(game: str) -> None:
+    """Late in a game a choice may lose it in a world in eight: a search of
+    eight worlds sees that world in one review and misses it in another, and
+    the two named different costliest decisions.  A decision where the game
+    ended in one of its worlds is searched in review.DECISIVE times as many
+    (the same worlds as one search of them all); the others are not."""
+    text = record(game)
+    rules, seen = review.choices(text, 0)
+    kinds, late = set(), []
+    for n in [*range(3), *range(len(seen) - 3, len(seen))]:
+        few, values = review._search(rules, n, *seen[n], 2, "review")
+        searched = review.review_one(rules, n, *seen[n], worlds=2, decisive=6)
+        ended = any(v in (0.0, 1.0) for row in values for v in row)
+        assert searched == (review.review_one(rules, n, *seen[n], worlds=6) if ended else few)
+        assert searched.worlds == (6 if ended else 2)
+        kinds.add(ended)
+        late += [n] * ended
+    assert kinds == {True, False}
+    done, _total = review.review(text, 0, None, worlds=2)                  # the review does so
+    assert {r.worlds for r in done if not r.firm} <= {2, 2 * review.DECISIVE}
+    assert all(done[n].firm or done[n].worlds == 2 * review.DECISIVE for n in late) and done[0].worlds == 2
+
+
+def fake_search(gaps: dict[tuple[int, int], tuple[float, float]], searched: list):
+    """A stand-in for the review's search: decision ``n``'s gap and standard
+    error in its ``again``-th search again (0: the first firmer search, -1: the
+    first pass), and the searches asked of it in ``searched``."""
+    def search(rules, n, state, decision, chosen, worlds, seed, before=None, again=0, decisive=0):
+        searched.append((n, again, len(before[0]) if before else 0))
+        step = -1 if not seed.endswith(":firm") else again
+        gap, margin = gaps.get((n, step), gaps.get((n, 0), (0.004, 0.002)) if step > 0 else (0.004, 0.002))
+        k = worlds + (len(before[0]) if before else 0)
+        return (review.Reviewed(n, "chosen", 0.3, "best", 0.3 + gap, 2, margin=margin, worlds=k),
+                [[0.3] * k, [0.3 + gap] * k])
+    return search
+
+
+def test_a_decision_whose_place_among_the_costliest_is_in_doubt_gets_more_worlds(monkeypatch, tmp_path) -> None:
+    """Two decisions that cost nearly as much, whichever is the costliest
+    within their errors, are searched again with more worlds (added to those
+    they had), until the order is settled; one clearly below them is not."""
+    text = record("guilds")
+    gaps = {(2, -1): (0.10, 0.02), (5, -1): (0.09, 0.02), (7, -1): (0.05, 0.02),
+            (2, 0): (0.10, 0.02), (5, 0): (0.09, 0.02), (7, 0): (0.05, 0.005),   # 2 and 5 too close to tell
+            (5, 1): (0.06, 0.01), (2, 1): (0.10, 0.01)}                           # told apart with more worlds
+    searched: list = []
+    monkeypatch.setattr(review, "_search", fake_search(gaps, searched))
+    done, _total = review.review(text, 0, None, worlds=2)
+    assert [s for s in searched if s[1] > 0] == [(2, 1, 8), (5, 1, 8)]          # 8 worlds before, 8 more
+    assert [(n, r.worlds) for n, r in enumerate(done) if r.firm] == [(2, 16), (5, 16), (7, 8)]
+    assert max(range(len(done)), key=lambda n: done[n].cost) == 2
+    # a review stopped among those searches goes on to the same result
+    kept = tmp_path / "kept.json"
+    asked = 0
+
+    def stop() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked > len(done) + 4                                          # after the first search in doubt
+    stopped, _ = review.review(text, 0, kept, worlds=2, stop=stop)
+    assert stopped[2].worlds == 16 and stopped[5].worlds == 8
+    searched.clear()
+    assert review.review(text, 0, kept, worlds=2)[0] == done and searched == [(5, 1, 8)]
+    # never settled: searched again review.AGAIN times, no more
+    searched.clear()
+    gaps[(5, 1)] = gaps[(5, 2)] = (0.095, 0.02)
+    gaps[(2, 1)] = gaps[(2, 2)] = (0.10, 0.02)
+    review.review(text, 0, None, worlds=2)
+    assert sorted(s for s in searched if s[1] > 0) == sorted(
+        (n, k, 8 * k) for n in (2, 5) for k in range(1, review.AGAIN + 1))
+
+
+def test_the_costliest_right_at_the_line_of_its_error_is_in_doubt() -> None:
+    """A gap near :data:`review.SURE` standard errors might or might not count
+    as a cost on another search: in doubt; far from the line, or below a point
+    of chance, it is not."""
+    def firm(gap: float, margin: float) -> review.Reviewed:
+        return review.Reviewed(1, "a", 0.3, "b", 0.3 + gap, 2, margin=margin, firm=True, worlds=32)
+    assert review.in_doubt([firm(0.04, 0.02)]) == [0]               # 2 standard errors: at the line
+    assert review.in_doubt([firm(0.03, 0.02)]) == [0]               # 1.5: not counted, but it might be
+    assert review.in_doubt([firm(0.10, 0.02)]) == []                # 5: a cost
+    assert review.in_doubt([firm(0.012, 0.04)]) == []               # 0.3: within the noise
+    assert review.in_doubt([firm(0.008, 0.004)]) == []              # less than a point of chance
+    assert review.in_doubt([replace(firm(0.04, 0.02), firm=False)]) == []   # not searched again: not named
+    assert review.in_doubt([firm(0.10, 0.01), firm(0.03, 0.01)]) == []      # the second far below the first
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_costs_within_their_error_of_the_widest_are_named_first_in_the_order_they_were_made(lang: str) -> None:
+    """Four choices that cost 12 to 14 points each, within the search's error
+    of each other: which is the costliest is the search's noise (two reviews
+    named two of them), so they come first in the order they were made, and
+    the review says so; a sure smaller cost comes after them."""
+    from ankh.tui import i18n
+
+    def cost(turn: int, gap: float, margin: float) -> review.Reviewed:
+        return review.Reviewed(turn, "Pass", 0.3, "Trade", 0.3 + gap, 2, margin=margin, firm=True, worlds=96)
+    done = [review.Reviewed(t, "Pass", 0.3, "Pass", 0.3, worlds=8) for t in range(20)]
+    done[5], done[12], done[14], done[16] = cost(5, 0.127, 0.004), cost(12, 0.121, 0.004), \
+        cost(14, 0.129, 0.005), cost(16, 0.06, 0.004)
+    assert review.named(done) == ([5, 12, 14, 16], 3)
+    assert review.named(done[:5] + [cost(5, 0.142, 0.008)] + done[6:])[0][0] == 5   # the other review's search
+    assert review.named([done[14], done[16]]) == ([0, 1], 1)            # one costliest: as before
+    i18n.set_language(lang)
+    try:
+        lines = " ".join(" ".join(review.summary(done, 20, 0)).split())
+    finally:
+        i18n.set_language("en")
+    said = {"en": "The decisions that cost you the most (the first 3 about as much as each other, within the search's "
+                  "error, in the order you made them): turn 5:",
+            "fr": "Les décisions qui vous ont coûté le plus (les 3 premières à peu près autant les unes que les autres, "
+                  "à l'erreur de la recherche près, dans l'ordre où vous les avez prises) : tour 5"}
+    assert said[lang] in lines, lines
+    assert lines.index("14 :" if lang == "fr" else "turn 14:") < lines.index("16 :" if lang == "fr" else "turn 16:")
 
 
 def test_a_decision_whose_candidates_are_within_their_error_is_not_marked_costly() -> None:
@@ -143,7 +262,20 @@ def test_a_decision_whose_candidates_are_within_their_error_is_not_marked_costly
     assert "turn 5: you chose Play the card (30 %); better: Keep the card (34 %)" in lines and "turn 3" not in lines
     first = [replace(close, firm=False), replace(sure, firm=False),
              review.Reviewed(7, "Play the card", 0.30, "Keep the card", 0.305, 2, margin=0.002)]
-    assert review.costliest(first, 3) == [0, 1, 2]        # the widest gap first, sure or not
+    assert review.costliest(first, 3) == [0, 1]           # the most it may cost first; the third cannot cost a point
+
+
+def test_the_decisions_searched_again_are_those_that_may_be_the_costliest() -> None:
+    """A cost that comes from a world in eight looks small and unsure on the
+    first pass: the decisions searched again are those that may cost the
+    most (the gap and two standard errors), not those with the widest gap,
+    and never one that cannot cost what another surely costs."""
+    def first(gap: float, margin: float) -> review.Reviewed:
+        return review.Reviewed(1, "a", 0.3, "b", 0.3 + gap, 2, margin=margin, worlds=8)
+    rare, sure, small, tiny = first(0.017, 0.016), first(0.03, 0.002), first(0.02, 0.001), first(0.004, 0.002)
+    assert review.costliest([sure, rare, small, tiny], 3) == [1, 0]      # small cannot cost what sure surely does
+    assert review.costliest([small, rare, tiny], 3) == [1, 0]            # tiny cannot cost a point of chance
+    assert review.costliest([small, rare, tiny], 1) == [1]
 
 
 def test_a_review_never_uses_a_card_the_seat_could_not_see() -> None:
@@ -189,7 +321,7 @@ def test_a_long_game_s_review_fits_an_80_column_terminal(lang: str) -> None:
     terminal: it is drawn in rows under its title, one mark per decision."""
     from ankh.tui import i18n
     done = [review.Reviewed(n // 4 + 1, "Place a house on site 12", (n % 9) / 9,
-                            "Lay a foundation on site 33 (brick, lumber)", 1.0) for n in range(200)]
+                            "Lay a foundation on site 33 (brick, lumber)", 1.0, worlds=1) for n in range(200)]
     i18n.set_language(lang)
     try:
         lines = review.summary(done, 200, 1)
@@ -198,9 +330,34 @@ def test_a_long_game_s_review_fits_an_80_column_terminal(lang: str) -> None:
     assert all(len(line) <= review.WIDTH for line in lines), lines
     rows = [line for line in lines if line.startswith("  ") and set(line.strip()) <= set(review.BARS)]
     assert sum(len(line.strip()) for line in rows) == 200 and len(rows) == 3, lines
-    # the title says how hard it looked: the costliest decisions were searched again with more worlds
-    searched = {"en": "(8 worlds each, 32 for the 3 costliest)", "fr": "(8 mondes chacune, 32 pour les 3 plus coûteuses)"}
+    # the title says how hard it looked: the worlds of each decision, and how many were searched again
+    searched = {"en": "(1 world a decision, none searched again)", "fr": "(1 monde par décision, aucune cherchée à nouveau)"}
     assert searched[lang] in " ".join(" ".join(lines[:3]).split()), lines[:3]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_title_says_how_many_worlds_were_searched_not_how_many_might_have_been(lang: str) -> None:
+    """The title said "32 for the 3 costliest" even when fewer were searched
+    again: it says the worlds the decisions had, and how many were searched
+    again with how many worlds."""
+    from ankh.tui import i18n
+    settled = [review.Reviewed(n, "Pass", 0.25, "Pass", 0.25, worlds=8) for n in range(10)]
+    again = [replace(settled[2], firm=True, worlds=32), replace(settled[5], firm=True, worlds=96)]
+    said = {"en": ["(8 worlds a decision, none searched again)",
+                   "(8 worlds a decision, the costliest searched again with 32 worlds)",
+                   "(8 worlds a decision, the 2 costliest searched again with 32 to 96 worlds)"],
+            "fr": ["(8 mondes par décision, aucune cherchée à nouveau)",
+                   "(8 mondes par décision, la plus coûteuse cherchée à nouveau avec 32 mondes)",
+                   "(8 mondes par décision, les 2 plus coûteuses cherchées à nouveau avec 32 à 96 mondes)"]}
+    i18n.set_language(lang)
+    try:
+        titles = [" ".join(" ".join(review.summary(done, 10, 0)[:3]).split())
+                  for done in (settled, settled[:2] + again[:1] + settled[3:],
+                               settled[:2] + again[:1] + settled[3:5] + again[1:] + settled[6:])]
+    finally:
+        i18n.set_language("en")
+    for title, words in zip(titles, said[lang]):
+        assert words in title, title
 
 
 class Recording:
