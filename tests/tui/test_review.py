@@ -3,6 +3,7 @@ game's record from that seat's knowledge; a review stopped halfway goes on to
 the same result; it never uses a card the seat could not see."""
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import replace
 import subprocess
@@ -19,8 +20,10 @@ from ankh.tui.session import ReviewSource
 from tests.bots.test_search import swap_unseen
 
 
+@functools.lru_cache(maxsize=None)
 def record(game: str, seed: int = 5) -> str:
-    """A finished game of heuristic bots, as its record."""
+    """A finished game of heuristic bots, as its record (played once a process: sixteen
+    tests read one)."""
     rules = get(game)
     players = 2 if game == "morpork" else 3
     g = LocalGame.new(players, seed, {p: rules.bot("heuristic", random.Random(p)) for p in range(players)}, rules)
