@@ -20,6 +20,7 @@ SLOW_FIRST = ("tests/tui/", "tests/net/")
 # here only starts later; a name here that no longer matches any test changes nothing.
 LONGEST_FIRST = (
     "tests/tui/guilds/test_netplay.py::test_a_guild_table_hosted_on_screen_is_played_to_the_end",
+    "tests/net/test_simulator.py::test_a_fixed_sweep_of_tables_through_faults_breaks_nothing",
     "tests/tui/test_netplay.py::test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_end",
     "tests/tui/guilds/test_screens.py::test_whole_game_from_the_title_to_the_end_screen",
     "tests/net/test_lan.py::test_three_namespaces_find_the_table_by_mdns_and_survive_a_cut_cable",
@@ -45,6 +46,11 @@ LONGEST_FIRST = (
     "tests/tui/test_review.py::test_a_review_in_two_processes_is_the_review_of_one",
     "tests/net/test_peer.py::test_a_whole_game_through_the_star",
     "tests/net/test_strangers.py::test_a_real_joiner_gets_in_through_a_flood_of_1100_links",
+    "tests/net/test_steal.py::test_each_slot_is_taken_with_the_same_frequency",
+    "tests/net/test_peer.py::test_a_seat_that_sends_before_it_goes_on_plays_the_same_game",
+    "tests/net/test_strangers.py::test_a_spectator_that_does_not_read_is_cut_off_and_the_game_finishes",
+    "tests/test_compat.py::test_old_seats_killed_mid_game_carry_on_from_their_saves_to_a_fair_end",
+    "tests/tui/test_review.py::test_the_costliest_decisions_are_named_on_a_firmer_search",
 )
 
 

@@ -128,7 +128,18 @@ def core_extensions(root: Path) -> list:
 
 class OptionalBuildExt(build_ext):
     """Builds the compiled core, or on a compiler error leaves it out (the wheel
-    still holds the Python modules)."""
+    still holds the Python modules).  Its extensions compile side by side, one a core, the
+    largest C first: each game's library is a long compile of its own (the first game's, the
+    longest, most of a minute on one core), which the other modules need not wait for."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:   # (``-j`` on the command line says otherwise)
+            self.parallel = max(1, os.cpu_count() or 1)
+
+    def build_extensions(self) -> None:
+        self.extensions.sort(key=lambda ext: -sum(os.path.getsize(s) for s in ext.sources if os.path.exists(s)))
+        super().build_extensions()
 
     def run(self) -> None:
         try:
