@@ -210,7 +210,9 @@ async def test_a_typed_site_that_is_not_offered_builds_nothing_and_says_so():
         await pilot.press(*str(taken), "enter")
         await pilot.pause()
         assert sum(1 for o in session.game.state.occ if o >= 0) == placed     # nothing built elsewhere
-        assert any(f"Site {taken} cannot be chosen now" in m for m in notices(app))
+        assert f"Site {taken} cannot be chosen now" in app.screen.told.plain       # under the question
+        assert f"Site {taken} cannot be chosen now" in str(app.screen.query_one("#g-head", Static).render())
+        assert notices(app) == []                                             # not over the map
         assert app.screen.typed == ""
         await pilot.press("1", "0", "enter")                                  # a free site is built
         await until(pilot, lambda: deciding(app))

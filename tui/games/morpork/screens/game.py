@@ -232,6 +232,10 @@ class GameScreen(PlayScreen, inherit_bindings=False):
     def show(self) -> None:
         self.refresh_view()
 
+    def show_told(self) -> None:
+        for p in self.query(DecisionPrompt):
+            p.tell(self.told)
+
     def show_results(self) -> None:
         self.action_results()
 

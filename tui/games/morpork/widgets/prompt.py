@@ -79,6 +79,7 @@ class DecisionPrompt(Vertical):
         self._repeat = (None, 0)              # (decision prompt, how many times in a row)
         self._kept = kept                     # a prompt's ``kept()`` before the screen was laid out again
         self._detail: tuple[Text, bool] | None = None   # the description under the options, whole
+        self._told: Text | None = None        # said to the person: in the description's place a while
 
     def kept(self) -> tuple:
         """Where this decision stands (its step, the entry under the cursor, how many times it
@@ -349,7 +350,7 @@ class DecisionPrompt(Vertical):
         view = self.view
         if (view is None or view.decision is None or n is None or n >= len(self._entries)):
             self._detail = None
-            self.query_one("#detail", Static).update("")
+            self._draw_detail()
             self.post_message(self.Highlighted(None, None))
             return
         e = self._entries[n]
@@ -373,10 +374,24 @@ class DecisionPrompt(Vertical):
         self._set_detail(Text(detail, style="italic"), card=words[0] in ("play", "give", "discard", "interrupt"))
         self.post_message(self.Highlighted(index, text))
 
+    def tell(self, told: Text | None) -> None:
+        """Say ``told`` under the options, in the description's place (None: the
+        description again): never over the options."""
+        self._told = told
+        self._draw_detail()
+
     def _set_detail(self, text: Text, card: bool = False) -> None:
-        """Show ``text`` under the options; longer than the rows it has, it ends in "…" (and,
-        for a card of yours, where its whole text is) rather than stop mid-sentence."""
         self._detail = (text, card)
+        self._draw_detail()
+
+    def _draw_detail(self) -> None:
+        """Under the options: what was just said, else the description; longer than the
+        rows it has, it ends in "…" (and, for a card of yours, where its whole text is)
+        rather than stop mid-sentence."""
+        if self._told is None and self._detail is None:
+            self.query_one("#detail", Static).update("")
+            return
+        text, card = (self._told, False) if self._told is not None else self._detail
         detail = self.query_one("#detail", Static)
         question = self.query_one("#question", Static)
         width = detail.size.width
@@ -400,12 +415,12 @@ class DecisionPrompt(Vertical):
         detail.update(text)
 
     def _fit_detail(self) -> None:
-        if (self._detail is not None and self.is_mounted and self.size.width > 0
+        if (self.is_mounted and self.size.width > 0
                 and self.query_one("#detail", Static).size.width > 0):
-            self._set_detail(*self._detail)
+            self._draw_detail()
 
     def on_resize(self) -> None:
-        if self._detail is not None:
+        if self._detail is not None or self._told is not None:
             self.call_after_refresh(self._fit_detail)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
