@@ -251,7 +251,7 @@ async def test_a_robber_spot_in_the_list_names_whom_it_blocks():
         choices = app.screen.query_one("#g-choices")
         choices.highlighted = app.screen._rows.index(brick6)       # (the list shows it in its group)
         await pilot.pause()
-        assert "Move the robber to Brick district 6  (blocks yellow, green)" in screen_text(app)
+        assert "Move the robber to Brick district 6  (blocks Y yellow, G green)" in screen_text(app)
         palace9 = next(o for o in d.options if o[0] == "robber" and "Palace 9" in option_text(session.game.state, o))
         assert "blocks" not in option_text(session.game.state, palace9)          # nobody's house there
 
@@ -921,3 +921,17 @@ def test_a_spectator_s_hand_panel_says_what_the_players_panel_shows():
     said = panels.hand(view, None).plain
     assert "how many cards each player holds" in said, said
     assert "3 cards" in panels.players(view, None).plain       # yellow's, as that panel counts them
+
+
+@pytest.mark.parametrize("lang, yellow, green", [("en", "Y yellow", "G green"), ("fr", "J jaune", "V vert")])
+def test_the_options_and_the_offer_asked_name_a_seat_by_its_letter_too(lang, yellow, green):
+    """Played at 80×24, the options said "Steal a card from yellow", "(blocks
+    yellow, green)", "Trade with green" and the question "Yellow offers…" while
+    the log and the panels said "Y yellow": a seat is told apart by its letter
+    as well as its colour (R Y G B; R J V B in French) there too."""
+    from ankh.tui.games.guilds.text import offer_text
+    i18n.set_language(lang)
+    assert option_text(None, ("rob", 1)).endswith(yellow)
+    assert option_text(None, ("deal", 2)).endswith(green)
+    assert option_text(None, ("offer", "1b", "1o", 1)).endswith(yellow)
+    assert offer_text((1, (1, 0, 0, 0, 0, 0), (0, 0, 0, 0, 1, 0))).startswith(yellow + " ")
