@@ -445,6 +445,11 @@ async def test_what_is_said_at_your_decision_at_80x24_is_under_the_options_not_o
         under = " ".join(line.strip() for line in lines[shown.bottom:-1])
         why = screen.session.undo_refusal()
         assert i18n._("Cannot take back") in under and why.split()[0] in under, under
+        for size in ((120, 40), (80, 24)):                                # laid out anew: still said
+            await pilot.resize_terminal(*size)
+            for _ in range(4):
+                await pilot.pause()
+        assert i18n._("Cannot take back") in str(screen.query_one("#detail", Static).render())
         screen._told_timer.stop()
         screen._untell()                                                  # its time is up
         await pilot.pause()

@@ -198,6 +198,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         self.set_class(self.mode == "compact", "-compact")
         self.call_after_refresh(self._fit, self.app.size)
         self.call_after_refresh(self.focus_decision)
+        self.call_after_refresh(self.show_told)   # (what was just said, in the new prompt too)
 
     def on_resize(self, event) -> None:
         mode = layout_for(event.size)
