@@ -935,3 +935,21 @@ def test_the_options_and_the_offer_asked_name_a_seat_by_its_letter_too(lang, yel
     assert option_text(None, ("deal", 2)).endswith(green)
     assert option_text(None, ("offer", "1b", "1o", 1)).endswith(yellow)
     assert offer_text((1, (1, 0, 0, 0, 0, 0), (0, 0, 0, 0, 1, 0))).startswith(yellow + " ")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_q_on_the_end_screen_quits_and_the_footer_says_so(lang):
+    """On the guild end screen `q` did nothing (on the first game's it quits) and
+    the footer did not offer it."""
+    i18n.set_language(lang)
+    position = ("game: guilds\nplayers: 3\nseed: 4\nturn: red\nhouses yellow: V24\nhouses green: V31\n"
+                "houses red: V09 V10 V11\nvillas red: V00 V01 V02 V03\ntokens red: vetinari-2\nrolls: 6+6\n")
+    app = AnkhApp(GameSession.from_text(position), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, EndScreen))
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "q " + i18n.pgettext("key", "Quit") in footer, footer
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running

@@ -589,6 +589,7 @@ class EndScreen(ShowsReview, ShowsStats, Localised, Screen):
         Binding("r", "review", NP_("key", "Review")),
         Binding("a", "review_every_card", NP_("key", "Review (every card)")),
         Binding("t", "title", NP_("key", "Title screen")),
+        Binding("q", "app.quit", NP_("key", "Quit")),     # (as the first game's end screen)
         Binding("escape", "back", show=False),
     ]
 
