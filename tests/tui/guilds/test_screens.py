@@ -777,9 +777,9 @@ async def test_every_option_of_a_long_list_is_within_five_keys(text, kind):
             listed += screen_text(app)
         if kind == "seven":
             assert game._rows[0] == d.options.index(("pass",))    # "Neither" first, not last
-            assert "a Move the robber · 2–" in listed, listed
+            assert "a Move the robber · tokens 2–" in listed, listed      # (not the options' numbers)
         elif kind == "before-roll":
-            assert "a Set the dice (5 parchments) · 2–5" in listed, listed
+            assert "a Set the dice (5 parchments) · totals 2–5" in listed, listed
         else:
             assert "Build a house (brick, lumber, wool, grain)" in listed or "Lay a foundation (brick, lumber)" in listed
             assert "A development token" in listed, listed
@@ -953,3 +953,18 @@ async def test_q_on_the_end_screen_quits_and_the_footer_says_so(lang):
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0 and not app.is_running
+
+
+@pytest.mark.parametrize("lang, word", [("en", "tokens"), ("fr", "jetons")])
+def test_a_robber_group_says_its_numbers_are_tokens_not_the_keys_of_its_options(lang, word):
+    """"a Move the robber · 2–4" headed options numbered 2 to 6: the span read as
+    the keys that choose them. It says "tokens 2–4" ("jetons" in French)."""
+    from ankh.tui.games.guilds.groups import grouped
+    i18n.set_language(lang)
+    session = GameSession.from_text(SEVEN_POSITION)
+    while (nxt := session.next()).kind == "bot":
+        session.apply_bot(nxt, session.think_job(nxt)())
+    d = nxt.decision
+    assert d.kind == "seven", d
+    robber = [h for h, _members in grouped(d.options) if i18n._("Move the robber") in h]
+    assert len(robber) > 1 and all(f" · {word} " in h for h in robber), robber
