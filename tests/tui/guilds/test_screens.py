@@ -968,3 +968,27 @@ def test_a_robber_group_says_its_numbers_are_tokens_not_the_keys_of_its_options(
     assert d.kind == "seven", d
     robber = [h for h, _members in grouped(d.options) if i18n._("Move the robber") in h]
     assert len(robber) > 1 and all(f" · {word} " in h for h in robber), robber
+
+
+async def test_a_robber_option_longer_than_its_row_goes_on_under_itself():
+    """In French at 80×24 "8 Déplacer le voleur sur l'Université de l'Invisible 5
+    (bloque J jaune, V vert)" ran on at the row's start, under the keys, where it
+    read as another option: it goes on under its own text."""
+    from ankh.tui.widgets.choices import Choices
+    from ..helpers import screen_lines
+    i18n.set_language("fr")
+    app = AnkhApp(GameSession.from_text(SEVEN_POSITION), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        choices = app.screen.query_one("#g-choices", Choices)
+        ran_on = 0
+        for key in ["a"] + ["down"] * 8:
+            await pilot.press(key)
+            await pilot.pause()
+            region = choices.region
+            rows = screen_lines(app)[region.y:region.bottom]
+            for row, below in zip(rows, rows[1:]):
+                if "(bloque" in row and not row.rstrip(" ▁▂▃▄▅▆▇█").endswith(")"):
+                    ran_on += 1
+                    assert below.startswith("   "), rows              # under its text, not its key
+        assert ran_on, "no option ran on: nothing was tested"
