@@ -100,8 +100,8 @@ class PlayScreen(Localised, Screen):
             super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
             return
         told = Text.from_markup(message) if markup else Text(message)
-        if title:
-            told = Text.assemble((title + ": ", "bold"), told)
+        if title:   # (French sets a space before the colon)
+            told = Text.assemble((_("{title}:").format(title=title) + " ", "bold"), told)
         told.stylize("bold yellow" if severity != "information" else "italic")
         self.told = told
         if self._told_timer is not None:
