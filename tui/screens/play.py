@@ -195,8 +195,8 @@ class PlayScreen(Localised, Screen):
     def _tell_notices(self) -> None:
         """What a networked game must say once, at length (the host left: the game is paused)."""
         notices = self.session.notices
-        while notices:
-            self.notify(notices.pop(0), severity="warning", timeout=30)
+        while notices:   # (at length, for long: a notice even at your decision at 80×24)
+            self.app.notify(notices.pop(0), severity="warning", timeout=30)
 
     def action_chat(self) -> None:
         """A networked game: say something to the table."""
@@ -213,7 +213,7 @@ class PlayScreen(Localised, Screen):
         for seat, name, said in lines[self._chat_told:]:
             if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
                 title = _("Chat") if self.session.spectating else _("Chat (c to answer)")
-                self.notify(f"{colour(seat)} ({name}): {said}", title=title, timeout=8, markup=False)
+                self.app.notify(f"{colour(seat)} ({name}): {said}", title=title, timeout=8, markup=False)
         self._chat_told = len(lines)
 
     # --- driving ----------------------------------------------------------------------------------
