@@ -40,6 +40,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import textwrap
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -631,11 +632,17 @@ def searched(done: list[Reviewed]) -> str:
 WIDTH = 78        # the review's lines: an 80-column terminal, less the screen's margins
 
 
+# A space the lines never break at: before a percent sign and French punctuation
+# ("53 %" never ends a line in "53" and starts the next in "%)"; nor "; mieux").
+_GLUED = re.compile(r" (?=[%;:!?])")
+
+
 def _fit(line: str, first: str = "", then: str = "  ") -> list[str]:
     """``line`` in lines of at most :data:`WIDTH` columns, the lines after the
-    first indented under it."""
-    return textwrap.wrap(line, WIDTH, initial_indent=first, subsequent_indent=then,
-                         break_long_words=False, break_on_hyphens=False) or [first]
+    first indented under it, never broken before a ``%`` or ``;:!?``."""
+    lines = textwrap.wrap(_GLUED.sub("\u00a0", line), WIDTH, initial_indent=first, subsequent_indent=then,
+                          break_long_words=False, break_on_hyphens=False)
+    return [line.replace("\u00a0", " ") for line in lines] or [first]
 
 
 class ReviewScreen(Localised, Screen):

@@ -252,3 +252,22 @@ async def test_a_description_longer_than_its_rows_says_it_goes_on(lang):
             await pilot.press("down")
             await pilot.pause()
         assert seen, "no description was cut: nothing was tested"
+
+
+async def test_an_option_longer_than_its_row_goes_on_under_itself_not_under_its_number():
+    """In French at 80×24 "1. Jouer Le Titulaire de la Chaire d'Études Indéfinies
+    Événement · Parchemin · Rejouer" ran on at the row's start, under the
+    numbers, where it read as another option: it goes on under its own text."""
+    i18n.set_language("fr")
+    record = scenarios.OPENING.replace(
+        "hand red: hex drumknott zorgo-the-retro-phrenologist shonky-shop",
+        "hand red: the-chair-of-indefinite-studies professor-of-recent-runes hex groat")
+    app = AnkhApp(GameSession.from_text(record), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        choices = app.screen.query_one(Choices)
+        region = choices.region
+        rows = screen_lines(app)[region.y:region.bottom]
+        assert rows[0].startswith(" 1. Jouer Le Titulaire de la Chaire"), rows
+        assert rows[1].startswith("    ") and rows[1].strip().startswith("Parchemin"), rows   # under its text
+        assert all(r[:4].strip() in ("", "1.", "2.", "3.", "4.", "5.") for r in rows), rows

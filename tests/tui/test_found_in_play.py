@@ -413,3 +413,45 @@ async def test_a_win_on_points_after_a_tie_says_what_broke_the_tie(lang):
         said = " ".join(str(app.screen.query_one("#why", Static).render()).split())
         assert "53" in said and i18n._("green") in said, said
         assert area_title("small-gods") in said and "$18" in said, said
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_what_is_said_at_your_decision_at_80x24_is_under_the_options_not_over_them(lang):
+    """At 80×24, `u` with nothing to take back put its notice over the right end
+    of the option rows: it is said under them, in the description's place, and
+    the description comes back after it."""
+    from textual.widgets._toast import Toast
+    from ankh.tui import i18n
+    from ankh.tui.widgets.choices import Choices
+    from .helpers import screen_lines
+    i18n.set_language(lang)
+    app = AnkhApp(GameSession.from_text(scenarios.OPENING), bot_delay=0)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        choices = screen.query_one(Choices).region
+        rows = screen_lines(app)[choices.y:choices.bottom]
+        description = screen.query_one("#detail", Static).render()
+        await pilot.press("u")
+        await pilot.pause()
+        await pilot.pause()
+        assert list(screen.query(Toast)) == [] and notices(app) == []
+        lines = screen_lines(app)
+        now = screen.query_one(Choices)
+        shown = now.region                   # (a longer word than the description: fewer rows)
+        assert shown.y == choices.y and now.scroll_offset.y == 0 and shown.height >= 3
+        bar = now.scrollbar_size_vertical + 1              # (the scroll bar moves: the rows, whole)
+        assert [r[:-bar] for r in lines[shown.y:shown.bottom]] == [r[:-bar] for r in rows[:shown.height]]
+        under = " ".join(line.strip() for line in lines[shown.bottom:-1])
+        why = screen.session.undo_refusal()
+        title = i18n._("{title}:").format(title=i18n._("Cannot take back"))       # "Impossible d’annuler :"
+        assert title in under and why.split()[0] in under, under
+        for size in ((120, 40), (80, 24)):                                # laid out anew: still said
+            await pilot.resize_terminal(*size)
+            for _ in range(4):
+                await pilot.pause()
+        assert i18n._("Cannot take back") in str(screen.query_one("#detail", Static).render())
+        screen._told_timer.stop()
+        screen._untell()                                                  # its time is up
+        await pilot.pause()
+        assert screen.query_one("#detail", Static).render() == description

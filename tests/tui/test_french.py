@@ -87,6 +87,17 @@ def test_every_program_sentence_has_a_french_translation(program_template):
     assert not broken, f"translations with placeholders the English has not: {broken}"
 
 
+def test_the_french_words_call_a_bot_a_robot_everywhere():
+    """The new-game dialog and the title say "robots"; the review, the hint and the
+    help said "le bot difficile": one word for one thing (the option --bots stays)."""
+    french = _read(FR / "ankh.po")
+    said = [t.string for t in french if t.id]
+    words = [s for t in said for s in (t if isinstance(t, tuple) else (t,))]
+    assert any(re.search(r"\brobots?\b", w) for w in words)
+    bots = [w for w in words if re.search(r"(?<!-)\bbots?\b", w)]
+    assert not bots, bots
+
+
 def test_the_committed_template_is_up_to_date(program_template):
     committed = {(m.context, m.id) for m in _read(LOCALE / "ankh.pot") if m.id}
     fresh = {(m.context, m.id) for m in program_template if m.id}

@@ -33,7 +33,7 @@ async def test_undo_takes_back_own_choices_but_never_past_new_information():
         assert screen.view.decision.kind == "turn"
         await pilot.press("u")                              # nothing to take back: it says why
         assert screen.view.decision.kind == "turn"
-        assert any("no choice yet" in n for n in notices(app))
+        assert "no choice yet" in screen.told.plain          # at 80×24: under the options
         # Hex draws three cards: new information, so its choices stay.
         hex_index = screen.view.option_texts.index("play hex")
         await pilot.press(str(hex_index + 1), "1")          # play hex, carry out its text
@@ -41,7 +41,7 @@ async def test_undo_takes_back_own_choices_but_never_past_new_information():
         hand = len(screen.view.hand)
         await pilot.press("u")
         assert len(screen.view.hand) == hand
-        assert any("Since your last choice: you drew 3 cards." in n for n in notices(app)), notices(app)
+        assert "Since your last choice: you drew 3 cards." in screen.told.plain, screen.told
 
 
 async def test_leaving_and_loading_resumes_the_game_exactly(ankh_home):

@@ -68,7 +68,7 @@ async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_
 async def test_chat_in_the_lobby_and_the_game_shows_markup_and_escapes_literally(tmp_path):
     """A joiner's chat line with markup and an escape sequence: shown as plain
     characters in the host's lobby and as a notice in its game."""
-    from .helpers import notices
+    from .helpers import said
 
     app = AnkhApp(bot_delay=0, interface="127.0.0.1")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -84,10 +84,10 @@ async def test_chat_in_the_lobby_and_the_game_shows_markup_and_escapes_literally
         assert session.chat_lines[-1] == (1, "mallory", "[bold red]hi[/] [2J there")
         joiner.chat("again [link=x]y[/link]")
         for _ in range(100):
-            if any("again [link=x]y[/link]" in n for n in notices(app)):
+            if any("again [link=x]y[/link]" in n for n in said(app)):
                 break
             await pilot.pause(0.05)
-        assert any("yellow (mallory): again [link=x]y[/link]" in n for n in notices(app)), notices(app)
+        assert any("yellow (mallory): again [link=x]y[/link]" in n for n in said(app)), said(app)
         task.cancel()
 
 

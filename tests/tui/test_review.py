@@ -587,3 +587,21 @@ def test_a_review_in_two_processes_is_the_review_of_one(tmp_path: Path) -> None:
     first, _ = review.review(text, 0, kept, worlds=1, jobs=2, stop=stop)
     assert 0 < len(first) < total and first == alone[:len(first)]
     assert review.review(text, 0, kept, worlds=1, jobs=2) == (alone, total)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_chance_is_never_cut_from_its_percent_sign_at_the_end_of_a_line(lang) -> None:
+    """Played at 80×24, the review of a guild game read "Buy a development token (53"
+    at the end of a line and "%)" at the start of the next: whatever the length of
+    the choices' words, a line never starts with the sign, nor (in French) with
+    the ";" or ":" that a space leaves before it."""
+    from ankh.tui import i18n
+    i18n.set_language(lang)
+    for n in range(40):
+        chosen = "End your turn" + " x" * n
+        done = [review.Reviewed(13, chosen, 0.11, "Buy a development token", 0.53, 2, margin=0.01, firm=True,
+                                worlds=32)]
+        lines = review.summary(done, 1, 0)
+        assert all(len(line) <= review.WIDTH for line in lines), lines
+        assert not any(line.lstrip()[:1] in ("%", ";", ":") for line in lines), lines
+        assert "(53 %)" in " ".join(" ".join(lines).split()), lines

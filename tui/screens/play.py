@@ -22,6 +22,7 @@ from functools import partial
 from textual import on, work
 from textual.binding import Binding
 from textual.message import Message
+from rich.text import Text
 from textual.screen import Screen
 
 from ankh.core.game import Decision
@@ -86,6 +87,40 @@ class PlayScreen(Localised, Screen):
         self._shown_decision: tuple | None = None    # (decision, log length) last shown
         self._offered: tuple | None = None           # the keys the footer last showed (refresh_bindings)
         self._keys_due = False                       # the footer's keys are to be looked at once drawn
+        self.told: Text | None = None                # (80×24) what was said, in the prompt for a while
+        self._told_timer = None
+
+    # --- what is said at your decision ------------------------------------------------------------
+
+    def notify(self, message: str, *, title: str = "", severity="information", timeout: float | None = None,
+               markup: bool = True) -> None:
+        """A notice; at 80×24 where :meth:`tells_in_prompt`, said in the prompt for a
+        while instead (a notice there would cover the right end of the options)."""
+        if not (self.is_current and self.tells_in_prompt()):
+            super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+            return
+        told = Text.from_markup(message) if markup else Text(message)
+        if title:   # (French sets a space before the colon)
+            told = Text.assemble((_("{title}:").format(title=title) + " ", "bold"), told)
+        told.stylize("bold yellow" if severity != "information" else "italic")
+        self.told = told
+        if self._told_timer is not None:
+            self._told_timer.stop()
+        self._told_timer = self.set_timer(timeout or self.app.NOTIFICATION_TIMEOUT, self._untell)
+        self.show_told()
+
+    def _untell(self) -> None:
+        self.told, self._told_timer = None, None
+        self.show_told()
+
+    def tells_in_prompt(self) -> bool:
+        """Whether what is said goes into the prompt (:meth:`show_told`): at 80×24, at
+        your decision."""
+        return (getattr(self, "mode", "") == "compact" and self._next is not None and self._next.kind == "person"
+                and not self._handing_over)
+
+    def show_told(self) -> None:
+        """Show :attr:`told` (None: no longer) in the prompt; the game's screen says where."""
 
     # --- the table (a networked game) ------------------------------------------------------------
 
@@ -160,8 +195,8 @@ class PlayScreen(Localised, Screen):
     def _tell_notices(self) -> None:
         """What a networked game must say once, at length (the host left: the game is paused)."""
         notices = self.session.notices
-        while notices:
-            self.notify(notices.pop(0), severity="warning", timeout=30)
+        while notices:   # (at length, for long: a notice even at your decision at 80×24)
+            self.app.notify(notices.pop(0), severity="warning", timeout=30)
 
     def action_chat(self) -> None:
         """A networked game: say something to the table."""
@@ -178,7 +213,7 @@ class PlayScreen(Localised, Screen):
         for seat, name, said in lines[self._chat_told:]:
             if seat != self.session.viewer:  # plain text: a peer's markup is shown as it was typed
                 title = _("Chat") if self.session.spectating else _("Chat (c to answer)")
-                self.notify(f"{colour(seat)} ({name}): {said}", title=title, timeout=8, markup=False)
+                self.app.notify(f"{colour(seat)} ({name}): {said}", title=title, timeout=8, markup=False)
         self._chat_told = len(lines)
 
     # --- driving ----------------------------------------------------------------------------------
@@ -257,6 +292,9 @@ class PlayScreen(Localised, Screen):
         now: a networked table may have moved on before this screen heard of it)."""
         if self._handing_over or self.guarded() or self._next is None or self._next.kind != "person":
             return False
+        if self.told is not None:   # said of the decision answered now
+            self._told_timer.stop()
+            self._untell()
         return self.session.choose(option, self._next.decision)
 
     def decision_is_new(self, decision: Decision | None) -> bool:

@@ -210,7 +210,9 @@ async def test_a_typed_site_that_is_not_offered_builds_nothing_and_says_so():
         await pilot.press(*str(taken), "enter")
         await pilot.pause()
         assert sum(1 for o in session.game.state.occ if o >= 0) == placed     # nothing built elsewhere
-        assert any(f"Site {taken} cannot be chosen now" in m for m in notices(app))
+        assert f"Site {taken} cannot be chosen now" in app.screen.told.plain       # under the question
+        assert f"Site {taken} cannot be chosen now" in str(app.screen.query_one("#g-head", Static).render())
+        assert notices(app) == []                                             # not over the map
         assert app.screen.typed == ""
         await pilot.press("1", "0", "enter")                                  # a free site is built
         await until(pilot, lambda: deciding(app))
@@ -249,7 +251,7 @@ async def test_a_robber_spot_in_the_list_names_whom_it_blocks():
         choices = app.screen.query_one("#g-choices")
         choices.highlighted = app.screen._rows.index(brick6)       # (the list shows it in its group)
         await pilot.pause()
-        assert "Move the robber to Brick district 6  (blocks yellow, green)" in screen_text(app)
+        assert "Move the robber to Brick district 6  (blocks Y yellow, G green)" in screen_text(app)
         palace9 = next(o for o in d.options if o[0] == "robber" and "Palace 9" in option_text(session.game.state, o))
         assert "blocks" not in option_text(session.game.state, palace9)          # nobody's house there
 
@@ -775,9 +777,9 @@ async def test_every_option_of_a_long_list_is_within_five_keys(text, kind):
             listed += screen_text(app)
         if kind == "seven":
             assert game._rows[0] == d.options.index(("pass",))    # "Neither" first, not last
-            assert "a Move the robber · 2–" in listed, listed
+            assert "a Move the robber · tokens 2–" in listed, listed      # (not the options' numbers)
         elif kind == "before-roll":
-            assert "a Set the dice (5 parchments) · 2–5" in listed, listed
+            assert "a Set the dice (5 parchments) · totals 2–5" in listed, listed
         else:
             assert "Build a house (brick, lumber, wool, grain)" in listed or "Lay a foundation (brick, lumber)" in listed
             assert "A development token" in listed, listed
@@ -919,3 +921,74 @@ def test_a_spectator_s_hand_panel_says_what_the_players_panel_shows():
     said = panels.hand(view, None).plain
     assert "how many cards each player holds" in said, said
     assert "3 cards" in panels.players(view, None).plain       # yellow's, as that panel counts them
+
+
+@pytest.mark.parametrize("lang, yellow, green", [("en", "Y yellow", "G green"), ("fr", "J jaune", "V vert")])
+def test_the_options_and_the_offer_asked_name_a_seat_by_its_letter_too(lang, yellow, green):
+    """Played at 80×24, the options said "Steal a card from yellow", "(blocks
+    yellow, green)", "Trade with green" and the question "Yellow offers…" while
+    the log and the panels said "Y yellow": a seat is told apart by its letter
+    as well as its colour (R Y G B; R J V B in French) there too."""
+    from ankh.tui.games.guilds.text import offer_text
+    i18n.set_language(lang)
+    assert option_text(None, ("rob", 1)).endswith(yellow)
+    assert option_text(None, ("deal", 2)).endswith(green)
+    assert option_text(None, ("offer", "1b", "1o", 1)).endswith(yellow)
+    assert offer_text((1, (1, 0, 0, 0, 0, 0), (0, 0, 0, 0, 1, 0))).startswith(yellow + " ")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_q_on_the_end_screen_quits_and_the_footer_says_so(lang):
+    """On the guild end screen `q` did nothing (on the first game's it quits) and
+    the footer did not offer it."""
+    i18n.set_language(lang)
+    position = ("game: guilds\nplayers: 3\nseed: 4\nturn: red\nhouses yellow: V24\nhouses green: V31\n"
+                "houses red: V09 V10 V11\nvillas red: V00 V01 V02 V03\ntokens red: vetinari-2\nrolls: 6+6\n")
+    app = AnkhApp(GameSession.from_text(position), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, EndScreen))
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "q " + i18n.pgettext("key", "Quit") in footer, footer
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running
+
+
+@pytest.mark.parametrize("lang, word", [("en", "tokens"), ("fr", "jetons")])
+def test_a_robber_group_says_its_numbers_are_tokens_not_the_keys_of_its_options(lang, word):
+    """"a Move the robber · 2–4" headed options numbered 2 to 6: the span read as
+    the keys that choose them. It says "tokens 2–4" ("jetons" in French)."""
+    from ankh.tui.games.guilds.groups import grouped
+    i18n.set_language(lang)
+    session = GameSession.from_text(SEVEN_POSITION)
+    while (nxt := session.next()).kind == "bot":
+        session.apply_bot(nxt, session.think_job(nxt)())
+    d = nxt.decision
+    assert d.kind == "seven", d
+    robber = [h for h, _members in grouped(d.options) if i18n._("Move the robber") in h]
+    assert len(robber) > 1 and all(f" · {word} " in h for h in robber), robber
+
+
+async def test_a_robber_option_longer_than_its_row_goes_on_under_itself():
+    """In French at 80×24 "8 Déplacer le voleur sur l'Université de l'Invisible 5
+    (bloque J jaune, V vert)" ran on at the row's start, under the keys, where it
+    read as another option: it goes on under its own text."""
+    from ankh.tui.widgets.choices import Choices
+    from ..helpers import screen_lines
+    i18n.set_language("fr")
+    app = AnkhApp(GameSession.from_text(SEVEN_POSITION), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: deciding(app))
+        choices = app.screen.query_one("#g-choices", Choices)
+        ran_on = 0
+        for key in ["a"] + ["down"] * 8:
+            await pilot.press(key)
+            await pilot.pause()
+            region = choices.region
+            rows = screen_lines(app)[region.y:region.bottom]
+            for row, below in zip(rows, rows[1:]):
+                if "(bloque" in row and not row.rstrip(" ▁▂▃▄▅▆▇█").endswith(")"):
+                    ran_on += 1
+                    assert below.startswith("   "), rows              # under its text, not its key
+        assert ran_on, "no option ran on: nothing was tested"

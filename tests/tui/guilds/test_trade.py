@@ -367,8 +367,8 @@ async def test_the_composers_columns_are_whole_at_80_columns_with_the_bank(lang)
         i18n.set_language("en")
 
 
-@pytest.mark.parametrize("lang, asked", [("en", "Yellow offers 1 ore for 1 brick. Your answer?"),
-                                         ("fr", "Jaune propose 1 minerai contre 1 argile. Votre réponse ?")])
+@pytest.mark.parametrize("lang, asked", [("en", "Y yellow offers 1 ore for 1 brick. Your answer?"),
+                                         ("fr", "J jaune propose 1 minerai contre 1 argile. Votre réponse ?")])
 def test_the_question_of_an_offer_made_to_you_begins_with_a_capital(lang, asked):
     """« jaune propose … Votre réponse ? » began a sentence in lower case."""
     from ankh.core.guilds.offers import offer_option

@@ -60,9 +60,11 @@ def _heading(g: int, chunk: list[tuple], parts: int) -> str:
     cost = next((COSTS[v] for v in sorted(verbs) if v in COSTS), ())   # (cards, where parchments also pay)
     title = _(words).format(cost=cost_text(cost), n=PARCHMENTS.get(verb, 0))
     if parts > 1 and verb in ("robber", "fix"):
+        # the tokens (or totals) the group holds: not the numbers its options are chosen by
         numbers = [_number(o) for o in chunk if _number(o)]
         low, high = min(numbers), max(numbers)
-        title += " · " + (str(low) if low == high else f"{low}–{high}")
+        span = str(low) if low == high else f"{low}–{high}"
+        title += " · " + (_("tokens {span}") if verb == "robber" else _("totals {span}")).format(span=span)
     return title
 
 

@@ -19,7 +19,7 @@ from ankh.tui.review import ShowsReview
 from ankh.tui.stats import ShowsStats
 from ankh.tui.screens.play import PlayScreen
 from ankh.tui.seats import _assemble, seat_tag
-from ankh.tui.widgets.choices import Choices
+from ankh.tui.widgets.choices import Choices, hanging
 from ankh.tui.widgets.panel import Panel
 
 from . import board, panels, trade
@@ -42,6 +42,7 @@ class GameScreen(PlayScreen):
     GameScreen #g-prompt { height: 1fr; min-height: 7; background: $boost; padding: 0 1; }
     GameScreen #g-head { height: auto; max-height: 4; }
     GameScreen #g-head.news { max-height: 7; }    /* at 80x24, while others play: what is happening */
+    GameScreen #g-head.told { max-height: 6; }    /* ... and what was just said to you */
     GameScreen #g-choices, GameScreen #g-choices:focus { border: none; padding: 0; background: transparent; }
     GameScreen #g-choices { height: 1fr; }     /* the rows under the question: the highlight stays in sight */
     GameScreen #g-table { height: 1fr; }
@@ -311,10 +312,12 @@ class GameScreen(PlayScreen):
                 head.append_text(_assemble(_("{seat} is thinking…"), seat=seat_tag(who)))
             if self.bot_delay > 0 and not self.session.networked:
                 head.append("  " + _("(space: skip ahead)"), "dim")
+            self._told_line(head)
             for line, style in self._news:
                 head.append("\n" + line, style)
         else:
             head.append(prompt_text(view, d), "bold")
+            self._told_line(head)
             if self.legal_sites(d):
                 head.append("\n" + _("Type a site's number (reversed on the map), then Enter."), "dim")
                 if self.typed:
@@ -333,6 +336,7 @@ class GameScreen(PlayScreen):
                 head.append(("  " if alert else "") + note, "dim")
         for w in self.query("#g-head").results(Static):
             w.set_class(d is None and bool(self._news), "news")
+            w.set_class(self.told is not None, "told")
             w.update(head)
         choices = self._choices()
         if choices is None:
@@ -341,6 +345,7 @@ class GameScreen(PlayScreen):
         if options != self._options:
             self._options = options
             numbered = not self.legal_sites(d)
+            width = choices.text_width()
             groups = grouped(options)
             priced = groups is None          # a short list: each option says what it costs
             groups = groups or [("", list(range(len(options))))]
@@ -354,11 +359,14 @@ class GameScreen(PlayScreen):
                     self._rows.append(None)
                 for i in members:
                     n = len(self._rows) - self._rows.count(None)
-                    rows.append(Option(Text.assemble((f"{n + 1} " if numbered and n < 9 else "  ", "bold"),
-                                                     option_text(view, options[i], priced)), id=str(i)))
+                    rows.append(Option(hanging(Text(f"{n + 1} " if numbered and n < 9 else "  ", "bold"),
+                                               Text(option_text(view, options[i], priced)), width,
+                                               self.app.console), id=str(i)))
                     self._rows.append(i)
             self._letters.pop("", None)
             choices.set_options(rows)
+            if not width and options:   # not laid out yet: once it is, long rows hang under themselves
+                self.call_after_refresh(self._fit_options)
             if options:
                 keep = self._keep_highlight
                 typed = [o for o in options if self.typed and option_vertex(o) == int(self.typed)]
@@ -367,6 +375,28 @@ class GameScreen(PlayScreen):
                 choices.highlighted = self._rows.index(options.index(keep) if keep in options else self._rows_first())
             self._keep_highlight = None
             self.focus_decision()
+
+    def _told_line(self, head: Text) -> None:
+        if self.told is not None:   # (80×24) what was just said, under the question
+            head.append("\n")
+            head.append_text(self.told)
+
+    def tells_in_prompt(self) -> bool:
+        # at 80×24 a notice is at the top right, over the map: what is said goes under the question
+        return self.mode == "compact" and not self._handing_over
+
+    def show_told(self) -> None:
+        if self.query("#g-choices"):
+            self._show_prompt(self.view, self.decision())
+
+    def _fit_options(self) -> None:
+        """Once laid out: the options again, each row that runs on hanging under itself."""
+        choices = self._choices()
+        if choices is None or not choices.text_width() or not self._options:
+            return
+        self._keep_highlight = self._highlighted_option()
+        self._options = ()
+        self._show_prompt(self.view, self.decision())
 
     def _rows_first(self) -> int:
         return next(i for i in self._rows if i is not None)
@@ -572,6 +602,7 @@ class EndScreen(ShowsReview, ShowsStats, Localised, Screen):
         Binding("r", "review", NP_("key", "Review")),
         Binding("a", "review_every_card", NP_("key", "Review (every card)")),
         Binding("t", "title", NP_("key", "Title screen")),
+        Binding("q", "app.quit", NP_("key", "Quit")),     # (as the first game's end screen)
         Binding("escape", "back", show=False),
     ]
 

@@ -157,8 +157,14 @@ def option_text(state, option: tuple, priced: bool = False) -> str:
         hit = sorted({state.occ[v] // 3 for v in DISTRICT_VERTICES[TOKENS[option[1]][0]]
                       if state.occ[v] > 0 and state.occ[v] % 3})
         if hit:
-            return text + "  (" + _("blocks {seats}").format(seats=", ".join(colour(p) for p in hit)) + ")"
+            return text + "  (" + _("blocks {seats}").format(seats=", ".join(tag(p) for p in hit)) + ")"
     return text
+
+
+def tag(seat: int) -> str:
+    """A seat in an option or a question: its letter and colour (``Y yellow``), as
+    the log and the panels name it, so that colour is never needed."""
+    return seat_tag(seat).plain
 
 
 def site_districts(v: int) -> str:
@@ -193,7 +199,7 @@ def _option_words(state, option: tuple) -> str:
             return _("Move the robber to the Shades")
         return _("Move the robber to {spot}").format(spot=spot_name(a[0]))
     if verb == "rob":
-        return _("Steal a card from {colour}").format(colour=colour(a[0]))
+        return _("Steal a card from {colour}").format(colour=tag(a[0]))
     if verb == "no-steal":
         return _("Steal nothing")
     if verb == "assassin":
@@ -246,12 +252,12 @@ def _option_words(state, option: tuple) -> str:
     if verb == "decline":
         return _("Decline")
     if verb == "offer":
-        who = _("everybody") if a[2] < 0 else colour(a[2])
+        who = _("everybody") if a[2] < 0 else tag(a[2])
         return _("Offer {give} for {get} to {who}").format(give=_cards(a[0]), get=_cards(a[1]), who=who)
     if verb == "counter":
         return _("Counter: give {give} for {get}").format(give=_cards(a[0]), get=_cards(a[1]))
     if verb == "deal":
-        return _("Trade with {colour}").format(colour=colour(a[0]))
+        return _("Trade with {colour}").format(colour=tag(a[0]))
     return " ".join(map(str, option))
 
 
@@ -266,7 +272,7 @@ def offer_text(trade) -> str:
     """The trade on the table (``state.trade``: offerer, give, want, asked, answers), in words:
     a sentence's start (its colour with a capital)."""
     p, give, want = trade[:3]
-    said = _("{colour} offers {give} for {get}").format(colour=colour(p), give=cards_words(give),
+    said = _("{colour} offers {give} for {get}").format(colour=tag(p), give=cards_words(give),
                                                          get=cards_words(want))
     return said[:1].upper() + said[1:]
 

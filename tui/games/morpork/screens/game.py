@@ -198,6 +198,7 @@ class GameScreen(PlayScreen, inherit_bindings=False):
         self.set_class(self.mode == "compact", "-compact")
         self.call_after_refresh(self._fit, self.app.size)
         self.call_after_refresh(self.focus_decision)
+        self.call_after_refresh(self.show_told)   # (what was just said, in the new prompt too)
 
     def on_resize(self, event) -> None:
         mode = layout_for(event.size)
@@ -231,6 +232,10 @@ class GameScreen(PlayScreen, inherit_bindings=False):
 
     def show(self) -> None:
         self.refresh_view()
+
+    def show_told(self) -> None:
+        for p in self.query(DecisionPrompt):
+            p.tell(self.told)
 
     def show_results(self) -> None:
         self.action_results()

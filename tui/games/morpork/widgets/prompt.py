@@ -17,7 +17,7 @@ from ankh.tui.games.morpork.text import (
     AREA_IDS, CARD, area_title, card_name, card_summary, card_text, colour, humanize, option_detail, option_label,
     prompt_card, seat_tag,
 )
-from ankh.tui.widgets.choices import Choices
+from ankh.tui.widgets.choices import Choices, hanging
 from ankh.tui.widgets.panel import Panel
 from ankh.tui.games.morpork.words import describe, piece, style_line
 
@@ -79,6 +79,8 @@ class DecisionPrompt(Vertical):
         self._repeat = (None, 0)              # (decision prompt, how many times in a row)
         self._kept = kept                     # a prompt's ``kept()`` before the screen was laid out again
         self._detail: tuple[Text, bool] | None = None   # the description under the options, whole
+        self._told: Text | None = None        # said to the person: in the description's place a while
+        self._width = 0                       # the columns the options were laid out in
 
     def kept(self) -> tuple:
         """Where this decision stands (its step, the entry under the cursor, how many times it
@@ -154,6 +156,8 @@ class DecisionPrompt(Vertical):
         texts = view.option_texts
         self._entries = second_step(texts, self._open) if self._open else first_step(texts)
         areas = by_area(self._entries)
+        choices = self.query_one(Choices)
+        self._width = width = choices.text_width()
         rows = []
         for n, e in enumerate(self._entries):
             if areas and e.area is not None:
@@ -165,11 +169,12 @@ class DecisionPrompt(Vertical):
                 prefix = Text(f"{n + 1}. " if n < 9 else "   ", style="dim")
             label = self._group_label(e) if e.group else option_label(texts[e.options[0]], d.kind,
                                                                        numbered=False)
-            rows.append(Option(Text.assemble(prefix, label), id=str(n)))
+            rows.append(Option(hanging(prefix, label, width, self.app.console), id=str(n)))
         if self._open is not None:
             rows.append(Option(Text(_("← back to the first step (Esc)"), style="dim"), id="back"))
-        choices = self.query_one(Choices)
         choices.set_options(rows)
+        if not width:   # not laid out yet: once it is, the rows that run on hang under themselves
+            self.call_after_refresh(self._fit_options)
         choices.highlighted = highlight if highlight < len(rows) else 0
         self._show_detail(choices.highlighted)
 
@@ -349,7 +354,7 @@ class DecisionPrompt(Vertical):
         view = self.view
         if (view is None or view.decision is None or n is None or n >= len(self._entries)):
             self._detail = None
-            self.query_one("#detail", Static).update("")
+            self._draw_detail()
             self.post_message(self.Highlighted(None, None))
             return
         e = self._entries[n]
@@ -373,10 +378,24 @@ class DecisionPrompt(Vertical):
         self._set_detail(Text(detail, style="italic"), card=words[0] in ("play", "give", "discard", "interrupt"))
         self.post_message(self.Highlighted(index, text))
 
+    def tell(self, told: Text | None) -> None:
+        """Say ``told`` under the options, in the description's place (None: the
+        description again): never over the options."""
+        self._told = told
+        self._draw_detail()
+
     def _set_detail(self, text: Text, card: bool = False) -> None:
-        """Show ``text`` under the options; longer than the rows it has, it ends in "…" (and,
-        for a card of yours, where its whole text is) rather than stop mid-sentence."""
         self._detail = (text, card)
+        self._draw_detail()
+
+    def _draw_detail(self) -> None:
+        """Under the options: what was just said, else the description; longer than the
+        rows it has, it ends in "…" (and, for a card of yours, where its whole text is)
+        rather than stop mid-sentence."""
+        if self._told is None and self._detail is None:
+            self.query_one("#detail", Static).update("")
+            return
+        text, card = (self._told, False) if self._told is not None else self._detail
         detail = self.query_one("#detail", Static)
         question = self.query_one("#question", Static)
         width = detail.size.width
@@ -400,13 +419,22 @@ class DecisionPrompt(Vertical):
         detail.update(text)
 
     def _fit_detail(self) -> None:
-        if (self._detail is not None and self.is_mounted and self.size.width > 0
+        if (self.is_mounted and self.size.width > 0
                 and self.query_one("#detail", Static).size.width > 0):
-            self._set_detail(*self._detail)
+            self._draw_detail()
 
     def on_resize(self) -> None:
-        if self._detail is not None:
+        if self._detail is not None or self._told is not None:
             self.call_after_refresh(self._fit_detail)
+        self.call_after_refresh(self._fit_options)
+
+    def _fit_options(self) -> None:
+        """The options laid out again where their rows are now wider or narrower."""
+        choices = next(iter(self.query(Choices)), None) if self.is_mounted else None
+        if choices is None:
+            return   # (a prompt laid out anew in its place)
+        if self._entries and self._decision is not None and choices.text_width() not in (0, self._width):
+            self._fill(choices.highlighted or 0)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
