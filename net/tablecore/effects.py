@@ -213,6 +213,12 @@ class JournalEnding(Effect):
 
 
 @dataclass(frozen=True)
+class JournalWait(Effect):
+    """A note of a joined seat's own wait at the audit (``journal.wait_note``)."""
+    note: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class WriteTranscript(Effect):
     """The complete game, for ``ankh verify`` (its path is then told as ``TranscriptSaved``)."""
     transcript: Any
