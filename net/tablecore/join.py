@@ -1060,7 +1060,8 @@ class JoinTable(SeatCore):
         self._own_wait, self._host_said = True, note["why"]
         self.reached |= {s for s in note["reached"] if self.other_person(s)}
         self.disclosed |= {s for s in note["disclosed"] if s != self.seat}
-        self._audit_since = self.clock() + note["left"] - self.abandon_after / 2
+        left = min(float(note["left"]), self.abandon_after / 2)  # (never more than a whole own wait)
+        self._audit_since = self.clock() + left - self.abandon_after / 2
         self._late_until = self._audit_since + self.abandon_after / 2
         if self._host_said.startswith(REFUSED):
             self._do(Alert(farewell(self._host_said)))
