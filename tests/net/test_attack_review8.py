@@ -1,0 +1,161 @@
+"""Attacks on the notes of a joined seat's own wait at the audit (docs/fairness.md,
+"At the audit": a seat started again in its own wait goes on with it; docs/lan.md,
+saves and journals): notes doctored, cut, out of place or from another table, a
+save carried on again once its wait named the forfeit, and the journal's size."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any, Callable
+
+import msgpack
+
+from ankh.net.files import journal
+from ankh.net.io import sim
+from ankh.net.play.events import Alert
+from ankh.net.tablecore.join import JoinTable
+
+from . import simcheats, simtable
+from .test_attack_review6 import GREEN
+
+BOGUS = simcheats.resigning("audit", lambda body: body.__setitem__("basis", bytes(32)), 1)
+
+
+def records(save: Path) -> list[Any]:
+    """The records of the journal in ``save`` (its header first)."""
+    unpacker = msgpack.Unpacker(raw=False)
+    unpacker.feed((save / journal.JOURNAL_FILE).read_bytes()[len(journal.pack(journal.MAGIC)):])
+    return list(unpacker)
+
+
+def rewrite(save: Path, kept: list[Any], tail: bytes = b"") -> None:
+    (save / journal.JOURNAL_FILE).write_bytes(journal.pack(journal.MAGIC) + b"".join(journal.pack(r) for r in kept)
+                                              + tail)
+
+
+async def green_withholds(t: sim.Scene) -> None:
+    """Green signs its disclosure over a bogus log hash; the host ends the table alone
+    and yellow keeps its own wait for green."""
+    await t.host(seats=3)
+    t.join("joiner 1")
+    await t.until("host", lambda e: getattr(e, "seat", None) == 1)
+    t.join("joiner 2", core=BOGUS(JoinTable))
+    await t.when(lambda: t.nodes["joiner 1"].core.provisional)
+
+
+async def resumed_after(t: sim.Scene, doctor: Callable[[Path], None], wait: float = 20) -> tuple[Path, Any, float]:
+    """Yellow killed ``wait`` seconds into its own wait, its save then ``doctor``-ed and
+    carried on: the save, how the seat ended (or what it raised), and how long it took."""
+    await green_withholds(t)
+    await asyncio.sleep(wait)
+    save = await t.kill("joiner 1")
+    assert save is not None
+    doctor(save)
+    again = t.loop.time()
+    try:
+        resumed = await (await t.resume("joiner 1", save))
+    except Exception as exc:  # noqa: BLE001 - what a seat started again says
+        resumed = exc
+    return save, resumed, t.loop.time() - again
+
+
+def notes(save: Path) -> list[dict[str, Any]]:
+    return [r[journal.WAIT] for r in records(save) if journal.is_wait_note(r)]
+
+
+def doctor_last_note(change: Callable[[dict[str, Any]], None]) -> Callable[[Path], None]:
+    """The save's last note of the own wait changed by ``change``."""
+    def doctor(save: Path) -> None:
+        kept = records(save)
+        (last,) = [i for i, r in enumerate(kept) if journal.is_wait_note(r)][-1:]
+        change(kept[last][journal.WAIT])
+        rewrite(save, kept)
+    return doctor
+
+
+def told(t: sim.Scene, name: str) -> list[str]:
+    return [str(e.text) for e in t.told[name] if isinstance(e, Alert)]
+
+
+def test_a_note_with_absurd_seconds_left_waits_no_more_than_a_whole_own_wait(tmp_path: Path) -> None:
+    t = simtable.scene(4, tmp_path)
+    save, resumed, took = t.run(lambda t: resumed_after(t, doctor_last_note(lambda n: n.update(left=9e8))))
+    half = t.nodes["joiner 1"].core.abandon_after / 2
+    assert took <= half + 1e-6, (took, half)
+    assert resumed.forfeit == (GREEN,) and "red (host)" not in resumed.text, resumed.text
+
+
+def test_a_journal_cut_in_the_middle_of_its_last_note_goes_on_from_the_note_before(tmp_path: Path) -> None:
+    """A crash in the middle of writing a note: the cut record is dropped as any cut
+    last record is, and the seat goes on with the note before (no more time than it
+    said was left), naming green alone."""
+    said: list[float] = []
+
+    def cut(save: Path) -> None:
+        path = save / journal.JOURNAL_FILE
+        assert journal.is_wait_note(records(save)[-1])
+        said.append(notes(save)[-2]["left"])
+        path.write_bytes(path.read_bytes()[:-7])
+
+    t = simtable.scene(4, tmp_path)
+    save, resumed, took = t.run(lambda t: resumed_after(t, cut))
+    assert took <= said[0] + 1e-6, (took, said)
+    assert resumed.forfeit == (GREEN,) and "red (host)" not in resumed.text, resumed.text
+    code, out = simtable.verify(save)
+    assert code == 1 and out.startswith("violation: joiner 2 (seat 2") and "host (seat 0" not in out, out
+
+
+def test_a_note_after_the_ending_is_refused_with_a_clear_message_naming_nobody(tmp_path: Path) -> None:
+    def after(save: Path) -> None:
+        rewrite(save, records(save), journal.ending(forfeit=[GREEN]) + journal.wait_note(
+            why="", left=5.0, reached=[], disclosed=[], points=[], pending=[]))
+
+    t = simtable.scene(4, tmp_path)
+    save, resumed, _ = t.run(lambda t: resumed_after(t, after))
+    assert "is damaged and cannot be carried on" in str(resumed) and "follows the game's ending" in str(resumed), \
+        resumed
+    code, out = simtable.verify(save)
+    assert "follows the game's ending" in out and "(seat" not in out, out
+
+
+def test_a_save_whose_wait_named_the_forfeit_carried_on_again_changes_nothing(tmp_path: Path) -> None:
+    """Yellow's wait ends naming green; its save carried on again (the person runs
+    ``--load`` once more) is refused with a message, and the save is left as it was:
+    no second ending, the same verdict."""
+    async def script(t: sim.Scene) -> tuple[Path, bytes, Any]:
+        await green_withholds(t)
+        (first,) = await t.results("joiner 1")
+        assert first.forfeit == (GREEN,), first.text
+        save = t.nodes["joiner 1"].save.path
+        before = (save / journal.JOURNAL_FILE).read_bytes()
+        try:
+            again = await (await t.resume("joiner 1", save))
+        except Exception as exc:  # noqa: BLE001 - what a seat started again says
+            again = exc
+        return save, before, again
+
+    t = simtable.scene(4, tmp_path)
+    save, before, again = t.run(script)
+    assert isinstance(again, Exception) and str(again), again
+    assert (save / journal.JOURNAL_FILE).read_bytes() == before
+    code, out = simtable.verify(save)
+    assert code == 1 and out.startswith("violation: joiner 2 (seat 2") and "host (seat 0" not in out, out
+
+
+def test_a_whole_own_wait_writes_a_note_a_beat_and_nothing_after_its_ending(tmp_path: Path) -> None:
+    """The journal's notes over a whole own wait: about one a beat (and one as it began,
+    one for each seat reached or cleared), never one after the ending; the journal
+    stays small (a cheat's frames on the direct links add no note)."""
+    async def script(t: sim.Scene) -> Path:
+        await green_withholds(t)
+        await t.results("joiner 1")
+        return t.nodes["joiner 1"].save.path
+
+    t = simtable.scene(4, tmp_path)
+    save = t.run(script)
+    core = t.nodes["joiner 1"].core
+    kept = records(save)
+    assert journal.ending_record(kept[-1]) and not journal.is_wait_note(kept[-1])
+    most = core.abandon_after / 2 / core.here_every() + 2 + 2 * len(core.reached)
+    assert 1 < len(notes(save)) <= most, (len(notes(save)), most)
+    assert (save / journal.JOURNAL_FILE).stat().st_size < 200_000
