@@ -261,8 +261,8 @@ class JoinTable(SeatCore):
         its own wait at the audit goes on with that wait instead (``_go_on_waiting``)."""
         if self._resumed_wait is not None:
             note, self._resumed_wait = self._resumed_wait, None
-            self._go_on_waiting(note)
-            return
+            if self._go_on_waiting(note):
+                return
         self.relink, self._relink_since = REJOIN, self.clock()
 
     def relink_due(self) -> bool:
@@ -1040,7 +1040,7 @@ class JoinTable(SeatCore):
             "points": [(seat, *point) for seat, point in sorted(self.seat_points.items())],
             "pending": self.peer.protocol.transcript().pending}))
 
-    def _go_on_waiting(self, note: dict[str, Any]) -> None:
+    def _go_on_waiting(self, note: dict[str, Any]) -> bool:
         """The seat of a save made in its own wait at the audit (the journal's last note,
         ``_note_wait``): the host ended the table there, so it does not wait for the host
         again; it goes on with its own wait for what the note says was left, no more (a
@@ -1048,15 +1048,21 @@ class JoinTable(SeatCore):
         added), links again to the other seats' watch points the note names, counts the
         seats it had reached and the disclosures it had heard, and then names what its
         log says (``closing``).  Its first note takes a beat off: a program killed over
-        and over still comes to the end of its wait."""
+        and over still comes to the end of its wait.  A note whose audit frames are not
+        this log's (doctored, or another table's) would have the seat forget disclosures
+        its log took and name their seats: it is set aside, an alert says so, and the
+        seat links to the host as from a save without notes (False)."""
         assert self.peer is not None and self.start is not None
         try:  # the audit's frames its log had taken (the step is unfinished: only the note holds them)
             for frame in note["pending"]:
                 if frame[:1] != bytes([self.seat]):
                     self.emit(self.peer.me, self.peer.receive(frame, via=HOST, pump=False))
             self.go_on(self.peer, self.peer.pump)
-        except ProtocolError:
-            pass  # (a note doctored since: the log as its whole steps left it)
+        except (ProtocolError, ValueError) as exc:
+            why = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+            self._do(Alert(Words("the save's note of this seat's own wait at the audit does not fit its log ({why}): "
+                                 "it is set aside, and this seat links to the host again", why=why)))
+            return False
         self._own_wait, self._host_said = True, note["why"]
         self.reached |= {s for s in note["reached"] if self.other_person(s)}
         self.disclosed |= {s for s in note["disclosed"] if s != self.seat}
@@ -1072,6 +1078,7 @@ class JoinTable(SeatCore):
                 self.seat_points[seat] = (host, port)
                 self._do(LinkSeat(seat, (host, port), self.start.identities[seat]))
         self._note_wait()
+        return True
 
     def _may_lack_ours(self) -> list[int]:
         """Past the audit (our log took every disclosure, ours signed), the other people's

@@ -77,6 +77,44 @@ def told(t: sim.Scene, name: str) -> list[str]:
     return [str(e.text) for e in t.told[name] if isinstance(e, Alert)]
 
 
+def names_nobody(t: sim.Scene, save: Path, resumed: Any) -> None:
+    """The seat started again named nobody (its host gone), and its save names nobody."""
+    assert not resumed.forfeit and "withheld" not in resumed.text, resumed.text
+    assert any("does not fit its log" in text for text in told(t, "joiner 1")), told(t, "joiner 1")
+    code, out = simtable.verify(save)
+    assert code == 3 and "violation" not in out, out
+
+
+def test_a_note_whose_audit_frames_were_doctored_is_set_aside_naming_nobody(tmp_path: Path) -> None:
+    """The host's audit disclosure in the last note is damaged: the seat started again
+    must not forget that its log took it and name the host; it says the note does not
+    fit, waits for the host as a save without notes does, and names nobody."""
+    def damage(note: dict[str, Any]) -> None:
+        assert any(f[:1] == b"\x00" for f in note["pending"]), note
+        note["pending"] = [f[:-1] + bytes([f[-1] ^ 1]) if f[:1] == b"\x00" else f for f in note["pending"]]
+
+    t = simtable.scene(4, tmp_path)
+    save, resumed, _ = t.run(lambda t: resumed_after(t, doctor_last_note(damage)))
+    names_nobody(t, save, resumed)
+
+
+def test_a_note_from_another_table_fed_to_a_seat_names_nobody(tmp_path: Path) -> None:
+    """The last note of a save of the same scene at another table (another game id)
+    replaces this save's: its frames do not check against this log, so the note is
+    set aside; the seat names nobody, and its save names nobody."""
+    other = simtable.scene(5, tmp_path / "other")
+    elsewhere, _, _ = other.run(lambda t: resumed_after(t, lambda save: None, wait=5))
+    (foreign, *_) = notes(elsewhere)[-1:]
+
+    def swap(note: dict[str, Any]) -> None:
+        assert note["pending"] != foreign["pending"]
+        note.update(foreign)
+
+    t = simtable.scene(4, tmp_path / "here")
+    save, resumed, _ = t.run(lambda t: resumed_after(t, doctor_last_note(swap)))
+    names_nobody(t, save, resumed)
+
+
 def test_a_note_with_absurd_seconds_left_waits_no_more_than_a_whole_own_wait(tmp_path: Path) -> None:
     t = simtable.scene(4, tmp_path)
     save, resumed, took = t.run(lambda t: resumed_after(t, doctor_last_note(lambda n: n.update(left=9e8))))
