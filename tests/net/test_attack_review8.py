@@ -197,3 +197,32 @@ def test_a_whole_own_wait_writes_a_note_a_beat_and_nothing_after_its_ending(tmp_
     most = core.abandon_after / 2 / core.here_every() + 2 + 2 * len(core.reached)
     assert 1 < len(notes(save)) <= most, (len(notes(save)), most)
     assert (save / journal.JOURNAL_FILE).stat().st_size < 200_000
+
+
+def test_a_seat_started_again_in_its_wait_still_hears_an_honest_disclosure_once_its_links_come_back(
+        tmp_path: Path) -> None:
+    """The host refuses green's honest disclosure alone; the links between yellow and
+    green are dark (yellow has not heard green yet) when yellow is killed in its own
+    wait.  The network comes back and yellow is started again: it opens no watch point
+    green knows of (the host, gone, would say where), so green must be heard on
+    yellow's link to green's watch point; yellow then names nobody, nor does its save."""
+    from .test_own_wait_resumed import honest_green_refused
+
+    async def script(t: sim.Scene) -> tuple[Path, Any]:
+        await honest_green_refused(t)
+        t.darken("joiner 2", "joiner 1")
+        t.darken("joiner 1", "joiner 2")
+        await asyncio.sleep(20)
+        assert GREEN not in t.nodes["joiner 1"].core.disclosed
+        save = await t.kill("joiner 1")
+        assert save is not None
+        t.darken("joiner 2", "joiner 1", dark=False)
+        t.darken("joiner 1", "joiner 2", dark=False)
+        return save, await (await t.resume("joiner 1", save))
+
+    t = simtable.scene(4, tmp_path)
+    save, resumed = t.run(script)
+    assert not resumed.forfeit and "(joiner 2)" not in resumed.text and resumed.partial, resumed.text
+    assert GREEN in t.nodes["joiner 1"].core.disclosed
+    code, out = simtable.verify(save)
+    assert code == 3 and "violation" not in out, out
