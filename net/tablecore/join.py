@@ -123,6 +123,8 @@ class JoinTable(SeatCore):
         self.silence = Silence(clock())  # how long our own log has heard nothing from each seat it waits for
         self._agreeing: Stop | None = None  # the offer the person agreed to, signed once our own clock agrees
         self.seat_points: dict[int, tuple[str, int]] = {}  # the other seats' watch points, linked to directly
+        # where this seat reached them: a note of the own wait keeps those, whatever the host said since
+        self._points_reached: dict[int, tuple[str, int]] = {}
         self._held: list[tuple[int, list[bytes], int]] = []  # (its step, evidence, from) our log has not reached
         self._handed: dict[int, int] = {}  # pieces of evidence each seat handed on directly
         self._mine_checks = CheckBudget(MINE_AHEAD, 0.2)  # each seat's frames on its direct link
@@ -1037,7 +1039,7 @@ class JoinTable(SeatCore):
         self._do(JournalWait({
             "why": self._host_said, "left": max(0.0, self._late_until - self.clock() - self.here_every()),
             "reached": sorted(self.reached), "disclosed": sorted(self.disclosed),
-            "points": [(seat, *point) for seat, point in sorted(self.seat_points.items())],
+            "points": [(seat, *point) for seat, point in sorted({**self.seat_points, **self._points_reached}.items())],
             "pending": self.peer.protocol.transcript().pending}))
 
     def _go_on_waiting(self, note: dict[str, Any]) -> bool:
@@ -1179,6 +1181,8 @@ class JoinTable(SeatCore):
             self._note_wait()
         if out:
             self.reached_out.add(seat)
+            if seat in self.seat_points:
+                self._points_reached[seat] = self.seat_points[seat]
 
     def seat_took(self, seat: int) -> None:
         """``seat`` said on our link to its watch point that it took what we told it."""

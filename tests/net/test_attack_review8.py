@@ -13,10 +13,13 @@ import msgpack
 from ankh.net.files import journal
 from ankh.net.io import sim
 from ankh.net.play.events import Alert
+from ankh.net.tablecore.effects import Send
 from ankh.net.tablecore.join import JoinTable
 
 from . import simcheats, simtable
+from .nethelp import decode
 from .test_attack_review6 import GREEN
+from .test_audit_alone import RefusesGreensDisclosureAlone
 
 BOGUS = simcheats.resigning("audit", lambda body: body.__setitem__("basis", bytes(32)), 1)
 
@@ -224,5 +227,41 @@ def test_a_seat_started_again_in_its_wait_still_hears_an_honest_disclosure_once_
     save, resumed = t.run(script)
     assert not resumed.forfeit and "(joiner 2)" not in resumed.text and resumed.partial, resumed.text
     assert GREEN in t.nodes["joiner 1"].core.disclosed
+    code, out = simtable.verify(save)
+    assert code == 3 and "violation" not in out, out
+
+
+class LiesWhereGreenIs(RefusesGreensDisclosureAlone):
+    """At the audit, tells yellow green's watch point is elsewhere (yellow's link to the
+    real one, up, stays up), then refuses green's honest disclosure alone."""
+
+    def received(self, seat: int, msg: dict) -> bool:
+        if not self.refused and self.hub is not None and msg["t"] == "frames" and any(
+                f[:1] == bytes([GREEN]) and decode(f)["kind"] == "audit" for f in msg["f"]):
+            self._do(Send(1, {"t": "points", "at": [{"host": "10.9.9.9", "port": 4444, "seat": GREEN}]}))
+        return super().received(seat, msg)
+
+
+def test_a_host_that_lies_where_a_seat_is_before_it_ends_the_audit_gets_nobody_named_by_a_seat_started_again(
+        tmp_path: Path) -> None:
+    """Yellow is killed the moment the host ends the table (before green's next word on
+    their direct link): its note must keep green's watch point where yellow reached it,
+    not where the host said last, so that yellow started again hears green's honest
+    disclosure and names nobody, nor does its save."""
+    async def script(t: sim.Scene) -> tuple[Path, Any]:
+        await t.host(seats=3, core=LiesWhereGreenIs)
+        t.join("joiner 1")
+        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
+        t.join("joiner 2")
+        await t.when(lambda: t.nodes["joiner 1"].core.provisional)
+        assert GREEN not in t.nodes["joiner 1"].core.disclosed
+        assert t.nodes["joiner 1"].core.seat_points[GREEN] == ("10.9.9.9", 4444)
+        save = await t.kill("joiner 1")
+        assert save is not None
+        return save, await (await t.resume("joiner 1", save))
+
+    t = simtable.scene(4, tmp_path)
+    save, resumed = t.run(script)
+    assert not resumed.forfeit and "(joiner 2)" not in resumed.text, resumed.text
     code, out = simtable.verify(save)
     assert code == 3 and "violation" not in out, out
