@@ -265,3 +265,43 @@ def test_a_host_that_lies_where_a_seat_is_before_it_ends_the_audit_gets_nobody_n
     assert not resumed.forfeit and "(joiner 2)" not in resumed.text, resumed.text
     code, out = simtable.verify(save)
     assert code == 3 and "violation" not in out, out
+
+
+LONG_BYE = "refused: " + "green withheld its disclosure; " * 8
+
+
+class SaysALongBye(RefusesGreensDisclosureAlone):
+    """Refuses green's honest disclosure alone and says goodbye with as long a text as
+    a message may hold."""
+
+    def _last_words(self, messages: list[dict], *args: Any, **kw: Any) -> None:
+        messages = [{**m, "why": LONG_BYE[:200]} if m.get("t") == "bye" else m for m in messages]
+        super()._last_words(messages, *args, **kw)
+
+
+def test_a_host_bye_crafted_to_be_journaled_is_only_the_host_s_word_when_the_seat_is_started_again(
+        tmp_path: Path) -> None:
+    """The host's bye goes into the note as it came (at most 200 characters): the seat
+    started again shows it as the host's word, as it did the first time, and it names
+    nobody honest; ``ankh verify`` reads the save as it would without notes."""
+    async def script(t: sim.Scene) -> tuple[Path, list[str], Any]:
+        await t.host(seats=3, core=SaysALongBye)
+        t.join("joiner 1")
+        await t.until("host", lambda e: getattr(e, "seat", None) == 1)
+        t.join("joiner 2")
+        await t.when(lambda: t.nodes["joiner 1"].core.provisional)
+        await t.when(lambda: GREEN in t.nodes["joiner 1"].core.disclosed)
+        await asyncio.sleep(t.nodes["joiner 1"].core.here_every() + 1)
+        first = told(t, "joiner 1")
+        save = await t.kill("joiner 1")
+        assert save is not None
+        return save, first, await (await t.resume("joiner 1", save))
+
+    t = simtable.scene(4, tmp_path)
+    save, first, resumed = t.run(script)
+    assert [n["why"] for n in notes(save)] and all(n["why"] == LONG_BYE[:200] for n in notes(save))
+    shown = [text for text in first if "green withheld" in text]
+    assert shown and told(t, "joiner 1").count(shown[0]) == 2, told(t, "joiner 1")
+    assert not resumed.forfeit and "(joiner 2)" not in resumed.text, resumed.text
+    code, out = simtable.verify(save)
+    assert code == 3 and "violation" not in out, out
