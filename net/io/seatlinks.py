@@ -8,9 +8,7 @@ answers is dropped, so a host can keep a seat from another's watch point
 (by saying nothing, or a wrong address) but cannot stand in for it.  What
 only the seats' own links may carry goes out on every such link: the
 evidence of a cheat, which the host, when it is the cheat, would not pass
-on (on a seat's link to our watch point while ours to its is down: a seat
-started again from its save opens its watch point where only the host would
-say).  Each link is tried again while the game lasts; the seats' messages
+on.  Each link is tried again while the game lasts; the seats' messages
 on it are handed to the seat's table (``JoinTable.seat_said``), which
 checks them against its own log.  Every few seconds the table says on them
 that it is here (``beat``: ``JoinTable.say_here``).
@@ -52,7 +50,7 @@ class SeatLinks:
         self.told: list[bytes] = []  # what every seat is told, also those linked later
         self.where: dict[int, tuple[tuple[str, int], bytes]] = {}  # seat -> its watch point, the key there
         self._tasks: dict[int, asyncio.Task] = {}
-        self._in: dict[Connection, int] = {}  # the other seats' links to our watch point, and their seats
+        self._in: set[Connection] = set()
 
     def link(self, seat: int, address: tuple[str, int], key: bytes) -> None:
         """Keep a link to ``seat``'s watch point at ``address`` (where ``key`` must answer).
@@ -72,14 +70,11 @@ class SeatLinks:
             await asyncio.sleep(self.beat())
 
     def tell(self, msg: dict[str, Any], keep: bool = True) -> None:
-        """``msg`` to every seat linked now (``keep``: and to those linked later): on our
-        link to its watch point, else on its link to ours (a seat started again opens
-        its watch point elsewhere, or not at all, and only the host would say where)."""
+        """``msg`` to every seat linked now (``keep``: and to those linked later)."""
         data = encode(msg)
         if keep and len(self.told) < KEPT:
             self.told.append(data)
-        ins = [conn for conn, seat in self._in.items() if seat not in self.out]
-        for conn in list(self.out.values()) + ins:
+        for conn in list(self.out.values()):
             with contextlib.suppress(ConnectionClosed):
                 conn.send_nowait(data)
 
@@ -98,11 +93,8 @@ class SeatLinks:
                 self.out[seat] = conn
                 self.reached(seat, True)
                 while True:
-                    msg = decode(await conn.recv())
-                    if msg["t"] == "heard":  # (it took what we told it)
+                    if decode(await conn.recv())["t"] == "heard":  # (all its watch point says to a seat)
                         self.took(seat)
-                    else:  # what it says to us where its link to our watch point is down
-                        self.heard(seat, msg)
             except (ConnectionClosed, RemoteProtocolError):
                 pass
             finally:
@@ -113,7 +105,7 @@ class SeatLinks:
 
     async def serve(self, conn: Connection, seat: int) -> None:
         """Seat ``seat`` linked to this seat's watch point: what it says, until it goes."""
-        self._in[conn] = seat
+        self._in.add(conn)
         self.reached(seat, False)
         try:
             while True:
@@ -126,7 +118,7 @@ class SeatLinks:
         except ConnectionClosed:
             pass
         finally:
-            self._in.pop(conn, None)
+            self._in.discard(conn)
 
     async def aclose(self) -> None:
         """The game is over here: what we told the seats leaves (a moment at most), then every link closes."""
