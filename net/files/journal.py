@@ -122,19 +122,20 @@ def ending(*, blame: list[bytes] = (), pending: list[bytes] = (), forfeit: list[
 
 
 WAIT = "wait"  # a note of the own wait at the audit (its only key)
-NOTE_FIELDS = {"why": str, "left": (int, float), "reached": list, "disclosed": list, "points": list, "pending": list}
+NOTE_FIELDS = {"why": str, "left": (int, float), "mine": list, "disclosed": list, "points": list, "pending": list}
 
 
-def wait_note(*, why: str, left: float, reached: list[int], disclosed: list[int],
+def wait_note(*, why: str, left: float, mine: tuple[str, int] | None, disclosed: list[int],
               points: list[tuple[int, str, int]], pending: list[bytes]) -> bytes:
     """A note of this seat's own wait at the audit (``JoinTable``): the host ended the
     table there saying ``why``; at most ``left`` seconds of the wait remain, by the
     seat's own clock (a length, which a program started again can count on, where
-    a moment of its clock means nothing to it); the seats it had a direct link with
-    (``reached``), those whose disclosure came on it (``disclosed``), where the
+    a moment of its clock means nothing to it); where its own watch point is (``mine``:
+    host and port, where the others link to it again once it is started again), the
+    seats whose disclosure came on a direct link (``disclosed``), where the
     others' watch points are (``points``: seat, host, port), and the frames of the
     audit its log took (``pending``: the step is unfinished, so no record holds them)."""
-    return pack({WAIT: {"why": why[:200], "left": float(max(0.0, left)), "reached": sorted(reached),
+    return pack({WAIT: {"why": why[:200], "left": float(max(0.0, left)), "mine": list(mine or ()),
                         "disclosed": sorted(disclosed), "points": [list(p) for p in points],
                         "pending": list(pending)}})
 
@@ -147,8 +148,10 @@ def is_wait_note(record: Any) -> bool:
     if set(note) != set(NOTE_FIELDS) or not all(isinstance(note[k], t) and type(note[k]) is not bool
                                                 for k, t in NOTE_FIELDS.items()):
         return False
-    seats = [*note["reached"], *note["disclosed"]]
-    return (0.0 <= note["left"] < 1e9 and len(seats) <= 512 and all(type(s) is int and 0 <= s < 256 for s in seats)
+    seats, mine = note["disclosed"], note["mine"]
+    if mine and not (len(mine) == 2 and type(mine[0]) is str and len(mine[0]) <= 255 and type(mine[1]) is int and 0 < mine[1] < 65536):
+        return False
+    return (0.0 <= note["left"] < 1e9 and len(seats) <= 256 and all(type(s) is int and 0 <= s < 256 for s in seats)
             and len(note["points"]) <= 256 and all(type(f) is bytes for f in note["pending"])
             and all(type(p) is list and len(p) == 3 and type(p[0]) is int and 0 <= p[0] < 256 and type(p[1]) is str
                     and type(p[2]) is int and 0 < p[2] < 65536 for p in note["points"]))

@@ -124,7 +124,10 @@ class WatchClose(Effect):
 
 @dataclass(frozen=True)
 class OpenWatchPoint(Effect):
-    """Serve spectators too, and tell the host where (a joiner's watch point)."""
+    """Serve spectators too, and tell the host where (a joiner's watch point); ``at``: open
+    it there and tell no host (a seat started again in its own wait at the audit, where
+    the others' links to it come back, the host having gone)."""
+    at: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)

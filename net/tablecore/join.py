@@ -133,6 +133,8 @@ class JoinTable(SeatCore):
         self._own_wait = False  # the host ended the table at the audit before this seat's own wait ran out
         self._host_said = ""  # what it said then (its ``bye``)
         self._resumed_wait: dict[str, Any] | None = None  # the journal's note of that wait, for a save carried on
+        self._restarted = False  # carried on from that note: only links to us reach a seat (``seat_reached``)
+        self.own_point: tuple[str, int] | None = None  # where this seat's watch point is open
         self.kept_apart = False  # it named no forfeit only because it never had a direct link with that seat
         self.reached: set[int] = set()  # the seats this one has had a direct link with, their identity proved
         self.reached_out: set[int] = set()  # those whose watch point this one reached
@@ -449,8 +451,11 @@ class JoinTable(SeatCore):
         it), or tells the host of it again on a new link: not once its game is over here."""
         return self.result is None
 
-    def watch_point(self, port: int) -> dict[str, Any]:
-        """What the host is told of this seat's watch point, open on ``port``."""
+    def watch_point(self, port: int, host: str = "") -> dict[str, Any]:
+        """What the host is told of this seat's watch point, open on ``port`` (of the
+        address ``host``, which a note of the own wait keeps: :meth:`_note_wait`)."""
+        if host:
+            self.own_point = (host, port)
         return {"t": "watchpoint", "port": port}
 
     def at_watch_point(self, first: dict[str, Any], key: bytes, ticket: object | None = None,
@@ -1038,7 +1043,7 @@ class JoinTable(SeatCore):
         self.journal_steps(self.peer)
         self._do(JournalWait({
             "why": self._host_said, "left": max(0.0, self._late_until - self.clock() - self.here_every()),
-            "reached": sorted(self.reached), "disclosed": sorted(self.disclosed),
+            "mine": self.own_point, "disclosed": sorted(self.disclosed),
             "points": [(seat, *point) for seat, point in sorted({**self.seat_points, **self._points_reached}.items())],
             "pending": self.peer.protocol.transcript().pending}))
 
@@ -1047,8 +1052,10 @@ class JoinTable(SeatCore):
         ``_note_wait``): the host ended the table there, so it does not wait for the host
         again; it goes on with its own wait for what the note says was left, no more (a
         length by its own clock: the time its program was down neither counts nor is
-        added), links again to the other seats' watch points the note names, counts the
-        seats it had reached and the disclosures it had heard, and then names what its
+        added), opens its watch point where it was (the others' links to it
+        come back there), links again to the other seats' watch points the note names,
+        counts the disclosures it had heard, judges only the seats whose link to it is up
+        again (:meth:`seat_reached`), and then names what its
         log says (``closing``).  Its first note takes a beat off: a program killed over
         and over still comes to the end of its wait.  A note whose audit frames are not
         this log's (doctored, or another table's) would have the seat forget disclosures
@@ -1065,9 +1072,11 @@ class JoinTable(SeatCore):
             self._do(Alert(Words("the save's note of this seat's own wait at the audit does not fit its log ({why}): "
                                  "it is set aside, and this seat links to the host again", why=why)))
             return False
-        self._own_wait, self._host_said = True, note["why"]
-        self.reached |= {s for s in note["reached"] if self.other_person(s)}
+        self._own_wait, self._host_said, self._restarted = True, note["why"], True
         self.disclosed |= {s for s in note["disclosed"] if s != self.seat}
+        if note["mine"]:   # where the others' links to this seat come back (the host, gone, says nothing now)
+            self.own_point = (note["mine"][0], note["mine"][1])
+            self._do(OpenWatchPoint(at=self.own_point))
         left = min(float(note["left"]), self.abandon_after / 2)  # (never more than a whole own wait)
         self._audit_since = self.clock() + left - self.abandon_after / 2
         self._late_until = self._audit_since + self.abandon_after / 2
@@ -1176,7 +1185,11 @@ class JoinTable(SeatCore):
 
     def seat_reached(self, seat: int, out: bool = False) -> None:
         """A direct link to (``out``: its watch point) or from ``seat`` is up, its identity proved."""
-        if seat not in self.reached:
+        # A seat started again in its own wait counts only the seats whose link to it is
+        # up again (those heard before its restart are cleared by the note): a seat it
+        # reached before may not know where its watch point is now, nor can it say its
+        # disclosure on our link to its watch point, and must not be named for that.
+        if seat not in self.reached and not (out and self._restarted):
             self.reached.add(seat)
             self._note_wait()
         if out:

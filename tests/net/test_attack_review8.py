@@ -124,13 +124,13 @@ def test_a_note_with_absurd_seconds_left_waits_no_more_than_a_whole_own_wait(tmp
     save, resumed, took = t.run(lambda t: resumed_after(t, doctor_last_note(lambda n: n.update(left=9e8))))
     half = t.nodes["joiner 1"].core.abandon_after / 2
     assert took <= half + 1e-6, (took, half)
-    assert resumed.forfeit == (GREEN,) and "red (host)" not in resumed.text, resumed.text
+    assert not resumed.forfeit and "waited for green" in resumed.text, resumed.text
 
 
 def test_a_journal_cut_in_the_middle_of_its_last_note_goes_on_from_the_note_before(tmp_path: Path) -> None:
     """A crash in the middle of writing a note: the cut record is dropped as any cut
     last record is, and the seat goes on with the note before (no more time than it
-    said was left), naming green alone."""
+    said was left), and names nobody: green's program, done, never links to it again."""
     said: list[float] = []
 
     def cut(save: Path) -> None:
@@ -142,15 +142,15 @@ def test_a_journal_cut_in_the_middle_of_its_last_note_goes_on_from_the_note_befo
     t = simtable.scene(4, tmp_path)
     save, resumed, took = t.run(lambda t: resumed_after(t, cut))
     assert took <= said[0] + 1e-6, (took, said)
-    assert resumed.forfeit == (GREEN,) and "red (host)" not in resumed.text, resumed.text
+    assert not resumed.forfeit and "waited for green" in resumed.text, resumed.text
     code, out = simtable.verify(save)
-    assert code == 1 and out.startswith("violation: joiner 2 (seat 2") and "host (seat 0" not in out, out
+    assert code == 3 and "violation" not in out, out
 
 
 def test_a_note_after_the_ending_is_refused_with_a_clear_message_naming_nobody(tmp_path: Path) -> None:
     def after(save: Path) -> None:
         rewrite(save, records(save), journal.ending(forfeit=[GREEN]) + journal.wait_note(
-            why="", left=5.0, reached=[], disclosed=[], points=[], pending=[]))
+            why="", left=5.0, mine=None, disclosed=[], points=[], pending=[]))
 
     t = simtable.scene(4, tmp_path)
     save, resumed, _ = t.run(lambda t: resumed_after(t, after))
@@ -203,10 +203,6 @@ def test_a_whole_own_wait_writes_a_note_a_beat_and_nothing_after_its_ending(tmp_
     assert (save / journal.JOURNAL_FILE).stat().st_size < 200_000
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a seat says its frames only on its links to the others' watch points, and the seat started again opens none "
-    "they know of: saying them on the others' links to ours too changes what a seat voted out hears "
-    "(tests/net/test_simulator.py, a seat voted out that comes back)"))
 def test_a_seat_started_again_in_its_wait_still_hears_an_honest_disclosure_once_its_links_come_back(
         tmp_path: Path) -> None:
     """The host refuses green's honest disclosure alone; the links between yellow and
@@ -270,9 +266,6 @@ def test_a_note_keeps_a_seat_s_watch_point_where_it_was_reached_not_where_the_ho
     assert green[1] != "10.9.9.9" and green[2] == t.nodes["joiner 2"].watch_port, green
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a seat says its frames only on its links to the others' watch points, and the seat started again opens none "
-    "they know of (see the test above it)"))
 def test_a_host_that_lies_where_a_seat_is_before_it_ends_the_audit_gets_nobody_named_by_a_seat_started_again(
         tmp_path: Path) -> None:
     """Yellow started again links to green's watch point where it reached it, and should

@@ -97,7 +97,7 @@ async def test_a_step_a_seat_finishes_alone_while_taking_up_its_game_is_journale
 
 
 def note(left: float = 120.0, **kw) -> dict:
-    return {"why": "refused: green broke the rules", "left": left, "reached": [2], "disclosed": [],
+    return {"why": "refused: green broke the rules", "left": left, "mine": ["10.0.0.2", 4343], "disclosed": [],
             "points": [(2, "10.0.0.3", 4242)], "pending": [b"frame"], **kw}
 
 
@@ -124,7 +124,8 @@ def test_the_notes_of_an_own_wait_read_back_the_last_one_and_steps_and_ending_st
 
 
 @pytest.mark.parametrize("bad", [
-    {"left": -1.0}, {"left": True}, {"left": float("nan")}, {"reached": [300]}, {"disclosed": ["2"]},
+    {"left": -1.0}, {"left": True}, {"left": float("nan")}, {"mine": ["h", 0]}, {"mine": ["h"]}, {"mine": [1, 2]},
+    {"disclosed": [300]}, {"disclosed": ["2"]},
     {"points": [[2, "h"]]}, {"points": [[2, "h", 0]]}, {"pending": ["frame"]}, {"why": b"x"}, {"extra": 1},
 ])
 def test_a_doctored_note_of_the_own_wait_is_refused_naming_its_record(bad: dict) -> None:
