@@ -275,3 +275,148 @@ def test_a_host_that_lies_where_a_seat_is_before_it_ends_the_audit_gets_nobody_n
     assert not resumed.forfeit and "(joiner 2)" not in resumed.text, resumed.text
     code, out = simtable.verify(save)
     assert code == 3 and "violation" not in out, out
+
+
+# -- the watch point of a seat started again in its own wait (where it was before) ------------
+
+
+Hook = Callable[[tuple[str, int], Path], Any]
+
+
+async def yellow_killed_unheard(t: sim.Scene, between: Hook | None = None, then: Hook | None = None,
+                                both: bool = True) -> tuple[Path, Any]:
+    """The host refuses green's honest disclosure alone; the links between yellow and
+    green are dark (``both`` ways, else green's to yellow) when yellow is killed in its
+    own wait, not having heard green.  ``between`` (given yellow's old watch point and
+    its save) runs while yellow is down; then the network comes back and yellow is
+    started again, and ``then`` runs: its save, how it ends (or what it raised)."""
+    from .test_own_wait_resumed import honest_green_refused
+
+    await honest_green_refused(t)
+    links = [("joiner 2", "joiner 1"), ("joiner 1", "joiner 2")][:2 if both else 1]
+    for link in links:
+        t.darken(*link)
+    await asyncio.sleep(20)
+    assert GREEN not in t.nodes["joiner 1"].core.disclosed
+    point = t.nodes["joiner 1"].core.own_point
+    assert point is not None and point[1] == t.nodes["joiner 1"].watch_port
+    save = await t.kill("joiner 1")
+    assert save is not None
+    if between is not None:
+        await between(point, save)
+    for link in links if both else ():
+        t.darken(*link, dark=False)
+    try:
+        ending = await t.resume("joiner 1", save)
+        if then is not None:
+            await then(point, save)
+        return save, await ending
+    except Exception as exc:  # noqa: BLE001 - what a seat started again says
+        return save, exc
+
+
+def squat(t: sim.Scene, heard: list[str]) -> Hook:
+    """Another program (its own identity) listens on yellow's old watch point while
+    yellow is down: what links to it, ``heard``, gets nothing said back."""
+    from ankh.net.io.driver import PROLOGUE
+    from ankh.net.io.transport import serve
+    from ankh.net.wire.envelope import Identity
+
+    async def program(point: tuple[str, int]) -> None:
+        async def on_link(conn: Any) -> None:
+            heard.append("linked")
+            await asyncio.sleep(3600)
+        await serve(point[0], point[1], Identity.generate(), PROLOGUE, on_link)
+        await asyncio.sleep(3600)
+
+    async def between(point: tuple[str, int], save: Path) -> None:
+        t.start("squatter", lambda: program(point))
+        await asyncio.sleep(1)
+    return between
+
+
+def names_nobody_honest(save: Path, resumed: Any) -> None:
+    """Yellow started again named nobody (green is honest), nor does its save."""
+    assert not isinstance(resumed, Exception), resumed
+    assert not resumed.forfeit and "(joiner 2)" not in resumed.text, resumed.text
+    code, out = simtable.verify(save)
+    assert code == 3 and "violation" not in out, out
+
+
+def test_a_program_squatting_the_old_watch_point_gets_no_seat_named_and_the_seat_says_why(tmp_path: Path) -> None:
+    """A program on yellow's machine takes yellow's old watch-point port while yellow is
+    down: yellow started again cannot open its watch point there; it says so, goes on
+    with its wait and names nobody (green's link to it never came back), nor does its
+    save; green's link to the squatter fails its handshake (the squatter is not
+    yellow), and green names nobody for it either."""
+    heard: list[str] = []
+
+    async def script(t: sim.Scene) -> tuple[Path, Any, Any]:
+        save, resumed = await yellow_killed_unheard(t, squat(t, heard))
+        (green,) = await t.results("joiner 2")
+        return save, resumed, green
+
+    t = simtable.scene(4, tmp_path)
+    save, resumed, green = t.run(script)
+    assert any("spectators cannot watch through this seat" in text and "in use" in text
+               for text in told(t, "joiner 1")), told(t, "joiner 1")
+    names_nobody_honest(save, resumed)
+    assert heard and not green.forfeit and "(joiner 1)" not in green.text, green.text
+    code, out = simtable.verify(t.nodes["joiner 2"].save.path)
+    assert "violation" not in out, out
+
+
+def test_a_spectator_at_the_re_opened_watch_point_watches_and_changes_no_verdict(tmp_path: Path) -> None:
+    """A spectator links to yellow's watch point once yellow is started again in its own
+    wait: it watches the game to its end (nothing crashes, no seat is counted as
+    reached for it), and yellow, having heard green again, names nobody."""
+    async def spectate(point: tuple[str, int], save: Path) -> None:
+        await t.when(lambda: t.nodes["joiner 1"].watch_port == point[1])
+        t.watch("spectator", at=point)
+        await asyncio.sleep(2)
+
+    t = simtable.scene(4, tmp_path)
+    save, resumed = t.run(lambda t: yellow_killed_unheard(t, then=spectate))
+    names_nobody_honest(save, resumed)
+    assert t.nodes["joiner 1"].core.reached <= {0, GREEN}, t.nodes["joiner 1"].core.reached
+    seen = [type(e).__name__ for e in t.told["spectator"]]
+    assert seen[:1] == ["Started"] and "Played" in seen and seen[-1] == "Over", seen
+
+
+@pytest.mark.parametrize("mine", [["10.9.9.9", 4444], ["", 1], ["x" * 255, 65535]])
+def test_a_note_whose_own_watch_point_was_doctored_names_nobody_and_does_not_crash(
+        tmp_path: Path, mine: list[Any]) -> None:
+    """The save's owner points the note's ``mine`` elsewhere (green's link to yellow stays
+    dark): the seat started again opens its watch point there or says it cannot, and
+    ends its wait naming nobody honest."""
+    async def doctor(point: tuple[str, int], save: Path) -> None:
+        doctor_last_note(lambda n: n.update(mine=mine))(save)
+
+    t = simtable.scene(4, tmp_path)
+    save, resumed = t.run(lambda t: yellow_killed_unheard(t, doctor, both=False))
+    names_nobody_honest(save, resumed)
+
+
+
+def test_a_seat_whose_note_of_a_disclosure_was_lost_in_a_crash_hears_it_again(tmp_path: Path) -> None:
+    """Yellow hears green's honest disclosure and is killed while writing the note that
+    says so (the journal loses it, and any note after): started again, it has forgotten
+    it.  Green, done with its game (it heard every disclosure), never links to yellow
+    again: yellow must not name it, only say whom the game waited for, nor its save."""
+    from .test_own_wait_resumed import honest_green_refused
+
+    async def script(t: sim.Scene) -> tuple[Path, Any]:
+        await honest_green_refused(t)
+        await t.when(lambda: GREEN in t.nodes["joiner 1"].core.disclosed, within=60)
+        save = await t.kill("joiner 1")
+        assert save is not None
+        kept = records(save)
+        first = next(i for i, r in enumerate(kept) if journal.is_wait_note(r) and GREEN in r[journal.WAIT]["disclosed"])
+        rewrite(save, kept[:first])
+        assert notes(save) and all(GREEN not in n["disclosed"] for n in notes(save))
+        return save, await (await t.resume("joiner 1", save))
+
+    t = simtable.scene(4, tmp_path)
+    save, resumed = t.run(script)
+    names_nobody_honest(save, resumed)
+    assert "waited for green" in resumed.text and not t.nodes["joiner 1"].core.reached, resumed.text
