@@ -250,7 +250,12 @@ class JoinNode(Driver):
         try:
             self.watch_server = await serve(host, port, self.identity, PROLOGUE, self._on_watcher, door=self.door)
         except OSError as exc:
-            self.report(Alert(f"spectators cannot watch through this seat: {exc}"))
+            if port:   # where the others' links to this seat started again would come back
+                self.report(Alert(Words("this seat cannot open its watch point again at {host}:{port} ({why}): the "
+                                        "other seats cannot link to it, so it names none of them for a disclosure "
+                                        "it did not hear", host=host, port=port, why=str(exc))))
+            else:
+                self.report(Alert(f"spectators cannot watch through this seat: {exc}"))
             return False
         self.watch_port = server_port(self.watch_server)
         self.report(WatchPointOpen(host, self.watch_port))

@@ -358,7 +358,7 @@ def test_a_program_squatting_the_old_watch_point_gets_no_seat_named_and_the_seat
 
     t = simtable.scene(4, tmp_path)
     save, resumed, green = t.run(script)
-    assert any("spectators cannot watch through this seat" in text and "in use" in text
+    assert any("cannot open its watch point again at" in text and "in use" in text and "names none" in text
                for text in told(t, "joiner 1")), told(t, "joiner 1")
     names_nobody_honest(save, resumed)
     assert heard and not green.forfeit and "(joiner 1)" not in green.text, green.text
