@@ -420,3 +420,22 @@ def test_a_seat_whose_note_of_a_disclosure_was_lost_in_a_crash_hears_it_again(tm
     save, resumed = t.run(script)
     names_nobody_honest(save, resumed)
     assert "waited for green" in resumed.text and not t.nodes["joiner 1"].core.reached, resumed.text
+
+
+@pytest.mark.xfail(strict=True, reason="a link whose handshake proved the seat counts it as reached for the rest of "
+                   "the own wait: one whose words after the handshake go dark cannot be told from one that quit")
+def test_a_network_that_lets_only_the_handshake_through_to_a_seat_started_again_gets_nobody_named(
+        tmp_path: Path) -> None:
+    """Yellow, started again in its own wait, re-opens its watch point; green's new link
+    to it proves green (the handshake passes) but what green writes after it is held on
+    the wire (the network between them is the attacker's).  Green's honest disclosure
+    never reaches yellow: yellow should name nobody, nor its save (docs/fairness.md,
+    "What is left": the restarted seat's variant of a direct link gone dark after it was
+    reached); it names green."""
+    async def hold_after_handshake(point: tuple[str, int], save: Path) -> None:
+        t.hold("joiner 2", "joiner 1", after=3)
+
+    t = simtable.scene(4, tmp_path)
+    save, resumed = t.run(lambda t: yellow_killed_unheard(t, hold_after_handshake))
+    assert GREEN in t.nodes["joiner 1"].core.reached
+    names_nobody_honest(save, resumed)
