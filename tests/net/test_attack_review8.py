@@ -284,15 +284,17 @@ Hook = Callable[[tuple[str, int], Path], Any]
 
 
 async def yellow_killed_unheard(t: sim.Scene, between: Hook | None = None, then: Hook | None = None,
-                                both: bool = True) -> tuple[Path, Any]:
+                                both: bool = True, table: Callable[[sim.Scene], Any] | None = None
+                                ) -> tuple[Path, Any]:
     """The host refuses green's honest disclosure alone; the links between yellow and
     green are dark (``both`` ways, else green's to yellow) when yellow is killed in its
     own wait, not having heard green.  ``between`` (given yellow's old watch point and
     its save) runs while yellow is down; then the network comes back and yellow is
-    started again, and ``then`` runs: its save, how it ends (or what it raised)."""
+    started again, and ``then`` runs: its save, how it ends (or what it raised).
+    ``table``: another start (green withholds, say)."""
     from .test_own_wait_resumed import honest_green_refused
 
-    await honest_green_refused(t)
+    await (table or honest_green_refused)(t)
     links = [("joiner 2", "joiner 1"), ("joiner 1", "joiner 2")][:2 if both else 1]
     for link in links:
         t.darken(*link)
@@ -439,3 +441,15 @@ def test_a_network_that_lets_only_the_handshake_through_to_a_seat_started_again_
     save, resumed = t.run(lambda t: yellow_killed_unheard(t, hold_after_handshake))
     assert GREEN in t.nodes["joiner 1"].core.reached
     names_nobody_honest(save, resumed)
+
+
+
+def test_a_withholder_still_running_whose_link_comes_back_is_named_by_a_seat_started_again(tmp_path: Path) -> None:
+    """Green signs its part of the audit over a bogus log hash and its program still runs
+    (its links with yellow were dark, so it waits too); yellow, started again, is reached
+    by green's link to its re-opened watch point: it names green, and its save."""
+    t = simtable.scene(4, tmp_path)
+    save, resumed = t.run(lambda t: yellow_killed_unheard(t, table=green_withholds))
+    assert resumed.forfeit == (GREEN,) and "red (host)" not in resumed.text, resumed.text
+    code, out = simtable.verify(save)
+    assert code == 1 and out.startswith("violation: joiner 2 (seat 2") and "host (seat 0" not in out, out
