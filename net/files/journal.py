@@ -9,8 +9,12 @@ it was in (its own messages are derived from its secrets and the log, so
 they come out the same).  A game stopped before its end has one more
 record, the last (:func:`ending`): what stopped it (a cheat's evidence,
 the seats that forfeit, or the votes of the seats that ended the table
-after one left) and the unfinished step's frames.  A journal converts to a
-:class:`Transcript` for ``ankh verify``.
+after one left) and the unfinished step's frames.  A joined seat that keeps
+its own wait at the audit after the host ended the table there writes notes
+before it (:func:`wait_note`): what the host said, the seconds of that wait
+left, and what the seat had heard; the last one lets the seat started again
+go on with that wait (:func:`read` gives it as the info's ``own_wait``).  A
+journal converts to a :class:`Transcript` for ``ankh verify``.
 """
 from __future__ import annotations
 
@@ -117,26 +121,67 @@ def ending(*, blame: list[bytes] = (), pending: list[bytes] = (), forfeit: list[
     return pack(record)
 
 
+WAIT = "wait"  # a note of the own wait at the audit (its only key)
+NOTE_FIELDS = {"why": str, "left": (int, float), "mine": list, "disclosed": list, "points": list, "pending": list}
+
+
+def wait_note(*, why: str, left: float, mine: tuple[str, int] | None, disclosed: list[int],
+              points: list[tuple[int, str, int]], pending: list[bytes]) -> bytes:
+    """A note of this seat's own wait at the audit (``JoinTable``): the host ended the
+    table there saying ``why``; at most ``left`` seconds of the wait remain, by the
+    seat's own clock (a length, which a program started again can count on, where
+    a moment of its clock means nothing to it); where its own watch point is (``mine``:
+    host and port, where the others link to it again once it is started again), the
+    seats whose disclosure came on a direct link (``disclosed``), where the
+    others' watch points are (``points``: seat, host, port), and the frames of the
+    audit its log took (``pending``: the step is unfinished, so no record holds them)."""
+    return pack({WAIT: {"why": why[:200], "left": float(max(0.0, left)), "mine": list(mine or ()),
+                        "disclosed": sorted(disclosed), "points": [list(p) for p in points],
+                        "pending": list(pending)}})
+
+
+def is_wait_note(record: Any) -> bool:
+    """Is ``record`` a well-formed note of the own wait (see :func:`wait_note`)?"""
+    if type(record) is not dict or set(record) != {WAIT} or type(record[WAIT]) is not dict:
+        return False
+    note = record[WAIT]
+    if set(note) != set(NOTE_FIELDS) or not all(isinstance(note[k], t) and type(note[k]) is not bool
+                                                for k, t in NOTE_FIELDS.items()):
+        return False
+    seats, mine = note["disclosed"], note["mine"]
+    if mine and not (len(mine) == 2 and type(mine[0]) is str and len(mine[0]) <= 255 and type(mine[1]) is int and 0 < mine[1] < 65536):
+        return False
+    return (0.0 <= note["left"] < 1e9 and len(seats) <= 256 and all(type(s) is int and 0 <= s < 256 for s in seats)
+            and len(note["points"]) <= 256 and all(type(f) is bytes for f in note["pending"])
+            and all(type(p) is list and len(p) == 3 and type(p[0]) is int and 0 <= p[0] < 256 and type(p[1]) is str
+                    and type(p[2]) is int and 0 < p[2] < 65536 for p in note["points"]))
+
+
 def is_journal(data: bytes) -> bool:
     """Does ``data`` (the start of a file will do) begin like a journal?"""
     return data.startswith(_PREFIX)
 
 
 def read(data: bytes) -> tuple[Transcript, dict[str, Any]]:
-    """The transcript of the whole steps in a journal, and its header's info.
-    Raises RemoteProtocolError for anything but a cut-short last record."""
+    """The transcript of the whole steps in a journal, and its header's info, with
+    the journal's last note of the own wait as ``own_wait`` (:func:`wait_note`)
+    when it holds one.  Raises RemoteProtocolError for anything but a cut-short
+    last record."""
     head, records = _parse(data)
     try:
         roster = Roster(head["game"], tuple(head["names"]), tuple(head["keys"]), tuple(head.get("ids", ())),
                         tuple(head.get("certs", ())), head.get("kind", DEFAULT_KIND), charter_of(head))
     except Exception as exc:  # a malformed roster, whatever its shape
         raise RemoteProtocolError(f"malformed journal header: {exc}") from None
-    info = head.get("info")
+    info = dict(head["info"]) if isinstance(head.get("info"), dict) else {}
+    info.pop("own_wait", None)  # (only a note says so)
     ops = [record for record, _end in records if type(record) is list]
-    last = next((record for record, _end in records if type(record) is dict), {})
+    last = next((record for record, _end in records if type(record) is dict and WAIT not in record), {})
+    notes = [record[WAIT] for record, _end in records if type(record) is dict and WAIT in record]
+    if notes:
+        info["own_wait"] = notes[-1]
     return Transcript(roster, ops, list(last.get("pending", ())), blame=list(last.get("blame", ())),
-                      forfeit=list(last.get("forfeit", ())), end=list(last.get("end", ()))), \
-        info if isinstance(info, dict) else {}
+                      forfeit=list(last.get("forfeit", ())), end=list(last.get("end", ()))), info
 
 
 def whole_length(data: bytes) -> int:
@@ -161,6 +206,7 @@ def _parse(data: bytes, with_head_end: bool = False):
         raise RemoteProtocolError("not an ankh journal (version 1)")
     head_end = len(_PREFIX) + unpacker.tell()
     records: list[tuple[list[bytes], int]] = []  # each whole record, and where it ends in ``data``
+    ended = False
     while True:
         try:
             record = next(unpacker)
@@ -168,13 +214,14 @@ def _parse(data: bytes, with_head_end: bool = False):
             break  # the end, or a last record cut short by a crash
         except (ValueError, msgpack.FormatError, msgpack.StackError):
             raise RemoteProtocolError(f"journal record {len(records)} is damaged") from None
+        if ended:
+            raise RemoteProtocolError(f"journal record {len(records)}: "
+                                      + ("a second ending" if ending_record(record) else "follows the game's ending"))
         if ending_record(record):
-            if records and type(records[-1][0]) is dict:
-                raise RemoteProtocolError(f"journal record {len(records)}: a second ending")
-        elif type(record) is not list or not record or any(type(f) is not bytes for f in record):
+            ended = True
+        elif not is_wait_note(record) and (type(record) is not list or not record
+                                           or any(type(f) is not bytes for f in record)):
             raise RemoteProtocolError(f"journal record {len(records)} is malformed")
-        elif records and type(records[-1][0]) is dict:
-            raise RemoteProtocolError(f"journal record {len(records)} follows the game's ending")
         records.append((record, len(_PREFIX) + unpacker.tell()))
     return (head_end if with_head_end else head), records
 

@@ -18,8 +18,8 @@ from ..play.events import Alert, Over, TableEvent, TranscriptSaved
 from ..wire.lobby import PROTOCOL, encode
 from ..play.peer import GamePeer
 from ..tablecore.effects import (
-    CheckPlayers, CreateSave, Journal, JournalEnding, Think, WatchClose, WatchEnd, WatchIntro, WatchLog, WatchPoints,
-    WatchSay, WatchSend, WriteTranscript,
+    CheckPlayers, CreateSave, Journal, JournalEnding, JournalWait, Think, WatchClose, WatchEnd, WatchIntro, WatchLog,
+    WatchPoints, WatchSay, WatchSend, WriteTranscript,
 )
 from ..tablecore.seats import REFUSED, SeatCore, pin_people
 from .savedir import SaveDir
@@ -141,6 +141,9 @@ class Driver:
             case JournalEnding(record=record):
                 if self.save is not None:
                     self.save.ending(**record)
+            case JournalWait(note=note):
+                if self.save is not None:
+                    self.save.note_wait(**note)
             case WriteTranscript(transcript=transcript):
                 if self.save is not None:
                     self.report(TranscriptSaved(self.save.finish(transcript)))

@@ -137,9 +137,9 @@ class JoinNode(Driver):
             case LetGoSeat():
                 if self.taken is not None:
                     self.taken.let_go()
-            case OpenWatchPoint():
-                assert self.conn is not None
-                task = asyncio.get_running_loop().create_task(self._open_watch_point(self.conn))
+            case OpenWatchPoint(at=at):
+                opening = self._open_watch_point(self.conn) if at is None else self._serve_watch_point(*at)
+                task = asyncio.get_running_loop().create_task(opening)
                 task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
             case _:
                 super()._carry_out(effect)
@@ -233,23 +233,33 @@ class JoinNode(Driver):
 
     # -- this seat's watch point ---------------------------------------------------------------
 
-    async def _open_watch_point(self, conn: Connection) -> None:
+    async def _open_watch_point(self, conn: Connection | None) -> None:
         """Serve spectators too, on the address this seat reached the host from,
         and tell the host where (again after every reconnect: it may have restarted)."""
-        if not self.core.opens_watch_point():
+        if conn is None or not self.core.opens_watch_point():
             return
-        if self.watch_server is None:
-            if conn.local_address is None:
-                return
-            try:
-                self.watch_server = await serve(conn.local_address[0], 0, self.identity, PROLOGUE, self._on_watcher,
-                                                door=self.door)
-            except OSError as exc:
+        if conn.local_address is None or not await self._serve_watch_point(conn.local_address[0], 0):
+            return
+        send_quietly(conn, self.core.watch_point(self.watch_port, conn.local_address[0]))
+
+    async def _serve_watch_point(self, host: str, port: int) -> bool:
+        """This seat's watch point open on ``host`` (``port``: any free one if 0); False
+        when it cannot be (an alert says why)."""
+        if self.watch_server is not None:
+            return True
+        try:
+            self.watch_server = await serve(host, port, self.identity, PROLOGUE, self._on_watcher, door=self.door)
+        except OSError as exc:
+            if port:   # where the others' links to this seat started again would come back
+                self.report(Alert(Words("this seat cannot open its watch point again at {host}:{port} ({why}): the "
+                                        "other seats cannot link to it, so it names none of them for a disclosure "
+                                        "it did not hear", host=host, port=port, why=str(exc))))
+            else:
                 self.report(Alert(f"spectators cannot watch through this seat: {exc}"))
-                return
-            self.watch_port = server_port(self.watch_server)
-            self.report(WatchPointOpen(conn.local_address[0], self.watch_port))
-        send_quietly(conn, self.core.watch_point(self.watch_port))
+            return False
+        self.watch_port = server_port(self.watch_server)
+        self.report(WatchPointOpen(host, self.watch_port))
+        return True
 
     async def _on_watcher(self, conn: Connection) -> None:
         """A spectator at this seat's watch point: it may only watch."""

@@ -92,6 +92,12 @@ class SaveDir:
         if self._journal is not None:
             self._write(journal.ending(**record))
 
+    def note_wait(self, **note: Any) -> None:
+        """A note of the own wait at the audit (``journal.wait_note``): what a seat started
+        again needs to go on with that wait."""
+        if self._journal is not None:
+            self._write(journal.wait_note(**note))
+
     def _write(self, record: bytes) -> None:
         self._journal.write(record)
         self._journal.flush()

@@ -408,6 +408,8 @@ class SimNet:
         me = _WHO.get()
         address = (host if host not in (None, "", "::", "0.0.0.0") else self.address_of(me),
                    port or self._free_port())
+        if address in self.servers:  # (as a system refuses a port another program listens on)
+            raise OSError(errno.EADDRINUSE, f"address already in use: {address[0]}:{address[1]}")
         self.servers[address] = (accept, contextvars.copy_context())
         return _Server(self, address)
 

@@ -124,7 +124,10 @@ class WatchClose(Effect):
 
 @dataclass(frozen=True)
 class OpenWatchPoint(Effect):
-    """Serve spectators too, and tell the host where (a joiner's watch point)."""
+    """Serve spectators too, and tell the host where (a joiner's watch point); ``at``: open
+    it there and tell no host (a seat started again in its own wait at the audit, where
+    the others' links to it come back, the host having gone)."""
+    at: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -210,6 +213,12 @@ class Journal(Effect):
 class JournalEnding(Effect):
     """How the table ended before the game's end (``journal.ending``)."""
     record: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class JournalWait(Effect):
+    """A note of a joined seat's own wait at the audit (``journal.wait_note``)."""
+    note: dict[str, Any]
 
 
 @dataclass(frozen=True)

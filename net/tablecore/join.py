@@ -36,8 +36,8 @@ from ..play.seat import SeatProtocol
 from ..files.secrets import SeatSecrets
 from ..files.transcript import DEFAULT_KIND, Roster, find_equivocation
 from .effects import (
-    Close, CreateSave, JournalEnding, KeepSeat, LetGoSeat, LinkSeat, OpenWatchPoint, Send, TellSeats, WatchEnd,
-    WatchIntro, WatchLog, WatchPoints, WatchSay, WatchSend,
+    Close, CreateSave, JournalEnding, JournalWait, KeepSeat, LetGoSeat, LinkSeat, OpenWatchPoint, Send, TellSeats,
+    WatchEnd, WatchIntro, WatchLog, WatchPoints, WatchSay, WatchSend,
 )
 from .result import Result, aborted, forfeit_result, stopped_result
 from .save import save_path
@@ -123,12 +123,18 @@ class JoinTable(SeatCore):
         self.silence = Silence(clock())  # how long our own log has heard nothing from each seat it waits for
         self._agreeing: Stop | None = None  # the offer the person agreed to, signed once our own clock agrees
         self.seat_points: dict[int, tuple[str, int]] = {}  # the other seats' watch points, linked to directly
+        # where this seat reached them: a note of the own wait keeps those, whatever the host said since
+        self._points_reached: dict[int, tuple[str, int]] = {}
         self._held: list[tuple[int, list[bytes], int]] = []  # (its step, evidence, from) our log has not reached
         self._handed: dict[int, int] = {}  # pieces of evidence each seat handed on directly
         self._mine_checks = CheckBudget(MINE_AHEAD, 0.2)  # each seat's frames on its direct link
         self._twin_checks = CheckBudget(2, 0.2)  # frames of a third seat a seat handed on that differ from ours
         self._log_said = 0  # how many times this seat said its log's last frames at the audit (``_log_since``)
         self._own_wait = False  # the host ended the table at the audit before this seat's own wait ran out
+        self._host_said = ""  # what it said then (its ``bye``)
+        self._resumed_wait: dict[str, Any] | None = None  # the journal's note of that wait, for a save carried on
+        self._restarted = False  # carried on from that note: only links to us reach a seat (``seat_reached``)
+        self.own_point: tuple[str, int] | None = None  # where this seat's watch point is open
         self.kept_apart = False  # it named no forfeit only because it never had a direct link with that seat
         self.reached: set[int] = set()  # the seats this one has had a direct link with, their identity proved
         self.reached_out: set[int] = set()  # those whose watch point this one reached
@@ -164,6 +170,9 @@ class JoinTable(SeatCore):
         self.secrets = mine
         self.save_path = saved.path
         self._begin(transcript.roster, mine, frames=transcript.frames(), journaled=len(transcript.ops))
+        note = info.get("own_wait")
+        if isinstance(note, dict) and self.peer is not None and self.peer.phase == AUDIT:
+            self._resumed_wait = note  # (journal.read checked its fields)
 
     # -- the host's link -----------------------------------------------------------------------
 
@@ -252,7 +261,12 @@ class JoinTable(SeatCore):
 
     def resumed(self) -> None:
         """A save carried on: this seat links to the host as after a link lost
-        during the game (:data:`REJOIN`), waiting for it from now."""
+        during the game (:data:`REJOIN`), waiting for it from now; a save made in
+        its own wait at the audit goes on with that wait instead (``_go_on_waiting``)."""
+        if self._resumed_wait is not None:
+            note, self._resumed_wait = self._resumed_wait, None
+            if self._go_on_waiting(note):
+                return
         self.relink, self._relink_since = REJOIN, self.clock()
 
     def relink_due(self) -> bool:
@@ -437,8 +451,11 @@ class JoinTable(SeatCore):
         it), or tells the host of it again on a new link: not once its game is over here."""
         return self.result is None
 
-    def watch_point(self, port: int) -> dict[str, Any]:
-        """What the host is told of this seat's watch point, open on ``port``."""
+    def watch_point(self, port: int, host: str = "") -> dict[str, Any]:
+        """What the host is told of this seat's watch point, open on ``port`` (of the
+        address ``host``, which a note of the own wait keeps: :meth:`_note_wait`)."""
+        if host:
+            self.own_point = (host, port)
         return {"t": "watchpoint", "port": port}
 
     def at_watch_point(self, first: dict[str, Any], key: bytes, ticket: object | None = None,
@@ -511,7 +528,7 @@ class JoinTable(SeatCore):
         else:  # the game ended early: what our own log says, not the host's words
             if msg["why"].startswith(REFUSED):  # (a refusal too: shown as the host's word, not a result)
                 self._do(Alert(farewell(msg["why"])))
-            self._stopped()
+            self._stopped(msg["why"])
             self._heard_the_end()
         return True
 
@@ -851,6 +868,7 @@ class JoinTable(SeatCore):
         if peer is None or self.result is not None and not self.result.finished and not self._own_wait:
             return  # (a seat that finished says on: its last frame may be one the others still lack; so
             # does one that keeps its own wait at the audit, whose log may clear another: ``_log_since``)
+        self._note_wait()
         protocol = peer.protocol
         sent = protocol.have()[self.seat]
         for seq in range(max(0, sent - MINE_AHEAD), sent):
@@ -926,8 +944,10 @@ class JoinTable(SeatCore):
             self.silence.heard_from(seat, now)
             # Its part of the audit, signed over our own log: it did not withhold it.  Over
             # another log hash it is no disclosure of this game (the host would refuse it).
-            if self.peer.phase == AUDIT and env.body.get("basis") == self.peer.stop()[1]:
+            if self.peer.phase == AUDIT and env.body.get("basis") == self.peer.stop()[1] \
+                    and seat not in self.disclosed:
                 self.disclosed.add(seat)
+                self._note_wait()
         # The host may lack it too (a seat that keeps its frames from the host and says them
         # here would otherwise hold the table: we hear it, and never sign that it left).
         if self.result is None:
@@ -967,10 +987,11 @@ class JoinTable(SeatCore):
             self._do(JournalEnding({"blame": evidence}))
         self._do(WatchSend(encode({"t": "blame", "f": evidence})))
 
-    def _stopped(self) -> None:
-        """The host ended the game before its end: the result is what this seat's
-        own log shows (the audit waiting for a seat that forfeits, or the step
-        the game waited for), kept in the journal as such."""
+    def _stopped(self, why: str = "") -> None:
+        """The host ended the game before its end (saying ``why``): the result is what
+        this seat's own log shows (the audit waiting for a seat that forfeits, or the
+        step the game waited for), kept in the journal as such; a seat that keeps its
+        own wait at the audit notes it there (``_note_wait``)."""
         assert self.peer is not None
         result = self._audit_verdict()
         self._late_until = self.clock() + LATE
@@ -978,13 +999,9 @@ class JoinTable(SeatCore):
                 and set(self.peer.waiting_for()) - {self.seat}:
             # At the audit the host's word does not cut this seat's own wait short (a disclosure
             # the host refused alone, for its log hash, is withheld here unless it comes round)
-            self._own_wait = True
+            self._own_wait, self._host_said = True, why
             self._late_until = max(self._late_until, self._audit_since + self.abandon_after / 2)
-            waiting = [s for s in self.peer.waiting_for() if s != self.seat]
-            self._do(Alert(Words("the host ended the table during the audit; this seat waits for the disclosure of "
-                                 "{who} {secs:g} s more, as long as its own wait, before it says how the game ended",
-                                 who=" and ".join(COLOURS[s] for s in waiting),
-                                 secs=round(self._late_until - self.clock()))))
+            self._say_own_wait()
         elif lacking := self._may_lack_ours():
             # Past the audit: the seats whose last step we lack may lack our disclosure (the host
             # dropped it) and keep their own wait for it (begun before we took theirs, so over
@@ -1000,6 +1017,79 @@ class JoinTable(SeatCore):
             self.say_here()
         # (a cheat's evidence, or a disclosure, may still come round)
         self.end(result, provisional=not result.forfeit and (bool(self.reached) or self._own_wait))
+        self._note_wait()
+
+    def _say_own_wait(self) -> None:
+        assert self.peer is not None
+        waiting = [s for s in self.peer.waiting_for() if s != self.seat]
+        self._do(Alert(Words("the host ended the table during the audit; this seat waits for the disclosure of "
+                             "{who} {secs:g} s more, as long as its own wait, before it says how the game ended",
+                             who=" and ".join(COLOURS[s] for s in waiting),
+                             secs=round(max(0.0, self._late_until - self.clock())))))
+
+    def _waiting_at_audit(self) -> bool:
+        """This seat keeps its own wait at the audit, the host having ended the table there."""
+        return self._own_wait and self.provisional and self.peer is not None and self.peer.phase == AUDIT
+
+    def _note_wait(self) -> None:
+        """The journal notes this seat's own wait at the audit (``journal.wait_note``), at
+        its start and on each beat (and when a seat is reached or cleared): what the host
+        said, what this seat had heard, and the seconds of the wait left by its own
+        clock, less a beat (the note stands until the next one: a program killed just
+        before that is started again with no more time than it had left)."""
+        if not (self.saving and self._waiting_at_audit()):
+            return
+        assert self.peer is not None
+        self.journal_steps(self.peer)
+        self._do(JournalWait({
+            "why": self._host_said, "left": max(0.0, self._late_until - self.clock() - self.here_every()),
+            "mine": self.own_point, "disclosed": sorted(self.disclosed),
+            "points": [(seat, *point) for seat, point in sorted({**self.seat_points, **self._points_reached}.items())],
+            "pending": self.peer.protocol.transcript().pending}))
+
+    def _go_on_waiting(self, note: dict[str, Any]) -> bool:
+        """The seat of a save made in its own wait at the audit (the journal's last note,
+        ``_note_wait``): the host ended the table there, so it does not wait for the host
+        again; it goes on with its own wait for what the note says was left, no more (a
+        length by its own clock: the time its program was down neither counts nor is
+        added), opens its watch point where it was (the others' links to it
+        come back there), links again to the other seats' watch points the note names,
+        counts the disclosures it had heard, judges only the seats whose link to it is up
+        again (:meth:`seat_reached`), and then names what its
+        log says (``closing``).  Its first note takes a beat off: a program killed over
+        and over still comes to the end of its wait.  A note whose audit frames are not
+        this log's (doctored, or another table's) would have the seat forget disclosures
+        its log took and name their seats: it is set aside, an alert says so, and the
+        seat links to the host as from a save without notes (False)."""
+        assert self.peer is not None and self.start is not None
+        try:  # the audit's frames its log had taken (the step is unfinished: only the note holds them)
+            for frame in note["pending"]:
+                if frame[:1] != bytes([self.seat]):
+                    self.emit(self.peer.me, self.peer.receive(frame, via=HOST, pump=False))
+            self.go_on(self.peer, self.peer.pump)
+        except (ProtocolError, ValueError) as exc:
+            why = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+            self._do(Alert(Words("the save's note of this seat's own wait at the audit does not fit its log ({why}): "
+                                 "it is set aside, and this seat links to the host again", why=why)))
+            return False
+        self._own_wait, self._host_said, self._restarted = True, note["why"], True
+        self.disclosed |= {s for s in note["disclosed"] if s != self.seat}
+        if note["mine"]:   # where the others' links to this seat come back (the host, gone, says nothing now)
+            self.own_point = (note["mine"][0], note["mine"][1])
+            self._do(OpenWatchPoint(at=self.own_point))
+        left = min(float(note["left"]), self.abandon_after / 2)  # (never more than a whole own wait)
+        self._audit_since = self.clock() + left - self.abandon_after / 2
+        self._late_until = self._audit_since + self.abandon_after / 2
+        if self._host_said.startswith(REFUSED):
+            self._do(Alert(farewell(self._host_said)))
+        self._say_own_wait()
+        self.end(stopped_result(self.peer, self.seat), provisional=True)
+        for seat, host, port in note["points"]:
+            if self.other_person(seat) and seat not in self.seat_points:
+                self.seat_points[seat] = (host, port)
+                self._do(LinkSeat(seat, (host, port), self.start.identities[seat]))
+        self._note_wait()
+        return True
 
     def _may_lack_ours(self) -> list[int]:
         """Past the audit (our log took every disclosure, ours signed), the other people's
@@ -1019,7 +1109,7 @@ class JoinTable(SeatCore):
         a direct link with (it cannot tell one that withheld it from one the host keeps
         apart); where that leaves none to name, it says only whom the game waited for."""
         assert self.peer is not None
-        over = self._audit_since is not None and self.clock() - self._audit_since >= self.abandon_after / 2
+        over = self._audit_since is not None and self.clock() >= self._audit_since + self.abandon_after / 2
         waiting = [s for s in self.peer.waiting_for() if s != self.seat]
         apart = {s for s in waiting if self.other_person(s)} - self.reached
         # Each seat on its own: one cleared does not clear the others (the host that withheld its
@@ -1095,9 +1185,17 @@ class JoinTable(SeatCore):
 
     def seat_reached(self, seat: int, out: bool = False) -> None:
         """A direct link to (``out``: its watch point) or from ``seat`` is up, its identity proved."""
-        self.reached.add(seat)
+        # A seat started again in its own wait counts only the seats whose link to it is
+        # up again (those heard before its restart are cleared by the note): a seat it
+        # reached before may not know where its watch point is now, nor can it say its
+        # disclosure on our link to its watch point, and must not be named for that.
+        if seat not in self.reached and not (out and self._restarted):
+            self.reached.add(seat)
+            self._note_wait()
         if out:
             self.reached_out.add(seat)
+            if seat in self.seat_points:
+                self._points_reached[seat] = self.seat_points[seat]
 
     def seat_took(self, seat: int) -> None:
         """``seat`` said on our link to its watch point that it took what we told it."""

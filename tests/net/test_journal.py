@@ -94,3 +94,50 @@ async def test_a_step_a_seat_finishes_alone_while_taking_up_its_game_is_journale
     assert len(again.ops) == len(node.peer.protocol.ledger.log) > k
     report = verify_transcript(Transcript(roster, again.ops).to_bytes())
     assert not report.violations, str(report)
+
+
+def note(left: float = 120.0, **kw) -> dict:
+    return {"why": "refused: green broke the rules", "left": left, "mine": ["10.0.0.2", 4343], "disclosed": [],
+            "points": [(2, "10.0.0.3", 4242)], "pending": [b"frame"], **kw}
+
+
+def test_the_notes_of_an_own_wait_read_back_the_last_one_and_steps_and_ending_still_follow(tmp_path: Path) -> None:
+    """A seat that keeps its own wait at the audit notes it (each note what it knows then):
+    the journal reads back its steps as before and the last note as ``own_wait``; steps
+    and the ending may follow the notes, and a transcript of it knows nothing of them."""
+    roster, secrets = seat_secrets(3, b"journal")
+    save = SaveDir(tmp_path / "net-game")
+    save.create(roster, {"role": "join"}, {1: secrets[1]})
+    save.append(steps(1)[0])
+    save.note_wait(**note())
+    save.note_wait(**note(110.0, disclosed=[2]))
+    save.append(steps(2)[1])
+    transcript, info = journal.read(save.journal_path.read_bytes())
+    assert transcript.ops == [list(s) for s in steps(2)] and not transcript.forfeit
+    assert info["own_wait"] == {**note(110.0, disclosed=[2]), "points": [[2, "10.0.0.3", 4242]]}
+    save.ending(forfeit=[2], pending=[b"frame"])
+    save.close()
+    transcript, info = journal.read(save.journal_path.read_bytes())
+    assert transcript.forfeit == [2] and info["own_wait"]["left"] == 110.0
+    assert journal.read(journal.header(roster, {"role": "join", "own_wait": note()}))[1] == {"role": "join"}, \
+        "only a note says the seat kept its own wait"
+
+
+@pytest.mark.parametrize("bad", [
+    {"left": -1.0}, {"left": True}, {"left": float("nan")}, {"mine": ["h", 0]}, {"mine": ["h"]}, {"mine": [1, 2]},
+    {"disclosed": [300]}, {"disclosed": ["2"]},
+    {"points": [[2, "h"]]}, {"points": [[2, "h", 0]]}, {"pending": ["frame"]}, {"why": b"x"}, {"extra": 1},
+])
+def test_a_doctored_note_of_the_own_wait_is_refused_naming_its_record(bad: dict) -> None:
+    roster, _ = seat_secrets(2, b"journal")
+    record = {**note(), **bad}
+    data = journal.header(roster, {}) + journal.step(steps(1)[0]) + journal.pack({journal.WAIT: record})
+    with pytest.raises(RemoteProtocolError, match="journal record 1 is malformed"):
+        journal.read(data)
+
+
+def test_nothing_follows_the_ending_not_even_a_note() -> None:
+    roster, _ = seat_secrets(2, b"journal")
+    data = journal.header(roster, {}) + journal.ending(forfeit=[1]) + journal.wait_note(**note())
+    with pytest.raises(RemoteProtocolError, match="follows the game's ending"):
+        journal.read(data)
