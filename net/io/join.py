@@ -109,10 +109,6 @@ class JoinNode(Driver):
     result = core_attribute("result")
     saved_steps = core_attribute("saved_steps")
 
-    def chat(self, text: str) -> None:
-        if self.conn is not None and not self.conn.closed:  # (a line said with no link up is not kept)
-            super().chat(text)
-
     # -- carrying out the core's effects --------------------------------------------------------
 
     def _carry_out(self, effect: Any) -> None:

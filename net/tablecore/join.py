@@ -144,6 +144,7 @@ class JoinTable(SeatCore):
         self._late_until = 0.0  # the game ended here on the host's word alone: evidence may come until then
         self.apart: Stop | None = None  # the last offer this seat refused for a seat it never reached
         self.relink: str | None = None  # how this seat links to the host again (JOIN_AGAIN, REJOIN, DELIVER)
+        self.linked = False  # the host's link is up (``connected``, ``relinked``; not after ``lost``)
         self._relink_since = 0.0  # when it began to
         self._impostor_told = False  # the person was told that a link to the address was not the host's
         if saved is not None:
@@ -184,7 +185,7 @@ class JoinTable(SeatCore):
         ``kept``: the nonce (and secrets) an earlier run of this program kept at this host
         (:class:`KeepSeat`) before its game's save existed: it died after the host had set
         the seats with them, and comes back to the same seat (a new nonce is no seat there)."""
-        self.host_key = host_key
+        self.host_key, self.linked = host_key, True
         self._do(HostKey(host_key))  # proved by the handshake: an advert only claims one
         if kept is not None and type(kept[0]) is bytes and len(kept[0]) == 16:
             nonce, secrets = kept
@@ -226,7 +227,7 @@ class JoinTable(SeatCore):
         """The host's link closed (``reason``): how this seat links to the host
         again (:data:`JOIN_AGAIN`, :data:`REJOIN`, :data:`DELIVER`, the steps
         ``relink_*`` then say each choice), or None: nothing more."""
-        self.relink = self._relink_after(reason)
+        self.relink, self.linked = self._relink_after(reason), False
         self._relink_since = self.clock()
         return self.relink
 
@@ -319,7 +320,7 @@ class JoinTable(SeatCore):
         link now): back in its seat before the game (it asked for it in its
         opening), back at the game during it.  True when the host is to be told this seat's
         watch point again (it may have restarted)."""
-        how, self.relink = self.relink, None
+        how, self.relink, self.linked = self.relink, None, True
         if how == JOIN_AGAIN:
             self.linked_again()
         elif how == REJOIN:
@@ -630,8 +631,10 @@ class JoinTable(SeatCore):
     # -- the chat ------------------------------------------------------------------------------
 
     def chat(self, text: str) -> None:
-        """This seat's chat line, to everyone at the table (through the host; the
-        driver says it only while the host's link is up)."""
+        """This seat's chat line, to everyone at the table, through the host: only while
+        the host's link is up (a line said with no link is not kept, nor shown as said)."""
+        if not self.linked:
+            return
         seat = self.seat if self.seat >= 0 else self._seat_keys.index(self.identity.public_key) \
             if self.identity.public_key in self._seat_keys else -1
         if seat < 0 or not self.table:

@@ -286,3 +286,29 @@ def test_effects_are_events_for_the_screens_or_effects_for_the_driver(tmp_path: 
     t.joiner.connected(t.host.identity.public_key)
     t.pump(until=lambda: t.joiner.result is not None)
     assert all(isinstance(e, (Effect, TableEvent)) for e in t.out)
+
+
+def test_a_chat_line_goes_to_the_host_while_its_link_is_up_and_is_neither_sent_nor_shown_while_it_is_down(
+        tmp_path: Path) -> None:
+    """A person who says a line while the host's link is down sees it not shown as
+    said (nothing carries it); once the link is back, the next line goes."""
+    from ankh.net.play.events import Chat
+
+    t = Table(tmp_path, save=False)
+    t.joiner.connected(t.host.identity.public_key)
+    t.pump(until=lambda: t.joiner.peer is not None and t.joiner.peer.moves >= 1)
+    t.joiner_effects()
+    t.joiner.chat("first")
+    said = t.joiner_effects()
+    assert [e.text for e in of(Chat, said)] == ["first"] and any(m.get("t") == "chat" for m in t.to_host)
+    t.to_host.clear()
+    assert t.joiner.lost(PAUSED) == REJOIN
+    t.joiner_effects()
+    t.joiner.chat("into the void")
+    assert not of(Chat, t.joiner_effects()) and not of(Send, t.joiner.take())
+    t.joiner.relinked()
+    t.joiner_effects()
+    t.joiner.chat("back")
+    said = t.joiner_effects()
+    assert [e.text for e in of(Chat, said)] == ["back"] and [m["text"] for m in t.to_host if m.get("t") == "chat"] \
+        == ["back"]
