@@ -185,6 +185,11 @@ class VirtualLoop(asyncio.SelectorEventLoop):
                 break
             handle = heapq.heappop(scheduled)
             handle._scheduled = False
+            if handle._when > self.now and not handle._cancelled:
+                # Due within the clock's resolution, so run now, as asyncio does: its time has
+                # come. (A real clock moves on by itself; this one would stay just short of it,
+                # and a wait until then would be asked again, for ever, at the same instant.)
+                self.now = handle._when
             ready.append(handle)
         if self._debug:  # (as asyncio does it, timings and all)
             for _ in range(len(ready)):
