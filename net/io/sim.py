@@ -36,7 +36,9 @@ import asyncio
 import contextlib
 import contextvars
 import errno
+import functools
 import hashlib
+import heapq
 import importlib
 import os
 import random
@@ -67,6 +69,9 @@ from .savedir import SaveDir
 #: :func:`bot_decide`).
 FAULTS = ("delay", "cut", "corrupt", "duplicate", "reorder", "partition", "kill", "still", "gone", "stale")
 VIRTUAL_LIMIT = 4 * 3600.0  # virtual seconds a table may take before it counts as stuck
+
+# asyncio's bounds for a turn of its loop (asyncio/base_events.py), which VirtualLoop._run_once keeps
+_MIN_SCHEDULED, _MIN_CANCELLED, _MAX_TIMEOUT = 100, 0.5, 24 * 3600
 
 _WHO: contextvars.ContextVar[str] = contextvars.ContextVar("ankh_sim_who", default="?")
 
@@ -105,7 +110,11 @@ class _JumpingSelector(selectors.BaseSelector):
         if timeout == 0:  # callbacks are ready: the loop's wake-up pipe is looked at when they ran
             self._loop.came_to_hold()
             return []
-        ready = self._real.select(0)
+        # (the system is asked only when something may wait there: the wake-up pipe was written,
+        # or another file was registered; a simulated table's links are in memory)
+        loop = self._loop
+        ready = self._real.select(0) if loop.woken or len(self._real.get_map()) > 1 else []
+        loop.woken = False
         if self._loop.came_to_hold() or ready:  # (what holds now is seen before time moves)
             return ready
         if timeout is None:
@@ -122,6 +131,7 @@ class VirtualLoop(asyncio.SelectorEventLoop):
 
     def __init__(self) -> None:
         self.now = 0.0
+        self.woken = True  # the wake-up pipe may hold a byte (written from another thread)
         # each node's tasks, in the order they were made (to kill its process; not a WeakSet, whose
         # order is that of the tasks' addresses in memory, which a replay in another process does not share)
         self.tasks_of: dict[str, weakref.WeakKeyDictionary[asyncio.Task, None]] = {}
@@ -132,9 +142,75 @@ class VirtualLoop(asyncio.SelectorEventLoop):
     def time(self) -> float:
         return self.now
 
+    def _write_to_self(self) -> None:
+        self.woken = True
+        super()._write_to_self()
+
+    def _run_once(self) -> None:
+        """asyncio's own turn of the loop (``BaseEventLoop._run_once``, Python 3.11), step
+        for step, less what a virtual clock never needs (its debug timings): the timers
+        leave their heap in the same order, so a seed plays the same table.  A table's
+        processor time goes largely to these turns."""
+        scheduled = self._scheduled
+        sched_count = len(scheduled)
+        if sched_count > _MIN_SCHEDULED and self._timer_cancelled_count / sched_count > _MIN_CANCELLED:
+            kept = []
+            for handle in scheduled:
+                if handle._cancelled:
+                    handle._scheduled = False
+                else:
+                    kept.append(handle)
+            heapq.heapify(kept)
+            self._scheduled = scheduled = kept
+            self._timer_cancelled_count = 0
+        else:
+            while scheduled and scheduled[0]._cancelled:
+                self._timer_cancelled_count -= 1
+                handle = heapq.heappop(scheduled)
+                handle._scheduled = False
+        ready = self._ready
+        timeout = None
+        if ready or self._stopping:
+            timeout = 0
+        elif scheduled:
+            timeout = min(max(0, scheduled[0]._when - self.now), _MAX_TIMEOUT)
+        event_list = self._selector.select(timeout)
+        if event_list:
+            self._process_events(event_list)
+        event_list = None
+        end_time = self.now + self._clock_resolution
+        while scheduled:
+            handle = scheduled[0]
+            if handle._when >= end_time:
+                break
+            handle = heapq.heappop(scheduled)
+            handle._scheduled = False
+            if handle._when > self.now and not handle._cancelled:
+                # Due within the clock's resolution, so run now, as asyncio does: its time has
+                # come. (A real clock moves on by itself; this one would stay just short of it,
+                # and a wait until then would be asked again, for ever, at the same instant.)
+                self.now = handle._when
+            ready.append(handle)
+        if self._debug:  # (as asyncio does it, timings and all)
+            for _ in range(len(ready)):
+                handle = ready.popleft()
+                if not handle._cancelled:
+                    self._current_handle = handle
+                    try:
+                        handle._run()
+                    finally:
+                        self._current_handle = None
+        else:
+            popleft = ready.popleft
+            for _ in range(len(ready)):
+                handle = popleft()
+                if not handle._cancelled:
+                    handle._run()
+        handle = None
+
     def _task(self, loop: asyncio.AbstractEventLoop, coro: Any, context: contextvars.Context | None = None):
         task = asyncio.Task(coro, loop=loop, context=context)
-        who = (context if context is not None else contextvars.copy_context()).get(_WHO, "?")
+        who = context.get(_WHO, "?") if context is not None else _WHO.get()  # (the node that made it)
         self.tasks_of.setdefault(who, weakref.WeakKeyDictionary())[task] = None
         return task
 
@@ -1062,6 +1138,7 @@ def check(table: Table) -> list[str]:
     """What went wrong at this table (nothing: an empty list)."""
     problems: list[str] = []
     texts: dict[str, str] = {}
+    verified = functools.lru_cache(maxsize=1)(verify_transcript)  # (the transcript is verified once)
     verdictless = True  # no seat finished the game, ended it by votes or named a cheat
     # A spectator the cheat's own watch point served last followed the cheat's own log, in which
     # the frame it signed otherwise for the host is not: past that step it names the cheat for
@@ -1111,7 +1188,7 @@ def check(table: Table) -> list[str]:
         "abandoned" if all(isinstance(r, Result) and r.ending is not None for r in honest) else None
     cheated = table.cheated and not (
         texts and ended is not None and len(set(texts.values())) == 1 and table.transcript is not None
-        and verify_transcript(table.transcript).status == ended)
+        and verified(table.transcript).status == ended)
     # Seats and spectators that name the cheat name it for the first of its frames each of them
     # saw (a spectator served by the cheat may see its own story first, and then two of them).
     texts = {n: _culprit(t) for n, t in texts.items()}
@@ -1128,7 +1205,7 @@ def check(table: Table) -> list[str]:
         if table.transcript is None:
             problems.append("the host's table ended but it wrote no transcript")
         else:
-            report = verify_transcript(table.transcript)
+            report = verified(table.transcript)
             expected = "abandoned" if host.ending is not None else "fair" if host.fair else "violation"
             if report.status != expected:
                 problems.append(f"ankh verify says {report.status!r} of a table the seats ended {expected!r}")

@@ -214,12 +214,12 @@ def unpack_strict(
         raise RemoteProtocolError("malformed message: not bytes")
     if len(data) > max_size:
         raise RemoteProtocolError("malformed message: too large")
-    try:
-        unpacker = msgpack.Unpacker(
+    try:  # (one call, no Unpacker object and its buffer: a process decodes every message it gets)
+        obj = msgpack.unpackb(
+            data,
             raw=False,
             strict_map_key=True,
             use_list=True,
-            max_buffer_size=max(max_size, 1),
             max_str_len=max_str,
             max_bin_len=max_bin,
             max_array_len=max_array,
@@ -227,12 +227,8 @@ def unpack_strict(
             max_ext_len=0,
             ext_hook=_no_ext,
         )
-        unpacker.feed(data)
-        obj = unpacker.unpack()
-        if unpacker.tell() != len(data):
-            raise ValueError("trailing data")
     except _DECODE_ERRORS as exc:
-        detail = str(exc)[:80] or type(exc).__name__
+        detail = _UNPACKB_SAYS.get(str(exc), str(exc))[:80] or type(exc).__name__
         raise RemoteProtocolError(f"malformed message: {detail}") from None
     # The same bytes come to a process more than once (a frame from the host, over the
     # seats' links, from the journal; every node of a simulated table): bytes found to hold
@@ -257,6 +253,9 @@ def unpack_strict(
 
 
 _HELD: set[bytes] = set()  # digests of msgpack found to hold (see unpack_strict)
+# what msgpack's one-shot decoder says, in the words its streaming one said (a peer is told them)
+_UNPACKB_SAYS = {"Unpack failed: incomplete input": "No more data to unpack.",
+                 "unpack(b) received extra data.": "trailing data"}
 
 
 # -- envelopes ------------------------------------------------------------------

@@ -42,6 +42,8 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from noise.connection import Keypair, NoiseConnection
+from noise.constants import MAX_NONCE
+from noise.state import CipherState
 from noise.exceptions import (
     NoiseHandshakeError,
     NoiseInvalidMessage,
@@ -65,6 +67,7 @@ MAX_REASON = 200                     # bytes of a CLOSE reason
 AUTH, MORE, LAST, PING, CLOSE = 1, 2, 3, 4, 5
 
 _LEN = struct.Struct(">H")
+_NONCE_PAD = bytes(4)  # ChaChaPoly's nonce in Noise: four zero bytes, then the counter, little-endian
 _NOISE_ERRORS = (NoiseHandshakeError, NoiseInvalidMessage, NoiseMaxNonceError, NoiseValueError,
                  InvalidTag, ValueError)
 
@@ -125,6 +128,8 @@ class Link:
         self._encrypting = False              # Noise transport keys are ready
         self._prologue = PROLOGUE_PREFIX + prologue
         self._noise_state: NoiseConnection | None = None
+        self._sending: CipherState | None = None    # Noise's transport states, once the handshake is done
+        self._receiving: CipherState | None = None
         if initiator:
             self._emit(bytes(self._noise.write_message()))
 
@@ -196,7 +201,15 @@ class Link:
         self._record(LAST, pieces[-1])
 
     def _record(self, kind: int, body: bytes) -> None:
-        self._emit(self._noise.encrypt(bytes([kind]) + body))
+        plain = bytes([kind]) + body
+        state = self._sending
+        if state is None or len(plain) > MAX_NOISE or state.n >= MAX_NONCE:
+            self._emit(self._noise.encrypt(plain))  # (and what Noise says of a record it will not make)
+            return
+        # Noise's own transport step (ChaChaPoly under the next nonce, no associated data), without
+        # the library's four calls around it: a link encrypts every record it sends.
+        self._emit(state.cipher.cipher.encrypt(_NONCE_PAD + state.n.to_bytes(8, "little"), plain, None))
+        state.n += 1
 
     def _emit(self, noise_message: bytes) -> None:
         self._out += _LEN.pack(len(noise_message)) + noise_message
@@ -244,10 +257,15 @@ class Link:
         return events
 
     def _receive_record(self, record: bytes) -> list[Event]:
-        if not self._noise.handshake_finished:
+        state = self._receiving
+        if state is None:
             return self._handshake_step(record)
         try:
-            plain = self._noise.decrypt(record)
+            if len(record) > MAX_NOISE or state.n >= MAX_NONCE:
+                plain = self._noise.decrypt(record)
+            else:  # (as Noise decrypts: the nonce moves on only past a record that decrypted)
+                plain = state.cipher.cipher.decrypt(_NONCE_PAD + state.n.to_bytes(8, "little"), record, None)
+                state.n += 1
         except _NOISE_ERRORS:
             return self._close(Words("a record failed to decrypt (corrupted, injected, replayed or out of order)"))
         self.records_in += 1
@@ -284,6 +302,8 @@ class Link:
                                      "(another protocol version or table, or garbage)"))
         if self._noise.handshake_finished:
             self._encrypting = True
+            protocol = self._noise.noise_protocol  # the transport's two cipher states, as Noise split them
+            self._sending, self._receiving = protocol.cipher_state_encrypt, protocol.cipher_state_decrypt
             self.handshake_hash = bytes(self._noise.get_handshake_hash())
             signature = self.identity.sign(self._auth_data(self.initiator))
             self._record(AUTH, self.identity.public_key + signature)

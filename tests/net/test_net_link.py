@@ -246,6 +246,22 @@ def test_replayed_reordered_and_dropped_records_do_not_decrypt():
         assert "failed to decrypt" in closed_reason(ea)
 
 
+def test_records_are_noise_transport_messages_under_consecutive_nonces():
+    """A link's records are Noise's own: the peer's Noise state opens them one after the
+    other, and a record Noise's state made in turn is read as the link's own."""
+    a, b = connected()
+    a.send(b"one")
+    a.ping()
+    a.send(b"two")
+    opened = [b._noise.decrypt(r[2:]) for r in records(a.data_to_send())]
+    assert opened == [bytes([L.LAST]) + b"one", bytes([L.PING]), bytes([L.LAST]) + b"two"]
+    own = a._noise.encrypt(bytes([L.LAST]) + b"three")  # Noise's step between two of the link's
+    a.send(b"four")
+    wire = struct.pack(">H", len(own)) + own + a.data_to_send()
+    events = b.receive_data(wire)
+    assert events == [Message(b"three"), Message(b"four")]
+
+
 def test_a_flipped_bit_ends_the_link():
     a, b = connected()
     a.send(b"attack at dawn")

@@ -7,7 +7,9 @@ the same table again; and the checks catch a table that breaks."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
+import math
 
 import pytest
 
@@ -293,6 +295,32 @@ def test_a_process_killed_in_the_simulator_stops_its_tasks_in_the_order_they_wer
         loop.run_until_complete(asyncio.gather(*made, return_exceptions=True))
     finally:
         loop.close()
+
+
+def test_a_wait_until_an_instant_just_ahead_of_the_virtual_clock_ends_there() -> None:
+    """Seed 41954 of a quick sweep (``--faults duplicate,partition``) stood still: its host waited
+    for the seats' goodbyes until an instant one step of the float ahead of the virtual clock;
+    asyncio runs a timer due within its clock's resolution at once, and the clock, which moves
+    only when nothing is ready, stayed short of it, so the wait was asked again, for ever, at the
+    same instant.  A timer that runs finds its time come."""
+    loop = sim.VirtualLoop()
+    asked: list[float] = []
+
+    async def wait_until_just_ahead() -> float:
+        loop.now = 31.321796622805067
+        deadline = math.nextafter(loop.now, math.inf)
+        nothing = asyncio.Event()
+        while (left := deadline - loop.time()) > 0 and len(asked) < 100:
+            asked.append(left)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(nothing.wait(), left)  # (as the host's driver waits: ``_while``)
+        return deadline
+
+    try:
+        deadline = loop.run_until_complete(wait_until_just_ahead())
+    finally:
+        loop.close()
+    assert len(asked) == 1 and loop.time() == deadline
 
 
 def test_a_spectator_cut_off_as_the_game_ended_finds_a_seat_s_watch_point_still_open() -> None:
