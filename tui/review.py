@@ -68,7 +68,7 @@ from ankh.net.files.secrets import SeatSecrets
 from ankh.net.files.transcript import Transcript
 from ankh.tui.games import ui
 from ankh.tui.i18n import NP_, Localised, _, ngettext
-from ankh.tui.seats import colour
+from ankh.tui.seats import colour, seat_letter
 from ankh.tui.session import ReviewSource
 
 WORLDS = 8        # worlds searched for each decision
@@ -574,8 +574,10 @@ def summary(done: list[Reviewed], total: int, seat: int, every_card: bool = Fals
     shows it: each at most :data:`WIDTH` columns (an 80-column terminal, the
     screen's margins), the chance drawn one mark per decision in rows; its
     first line says whose knowledge it used (the seat's, or every card) and how
-    many worlds were searched (:func:`searched`)."""
-    who = colour(seat)
+    many worlds were searched (:func:`searched`); the seat is named as on the
+    other screens, its letter and colour ("R red", "R rouge"), so the line
+    begins with a capital."""
+    who = f"{seat_letter(seat)} {colour(seat)}"
     if every_card:
         title = ngettext("{who}'s {n} decision, reviewed by the hard bot with every card known "
                          "(after the audit; {how})",

@@ -17,21 +17,23 @@ from .pieces import ONE, R, has_licence, pay, put_building, settle
 def t_discard(s: State, p: int) -> None:
     k = s.hand_size(p)
     if s.rcpt[p] == 0 and k > 7:
-        s.push(t_discard_ask, p, k // 2)
+        s.push(t_discard_ask, p, k // 2, k // 2)
         settle(s, p)
 
 
-def t_discard_ask(s: State, p: int, k: int) -> None:
+def t_discard_ask(s: State, p: int, k: int, total: int) -> None:
+    """One card of the ``k`` still to discard, of the ``total`` the 7 asked
+    (the prompt says both: "discard 2 cards of 4")."""
     b = p * 5
     opts = [("discard", r) for r in R if s.res[b + r]]
-    s.ask(p, "discard", opts, f"discard {k} card{'s' if k > 1 else ''}", r_discard, p, k)
+    s.ask(p, "discard", opts, f"discard {k} card{'s' if k > 1 else ''} of {total}", r_discard, p, k, total)
 
 
-def r_discard(s: State, opt, p: int, k: int) -> None:
+def r_discard(s: State, opt, p: int, k: int, total: int) -> None:
     pay(s, p, ONE[opt[1]])
     s.log("discard", p, f"{COLOURS[p]} discards {RESOURCES[opt[1]]}")
     if k > 1:
-        s.push(t_discard_ask, p, k - 1)
+        s.push(t_discard_ask, p, k - 1, total)
 
 
 def robber_options(s: State, p: int) -> list[tuple]:

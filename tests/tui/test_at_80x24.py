@@ -105,23 +105,25 @@ async def test_a_player_sets_their_name_in_the_settings(ankh_home, lang, refused
 
 async def _notices_leave_the_title_whole(pilot, title: str) -> None:
     """Three notices of three lines each come up over the dialog on screen:
-    its title is still read whole, and no notice is over it."""
-    from textual.geometry import Region
-    from textual.widgets._toast import Toast
+    its title is still read whole, its box (its text, its keys) is as it was,
+    and the first notice is read whole beside it."""
     app = pilot.app
     await pilot.pause()
     lines = screen_lines(app)
     row = next(i for i, line in enumerate(lines) if title in line)  # the dialog's first line, over the screen behind
+    box = next(w.region for w in app.screen.query(".dialog, #confirm, #pick, #handover, #composer"))  # with its border
+    assert box.y <= row < box.bottom
     for n in range(3):
         app.notify(f"Notice {n}: " + "a notice long enough to take three lines of the rack " * 2, timeout=30)
     for _ in range(20):
         await pilot.pause(0.02)
-    toasts = [t.region for t in app.screen.query(Toast) if t.display and t.region.area]
-    assert len(toasts) == 3
-    left = lines[row].index(title)
-    title_cells = Region(left, row, len(title), 1)
-    assert all(not r.overlaps(title_cells) for r in toasts), (title, title_cells, toasts)
-    assert title in screen_lines(app)[row], "\n".join(screen_lines(app))
+    now = screen_lines(app)
+    assert [line[box.x:box.right] for line in now[box.y:box.bottom]] == \
+        [line[box.x:box.right] for line in lines[box.y:box.bottom]], "\n".join(now)
+    assert title in now[row], "\n".join(now)
+    shown = " ".join(" ".join(line.strip(" ▌") for line in now[:box.y] + now[box.bottom:]).split())
+    assert "Notice 0: " + " ".join(("a notice long enough to take three lines of the rack " * 2).split()) in shown, \
+        "\n".join(now)
     app.clear_notifications()
     await pilot.pause()
 
@@ -129,8 +131,9 @@ async def _notices_leave_the_title_whole(pilot, title: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 async def test_a_notice_never_covers_a_dialogs_title(lang):
     """A notice came up at the top right over the title of a dialog (the
-    question of a small one, in the middle of the screen): each dialog of
-    either game keeps its title in sight, at 80×24, in English and French."""
+    question of a small one, in the middle of the screen), and over the top
+    right corner of its text: each dialog of either game keeps its title, its
+    text and its keys in sight, at 80×24, in English and French."""
     from ankh.tui.games.guilds.trade import Composer
     from ankh.tui.screens.dialogs import Confirm, Pick, Shown
     from ankh.tui.screens.lobby import HostDialog

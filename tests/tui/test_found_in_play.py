@@ -444,7 +444,7 @@ async def test_what_is_said_at_your_decision_at_80x24_is_under_the_options_not_o
         assert [r[:-bar] for r in lines[shown.y:shown.bottom]] == [r[:-bar] for r in rows[:shown.height]]
         under = " ".join(line.strip() for line in lines[shown.bottom:-1])
         why = screen.session.undo_refusal()
-        title = i18n._("{title}:").format(title=i18n._("Cannot take back"))       # "Impossible d’annuler :"
+        title = i18n._("{title}:").format(title=i18n._("Cannot take back"))       # "Impossible d'annuler :"
         assert title in under and why.split()[0] in under, under
         for size in ((120, 40), (80, 24)):                                # laid out anew: still said
             await pilot.resize_terminal(*size)

@@ -509,9 +509,9 @@ def test_a_networked_result_is_told_in_the_players_language(french):
     session = FinishedTable()
     session.result = Result("yellow wins on points", fair=True, finished=True)
     assert session.net_alert == ("Résultat : J jaune gagne aux points : la pioche est épuisée et "
-                                 "personne n’avait gagné.")
+                                 "personne n'avait gagné.")
     session.result = Result("yellow wins on points", fair=False, finished=True)
-    assert session.net_alert.endswith("l’audit a trouvé une tricherie")
+    assert session.net_alert.endswith("l'audit a trouvé une tricherie")
     session.result = Result(Words("the host closed the table before the game ended"))
     assert session.net_alert == "Résultat : l'hôte a fermé la table avant la fin de la partie"
     session.result = Result("words from a newer version of the game")   # not in the catalogue

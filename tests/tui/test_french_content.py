@@ -216,3 +216,31 @@ def test_the_french_rules_page_names_the_seats_by_their_french_letters():
         i18n.set_language("en")
     assert letters == "R J V B"
     assert f"({letters})" in french and "R Y G B" not in french
+
+
+FRENCH = sorted((TUI / "locale" / "fr" / "LC_MESSAGES").glob("*.po")) + sorted(TUI.glob("games/*/data/*.fr.md"))
+
+
+@pytest.mark.parametrize("path", FRENCH, ids=lambda p: p.name)
+def test_the_french_text_writes_its_apostrophes_one_way(path):
+    """The catalogue mixed "l'audit" and "l’audit": one kind now, the straight
+    one the French rule book prints (« l'Agent », « d'argent »)."""
+    text = path.read_text(encoding="utf-8")
+    assert "’" not in text, [line for line in text.splitlines() if "’" in line][:5]
+
+
+def test_the_guild_variants_guilds_are_named_the_way_its_rule_book_does():
+    """« la Guilde des alchimistes » beside « la guilde des mendiants »: the
+    variant's rule book writes « la guilde des mendiants », a capital only
+    where a line begins (the other game's card names keep theirs)."""
+    from ankh.tui import i18n
+    from ankh.tui.games.guilds.text import DISTRICT_WORDS
+    i18n.set_language("fr")
+    try:
+        names = {k: i18n._(DISTRICT_WORDS[k]) for k in ("ALCHEMISTS", "BEGGARS", "THIEVES")}
+    finally:
+        i18n.set_language("en")
+    assert names == {"ALCHEMISTS": "la guilde des alchimistes", "BEGGARS": "la guilde des mendiants",
+                     "THIEVES": "la guilde des voleurs et assassins"}
+    po = (TUI / "locale" / "fr" / "LC_MESSAGES" / "ankh.po").read_text(encoding="utf-8")
+    assert "Guilde des" not in po

@@ -252,6 +252,26 @@ def test_costs_within_their_error_of_the_widest_are_named_first_in_the_order_the
     assert lines.index("14 :" if lang == "fr" else "turn 14:") < lines.index("16 :" if lang == "fr" else "turn 16:")
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_reviews_first_line_names_the_seat_as_the_other_screens_do(lang: str) -> None:
+    """The review's first line began "red's 64 decisions": lower case, without
+    the seat's letter the other screens give ("R red", "R rouge")."""
+    from ankh.tui import i18n
+    done = [review.Reviewed(t, "Pass", 0.3, "Pass", 0.3, worlds=8) for t in range(3)]
+    i18n.set_language(lang)
+    try:
+        first = " ".join(" ".join(review.summary(done, 3, 0)[:2]).split())
+        every = " ".join(" ".join(review.summary(done, 3, 1, every_card=True)[:2]).split())
+    finally:
+        i18n.set_language("en")
+    said = {"en": ("R red's 3 decisions, reviewed by the hard bot from R red's knowledge at the time",
+                   "Y yellow's 3 decisions, reviewed by the hard bot with every card known"),
+            "fr": ("Les 3 décisions de R rouge, revues par le robot difficile d'après ce que R rouge savait alors",
+                   "Les 3 décisions de J jaune, revues par le robot difficile avec toutes les cartes connues")}
+    assert first.startswith(said[lang][0]) and first[0].isupper(), first
+    assert every.startswith(said[lang][1]), every
+
+
 def test_a_decision_whose_candidates_are_within_their_error_is_not_marked_costly() -> None:
     """On the firmer search, a gap of five points with a standard error of three
     is the search's noise: no cost, and the review names no decision; with an
@@ -310,7 +330,8 @@ def test_ankh_review_names_the_costliest_decisions_in_the_games_words(tmp_path: 
     done = ankh("review", str(path), "--seat", "yellow", "--worlds", "1")
     assert done.returncode == 0, done.stderr
     out = done.stdout.splitlines()
-    assert out[0].startswith("yellow's ") and "decisions, reviewed by the hard bot from yellow's knowledge" in out[0]
+    assert out[0].startswith("Y yellow's ")
+    assert "decisions, reviewed by the hard bot from Y yellow's knowledge" in out[0]
     chance = next(i for i, line in enumerate(out) if line.startswith("Your chance to win after each decision, from "))
     assert out[chance + 1].startswith("  ") and set(out[chance + 1].strip()) <= set(review.BARS)
     assert all(len(line) <= 80 for line in out), out                       # an 80-column terminal: no line wraps
@@ -409,7 +430,7 @@ def test_a_networked_game_is_reviewed_from_the_seat_s_own_view(tmp_path: Path) -
     done = ankh("review", str(folder), "--worlds", "1")
     assert done.returncode == 0, done.stderr
     out = done.stdout.splitlines()
-    assert out[0].startswith(f"yellow's {len(seen)} decisions, reviewed by the hard bot"), out
+    assert out[0].startswith(f"Y yellow's {len(seen)} decisions, reviewed by the hard bot"), out
     assert (folder / "game.ankh.review-yellow.json").exists()               # kept beside the save
     assert ankh("review", str(folder), "--seat", "green").returncode == 2   # green's secrets are not there
 
@@ -445,7 +466,7 @@ async def test_the_end_screen_reviews_the_game_just_played_and_leaving_the_revie
                 break
             await pilot.pause(0.05)
         shown = str(screen.query_one("#review-text").render())
-        assert shown.startswith("red's ") and "Your chance to win after each decision" in shown, shown
+        assert shown.startswith("R red's ") and "Your chance to win after each decision" in shown, shown
         expected, total = review.review(text, screen.seat, None)   # what ankh review prints
         assert shown.splitlines() == review.summary(expected, total, screen.seat)
         assert review.kept_beside(session.path, screen.seat).exists()   # kept: a second look is instant
@@ -503,7 +524,7 @@ def test_after_the_audit_a_networked_game_is_also_reviewed_with_every_card_known
     seat_view = ankh("review", str(folder), "--worlds", "1")
     done = ankh("review", str(folder), "--worlds", "1", "--every-card")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0].startswith(f"yellow's {len(every)} decisions, reviewed by the hard bot "
+    assert done.stdout.splitlines()[0].startswith(f"Y yellow's {len(every)} decisions, reviewed by the hard bot "
                                                   "with every card known"), done.stdout
     assert (folder / "game.ankh.review-yellow-every-card.json").exists()       # kept apart
     assert ankh("review", str(folder), "--worlds", "1").stdout == seat_view.stdout

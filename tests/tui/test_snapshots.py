@@ -113,5 +113,27 @@ def test_a_notice_of_what_a_card_shows_you(snap_compare, size, monkeypatch):
 
 
 @pytest.mark.parametrize("size", SIZES)
+def test_a_notice_over_a_dialog(snap_compare, size):
+    """A notice came up over the top right of a dialog: it stands above the
+    dialog's box where it fits there, else under it, never over its text or
+    its keys."""
+    from ankh.tui.screens.dialogs import Confirm
+    from ankh.tui.screens.lobby import HostDialog
+
+    async def notices(pilot):
+        await pilot.app.push_screen(HostDialog("guilds"))
+        await pilot.app.push_screen(Confirm("Quit the game?", "Quit", "Go back"))
+        await pilot.pause()
+        pilot.app.notify("A notice long enough to take two lines of the rack at 80 columns, "
+                         "if not more: it is said over a dialog.", timeout=600)
+        await pilot.pause()
+        pilot.app.pop_screen()     # the notice moves above the dialog under the question
+        for _ in range(5):
+            await pilot.pause()
+
+    assert snap_compare(AnkhApp(bot_delay=0), run_before=notices, terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_a_two_step_choice(snap_compare, size):
     assert snap_compare(game(scenarios.TWO_STEP), press=["3"], terminal_size=size)

@@ -15,48 +15,48 @@ from ankh.tui.i18n import _, Localised, NP_
 from ankh.tui.seats import _assemble, seat_tag
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+SMALL_HEIGHT = 30   # up to this height, notices over a dialog take no row of padding
 
 
 class Titled:
-    """A dialog whose notices never cover its title.  Notices stand at the top
-    right of the screen; where they would cover the title they come up from
-    the row below it.  A dialog's title is near the top of a tall dialog, and
-    in the middle of a small one's first line.  ``TITLE_AT``: the widget that
-    holds the title, and the row and column of its region the title starts at
-    (below the border and the padding)."""
+    """A dialog that notices never cover: not its title, not its text, not its
+    keys.  Notices stand at the top right of the screen, above the dialog's box
+    where they fit there, else under it (above the footer); where neither has
+    room for them all, in the larger of the two, cut to its rows (on a small
+    terminal, a tall dialog).  On a small terminal they take one row of their
+    own less each (no padding) and the screen's width.  ``BOX``: the widget
+    that is the dialog's box (with its border)."""
 
-    TITLE_AT: tuple[str, int, int] = (".dialog-title", 0, 0)
+    BOX = ".dialog"
 
     def on_mount(self) -> None:
         self.screen_layout_refresh_signal.subscribe(self, self._place_notices)
 
-    def title_text(self, widget) -> str:
-        return str(widget.render()).split("\n")[0]
-
     def _place_notices(self, _screen=None) -> None:
-        from rich.cells import cell_len
         from textual.widgets._toast import Toast, ToastRack
-        selector, down, right = self.TITLE_AT
-        titles, racks = self.query(selector), self.query(ToastRack)
-        if not titles or not racks:
+        boxes, racks = self.query(self.BOX), self.query(ToastRack)
+        if not boxes or not racks:
             return
-        rack, title = racks.first(), titles.first()
-        row, left = title.region.y + down, title.region.x + right
-        toasts = [t.region for t in rack.query(Toast) if t.region.area]
-        # at the top, each notice with a row of margin above it, the rack's first
-        below = 2 + sum(r.height + 1 for r in toasts) - 1
-        covered = (toasts and row <= below
-                   and min(r.x for r in toasts) < left + cell_len(self.title_text(title)))
-        top = max(1, row) if covered else 1
+        rack, box = racks.first(), boxes.first().region
+        height = self.size.height
+        self.set_class(height < SMALL_HEIGHT, "-small-notices")
+        need = sum(t.outer_size.height + t.styles.margin.top for t in rack.query(Toast))
+        above, below = box.y - 1, height - 1 - box.bottom       # the rows over the box, and under it (the footer's)
+        if need <= above or above >= below:
+            top, rows = 1, max(0, above)
+        else:
+            top, rows = box.bottom, max(0, below)
         if rack.styles.margin.top != top:
             rack.styles.margin = (top, 0, 0, 0)
+        if rack.styles.max_height is None or rack.styles.max_height.value != rows:
+            rack.styles.max_height = rows
 
 
 class HandOver(Titled, Localised, ModalScreen[None]):
     """Hides the table until the next person at this keyboard is ready."""
 
     BINDINGS = [Binding("enter", "ready", NP_("key", "I am ready"), key_display="⏎")]
-    TITLE_AT = ("#handover", 2, 3)
+    BOX = "#handover"
 
     def __init__(self, seat: int) -> None:
         super().__init__()
@@ -84,7 +84,7 @@ class Confirm(Titled, Localised, ModalScreen[bool]):
         Binding("n", "answer(False)", NP_("key", "No")),
         Binding("escape", "answer(False)", show=False),
     ]
-    TITLE_AT = ("#confirm", 2, 3)   # the question
+    BOX = "#confirm"
 
     def __init__(self, question: str, yes: str, no: str) -> None:
         super().__init__()
@@ -109,7 +109,7 @@ class Pick(Titled, Localised, ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "pick(None)", NP_("key", "Back")),
                 *[Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)]]
-    TITLE_AT = ("#pick > Static", 0, 0)
+    BOX = "#pick"
 
     def __init__(self, question: str, things: list[tuple[str, str]]) -> None:
         super().__init__()
@@ -145,7 +145,7 @@ class Shown(Titled, Localised, ModalScreen[None]):
 
     BINDINGS = [Binding("enter", "close", NP_("key", "Close"), key_display="⏎"),
                 Binding("escape", "close", show=False)]
-    TITLE_AT = ("#confirm", 2, 3)
+    BOX = "#confirm"
 
     def __init__(self, title: str, text: str, note: str = "", plain: bool = False) -> None:
         super().__init__()

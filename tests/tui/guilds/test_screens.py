@@ -609,7 +609,7 @@ async def test_counts_read_in_the_singular_and_the_plural_in_both_languages(lang
 
 @pytest.mark.parametrize("lang, palace, beggars", [
     ("en", "Move the robber to the Palace 12", "Move the robber to Beggars' Guild 2"),
-    ("fr", "Déplacer le voleur sur le Palais 12", "Déplacer le voleur sur la Guilde des mendiants 2"),
+    ("fr", "Déplacer le voleur sur le Palais 12", "Déplacer le voleur sur la guilde des mendiants 2"),
 ])
 def test_a_district_named_inside_a_sentence_reads_as_one(lang, palace, beggars):
     """The robber's options and log name a district mid-sentence: "sur Le Palais 12"

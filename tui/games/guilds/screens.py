@@ -90,6 +90,7 @@ class GameScreen(PlayScreen):
         self._noticed = len(session.log)
         self._news: list[tuple[str, str]] = []   # at 80×24: what happens as others play, under the prompt
         self._options: tuple = ()
+        self._said: str | None = None     # the prompt of the decision whose options are shown
         self._rows: list[int | None] = []    # each row of the list: its option, or None for a group's heading
         self._letters: dict[str, int] = {}   # a group's letter: the row of its first option
         self._keep_highlight = None       # an option to highlight again after a new layout
@@ -342,8 +343,11 @@ class GameScreen(PlayScreen):
         if choices is None:
             return
         options = d.options if d is not None else ()
-        if options != self._options:
-            self._options = options
+        # a discard after a 7 asks again with the same options, its words changed
+        # (the cards held and left to discard): the rows are made again then too
+        said = d.prompt if d is not None else None
+        if options != self._options or said != self._said:
+            self._options, self._said = options, said
             numbered = not self.legal_sites(d)
             width = choices.text_width()
             groups = grouped(options)

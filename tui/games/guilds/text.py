@@ -191,7 +191,7 @@ def _option_words(state, option: tuple) -> str:
     if verb == "win":
         return _("Show your Vetinari tokens and win")
     if verb == "discard":
-        return _("Discard {resource}").format(resource=kind_name(a[0]))
+        return _discard_words(state, a[0])
     if verb == "robber":
         if SPOT_IDS[a[0]] == "SHADES":   # a district, not a number token: « dans les Ombres »
             if state is not None and state.robber == a[0]:   # already there: the move does nothing
@@ -240,7 +240,10 @@ def _option_words(state, option: tuple) -> str:
     if verb == "p-villa":
         return _("{n} parchments: a villa on site {v}").format(n=PARCH_VILLA, v=a[0])
     if verb == "refresh":
-        return _("Pay {resource}: both receipts face up").format(resource=kind_name(a[0]))
+        # the rule: a card of your choice turns both receipts face up, and a seat with a receipt face up
+        # is neither robbed nor made to discard on a 7 (one turns face down at each of its turns)
+        return _("Pay 1 {resource}: both receipts face up, safe from the robber for 2 turns").format(
+            resource=kind_name(a[0]))
     if verb == "promote":
         return _("Turn in 3 guards: become Captain or Lieutenant")
     if verb == "trade":
@@ -259,6 +262,26 @@ def _option_words(state, option: tuple) -> str:
     if verb == "deal":
         return _("Trade with {colour}").format(colour=tag(a[0]))
     return " ".join(map(str, option))
+
+
+def _discard_left(decision) -> tuple[int, int]:
+    """After a 7, the cards still to discard and how many the 7 asked for, from
+    the decision's prompt ("discard 2 cards of 4"; an older one without the
+    total: as many as are left)."""
+    n = [int(x) for x in re.findall(r"\d+", decision.prompt)] or [0]
+    return n[0], n[1] if len(n) > 1 else n[0]
+
+
+def _discard_words(state, k: int) -> str:
+    """A discard after a 7, saying how many of that kind the seat holds and how
+    many cards are still to discard, of how many: the cards go one at a time."""
+    d = getattr(state, "pending", None) if state is not None else None
+    if d is None or getattr(d, "kind", None) != "discard":
+        return _("Discard {resource}").format(resource=kind_name(k))
+    left, total = _discard_left(d)
+    held = state.res[d.seat * 5 + k]
+    return _("Discard {resource} (you hold {held}) · {left} of {total} left to discard").format(
+        resource=kind_name(k), held=held, left=left, total=total)
 
 
 def option_vertex(option: tuple) -> int | None:
@@ -285,8 +308,7 @@ def prompt_text(view, decision) -> str:
     if k == "deal":
         return _("Who do you trade with? (they accepted or countered)")
     if k == "discard":
-        n = re.search(r"\d+", decision.prompt)
-        left = int(n.group()) if n else 0
+        left = _discard_left(decision)[0]
         return ngettext("A 7: {n} card left to discard (you held more than 7).",
                         "A 7: {n} cards left to discard (you held more than 7).", left).format(n=left)
     if k == "palace":   # one point per building, in turn: say which (the options change as guilds fill)

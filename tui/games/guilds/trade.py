@@ -72,10 +72,7 @@ class Composer(Titled, Localised, ModalScreen):
         *[Binding(str(i), f"deal({i})", show=False) for i in range(1, 10)],
         Binding("escape", "close", NP_("key", "Close")),
     ]
-    TITLE_AT = ("#composer", 0, 2)  # on its border
-
-    def title_text(self, widget) -> str:
-        return f" {widget.border_title} "
+    BOX = "#composer"
 
     def __init__(self, game) -> None:
         super().__init__()
