@@ -78,9 +78,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..scoring import after_loans, personality_met, reveals_seen_personalities, score, t_final_reveal
+from ..scoring import board_stats, personality_met, points, reveals_seen_personalities, score, t_final_reveal
 from ..model import (
-    COST, LOAN_REPAY, NUM_AREAS, PERSONALITY, DealCard, Decision, PassCard, Reveal, RulesError,
+    LOAN_REPAY, NUM_AREAS, PERSONALITY, DealCard, Decision, PassCard, Reveal, RulesError,
     personality_list,
 )
 from .values import (
@@ -392,43 +392,3 @@ class HeuristicBot:
 def closeness(f: float) -> float:
     """How dangerous a seat is at fraction ``f`` of a win condition (1 = met)."""
     return 600.0 if f >= 1.0 else 200.0 * f ** 4
-
-
-def board_stats(s):
-    """One pass over the board.  Per seat: demon-free areas holding one of its
-    minions, areas it controls, points on the board (5 a minion, a building its
-    cost; nothing in demon areas), and the value of its buildings."""
-    n = s.players
-    presence = [0] * n
-    control = [0] * n
-    board = [0] * n
-    bval = [0] * n
-    minions, trolls, demons, building = s.minions, s.trolls, s.demons, s.building
-    for a in range(NUM_AREAS):
-        if demons[a]:
-            continue
-        row = minions[a]
-        b = building[a]
-        if b >= 0:
-            bval[b] += COST[a]
-        t = trolls[a]
-        best, second, who = t, -1, -1
-        for q in range(n):
-            x = row[q]
-            if x:
-                presence[q] += 1
-                board[q] += 5 * x
-            if b == q:
-                x += 1
-            if x > best:
-                second, best, who = best, x, q
-            elif x > second:
-                second = x
-        if who >= 0 and best > second:
-            control[who] += 1
-    return presence, control, board, bval
-
-
-def points(s, q: int, board: list[int], bval: list[int]) -> int:
-    """``engine.score`` from precomputed board points (A15 loans)."""
-    return board[q] + bval[q] + after_loans(s.money[q], len(s.loans[q]))
