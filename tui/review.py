@@ -31,7 +31,10 @@ search leaves in doubt which decision is the costliest, or whether it counts
 (:func:`in_doubt`), the decisions in doubt are searched again with as many
 worlds more, added to theirs, at most :data:`AGAIN` times.  Each
 search has its own seeded generator and a fixed number of worlds, never a
-clock, so a review stopped and started again ends with the same result.
+clock, so a review stopped and started again ends with the same result; in
+several processes each search is cut in parts of the first pass's worlds
+(:mod:`.review_work`), the same worlds whoever plays them, so the result
+is the one of a single process and the cores end each round together.
 """
 from __future__ import annotations
 
