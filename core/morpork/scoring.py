@@ -201,3 +201,35 @@ def board_stats(s: State) -> tuple[list[int], list[int], list[int], list[int]]:
 def points(s: State, q: int, board: list[int], bval: list[int]) -> int:
     """``engine.score`` from precomputed board points (A15 loans)."""
     return board[q] + bval[q] + after_loans(s.money[q], len(s.loans[q]))
+
+
+def control_value(s: State, p: int, need: int) -> float:
+    """The heuristic bot's worth of ``p``'s control toward ``need`` areas (a
+    Lord's): areas controlled, and those held by a margin, tied or nearly
+    (compiled with the rules, as :func:`board_stats`; sums of small whole
+    numbers, exact either way)."""
+    c = 0
+    soft = 0.0
+    for a in range(NUM_AREAS):
+        if s.demons[a]:
+            continue
+        row = s.minions[a]
+        b = s.building[a]
+        mine = row[p] + (b == p)
+        if not mine:
+            continue
+        other = s.trolls[a]
+        for q in range(s.players):
+            if q != p:
+                x = row[q] + (b == q)
+                if x > other:
+                    other = x
+        margin = mine - other
+        if margin > 0:
+            c += 1
+            soft += 4.0 if margin >= 2 else 0.0
+        elif margin == 0:
+            soft += 8.0
+        elif margin == -1:
+            soft += 2.0
+    return 40.0 * c + 8.0 * max(0, c - (need - 2)) ** 2 + soft

@@ -609,8 +609,9 @@ def test_a_search_cut_in_parts_is_the_search_whole(game: str) -> None:
 def test_the_searches_again_are_cut_in_parts_over_the_workers() -> None:
     """Searched side by side, a decision searched again (the longest searches,
     some alone in their round) is cut in parts of the first pass's worlds, so
-    one core never works alone on it while the other waits; and the review is
-    the one of a single process."""
+    one core never works alone on it while the other waits; the same two
+    workers serve every round (started once a review); and the review is the
+    one of a single process."""
     text = record("guilds")
     alone = review.review(text, 0, None, worlds=2)
     spent: list[review_work.Spent] = []
@@ -619,3 +620,4 @@ def test_the_searches_again_are_cut_in_parts_over_the_workers() -> None:
     assert again and all(s.cpu >= 0 and s.total >= s.cpu for s in spent)
     firm = [n for n, r in enumerate(alone[0]) if r.firm]
     assert sorted(s.n for s in again) == sorted(n for n in firm for _ in range(review.FIRM_TIMES))
+    assert len({s.pid for s in spent}) <= 2 and {s.phase for s in spent} >= {0, 1}

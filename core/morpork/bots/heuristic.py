@@ -78,7 +78,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..scoring import board_stats, personality_met, points, reveals_seen_personalities, score, t_final_reveal
+from ..scoring import (
+    board_stats, control_value, personality_met, points, reveals_seen_personalities, score, t_final_reveal,
+)
 from ..model import (
     LOAN_REPAY, NUM_AREAS, PERSONALITY, DealCard, Decision, PassCard, Reveal, RulesError,
     personality_list,
@@ -338,7 +340,7 @@ class HeuristicBot:
             return (600.0 if k >= need else 0.0) + 22.0 * k + 6.0 * max(0, k - (need - 3)) ** 2
         if pid in LORDS:
             need = ctx.need_lord
-            return (600.0 if control[me] >= need else 0.0) + self.control_value(s, me, need)
+            return (600.0 if control[me] >= need else 0.0) + control_value(s, me, need)
         if pid == DRAGON:
             t = trouble
             return (600.0 if t >= 8 else 0.0) + 25.0 * t + 5.0 * max(0, t - 4) ** 2
@@ -360,33 +362,6 @@ class HeuristicBot:
             return 0.0
         turns_left = min(8.0, len(s.draw) / (1.6 * ctx.players))
         return 0.5 * total * turns_left
-
-    def control_value(self, s, p: int, need: int) -> float:
-        c = 0
-        soft = 0.0
-        for a in range(NUM_AREAS):
-            if s.demons[a]:
-                continue
-            row = s.minions[a]
-            b = s.building[a]
-            mine = row[p] + (b == p)
-            if not mine:
-                continue
-            other = s.trolls[a]
-            for q in range(s.players):
-                if q != p:
-                    x = row[q] + (b == q)
-                    if x > other:
-                        other = x
-            margin = mine - other
-            if margin > 0:
-                c += 1
-                soft += 4.0 if margin >= 2 else 0.0
-            elif margin == 0:
-                soft += 8.0
-            elif margin == -1:
-                soft += 2.0
-        return 40.0 * c + 8.0 * max(0, c - (need - 2)) ** 2 + soft
 
 
 def closeness(f: float) -> float:
