@@ -31,20 +31,21 @@ search leaves in doubt which decision is the costliest, or whether it counts
 (:func:`in_doubt`), the decisions in doubt are searched again with as many
 worlds more, added to theirs, at most :data:`AGAIN` times.  Each
 search has its own seeded generator and a fixed number of worlds, never a
-clock, so a review stopped and started again ends with the same result.
+clock, so a review stopped and started again ends with the same result; in
+several processes each search is cut in parts of the first pass's worlds
+(:mod:`.review_work`), the same worlds whoever plays them, so the result
+is the one of a single process and the cores end each round together.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 import random
 import re
 import textwrap
-from collections import deque
+import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,7 @@ from ankh.net.files.secrets import SeatSecrets
 from ankh.net.files.transcript import Transcript
 from ankh.tui.games import ui
 from ankh.tui.i18n import NP_, Localised, _, ngettext
+from ankh.tui.review_work import Spent, Task, Workers
 from ankh.tui.seats import colour, seat_letter
 from ankh.tui.session import ReviewSource
 
@@ -291,14 +293,16 @@ def kept_beside(path: Path, seat: int, every_card: bool = False) -> Path:
 
 def review(text: str, seat: int, kept: Path | None = None, *, worlds: int = WORLDS, jobs: int = 1,
            progress: Callable[[int, int], None] = lambda done, total: None,
-           stop: Callable[[], bool] = lambda: False, seed: str = "review") -> tuple[list[Reviewed], int]:
+           stop: Callable[[], bool] = lambda: False, seed: str = "review",
+           timed: Callable[[Spent], None] = lambda spent: None) -> tuple[list[Reviewed], int]:
     """``seat``'s choices in the record ``text`` reviewed, and how many there are
     in all (fewer reviewed when ``stop`` said so); ``kept``: the file that holds
     the decisions reviewed so far, read first and written after each; ``jobs``:
-    processes that review decisions side by side (the result is the same);
-    ``seed``: the searches' generators (another seed, another sample of worlds)."""
+    processes that search side by side (the result is the same);
+    ``seed``: the searches' generators (another seed, another sample of worlds);
+    ``timed``: told the processor time of each search, or part of one searched elsewhere."""
     rules, seen = choices(text, seat)
-    return _review(rules, seen, seat, text.encode(), kept, worlds, jobs, progress, stop, seed)
+    return _review(rules, seen, seat, text.encode(), kept, worlds, jobs, progress, stop, seed, timed)
 
 
 def review_save(folder: Path, seat: int, kept: Path | None = None, *, every_card: bool = False,
@@ -321,54 +325,35 @@ def cores() -> int:
     return max(1, min(4, n))
 
 
-# a search: the decision's place in the seat's choices, and _search's worlds, seed, values before, again, decisive
-Task = tuple[int, int, str, "list[list[float]] | None", int, int]
-
-
-def _review_elsewhere(game: str, n: int, state: Any, decision: Decision, chosen: tuple, task: Task
-                      ) -> tuple[Reviewed, list[list[float]]]:
-    """:func:`_search` in a worker process (the game by its id)."""
-    return _search(get(game), n, state, decision, chosen, *task[1:])
-
-
-def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], tasks: list[Task], jobs: int,
-              stop: Callable[[], bool]) -> Iterator[tuple[Reviewed, list[list[float]]]]:
+def _reviewed(rules: Game, seen: list[tuple[Any, Decision, tuple]], tasks: list[Task], workers: Workers,
+              stop: Callable[[], bool], phase: int, step: int, timed: Callable[[Spent], None]
+              ) -> Iterator[tuple[Reviewed, list[list[float]]]]:
     """The searches ``tasks`` name (:data:`Task`), in order, until ``stop`` says
-    so: in ``jobs`` worker processes at once where they can be started (each
-    search has its own generator, so the result is the one of a single process)."""
-    pool = None
-    if jobs > 1 and len(tasks) > 1:
-        try:
-            pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("forkserver"))
-        except (OSError, ValueError, ImportError):
-            pool = None
-    if pool is None:
+    so: over the ``workers`` where they can be started, each search cut in
+    parts of ``step`` worlds (:mod:`.review_work`: the same worlds, so the
+    result is the one of a single process), else one after the other here."""
+    if not workers.start():
         for task in tasks:
             if stop():
                 return
-            yield _search(rules, task[0], *seen[task[0]], *task[1:])
+            start = time.process_time()
+            searched = _search(rules, task[0], *seen[task[0]], *task[1:])
+            now = time.process_time()
+            timed(Spent(phase, task[0], True, now - start, os.getpid(), now))
+            yield searched
         return
-    with pool:
-        ahead: deque[Future[tuple[Reviewed, list[list[float]]]]] = deque()
-        try:
-            todo = iter(tasks)
-            left = len(tasks)
-            while left or ahead:
-                while left and len(ahead) < jobs and not stop():
-                    task = next(todo)
-                    ahead.append(pool.submit(_review_elsewhere, rules.id, task[0], *seen[task[0]], task))
-                    left -= 1
-                if not ahead or stop():
-                    return
-                yield ahead.popleft().result()
-        finally:
-            for future in ahead:
-                future.cancel()
+    for task, (cands, values) in zip(tasks, workers.searches(rules, seen, tasks, step, decided, stop, phase,
+                                                             timed)):
+        n, before = task[0], task[3]
+        if before is not None:
+            values = [old + new for old, new in zip(before, values)]
+        yield _judged(rules, *seen[n], cands, values), values
 
 
 def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, source: bytes, kept: Path | None,
             worlds: int, jobs: int, progress: Callable[[int, int], None],
-            stop: Callable[[], bool], seed: str = "review") -> tuple[list[Reviewed], int]:
+            stop: Callable[[], bool], seed: str = "review", timed: Callable[[Spent], None] = lambda spent: None
+            ) -> tuple[list[Reviewed], int]:
     key = hashlib.sha256(f"{VERSION}:{worlds}:{seat}:{seed}:".encode() + source).hexdigest()
     done: list[Reviewed] = []
     picks: list[int] | None = None   # the searches again, once every decision is reviewed: the decisions
@@ -397,34 +382,39 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
         return len(seen) + (min(FIRM, len(seen)) if picks is None else len(picks))   # (at most, until chosen)
 
     progress(len(done) + firmed, total())
-    tasks: list[Task] = [(n, worlds, seed, None, 0, worlds * DECISIVE) for n in range(len(done), len(seen))]
-    for reviewed, _values in _reviewed(rules, seen, tasks, jobs, stop):
-        done.append(reviewed)
-        keep()
-        progress(len(done), total())
-    if len(done) < len(seen):
-        return done, len(seen)
-    if picks is None:
-        picks = costliest(done, FIRM)
-        keep()
-    while True:
-        # searched side by side too (these are the longest searches of a review)
-        tasks = [(n, worlds * FIRM_TIMES, f"{seed}:firm", values.get(n), picks[:k].count(n), 0)
-                 for k, n in enumerate(picks) if k >= firmed]
-        for task, (firmer, more) in zip(tasks, _reviewed(rules, seen, tasks, jobs, stop)):
-            done[task[0]] = replace(firmer, firm=True)
-            values[task[0]] = more
-            firmed += 1
+    workers = Workers(jobs)
+    try:
+        tasks: list[Task] = [(n, worlds, seed, None, 0, worlds * DECISIVE) for n in range(len(done), len(seen))]
+        for reviewed, _values in _reviewed(rules, seen, tasks, workers, stop, 0, worlds, timed):
+            done.append(reviewed)
             keep()
-            progress(len(done) + firmed, total())
-        if firmed < len(picks) or rounds == AGAIN:
+            progress(len(done), total())
+        if len(done) < len(seen):
             return done, len(seen)
-        doubt = in_doubt(done)
-        if not doubt:
-            return done, len(seen)
-        picks += doubt
-        rounds += 1
-        keep()
+        if picks is None:
+            picks = costliest(done, FIRM)
+            keep()
+        while True:
+            # the longest searches of a review: cut in parts over the workers too
+            tasks = [(n, worlds * FIRM_TIMES, f"{seed}:firm", values.get(n), picks[:k].count(n), 0)
+                     for k, n in enumerate(picks) if k >= firmed]
+            for task, (firmer, more) in zip(tasks, _reviewed(rules, seen, tasks, workers, stop, 1 + rounds, worlds,
+                                                             timed)):
+                done[task[0]] = replace(firmer, firm=True)
+                values[task[0]] = more
+                firmed += 1
+                keep()
+                progress(len(done) + firmed, total())
+            if firmed < len(picks) or rounds == AGAIN:
+                return done, len(seen)
+            doubt = in_doubt(done)
+            if not doubt:
+                return done, len(seen)
+            picks += doubt
+            rounds += 1
+            keep()
+    finally:
+        workers.close()
 
 
 def in_doubt(done: list[Reviewed]) -> list[int]:

@@ -159,3 +159,77 @@ def t_decide(s: State, detail: str, winner) -> None:
     if s.narrate:
         s.log("win", tied[0], " and ".join(COLOURS[p] for p in tied) + (" win" if len(tied) > 1 else " wins") + f" on points ({top})",
               winners=tuple(tied), amount=top)
+
+
+def board_stats(s: State) -> tuple[list[int], list[int], list[int], list[int]]:
+    """One pass over the board.  Per seat: demon-free areas holding one of its
+    minions, areas it controls, points on the board (5 a minion, a building its
+    cost; nothing in demon areas), and the value of its buildings: the
+    heuristic bot's evaluation, at every step of every rollout of the search
+    (so compiled with the rules; integers only, the same either way)."""
+    n = s.players
+    presence = [0] * n
+    control = [0] * n
+    board = [0] * n
+    bval = [0] * n
+    minions, trolls, demons, building = s.minions, s.trolls, s.demons, s.building
+    for a in range(NUM_AREAS):
+        if demons[a]:
+            continue
+        row = minions[a]
+        b = building[a]
+        if b >= 0:
+            bval[b] += COST[a]
+        t = trolls[a]
+        best, second, who = t, -1, -1
+        for q in range(n):
+            x = row[q]
+            if x:
+                presence[q] += 1
+                board[q] += 5 * x
+            if b == q:
+                x += 1
+            if x > best:
+                second, best, who = best, x, q
+            elif x > second:
+                second = x
+        if who >= 0 and best > second:
+            control[who] += 1
+    return presence, control, board, bval
+
+
+def points(s: State, q: int, board: list[int], bval: list[int]) -> int:
+    """``engine.score`` from precomputed board points (A15 loans)."""
+    return board[q] + bval[q] + after_loans(s.money[q], len(s.loans[q]))
+
+
+def control_value(s: State, p: int, need: int) -> float:
+    """The heuristic bot's worth of ``p``'s control toward ``need`` areas (a
+    Lord's): areas controlled, and those held by a margin, tied or nearly
+    (compiled with the rules, as :func:`board_stats`; sums of small whole
+    numbers, exact either way)."""
+    c = 0
+    soft = 0.0
+    for a in range(NUM_AREAS):
+        if s.demons[a]:
+            continue
+        row = s.minions[a]
+        b = s.building[a]
+        mine = row[p] + (b == p)
+        if not mine:
+            continue
+        other = s.trolls[a]
+        for q in range(s.players):
+            if q != p:
+                x = row[q] + (b == q)
+                if x > other:
+                    other = x
+        margin = mine - other
+        if margin > 0:
+            c += 1
+            soft += 4.0 if margin >= 2 else 0.0
+        elif margin == 0:
+            soft += 8.0
+        elif margin == -1:
+            soft += 2.0
+    return 40.0 * c + 8.0 * max(0, c - (need - 2)) ** 2 + soft

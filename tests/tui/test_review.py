@@ -14,7 +14,7 @@ import pytest
 
 from ankh.core.game import get
 from ankh.net.play.local import LocalGame
-from ankh.tui import review
+from ankh.tui import review, review_work
 from ankh.tui.session import ReviewSource
 
 from tests.bots.test_search import swap_unseen
@@ -626,3 +626,42 @@ def test_a_chance_is_never_cut_from_its_percent_sign_at_the_end_of_a_line(lang) 
         assert all(len(line) <= review.WIDTH for line in lines), lines
         assert not any(line.lstrip()[:1] in ("%", ";", ":") for line in lines), lines
         assert "(53 %)" in " ".join(" ".join(lines).split()), lines
+
+
+@pytest.mark.parametrize("game", ["morpork", "guilds"])
+def test_a_search_cut_in_parts_is_the_search_whole(game: str) -> None:
+    """A review spreads its searches over the cores a few worlds at a time: the
+    parts, put back in order, are the values of the search whole (its first
+    worlds, those added where the game ended, and a search again from its own
+    generator), so the review is the same whatever the number of processes."""
+    text = record(game)
+    rules, seen = review.choices(text, 0)
+    ended = []
+    for n in (0, len(seen) // 2, len(seen) - 2, len(seen) - 1):
+        whole = review._search(rules, n, *seen[n], 2, "review", decisive=6)[1]
+        cands, _ = review_work.part(rules, n, *seen[n], 1, "review")
+        parts = [review_work.part(rules, n, *seen[n], 1, "review", skip=k)[1] for k in range(len(whole[0]))]
+        assert [[v for p in parts for v in p[c]] for c in range(len(cands))] == whole
+        ended.append(len(whole[0]) == 6)
+        before = review._search(rules, n, *seen[n], 3, "review:firm")[1]
+        again = review._search(rules, n, *seen[n], 3, "review:firm", before, again=1)[1]
+        parts = [review_work.part(rules, n, *seen[n], 1, "review:firm", again=1, skip=k)[1] for k in range(3)]
+        assert [old + [v for p in parts for v in p[c]] for c, old in enumerate(before)] == again
+    assert True in ended
+
+
+def test_the_searches_again_are_cut_in_parts_over_the_workers() -> None:
+    """Searched side by side, a decision searched again (the longest searches,
+    some alone in their round) is cut in parts of the first pass's worlds, so
+    one core never works alone on it while the other waits; the same two
+    workers serve every round (started once a review); and the review is the
+    one of a single process."""
+    text = record("guilds")
+    alone = review.review(text, 0, None, worlds=2)
+    spent: list[review_work.Spent] = []
+    assert review.review(text, 0, None, worlds=2, jobs=2, timed=spent.append) == alone
+    again = [s for s in spent if s.phase == 1]
+    assert again and all(s.cpu >= 0 and s.total >= s.cpu for s in spent)
+    firm = [n for n, r in enumerate(alone[0]) if r.firm]
+    assert sorted(s.n for s in again) == sorted(n for n in firm for _ in range(review.FIRM_TIMES))
+    assert len({s.pid for s in spent}) <= 2 and {s.phase for s in spent} >= {0, 1}

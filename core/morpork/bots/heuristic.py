@@ -78,9 +78,11 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..scoring import after_loans, personality_met, reveals_seen_personalities, score, t_final_reveal
+from ..scoring import (
+    board_stats, control_value, personality_met, points, reveals_seen_personalities, score, t_final_reveal,
+)
 from ..model import (
-    COST, LOAN_REPAY, NUM_AREAS, PERSONALITY, DealCard, Decision, PassCard, Reveal, RulesError,
+    LOAN_REPAY, NUM_AREAS, PERSONALITY, DealCard, Decision, PassCard, Reveal, RulesError,
     personality_list,
 )
 from .values import (
@@ -338,7 +340,7 @@ class HeuristicBot:
             return (600.0 if k >= need else 0.0) + 22.0 * k + 6.0 * max(0, k - (need - 3)) ** 2
         if pid in LORDS:
             need = ctx.need_lord
-            return (600.0 if control[me] >= need else 0.0) + self.control_value(s, me, need)
+            return (600.0 if control[me] >= need else 0.0) + control_value(s, me, need)
         if pid == DRAGON:
             t = trouble
             return (600.0 if t >= 8 else 0.0) + 25.0 * t + 5.0 * max(0, t - 4) ** 2
@@ -361,74 +363,7 @@ class HeuristicBot:
         turns_left = min(8.0, len(s.draw) / (1.6 * ctx.players))
         return 0.5 * total * turns_left
 
-    def control_value(self, s, p: int, need: int) -> float:
-        c = 0
-        soft = 0.0
-        for a in range(NUM_AREAS):
-            if s.demons[a]:
-                continue
-            row = s.minions[a]
-            b = s.building[a]
-            mine = row[p] + (b == p)
-            if not mine:
-                continue
-            other = s.trolls[a]
-            for q in range(s.players):
-                if q != p:
-                    x = row[q] + (b == q)
-                    if x > other:
-                        other = x
-            margin = mine - other
-            if margin > 0:
-                c += 1
-                soft += 4.0 if margin >= 2 else 0.0
-            elif margin == 0:
-                soft += 8.0
-            elif margin == -1:
-                soft += 2.0
-        return 40.0 * c + 8.0 * max(0, c - (need - 2)) ** 2 + soft
-
 
 def closeness(f: float) -> float:
     """How dangerous a seat is at fraction ``f`` of a win condition (1 = met)."""
     return 600.0 if f >= 1.0 else 200.0 * f ** 4
-
-
-def board_stats(s):
-    """One pass over the board.  Per seat: demon-free areas holding one of its
-    minions, areas it controls, points on the board (5 a minion, a building its
-    cost; nothing in demon areas), and the value of its buildings."""
-    n = s.players
-    presence = [0] * n
-    control = [0] * n
-    board = [0] * n
-    bval = [0] * n
-    minions, trolls, demons, building = s.minions, s.trolls, s.demons, s.building
-    for a in range(NUM_AREAS):
-        if demons[a]:
-            continue
-        row = minions[a]
-        b = building[a]
-        if b >= 0:
-            bval[b] += COST[a]
-        t = trolls[a]
-        best, second, who = t, -1, -1
-        for q in range(n):
-            x = row[q]
-            if x:
-                presence[q] += 1
-                board[q] += 5 * x
-            if b == q:
-                x += 1
-            if x > best:
-                second, best, who = best, x, q
-            elif x > second:
-                second = x
-        if who >= 0 and best > second:
-            control[who] += 1
-    return presence, control, board, bval
-
-
-def points(s, q: int, board: list[int], bval: list[int]) -> int:
-    """``engine.score`` from precomputed board points (A15 loans)."""
-    return board[q] + bval[q] + after_loans(s.money[q], len(s.loans[q]))
