@@ -22,7 +22,7 @@ from ..files.transcript import DEFAULT_KIND, GONE_AFTER, MOVE_CLOCK
 from .discovery import TableAdvert
 from .savedir import SaveDir, write_private
 from .driver import PROLOGUE, Decide, Driver, Report, core_attribute, refuse, send_quietly
-from .transport import STRANGER_TIME, Connection, ConnectionClosed, close_server, now as _now, serve, server_port
+from .transport import Connection, ConnectionClosed, close_server, now as _now, serve, server_port
 
 
 class HostNode(Driver):
@@ -197,7 +197,7 @@ class HostNode(Driver):
 
     async def _on_connection(self, conn: Connection) -> None:
         try:
-            first = decode(await asyncio.wait_for(conn.recv(), STRANGER_TIME))
+            first = decode(await self.watchers.first_word(conn))
         except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError) as exc:
             conn.close(Words("no greeting: {why}", why=getattr(exc, "reason", None) or getattr(exc, "message", None)
                                  or Words("timed out")))

@@ -24,7 +24,7 @@ from .seatlinks import SeatLinks
 from ..tablecore.waits import RETRY_EVERY
 from .driver import PROLOGUE, Decide, Driver, Report, core_attribute, refuse, send_quietly
 from .transport import (
-    STRANGER_TIME, Connection, ConnectionClosed, close_server, connect, now as _now, serve, server_port,
+    Connection, ConnectionClosed, close_server, connect, now as _now, serve, server_port,
 )
 from .watchers import WATCH_ONLY
 
@@ -260,7 +260,7 @@ class JoinNode(Driver):
     async def _on_watcher(self, conn: Connection) -> None:
         """A spectator at this seat's watch point: it may only watch."""
         try:
-            first = decode(await asyncio.wait_for(conn.recv(), STRANGER_TIME))
+            first = decode(await self.watchers.first_word(conn))
         except (ConnectionClosed, RemoteProtocolError, asyncio.TimeoutError):
             conn.close(Words("no greeting"))
             return

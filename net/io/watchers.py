@@ -24,7 +24,7 @@ from typing import Any
 from ..wire.errors import RemoteProtocolError, Words
 from ..play.events import TableEvent, WatcherCame, WatcherLeft
 from ..wire.lobby import decode, encode, points_message, steps_messages
-from .transport import Connection, ConnectionClosed
+from .transport import STRANGER_TIME, Connection, ConnectionClosed
 
 BATCH = 128 * 1024    # bytes of steps sent to a spectator before waiting for it to take them
 SEND_BUFFER = 64 * 1024  # bytes the kernel may hold for a spectator (not megabytes: see below)
@@ -55,9 +55,20 @@ class Watchers:
         self.last: list[bytes] = []  # the table's last words, after the whole log (the votes or evidence that ended it)
         self._told_last: set[Connection] = set()
         self._dropped: dict[bytes, float] = {}  # spectators whose link dropped (they did not leave): since when
+        self._arriving: set[Connection] = set()  # links up that have not said what they want yet
 
     def __len__(self) -> int:
         return len(self.sent)
+
+    async def first_word(self, conn: Connection) -> bytes:
+        """The first message of a new link to this watch point (``STRANGER_TIME`` seconds at
+        most).  Until it comes the link may be a spectator's, coming (or back) for the end: the
+        game's end waits for it as for one watching (:meth:`settle`)."""
+        self._arriving.add(conn)
+        try:
+            return await asyncio.wait_for(conn.recv(), STRANGER_TIME)
+        finally:
+            self._arriving.discard(conn)
 
     async def serve(self, conn: Connection, start: int, log: Log) -> None:
         """One spectator, from step ``start``, until it leaves or is cut off."""
@@ -171,7 +182,9 @@ class Watchers:
     async def settle(self, within: float = SETTLE, come_back: float = COME_BACK) -> None:
         """The game is over: until every spectator took the whole log (and the
         table's last word, if any) and hung up, or for ``within`` seconds at most
-        (the table never waits longer for them); and until a spectator whose link dropped
+        (the table never waits longer for them), a link up that has not said what it
+        wants yet counting as one (a spectator whose watch point went in the game's
+        last second may be coming here for the end); and until a spectator whose link dropped
         before it took them came back for them, ``come_back`` seconds after it
         dropped at most (one cut off in the game's last seconds would otherwise
         find every watch point closed, and never learn how the game ended).  Only
@@ -193,7 +206,7 @@ class Watchers:
                         self._dropped[conn.peer_key] = deadline - 0.001
                     conn.close(TOO_SLOW)
             # (a spectator hangs up once it holds the end, saying ``bye``: what was sent may yet be lost)
-            if not (now < deadline and any(not conn.closed for conn in list(self.sent))
+            if not (now < deadline and any(not conn.closed for conn in [*self.sent, *self._arriving])
                     or any(at < deadline and now - at < come_back for at in self._dropped.values())):
                 return
             await asyncio.sleep(0.05)
