@@ -41,7 +41,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import random
 import re
 import textwrap
 import time
@@ -69,7 +68,7 @@ from ankh.net.files.secrets import SeatSecrets
 from ankh.net.files.transcript import Transcript
 from ankh.tui.games import ui
 from ankh.tui.i18n import NP_, Localised, _, ngettext
-from ankh.tui.review_work import Spent, Task, Workers
+from ankh.tui.review_work import Spent, Task, Workers, part
 from ankh.tui.seats import colour, seat_letter
 from ankh.tui.session import ReviewSource
 
@@ -228,21 +227,12 @@ def _search(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple, 
     With ``before`` (the values of a search of this decision with this seed),
     ``worlds`` more from a generator of their own (``again``: the
     how-manieth), added to those."""
-    bot = rules.bot("search", random.Random(f"{seed}:{n}"), worlds=worlds)
-    cands = bot.candidates(state, decision)   # what the bot's evaluate weighs, in the same worlds
-    if chosen not in cands:
-        cands = cands + [chosen]
+    cands, values = part(rules, n, state, decision, chosen, worlds, seed, again)
     if before is not None:
-        bot = rules.bot("search", random.Random(f"{seed}:{again}:{n}"), worlds=worlds)
-        more = bot.weigh(state, decision, cands)
-        values = [old + more[o] for o, old in zip(cands, before)]
-        return _judged(rules, state, decision, chosen, cands, values), values
-    weighed = bot.weigh(state, decision, cands)
-    values = [weighed[o] for o in cands]
-    if decisive > worlds and decided(values):
-        bot.worlds = decisive - worlds
-        more = bot.weigh(state, decision, cands)
-        values = [old + more[o] for o, old in zip(cands, values)]
+        values = [old + more for old, more in zip(before, values)]
+    elif decisive > worlds and decided(values):   # (the same generator goes on: the worlds after these)
+        _cands, more = part(rules, n, state, decision, chosen, decisive - worlds, seed, skip=worlds)
+        values = [old + new for old, new in zip(values, more)]
     return _judged(rules, state, decision, chosen, cands, values), values
 
 
