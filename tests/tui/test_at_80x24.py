@@ -274,3 +274,31 @@ async def test_an_option_longer_than_its_row_goes_on_under_itself_not_under_its_
         assert rows[0].startswith(" 1. Jouer Le Titulaire de la Chaire"), rows
         assert rows[1].startswith("    ") and rows[1].strip().startswith("Parchemin"), rows   # under its text
         assert all(r[:4].strip() in ("", "1.", "2.", "3.", "4.", "5.") for r in rows), rows
+
+
+async def test_an_option_that_runs_on_is_laid_out_again_at_each_size():
+    """The rows of an option are laid out at the width the list has now: on a
+    wider terminal the long option fits its row; back at 80×24 it runs on under
+    its own text again, never under the numbers."""
+    i18n.set_language("fr")
+    record = scenarios.OPENING.replace(
+        "hand red: hex drumknott zorgo-the-retro-phrenologist shonky-shop",
+        "hand red: the-chair-of-indefinite-studies professor-of-recent-runes hex groat")
+    app = AnkhApp(GameSession.from_text(record), bot_delay=0)
+
+    def rows() -> list[str]:
+        region = app.screen.query_one(Choices).region
+        return screen_lines(app)[region.y:region.bottom]
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert rows()[1].strip().startswith("Parchemin"), rows()
+        for size in [(100, 24), (80, 24)]:
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            first = next(r for r in rows() if "Titulaire de la Chaire" in r)
+            if size[0] == 100:
+                assert "Parchemin · Rejouer" in first, rows()   # one row where there is room
+            else:
+                below = rows()[rows().index(first) + 1]
+                assert below.startswith("    ") and below.strip().startswith("Parchemin"), rows()

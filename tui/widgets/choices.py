@@ -1,6 +1,8 @@
 """An option list whose Enter key shows in the footer."""
 from __future__ import annotations
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import OptionList
@@ -25,19 +27,29 @@ class Choices(Localised, OptionList):
         if above is not None:
             self.scroll_to(y=above, animate=False, immediate=True)
 
-    def text_width(self) -> int:
-        """The columns an option's text has, room for a scroll bar kept (0: not laid out yet)."""
-        region = self.scrollable_content_region.width
-        if region <= 0:
-            return 0
-        pad = self.get_component_styles("option-list--option").padding.width
-        bar = 0 if self.show_vertical_scrollbar else self.styles.scrollbar_size_vertical
-        return max(0, region - self._get_left_gutter_width() - pad - bar)
+
+class Hanging:
+    """An option's row: ``prefix`` (its number, its area) then ``label``.  A label
+    longer than its row goes on under itself, not under the prefix, so that it never
+    reads as another option; laid out at whatever width the list has now, so a
+    resize lays it out again."""
+
+    def __init__(self, prefix: Text, label: Text) -> None:
+        self.prefix, self.label = prefix, label
+
+    def __str__(self) -> str:
+        return self.prefix.plain + self.label.plain
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield hanging(self.prefix, self.label, options.max_width, console)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        whole = self.prefix.cell_len + self.label.cell_len
+        return Measurement(min(whole, self.prefix.cell_len + 16), whole)
 
 
-def hanging(prefix: Text, label: Text, width: int, console) -> Text:
-    """``prefix`` then ``label``; a label longer than its row goes on under itself,
-    not under the prefix (its number), so that it never reads as another option."""
+def hanging(prefix: Text, label: Text, width: int, console: Console) -> Text:
+    """``prefix`` then ``label``, the label's lines that run on under itself."""
     room = width - prefix.cell_len
     if width <= 0 or room < 16 or prefix.cell_len + label.cell_len <= width:
         return Text.assemble(prefix, label)

@@ -19,7 +19,7 @@ from ankh.tui.review import ShowsReview
 from ankh.tui.stats import ShowsStats
 from ankh.tui.screens.play import PlayScreen
 from ankh.tui.seats import _assemble, seat_tag
-from ankh.tui.widgets.choices import Choices, hanging
+from ankh.tui.widgets.choices import Choices, Hanging
 from ankh.tui.widgets.panel import Panel
 
 from . import board, panels, trade
@@ -349,7 +349,6 @@ class GameScreen(PlayScreen):
         if options != self._options or said != self._said:
             self._options, self._said = options, said
             numbered = not self.legal_sites(d)
-            width = choices.text_width()
             groups = grouped(options)
             priced = groups is None          # a short list: each option says what it costs
             groups = groups or [("", list(range(len(options))))]
@@ -363,14 +362,11 @@ class GameScreen(PlayScreen):
                     self._rows.append(None)
                 for i in members:
                     n = len(self._rows) - self._rows.count(None)
-                    rows.append(Option(hanging(Text(f"{n + 1} " if numbered and n < 9 else "  ", "bold"),
-                                               Text(option_text(view, options[i], priced)), width,
-                                               self.app.console), id=str(i)))
+                    rows.append(Option(Hanging(Text(f"{n + 1} " if numbered and n < 9 else "  ", "bold"),
+                                               Text(option_text(view, options[i], priced))), id=str(i)))
                     self._rows.append(i)
             self._letters.pop("", None)
             choices.set_options(rows)
-            if not width and options:   # not laid out yet: once it is, long rows hang under themselves
-                self.call_after_refresh(self._fit_options)
             if options:
                 keep = self._keep_highlight
                 typed = [o for o in options if self.typed and option_vertex(o) == int(self.typed)]
@@ -392,15 +388,6 @@ class GameScreen(PlayScreen):
     def show_told(self) -> None:
         if self.query("#g-choices"):
             self._show_prompt(self.view, self.decision())
-
-    def _fit_options(self) -> None:
-        """Once laid out: the options again, each row that runs on hanging under itself."""
-        choices = self._choices()
-        if choices is None or not choices.text_width() or not self._options:
-            return
-        self._keep_highlight = self._highlighted_option()
-        self._options = ()
-        self._show_prompt(self.view, self.decision())
 
     def _rows_first(self) -> int:
         return next(i for i in self._rows if i is not None)

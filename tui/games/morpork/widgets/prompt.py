@@ -17,7 +17,7 @@ from ankh.tui.games.morpork.text import (
     AREA_IDS, CARD, area_title, card_name, card_summary, card_text, colour, humanize, option_detail, option_label,
     prompt_card, seat_tag,
 )
-from ankh.tui.widgets.choices import Choices, hanging
+from ankh.tui.widgets.choices import Choices, Hanging
 from ankh.tui.widgets.panel import Panel
 from ankh.tui.games.morpork.words import describe, piece, style_line
 
@@ -80,7 +80,6 @@ class DecisionPrompt(Vertical):
         self._kept = kept                     # a prompt's ``kept()`` before the screen was laid out again
         self._detail: tuple[Text, bool] | None = None   # the description under the options, whole
         self._told: Text | None = None        # said to the person: in the description's place a while
-        self._width = 0                       # the columns the options were laid out in
 
     def kept(self) -> tuple:
         """Where this decision stands (its step, the entry under the cursor, how many times it
@@ -157,7 +156,6 @@ class DecisionPrompt(Vertical):
         self._entries = second_step(texts, self._open) if self._open else first_step(texts)
         areas = by_area(self._entries)
         choices = self.query_one(Choices)
-        self._width = width = choices.text_width()
         rows = []
         for n, e in enumerate(self._entries):
             if areas and e.area is not None:
@@ -169,12 +167,10 @@ class DecisionPrompt(Vertical):
                 prefix = Text(f"{n + 1}. " if n < 9 else "   ", style="dim")
             label = self._group_label(e) if e.group else option_label(texts[e.options[0]], d.kind,
                                                                        numbered=False)
-            rows.append(Option(hanging(prefix, label, width, self.app.console), id=str(n)))
+            rows.append(Option(Hanging(prefix, label), id=str(n)))
         if self._open is not None:
             rows.append(Option(Text(_("← back to the first step (Esc)"), style="dim"), id="back"))
         choices.set_options(rows)
-        if not width:   # not laid out yet: once it is, the rows that run on hang under themselves
-            self.call_after_refresh(self._fit_options)
         choices.highlighted = highlight if highlight < len(rows) else 0
         self._show_detail(choices.highlighted)
 
@@ -426,15 +422,6 @@ class DecisionPrompt(Vertical):
     def on_resize(self) -> None:
         if self._detail is not None or self._told is not None:
             self.call_after_refresh(self._fit_detail)
-        self.call_after_refresh(self._fit_options)
-
-    def _fit_options(self) -> None:
-        """The options laid out again where their rows are now wider or narrower."""
-        choices = next(iter(self.query(Choices)), None) if self.is_mounted else None
-        if choices is None:
-            return   # (a prompt laid out anew in its place)
-        if self._entries and self._decision is not None and choices.text_width() not in (0, self._width):
-            self._fill(choices.highlighted or 0)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
