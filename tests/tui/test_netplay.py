@@ -37,6 +37,8 @@ async def test_host_a_table_a_headless_peer_joins_and_the_game_is_played_to_the_
             assert "Address: 127.0.0.1:" in str(lobby) and "(empty seat)" in str(lobby)
             (red,) = [line for line in str(lobby).splitlines() if line.startswith("R ")]
             assert red.endswith("  you"), red               # the host's own row, before anyone sat
+            box = app.screen.query_one("#lobby").region      # in the middle, as every dialog before it
+            assert abs(box.x - (80 - box.right)) <= 1 and abs(box.y - (24 - 1 - box.bottom)) <= 1, box
             await pilot.press("ctrl+r")                     # ready; the headless peer is ready when it sits
             await pilot.pause(0.1)
             assert "ready" in str(app.screen.query_one("#lobby-body").content)
