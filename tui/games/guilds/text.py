@@ -273,15 +273,13 @@ def _discard_left(decision) -> tuple[int, int]:
 
 
 def _discard_words(state, k: int) -> str:
-    """A discard after a 7, saying how many of that kind the seat holds and how
-    many cards are still to discard, of how many: the cards go one at a time."""
+    """A discard after a 7, saying how many of that kind the seat holds (the
+    question above the options says how many cards are still to discard)."""
     d = getattr(state, "pending", None) if state is not None else None
     if d is None or getattr(d, "kind", None) != "discard":
         return _("Discard {resource}").format(resource=kind_name(k))
-    left, total = _discard_left(d)
     held = state.res[d.seat * 5 + k]
-    return _("Discard {resource} (you hold {held}) · {left} of {total} left to discard").format(
-        resource=kind_name(k), held=held, left=left, total=total)
+    return _("Discard {resource} (you hold {held})").format(resource=kind_name(k), held=held)
 
 
 def option_vertex(option: tuple) -> int | None:
@@ -308,9 +306,10 @@ def prompt_text(view, decision) -> str:
     if k == "deal":
         return _("Who do you trade with? (they accepted or countered)")
     if k == "discard":
-        left = _discard_left(decision)[0]
-        return ngettext("A 7: {n} card left to discard (you held more than 7).",
-                        "A 7: {n} cards left to discard (you held more than 7).", left).format(n=left)
+        left, total = _discard_left(decision)   # the cards go one at a time
+        return ngettext("A 7: {n} of {total} card left to discard (you held more than 7).",
+                        "A 7: {n} of {total} cards left to discard (you held more than 7).",
+                        total).format(n=left, total=total)
     if k == "palace":   # one point per building, in turn: say which (the options change as guilds fill)
         n = 1 + sum(1 for q, _g in view.palace if q == decision.seat)
         return _("The Palace: choose a guild for your point number {n} (at most 2 in one guild).").format(n=n)
