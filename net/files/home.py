@@ -24,9 +24,10 @@ import os
 import re
 import tempfile
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from ..wire.envelope import Identity, fingerprint
+if TYPE_CHECKING:   # the keys' module (and its cryptography) is imported once a key is needed:
+    from ..wire.envelope import Identity   # a program that only asks where its files are starts sooner
 
 IDENTITY_FILE = "identity.key"
 NAME_FILE = "name"
@@ -224,6 +225,7 @@ def _decode_identity(path: Path) -> Identity:
     if len(seed) != 32:
         raise HomeError(f"the identity file {path} is damaged (bad key); "
                         "move it away to create a new identity")
+    from ..wire.envelope import Identity
     return Identity.from_seed(seed)
 
 
@@ -231,6 +233,7 @@ def load_identity() -> Profile:
     """This install's identity and player name, creating the identity on first run."""
     path = data_dir() / IDENTITY_FILE
     if not path.exists():
+        from ..wire.envelope import Identity
         try:
             _install(path, _encode_identity(Identity.generate()), replace=False)
         except OSError as exc:
@@ -332,6 +335,7 @@ class KnownPlayers:
         pinned = self._keys.get(name)
         if pinned is None or pinned == public_key:
             return None
+        from ..wire.envelope import fingerprint
         return (f"{name}'s key has changed: it was {fingerprint(pinned)}, "
                 f"now {fingerprint(public_key)}. Someone may be impersonating {name}.")
 

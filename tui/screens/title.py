@@ -19,7 +19,6 @@ from ankh.tui.games import name as game_name, shown
 from ankh.tui.i18n import _, Localised, N_, NP_
 from ankh.tui.remote import ssh_note
 from ankh.tui.screens.dialogs import Titled
-from ankh.tui.screens.lobby import HostDialog, JoinScreen
 from ankh.tui.seats import _assemble, colour, seat_tag
 from ankh.tui.widgets.choices import Choices
 from ankh.tui.widgets.stepper import Stepper, game_stepper
@@ -94,9 +93,11 @@ class TitleScreen(Localised, Screen):
         app = self.app
         if what == "new" or what in shown():   # "new": the game asked for (--game), else the default
             app.push_screen(NewGameScreen((app.game_kind or DEFAULT) if what == "new" else what), self._start)
-        elif what == "host":
+        elif what == "host":   # the network's screens (and the network's modules) once asked for
+            from ankh.tui.screens.lobby import HostDialog
             app.push_screen(HostDialog(app.game_kind or DEFAULT), lambda got: app.start_host(*got) if got else None)
         elif what == "join":
+            from ankh.tui.screens.lobby import JoinScreen
             app.push_screen(JoinScreen(getattr(app, "interface", None)),
                             lambda got: None if not got else app.start_watch(got[1:]) if got[0] == "watch"
                             else app.start_join(got))
