@@ -554,3 +554,24 @@ def test_a_spectator_whose_watch_point_went_as_the_game_ended_gets_the_end_from_
     assert table.results["watch0"].text == table.results["host"].text
     (text,) = texts(table)
     assert " win" in text
+
+
+@pytest.mark.parametrize("seed,faults", [
+    (55279, {"delay", "gone", "kill", "partition", "reorder"}),
+    (58963, {"corrupt", "cut", "delay", "duplicate", "gone", "reorder", "stale"}),
+    (63276, {"delay", "duplicate", "gone", "partition", "reorder"}),
+])
+def test_a_spectator_whose_watch_point_went_as_the_game_ended_is_served_through_its_handshake(
+        seed: int, faults: set[str]) -> None:
+    """Seeds of a quick sweep (issue 24): the seat whose watch point the spectator followed was
+    killed (55279, started again later) or gone for good (58963, 63276) in the game's last second;
+    the spectator linked to another seat's watch point and to the host's, and each ended its game
+    while the handshake of that link was under way (each chunk up to 0.4 s on the wire): counting
+    no spectator, it closed, and the spectator said no watch point answered for 600 s.  The end's
+    wait counts a link whose handshake is under way as one that has not said what it wants yet:
+    the spectator gets the end from the first watch point it reaches."""
+    table = played(seed, faults, quick=True)
+    assert table.counts.get("kill", 0) + table.counts.get("gone", 0) == 1
+    assert table.results["watch0"].text == table.results["host"].text
+    (text,) = texts(table)
+    assert " win" in text
