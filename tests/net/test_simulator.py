@@ -589,3 +589,18 @@ def test_a_spectator_that_reaches_a_seat_after_it_named_the_cheat_gets_its_evide
     assert table.through["watch0"] == "seat1"
     assert all(table.results[n].text.startswith("aborted: green (seat2) broke the rules: cards: wrong key")
                for n in ("host", "seat1", "watch0")), texts(table)
+
+
+def test_a_cheat_whose_altered_frame_was_lost_before_a_seat_was_voted_out_cheated_nobody() -> None:
+    """Seed 70381 of a quick sweep: as at seed 10586 the cheat's altered key was lost with its
+    link and it sent again the honest one its log holds; the still seat was voted out, its link
+    down as the table ended, and back 600 s later it found the host closed ("did not come
+    back").  That is its own partial view, asked nothing of: the others ended the table on
+    their votes, the host's transcript verifies as that, and nobody saw a cheat."""
+    table = played(70381, {"cut", "duplicate", "partition", "reorder", "stale", "still"},
+                   cheat=simcheats.wrong_key, quick=True)
+    assert table.cheated
+    out = {name for name, seat in table.seat_of.items() if seat in table.results["host"].ending.stop.gone}
+    assert out == {"seat1"} and table.results["seat1"].text.startswith("paused: ")
+    (text,) = {r.text for name, r in table.results.items() if name not in out and table.through.get(name) not in out}
+    assert text.startswith("abandoned: ") and "broke the rules" not in text
