@@ -63,8 +63,9 @@ class Driver:
         self.save = save
         self.done = asyncio.Event()
         self.stirred = asyncio.Event()  # the core took a step (a driver waiting on its word asks again)
-        self.watchers = Watchers(report)  # the spectators this process serves
         self.door = Door.for_descriptors(open_files_limit())
+        # the spectators this process serves (and the links in their handshake, which may be theirs)
+        self.watchers = Watchers(report, handshaking=lambda: self.door.strangers)
 
     def decider(self, seat: int) -> Decide:
         return self._decide[seat] if isinstance(self._decide, dict) else self._decide

@@ -1182,8 +1182,10 @@ def check(table: Table) -> list[str]:
     # a table that every honest seat finished fair, or ended on the seats' votes (the frame may
     # have been lost on the way to a seat that then left), with one result everywhere and a
     # transcript that verifies as that (the host's log holds every frame it took: an altered one
-    # in it would be a violation), saw no cheat.
-    honest = [r for n, r in table.results.items() if n in table.honest]
+    # in it would be a violation), saw no cheat.  A seat the votes name as gone is not asked: its
+    # result is its own partial view (seed 70381: back after the end, it found the host closed).
+    honest = [r for n, r in table.results.items()
+              if n in table.honest and table.seat_of.get(n) not in voted_out]
     ended = "fair" if all(isinstance(r, Result) and r.finished and r.fair for r in honest) else \
         "abandoned" if all(isinstance(r, Result) and r.ending is not None for r in honest) else None
     cheated = table.cheated and not (

@@ -40,8 +40,9 @@ Log = Callable[[], Sequence[tuple[Any, list[bytes]]]]
 class Watchers:
     """The spectators of one seat's process and what they were sent."""
 
-    def __init__(self, report: Callable[[TableEvent], None]):
+    def __init__(self, report: Callable[[TableEvent], None], handshaking: Callable[[], int] = lambda: 0):
         self.report = report
+        self.handshaking = handshaking  # links to this process whose handshake is under way
         self.sent: dict[Connection, int | None] = {}  # steps of the log sent (None: not told the table yet)
         self.intro: list[bytes] = []  # the table, encoded once: set when the roster is known
         self.points: bytes | None = None  # the table's other watch points, encoded
@@ -183,10 +184,11 @@ class Watchers:
         """The game is over: until every spectator took the whole log (and the
         table's last word, if any) and hung up, or for ``within`` seconds at most
         (the table never waits longer for them), a link up that has not said what it
-        wants yet counting as one (a spectator whose watch point went in the game's
-        last second may be coming here for the end); and until a spectator whose link dropped
-        before it took them came back for them, ``come_back`` seconds after it
-        dropped at most (one cut off in the game's last seconds would otherwise
+        wants yet counting as one, and so a link whose handshake is under way (a spectator
+        whose watch point went in the game's last second may be coming here for the end:
+        seeds 55279, 58963, 63276, the handshake slow on a slow network); and until a
+        spectator whose link dropped before it took them came back for them,
+        ``come_back`` seconds after it dropped at most (one cut off in the game's last seconds would otherwise
         find every watch point closed, and never learn how the game ended).  Only
         a link that dropped within those ``within`` seconds counts: one that drops
         later (again and again, say, each time it came back) keeps the table no
@@ -206,7 +208,8 @@ class Watchers:
                         self._dropped[conn.peer_key] = deadline - 0.001
                     conn.close(TOO_SLOW)
             # (a spectator hangs up once it holds the end, saying ``bye``: what was sent may yet be lost)
-            if not (now < deadline and any(not conn.closed for conn in [*self.sent, *self._arriving])
+            if not (now < deadline and (any(not conn.closed for conn in [*self.sent, *self._arriving])
+                                        or self.handshaking() > 0)
                     or any(at < deadline and now - at < come_back for at in self._dropped.values())):
                 return
             await asyncio.sleep(0.05)

@@ -127,6 +127,7 @@ class JoinTable(SeatCore):
         self._points_reached: dict[int, tuple[str, int]] = {}
         self._held: list[tuple[int, list[bytes], int]] = []  # (its step, evidence, from) our log has not reached
         self._handed: dict[int, int] = {}  # pieces of evidence each seat handed on directly
+        self._evidence: list[bytes] = []  # the cheat's frames this seat named it for (its spectators' last word)
         self._mine_checks = CheckBudget(MINE_AHEAD, 0.2)  # each seat's frames on its direct link
         self._twin_checks = CheckBudget(2, 0.2)  # frames of a third seat a seat handed on that differ from ours
         self._log_said = 0  # how many times this seat said its log's last frames at the audit (``_log_since``)
@@ -771,7 +772,9 @@ class JoinTable(SeatCore):
             # as the host's last words: each spectator, watching now or coming back for them
             # (its link may have dropped a moment ago), hears them once it holds the whole log,
             # and the watch point stays open a few seconds for that (``closing``)
+            # (a spectator that comes after the cheat was named checks its evidence too, as the host's hear it)
             last = [*(step_under_way(self.peer) if self.peer is not None else ()),
+                    *([{"t": "blame", "f": self._evidence}] if self._evidence else []),
                     {"t": "bye", "why": result.text[:200]}]
             self._do(WatchEnd(tuple(encode(m) for m in last)))
 
@@ -983,7 +986,9 @@ class JoinTable(SeatCore):
 
     def _blamed(self, evidence: list[bytes]) -> None:
         """The evidence of a cheat, kept in the journal and shown to the spectators
-        watching through this seat (each checks it against its own log)."""
+        watching through this seat (each checks it against its own log), and to those
+        that come for the table's last word (seed 70156)."""
+        self._evidence = list(evidence)
         if self.saving:
             if self.peer is not None:
                 self.journal_steps(self.peer)  # every step finished before it, then the evidence

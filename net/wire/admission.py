@@ -209,6 +209,11 @@ class Door:
     def links(self) -> int:
         return len(self._strangers) + len(self._callers) + len(self._watching) + len(self._seated)
 
+    @property
+    def strangers(self) -> int:
+        """Links accepted whose handshake is not done yet (nor given up)."""
+        return len(self._strangers)
+
     def arrive(self, ticket: object, host: str | None) -> list[object]:
         """A new link from ``host`` (never refused): the older strangers the
         shell must close to make room for it."""

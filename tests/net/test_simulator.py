@@ -554,3 +554,59 @@ def test_a_spectator_whose_watch_point_went_as_the_game_ended_gets_the_end_from_
     assert table.results["watch0"].text == table.results["host"].text
     (text,) = texts(table)
     assert " win" in text
+
+
+@pytest.mark.parametrize("seed,faults", [
+    (55279, {"delay", "gone", "kill", "partition", "reorder"}),
+    (58963, {"corrupt", "cut", "delay", "duplicate", "gone", "reorder", "stale"}),
+    (63276, {"delay", "duplicate", "gone", "partition", "reorder"}),
+])
+def test_a_spectator_whose_watch_point_went_as_the_game_ended_is_served_through_its_handshake(
+        seed: int, faults: set[str]) -> None:
+    """Seeds of a quick sweep (issue 24): the seat whose watch point the spectator followed was
+    killed (55279, started again later) or gone for good (58963, 63276) in the game's last second;
+    the spectator linked to another seat's watch point and to the host's, and each ended its game
+    while the handshake of that link was under way (each chunk up to 0.4 s on the wire): counting
+    no spectator, it closed, and the spectator said no watch point answered for 600 s.  The end's
+    wait counts a link whose handshake is under way as one that has not said what it wants yet:
+    the spectator gets the end from the first watch point it reaches."""
+    table = played(seed, faults, quick=True)
+    assert table.counts.get("kill", 0) + table.counts.get("gone", 0) == 1
+    assert table.results["watch0"].text == table.results["host"].text
+    (text,) = texts(table)
+    assert " win" in text
+
+
+@pytest.mark.parametrize("seed,faults,cheat", [
+    (70156, {"duplicate", "kill", "stale", "still"}, simcheats.wrong_key),
+    (71355, {"corrupt", "gone", "kill", "reorder"}, simcheats.illegal_move),
+])
+def test_a_spectator_that_reaches_a_seat_after_it_named_the_cheat_gets_its_evidence(seed: int, faults: set[str],
+                                                                                    cheat) -> None:
+    """Seeds 70156 and 71355 (likewise) of a quick sweep: at 70156 the spectator's links to the
+    host and to the cheat's watch point broke (a chunk duplicated: a record replayed) as seat1
+    named the cheat, and it reached seat1's watch point after that: seat1 had shown the evidence
+    only to the spectators watching then, and its last word was the step under way and its
+    ``bye``, so the spectator said only whom the game waited for.  A seat that named the cheat
+    hands its evidence on in its last word, as the host does: the spectator checks it against
+    its own log and names the cheat as the seats do."""
+    table = played(seed, faults, cheat=cheat, quick=True)
+    assert table.through["watch0"] == "seat1"
+    text = table.results["host"].text
+    assert text.startswith("aborted: ") and "(seat2) broke the rules" in text
+    assert table.results["seat1"].text == table.results["watch0"].text == text, texts(table)
+
+
+def test_a_cheat_whose_altered_frame_was_lost_before_a_seat_was_voted_out_cheated_nobody() -> None:
+    """Seed 70381 of a quick sweep: as at seed 10586 the cheat's altered key was lost with its
+    link and it sent again the honest one its log holds; the still seat was voted out, its link
+    down as the table ended, and back 600 s later it found the host closed ("did not come
+    back").  That is its own partial view, asked nothing of: the others ended the table on
+    their votes, the host's transcript verifies as that, and nobody saw a cheat."""
+    table = played(70381, {"cut", "duplicate", "partition", "reorder", "stale", "still"},
+                   cheat=simcheats.wrong_key, quick=True)
+    assert table.cheated
+    out = {name for name, seat in table.seat_of.items() if seat in table.results["host"].ending.stop.gone}
+    assert out == {"seat1"} and table.results["seat1"].text.startswith("paused: ")
+    (text,) = {r.text for name, r in table.results.items() if name not in out and table.through.get(name) not in out}
+    assert text.startswith("abandoned: ") and "broke the rules" not in text

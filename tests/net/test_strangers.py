@@ -218,3 +218,35 @@ def test_at_the_end_the_table_does_not_wait_for_a_spectator_that_does_not_read()
 
     behind, closed = asyncio.run(main())
     assert behind and closed
+
+
+def test_at_the_end_a_link_whose_handshake_is_under_way_is_waited_for_as_a_spectator_a_bounded_while() -> None:
+    """A spectator whose watch point went in the game's last second links to another seat; on a
+    slow network its handshake may still be under way when that seat's game ends (seeds 55279,
+    58963, 63276).  The end's wait counts such a link, as the door sees it, until its handshake
+    is over (here it fails after a second); one that never ends it keeps the table no longer
+    than the spectators' few seconds."""
+    from ankh.net.io import sim
+    from ankh.net.io.watchers import SETTLE, Watchers
+    from ankh.net.wire.admission import Door
+
+    def settled_at(handshake: float | None) -> float:
+        loop = sim.VirtualLoop()
+        door, ticket = Door(), object()
+        watchers = Watchers(lambda e: None, handshaking=lambda: door.strangers)
+        watchers.intro = [encode({"t": "lobby"})]
+
+        async def main() -> float:
+            door.arrive(ticket, "10.0.0.4")
+            if handshake is not None:
+                loop.call_later(handshake, door.leave, ticket)
+            await watchers.settle()
+            return loop.time()
+
+        try:
+            return loop.run_until_complete(main())
+        finally:
+            loop.close()
+
+    assert 1.0 <= settled_at(1.0) < 1.1
+    assert SETTLE <= settled_at(None) < SETTLE + 0.1
