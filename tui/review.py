@@ -632,9 +632,11 @@ def summary(done: list[Reviewed], total: int, seat: int, every_card: bool = Fals
 
 
 def searched(done: list[Reviewed]) -> str:
-    """How many worlds the review searched, in words: those of a decision, and
-    how many decisions were searched again, with how many worlds."""
-    first = max((r.worlds for r in done if not r.firm), default=0)
+    """How many worlds the review searched, in words: those of a decision (as
+    most had them: more where the game ended, fewer in a long game), and how
+    many decisions were searched again, with how many worlds."""
+    had = [r.worlds for r in done if not r.firm]
+    first = min(had, key=lambda k: (-had.count(k), k), default=0)
     parts = [ngettext("{k} world a decision", "{k} worlds a decision", first).format(k=first)] if first else []
     firm = [r.worlds for r in done if r.firm]
     if not firm:

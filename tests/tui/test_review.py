@@ -447,6 +447,9 @@ def test_the_title_says_how_many_worlds_were_searched_not_how_many_might_have_be
         i18n.set_language("en")
     for title, words in zip(titles, said[lang]):
         assert words in title, title
+    # a long game's decisions had 4 worlds, those where the game ended 12: it says 4
+    long = [replace(r, worlds=4 if n < 7 else 12) for n, r in enumerate(settled)]
+    assert "(4 worlds a decision, none searched again)" in " ".join(" ".join(review.summary(long, 10, 0)[:3]).split())
 
 
 class Recording:
