@@ -86,10 +86,13 @@ MATTERS = 0.01    # a point of chance: a decision that may cost less is not sear
 DOUBT = 1.5       # standard errors within which the costliest decision is in doubt ...
 DECISIVE = 3      # times WORLDS, the worlds of a decision where the game ended in a world searched
 AGAIN = 2         # ... and searched again, at most this many more times, FIRM_TIMES * WORLDS worlds more each
-GAME = {"morpork": 40}   # decisions: a longer game's first pass searches at most the worlds of one this long
+GAME = {"morpork": 50}   # decisions: a longer game's first pass searches at most the worlds of one this long
+                         # (with 40, a game of 54 decisions searched in 5 worlds each named another costliest on
+                         # a second review; in 8, the same)
                          # (the first game's: a world of it costs ten times one of the guilds, which have none) ...
 LEAST = 2         # ... and each decision in at least this many (or WORLDS if fewer)
-SPEND = 2         # times GAME * WORLDS: the worlds a review may search before a round of decisions in doubt
+SPEND = 1.6       # times GAME * WORLDS: the worlds a review may search before a round of decisions in doubt
+                  # (640: a long game of 74 decisions took 31 s on two cores with 800, 24 s with 640)
 VERSION = 7       # of the kept reviews: another search gives another result (2: the place kept;
                   # 3: the chance a share of the win over the seats; 4: the costliest searched again;
                   # 5: the difference's standard error kept; 6: those that may be costliest, and

@@ -224,7 +224,7 @@ def test_a_decision_whose_place_among_the_costliest_is_in_doubt_gets_more_worlds
         (n, k, 8 * k) for n in (2, 5) for k in range(1, review.AGAIN + 1))
 
 
-def test_a_long_first_game_is_reviewed_with_the_worlds_of_a_game_of_forty_decisions(monkeypatch) -> None:
+def test_a_long_first_game_is_reviewed_with_the_worlds_of_a_shorter_game(monkeypatch) -> None:
     """A first game of 74 decisions took a minute on two cores, twice a game of
     forty: a longer one's first pass searches no more worlds in all than that
     of a game of review.GAME decisions, each decision in fewer (its decisive
