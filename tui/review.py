@@ -11,8 +11,14 @@ seat's evaluation that sums to 1 over the seats (``chances`` in the game's
 search, its temperature fitted to who won bot games by
 ``scripts/bench/calibrate``); the chance is the mean over the worlds.  A
 decision where the game ended in one of those worlds (late in the game) is
-searched in :data:`DECISIVE` times as many: a choice there may cost the game
+searched in :data:`DECISIVE` times as many, when the candidates came to
+different values there (:func:`decided`): a choice there may cost the game
 in a world in eight, which a search of eight worlds sees or misses by chance.
+A game of the first kind longer than :data:`GAME` decisions is searched with
+fewer worlds a decision (:func:`first_worlds`), and its decisions in doubt
+(below) are searched again only within a budget of worlds
+(:func:`affordable`): a long game costs about what one of ``GAME`` decisions
+costs, the worlds spent on the decisions that may be the costliest.
 A decision reviewed is kept in a file beside the record (the
 record's bytes, the seat and the search's size are its key), so a review
 stopped halfway goes on where it stopped, with the same result, and a second
@@ -80,10 +86,18 @@ MATTERS = 0.01    # a point of chance: a decision that may cost less is not sear
 DOUBT = 1.5       # standard errors within which the costliest decision is in doubt ...
 DECISIVE = 3      # times WORLDS, the worlds of a decision where the game ended in a world searched
 AGAIN = 2         # ... and searched again, at most this many more times, FIRM_TIMES * WORLDS worlds more each
-VERSION = 6       # of the kept reviews: another search gives another result (2: the place kept;
+GAME = {"morpork": 50}   # decisions: a longer game's first pass searches at most the worlds of one this long
+                         # (with 40, a game of 54 decisions searched in 5 worlds each named another costliest on
+                         # a second review; in 8, the same)
+                         # (the first game's: a world of it costs ten times one of the guilds, which have none) ...
+LEAST = 2         # ... and each decision in at least this many (or WORLDS if fewer)
+SPEND = 1.6       # times GAME * WORLDS: the worlds a review may search before a round of decisions in doubt
+                  # (640: a long game of 74 decisions took 31 s on two cores with 800, 24 s with 640)
+VERSION = 7       # of the kept reviews: another search gives another result (2: the place kept;
                   # 3: the chance a share of the win over the seats; 4: the costliest searched again;
                   # 5: the difference's standard error kept; 6: those that may be costliest, and
-                  # those in doubt again)
+                  # those in doubt again; 7: a budget of worlds a game, the decisive worlds where
+                  # the candidates differ)
 
 
 @dataclass(frozen=True)
@@ -238,10 +252,26 @@ def _search(rules: Game, n: int, state: Any, decision: Decision, chosen: tuple, 
 
 def decided(values: list[list[float]]) -> bool:
     """Whether the game ended in one of the worlds searched (a value of 0 or 1:
-    won or lost there, as late in a game): a decision where a choice may
-    cost the game in a world in eight, and so cost much, and a look at eight
-    worlds sees that world in one review and not in another."""
-    return any(v <= 0.0 or v >= 1.0 for row in values for v in row)
+    won or lost there, as late in a game) after one candidate and not as well
+    after another (their values there a point of chance apart): a decision
+    where a choice may cost the game in a world in eight, and so cost much,
+    and a look at eight worlds sees that world in one review and not in
+    another.  Where the game was won or lost there whatever the seat chose,
+    more worlds are not spent on it."""
+    return any(max(world) - min(world) >= MATTERS and any(v <= 0.0 or v >= 1.0 for v in world)
+               for world in zip(*values))
+
+
+def first_worlds(game: str, decisions: int, worlds: int = WORLDS) -> int:
+    """The worlds of each decision's first search in a review of ``decisions``:
+    ``worlds``, or fewer in a ``game`` longer than its :data:`GAME` decisions,
+    so that its first pass searches no more worlds than that of a game of
+    that many (at least :data:`LEAST` a decision): a long game costs about
+    what a game of ``GAME`` decisions costs, its worlds spent on the firmer
+    searches of the decisions that may be the costliest rather than evenly."""
+    if game not in GAME:
+        return worlds
+    return min(worlds, max(LEAST, worlds * GAME[game] // max(1, decisions)))
 
 
 def _judged(rules: Game, state: Any, decision: Decision, chosen: tuple, cands: list[tuple],
@@ -374,8 +404,9 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
     progress(len(done) + firmed, total())
     workers = Workers(jobs)
     try:
-        tasks: list[Task] = [(n, worlds, seed, None, 0, worlds * DECISIVE) for n in range(len(done), len(seen))]
-        for reviewed, _values in _reviewed(rules, seen, tasks, workers, stop, 0, worlds, timed):
+        first = first_worlds(rules.id, len(seen), worlds)
+        tasks: list[Task] = [(n, first, seed, None, 0, first * DECISIVE) for n in range(len(done), len(seen))]
+        for reviewed, _values in _reviewed(rules, seen, tasks, workers, stop, 0, first, timed):
             done.append(reviewed)
             keep()
             progress(len(done), total())
@@ -398,13 +429,24 @@ def _review(rules: Game, seen: list[tuple[Any, Decision, tuple]], seat: int, sou
             if firmed < len(picks) or rounds == AGAIN:
                 return done, len(seen)
             doubt = in_doubt(done)
-            if not doubt:
+            if not doubt or not affordable(rules.id, done, len(doubt), worlds):
                 return done, len(seen)
             picks += doubt
             rounds += 1
             keep()
     finally:
         workers.close()
+
+
+def affordable(game: str, done: list[Reviewed], doubt: int, worlds: int = WORLDS) -> bool:
+    """Whether a round of ``doubt`` decisions searched again keeps the worlds
+    the review stands on (each decision's, its firmer search's where it was
+    searched again) within :data:`SPEND` times those of a first pass of
+    :data:`GAME` decisions of the ``game`` (the guilds: no bound): a long
+    game, or one with many decisions searched again, ends where a game of
+    ``GAME`` decisions would."""
+    spent = sum(r.worlds for r in done) + doubt * FIRM_TIMES * worlds
+    return game not in GAME or spent <= SPEND * GAME[game] * worlds
 
 
 def in_doubt(done: list[Reviewed]) -> list[int]:
@@ -593,9 +635,11 @@ def summary(done: list[Reviewed], total: int, seat: int, every_card: bool = Fals
 
 
 def searched(done: list[Reviewed]) -> str:
-    """How many worlds the review searched, in words: those of a decision, and
-    how many decisions were searched again, with how many worlds."""
-    first = max((r.worlds for r in done if not r.firm), default=0)
+    """How many worlds the review searched, in words: those of a decision (as
+    most had them: more where the game ended, fewer in a long game), and how
+    many decisions were searched again, with how many worlds."""
+    had = [r.worlds for r in done if not r.firm]
+    first = min(had, key=lambda k: (-had.count(k), k), default=0)
     parts = [ngettext("{k} world a decision", "{k} worlds a decision", first).format(k=first)] if first else []
     firm = [r.worlds for r in done if r.firm]
     if not firm:

@@ -139,9 +139,12 @@ def test_a_decision_where_the_game_ended_in_a_world_searched_gets_more_worlds(ga
     """Late in a game a choice may lose it in a world in eight: a search of
     eight worlds sees that world in one review and misses it in another, and
     the two named different costliest decisions.  A decision where the game
-    ended in one of its worlds is searched in review.DECISIVE times as many
-    (the same worlds as one search of them all); the others are not.  (A short
-    game of the first one: 35 decisions of red's, the last three of them late.)"""
+    ended in one of its worlds after one candidate and not as well after
+    another is searched in review.DECISIVE times as many (the same worlds as
+    one search of them all); the others are not, nor one where the game ended
+    the same whatever the seat chose (a long game spent its time on those).
+    (A short game of the first one: 35 decisions of red's, the last three of
+    them late, two of those where the game was over whatever red chose.)"""
     text = record(game, seed=4 if game == "morpork" else 5)
     rules, seen = review.choices(text, 0)
     kinds, late = set(), []
@@ -149,14 +152,27 @@ def test_a_decision_where_the_game_ended_in_a_world_searched_gets_more_worlds(ga
         few, values = review._search(rules, n, *seen[n], 2, "review")
         searched = review.review_one(rules, n, *seen[n], worlds=2, decisive=6)
         ended = any(v in (0.0, 1.0) for row in values for v in row)
-        assert searched == (review.review_one(rules, n, *seen[n], worlds=6) if ended else few)
-        assert searched.worlds == (6 if ended else 2)
-        kinds.add(ended)
-        late += [n] * ended
-    assert kinds == {True, False}
+        more = review.decided(values)
+        assert searched == (review.review_one(rules, n, *seen[n], worlds=6) if more else few)
+        assert searched.worlds == (6 if more else 2)
+        kinds.add((ended, more))
+        late += [n] * more
+    assert kinds == ({(False, False), (True, False), (True, True)} if game == "morpork"
+                     else {(False, False), (True, True)})
     done, _total = review.review(text, 0, None, worlds=2)                  # the review does so
     assert {r.worlds for r in done if not r.firm} <= {2, 2 * review.DECISIVE}
     assert all(done[n].firm or done[n].worlds == 2 * review.DECISIVE for n in late) and done[0].worlds == 2
+
+
+def test_more_worlds_only_where_the_game_ended_after_one_choice_and_not_after_another() -> None:
+    """A world where the game was won or lost whatever the seat chose tells
+    nothing of its choice: no more worlds are spent on that decision."""
+    assert review.decided([[1.0, 0.3], [0.4, 0.3]])        # won after the first, not after the second
+    assert review.decided([[0.6, 0.3], [0.0, 0.3]])        # lost after the second only
+    assert not review.decided([[1.0, 0.3], [1.0, 0.3]])    # won whatever the choice
+    assert not review.decided([[0.0, 0.3], [0.0, 0.5]])    # lost whatever; the other world did not end
+    assert not review.decided([[1.0, 0.3], [0.995, 0.3]])  # within a point of chance
+    assert not review.decided([[0.5, 0.3], [0.2, 0.5]])    # the game ended in no world
 
 
 def fake_search(gaps: dict[tuple[int, int], tuple[float, float]], searched: list):
@@ -206,6 +222,54 @@ def test_a_decision_whose_place_among_the_costliest_is_in_doubt_gets_more_worlds
     review.review(text, 0, None, worlds=2)
     assert sorted(s for s in searched if s[1] > 0) == sorted(
         (n, k, 8 * k) for n in (2, 5) for k in range(1, review.AGAIN + 1))
+
+
+def test_a_long_first_game_is_reviewed_with_the_worlds_of_a_shorter_game(monkeypatch) -> None:
+    """A first game of 74 decisions took a minute on two cores, twice a game of
+    forty: a longer one's first pass searches no more worlds in all than that
+    of a game of review.GAME decisions, each decision in fewer (its decisive
+    worlds as many times those), and the costliest is still searched again
+    with review.FIRM_TIMES times the worlds.  A guild game's worlds cost a
+    tenth as much: each of its decisions keeps its worlds."""
+    for game in ("morpork", "guilds"):
+        text = record(game)
+        _rules, seen = review.choices(text, 0)
+        assert len(seen) > review.GAME["morpork"]
+        searched: list[tuple[int, int, str, int]] = []
+
+        def one(rules, n, state, decision, chosen, worlds, seed, before=None, again=0, decisive=0):
+            searched.append((n, worlds, seed, decisive))
+            gap, k = (0.2 if n == 4 else 0.004), worlds + (len(before[0]) if before else 0)
+            return (review.Reviewed(n, "chosen", 0.3, "best", 0.3 + gap, 2, margin=0.002, worlds=k),
+                    [[0.3] * k, [0.3 + gap] * k])
+        monkeypatch.setattr(review, "_search", one)
+        done, _total = review.review(text, 0, None)
+        first = [s for s in searched if s[2] == "review"]
+        assert [s[0] for s in first] == list(range(len(seen)))
+        each = review.WORLDS if game == "guilds" else review.WORLDS * review.GAME[game] // len(seen)
+        assert {(s[1], s[3]) for s in first} == {(each, each * review.DECISIVE)}
+        if game == "morpork":
+            assert 2 < each < review.WORLDS and sum(s[1] for s in first) <= review.GAME[game] * review.WORLDS
+        assert [s for s in searched if s[2] != "review"] == [(4, review.FIRM_TIMES * review.WORLDS, "review:firm", 0)]
+        assert [n for n, r in enumerate(done) if r.cost > 0] == [4]
+
+
+def test_a_long_first_game_s_decisions_in_doubt_are_searched_again_within_its_budget(monkeypatch) -> None:
+    """Two decisions never told apart are searched again round after round:
+    in a long first game, only while the worlds the review stands on stay
+    within review.SPEND times a first pass of review.GAME decisions; in a guild
+    game (quick), review.AGAIN times."""
+    monkeypatch.setattr(review, "AGAIN", 10)
+    gaps = {(2, -1): (0.10, 0.02), (5, -1): (0.095, 0.02), (2, 0): (0.10, 0.02), (5, 0): (0.095, 0.02)}
+    rounds, spent = {}, {}
+    for game in ("morpork", "guilds"):
+        searched: list = []
+        monkeypatch.setattr(review, "_search", fake_search(gaps, searched))
+        done, _total = review.review(record(game), 0, None)
+        rounds[game], spent[game] = max(s[1] for s in searched), sum(r.worlds for r in done)
+    budget, more = review.SPEND * review.GAME["morpork"] * review.WORLDS, 2 * review.FIRM_TIMES * review.WORLDS
+    assert rounds["guilds"] == 10
+    assert 0 < rounds["morpork"] < 10 and spent["morpork"] <= budget < spent["morpork"] + more
 
 
 def test_the_costliest_right_at_the_line_of_its_error_is_in_doubt() -> None:
@@ -383,6 +447,9 @@ def test_the_title_says_how_many_worlds_were_searched_not_how_many_might_have_be
         i18n.set_language("en")
     for title, words in zip(titles, said[lang]):
         assert words in title, title
+    # a long game's decisions had 4 worlds, those where the game ended 12: it says 4
+    long = [replace(r, worlds=4 if n < 7 else 12) for n, r in enumerate(settled)]
+    assert "(4 worlds a decision, none searched again)" in " ".join(" ".join(review.summary(long, 10, 0)[:3]).split())
 
 
 class Recording:
