@@ -117,6 +117,10 @@ class JoinTable(SeatCore):
         self._audit_since: float | None = None  # when this seat's own log reached the audit
         self._final_since: float | None = None  # when it was past it (it took every disclosure)
         self.disclosed: set[int] = set()  # seats whose part of the audit came on their direct link
+        # seats whose direct link proved them alive at the audit without their disclosure over our
+        # log before it: a frame they wrote there once their own log was at (or past) the audit
+        self.alive: set[int] = set()
+        self._unsure: set[int] = set()  # its frame our log waits for came unchecked (the budget): no proof yet
         self.news: News | None = None  # the host's last word on a seat away, and the offer to end
         self._voted: Stop | None = None
         self.own_clock = OwnClock()  # how long the game has waited for this seat, by our own clock
@@ -805,6 +809,7 @@ class JoinTable(SeatCore):
             if slot is not None and slot[0] == seat:
                 self._theirs(seat, msg["f"])
             elif slot is not None:
+                self._alive_at_audit(seat)  # (a seat says the others' frames only at or past the audit)
                 self._compare(seat, msg["f"], slot)
             return
         if msg["t"] != "blame":
@@ -931,6 +936,8 @@ class JoinTable(SeatCore):
             return  # (held already; or far ahead, never sent: a seat hung, saying it moved, is not heard)
         now = self.clock()
         if not self._mine_checks.allow(seat, now):  # a signature check each: a few a second at most
+            if slot[1] == lacks:  # (it may be its disclosure: what it says after it proves nothing yet)
+                self._unsure.add(seat)
             return
         try:
             env = open_frame(frame, game_id=protocol.roster.game_id, keys=protocol.ledger.keyring, kinds=BODIES)
@@ -938,6 +945,8 @@ class JoinTable(SeatCore):
             return
         if env.sender != seat or env.seq != slot[1]:
             return
+        if slot[1] == lacks:
+            self._unsure.discard(seat)
         # A word from it only when it is the very frame our log waits for from it: the next
         # one, for the step under way (what a host that keeps it back would keep).  Any other
         # (one past it, or one for a later step, which the host takes and holds but never
@@ -951,10 +960,24 @@ class JoinTable(SeatCore):
                     and seat not in self.disclosed:
                 self.disclosed.add(seat)
                 self._note_wait()
+        if env.kind == "audit":  # its part of the audit, over another log hash: it is there, and withholds ours
+            self._alive_at_audit(seat)
         # The host may lack it too (a seat that keeps its frames from the host and says them
         # here would otherwise hold the table: we hear it, and never sign that it left).
         if self.result is None:
             self._do(Send(HOST, {"t": "theirs", "f": frame}))
+
+    def _alive_at_audit(self, seat: int) -> None:
+        """``seat`` wrote on its direct link what it writes only once its own log is at
+        (or past) the audit: its part of it, or the others' frames of its log
+        (``_log_since``), and no disclosure of it over our log came first.  An honest
+        seat there says its disclosure before any such frame on each link (``say_here``),
+        and a link carries what it writes in order, or nothing from some point on: so a
+        seat whose link went dark (or whose program ended) is never proved so, and is
+        not named in our own wait (``_audit_verdict``); a withholder that talks on is."""
+        assert self.peer is not None
+        if self.peer.phase == AUDIT and seat not in self.disclosed and seat not in self._unsure:
+            self.alive.add(seat)
 
     def _judge_held(self) -> bool:
         """Evidence a seat handed on before this seat's log reached its step, judged
@@ -1108,16 +1131,18 @@ class JoinTable(SeatCore):
         seats it waits for forfeit once it waited for them half the host's time (the
         host reached the audit a moment before us), kept in the journal as such.  Not a
         seat whose disclosure, signed over our log, came on its direct link (the host
-        dropped it, whoever brought it), nor another person's seat this one never had
-        a direct link with (it cannot tell one that withheld it from one the host keeps
-        apart); where that leaves none to name, it says only whom the game waited for."""
+        dropped it, whoever brought it), nor another person's seat whose direct link
+        never proved it there without it (:meth:`_alive_at_audit`): one this seat never
+        had a link with, or whose link went silent, cannot be told from one the host
+        keeps apart; where that leaves none to name, it says only whom the game waited for."""
         assert self.peer is not None
         over = self._audit_since is not None and self.clock() >= self._audit_since + self.abandon_after / 2
         waiting = [s for s in self.peer.waiting_for() if s != self.seat]
-        apart = {s for s in waiting if self.other_person(s)} - self.reached
+        people = {s for s in waiting if self.other_person(s)}
+        apart = people - self.reached
         # Each seat on its own: one cleared does not clear the others (the host that withheld its
         # own disclosure, say, and dropped another's that came round here)
-        named = [s for s in waiting if s not in self.disclosed and s not in apart]
+        named = [s for s in waiting if s not in self.disclosed and (s not in people or s in self.alive)]
         if not (over and named and self.peer.phase == AUDIT):
             self.kept_apart = over and bool(apart)
             return stopped_result(self.peer, self.seat)
