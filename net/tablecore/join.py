@@ -1080,9 +1080,9 @@ class JoinTable(SeatCore):
         length by its own clock: the time its program was down neither counts nor is
         added), opens its watch point where it was (the others' links to it
         come back there), links again to the other seats' watch points the note names,
-        counts the disclosures it had heard, judges only the seats whose link to it is up
-        again (:meth:`seat_reached`), and then names what its
-        log says (``closing``).  Its first note takes a beat off: a program killed over
+        counts the disclosures it had heard, names only a seat its link proves there
+        without its disclosure after this start (:meth:`_alive_at_audit`), and then
+        says what its log says (``closing``).  Its first note takes a beat off: a program killed over
         and over still comes to the end of its wait.  A note whose audit frames are not
         this log's (doctored, or another table's) would have the seat forget disclosures
         its log took and name their seats: it is set aside, an alert says so, and the
@@ -1215,8 +1215,9 @@ class JoinTable(SeatCore):
         """A direct link to (``out``: its watch point) or from ``seat`` is up, its identity proved."""
         # A seat started again in its own wait counts only the seats whose link to it is
         # up again (those heard before its restart are cleared by the note): a seat it
-        # reached before may not know where its watch point is now, nor can it say its
-        # disclosure on our link to its watch point, and must not be named for that.
+        # reached before may not know where its watch point is now, nor say anything on
+        # our link to its watch point.  (Who is named rests on what a link says, not on
+        # its being up: ``_alive_at_audit``.)
         if seat not in self.reached and not (out and self._restarted):
             self.reached.add(seat)
             self._note_wait()
