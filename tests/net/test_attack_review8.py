@@ -445,9 +445,11 @@ def test_a_network_that_lets_only_the_handshake_through_to_a_seat_started_again_
 
 
 def test_a_withholder_still_running_whose_link_comes_back_is_named_by_a_seat_started_again(tmp_path: Path) -> None:
-    """Green signs its part of the audit over a bogus log hash and its program still runs
-    (its links with yellow were dark, so it waits too); yellow, started again, is reached
-    by green's link to its re-opened watch point: it names green, and its save."""
+    """Green signs its part of the audit over a bogus log hash and its program still runs,
+    talking on its direct links (they were dark while yellow was down); yellow, started
+    again, is reached by green's link to its re-opened watch point, which says green's
+    part of the audit over that hash and the others' frames of its log: green is there
+    and withholds its disclosure.  Yellow names green, and so does its save."""
     t = simtable.scene(4, tmp_path)
     save, resumed = t.run(lambda t: yellow_killed_unheard(t, table=lambda t: green_withholds(t, talks=True)))
     assert resumed.forfeit == (GREEN,) and "red (host)" not in resumed.text, resumed.text
