@@ -120,7 +120,10 @@ class JoinTable(SeatCore):
         # seats whose direct link proved them alive at the audit without their disclosure over our
         # log before it: a frame they wrote there once their own log was at (or past) the audit
         self.alive: set[int] = set()
-        self._unsure: set[int] = set()  # its frame our log waits for came unchecked (the budget): no proof yet
+        # the first frame our log waits for from a seat that came unchecked (the budget): what it said
+        # after it proves nothing yet (``_later``), until that frame is checked (at the latest at the end)
+        self._unsure: dict[int, bytes] = {}
+        self._later: set[int] = set()
         self.news: News | None = None  # the host's last word on a seat away, and the offer to end
         self._voted: Stop | None = None
         self.own_clock = OwnClock()  # how long the game has waited for this seat, by our own clock
@@ -922,7 +925,7 @@ class JoinTable(SeatCore):
         self._log_said += 1
         return [f for *_, f in (frames + frames)[first:first + LOG_EACH]]
 
-    def _theirs(self, seat: int, frame: bytes) -> None:
+    def _theirs(self, seat: int, frame: bytes, budget: bool = True) -> None:
         """Seat ``seat``'s last frame, from its direct link: one signed by it that
         our log does not hold yet is a word from it (``Silence``), so the host
         cannot have this seat sign that ``seat`` left while it keeps back what
@@ -935,9 +938,9 @@ class JoinTable(SeatCore):
         if slot is None or slot[0] != seat or not lacks <= slot[1] < lacks + MINE_AHEAD:
             return  # (held already; or far ahead, never sent: a seat hung, saying it moved, is not heard)
         now = self.clock()
-        if not self._mine_checks.allow(seat, now):  # a signature check each: a few a second at most
-            if slot[1] == lacks:  # (it may be its disclosure: what it says after it proves nothing yet)
-                self._unsure.add(seat)
+        if budget and not self._mine_checks.allow(seat, now):  # a signature check each: a few a second at most
+            if slot[1] == lacks and self.peer.phase == AUDIT:  # (it may be its disclosure: what it says
+                self._unsure.setdefault(seat, frame)  # after it proves nothing until this frame is checked)
             return
         try:
             env = open_frame(frame, game_id=protocol.roster.game_id, keys=protocol.ledger.keyring, kinds=BODIES)
@@ -945,8 +948,10 @@ class JoinTable(SeatCore):
             return
         if env.sender != seat or env.seq != slot[1]:
             return
-        if slot[1] == lacks:
-            self._unsure.discard(seat)
+        # the frame left unchecked, checked now: what the seat said after it proves what it proves
+        later = self._unsure.get(seat) == frame and self._unsure.pop(seat) is not None and seat in self._later
+        if later:
+            self._later.discard(seat)
         # A word from it only when it is the very frame our log waits for from it: the next
         # one, for the step under way (what a host that keeps it back would keep).  Any other
         # (one past it, or one for a later step, which the host takes and holds but never
@@ -960,7 +965,7 @@ class JoinTable(SeatCore):
                     and seat not in self.disclosed:
                 self.disclosed.add(seat)
                 self._note_wait()
-        if env.kind == "audit":  # its part of the audit, over another log hash: it is there, and withholds ours
+        if env.kind == "audit" or later:  # its part of the audit, over another log hash: it is there, and withholds ours
             self._alive_at_audit(seat)
         # The host may lack it too (a seat that keeps its frames from the host and says them
         # here would otherwise hold the table: we hear it, and never sign that it left).
@@ -976,8 +981,22 @@ class JoinTable(SeatCore):
         seat whose link went dark (or whose program ended) is never proved so, and is
         not named in our own wait (``_audit_verdict``); a withholder that talks on is."""
         assert self.peer is not None
-        if self.peer.phase == AUDIT and seat not in self.disclosed and seat not in self._unsure:
-            self.alive.add(seat)
+        if self.peer.phase == AUDIT and seat not in self.disclosed:
+            if seat in self._unsure:
+                self._later.add(seat)
+            else:
+                self.alive.add(seat)
+
+    def _check_unsure(self) -> None:
+        """The wait is over: each frame left unchecked that a seat said something after
+        is checked now (one a seat).  Its disclosure over our log clears it; anything
+        else (a forgery that spent our budget, say) was none, and what followed proves
+        it there (a withholder cannot hide behind the budget)."""
+        for seat, frame in list(self._unsure.items()):
+            if seat in self._later:
+                self._theirs(seat, frame, budget=False)
+            if self._unsure.pop(seat, None) is not None and seat in self._later:  # (it failed its check)
+                self._alive_at_audit(seat)
 
     def _judge_held(self) -> bool:
         """Evidence a seat handed on before this seat's log reached its step, judged
@@ -1137,6 +1156,8 @@ class JoinTable(SeatCore):
         keeps apart; where that leaves none to name, it says only whom the game waited for."""
         assert self.peer is not None
         over = self._audit_since is not None and self.clock() >= self._audit_since + self.abandon_after / 2
+        if over and self.peer.phase == AUDIT:
+            self._check_unsure()
         waiting = [s for s in self.peer.waiting_for() if s != self.seat]
         people = {s for s in waiting if self.other_person(s)}
         apart = people - self.reached
