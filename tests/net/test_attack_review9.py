@@ -1,0 +1,134 @@
+"""Attacks on who a joined seat names in its own wait at the audit (docs/fairness.md,
+"At the audit", rule 1): a seat is named only on proof, on its direct link, that it was
+there without its disclosure.  Each test is an attack tried, as a withholder, an honest
+seat whose link the network holds, or a peer saying crafted frames."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ankh.net.tablecore.join import MINE_AHEAD
+from ankh.net.wire.envelope import HEADER_LEN
+from ankh.net.wire.errors import RemoteProtocolError
+
+from tests.net.test_join_table import _at_the_audit_without_green, _green_says_here, _wait_out, wire
+
+
+def _own(t: Any, msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [m for m in msgs if m["f"][:1] == bytes([2])]
+
+
+def _theirs(t: Any, msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [m for m in msgs if m["f"][:1] != bytes([2])]
+
+
+def _disclosure(t: Any) -> bytes:
+    """Green's part of the audit: the frame yellow's log waits for from it."""
+    yellow, green = t.seats[1], t.seats[2]
+    frame = green.peer.protocol.signed(2, yellow.peer.protocol.have()[2])
+    assert frame is not None
+    return frame
+
+
+def _forged(frame: bytes) -> bytes:
+    """``frame`` with its signature spoiled: the same signer and number, no check passes."""
+    return frame[:1] + bytes(HEADER_LEN - 1) + frame[HEADER_LEN:]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_withholder_that_spends_its_own_check_budget_on_forged_disclosures_is_named_all_the_same(seed: int) -> None:
+    """A withholder says, at its disclosure's number, forged frames (their signatures
+    spoiled) more than the few a second yellow checks, then talks on (the others'
+    frames of its log).  The one left unchecked might have been its disclosure, so what
+    follows proves nothing at once; but checked once the wait is over it is no
+    disclosure: the withholder is named, as one that talks on without forging."""
+    t = _at_the_audit_without_green(seed)
+    yellow = t.seats[1]
+    forged = _forged(_disclosure(t))
+    for _ in range(MINE_AHEAD + 1):  # (the last one over yellow's budget: left unchecked)
+        yellow.seat_said(2, wire({"t": "mine", "f": forged}))
+    for _ in range(3):  # its beats: never its disclosure, the others' frames of its log
+        for msg in _theirs(t, _green_says_here(t)):
+            yellow.seat_said(2, msg)
+    named = _wait_out(t)
+    assert named.forfeit == (2,) and str(named.text).startswith("forfeit: green"), named.text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_an_honest_seat_whose_disclosure_came_unchecked_in_a_burst_is_not_named(seed: int) -> None:
+    """The network holds green's link and lets its beats through all at once: yellow's
+    budget of checks may leave green's disclosure unchecked, the others' frames after
+    it then prove nothing; checked later (the next beat, or once the wait is over) it
+    clears green.  Here the budget is spent before green's first disclosure arrives
+    (its own frames ahead of it, from the same burst): green is cleared all the same."""
+    t = _at_the_audit_without_green(seed)
+    yellow = t.seats[1]
+    yellow.clock = t.clock
+    said = _green_says_here(t)
+    disclosure = _disclosure(t)
+    assert said[0]["f"] == disclosure or disclosure in [m["f"] for m in _own(t, said)]
+    for _ in range(MINE_AHEAD):  # (the budget spent: what follows now goes unchecked)
+        assert yellow._mine_checks.allow(2, t.clock.now)
+    for msg in said:  # one beat: its disclosure (unchecked), then the others' frames of its log
+        yellow.seat_said(2, msg)
+    assert 2 not in yellow.alive and 2 not in yellow.disclosed
+    cleared = _wait_out(t)  # (no beat after: the frame left unchecked is checked at the end)
+    assert 2 in yellow.disclosed and not cleared.forfeit and "(green)" not in str(cleared.text), cleared.text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_an_honest_seat_whose_unchecked_disclosure_is_checked_on_its_next_beat_is_not_named(seed: int) -> None:
+    t = _at_the_audit_without_green(seed)
+    yellow = t.seats[1]
+    for _ in range(MINE_AHEAD):
+        assert yellow._mine_checks.allow(2, t.clock.now)
+    for msg in _green_says_here(t):
+        yellow.seat_said(2, msg)
+    t.clock.now += 1.0  # its next beat, the budget back
+    for msg in _green_says_here(t):
+        yellow.seat_said(2, msg)
+    assert 2 in yellow.disclosed and 2 not in yellow.alive
+    cleared = _wait_out(t)
+    assert not cleared.forfeit and "(green)" not in str(cleared.text), cleared.text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_withholder_that_forges_once_then_signs_frames_past_its_disclosure_is_named(seed: int) -> None:
+    """A withholder fills yellow's budget with forged frames at its disclosure's number,
+    lets one go unchecked, and sends a second, different forgery later, checked: the one
+    left unchecked is still unknown, and is checked at the end: it is named."""
+    t = _at_the_audit_without_green(seed)
+    yellow = t.seats[1]
+    real = _disclosure(t)
+    for i in range(MINE_AHEAD + 1):
+        yellow.seat_said(2, wire({"t": "mine", "f": real[:1] + bytes([i + 1]) * (HEADER_LEN - 1) + real[HEADER_LEN:]}))
+    for msg in _theirs(t, _green_says_here(t)):
+        yellow.seat_said(2, msg)
+    t.clock.now += 1.0
+    yellow.seat_said(2, wire({"t": "mine", "f": _forged(real)}))
+    for msg in _theirs(t, _green_says_here(t)):
+        yellow.seat_said(2, msg)
+    named = _wait_out(t)
+    assert named.forfeit == (2,), named.text
+
+
+@pytest.mark.parametrize("msg", [
+    {"t": "mine"}, {"t": "mine", "f": 7}, {"t": "mine", "f": [b"x"]}, {"t": "mine", "f": b"\x02" * (HEADER_LEN + 1)},
+    {"t": "mine", "f": b"\x09" + bytes(HEADER_LEN) + b"\x81\xa3seq\x05"}, {"t": "mine", "f": b""},
+])
+def test_crafted_audit_time_frames_on_a_link_never_crash_a_seat_in_its_own_wait(msg: dict[str, Any]) -> None:
+    """What a seat's link carries is decoded against the message's form first (a peer's
+    malformed message closes its link); a well-formed ``mine`` with a frame of nothing,
+    another signer's number out of range, or bytes that are no frame is set aside: the
+    seat's own wait goes on and names nobody on it."""
+    t = _at_the_audit_without_green(1)
+    yellow = t.seats[1]
+    try:
+        heard = wire(msg)
+    except RemoteProtocolError:
+        return  # (its link closes: ``SeatLinks.serve``)
+    yellow.seat_said(2, heard)
+    assert 2 not in yellow.alive
+    result = _wait_out(t)
+    assert not result.forfeit and "waited for green" in str(result.text), result.text
