@@ -120,9 +120,10 @@ class JoinTable(SeatCore):
         # seats whose direct link proved them alive at the audit without their disclosure over our
         # log before it: a frame they wrote there once their own log was at (or past) the audit
         self.alive: set[int] = set()
-        # the first frame our log waits for from a seat that came unchecked (the budget): what it said
-        # after it proves nothing yet (``_later``), until that frame is checked (at the latest at the end)
-        self._unsure: dict[int, bytes] = {}
+        # the frames at the number our log waits for from a seat that came unchecked (the budget), a few
+        # distinct ones at most: what it said after them proves nothing yet (``_later``), until each is
+        # checked (at the latest at the end: ``_check_unsure``)
+        self._unsure: dict[int, list[bytes]] = {}
         self._later: set[int] = set()
         self.news: News | None = None  # the host's last word on a seat away, and the offer to end
         self._voted: Stop | None = None
@@ -812,7 +813,9 @@ class JoinTable(SeatCore):
             if slot is not None and slot[0] == seat:
                 self._theirs(seat, msg["f"])
             elif slot is not None:
-                self._alive_at_audit(seat)  # (a seat says the others' frames only at or past the audit)
+                if self.peer.protocol.signed(*slot) == msg["f"]:  # (a frame of this game's log: not one of
+                    self._alive_at_audit(seat)  # another table its player's program says; and a seat says
+                    # the others' frames only at or past the audit)
                 self._compare(seat, msg["f"], slot)
             return
         if msg["t"] != "blame":
@@ -939,19 +942,30 @@ class JoinTable(SeatCore):
             return  # (held already; or far ahead, never sent: a seat hung, saying it moved, is not heard)
         now = self.clock()
         if budget and not self._mine_checks.allow(seat, now):  # a signature check each: a few a second at most
-            if slot[1] == lacks and self.peer.phase == AUDIT:  # (it may be its disclosure: what it says
-                self._unsure.setdefault(seat, frame)  # after it proves nothing until this frame is checked)
+            unsure = self._unsure.setdefault(seat, []) if slot[1] == lacks and self.peer.phase == AUDIT else []
+            if frame not in unsure and len(unsure) < MINE_AHEAD:  # (it may be its disclosure: what it says
+                unsure.append(frame)  # after it proves nothing until this frame is checked)
             return
+        unsure = self._unsure.get(seat, [])
+        settles = frame in unsure  # a frame left unchecked, checked now
+        if settles:
+            unsure.remove(frame)
+        self._check_theirs(seat, frame, slot, now)
+        if settles and not unsure and self._unsure.pop(seat, None) is not None and seat in self._later:
+            self._later.discard(seat)  # each checked, none our disclosure: what it said after them proves it there
+            self._alive_at_audit(seat)
+
+    def _check_theirs(self, seat: int, frame: bytes, slot: tuple[int, int], now: float) -> None:
+        """:meth:`_theirs`, its budget allowing a signature check."""
+        assert self.peer is not None
+        protocol = self.peer.protocol
+        lacks = protocol.have()[seat]
         try:
             env = open_frame(frame, game_id=protocol.roster.game_id, keys=protocol.ledger.keyring, kinds=BODIES)
         except (ProtocolError, KeyError, TypeError, ValueError):
             return
         if env.sender != seat or env.seq != slot[1]:
             return
-        # the frame left unchecked, checked now: what the seat said after it proves what it proves
-        later = self._unsure.get(seat) == frame and self._unsure.pop(seat) is not None and seat in self._later
-        if later:
-            self._later.discard(seat)
         # A word from it only when it is the very frame our log waits for from it: the next
         # one, for the step under way (what a host that keeps it back would keep).  Any other
         # (one past it, or one for a later step, which the host takes and holds but never
@@ -965,7 +979,7 @@ class JoinTable(SeatCore):
                     and seat not in self.disclosed:
                 self.disclosed.add(seat)
                 self._note_wait()
-        if env.kind == "audit" or later:  # its part of the audit, over another log hash: it is there, and withholds ours
+        if env.kind == "audit":  # its part of the audit, over another log hash: it is there, and withholds ours
             self._alive_at_audit(seat)
         # The host may lack it too (a seat that keeps its frames from the host and says them
         # here would otherwise hold the table: we hear it, and never sign that it left).
@@ -988,15 +1002,14 @@ class JoinTable(SeatCore):
                 self.alive.add(seat)
 
     def _check_unsure(self) -> None:
-        """The wait is over: each frame left unchecked that a seat said something after
-        is checked now (one a seat).  Its disclosure over our log clears it; anything
-        else (a forgery that spent our budget, say) was none, and what followed proves
-        it there (a withholder cannot hide behind the budget)."""
-        for seat, frame in list(self._unsure.items()):
-            if seat in self._later:
+        """The wait is over: the frames left unchecked (``_unsure``) of a seat that said
+        something after them are checked now (a few a seat).  Its disclosure over our
+        log among them clears it; where none was (forgeries that spent our budget,
+        say), what it said after them proves it there: a withholder cannot hide
+        behind the budget."""
+        for seat, frames in list(self._unsure.items()):
+            for frame in list(frames) if seat in self._later else ():
                 self._theirs(seat, frame, budget=False)
-            if self._unsure.pop(seat, None) is not None and seat in self._later:  # (it failed its check)
-                self._alive_at_audit(seat)
 
     def _judge_held(self) -> bool:
         """Evidence a seat handed on before this seat's log reached its step, judged
