@@ -132,3 +132,41 @@ def test_crafted_audit_time_frames_on_a_link_never_crash_a_seat_in_its_own_wait(
     assert 2 not in yellow.alive
     result = _wait_out(t)
     assert not result.forfeit and "waited for green" in str(result.text), result.text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_frames_of_another_table_its_player_plays_never_prove_an_honest_seat_there(seed: int) -> None:
+    """Each install has one identity, and a link proves only that: a host that seats the
+    same two people at a second table (at its audit too) can point green's program there
+    at yellow's watch point of this one, and hold green's own link here dark.  What that
+    program says (its frames, and the others' frames of its log) is no frame of this
+    game: it proves nothing here, and green is not named."""
+    t = _at_the_audit_without_green(seed)
+    other = _at_the_audit_without_green(seed + 10)
+    yellow = t.seats[1]
+    for _ in range(3):
+        for msg in _green_says_here(other):
+            yellow.seat_said(2, msg)
+        t.clock.now += 1.0
+    assert 2 not in yellow.alive
+    result = _wait_out(t)
+    assert not result.forfeit and "waited for green" in str(result.text), result.text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_an_honest_disclosure_left_unchecked_behind_another_frame_at_its_number_still_clears_it(seed: int) -> None:
+    """Yellow's budget spent, a frame at green's disclosure's number that fails its check
+    (as one of another table that green's player's program says there) comes unchecked,
+    then green's own beat here (its disclosure, unchecked too, and the others' frames),
+    and its link goes dark.  Every such frame is checked at the end: the disclosure
+    among them clears green."""
+    t = _at_the_audit_without_green(seed)
+    yellow = t.seats[1]
+    for _ in range(MINE_AHEAD):
+        assert yellow._mine_checks.allow(2, t.clock.now)
+    yellow.seat_said(2, wire({"t": "mine", "f": _forged(_disclosure(t))}))
+    for msg in _green_says_here(t):
+        yellow.seat_said(2, msg)
+    assert 2 not in yellow.alive
+    result = _wait_out(t)
+    assert 2 in yellow.disclosed and not result.forfeit and "(green)" not in str(result.text), result.text
