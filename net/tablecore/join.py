@@ -25,7 +25,7 @@ from ...core.game import COLOURS, GAMES
 from ..wire.admission import Door
 from ..fair.entropy import random_bytes
 from ..wire.errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
-from ..wire.envelope import Identity, open_frame, seq_of, signed_slot
+from ..wire.envelope import Identity, game_id_of, open_frame, seq_of, signed_slot
 from ..fair.evidence import step_of
 from ..play.ledger import BODIES
 from ..play.events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
@@ -942,7 +942,9 @@ class JoinTable(SeatCore):
             return  # (held already; or far ahead, never sent: a seat hung, saying it moved, is not heard)
         now = self.clock()
         if budget and not self._mine_checks.allow(seat, now):  # a signature check each: a few a second at most
-            unsure = self._unsure.setdefault(seat, []) if slot[1] == lacks and self.peer.phase == AUDIT else []
+            # (a frame that says another game, of another table of its player, is no disclosure of ours)
+            ours = slot[1] == lacks and self.peer.phase == AUDIT and game_id_of(frame) == protocol.roster.game_id
+            unsure = self._unsure.setdefault(seat, []) if ours else []
             if frame not in unsure and len(unsure) < MINE_AHEAD:  # (it may be its disclosure: what it says
                 unsure.append(frame)  # after it proves nothing until this frame is checked)
             return
