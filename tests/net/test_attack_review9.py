@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ankh.net.tablecore.join import MINE_AHEAD
-from ankh.net.wire.envelope import HEADER_LEN
+from ankh.net.wire.envelope import HEADER_LEN, pack, unpack_strict
 from ankh.net.wire.errors import RemoteProtocolError
 
 from tests.net.test_join_table import _at_the_audit_without_green, _green_says_here, _wait_out, wire
@@ -168,5 +168,31 @@ def test_an_honest_disclosure_left_unchecked_behind_another_frame_at_its_number_
     for msg in _green_says_here(t):
         yellow.seat_said(2, msg)
     assert 2 not in yellow.alive
+    result = _wait_out(t)
+    assert 2 in yellow.disclosed and not result.forfeit and "(green)" not in str(result.text), result.text
+
+
+def _of_another_game(frame: bytes, n: int) -> bytes:
+    """A frame at ``frame``'s signer and number that says another game (as one of another
+    table its player's program says there would)."""
+    payload = dict(unpack_strict(frame[HEADER_LEN:]))
+    payload["game"] = bytes([n + 1]) * len(payload["game"])
+    return frame[:HEADER_LEN] + pack(payload)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_many_frames_of_other_tables_at_a_disclosures_number_never_crowd_it_out(seed: int) -> None:
+    """The frames left unchecked at a seat's disclosure's number are kept a few at most;
+    those that say another game (other tables its player plays) are not kept at all, so
+    however many come first, an honest disclosure left unchecked behind them is checked
+    at the end and clears the seat."""
+    t = _at_the_audit_without_green(seed)
+    yellow = t.seats[1]
+    for _ in range(MINE_AHEAD):
+        assert yellow._mine_checks.allow(2, t.clock.now)
+    for n in range(2 * MINE_AHEAD):
+        yellow.seat_said(2, wire({"t": "mine", "f": _of_another_game(_disclosure(t), n)}))
+    for msg in _green_says_here(t):
+        yellow.seat_said(2, msg)
     result = _wait_out(t)
     assert 2 in yellow.disclosed and not result.forfeit and "(green)" not in str(result.text), result.text
