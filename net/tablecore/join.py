@@ -125,6 +125,9 @@ class JoinTable(SeatCore):
         # checked (at the latest at the end: ``_check_unsure``)
         self._unsure: dict[int, list[bytes]] = {}
         self._later: set[int] = set()
+        # the last few frames of this game a seat said at or past the number our log waited for from
+        # it, before our log was at the audit: its disclosure may be among them (``_reach_audit``)
+        self._before: dict[int, list[bytes]] = {}
         self.news: News | None = None  # the host's last word on a seat away, and the offer to end
         self._voted: Stop | None = None
         self.own_clock = OwnClock()  # how long the game has waited for this seat, by our own clock
@@ -721,6 +724,7 @@ class JoinTable(SeatCore):
         self.tick()
         if peer.phase == AUDIT and self._audit_since is None:
             self._audit_since = self.clock()  # the game is over: from now on a withheld disclosure forfeits
+            self._reach_audit()
         if peer.phase == FINAL and self._final_since is None:
             self._final_since = self.clock()  # the others' own wait for our disclosure ends within half the host's
         if peer.phase == "done":
@@ -938,6 +942,12 @@ class JoinTable(SeatCore):
         protocol = self.peer.protocol
         lacks = protocol.have()[seat]
         slot = seq_of(frame)
+        if slot is not None and slot[0] == seat and lacks <= slot[1] and self._audit_since is None \
+                and self.peer.phase != AUDIT and game_id_of(frame) == protocol.roster.game_id:
+            before = self._before.setdefault(seat, [])  # (however far ahead of our log: ``_reach_audit``)
+            if frame not in before:
+                before.append(frame)
+                del before[:-MINE_AHEAD]
         if slot is None or slot[0] != seat or not lacks <= slot[1] < lacks + MINE_AHEAD:
             return  # (held already; or far ahead, never sent: a seat hung, saying it moved, is not heard)
         now = self.clock()
@@ -1002,6 +1012,20 @@ class JoinTable(SeatCore):
                 self._later.add(seat)
             else:
                 self.alive.add(seat)
+
+    def _reach_audit(self) -> None:
+        """Our log is at the audit: what a seat said at the number it now waits for from
+        it, before, may be its disclosure (a network may let a seat's beat through up to
+        it, hold the rest until our log is there, then cut the link).  It is held as one
+        left unchecked (``_unsure``): what the seat says after it proves nothing until it
+        is checked, on a later beat or at the end (``_check_unsure``)."""
+        assert self.peer is not None
+        have = self.peer.protocol.have()
+        for seat, frames in self._before.items():
+            at = [f for f in frames if seq_of(f) == (seat, have[seat])]
+            if at:
+                self._unsure[seat] = at
+        self._before = {}
 
     def _check_unsure(self) -> None:
         """The wait is over: the frames left unchecked (``_unsure``) of a seat that said
