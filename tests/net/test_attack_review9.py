@@ -12,7 +12,8 @@ from ankh.net.tablecore.join import MINE_AHEAD
 from ankh.net.wire.envelope import HEADER_LEN, pack, unpack_strict
 from ankh.net.wire.errors import RemoteProtocolError
 
-from tests.net.test_join_table import _at_the_audit_without_green, _green_says_here, _wait_out, wire
+from tests.net import nethelp
+from tests.net.test_join_table import Three, _at_the_audit_without_green, _green_says_here, _wait_out, wire
 
 
 def _own(t: Any, msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -196,3 +197,63 @@ def test_many_frames_of_other_tables_at_a_disclosures_number_never_crowd_it_out(
         yellow.seat_said(2, msg)
     result = _wait_out(t)
     assert 2 in yellow.disclosed and not result.forfeit and "(green)" not in str(result.text), result.text
+
+
+def _green_at_the_audit_before_yellow(seed: int) -> Any:
+    """As ``_at_the_audit_without_green``, but stopped where green's log is at the audit
+    (its disclosure signed) and yellow's not yet: the host relays to yellow last."""
+    t = Three(seed)
+    yellow, green = t.seats[1], t.seats[2]
+    yellow.connected(t.host.identity.public_key)
+    t.pump(until=lambda: 1 in t.arrived)
+    green.connected(t.host.identity.public_key)
+    t.pump(until=lambda: green.peer is not None and green.peer.phase in ("audit", "final"), first=lambda dst: dst != 1)
+    assert yellow.peer.phase == "play"
+    return t
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_honest_disclosure_heard_just_before_the_audit_still_clears_it_after(seed: int) -> None:
+    """The network lets green's beat through up to its disclosure while yellow's log is a
+    step short of the audit (the host holds green's last move from it), then holds the
+    rest; the host lets yellow's log reach the audit, the network lets the rest of the
+    beat through (the others' frames of green's log), and green's link goes dark for
+    good.  Its disclosure came first on the link: green is not named."""
+    t = _green_at_the_audit_before_yellow(seed)
+    yellow = t.seats[1]
+    said = _green_says_here(t)
+    own = _own(t, said)
+    for msg in own:  # (its disclosure among them, heard before yellow's log is at the audit)
+        yellow.seat_said(2, msg)
+    t._effects()
+    t.queue = [q for q in t.queue if q[2]["t"] != "theirs"]  # (the host keeps what yellow hands it)
+    t.pump(until=lambda: False)
+    assert yellow.peer.phase == "audit" and yellow.peer.waiting_for() == (2,)
+    for msg in said[len(own):]:
+        yellow.seat_said(2, msg)
+    yellow.seat_reached(2, True)
+    yellow.received({"t": "bye", "why": "the host gave up on green"})
+    assert yellow.provisional and yellow._own_wait and 2 not in yellow.alive
+    result = _wait_out(t)
+    assert 2 in yellow.disclosed and not result.forfeit and "(green)" not in str(result.text), result.text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_withholder_that_said_a_forgery_at_its_number_before_the_audit_is_named(seed: int) -> None:
+    """What a seat said at its disclosure's number before our log reached the audit is
+    held as what may be its disclosure; a forgery there, checked at the end, was none:
+    a withholder that talks on is named."""
+    t = _green_at_the_audit_before_yellow(seed)
+    yellow = t.seats[1]
+    green = t.seats[2]
+    real = green.peer.protocol.signed(2, green.peer.protocol.have()[2] - 1)
+    assert nethelp.decode(real)["kind"] == "audit"
+    for _ in range(MINE_AHEAD + 1):
+        yellow.seat_said(2, wire({"t": "mine", "f": _forged(real)}))
+    t.pump(until=lambda: False)
+    assert yellow.peer.phase == "audit" and yellow.peer.waiting_for() == (2,)
+    for msg in _theirs(t, _green_says_here(t)):
+        yellow.seat_said(2, msg)
+    yellow.received({"t": "bye", "why": "the host gave up on green"})
+    result = _wait_out(t)
+    assert result.forfeit == (2,), result.text

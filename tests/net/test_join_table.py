@@ -365,12 +365,15 @@ class Three:
                     case Think():
                         self.thinking.append((core, e))
 
-    def pump(self, until: Any) -> None:
+    def pump(self, until: Any, first: Any = lambda dst: True) -> None:
+        """Deliver what is queued, and the bots' decisions, until ``until()``; a message
+        to a seat ``first`` refuses waits while another is queued."""
         self._effects()
         moves = 10_000
         while not until() and moves > 0:
             if self.queue:
-                src, dst, msg = self.queue.pop(0)
+                ahead = [i for i, (_, dst, _) in enumerate(self.queue) if first(dst)]
+                src, dst, msg = self.queue.pop(ahead[0] if ahead else 0)
                 if dst:
                     self.seats[dst].received(msg)
                 elif src not in self.arrived:
