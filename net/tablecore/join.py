@@ -817,9 +817,8 @@ class JoinTable(SeatCore):
             if slot is not None and slot[0] == seat:
                 self._theirs(seat, msg["f"])
             elif slot is not None:
-                if self.peer.protocol.signed(*slot) == msg["f"]:  # (a frame of this game's log: not one of
-                    self._alive_at_audit(seat)  # another table its player's program says; and a seat says
-                    # the others' frames only at or past the audit)
+                if self.peer.protocol.signed(*slot) == msg["f"] and self._of_the_audit(msg["f"]):
+                    self._alive_at_audit(seat)  # (see ``_of_the_audit``)
                 self._compare(seat, msg["f"], slot)
             return
         if msg["t"] != "blame":
@@ -991,12 +990,25 @@ class JoinTable(SeatCore):
                     and seat not in self.disclosed:
                 self.disclosed.add(seat)
                 self._note_wait()
-        if env.kind == "audit":  # its part of the audit, over another log hash: it is there, and withholds ours
-            self._alive_at_audit(seat)
+        # (its part of the audit over another log hash proves nothing by itself: the host may have
+        # told it another story, ``_of_the_audit``)
         # The host may lack it too (a seat that keeps its frames from the host and says them
         # here would otherwise hold the table: we hear it, and never sign that it left).
         if self.result is None:
             self._do(Send(HOST, {"t": "theirs", "f": frame}))
+
+    def _of_the_audit(self, frame: bytes) -> bool:
+        """``frame``, one of our log's, is of the audit step: signed over our log's hash for
+        it.  A seat that holds it holds our log up to the audit (it took no frame over
+        another hash), so its own disclosure would be over our log hash too: one it
+        withholds, or signs over another hash, is withheld.  A frame of an earlier step
+        proves no such thing: a seat the host told another story after it (its log's
+        hash for the audit then differs, and so does its disclosure's) says it too."""
+        assert self.peer is not None
+        try:
+            return step_of(frame) == self.peer.stop()[0]
+        except (ProtocolError, KeyError, TypeError, ValueError):
+            return False
 
     def _alive_at_audit(self, seat: int) -> None:
         """``seat`` wrote on its direct link what it writes only once its own log is at
@@ -1028,13 +1040,12 @@ class JoinTable(SeatCore):
         self._before = {}
 
     def _check_unsure(self) -> None:
-        """The wait is over: the frames left unchecked (``_unsure``) of a seat that said
-        something after them are checked now (a few a seat).  Its disclosure over our
-        log among them clears it; where none was (forgeries that spent our budget,
-        say), what it said after them proves it there: a withholder cannot hide
-        behind the budget."""
+        """The wait is over: the frames left unchecked (``_unsure``) are checked now (a
+        few a seat).  A seat's disclosure over our log among them clears it; where none
+        was (forgeries that spent our budget, say), what it said after them proves it
+        there: a withholder cannot hide behind the budget."""
         for seat, frames in list(self._unsure.items()):
-            for frame in list(frames) if seat in self._later else ():
+            for frame in list(frames):
                 self._theirs(seat, frame, budget=False)
 
     def _judge_held(self) -> bool:
