@@ -257,3 +257,32 @@ def test_a_withholder_that_said_a_forgery_at_its_number_before_the_audit_is_name
     yellow.received({"t": "bye", "why": "the host gave up on green"})
     result = _wait_out(t)
     assert result.forfeit == (2,), result.text
+
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_an_honest_seat_the_host_told_another_story_is_not_named_when_its_link_is_cut_before_the_twin(seed: int) -> None:
+    """The host signed one of its frames before the audit twice, one version to yellow
+    and one to green: green's honest disclosure is then over another log hash, and its
+    frames of its log (rule 3) are yellow's up to the fork, then the host's twin.  The
+    network lets green's beat through up to just before the twin, then cuts the link for
+    good.  Nothing yellow heard shows that green's log is yellow's: a disclosure over
+    another hash and frames before the audit are what a seat told another story says
+    too.  Yellow does not name green (the host alone may).  A withholder whose log is
+    yellow's says the others' frames of the audit as yellow holds them, and is named
+    (the tests above)."""
+    t = _at_the_audit_without_green(seed)
+    yellow = t.seats[1]
+    held = yellow.peer.protocol
+    own = _own(t, _green_says_here(t))
+    disclosure = _disclosure(t)
+    bogus = nethelp.resign(disclosure, t.ids[2], lambda body: body.__setitem__("basis", bytes(32)))
+    before = [held.signed(s, held.have()[s] - 2) for s in (1, 0)]  # (the frames of its log before the fork)
+    assert all(f is not None and nethelp.decode(f)["kind"] != "audit" for f in before)
+    for msg in [m for m in own if m["f"] != disclosure] + [wire({"t": "mine", "f": f}) for f in [bogus, *before]]:
+        yellow.seat_said(2, msg)
+    t.clock.now += 1.0
+    for f in [bogus, *before]:  # (its next beat, the budget back, cut as short)
+        yellow.seat_said(2, wire({"t": "mine", "f": f}))
+    result = _wait_out(t)
+    assert not result.forfeit and "(green)" not in str(result.text), result.text
