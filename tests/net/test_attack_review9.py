@@ -286,3 +286,43 @@ def test_an_honest_seat_the_host_told_another_story_is_not_named_when_its_link_i
         yellow.seat_said(2, wire({"t": "mine", "f": f}))
     result = _wait_out(t)
     assert not result.forfeit and "(green)" not in str(result.text), result.text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_withholder_flooding_copies_and_forgeries_is_named_and_what_yellow_keeps_stays_a_few_frames(
+        seed: int) -> None:
+    """A withholder says, over and over, byte-for-byte copies of the others' frames of
+    the audit step and many distinct forgeries at its disclosure's number and past it:
+    yellow keeps a few frames of it at most, checks a few a second, and names it."""
+    t = _at_the_audit_without_green(seed)
+    yellow = t.seats[1]
+    real = _disclosure(t)
+    copies = _theirs(t, _green_says_here(t))
+    for n in range(200):
+        forged = real[:1] + n.to_bytes(2, "big") * ((HEADER_LEN - 1) // 2) + real[HEADER_LEN:]
+        yellow.seat_said(2, wire({"t": "mine", "f": forged}))
+        for msg in copies:
+            yellow.seat_said(2, msg)
+        t.clock.now += 0.01
+    assert len(yellow._unsure.get(2, [])) <= MINE_AHEAD and not yellow._before
+    named = _wait_out(t)
+    assert named.forfeit == (2,), named.text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_withholder_that_says_only_frames_before_the_audit_is_left_to_the_host(seed: int) -> None:
+    """The price of never naming a seat the host told another story: a withholder that
+    says only frames of its log before the audit step (as such a seat would) is not
+    proved at the audit over our log; yellow says whom the game waited for and leaves
+    the naming to the host, as for a seat whose link went silent."""
+    t = _at_the_audit_without_green(seed)
+    yellow = t.seats[1]
+    held = yellow.peer.protocol
+    before = [held.signed(s, held.have()[s] - 2) for s in (0, 1)]
+    for _ in range(3):
+        for f in before:
+            yellow.seat_said(2, wire({"t": "mine", "f": f}))
+        t.clock.now += 1.0
+    assert 2 not in yellow.alive
+    result = _wait_out(t)
+    assert not result.forfeit and "waited for green" in str(result.text), result.text
