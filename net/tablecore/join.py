@@ -1012,8 +1012,8 @@ class JoinTable(SeatCore):
 
     def _alive_at_audit(self, seat: int) -> None:
         """``seat`` wrote on its direct link what it writes only once its own log is at
-        (or past) the audit: its part of it, or the others' frames of its log
-        (``_log_since``), and no disclosure of it over our log came first.  An honest
+        (or past) the audit over our log: the others' frames of the audit step in its log
+        (``_log_since``, ``_of_the_audit``), and no disclosure of it over our log came first.  An honest
         seat there says its disclosure before any such frame on each link (``say_here``),
         and a link carries what it writes in order, or nothing from some point on: so a
         seat whose link went dark (or whose program ended) is never proved so, and is
