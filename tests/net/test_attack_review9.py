@@ -326,3 +326,34 @@ def test_a_withholder_that_says_only_frames_before_the_audit_is_left_to_the_host
     assert 2 not in yellow.alive
     result = _wait_out(t)
     assert not result.forfeit and "waited for green" in str(result.text), result.text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_frames_heard_before_the_audit_stay_a_few_and_an_honest_disclosure_said_after_them_still_clears_it(
+        seed: int) -> None:
+    """Before yellow's log is at the audit, green's link carries many distinct frames at
+    and past its disclosure's number (forgeries, as another program of its player might
+    say): yellow keeps the last few only.  Then green's honest beat (its disclosure
+    first), the host lets yellow's log reach the audit, the rest of the beat, and the
+    link goes dark: green is cleared."""
+    t = _green_at_the_audit_before_yellow(seed)
+    yellow = t.seats[1]
+    said = _green_says_here(t)
+    own = _own(t, said)
+    disclosure = next(m["f"] for m in own if nethelp.decode(m["f"])["kind"] == "audit")
+    for n in range(100):
+        forged = disclosure[:1] + n.to_bytes(2, "big") * ((HEADER_LEN - 1) // 2) + disclosure[HEADER_LEN:]
+        yellow.seat_said(2, wire({"t": "mine", "f": forged}))
+    assert len(yellow._before[2]) <= MINE_AHEAD
+    for msg in own:
+        yellow.seat_said(2, msg)
+    t._effects()
+    t.queue = [q for q in t.queue if q[2]["t"] != "theirs"]
+    t.pump(until=lambda: False)
+    assert yellow.peer.phase == "audit" and yellow.peer.waiting_for() == (2,)
+    for msg in said[len(own):]:
+        yellow.seat_said(2, msg)
+    yellow.seat_reached(2, True)
+    yellow.received({"t": "bye", "why": "the host gave up on green"})
+    result = _wait_out(t)
+    assert 2 in yellow.disclosed and not result.forfeit and "(green)" not in str(result.text), result.text
