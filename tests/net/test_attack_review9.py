@@ -212,6 +212,23 @@ def _green_at_the_audit_before_yellow(seed: int) -> Any:
     return t
 
 
+def _beat_split_around_the_audit(t: Any, said: list[dict[str, Any]], own: list[dict[str, Any]]) -> None:
+    """Green's own frames (its disclosure among them) reach yellow a step short of the
+    audit; the host then lets yellow's log reach it (keeping what yellow hands it), the
+    rest of green's beat follows, and the host ends the table at yellow."""
+    yellow = t.seats[1]
+    for msg in own:
+        yellow.seat_said(2, msg)
+    t._effects()
+    t.queue = [q for q in t.queue if q[2]["t"] != "theirs"]
+    t.pump(until=lambda: False)
+    assert yellow.peer.phase == "audit" and yellow.peer.waiting_for() == (2,)
+    for msg in said[len(own):]:
+        yellow.seat_said(2, msg)
+    yellow.seat_reached(2, True)
+    yellow.received({"t": "bye", "why": "the host gave up on green"})
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_an_honest_disclosure_heard_just_before_the_audit_still_clears_it_after(seed: int) -> None:
     """The network lets green's beat through up to its disclosure while yellow's log is a
@@ -223,16 +240,7 @@ def test_an_honest_disclosure_heard_just_before_the_audit_still_clears_it_after(
     yellow = t.seats[1]
     said = _green_says_here(t)
     own = _own(t, said)
-    for msg in own:  # (its disclosure among them, heard before yellow's log is at the audit)
-        yellow.seat_said(2, msg)
-    t._effects()
-    t.queue = [q for q in t.queue if q[2]["t"] != "theirs"]  # (the host keeps what yellow hands it)
-    t.pump(until=lambda: False)
-    assert yellow.peer.phase == "audit" and yellow.peer.waiting_for() == (2,)
-    for msg in said[len(own):]:
-        yellow.seat_said(2, msg)
-    yellow.seat_reached(2, True)
-    yellow.received({"t": "bye", "why": "the host gave up on green"})
+    _beat_split_around_the_audit(t, said, own)
     assert yellow.provisional and yellow._own_wait and 2 not in yellow.alive
     result = _wait_out(t)
     assert 2 in yellow.disclosed and not result.forfeit and "(green)" not in str(result.text), result.text
@@ -345,15 +353,6 @@ def test_frames_heard_before_the_audit_stay_a_few_and_an_honest_disclosure_said_
         forged = disclosure[:1] + n.to_bytes(2, "big") * ((HEADER_LEN - 1) // 2) + disclosure[HEADER_LEN:]
         yellow.seat_said(2, wire({"t": "mine", "f": forged}))
     assert len(yellow._before[2]) <= MINE_AHEAD
-    for msg in own:
-        yellow.seat_said(2, msg)
-    t._effects()
-    t.queue = [q for q in t.queue if q[2]["t"] != "theirs"]
-    t.pump(until=lambda: False)
-    assert yellow.peer.phase == "audit" and yellow.peer.waiting_for() == (2,)
-    for msg in said[len(own):]:
-        yellow.seat_said(2, msg)
-    yellow.seat_reached(2, True)
-    yellow.received({"t": "bye", "why": "the host gave up on green"})
+    _beat_split_around_the_audit(t, said, own)
     result = _wait_out(t)
     assert 2 in yellow.disclosed and not result.forfeit and "(green)" not in str(result.text), result.text
