@@ -1167,6 +1167,13 @@ def check(table: Table) -> list[str]:
                 host.alone or (host.forfeit and name.startswith("watch"))):
             served[name] = result.text
             continue
+        # The host names a forfeit; a seat whose audit waited for exactly those seats, none of
+        # them proved there on its direct link (a seat killed for good there, its link silent),
+        # says whom the game waited for: the same ending, worded from what that seat saw.
+        if isinstance(host, Result) and isinstance(result, Result) and host.forfeit and not host.alone \
+                and result.partial and result.audit_waited and set(result.audit_waited) == set(host.forfeit):
+            served[name] = result.text
+            continue
         if isinstance(result, BaseException):
             problems.append(f"{name} raised {type(result).__name__}: {result}")
         elif (table.cheated and table.through.get(name) == table.cheater and not result.finished

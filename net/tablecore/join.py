@@ -25,7 +25,7 @@ from ...core.game import COLOURS, GAMES
 from ..wire.admission import Door
 from ..fair.entropy import random_bytes
 from ..wire.errors import LocalProtocolError, ProtocolError, RemoteProtocolError, Words
-from ..wire.envelope import Identity, open_frame, seq_of, signed_slot
+from ..wire.envelope import Identity, game_id_of, open_frame, seq_of, signed_slot
 from ..fair.evidence import step_of
 from ..play.ledger import BODIES
 from ..play.events import Alert, Away, Back, Gone, HostKey, LobbySeats, Paused, Saving, Started, Waiting
@@ -117,6 +117,17 @@ class JoinTable(SeatCore):
         self._audit_since: float | None = None  # when this seat's own log reached the audit
         self._final_since: float | None = None  # when it was past it (it took every disclosure)
         self.disclosed: set[int] = set()  # seats whose part of the audit came on their direct link
+        # seats whose direct link proved them alive at the audit without their disclosure over our
+        # log before it: a frame they wrote there once their own log was at (or past) the audit
+        self.alive: set[int] = set()
+        # the frames at the number our log waits for from a seat that came unchecked (the budget), a few
+        # distinct ones at most: what it said after them proves nothing yet (``_later``), until each is
+        # checked (at the latest at the end: ``_check_unsure``)
+        self._unsure: dict[int, list[bytes]] = {}
+        self._later: set[int] = set()
+        # the last few frames of this game a seat said at or past the number our log waited for from
+        # it, before our log was at the audit: its disclosure may be among them (``_reach_audit``)
+        self._before: dict[int, list[bytes]] = {}
         self.news: News | None = None  # the host's last word on a seat away, and the offer to end
         self._voted: Stop | None = None
         self.own_clock = OwnClock()  # how long the game has waited for this seat, by our own clock
@@ -714,6 +725,7 @@ class JoinTable(SeatCore):
         self.tick()
         if peer.phase == AUDIT and self._audit_since is None:
             self._audit_since = self.clock()  # the game is over: from now on a withheld disclosure forfeits
+            self._reach_audit()
         if peer.phase == FINAL and self._final_since is None:
             self._final_since = self.clock()  # the others' own wait for our disclosure ends within half the host's
         if peer.phase == "done":
@@ -808,6 +820,8 @@ class JoinTable(SeatCore):
             if slot is not None and slot[0] == seat:
                 self._theirs(seat, msg["f"])
             elif slot is not None:
+                if self.peer.protocol.signed(*slot) == msg["f"] and self._of_the_audit(msg["f"]):
+                    self._alive_at_audit(seat)  # (see ``_of_the_audit``)
                 self._compare(seat, msg["f"], slot)
             return
         if msg["t"] != "blame":
@@ -920,7 +934,7 @@ class JoinTable(SeatCore):
         self._log_said += 1
         return [f for *_, f in (frames + frames)[first:first + LOG_EACH]]
 
-    def _theirs(self, seat: int, frame: bytes) -> None:
+    def _theirs(self, seat: int, frame: bytes, budget: bool = True) -> None:
         """Seat ``seat``'s last frame, from its direct link: one signed by it that
         our log does not hold yet is a word from it (``Silence``), so the host
         cannot have this seat sign that ``seat`` left while it keeps back what
@@ -930,11 +944,36 @@ class JoinTable(SeatCore):
         protocol = self.peer.protocol
         lacks = protocol.have()[seat]
         slot = seq_of(frame)
+        if slot is not None and slot[0] == seat and lacks <= slot[1] and self._audit_since is None \
+                and self.peer.phase != AUDIT and game_id_of(frame) == protocol.roster.game_id:
+            before = self._before.setdefault(seat, [])  # (however far ahead of our log: ``_reach_audit``)
+            if frame not in before:
+                before.append(frame)
+                del before[:-MINE_AHEAD]
         if slot is None or slot[0] != seat or not lacks <= slot[1] < lacks + MINE_AHEAD:
             return  # (held already; or far ahead, never sent: a seat hung, saying it moved, is not heard)
         now = self.clock()
-        if not self._mine_checks.allow(seat, now):  # a signature check each: a few a second at most
+        if budget and not self._mine_checks.allow(seat, now):  # a signature check each: a few a second at most
+            # (a frame that says another game, of another table of its player, is no disclosure of ours)
+            ours = slot[1] == lacks and self.peer.phase == AUDIT and game_id_of(frame) == protocol.roster.game_id
+            unsure = self._unsure.setdefault(seat, []) if ours else []
+            if frame not in unsure and len(unsure) < MINE_AHEAD:  # (it may be its disclosure: what it says
+                unsure.append(frame)  # after it proves nothing until this frame is checked)
             return
+        unsure = self._unsure.get(seat, [])
+        settles = frame in unsure  # a frame left unchecked, checked now
+        if settles:
+            unsure.remove(frame)
+        self._check_theirs(seat, frame, slot, now)
+        if settles and not unsure and self._unsure.pop(seat, None) is not None and seat in self._later:
+            self._later.discard(seat)  # each checked, none our disclosure: what it said after them proves it there
+            self._alive_at_audit(seat)
+
+    def _check_theirs(self, seat: int, frame: bytes, slot: tuple[int, int], now: float) -> None:
+        """:meth:`_theirs`, its budget allowing a signature check."""
+        assert self.peer is not None
+        protocol = self.peer.protocol
+        lacks = protocol.have()[seat]
         try:
             env = open_frame(frame, game_id=protocol.roster.game_id, keys=protocol.ledger.keyring, kinds=BODIES)
         except (ProtocolError, KeyError, TypeError, ValueError):
@@ -954,10 +993,63 @@ class JoinTable(SeatCore):
                     and seat not in self.disclosed:
                 self.disclosed.add(seat)
                 self._note_wait()
+        # (its part of the audit over another log hash proves nothing by itself: the host may have
+        # told it another story, ``_of_the_audit``)
         # The host may lack it too (a seat that keeps its frames from the host and says them
         # here would otherwise hold the table: we hear it, and never sign that it left).
         if self.result is None:
             self._do(Send(HOST, {"t": "theirs", "f": frame}))
+
+    def _of_the_audit(self, frame: bytes) -> bool:
+        """``frame``, one of our log's, is of the audit step: signed over our log's hash for
+        it.  A seat that holds it holds our log up to the audit (it took no frame over
+        another hash), so its own disclosure would be over our log hash too: one it
+        withholds, or signs over another hash, is withheld.  A frame of an earlier step
+        proves no such thing: a seat the host told another story after it (its log's
+        hash for the audit then differs, and so does its disclosure's) says it too."""
+        assert self.peer is not None
+        try:
+            return step_of(frame) == self.peer.stop()[0]
+        except (ProtocolError, KeyError, TypeError, ValueError):
+            return False
+
+    def _alive_at_audit(self, seat: int) -> None:
+        """``seat`` wrote on its direct link what it writes only once its own log is at
+        (or past) the audit over our log: the others' frames of the audit step in its log
+        (``_log_since``, ``_of_the_audit``), and no disclosure of it over our log came first.  An honest
+        seat there says its disclosure before any such frame on each link (``say_here``),
+        and a link carries what it writes in order, or nothing from some point on: so a
+        seat whose link went dark (or whose program ended) is never proved so, and is
+        not named in our own wait (``_audit_verdict``); a withholder that talks on is."""
+        assert self.peer is not None
+        if self.peer.phase == AUDIT and seat not in self.disclosed:
+            if seat in self._unsure:
+                self._later.add(seat)
+            else:
+                self.alive.add(seat)
+
+    def _reach_audit(self) -> None:
+        """Our log is at the audit: what a seat said at the number it now waits for from
+        it, before, may be its disclosure (a network may let a seat's beat through up to
+        it, hold the rest until our log is there, then cut the link).  It is held as one
+        left unchecked (``_unsure``): what the seat says after it proves nothing until it
+        is checked, on a later beat or at the end (``_check_unsure``)."""
+        assert self.peer is not None
+        have = self.peer.protocol.have()
+        for seat, frames in self._before.items():
+            at = [f for f in frames if seq_of(f) == (seat, have[seat])]
+            if at:
+                self._unsure[seat] = at
+        self._before = {}
+
+    def _check_unsure(self) -> None:
+        """The wait is over: the frames left unchecked (``_unsure``) are checked now (a
+        few a seat).  A seat's disclosure over our log among them clears it; where none
+        was (forgeries that spent our budget, say), what it said after them proves it
+        there: a withholder cannot hide behind the budget."""
+        for seat, frames in list(self._unsure.items()):
+            for frame in list(frames):
+                self._theirs(seat, frame, budget=False)
 
     def _judge_held(self) -> bool:
         """Evidence a seat handed on before this seat's log reached its step, judged
@@ -1062,9 +1154,9 @@ class JoinTable(SeatCore):
         length by its own clock: the time its program was down neither counts nor is
         added), opens its watch point where it was (the others' links to it
         come back there), links again to the other seats' watch points the note names,
-        counts the disclosures it had heard, judges only the seats whose link to it is up
-        again (:meth:`seat_reached`), and then names what its
-        log says (``closing``).  Its first note takes a beat off: a program killed over
+        counts the disclosures it had heard, names only a seat its link proves there
+        without its disclosure after this start (:meth:`_alive_at_audit`), and then
+        says what its log says (``closing``).  Its first note takes a beat off: a program killed over
         and over still comes to the end of its wait.  A note whose audit frames are not
         this log's (doctored, or another table's) would have the seat forget disclosures
         its log took and name their seats: it is set aside, an alert says so, and the
@@ -1113,16 +1205,20 @@ class JoinTable(SeatCore):
         seats it waits for forfeit once it waited for them half the host's time (the
         host reached the audit a moment before us), kept in the journal as such.  Not a
         seat whose disclosure, signed over our log, came on its direct link (the host
-        dropped it, whoever brought it), nor another person's seat this one never had
-        a direct link with (it cannot tell one that withheld it from one the host keeps
-        apart); where that leaves none to name, it says only whom the game waited for."""
+        dropped it, whoever brought it), nor another person's seat whose direct link
+        never proved it there without it (:meth:`_alive_at_audit`): one this seat never
+        had a link with, or whose link went silent, cannot be told from one the host
+        keeps apart; where that leaves none to name, it says only whom the game waited for."""
         assert self.peer is not None
         over = self._audit_since is not None and self.clock() >= self._audit_since + self.abandon_after / 2
+        if over and self.peer.phase == AUDIT:
+            self._check_unsure()
         waiting = [s for s in self.peer.waiting_for() if s != self.seat]
-        apart = {s for s in waiting if self.other_person(s)} - self.reached
+        people = {s for s in waiting if self.other_person(s)}
+        apart = people - self.reached
         # Each seat on its own: one cleared does not clear the others (the host that withheld its
         # own disclosure, say, and dropped another's that came round here)
-        named = [s for s in waiting if s not in self.disclosed and s not in apart]
+        named = [s for s in waiting if s not in self.disclosed and (s not in people or s in self.alive)]
         if not (over and named and self.peer.phase == AUDIT):
             self.kept_apart = over and bool(apart)
             return stopped_result(self.peer, self.seat)
@@ -1195,8 +1291,9 @@ class JoinTable(SeatCore):
         """A direct link to (``out``: its watch point) or from ``seat`` is up, its identity proved."""
         # A seat started again in its own wait counts only the seats whose link to it is
         # up again (those heard before its restart are cleared by the note): a seat it
-        # reached before may not know where its watch point is now, nor can it say its
-        # disclosure on our link to its watch point, and must not be named for that.
+        # reached before may not know where its watch point is now, nor say anything on
+        # our link to its watch point.  (Who is named rests on what a link says, not on
+        # its being up: ``_alive_at_audit``.)
         if seat not in self.reached and not (out and self._restarted):
             self.reached.add(seat)
             self._note_wait()

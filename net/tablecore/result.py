@@ -30,6 +30,9 @@ class Result:
     # Its verdict rests on what this process alone saw (the host: the log it sent every seat),
     # which proves nothing elsewhere: the others may say only where their logs stood.
     alone: bool = False
+    # The seats its audit still waited for when it said only that (``partial``): the same
+    # ending as a forfeit naming them, worded from what this seat saw.
+    audit_waited: tuple[int, ...] = ()
 
 
 def outcome_result(driver: Any) -> Result:
@@ -67,7 +70,8 @@ def stopped_result(driver: Any, me: int | None, forfeit: bool = False) -> Result
         return forfeit_result(driver, waiting)
     if waiting:
         names = " and ".join(COLOURS[s] for s in waiting)
-        return Result(Words("the table ended the game while it waited for {names}", names=names), partial=True)
+        return Result(Words("the table ended the game while it waited for {names}", names=names), partial=True,
+                      audit_waited=tuple(waiting) if driver.phase == AUDIT else ())
     return Result(STOPPED, partial=True)
 
 

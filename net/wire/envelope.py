@@ -303,18 +303,29 @@ def seal(
     return bytes([seat]) + signature + payload
 
 
-def seq_of(frame: bytes) -> tuple[int, int] | None:
-    """(signer, seq) as a frame says, its signature not checked (a cheap look
-    before the check); None where it says neither."""
+def _said(frame: bytes, key: str) -> Any:
+    """What a frame's payload says under ``key``, its signature not checked; None where it says nothing."""
     if type(frame) is not bytes or len(frame) <= HEADER_LEN:
         return None
     try:
-        seq = unpack_strict(frame[HEADER_LEN:])["seq"]
+        return unpack_strict(frame[HEADER_LEN:])[key]
     except (RemoteProtocolError, KeyError, TypeError):
         return None
+
+
+def seq_of(frame: bytes) -> tuple[int, int] | None:
+    """(signer, seq) as a frame says, its signature not checked (a cheap look
+    before the check); None where it says neither."""
+    seq = _said(frame, "seq")
     if type(seq) is not int or not 0 <= seq <= MAX_SEQ:
         return None
     return frame[0], seq
+
+
+def game_id_of(frame: bytes) -> bytes | None:
+    """The game id a frame says, its signature not checked; None where it says none."""
+    game = _said(frame, "game")
+    return game if type(game) is bytes else None
 
 
 def signed_slot(frame: bytes, keys: KeyRing, game_id: bytes) -> tuple[int, int] | None:

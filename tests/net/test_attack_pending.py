@@ -317,13 +317,17 @@ def test_a_malformed_pending_is_refused_on_the_link(msg: dict[str, Any]) -> None
 
 def test_a_real_withholder_is_named_by_the_seats_and_waited_for_by_every_spectator(tmp_path: Path) -> None:
     """The case the change is for, on the simulator.  ``sly`` keeps its audit
-    disclosure; the host forfeits it after the table's patience, and so does the other
-    seat, from its own log.  A spectator, through the host's watch point or the honest
+    disclosure, and keeps talking on its direct links; the host forfeits it after the
+    table's patience, and so does the other seat, from its own log (sly's link proves it
+    there without its disclosure).  A spectator, through the host's watch point or the honest
     joiner's, says whom the game waited for: what it is sent is what a watch point that
     held an honest seat's disclosure back would send it (the test above), so it names
     nobody; the seats, their saves and ``ankh verify`` name the withholder."""
     from ankh.net.play.events import Joined, WatchPointOpen
     from ankh.net.io import sim
+
+    from . import simcheats
+    from ankh.net.tablecore.join import JoinTable
 
     from .test_lan_cheats import Withholder
 
@@ -332,7 +336,7 @@ def test_a_real_withholder_is_named_by_the_seats_and_waited_for_by_every_spectat
         host.abandon_after = 3.0
         t.join("fair", abandon_after=3.0)
         await t.until("honest", lambda e: isinstance(e, Joined) and e.name == "fair")
-        t.join("sly", core=Withholder)
+        t.join("sly", core=simcheats.talking(lambda base: Withholder)(JoinTable))
         point = await t.until("fair", lambda e: isinstance(e, WatchPointOpen))
         for name, at in (("watch host", None), ("watch fair", (point.host, point.port))):
             t.watch(name, at=at)

@@ -202,8 +202,6 @@ def test_a_seat_kept_at_a_table_that_ended_before_the_deal_does_not_hurt_the_nex
 
 # -- at the audit: a host that drops an honest disclosure, and a direct link gone dark -----------------
 
-@pytest.mark.xfail(strict=True, reason="a seat reached once is judged as reachable for the whole own wait: one "
-                   "whose direct link went dark at the audit cannot be told from one that quit there")
 def test_a_host_that_drops_an_honest_disclosure_while_the_signers_direct_link_is_dark_gets_it_named_by_nobody(
         tmp_path: Path) -> None:
     """The host drops green's honest disclosure and ends the table on its word alone once

@@ -341,9 +341,11 @@ def test_a_host_that_drops_a_seats_disclosure_whoever_brings_it_cannot_get_the_o
 
 class WithholdsItsDisclosure(JoinTable):
     """Sends the host nothing from its audit disclosure on (its link stays up);
-    ``says`` it on its direct links or not (a seat that withholds it)."""
+    ``says`` it on its direct links or not (a seat that withholds it: its beat there
+    says its other frames and the others' frames of its log, or, ``silent``, nothing)."""
 
     says = False
+    silent = False
     withholding = False
 
     def _outgoing(self, frames: list[bytes]) -> list[bytes]:
@@ -356,22 +358,36 @@ class WithholdsItsDisclosure(JoinTable):
         return super()._outgoing(out)
 
     def say_here(self) -> None:
-        if self.says or not self.withholding:
+        if self.says or not (self.withholding and self.silent):
             super().say_here()
+
+    def _do(self, effect: Any) -> None:
+        if not self.says and self.withholding and isinstance(effect, TellSeats) and effect.msg.get("t") == "mine" \
+                and effect.msg["f"][:1] == bytes([self.seat]) and decode(effect.msg["f"])["kind"] == "audit":
+            return  # (its disclosure, said nowhere)
+        super()._do(effect)
 
 
 class SaysItsDisclosureAroundTheHost(WithholdsItsDisclosure):
     says = True
 
 
-@pytest.mark.parametrize("core,forfeits", [(WithholdsItsDisclosure, True), (SaysItsDisclosureAroundTheHost, False)],
-                         ids=["says it nowhere", "says it on the seat links"])
+class GoesSilent(WithholdsItsDisclosure):
+    silent = True
+
+
+@pytest.mark.parametrize("core,ends", [(WithholdsItsDisclosure, "forfeit"), (SaysItsDisclosureAroundTheHost, "fair"),
+                                       (GoesSilent, "host alone")],
+                         ids=["says it nowhere", "says it on the seat links", "goes silent"])
 def test_a_seat_that_keeps_its_disclosure_from_the_host_forfeits_unless_it_reaches_the_host_around_it(
-        tmp_path: Path, core: type[WithholdsItsDisclosure], forfeits: bool) -> None:
-    """Green keeps its audit disclosure from the host.  Said nowhere, it forfeits,
-    in every seat's words (hearing a seat's disclosure is no longer a word from
-    a seat that withholds it); said on its direct links, yellow hands it on and
-    the game ends in full, fair, the same for all."""
+        tmp_path: Path, core: type[WithholdsItsDisclosure], ends: str) -> None:
+    """Green keeps its audit disclosure from the host.  Said nowhere, while green's beat
+    goes on on its direct links (there, at the audit, without it), it forfeits, in every
+    seat's words (hearing a seat's disclosure is no longer a word from a seat that
+    withholds it); said on its direct links, yellow hands it on and the game ends in
+    full, fair, the same for all.  A green that goes silent on its links as well is
+    named by the host alone: yellow cannot tell it from an honest seat whose link went
+    dark, and says whom the game waited for (docs/fairness.md, "At the audit")."""
     async def script(t: sim.Scene) -> list:
         await t.host(seats=3)
         t.join("joiner 1")
@@ -383,10 +399,14 @@ def test_a_seat_that_keeps_its_disclosure_from_the_host_forfeits_unless_it_reach
     results = t.run(script)
     assert t.nodes["joiner 2"].core.withholding
     texts = [r.text for r in results]
-    if forfeits:
+    if ends == "forfeit":
         assert all(text.startswith("forfeit: green (joiner 2) withheld") for text in texts), texts
-    else:
+    elif ends == "fair":
         assert len(set(texts)) == 1 and all(r.finished and r.fair for r in results), texts
+    else:
+        host, yellow = results
+        assert host.text.startswith("forfeit: green (joiner 2) withheld"), host.text
+        assert yellow.partial and yellow.audit_waited == (2,) and "(joiner 2)" not in yellow.text, yellow.text
 
 
 def test_a_flood_of_evidence_that_proves_nothing_costs_the_host_few_checks(

@@ -137,21 +137,44 @@ def test_a_seat_kept_apart_from_another_names_no_forfeit_of_it(tmp_path: Path) -
     assert not yellow.forfeit and "(joiner 2)" not in yellow.text, yellow.text
 
 
-async def green_signs_over_a_bogus_hash(t: sim.Scene) -> None:
+async def green_signs_over_a_bogus_hash(t: sim.Scene, talks: bool = True) -> None:
     """An honest host and yellow; green (joined last) signs its audit disclosure over a
-    bogus log hash."""
+    bogus log hash (``talks``: and keeps talking on its direct links, the host's word
+    notwithstanding; else its program ends when the host names it)."""
     from . import simcheats
 
     bogus = simcheats.resigning("audit", lambda body: body.__setitem__("basis", bytes(32)), 1)
     await t.host(seats=3)
     t.join("joiner 1")
     await t.until("host", lambda e: getattr(e, "seat", None) == 1)
-    t.join("joiner 2", core=bogus(JoinTable))
+    t.join("joiner 2", core=(simcheats.talking(bogus) if talks else bogus)(JoinTable))
+
+
+def test_a_disclosure_over_a_bogus_hash_then_silence_is_named_by_the_host_alone(tmp_path: Path) -> None:
+    """Green signs its disclosure over a bogus log hash, the host names it alone at once,
+    and green's program ends there: its direct link to yellow goes silent, as an honest
+    seat's link gone dark would.  Yellow's own wait names nobody and says whom the game
+    waited for; every save verifies as incomplete, naming nobody (the price of never
+    naming an honest seat whose link went dark: docs/fairness.md, "At the audit")."""
+    async def with_green_silent(t: sim.Scene) -> list:
+        await green_signs_over_a_bogus_hash(t, talks=False)
+        return await t.results("host", "joiner 1")
+
+    t = simtable.scene(4, tmp_path)
+    host, yellow = t.run(with_green_silent)
+    assert host.alone and "green (joiner 2) broke the rules: signed a log hash" in host.text
+    assert yellow.partial and not yellow.forfeit and "waited for green" in yellow.text, yellow.text
+    assert GREEN not in t.nodes["joiner 1"].core.alive and GREEN in t.nodes["joiner 1"].core.reached
+    for name in ("host", "joiner 1"):
+        code, out = simtable.verify(t.nodes[name].save.path)
+        assert code == 3 and out.startswith("incomplete") and "violation" not in out, (name, out)
 
 
 def test_the_save_of_a_seat_that_waited_out_a_disclosure_over_a_bogus_hash_verifies_as_its_forfeit(
         tmp_path: Path) -> None:
-    """Green signs its disclosure over a bogus log hash; the host names it alone at once.
+    """Green signs its disclosure over a bogus log hash; the host names it alone at once;
+    green's program keeps talking on its direct link (its part of the audit over that
+    hash, the others' frames of its log): it is there and withholds its disclosure.
     Yellow, after its own wait, names green's forfeit, with the game's result as it
     stood, and its save says the same to ``ankh verify`` (green named, yellow not)."""
     async def with_green_cheating(t: sim.Scene) -> list:

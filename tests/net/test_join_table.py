@@ -19,13 +19,14 @@ from ankh.net.wire.lobby import decode, encode
 from ankh.net.play.peer import game_of
 from ankh.net.tablecore.effects import (
     Again, Broadcast, Close, CreateSave, Effect, Journal, JournalEnding, KeepSeat, LetGoSeat, OpenWatchPoint, Send,
-    Think, WatchIntro, WatchLog, WriteTranscript,
+    TellSeats, Think, WatchIntro, WatchLog, WriteTranscript,
 )
 from ankh.net.tablecore.host import HostTable
 from ankh.net.tablecore.join import JOIN_AGAIN, REJOIN, JoinTable
 from ankh.net.tablecore.seats import CLOSING, DONE, GAME_OVER, PAUSED, Saved
 
 from tests import tinygame
+from tests.net import nethelp
 
 tinygame.install()
 
@@ -312,3 +313,142 @@ def test_a_chat_line_goes_to_the_host_while_its_link_is_up_and_is_neither_sent_n
     said = t.joiner_effects()
     assert [e.text for e in of(Chat, said)] == ["back"] and [m["text"] for m in t.to_host if m.get("t") == "chat"] \
         == ["back"]
+
+
+# -- the own wait at the audit: who is named (docs/fairness.md, "At the audit") ----------------------
+
+class Three:
+    """A host's table of three seats and two joiners' (yellow, seat 1; green, seat 2),
+    in memory; green's part of the audit never reaches the host (which then ends the
+    table at yellow on its word), and green's direct link to yellow carries only what
+    a test hands yellow (``JoinTable.seat_said``)."""
+
+    def __init__(self, seed: int = 1) -> None:
+        self.clock = Clock()
+        self.host = HostTable(Identity.generate(), "host", clock=self.clock, seats=3, kind="tiny")
+        self.ids = {1: Identity.generate(), 2: Identity.generate()}
+        self.seats = {s: JoinTable(self.ids[s], name, clock=self.clock, address=("10.0.0.1", 4000))
+                      for s, name in ((1, "yellow"), (2, "green"))}
+        self.bot = game_of("tiny").bot("random", random.Random(seed))
+        self.queue: list[tuple[int, int, dict[str, Any]]] = []  # (from, to, message); 0: the host
+        self.thinking: list[tuple[Any, Think]] = []
+        self.arrived: set[int] = set()
+        self.cut = False  # green's part of the audit went out: nothing it sends the host arrives from then on
+        self.host.opened()
+        self._effects()
+
+    def _effects(self) -> None:
+        for e in self.host.take():
+            match e:
+                case Send(seat=seat, msg=msg) if seat in self.seats:
+                    self.queue.append((0, seat, wire(msg)))
+                case Broadcast(msg=msg):
+                    self.queue += [(0, s, wire(msg)) for s in self.seats]
+                case Think():
+                    self.thinking.append((self.host, e))
+                case Again():
+                    self.host.flush()
+                    self._effects()
+        for s, core in self.seats.items():
+            for e in core.take():
+                match e:
+                    case Send(seat=0, msg=msg):
+                        msg = wire(msg)
+                        if s == 2 and msg["t"] == "frames":  # (green's part of the audit is lost on its way)
+                            kept = []
+                            for f in msg["f"]:
+                                self.cut = self.cut or nethelp.decode(f)["kind"] == "audit"
+                                kept += [] if self.cut else [f]
+                            msg["f"] = kept
+                        if not (s == 2 and self.cut and not msg.get("f")):
+                            self.queue.append((s, 0, msg))
+                    case Think():
+                        self.thinking.append((core, e))
+
+    def pump(self, until: Any, first: Any = lambda dst: True) -> None:
+        """Deliver what is queued, and the bots' decisions, until ``until()``; a message
+        to a seat ``first`` refuses waits while another is queued."""
+        self._effects()
+        moves = 10_000
+        while not until() and moves > 0:
+            if self.queue:
+                ahead = [i for i, (_, dst, _) in enumerate(self.queue) if first(dst)]
+                src, dst, msg = self.queue.pop(ahead[0] if ahead else 0)
+                if dst:
+                    self.seats[dst].received(msg)
+                elif src not in self.arrived:
+                    self.arrived.add(src)
+                    assert self.host.arrive(self.ids[src].public_key, ("10.0.0.2", 5000 + src), msg) == src
+                else:
+                    self.host.received(src, msg)
+            elif self.thinking:
+                core, think = self.thinking.pop(0)
+                moves -= 1
+                core.decided(think.seat, think.decision, self.bot.choose(think.peer.engine.copy(), think.decision))
+            else:
+                break
+            self._effects()
+
+
+def _at_the_audit_without_green(seed: int) -> Three:
+    """Both joiners at (or, green, past) the audit, yellow's log waiting for green's
+    part of it (lost on its way to the host), yellow and green linked directly; the
+    host then ends the table at yellow (its ``bye``): yellow keeps its own wait."""
+    t = Three(seed)
+    yellow, green = t.seats[1], t.seats[2]
+    yellow.connected(t.host.identity.public_key)
+    t.pump(until=lambda: 1 in t.arrived)
+    green.connected(t.host.identity.public_key)
+    t.pump(until=lambda: False)
+    assert yellow.peer.phase == "audit" and yellow.peer.waiting_for() == (2,) and green.peer.phase in ("audit", "final")
+    yellow.seat_reached(2, True)
+    yellow.seat_reached(2, False)
+    yellow.received({"t": "bye", "why": "the host gave up on green"})
+    assert yellow.provisional and yellow._own_wait
+    return t
+
+
+def _green_says_here(t: Three) -> list[dict[str, Any]]:
+    """What green says on its direct links on its beat: its last frames (its disclosure
+    among them), then the others' frames of its log (``_log_since``)."""
+    green = t.seats[2]
+    green.take()
+    green.say_here()
+    return [wire(e.msg) for e in green.take() if isinstance(e, TellSeats)]
+
+
+def _wait_out(t: Three) -> Any:
+    yellow = t.seats[1]
+    t.clock.now += yellow.abandon_after
+    yellow.closing()
+    return yellow.result
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_in_its_own_wait_a_seat_names_only_one_whose_link_proves_it_there_without_its_disclosure(seed: int) -> None:
+    """A frame green writes on its link once its log is at the audit (the others' frames
+    of its log), with no disclosure of it over yellow's log before it, proves green is
+    there and withholds: yellow names it.  A link gone silent (dark, or its program
+    ended) proves nothing: yellow names nobody and says whom the game waited for.  And
+    green's beat as an honest seat says it (its disclosure first) clears it."""
+    t = _at_the_audit_without_green(seed)
+    said = _green_says_here(t)
+    own = [m for m in said if m["f"][:1] == bytes([2])]
+    assert own and len(said) > len(own) and said[:len(own)] == own  # (its own frames, its disclosure among them, first)
+    silent = _wait_out(t)
+    assert silent.partial and not silent.forfeit and "waited for green" in str(silent.text), silent.text
+
+    talking = _at_the_audit_without_green(seed)
+    for msg in _green_says_here(talking):  # a withholder: the others' frames, never its disclosure
+        if msg["f"][:1] != bytes([2]):
+            talking.seats[1].seat_said(2, msg)
+    assert talking.seats[1].alive == {2}
+    named = _wait_out(talking)
+    assert named.forfeit == (2,) and str(named.text).startswith("forfeit: green"), named.text
+
+    honest = _at_the_audit_without_green(seed)
+    for msg in _green_says_here(honest):
+        honest.seats[1].seat_said(2, msg)
+    assert 2 in honest.seats[1].disclosed and not honest.seats[1].alive
+    cleared = _wait_out(honest)
+    assert not cleared.forfeit and "(green)" not in str(cleared.text), cleared.text

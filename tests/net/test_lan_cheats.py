@@ -20,7 +20,7 @@ from ankh.net.play.ops import Show
 from ankh.net.tablecore.join import JoinTable
 from ankh.net.files.verify import verify_transcript
 
-from . import simtable
+from . import simcheats, simtable
 from .nethelp import decode, resign, swap_scalar
 
 
@@ -193,20 +193,28 @@ class Withholder(JoinTable):
         return out
 
 
-def test_a_seat_that_withholds_its_audit_disclosure_forfeits(tmp_path) -> None:
-    """(On the simulator: the real host and joiners, the withholder a JoinTable of its own.)"""
+@pytest.mark.parametrize("talks", [True, False], ids=["talks on its links", "goes silent"])
+def test_a_seat_that_withholds_its_audit_disclosure_forfeits(tmp_path, talks: bool) -> None:
+    """(On the simulator: the real host and joiners, the withholder a JoinTable of its own,
+    which keeps talking on its direct links (``talks``), or goes silent there too: then
+    the honest joiner cannot tell it from a seat whose link went dark, and says whom the
+    game waited for; the host alone names it, and its journal says so to ``verify``.)"""
     async def script(t: sim.Scene) -> list:
         host = await t.host("honest", seats=3)
         host.abandon_after = 3.0  # how long the audit waits for a disclosure
         # its own count of the same wait: it names no one before it waited too
         t.join("fair", abandon_after=3.0)
         await t.until("honest", lambda e: isinstance(e, Joined) and e.name == "fair")  # "fair" sits at seat 1
-        t.join("sly", core=Withholder)
+        t.join("sly", core=simcheats.talking(lambda base: Withholder)(JoinTable) if talks else Withholder)
         return await t.results("honest", "fair")
 
     host, fair = simtable.scene(3, tmp_path).run(script)
-    for result in (host, fair):  # the host, and the honest joiner from its own log
-        assert result.text.startswith("forfeit: green (sly) withheld the audit disclosure"), result.text
+    assert host.text.startswith("forfeit: green (sly) withheld the audit disclosure"), host.text
+    if talks:  # the honest joiner too, from its own log
+        assert fair.text.startswith("forfeit: green (sly) withheld the audit disclosure"), fair.text
+    else:
+        assert fair.partial and fair.audit_waited == (2,) and "(sly)" not in fair.text, fair.text
+    for result in (host, fair):
         assert not result.fair and "abandoned" not in result.text
     (journal,) = (tmp_path / "honest").glob("net-*/journal.ankh")
     report = verify_transcript(journal)

@@ -222,13 +222,16 @@ def test_a_spectator_whose_first_links_failed_as_the_game_ended_sees_its_end_wit
 
 def test_a_spectator_hears_a_forfeit_and_says_whom_the_game_waited_for() -> None:
     """Yellow went for good as the game ended, and withheld its audit disclosure: the host
-    and green declared its forfeit after the table's wait.  The spectator, who follows whole
-    steps only, is handed the audit's frames its watch point holds before its last word; it
-    checks them and says whom the game waited for, naming nobody: a watch point that held
-    back an honest seat's disclosure would have told it the same (``test_attack_pending``)."""
+    declared its forfeit after the table's wait.  Green, whose direct link to yellow went
+    silent with yellow's program (as an honest seat's link gone dark would), says whom the
+    game waited for, naming nobody: the same ending, from what it saw.  The spectator, who
+    follows whole steps only, is handed the audit's frames its watch point holds before its
+    last word; it checks them and says the same: a watch point that held back an honest
+    seat's disclosure would have told it the same (``test_attack_pending``)."""
     table = played(1262, {"cut", "gone", "partition", "stale"})
-    (text,) = texts_of_seats(table)
-    assert text.startswith("forfeit: yellow (seat1) withheld the audit disclosure"), text
+    host, green = table.results["host"], table.results["seat2"]
+    assert host.text.startswith("forfeit: yellow (seat1) withheld the audit disclosure"), host.text
+    assert green.text == "the table ended the game while it waited for yellow" and green.audit_waited == (1,), green
     watched = table.results["watch0"]
     assert watched.text == "the table ended the game while it waited for yellow", watched.text
     assert watched.partial
