@@ -453,3 +453,21 @@ def test_a_seat_restarted_at_the_audit_says_the_same_disclosure_before_any_other
     again.say_here()
     said = [e.msg["f"] for e in again.take() if isinstance(e, TellSeats)]
     assert disclosure in said
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_withholder_that_says_back_only_yellows_own_frame_of_the_audit_step_is_named(seed: int) -> None:
+    """Yellow's own part of the audit, byte for byte, on green's link: green's log took
+    it, so green's log is yellow's up to the audit and an honest green would have said
+    its disclosure over it first.  A withholder that says only that frame is named."""
+    t = _at_the_audit_without_green(seed)
+    yellow = t.seats[1]
+    held = yellow.peer.protocol
+    own = held.signed(1, held.have()[1] - 1)
+    assert own is not None and yellow._of_the_audit(own)
+    for _ in range(3):
+        yellow.seat_said(2, wire({"t": "mine", "f": own}))
+        t.clock.now += 1.0
+    assert 2 in yellow.alive
+    named = _wait_out(t)
+    assert named.forfeit == (2,) and str(named.text).startswith("forfeit: green"), named.text
