@@ -4,16 +4,24 @@ there without its disclosure.  Each test is an attack tried, as a withholder, an
 seat whose link the network holds, or a peer saying crafted frames."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ankh.net.tablecore.join import MINE_AHEAD
+from ankh.net.io.savedir import SaveDir
+from ankh.net.fair.evidence import proven
+from ankh.net.tablecore.effects import TellSeats, WatchEnd
+from ankh.net.tablecore.join import MINE_AHEAD, JoinTable
+from ankh.net.tablecore.seats import Saved
 from ankh.net.wire.envelope import HEADER_LEN, pack, unpack_strict
 from ankh.net.wire.errors import RemoteProtocolError
+from ankh.net.wire.lobby import decode
 
 from tests.net import nethelp
-from tests.net.test_join_table import Three, _at_the_audit_without_green, _green_says_here, _wait_out, wire
+from tests.net.test_join_table import (
+    Clock, Table, Three, _at_the_audit_without_green, _green_says_here, _wait_out, wire,
+)
 
 
 def _own(t: Any, msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -356,3 +364,110 @@ def test_frames_heard_before_the_audit_stay_a_few_and_an_honest_disclosure_said_
     _beat_split_around_the_audit(t, said, own)
     result = _wait_out(t)
     assert 2 in yellow.disclosed and not result.forfeit and "(green)" not in str(result.text), result.text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_host_that_signs_two_frames_of_the_audit_step_is_named_and_the_seat_holding_the_other_is_not(
+        seed: int) -> None:
+    """The host signs its part of the audit twice over the same log hash (another order
+    of its deck for green): green's frames of its log then carry the host's frame of the
+    audit step, but not the bytes yellow's log holds.  That proves nothing of green (it
+    is not taken as there without its disclosure), and it is the host's two stories:
+    yellow names the host, with both frames as evidence, and never green."""
+    t = _at_the_audit_without_green(seed)
+    yellow = t.seats[1]
+    ours = next(m["f"] for m in _theirs(t, _green_says_here(t)) if m["f"][:1] == bytes([0])
+                and nethelp.decode(m["f"])["kind"] == "audit")
+
+    def other_order(body: dict[str, Any]) -> None:
+        body["decks"][0]["perm"] = bytes(reversed(body["decks"][0]["perm"]))
+
+    twin = nethelp.resign(ours, t.host._secrets[0].identity, other_order)
+    assert twin != ours
+    yellow.take()
+    yellow.seat_said(2, wire({"t": "mine", "f": twin}))
+    assert 2 not in yellow.alive
+    result = yellow.result
+    assert not result.forfeit and "red (host) broke the rules" in str(result.text), result.text
+    # its spectators hear the evidence, and ``ankh verify`` of its save judges it the same way
+    told = [decode(m) for e in yellow.take() if isinstance(e, WatchEnd) for m in e.messages]
+    (blame,) = [m["f"] for m in told if m["t"] == "blame"]
+    assert set(blame) == {ours, twin}
+    protocol = yellow.peer.protocol
+    verdict = proven(protocol.roster, (f for _, frames in protocol.ledger.log for f in frames), list(blame))
+    assert verdict is not None and verdict.seat == 0
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_honest_seat_never_holds_another_seats_frame_of_the_audit_step_before_its_own_disclosure(
+        seed: int) -> None:
+    """What the rule rests on: an honest seat signs its part of the audit as its log
+    reaches the audit, before it takes any other seat's frame of that step.  Checked
+    after every message of a whole table: whenever a joiner's beat would say another
+    seat's frame of the audit step, its own disclosure is in its log (and its beat says it first)."""
+    t = Three(seed)
+    early: list[tuple[int, int]] = []
+    seen: list[int] = []  # (each time a joiner's beat would say another seat's frame of the audit step)
+
+    def check() -> bool:
+        for s, seat in t.seats.items():
+            if seat.peer is None or seat.peer.phase not in ("audit", "final"):
+                continue
+            protocol = seat.peer.protocol
+            if not any(seat._of_the_audit(f) for f in seat._log_since()):
+                continue
+            seen.append(s)
+            if not any(seat._of_the_audit(protocol.signed(s, q) or b"") for q in range(protocol.have()[s])):
+                early.append((s, protocol.have()[s]))
+        return False
+
+    t.seats[1].connected(t.host.identity.public_key)
+    t.pump(until=lambda: 1 in t.arrived)
+    t.seats[2].connected(t.host.identity.public_key)
+    t.pump(until=check)
+    assert set(seen) == {1, 2} and not early, early
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_seat_restarted_at_the_audit_says_the_same_disclosure_before_any_other_frame_of_the_audit(
+        tmp_path: Path, seed: int) -> None:
+    """An honest joiner killed at the audit (its disclosure signed, the host's not yet
+    taken) and carried on from its save: its journal keeps finished steps only, so it
+    takes the audit up again with none of the others' frames of it, signs its
+    disclosure again at once, byte for byte the one it sent before (no second frame
+    under its number for anyone to name), and its first beat says it."""
+    t = Table(tmp_path, seed=seed)
+    t.joiner.connected(t.host.identity.public_key)
+    t.pump(until=lambda: t.joiner.peer is not None and t.joiner.peer.phase == "audit")
+    before = t.joiner.peer.protocol
+    disclosure = before.signed(1, before.have()[1] - 1)
+    assert disclosure is not None and t.joiner._of_the_audit(disclosure)
+    assert t.save is not None
+    t.save.close()  # the process is killed here
+    transcript, info, secrets = SaveDir(t.save.path).load()
+    again = JoinTable(t.identity, "", clock=Clock(), saved=Saved(transcript, info, secrets, t.save.path))
+    held = again.peer.protocol
+    assert again.peer.phase == "audit" and held.signed(1, held.have()[1] - 1) == disclosure
+    assert not any(again._of_the_audit(f) for f in again._log_since())
+    again.take()
+    again.say_here()
+    said = [e.msg["f"] for e in again.take() if isinstance(e, TellSeats)]
+    assert disclosure in said
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_withholder_that_says_back_only_yellows_own_frame_of_the_audit_step_is_named(seed: int) -> None:
+    """Yellow's own part of the audit, byte for byte, on green's link: green's log took
+    it, so green's log is yellow's up to the audit and an honest green would have said
+    its disclosure over it first.  A withholder that says only that frame is named."""
+    t = _at_the_audit_without_green(seed)
+    yellow = t.seats[1]
+    held = yellow.peer.protocol
+    own = held.signed(1, held.have()[1] - 1)
+    assert own is not None and yellow._of_the_audit(own)
+    for _ in range(3):
+        yellow.seat_said(2, wire({"t": "mine", "f": own}))
+        t.clock.now += 1.0
+    assert 2 in yellow.alive
+    named = _wait_out(t)
+    assert named.forfeit == (2,) and str(named.text).startswith("forfeit: green"), named.text
