@@ -9,6 +9,7 @@ import asyncio
 from pathlib import Path
 
 from ankh.net.io import sim
+from ankh.net.io.watchers import SETTLE
 from ankh.net.play.events import Alert
 
 from . import simtable
@@ -77,5 +78,7 @@ def test_a_seat_killed_again_and_again_in_its_own_wait_still_comes_to_its_end(tm
     beat = t.nodes["joiner 1"].core.here_every()
     assert lefts[0] - beat <= lefts[1] <= lefts[0], (lefts, beat)  # (the last note came within a beat of the kill)
     assert all(later <= earlier - beat + 1e-6 for earlier, later in zip(lefts[1:], lefts[2:])), (lefts, beat)
-    assert took <= lefts[-1] - beat + 1e-6, (lefts, took, beat)
+    # (its program then gives spectators their last seconds: green's new link, held dark
+    # in its handshake, may be one coming for the end)
+    assert took <= lefts[-1] - beat + SETTLE + 1e-6, (lefts, took, beat)
     assert not resumed.forfeit and "waited for green" in resumed.text, resumed.text
